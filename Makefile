@@ -1,0 +1,39 @@
+# Spielbaum: the kit's own commands. Every target sets up .venv by itself.
+#   make demo          grade the bundled example submissions into out/
+#   make test          run the kit's test suite
+#   make release [A=]  regenerate assignments/ from solutions/
+#   make bench         run the benchmarks
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+A ?=
+
+.PHONY: setup test demo release bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "Installing the kit into $(VENV) ..."
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[nbgrader,dev]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 --dist loadfile
+
+demo: $(STAMP)
+	@rm -rf out
+	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out
+
+release: $(STAMP)
+	$(VENV)/bin/autograder release $(A)
+
+bench: $(STAMP)
+	@for script in bench/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf out .pytest_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,90 @@
+"""The `autograder` command: thin, delegating to one module per job.
+
+    autograder release [ASSIGNMENT ...] [--check]
+    autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N]
+    autograder doctor
+
+Problems a teacher can fix print one line and exit 2; nothing prints a traceback
+from the kit unless --debug is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import KitError
+
+
+def _release(args) -> int:
+    from . import release, slices
+    targets = args.assignments or slices.names()
+    status = 0
+    for name in targets:
+        if args.check:
+            problems = release.differences(name)
+            for problem in problems:
+                print(problem)
+            status |= bool(problems)
+            if not problems:
+                print(f"assignments/{name} is up to date")
+        else:
+            path = release.release(name)
+            print(f"released {name} -> {path}")
+    return status
+
+
+def _grade(args) -> int:
+    from .grading import batch
+    return batch.grade_cli(args.assignment, args.submissions, args.out, args.jobs,
+                           reveal=args.reveal_expected)
+
+
+def _doctor(args) -> int:
+    from .sandbox import layers
+    return layers.doctor()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="autograder", description=__doc__.splitlines()[0])
+    parser.add_argument("--debug", action="store_true", help="show tracebacks from the kit")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    release = commands.add_parser("release", help="generate assignments/ from solutions/")
+    release.add_argument("assignments", nargs="*", help="default: every assignment")
+    release.add_argument("--check", action="store_true",
+                         help="only report whether assignments/ is up to date")
+    release.set_defaults(run=_release)
+
+    grade = commands.add_parser("grade", help="grade a folder of submissions")
+    grade.add_argument("assignment")
+    grade.add_argument("submissions", help="one folder per student, named by student id")
+    grade.add_argument("--out", required=True, help="where grades.csv and feedback go")
+    grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="submissions graded at once (default: number of cores)")
+    grade.add_argument("--reveal-expected", action="store_true",
+                       help="show expected values of hidden tests in the feedback")
+    grade.set_defaults(run=_grade)
+
+    doctor = commands.add_parser("doctor", help="show which sandbox layers this machine offers")
+    doctor.set_defaults(run=_doctor)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KitError as error:
+        if args.debug:
+            raise
+        print(f"autograder: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("autograder: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The release step: solutions/<a>/ -> assignments/<a>/.
+
+A small pipeline in nbgrader's spirit: strip solutions -> write skeleton ->
+copy shipped files -> add the student kit (Makefile, pytest settings, the
+summary plugin). The output is deterministic, so a test can prove that the
+committed assignments/ is exactly what this step produces today.
+"""
+
+from __future__ import annotations
+
+import ast
+import filecmp
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import ROOT, KitError
+from . import slices
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
+STUDENT_KIT = ROOT / "autograder" / "student_kit"
+
+
+@dataclass
+class Stripped:
+    text: str
+    stubbed: list[str]          # qualified names of functions the student writes
+    removed_lines: list[str]    # the solution lines that were taken out
+
+
+def _regions(lines: list[str], where: str) -> list[tuple[int, int]]:
+    """(begin, end) line indexes of each marked region; errors name the line."""
+    regions, begin = [], None
+    for number, line in enumerate(lines):
+        marker = line.strip()
+        if marker == BEGIN:
+            if begin is not None:
+                raise KitError(f"{where}:{number + 1}: BEGIN SOLUTION inside another region")
+            begin = number
+        elif marker == END:
+            if begin is None:
+                raise KitError(f"{where}:{number + 1}: END SOLUTION without BEGIN")
+            regions.append((begin, number))
+            begin = None
+    if begin is not None:
+        raise KitError(f"{where}:{begin + 1}: BEGIN SOLUTION is never closed")
+    return regions
+
+
+def _functions(tree: ast.AST) -> list[tuple[str, int, int]]:
+    """(qualified name, first line, last line) of every function, 1-based."""
+    found = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + child.name
+                found.append((name, child.lineno, child.end_lineno))
+                visit(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+    visit(tree, "")
+    return found
+
+
+def strip_solutions(source: str, where: str = "<module>") -> Stripped:
+    """Replace marked regions: a stub inside a function, nothing elsewhere."""
+    lines = source.splitlines()
+    try:
+        functions = _functions(ast.parse(source))
+    except SyntaxError as error:
+        raise KitError(f"{where}:{error.lineno}: reference does not parse: {error.msg}") from None
+    out, stubbed, removed, cursor = [], [], [], 0
+    for begin, end in _regions(lines, where):
+        out.extend(lines[cursor:begin])
+        removed.extend(lines[begin + 1:end])
+        enclosing = [f for f in functions if f[1] < begin + 1 <= f[2]]
+        if enclosing:
+            name = max(enclosing, key=lambda f: f[1])[0]
+            indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
+            out.extend(indent + stub for stub in STUB)
+            stubbed.append(name)
+        else:
+            # A module- or class-level region: drop it and one blank line after.
+            if end + 1 < len(lines) and not lines[end + 1].strip():
+                end += 1
+        cursor = end + 1
+    out.extend(lines[cursor:])
+    text = "\n".join(out) + "\n"
+    try:
+        ast.parse(text)
+    except SyntaxError as error:
+        raise KitError(f"{where}: the skeleton would not parse (line {error.lineno}): "
+                       "check the placement of the solution markers") from None
+    return Stripped(text, stubbed, removed)
+
+
+def render(assignment: slices.Slice, target: Path) -> list[str]:
+    """Write the student folder for `assignment` into `target`; return stubbed names."""
+    source_dir = assignment.solution_dir
+    target.mkdir(parents=True, exist_ok=True)
+    stubbed: list[str] = []
+    for module in assignment.modules:
+        path = source_dir / module
+        if not path.is_file():
+            raise KitError(f"{path}: listed in assignment.toml but missing")
+        stripped = strip_solutions(path.read_text(encoding="utf-8"), str(path))
+        if not stripped.stubbed:
+            raise KitError(f"{path}: no solution markers inside any function")
+        (target / module).write_text(stripped.text, encoding="utf-8")
+        stubbed += stripped.stubbed
+    for name in assignment.files:
+        path = source_dir / name
+        if not path.is_file():
+            raise KitError(f"{path}: listed in assignment.toml but missing")
+        text = path.read_text(encoding="utf-8")
+        if BEGIN in text:
+            raise KitError(f"{path}: shipped file contains solution markers")
+        shutil.copyfile(path, target / name)
+    for template in sorted(STUDENT_KIT.iterdir()):
+        if template.is_file():
+            text = template.read_text(encoding="utf-8")
+            text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
+            text = text.replace("@TITLE@", assignment.title)
+            (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
+    return stubbed
+
+
+def release(name: str) -> Path:
+    """Regenerate assignments/<name>/ from solutions/<name>/."""
+    assignment = slices.load(name)
+    with tempfile.TemporaryDirectory() as scratch:
+        staged = Path(scratch) / name
+        render(assignment, staged)
+        final = assignment.assignment_dir
+        if final.exists():
+            shutil.rmtree(final)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(staged, final)
+    return assignment.assignment_dir
+
+
+def differences(name: str) -> list[str]:
+    """Files that differ between assignments/<name>/ and a fresh release."""
+    assignment = slices.load(name)
+    with tempfile.TemporaryDirectory() as scratch:
+        staged = Path(scratch) / name
+        render(assignment, staged)
+        return _compare(staged, assignment.assignment_dir)
+
+
+def _compare(expected: Path, actual: Path) -> list[str]:
+    if not actual.is_dir():
+        return [f"{actual} is missing"]
+    mine = {p.relative_to(expected) for p in expected.rglob("*") if p.is_file()}
+    theirs = {p.relative_to(actual) for p in actual.rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts and ".venv" not in p.parts}
+    problems = [f"{actual / p} is not produced by the release step" for p in sorted(theirs - mine)]
+    problems += [f"{actual / p} is missing" for p in sorted(mine - theirs)]
+    problems += [f"{actual / p} differs from the release step's output"
+                 for p in sorted(mine & theirs)
+                 if not filecmp.cmp(expected / p, actual / p, shallow=False)]
+    return problems
