@@ -45,8 +45,11 @@ class InstrumentedGame:
     Counters (`counts`, a Counter keyed by method name) and checks:
     - `path`: the moves made and not yet taken back, in order;
       `max_ply` the longest `path` seen.
-    - `evaluate_plies`: Counter of len(path) at each `evaluate` call, so the
-      grader can see whether evaluate ran above the depth limit.
+    - `evaluate_plies`: Counter of len(path) at each `evaluate` call, and
+      `open_evaluate_plies` the same for positions that still had moves (when
+      `check_legal`): a searcher that respects its depth limit d evaluates an
+      undecided position only at ply d, so anything else there means
+      "evaluated above the depth limit" (or below it).
     - `violations`: human-readable strings, one per broken rule: a move not in
       `getMoves()` (when `check_legal`), an `undoMove` of anything but the last
       move made, an exception from the wrapped board.
@@ -77,6 +80,7 @@ class InstrumentedGame:
         self.path = []
         self.max_ply = 0
         self.evaluate_plies = Counter()
+        self.open_evaluate_plies = Counter()
         self.violations = []
         self.log = [] if self._record else None
         self._start = self._snapshot(self._game)
@@ -106,6 +110,8 @@ class InstrumentedGame:
             "counts": dict(self.counts),
             "max_ply": self.max_ply,
             "evaluate_plies": {str(ply): n for ply, n in sorted(self.evaluate_plies.items())},
+            "open_evaluate_plies": {str(ply): n
+                                    for ply, n in sorted(self.open_evaluate_plies.items())},
             "violations": list(self.violations),
             "pending": [repr(move) for move in self.path],
             "restored": self.restored(),
@@ -128,6 +134,8 @@ class InstrumentedGame:
     def evaluate(self):
         self.counts["evaluate"] += 1
         self.evaluate_plies[len(self.path)] += 1
+        if self._check_legal and self._game.getMoves():
+            self.open_evaluate_plies[len(self.path)] += 1
         return self._game.evaluate()
 
     def makeMove(self, move):

@@ -382,7 +382,7 @@ def solve(state, game=TICTACTOE, table=None):
     mine, theirs = 0, 0
     for cell in state:  # after the loop, `mine` belongs to the player to move
         mine, theirs = theirs, mine | (1 << cell)
-    value = _negamax(mine, theirs, line_masks, full, table)
+    value = _negamax(mine, theirs, -1, 1, line_masks, full, table)
     return value if x_to_move(state) else -value
     ### END SOLUTION
 
@@ -395,33 +395,54 @@ def _has_line(mask, line_masks):
     return False
 
 
-def _negamax(mine, theirs, line_masks, full, table):
-    """Exact value for the player to move, who owns `mine` (-1, 0 or 1).
+def _negamax(mine, theirs, alpha, beta, line_masks, full, table):
+    """Value for the player to move (who owns `mine`), searched in (alpha, beta).
 
-    Values are exact (no window), so every table entry is the true value.
-    A child that wins for the mover ends the loop: nothing beats 1.
+    Values are -1, 0 or 1. The result is exact if it lies strictly inside the
+    window, otherwise a bound on the side of the window it fell out of. The
+    table keeps, per position, the bounds (lower, upper) proved so far, so a
+    stored bound is never mistaken for an exact value.
     """
     key = (mine, theirs)
-    cached = table.get(key)
-    if cached is not None:
-        return cached
-    if _has_line(theirs, line_masks):
-        value = -1
-    elif mine | theirs == full:
-        value = 0
-    else:
-        value = -1
-        free = full & ~(mine | theirs)
-        while free:
-            bit = free & -free
-            free ^= bit
-            child = -_negamax(theirs, mine | bit, line_masks, full, table)
-            if child > value:
-                value = child
-                if value == 1:
+    lower, upper = table.get(key, (-1, 1))
+    if lower == upper or lower >= beta:
+        return lower
+    if upper <= alpha:
+        return upper
+    if _has_line(theirs, line_masks):  # the previous move won
+        table[key] = (-1, -1)
+        return -1
+    occupied = mine | theirs
+    if occupied == full:
+        table[key] = (0, 0)
+        return 0
+    free_cells = []
+    free = full & ~occupied
+    while free:
+        bit = free & -free
+        free ^= bit
+        if _has_line(mine | bit, line_masks):  # a win right now
+            table[key] = (1, 1)
+            return 1
+        free_cells.append(bit)
+    alpha, beta = max(alpha, lower), min(beta, upper)
+    window_low = alpha
+    best = -1
+    for bit in free_cells:
+        value = -_negamax(theirs, mine | bit, -beta, -alpha, line_masks, full, table)
+        if value > best:
+            best = value
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
                     break
-    table[key] = value
-    return value
+    if best <= window_low:
+        table[key] = (lower, best)
+    elif best >= beta:
+        table[key] = (best, upper)
+    else:
+        table[key] = (best, best)
+    return best
 ### END SOLUTION
 
 

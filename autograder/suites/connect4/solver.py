@@ -14,7 +14,8 @@ from the description:
   loss found without search), so a node never has to look for an immediate win;
 * move ordering: by the number of winning threats (cells that would complete four) the
   move creates, ties broken centre first;
-* a bounded transposition table storing an upper bound of each stored position;
+* a bounded transposition table storing, per position, an upper bound (after a search
+  that failed low) or a lower bound (after a beta cut-off);
 * iterative deepening over null windows around a moving guess (binary search on the
   score), so the exact value is found by a sequence of cheap win/lose tests.
 
@@ -68,37 +69,23 @@ _ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(WIDT
 
 def _winning_cells(pos: int, mask: int) -> int:
     """Empty cells (of the board ``mask``) that would give ``pos`` four in a row."""
-    # vertical: three stones right below
-    r = (pos << 1) & (pos << 2) & (pos << 3)
-    # horizontal (shift 7), diagonal / (shift 8), diagonal \ (shift 6)
-    p = (pos << 7) & (pos << 14)
-    r |= p & (pos << 21)
-    r |= p & (pos >> 7)
-    p = (pos >> 7) & (pos >> 14)
-    r |= p & (pos << 7)
-    r |= p & (pos >> 21)
-    p = (pos << 6) & (pos << 12)
-    r |= p & (pos << 18)
-    r |= p & (pos >> 6)
-    p = (pos >> 6) & (pos >> 12)
-    r |= p & (pos << 6)
-    r |= p & (pos >> 18)
-    p = (pos << 8) & (pos << 16)
-    r |= p & (pos << 24)
-    r |= p & (pos >> 8)
-    p = (pos >> 8) & (pos >> 16)
-    r |= p & (pos << 8)
-    r |= p & (pos >> 24)
+    # per direction s: t = starts of pairs, u = starts of triples; a cell completes four
+    # as XXX_ / _XXX (from u) or XX_X / X_XX (from t and a single stone)
+    t = pos & (pos >> 1)
+    r = (t & (pos >> 2)) << 3  # vertical: only three stones below
+    d = pos >> 7
+    t = pos & d
+    u = t & (pos >> 14)
+    r |= (u << 21) | (u >> 7) | ((t << 14) & d) | ((pos << 7) & (t >> 7))
+    d = pos >> 6
+    t = pos & d
+    u = t & (pos >> 12)
+    r |= (u << 18) | (u >> 6) | ((t << 12) & d) | ((pos << 6) & (t >> 6))
+    d = pos >> 8
+    t = pos & d
+    u = t & (pos >> 16)
+    r |= (u << 24) | (u >> 8) | ((t << 16) & d) | ((pos << 8) & (t >> 8))
     return r & (_BOARD ^ mask)
-
-
-def _has_four(pos: int) -> bool:
-    """True if the stones ``pos`` contain four in a row."""
-    for shift in (1, 7, 6, 8):
-        m = pos & (pos >> shift)
-        if m & (m >> (2 * shift)):
-            return True
-    return False
 
 
 class Position:
@@ -296,11 +283,13 @@ class TranspositionTable:
 
     Memory bound: :meth:`bytes_bound` computes the most a full table can use in CPython
     3.11 on 64-bit (dict index and entry arrays at the capacity ``size`` entries need,
-    plus two int objects of at most 32 bytes per entry).  For the default 524,287 slots
-    (2**19 - 1) that is about 54.5 MB, below the 64 MB budget.
+    plus two int objects of at most 32 bytes per entry, and the moment of the last
+    resize).  For the default 500,009 slots that is about 53.8 MB, below the 64 MB budget.
+    The size should be a prime far from a power of two: keys are structured bitboards, and
+    a modulus like ``2**19 - 1`` makes many of them collide.
     """
 
-    DEFAULT_SIZE = 524_287
+    DEFAULT_SIZE = 500_009
 
     __slots__ = ("size", "table")
 
@@ -353,9 +342,11 @@ class Solver:
 
     def __init__(self, table_size: int = TranspositionTable.DEFAULT_SIZE) -> None:
         """Create a solver with an empty transposition table of ``table_size`` slots."""
+        #: The transposition table (read it, do not replace it: the search holds it).
         self.tt = TranspositionTable(table_size)
         self.explored = 0
         self._count = 0
+        self._negamax, self._take_count = self._negamax_factory()
 
     def reset(self) -> None:
         """Empty the transposition table and zero the ``explored`` counter."""
@@ -370,32 +361,39 @@ class Solver:
         get = table.get
         BOTTOM = _BOTTOM
         BOARD = _BOARD
-        COL_MASK = _COL_MASK
-        ORDER = _ORDER
+        # (tag, column mask) in centre-first order; a higher tag is tried first on ties
+        ORDERED = tuple((WIDTH - i, _COL_MASK[c]) for i, c in enumerate(_ORDER))
+        TAG_MASK = {WIDTH - i: _COL_MASK[c] for i, c in enumerate(_ORDER)}
+        TAG_SHIFT = WIDTH * _H1  # bits of a threat set
+        W_BITS = (1 << TAG_SHIFT) - 1
         count = 0
 
-        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, r: int = -1) -> int:
             # Precondition: the player to move cannot win at once, and alpha < beta.
+            # r: the opponent's threats (empty cells completing its four) if the caller
+            # knows them, else -1.
             nonlocal count
             count += 1
             # empty cells of the board
             empty = BOARD ^ mask
-            # cells where the opponent would complete four (inlined _winning_cells)
             pos = cur ^ mask
-            r = (pos << 1) & (pos << 2) & (pos << 3)
-            p = (pos << 7) & (pos << 14)
-            r |= p & ((pos << 21) | (pos >> 7))
-            p = (pos >> 7) & (pos >> 14)
-            r |= p & ((pos << 7) | (pos >> 21))
-            p = (pos << 6) & (pos << 12)
-            r |= p & ((pos << 18) | (pos >> 6))
-            p = (pos >> 6) & (pos >> 12)
-            r |= p & ((pos << 6) | (pos >> 18))
-            p = (pos << 8) & (pos << 16)
-            r |= p & ((pos << 24) | (pos >> 8))
-            p = (pos >> 8) & (pos >> 16)
-            r |= p & ((pos << 8) | (pos >> 24))
-            r &= empty
+            if r < 0:
+                # cells where the opponent would complete four (inlined _winning_cells)
+                t = pos & (pos >> 1)
+                r = (t & (pos >> 2)) << 3
+                d = pos >> 7
+                t = pos & d
+                u = t & (pos >> 14)
+                r |= (u << 21) | (u >> 7) | ((t << 14) & d) | ((pos << 7) & (t >> 7))
+                d = pos >> 6
+                t = pos & d
+                u = t & (pos >> 12)
+                r |= (u << 18) | (u >> 6) | ((t << 12) & d) | ((pos << 6) & (t >> 6))
+                d = pos >> 8
+                t = pos & d
+                u = t & (pos >> 16)
+                r |= (u << 24) | (u >> 8) | ((t << 16) & d) | ((pos << 8) & (t >> 8))
+                r &= empty
             possible = (mask + BOTTOM) & BOARD
             forced = possible & r
             if forced:
@@ -443,29 +441,34 @@ class Solver:
                     alpha = score
             else:
                 # order: most threats created first, ties centre first
+                # code = (threat count, tag, threat set): sorting the codes sorts the moves,
+                # and the threat set is the child's `r` (the move cell is never in it,
+                # as the mover cannot win at once)
                 codes = []
-                for i in range(WIDTH):
-                    mv = nxt & COL_MASK[ORDER[i]]
+                for tag, cm in ORDERED:
+                    mv = nxt & cm
                     if mv:
                         q = cur | mv
-                        w = (q << 1) & (q << 2) & (q << 3)
-                        p = (q << 7) & (q << 14)
-                        w |= p & ((q << 21) | (q >> 7))
-                        p = (q >> 7) & (q >> 14)
-                        w |= p & ((q << 7) | (q >> 21))
-                        p = (q << 6) & (q << 12)
-                        w |= p & ((q << 18) | (q >> 6))
-                        p = (q >> 6) & (q >> 12)
-                        w |= p & ((q << 6) | (q >> 18))
-                        p = (q << 8) & (q << 16)
-                        w |= p & ((q << 24) | (q >> 8))
-                        p = (q >> 8) & (q >> 16)
-                        w |= p & ((q << 8) | (q >> 24))
-                        codes.append(((w & empty).bit_count() << 3) | (7 - i))
+                        t = q & (q >> 1)
+                        w = (t & (q >> 2)) << 3
+                        d = q >> 7
+                        t = q & d
+                        u = t & (q >> 14)
+                        w |= (u << 21) | (u >> 7) | ((t << 14) & d) | ((q << 7) & (t >> 7))
+                        d = q >> 6
+                        t = q & d
+                        u = t & (q >> 12)
+                        w |= (u << 18) | (u >> 6) | ((t << 12) & d) | ((q << 6) & (t >> 6))
+                        d = q >> 8
+                        t = q & d
+                        u = t & (q >> 16)
+                        w |= (u << 24) | (u >> 8) | ((t << 16) & d) | ((q << 8) & (t >> 8))
+                        w &= empty
+                        codes.append((((w.bit_count() << 3) | tag) << TAG_SHIFT) | w)
                 codes.sort(reverse=True)
                 for code in codes:
-                    mv = nxt & COL_MASK[ORDER[7 - (code & 7)]]
-                    score = -negamax(pos, mask | mv, nmoves, -beta, -alpha)
+                    mv = nxt & TAG_MASK[(code >> TAG_SHIFT) & 7]
+                    score = -negamax(pos, mask | mv, nmoves, -beta, -alpha, code & W_BITS)
                     if score >= beta:
                         table[key % tsize] = (key << 7) | 64 | (score + 32)
                         return score
@@ -483,14 +486,6 @@ class Solver:
 
         return negamax, take_count
 
-    def _search(self):
-        try:
-            return self._nm
-        except AttributeError:
-            pass
-        self._nm = self._negamax_factory()
-        return self._nm
-
     def _solve_raw(self, cur: int, mask: int, moves: int, weak: bool) -> int:
         """Score of a non-finished position given as bitboards; adds to ``_count``."""
         possible = (mask + _BOTTOM) & _BOARD
@@ -498,7 +493,8 @@ class Solver:
             return 1 if weak else (CELLS + 1 - moves) // 2
         if moves >= CELLS:
             return 0
-        negamax, take_count = self._search()
+        negamax, take_count = self._negamax, self._take_count
+        take_count()  # drop a count left by an interrupted search
         lo = -((CELLS - moves) // 2)
         hi = (CELLS + 1 - moves) // 2
         if weak:

@@ -145,8 +145,8 @@ class NegaMax:
     methods of it and nothing else: `getMoves()`, `makeMove(move)`,
     `undoMove(move)`, `evaluate()` (from player 1's point of view) and
     `getSide()` (1 or 2, the player to move). Every search leaves the board
-    exactly as it found it: each `makeMove` is followed by the `undoMove` of
-    the same move before anything else is done to the board.
+    exactly as it found it: every `makeMove` is matched by an `undoMove` of
+    the same move, the last move made being the first taken back.
 
     `depth` is the number of half-moves `getBestMove` and `getEvaluatedMoves`
     look ahead when they are not given one; 9 searches tic-tac-toe to the end.
@@ -212,6 +212,10 @@ class NegaMax:
         Returns the list sorted from the best value to the worst; moves with
         the same value keep their `getMoves()` order. Returns [] if the game
         is decided. Raises ValueError if depth < 1.
+
+        (The book keeps `explore`'s value, the opponent's view, and sorts
+        upwards so that the best move comes first as the smallest value; here
+        the value is negated once more, so the best move has the largest.)
         """
         if depth is None:
             depth = self.depth
@@ -279,7 +283,11 @@ def main():
     while board.getMoves():
         print(board, end="\n\n")
         if board.getSide() == 1:
-            answer = input("Your move as 'x y' (columns and rows 0-2): ").split()
+            try:
+                answer = input("Your move as 'x y' (columns and rows 0-2): ").split()
+            except (EOFError, KeyboardInterrupt):
+                print()
+                return
             try:
                 move = (int(answer[0]), int(answer[1]))
             except (ValueError, IndexError):

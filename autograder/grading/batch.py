@@ -1,0 +1,126 @@
+"""Bulk grading: many submissions in parallel, a progress bar, a summary table.
+
+`autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N]`
+
+Each worker process runs the hidden suite for one submission at a time (the
+reference and its expected values are computed once per worker and reused);
+each submission's code runs in its own sandboxed child. A grader error on one
+submission is recorded in its row and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from .. import KitError, slices
+from ..sandbox import layers as sandbox_layers
+from . import calibrate, report
+from .runner import Graded, TestResult, grade_submission, load_rubric
+
+_piece = None
+
+
+def _init_worker(name: str) -> None:
+    global _piece
+    _piece = slices.load(name)
+
+
+def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], scale: float,
+               reveal: bool) -> dict:
+    try:
+        graded = grade_submission(_piece, student_id, Path(folder), layers=layers,
+                                  scale=scale, reveal=reveal)
+    except Exception as error:  # a grader bug must not end the batch
+        rubric = load_rubric(_piece.suite_dir)
+        tests = [TestResult(n, n, float(p), output="not graded: grader error")
+                 for n, p in rubric.points.items()]
+        graded = Graded(student_id, "error", 0.0, rubric.max_score, tests,
+                        f"grader error ({type(error).__name__}: {error}); please report it")
+    report.write_student(Path(out_dir), graded, _piece.title)
+    return report.csv_row(graded)
+
+
+def student_folders(submissions: Path) -> list[Path]:
+    if not submissions.is_dir():
+        raise KitError(f"{submissions} is not a folder of submissions")
+    folders = sorted(p for p in submissions.iterdir()
+                     if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
+    if not folders:
+        raise KitError(f"{submissions} holds no student folders (one folder per student)")
+    return folders
+
+
+def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
+              console: Console | None = None) -> list[dict]:
+    piece = slices.load(name)
+    if not piece.suite_dir.is_dir():
+        raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
+    load_rubric(piece.suite_dir)          # fail early on a broken rubric
+    folders = student_folders(submissions)
+    if jobs < 1:
+        raise KitError("--jobs must be at least 1")
+    console = console or Console(stderr=True)
+    layers = list(sandbox_layers.available())
+    scale = calibrate.scale()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for folder in folders:               # re-running replaces, never mixes, old results
+        shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+    console.print(f"Grading {len(folders)} submissions of [bold]{name}[/] with {jobs} "
+                  f"workers; sandbox: {', '.join(layers) or 'none'}; "
+                  f"time limits x{scale:.2f}")
+    rows = []
+    progress = Progress("[progress.description]{task.description}", BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                        disable=not console.is_terminal and os.environ.get("CI") == "true")
+    with progress, ProcessPoolExecutor(max_workers=min(jobs, len(folders)),
+                                       initializer=_init_worker, initargs=(name,)) as pool:
+        task = progress.add_task("grading", total=len(folders))
+        futures = {pool.submit(_grade_one, f.name, str(f), str(out_dir), layers, scale, reveal): f
+                   for f in folders}
+        for future in as_completed(futures):
+            rows.append(future.result())
+            progress.advance(task)
+    report.write_grades(out_dir, rows)
+    return rows
+
+
+def summary_table(rows: list[dict], seconds: float) -> Table:
+    table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
+    for column in ("student", "score", "status", "timeouts", "crashes", "note"):
+        table.add_column(column, justify="right" if column in ("score", "timeouts",
+                                                               "crashes") else "left")
+    for row in sorted(rows, key=lambda r: r["student"]):
+        table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
+                      str(row["timeouts"]), str(row["crashes"]), row["message"][:60])
+    return table
+
+
+def distribution(rows: list[dict]) -> str:
+    buckets = {"0%": 0, "1-49%": 0, "50-99%": 0, "100%": 0}
+    for row in rows:
+        share = row["score"] / row["max_score"] if row["max_score"] else 0
+        label = "0%" if share == 0 else "100%" if share == 1 else "1-49%" if share < .5 \
+            else "50-99%"
+        buckets[label] += 1
+    return "score distribution: " + ", ".join(f"{k}: {v}" for k, v in buckets.items())
+
+
+def grade_cli(name: str, submissions: str, out: str, jobs: int, reveal=False) -> int:
+    console = Console()
+    started = time.perf_counter()
+    rows = grade_all(name, Path(submissions), Path(out), jobs, reveal=reveal,
+                     console=Console(stderr=True))
+    console.print(summary_table(rows, time.perf_counter() - started))
+    console.print(distribution(rows))
+    console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
+                  f"crashes: {sum(r['crashes'] for r in rows)}; "
+                  f"grades in {Path(out) / 'grades.csv'}")
+    return 0

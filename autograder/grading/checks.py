@@ -1,0 +1,120 @@
+"""What hidden suites use to judge outcomes and to fail in readable words.
+
+A hidden test is a pytest function whose docstring's first line is the line the
+student reads ("winner finds every three in a row"). It compares the student's
+outcomes with expected values computed in the trusted process and, on the
+first mismatch (cases come smallest first), raises `CheckFailed`, a typed
+failure that carries the call, the position drawing, what came back and what
+was expected. The report decides whether the expected value is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..sandbox.client import Outcome
+
+MISSING = object()
+
+
+class CheckFailed(AssertionError):
+    """A verdict with everything the feedback needs; no traceback is shown."""
+
+    def __init__(self, summary: str, *, call: str | None = None, position: str | None = None,
+                 expected=MISSING, got: str | None = None, hint: str | None = None,
+                 failures: int | None = None, total: int | None = None, root_cause=False,
+                 problem: str | None = None):
+        super().__init__(summary)
+        self.summary, self.call, self.position, self.problem = summary, call, position, problem
+        self.expected, self.got, self.hint = expected, got, hint
+        self.failures, self.total, self.root_cause = failures, total, root_cause
+
+    def render(self, reveal: bool) -> str:
+        lines = [self.summary]
+        if self.failures is not None and self.total:
+            lines[0] += f" (wrong on {self.failures} of {self.total} cases; the smallest:)"
+        if self.call:
+            lines.append(f"call: {self.call}")
+        if self.position:
+            lines += ["", *self.position.splitlines(), ""]
+        if self.got is not None:
+            lines.append(f"got: {self.got}")
+        if self.problem:
+            lines.append(f"problem: {self.problem}")
+        if self.expected is not MISSING:
+            shown = self.expected if isinstance(self.expected, str) else short(self.expected)
+            lines.append(f"expected: {shown}" if reveal
+                         else "expected: (hidden test: the expected answer is not shown)")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+
+def describe(outcome: Outcome) -> str:
+    """What a call did, in the words a student understands."""
+    if outcome.failure:
+        return outcome.detail
+    if outcome.raised:
+        where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
+        message = f": {outcome.raised['message']}" if outcome.raised.get("message") else ""
+        if outcome.raised["type"] == "MemoryError":
+            return "used more than its memory limit (MemoryError)" + where
+        if outcome.raised["type"] == "NotImplementedError":
+            return "is not implemented yet (raised NotImplementedError)"
+        return f"raised {outcome.raised['type']}{message}{where}"
+    return f"returned {short(outcome.value)}"
+
+
+def short(value, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def require(outcome: Outcome) -> None:
+    """Stop the test at once if the student's code could not run at all (the
+    module did not import: one root cause for every test) or if this function
+    already timed out or crashed in an earlier test."""
+    if outcome.failure == "import":
+        raise CheckFailed(outcome.detail, root_cause=True)
+    if outcome.failure == "skipped":
+        raise CheckFailed(outcome.detail)
+
+
+@dataclass
+class Case:
+    """One position a check runs on: the call shown to the student and its data."""
+    call: str
+    args: tuple
+    position: str | None = None
+    expected: object = None
+
+
+Judge = Callable[[Case, Outcome], "str | None"]
+
+
+def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judge: Judge,
+              hint: str | None = None) -> None:
+    """Fail with the first (smallest) case the judge rejects, counting all.
+
+    `judge(case, outcome)` returns None when the outcome is right, else a short
+    reason; an outcome that is not a normal return is always wrong."""
+    outcomes = list(outcomes)
+    first, failures = None, 0
+    for case, outcome in zip(cases, outcomes):
+        require(outcome)
+        if outcome.failure == "unreached":
+            failures += 1
+            continue
+        reason = describe(outcome) if not outcome.answered else judge(case, outcome)
+        if reason is not None:
+            failures += 1
+            if first is None:
+                first = (case, outcome, reason)
+    if first is not None:
+        case, outcome, reason = first
+        got = describe(outcome)
+        raise CheckFailed(summary, call=case.call, position=case.position,
+                          expected=case.expected, got=got, hint=hint,
+                          problem=None if reason == got else reason,
+                          failures=failures, total=len(cases))

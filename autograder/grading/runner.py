@@ -1,0 +1,246 @@
+"""Grade one submission: scratch copy -> sandbox -> hidden pytest suite -> scores.
+
+The hidden suite runs in this (trusted) process under pytest, with a plugin
+that hands it the `student` fixture and records every verdict itself; the
+student's code only ever runs in the sandboxed child behind `Student`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from .. import KitError
+from ..sandbox.client import Limits, SandboxError
+from .checks import CheckFailed
+from .student import Student, Timeouts
+
+MAX_FILES = 200
+MAX_BYTES = 5 << 20
+IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", ".ipynb_checkpoints"}
+
+
+@dataclass
+class Rubric:
+    points: dict[str, float]
+    timeouts: Timeouts
+    limits: Limits
+    kit: dict[str, str]
+
+    @property
+    def max_score(self) -> float:
+        return float(sum(self.points.values()))
+
+
+def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
+    path = suite_dir / "rubric.toml"
+    if not path.is_file():
+        raise KitError(f"{path} is missing")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise KitError(f"{path}: {error}") from None
+    base = data.get("timeouts", {})
+    timeouts = Timeouts(call=base.get("call", 2.0) * scale,
+                        imports=base.get("imports", 5.0) * scale,
+                        test=base.get("test", 120.0) * scale)
+    memory = data.get("limits", {}).get("memory_mb", 512)
+    kit = {name: str((suite_dir / rel).resolve()) for name, rel in data.get("kit", {}).items()}
+    return Rubric(points=dict(data.get("points", {})), timeouts=timeouts,
+                  limits=Limits(memory_bytes=memory << 20), kit=kit)
+
+
+@dataclass
+class TestResult:
+    name: str
+    title: str
+    max_score: float
+    score: float = 0.0
+    passed: bool = False
+    output: str = ""
+    root_cause: bool = False
+    seconds: float = 0.0
+
+
+@dataclass
+class Graded:
+    student: str
+    status: str                 # graded, missing, ambiguous, import-error, sandbox-error
+    score: float
+    max_score: float
+    tests: list[TestResult] = field(default_factory=list)
+    message: str = ""           # one line for the whole submission
+    events: list[str] = field(default_factory=list)
+    printed: str = ""
+    seconds: float = 0.0
+    layers: list[str] = field(default_factory=list)
+
+    @property
+    def timeouts(self) -> int:
+        return sum("timed out" in e for e in self.events)
+
+    @property
+    def crashes(self) -> int:
+        return sum("timed out" not in e for e in self.events)
+
+
+# ------------------------------------------------------------ finding the files
+def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str]:
+    """The folder holding every module, or None and a sentence saying why not."""
+    homes = []
+    for module in modules:
+        found = [p for p in folder.rglob(module)
+                 if not (set(p.relative_to(folder).parts) & IGNORED_DIRS)]
+        links = [p for p in found if p.is_symlink()]
+        found = [p for p in found if p.is_file() and not p.is_symlink()]
+        if not found:
+            if links:
+                return None, f"{module} is a symbolic link, which the grader does not follow"
+            return None, f"no file named {module} in the submission"
+        if len(found) > 1:
+            places = ", ".join(str(p.relative_to(folder)) for p in found[:4])
+            return None, f"{module} appears {len(found)} times ({places}): keep only one"
+        homes.append(found[0].parent)
+    if len(set(homes)) > 1:
+        return None, "the modules must sit in the same folder"
+    return homes[0], ""
+
+
+def make_scratch(home: Path) -> tuple[Path, list[str]]:
+    """Copy the regular files of `home` into a fresh folder; report what was skipped."""
+    scratch = Path(tempfile.mkdtemp(prefix="spielbaum-"))
+    skipped, count, size = [], 0, 0
+    for path in sorted(home.rglob("*")):
+        rel = path.relative_to(home)
+        if set(rel.parts) & IGNORED_DIRS:
+            continue
+        if path.is_symlink():
+            skipped.append(f"{rel}: symbolic links are not copied")
+            continue
+        if path.is_dir():
+            continue
+        if not path.is_file():
+            skipped.append(f"{rel}: not a regular file")
+            continue
+        count += 1
+        size += path.stat().st_size
+        if count > MAX_FILES or size > MAX_BYTES:
+            skipped.append(f"{rel}: the submission is too large, later files were not copied")
+            break
+        target = scratch / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return scratch, skipped
+
+
+# ------------------------------------------------------------ the pytest plugin
+class GradingPlugin:
+    def __init__(self, student: Student, rubric: Rubric, reveal: bool):
+        self._student, self.rubric, self._reveal = student, rubric, reveal
+        self.results: dict[str, TestResult] = {}
+        self.collected: list[str] = []
+
+    @pytest.fixture(scope="session")
+    def student(self):
+        return self._student
+
+    @pytest.fixture(scope="session")
+    def reveal(self):
+        return self._reveal
+
+    def pytest_collection_modifyitems(self, items):
+        self.collected = [item.name for item in items]
+        for item in items:
+            item.add_marker(pytest.mark.timeout(self.rubric.timeouts.test))
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.when == "call" or (report.failed and report.when == "setup"):
+            doc = (item.function.__doc__ or item.name).strip().splitlines()[0]
+            points = float(self.rubric.points.get(item.name, 0))
+            result = TestResult(item.name, doc, points, seconds=report.duration)
+            if report.passed:
+                result.passed, result.score = True, points
+            else:
+                result.output, result.root_cause = self._explain(call.excinfo)
+            self.results[item.name] = result
+
+    def _explain(self, excinfo) -> tuple[str, bool]:
+        error = excinfo.value if excinfo else None
+        if isinstance(error, CheckFailed):
+            return error.render(self._reveal), error.root_cause
+        text = str(error)
+        if text.startswith("Timeout"):
+            return (f"the hidden test took longer than {self.rubric.timeouts.test:.0f} s "
+                    "in total and was stopped"), False
+        # A bug in the suite, never the student's fault: say so plainly.
+        return f"internal grader error ({type(error).__name__}): {text[:300]}", False
+
+
+def run_suite(suite_dir: Path, plugin: GradingPlugin) -> int:
+    args = [str(suite_dir), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            "--rootdir", str(suite_dir), "-o", "timeout_method=signal",
+            "-o", "python_files=test_*.py", "-W", "ignore"]
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        return pytest.main(args, plugins=[plugin])
+
+
+# ------------------------------------------------------------ one submission
+def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
+                     scale: float = 1.0, reveal: bool = False) -> Graded:
+    started = time.perf_counter()
+    rubric = load_rubric(piece.suite_dir, scale)
+    empty = [TestResult(name, name, float(points)) for name, points in rubric.points.items()]
+
+    def ungraded(status, message):
+        for result in empty:
+            result.output = f"not run: {message}"
+        return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
+                      seconds=time.perf_counter() - started)
+
+    home, problem = find_modules(folder, piece.modules)
+    if home is None:
+        return ungraded("missing" if "no file" in problem or "link" in problem
+                        else "ambiguous", problem)
+    scratch, skipped = make_scratch(home)
+    student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
+                      rubric.limits, rubric.kit)
+    try:
+        plugin = GradingPlugin(student, rubric, reveal)
+        try:
+            code = run_suite(piece.suite_dir, plugin)
+        except SandboxError as error:
+            return ungraded("sandbox-error", str(error))
+        if code not in (0, 1):
+            raise KitError(f"the hidden suite of {piece.name} could not run (pytest exit {code})")
+        printed = student.close()
+    finally:
+        student.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    tests = [plugin.results.get(name) or TestResult(name, name, float(points),
+                                                    output="not run")
+             for name, points in rubric.points.items()]
+    unknown = set(plugin.collected) - set(rubric.points)
+    if unknown:
+        raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
+    status, message = "graded", ""
+    if student.import_failure is not None:
+        status, message = "import-error", student.import_failure.detail
+    graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
+                    message, events=skipped + student.events, printed=printed,
+                    seconds=time.perf_counter() - started, layers=list(layers))
+    return graded
+
+

@@ -1,0 +1,62 @@
+"""Which confinement layers this machine offers, found by trying them for real.
+
+The grader probes once per run: it starts a child per layer and keeps the
+layers whose child confirmed them. From then on every sandbox must apply all
+of those layers or not run the student's code at all (fail closed).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from pathlib import Path
+
+from .client import Sandbox, SandboxError
+
+ALL_LAYERS = ("rlimits", "netns", "landlock", "seccomp")
+WHAT = {
+    "rlimits": "CPU, memory, file size and open-file limits",
+    "netns": "a network namespace without interfaces",
+    "landlock": "files: read the Python install and the scratch folder only; no TCP; "
+                "no signals out",
+    "seccomp": "no new processes, no sockets, no kill() of other processes",
+}
+
+
+def probe(layer: str) -> str | None:
+    """None if `layer` works here, else the reason it does not."""
+    with tempfile.TemporaryDirectory(prefix="spielbaum-probe-") as scratch:
+        sandbox = Sandbox(Path(scratch), [], [layer])
+        try:
+            sandbox.start()
+        except SandboxError as error:
+            return str(error).removeprefix("sandbox setup failed: ")
+        finally:
+            sandbox.kill()
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def available() -> tuple[str, ...]:
+    """The layers to demand. SPIELBAUM_LAYERS (comma list) narrows them for a
+    machine whose probe is wrong; it can never add a layer that fails."""
+    wanted = os.environ.get("SPIELBAUM_LAYERS")
+    names = [n.strip() for n in wanted.split(",")] if wanted else list(ALL_LAYERS)
+    return tuple(n for n in names if n in ALL_LAYERS and probe(n) is None)
+
+
+def doctor() -> int:
+    print("Sandbox layers on this machine:")
+    for name in ALL_LAYERS:
+        reason = probe(name)
+        mark = "yes" if reason is None else "no "
+        print(f"  [{mark}] {name:<9} {WHAT[name]}" + ("" if reason is None else f"\n"
+              f"              not available: {reason}"))
+    if os.geteuid() == 0:
+        print("  [no ] uid       a separate user per worker: not used. Landlock and seccomp\n"
+              "              already keep workers apart, and a dropped uid could not read\n"
+              "              a Python installed under a private home folder.")
+    print("Every sandbox applies all available layers before importing student code, "
+          "and refuses to run it if one fails.")
+    return 0

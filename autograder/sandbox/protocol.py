@@ -1,0 +1,118 @@
+"""The wire format between the trusted grader and the sandboxed child.
+
+One JSON object per line. Plain JSON cannot tell a tuple from a list and has no
+sets, but the assignments' specifications care (CS50's `actions` returns a set
+of tuples), so containers are tagged:
+
+    tuple      {"__tuple__": [...]}
+    set        {"__set__": [...]}
+    frozenset  {"__frozenset__": [...]}
+    dict with non-string keys      {"__dict__": [[key, value], ...]}
+    object kept in the child       {"__handle__": 7}
+    kit function passed by name    {"__ref__": "kit.evaluate"}
+
+Encoding accepts only the exact built-in types (no subclasses), so an object
+with a lying `__eq__` cannot be sent back; decoding builds only built-in types.
+This module is imported by the child before it is confined and must stay
+standard-library only.
+"""
+
+import json
+import math
+
+MAX_DEPTH = 64
+
+
+class Unencodable(TypeError):
+    """A value that cannot cross the boundary (a custom object, too deep, ...)."""
+
+
+class Handle:
+    """A reference to an object that lives in the child."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number):
+        self.number = number
+
+    def __repr__(self):
+        return f"<object #{self.number} in the sandbox>"
+
+    def __eq__(self, other):
+        return type(other) is Handle and other.number == self.number
+
+    def __hash__(self):
+        return hash(("handle", self.number))
+
+
+class Ref:
+    """A kit-provided function, named so the child can look it up."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+def to_plain(value, depth=0):
+    """Turn `value` into JSON-ready data with tags; raise Unencodable otherwise."""
+    if depth > MAX_DEPTH:
+        raise Unencodable("the value is nested too deeply")
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else {"__float__": repr(value)}
+    if kind is list:
+        return [to_plain(item, depth + 1) for item in value]
+    if kind is tuple:
+        return {"__tuple__": [to_plain(item, depth + 1) for item in value]}
+    if kind is set or kind is frozenset:
+        items = [to_plain(item, depth + 1) for item in value]
+        return {"__set__" if kind is set else "__frozenset__": items}
+    if kind is dict:
+        if all(type(key) is str for key in value) and not any(k.startswith("__") for k in value):
+            return {key: to_plain(item, depth + 1) for key, item in value.items()}
+        return {"__dict__": [[to_plain(k, depth + 1), to_plain(v, depth + 1)]
+                             for k, v in value.items()]}
+    if kind is Handle:
+        return {"__handle__": value.number}
+    if kind is Ref:
+        return {"__ref__": value.name}
+    raise Unencodable(f"an object of type {kind.__name__} cannot be checked")
+
+
+def _freeze(item):
+    # Elements of a set must be hashable; lists inside a set came from tuples.
+    return tuple(_freeze(x) for x in item) if type(item) is list else item
+
+
+def _tagged(obj):
+    if len(obj) == 1:
+        (tag, inner), = obj.items()
+        if tag == "__tuple__":
+            return tuple(inner)
+        if tag == "__set__":
+            return {_freeze(x) for x in inner}
+        if tag == "__frozenset__":
+            return frozenset(_freeze(x) for x in inner)
+        if tag == "__dict__":
+            return {_freeze(k): v for k, v in inner}
+        if tag == "__handle__":
+            return Handle(inner)
+        if tag == "__ref__":
+            return Ref(inner)
+        if tag == "__float__":
+            return float(inner)
+    return obj
+
+
+def dumps(message):
+    return json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+def loads(line):
+    return json.loads(line, object_hook=_tagged)

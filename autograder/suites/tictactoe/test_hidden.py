@@ -1,0 +1,298 @@
+"""Hidden suite for tictactoe: every function on every reachable position.
+
+Expected values come from the reference in solutions/tictactoe/, loaded into
+this trusted process; the student's functions run in the sandbox and come back
+as plain data. Positions are ordered smallest first (fewest marks), so the
+feedback shows the simplest board a function gets wrong. Where several moves
+are optimal, any of them passes: minimax is judged by the game value of the
+move it picks, not by which move it is.
+"""
+
+import functools
+import random
+
+import pytest
+
+from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.reference import load_reference
+
+ref = load_reference("tictactoe", "tictactoe")
+X, O, E = ref.X, ref.O, ref.EMPTY
+M = "tictactoe."
+# Plain, unpruned minimax answers positions with at least this many marks in
+# about a millisecond each; earlier positions are sampled (see openings).
+ENDGAME_MARKS = 5
+
+
+def key(board):
+    return tuple(tuple(row) for row in board)
+
+
+def marks(board):
+    return sum(cell is not E for row in board for cell in row)
+
+
+def draw(board):
+    return "\n".join(" ".join("." if c is E else c for c in row) for row in board)
+
+
+@functools.cache
+def positions():
+    """Every position reachable from the empty board: fewest marks first."""
+    seen, frontier = {}, [ref.initial_state()]
+    while frontier:
+        board = frontier.pop()
+        if key(board) in seen:
+            continue
+        seen[key(board)] = board
+        if not ref.terminal(board):
+            frontier.extend(ref.result(board, action) for action in ref.actions(board))
+    return sorted(seen.values(), key=lambda b: (marks(b), str(key(b))))
+
+
+@functools.cache
+def value(board_key):
+    """Game value for X under perfect play, from the reference's rules."""
+    board = [list(row) for row in board_key]
+    if ref.terminal(board):
+        return ref.utility(board)
+    values = [value(key(ref.result(board, a))) for a in ref.actions(board)]
+    return max(values) if ref.player(board) == X else min(values)
+
+
+@functools.cache
+def open_positions():
+    return [b for b in positions() if not ref.terminal(b)]
+
+
+@functools.cache
+def finished_positions():
+    return [b for b in positions() if ref.terminal(b)]
+
+
+@functools.cache
+def cases(function, boards_of, expected=None, extra=()):
+    """The cases of one check, built once per worker and reused for every submission."""
+    boards = boards_of()
+    return [Case(f"{function}(board{''.join(', ' + repr(x) for x in extra)})", (b, *extra),
+                 draw(b), expected(b) if expected else None) for b in boards]
+
+
+def exact(case, outcome):
+    """Right value of the right type (True is not 1, a list is not a set)."""
+    got, want = outcome.value, case.expected
+    if type(got) is not type(want) or got != want:
+        return f"returned {short(got)}"
+    return None
+
+
+def run(student, function, boards_of, expected, extra=()):
+    chosen = cases(function, boards_of, expected, extra)
+    return chosen, student.map(M + function, [c.args for c in chosen])
+
+
+# ------------------------------------------------------------------ the checks
+def test_initial_state(student):
+    """initial_state returns a 3x3 list of lists, every cell EMPTY"""
+    outcome = student.call(M + "initial_state")
+    require(outcome)
+    want = [[E] * 3 for _ in range(3)]
+    if not outcome.answered or outcome.value != want or type(outcome.value) is not list \
+            or any(type(row) is not list for row in outcome.value):
+        raise CheckFailed("initial_state must return three lists of three EMPTY cells",
+                          call="initial_state()", got=describe(outcome), expected=want)
+
+
+def test_player(student):
+    """player says whose turn it is on every unfinished position"""
+    chosen, outcomes = run(student, "player", open_positions, ref.player)
+    check_all("player returned the wrong player", chosen, outcomes, exact,
+              hint="X moves first; count the marks of each player")
+
+
+def test_actions(student):
+    """actions returns the set of empty cells on every unfinished position"""
+    chosen, outcomes = run(student, "actions", open_positions, ref.actions)
+
+    def judge(case, outcome):
+        got = outcome.value
+        if type(got) is not set:
+            return f"returned a {type(got).__name__}, not a set"
+        if any(type(a) is not tuple for a in got):
+            return "the actions must be tuples (i, j)"
+        return None if got == case.expected else f"returned {short(got)}"
+    check_all("actions returned the wrong cells", chosen, outcomes, judge)
+
+
+def _one_action_each():
+    """Every unfinished position once, with one of its actions (rotating), plus
+    every cell of the empty board."""
+    pairs = []
+    for index, board in enumerate(open_positions()):
+        moves = sorted(ref.actions(board))
+        pairs.append((board, moves[index % len(moves)]))
+    empty = ref.initial_state()
+    pairs += [(empty, (i, j)) for i in range(3) for j in range(3) if (i, j) != pairs[0][1]]
+    return sorted(pairs, key=lambda p: marks(p[0]))
+
+
+@functools.cache
+def _result_cases():
+    return [Case(f"result(board, {action})", (board, action), draw(board),
+                 ref.result(board, action)) for board, action in _one_action_each()]
+
+
+@pytest.fixture(scope="session")
+def result_runs(student):
+    chosen = _result_cases()
+    outcomes = student.map(M + "result", [c.args for c in chosen], return_args=True)
+    return chosen, outcomes
+
+
+def test_result(student, result_runs):
+    """result returns the right new board for a move on every unfinished position"""
+    chosen, outcomes = result_runs
+
+    def judge(case, outcome):
+        got = outcome.value
+        if got != case.expected:
+            return f"returned {short(got)}"
+        if type(got) is not list or any(type(row) is not list for row in got):
+            return "the new board must be a list of lists, like the input"
+        return None
+    check_all("result built the wrong board", chosen, outcomes, judge)
+
+
+def test_result_keeps_its_input(student, result_runs):
+    """result never changes the board it was given (rows included)"""
+    chosen, outcomes = result_runs
+
+    def judge(case, outcome):
+        board_after = outcome.args_after[0] if outcome.args_after else None
+        if board_after != case.args[0]:
+            return f"changed its input board into {short(board_after)}"
+        return None
+    check_all("result changed the board it was given", chosen, outcomes, judge,
+              hint="copy every row (copy.deepcopy), not just the outer list")
+
+
+def _expect_exception(student, summary, chosen):
+    outcomes = student.map(M + "result", [c.args for c in chosen])
+    first = None
+    failures = 0
+    for case, outcome in zip(chosen, outcomes):
+        require(outcome)
+        if outcome.raised is None or outcome.raised["type"] in ("NotImplementedError",):
+            failures += 1
+            first = first or (case, outcome)
+    if first:
+        case, outcome = first
+        raise CheckFailed(summary, call=case.call, position=case.position,
+                          got=describe(outcome), expected="an exception",
+                          failures=failures, total=len(chosen))
+
+
+@functools.cache
+def _taken_cases():
+    rng = random.Random(20261129)
+    boards = [b for b in open_positions() if marks(b) > 0]
+    chosen = []
+    for board in sorted(rng.sample(boards, 150), key=marks):
+        taken = sorted((i, j) for i in range(3) for j in range(3) if board[i][j] is not E)
+        action = rng.choice(taken)
+        chosen.append(Case(f"result(board, {action})", (board, action), draw(board)))
+    return chosen
+
+
+def test_result_rejects_taken_cells(student):
+    """result raises an exception for a cell that is already taken"""
+    _expect_exception(student, "result accepted a cell that is already taken", _taken_cases())
+
+
+@functools.cache
+def _off_board_cases():
+    rng = random.Random(7)
+    off = [(3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1), (3, 3), (-3, 1)]
+    boards = [ref.initial_state()] + rng.sample(open_positions(), 6)
+    return [Case(f"result(board, {a})", (b, a), draw(b)) for b in boards for a in off]
+
+
+def test_result_rejects_cells_off_the_board(student):
+    """result raises an exception for cells outside the board, negative ones too"""
+    _expect_exception(student, "result accepted a cell that is not on the board",
+                      _off_board_cases())
+
+
+def test_winner(student):
+    """winner finds the winner (or None) on all 5,478 reachable positions"""
+    chosen, outcomes = run(student, "winner", positions, ref.winner)
+    check_all("winner returned the wrong player", chosen, outcomes, exact,
+              hint="check all rows, columns and both diagonals")
+
+
+def test_terminal(student):
+    """terminal is right on all 5,478 reachable positions"""
+    chosen, outcomes = run(student, "terminal", positions, ref.terminal)
+    check_all("terminal was wrong", chosen, outcomes, exact,
+              hint="a game ends with a winner or with a full board")
+
+
+def test_utility(student):
+    """utility scores every finished game: 1, -1 or 0"""
+    chosen, outcomes = run(student, "utility", finished_positions, ref.utility)
+    check_all("utility returned the wrong score", chosen, outcomes, exact)
+
+
+def test_minimax_on_finished_games(student):
+    """minimax returns None when the game is over"""
+    chosen = cases("minimax", finished_positions, no_move)
+    outcomes = student.map(M + "minimax", [c.args for c in chosen])
+    check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
+
+
+def no_move(board):
+    return None
+
+
+def _optimal(case, outcome):
+    board, move = case.args[0], outcome.value
+    if type(move) is not tuple:
+        return f"returned a {type(move).__name__}, not a tuple (i, j)"
+    if move not in ref.actions(board):
+        return f"{short(move)} is not a free cell"
+    if value(key(ref.result(board, move))) != value(key(board)):
+        return f"{short(move)} throws away the best outcome"
+    return None
+
+
+@functools.cache
+def _minimax_cases(boards):
+    chosen = []
+    for board in map(lambda k: [list(row) for row in k], boards):
+        best = sorted(a for a in ref.actions(board)
+                      if value(key(ref.result(board, a))) == value(key(board)))
+        chosen.append(Case("minimax(board)", (board,), draw(board),
+                           " or ".join(map(str, best))))
+    return chosen
+
+
+def test_minimax_endgames(student):
+    """minimax picks an optimal move on every position with 5 or more marks"""
+    chosen = _minimax_cases(tuple(key(b) for b in open_positions() if marks(b) >= ENDGAME_MARKS))
+    outcomes = student.map(M + "minimax", [c.args for c in chosen])
+    check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+              hint="any of the equally good moves is accepted")
+
+
+def test_minimax_openings(student):
+    """minimax picks an optimal move on sampled positions with 2 to 4 marks"""
+    rng = random.Random(2026)
+    boards = []
+    for count, size in ((4, 24), (3, 6), (2, 2)):
+        pool = [b for b in open_positions() if marks(b) == count]
+        boards += rng.sample(pool, size)
+    chosen = _minimax_cases(tuple(key(b) for b in sorted(boards, key=lambda b: (-marks(b),
+                                                                            str(key(b))))))
+    outcomes = student.map(M + "minimax", [c.args for c in chosen])
+    check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+              hint="any of the equally good moves is accepted")

@@ -1,0 +1,357 @@
+"""Tests for the Connect 4 reference solver (autograder/suites/connect4/solver.py).
+
+Expected scores come from Pascal Pons' benchmark files in ``shared/data/connect4``
+(beside the checkout); tests needing them are skipped when that folder is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SOLVER_PATH = REPO / "autograder" / "suites" / "connect4" / "solver.py"
+DATA_DIR = REPO.parent / "shared" / "data" / "connect4"
+
+
+def _load_solver():
+    name = "spielbaum_connect4_solver_under_test"
+    spec = importlib.util.spec_from_file_location(name, SOLVER_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+c4 = _load_solver()
+Position = c4.Position
+Solver = c4.Solver
+
+
+def _load(name: str) -> list[tuple[str, int]]:
+    path = DATA_DIR / name
+    if not path.is_file():
+        pytest.skip(f"benchmark file {path} is missing (shared/ must sit beside the checkout)")
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            seq, score = line.split()
+            rows.append((seq, int(score)))
+    return rows
+
+
+def _sample(rows, n: int, seed: int):
+    return random.Random(seed).sample(rows, n)
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _columns_to_cells(seq: str) -> list[int]:
+    """The course's cell list (row-major from the top) for a 1..7 column string."""
+    heights = [0] * 7
+    cells = []
+    for ch in seq:
+        col = int(ch) - 1
+        cells.append((5 - heights[col]) * 7 + col)
+        heights[col] += 1
+    return cells
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def test_l3_r1_every_position_strong():
+    rows = _load("Test_L3_R1")
+    assert len(rows) == 1000
+    solver = Solver()
+    wrong = []
+    for seq, expected in rows:
+        solver.reset()
+        got = solver.solve(Position.from_columns(seq))
+        if got != expected:
+            wrong.append((seq, expected, got))
+    assert not wrong, f"{len(wrong)} wrong scores, first: {wrong[:5]}"
+
+
+def test_l2_r1_seeded_sample_strong():
+    rows = _sample(_load("Test_L2_R1"), 150, seed=20240601)
+    solver = Solver()
+    wrong = []
+    for seq, expected in rows:
+        solver.reset()
+        got = solver.solve(Position.from_columns(seq))
+        if got != expected:
+            wrong.append((seq, expected, got))
+    assert not wrong, f"{len(wrong)} wrong scores, first: {wrong[:5]}"
+
+
+@pytest.mark.slow
+def test_l2_r1_every_position_strong():
+    rows = _load("Test_L2_R1")
+    solver = Solver()
+    wrong = []
+    for seq, expected in rows:
+        solver.reset()
+        got = solver.solve(Position.from_columns(seq))
+        if got != expected:
+            wrong.append((seq, expected, got))
+    assert not wrong, f"{len(wrong)} wrong scores, first: {wrong[:5]}"
+
+
+def test_weak_solve_gives_the_sign():
+    rows = _sample(_load("Test_L3_R1"), 150, seed=7) + _sample(_load("Test_L2_R1"), 40, seed=7)
+    solver = Solver()
+    for seq, expected in rows:
+        assert solver.solve(Position.from_columns(seq), weak=True) == _sign(expected), seq
+
+
+def test_mirrored_positions_have_the_same_score():
+    rows = _sample(_load("Test_L3_R1"), 100, seed=3)
+    solver = Solver()
+    for seq, expected in rows:
+        mirrored = "".join(str(8 - int(ch)) for ch in seq)
+        assert solver.solve(Position.from_columns(mirrored)) == expected, mirrored
+
+
+def test_known_scores_from_the_tutorial_notation():
+    # "4455": the player to move wins with its 4th stone: 22 - 4 = 18.
+    assert c4.solve_columns("4455") == 18
+    # "44455554221": the opponent wins next move with its 7th stone: 7 - 22 = -15.
+    assert c4.solve_columns("44455554221") == -15
+
+
+def test_immediate_win_is_scored_without_search():
+    solver = Solver()
+    p = Position.from_columns("445566")  # X to move completes 4-5-6-7 on the bottom row
+    assert p.can_win_next()
+    assert solver.solve(p) == (43 - 6) // 2
+    assert solver.explored == 0
+    assert solver.solve(p, weak=True) == 1
+
+
+def test_explored_counts_the_last_solve_and_reset_zeroes_it():
+    seq, _ = _load("Test_L2_R1")[0]
+    solver = Solver()
+    solver.solve(Position.from_columns(seq))
+    first = solver.explored
+    assert first > 0
+    solver.solve(Position.from_columns(seq))
+    assert 0 < solver.explored <= first  # the table is kept: not more work the second time
+    solver.reset()
+    assert solver.explored == 0
+    assert len(solver.tt) == 0
+    solver.solve(Position.from_columns(seq))
+    assert solver.explored == first  # deterministic from an empty table
+
+
+# --------------------------------------------------------------------------- input formats
+
+
+def test_from_cells_and_from_columns_agree_on_every_benchmark_game():
+    rows = _load("Test_L3_R1") + _load("Test_L2_R1")
+    for seq, _ in rows:
+        a = Position.from_columns(seq)
+        b = Position.from_cells(_columns_to_cells(seq))
+        assert a == b, seq
+        assert (a.current, a.mask, a.moves) == (b.current, b.mask, b.moves)
+
+
+def test_from_cells_layout():
+    # the first stone in column c lands on 35 + c; the next one on 28 + c
+    assert Position.from_cells([38]) == Position.from_columns("4")
+    assert Position.from_cells([38, 31, 35]) == Position.from_columns("441")
+    p = Position.from_cells([38, 31, 35])
+    assert p.to_rows() == [
+        ".......",
+        ".......",
+        ".......",
+        ".......",
+        "...O...",
+        "X..X...",
+    ]
+    assert p.moves == 3
+    assert Position.from_cells([]) == Position()
+
+
+def test_solve_cells_matches_the_listed_score():
+    for seq, expected in _sample(_load("Test_L3_R1"), 20, seed=11):
+        assert c4.solve_cells(_columns_to_cells(seq)) == expected, seq
+
+
+@pytest.mark.parametrize(
+    "cells, fragment",
+    [
+        ([35, 35], "already occupied"),
+        ([28], "not the lowest free cell"),
+        ([35, 21], "not the lowest free cell"),
+        ([42], "outside the board"),
+        ([-1], "outside the board"),
+        (["35"], "not an int"),
+        ([True], "not an int"),
+        ([35.0], "not an int"),
+        ([35, 41, 28, 40, 21, 39, 14], "wins the game"),  # X: four in column 0
+        ([35, 41, 28, 40, 21, 39, 14, 38], "already won"),
+        (None, "list of ints"),
+    ],
+)
+def test_from_cells_rejects_illegal_input(cells, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Position.from_cells(cells)
+
+
+@pytest.mark.parametrize(
+    "seq, fragment",
+    [
+        ("8", "not a column"),
+        ("40", "not a column"),
+        ("4a", "not a column"),
+        ("1 2", "not a column"),
+        ("1212121", "wins the game"),
+        ("12121212", "already won"),
+        ("4444444", "full"),
+        (4453, "str"),
+    ],
+)
+def test_from_columns_rejects_illegal_input(seq, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Position.from_columns(seq)
+
+
+def test_play_rejects_illegal_moves_and_does_not_mutate():
+    p = Position.from_columns("444444")
+    with pytest.raises(ValueError, match="full"):
+        p.play(3)
+    with pytest.raises(ValueError):
+        p.play(7)
+    q = Position.from_columns("445566")
+    with pytest.raises(ValueError, match="wins"):
+        q.play(6)
+    before = (q.current, q.mask, q.moves)
+    q.play(0)
+    assert (q.current, q.mask, q.moves) == before
+
+
+def test_solver_rejects_non_positions_and_illegal_columns():
+    solver = Solver()
+    with pytest.raises(TypeError):
+        solver.solve("4453")
+    p = Position.from_columns("444444")
+    with pytest.raises(ValueError):
+        solver.keeps_value(p, 3)
+    with pytest.raises(ValueError):
+        solver.keeps_value(p, 9)
+
+
+# --------------------------------------------------------------------------- move scores
+
+
+def _positions_for_move_checks():
+    return _sample(_load("Test_L3_R1"), 25, seed=5) + _sample(_load("Test_L2_R1"), 5, seed=5)
+
+
+def test_move_scores_agree_with_solving_each_child():
+    solver = Solver()
+    checker = Solver()
+    for seq, expected in _positions_for_move_checks():
+        p = Position.from_columns(seq)
+        scores = solver.move_scores(p)
+        assert set(scores) == set(p.legal_columns()), seq
+        assert max(scores.values()) == expected, seq
+        for col, score in scores.items():
+            if p.is_winning_move(col):
+                assert score == (43 - p.moves) // 2, (seq, col)
+            else:
+                assert score == -checker.solve(p.play(col)), (seq, col)
+
+
+def test_keeps_value_and_best_moves_agree_with_move_scores():
+    solver = Solver()
+    for seq, expected in _positions_for_move_checks():
+        p = Position.from_columns(seq)
+        scores = solver.move_scores(p)
+        strong_best = {c for c, s in scores.items() if s == expected}
+        weak_best = {c for c, s in scores.items() if _sign(s) == _sign(expected)}
+        assert solver.best_moves(p) == strong_best, seq
+        assert solver.best_moves(p, weak=True) == weak_best, seq
+        for col in scores:
+            assert solver.keeps_value(p, col, weak=False) == (col in strong_best), (seq, col)
+            assert solver.keeps_value(p, col) == (col in weak_best), (seq, col)
+
+
+def test_keeps_value_detects_a_blunder():
+    # X (to move) has 4-5-6 on the bottom row: columns 3 and 7 win at once (score 18)
+    p = Position.from_columns("445566")
+    solver = Solver()
+    scores = solver.move_scores(p)
+    assert scores[2] == scores[6] == 18 == solver.solve(p)
+    assert all(scores[c] < 18 for c in (0, 1, 3, 4, 5))
+    assert solver.keeps_value(p, 6, weak=False) and solver.keeps_value(p, 2, weak=False)
+    assert not solver.keeps_value(p, 0, weak=False)
+    assert solver.best_moves(p) == {2, 6}
+
+
+def test_drawn_game_played_out_to_a_full_board():
+    rows = [r for r in _load("Test_L3_R1") if r[1] == 0 and len(r[0]) >= 38]
+    seq, _ = rows[0]
+    solver = Solver()
+    p = Position.from_columns(seq)
+    while not p.is_full():
+        assert solver.solve(p) == 0
+        best = solver.best_moves(p)
+        assert best
+        p = p.play(min(best))
+    assert p.moves == 42
+    assert solver.solve(p) == 0
+    assert solver.move_scores(p) == {}
+    assert solver.best_moves(p) == set()
+
+
+# --------------------------------------------------------------------------- table bound
+
+
+def test_transposition_table_never_exceeds_its_entry_limit():
+    size = 101
+    solver = Solver(table_size=size)
+    assert solver.tt.size == size
+    rows = _sample(_load("Test_L2_R1"), 40, seed=9)
+    for seq, expected in rows:
+        # keep the table between positions so it fills up and replaces entries
+        assert solver.solve(Position.from_columns(seq)) == expected, seq
+        assert len(solver.tt) <= size
+        assert all(0 <= slot < size for slot in solver.tt.table)
+    assert len(solver.tt) > size // 2  # it really was used
+
+
+def test_default_table_memory_bound_is_below_64_mb():
+    tt = c4.TranspositionTable()
+    assert tt.size == c4.TranspositionTable.DEFAULT_SIZE
+    assert tt.bytes_bound() <= 64_000_000
+
+
+@pytest.mark.parametrize("size", [5_003, 21_846])
+def test_table_memory_stays_within_bytes_bound(size):
+    # fill every slot with the largest entries the solver writes, measure with tracemalloc
+    tt = c4.TranspositionTable(size)
+    table = tt.table
+    big = ((1 << 49) - 1) << 7 | 127
+    tracemalloc.start()
+    try:
+        for slot in range(size):
+            table[slot] = big - slot
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(tt) == size
+    assert peak <= tt.bytes_bound()
+
+
+def test_invalid_table_size():
+    with pytest.raises(ValueError):
+        Solver(table_size=0)
