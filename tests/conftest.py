@@ -25,3 +25,42 @@ def student_copy(tmp_path):
         shutil.copytree(ROOT / "assignments" / name, target)
         return target
     return make
+
+
+def in_pid_namespace(command: list[str]) -> list[str]:
+    """Wrap a command so hostile student code can never signal processes outside it."""
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not installed: hostile examples run only inside a PID namespace")
+    probe = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", "true"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no PID namespace here (needs root or user namespaces): "
+                    "hostile examples are not run outside one")
+    return ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", *command]
+
+
+def grade_folder(assignment: str, submissions: Path, out: Path, jobs: int = 2,
+                 extra: tuple[str, ...] = ()) -> dict[str, dict]:
+    """Run `autograder grade` for real (in a PID namespace); return grades.csv rows by student."""
+    import csv
+    command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", assignment,
+                                str(submissions), "--out", str(out), "--jobs", str(jobs),
+                                *extra])
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with (out / "grades.csv").open() as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+@pytest.fixture(scope="session")
+def graded_examples(tmp_path_factory):
+    """Grade examples/<assignment>/ once per test session; returns (rows, out_dir)."""
+    cache = {}
+
+    def grade(assignment: str):
+        if assignment not in cache:
+            out = tmp_path_factory.mktemp(f"graded-{assignment}")
+            cache[assignment] = (grade_folder(assignment, ROOT / "examples" / assignment, out),
+                                 out)
+        return cache[assignment]
+    return grade

@@ -10,6 +10,8 @@ submission is recorded in its row and the batch goes on.
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import os
 import shutil
 import time
@@ -76,11 +78,16 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     console.print(f"Grading {len(folders)} submissions of [bold]{name}[/] with {jobs} "
                   f"workers; sandbox: {', '.join(layers) or 'none'}; "
                   f"time limits x{scale:.2f}")
+    warm_up(piece, layers, scale)
+    gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
     rows = []
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
-    with progress, ProcessPoolExecutor(max_workers=min(jobs, len(folders)),
+    # Workers are forked after the warm-up, so they start with the reference's
+    # expected values already computed.
+    context = multiprocessing.get_context("fork")
+    with progress, ProcessPoolExecutor(max_workers=min(jobs, len(folders)), mp_context=context,
                                        initializer=_init_worker, initargs=(name,)) as pool:
         task = progress.add_task("grading", total=len(folders))
         futures = {pool.submit(_grade_one, f.name, str(f), str(out_dir), layers, scale, reveal): f
@@ -90,6 +97,22 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
             progress.advance(task)
     report.write_grades(out_dir, rows)
     return rows
+
+
+def warm_up(piece, layers: list[str], scale: float) -> None:
+    """Grade the reference solution itself before any student.
+
+    It must score full marks (otherwise the suite or the reference is broken,
+    and no student should be graded against it), and it fills every cache of
+    expected values before the workers are forked."""
+    graded = grade_submission(piece, "reference", piece.solution_dir, layers=layers,
+                              scale=scale, reveal=True)
+    if graded.score != graded.max_score:
+        failing = [t for t in graded.tests if not t.passed]
+        first = failing[0].output.splitlines()[0] if failing else graded.message
+        raise KitError(f"the reference solution of {piece.name} scores {graded.score:g}/"
+                       f"{graded.max_score:g} on its own hidden suite ({first}); "
+                       "fix the suite or the reference before grading students")
 
 
 def summary_table(rows: list[dict], seconds: float) -> Table:

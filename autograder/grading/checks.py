@@ -79,6 +79,9 @@ def require(outcome: Outcome) -> None:
         raise CheckFailed(outcome.detail, root_cause=True)
     if outcome.failure == "skipped":
         raise CheckFailed(outcome.detail)
+    if outcome.failure == "missing":
+        raise CheckFailed(f"not run: {outcome.detail}",
+                          hint="keep the names and signatures from the skeleton")
 
 
 @dataclass

@@ -11,7 +11,7 @@ import jinja2
 from .runner import Graded
 
 CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "timeouts",
-              "crashes", "seconds", "message"]
+              "crashes", "refused", "seconds", "message"]
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
     autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
@@ -70,7 +70,7 @@ def csv_row(graded: Graded) -> dict:
         "max_score": _number(graded.max_score), "status": graded.status,
         "passed": sum(t.passed for t in graded.tests),
         "failed": sum(not t.passed for t in graded.tests),
-        "timeouts": graded.timeouts, "crashes": graded.crashes,
+        "timeouts": graded.timeouts, "crashes": graded.crashes, "refused": graded.refused,
         "seconds": round(graded.seconds, 2), "message": graded.message,
     }
 

@@ -90,7 +90,12 @@ class Graded:
 
     @property
     def crashes(self) -> int:
-        return sum("timed out" not in e for e in self.events)
+        return sum("timed out" not in e and not e.startswith("the sandbox refused")
+                   and ": symbolic links" not in e for e in self.events)
+
+    @property
+    def refused(self) -> int:
+        return sum(e.startswith("the sandbox refused") for e in self.events)
 
 
 # ------------------------------------------------------------ finding the files

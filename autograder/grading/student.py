@@ -54,6 +54,7 @@ class Student:
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         outcome = self._sandbox.import_modules(self.timeouts.imports)
+        self._collect_notes()
         if not outcome.answered:
             self.import_failure = _import_failure(outcome, self.timeouts.imports)
             self.events.append(self.import_failure.detail)
@@ -76,7 +77,16 @@ class Student:
         return self._ready()
 
     # ------------------------------------------------------------ calls
+    def _collect_notes(self) -> None:
+        """Keep what the child tried and the sandbox refused, for the feedback."""
+        if self._sandbox is not None:
+            for note in self._sandbox.notes:
+                line = f"the sandbox refused: your code {note}"
+                if line not in self.events:
+                    self.events.append(line)
+
     def _note(self, function: str, outcome: Outcome) -> Outcome:
+        self._collect_notes()
         if outcome.failure in ("timeout", "crash", "protocol"):
             what = "timed out" if outcome.failure == "timeout" else "failed"
             self.broken.setdefault(function, f"skipped: an earlier call of {function} {what} "
@@ -108,8 +118,13 @@ class Student:
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
-        outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
-                                       timeout or self.timeouts.call, return_args)
+        if isinstance(function, str):
+            outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
+                                         return_args)
+        else:
+            outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
+                                           timeout or self.timeouts.call, return_args)
+        self._collect_notes()
         for outcome in outcomes:
             if outcome.failure in ("timeout", "crash", "protocol"):
                 self._note(name, outcome)

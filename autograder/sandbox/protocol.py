@@ -20,6 +20,11 @@ standard-library only.
 import json
 import math
 
+# Bound here, before any student code runs in the child: a student who patches
+# json.dumps or builtins.type changes their own module, not the wire format.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool = (
+    type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
 MAX_DEPTH = 64
 
 
@@ -111,8 +116,13 @@ def _tagged(obj):
 
 
 def dumps(message):
-    return json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n"
+    return _ENCODER.encode(message) + "\n"
+
+
+_DECODER = json.JSONDecoder(object_hook=_tagged)
 
 
 def loads(line):
-    return json.loads(line, object_hook=_tagged)
+    if isinstance(line, (bytes, bytearray)):
+        line = line.decode()
+    return _DECODER.decode(line)

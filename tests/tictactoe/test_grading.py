@@ -1,0 +1,218 @@
+"""Grade a corpus of correct, buggy and hostile tic-tac-toe submissions for real.
+
+Each submission is the correct example `ada_alphabeta` with code added before
+it (runs at import) or after it (replaces a function). Grading runs the real
+`autograder grade` in a PID namespace; every verdict is asserted, and so is
+that nothing outside the scratch copies changed.
+"""
+
+import hashlib
+import json
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, grade_folder
+
+CORRECT = (ROOT / "examples/tictactoe/ada_alphabeta/tictactoe.py").read_text()
+FULL = 25
+
+
+def _corpus(victim: Path, port: int) -> dict:
+    """student -> (text before the module, text after it)."""
+    return {
+        "correct": ("", ""),
+        "loop_at_import": ("while True:\n    pass\n", ""),
+        "loop_in_minimax": ("", "def minimax(board):\n    while True:\n        pass\n"),
+        "exit_in_winner": ("", "import os\ndef winner(board):\n    os._exit(0)\n"),
+        "sys_exit_in_player": ("", "import sys\ndef player(board):\n    sys.exit(1)\n"),
+        "kills_parent": ("import os\ntry:\n    os.kill(os.getppid(), 9)\nexcept OSError:\n"
+                         "    pass\n", ""),
+        "kills_everyone": ("", "import os\n_minimax = minimax\ndef minimax(board):\n"
+                               "    os.kill(-1, 9)\n    return _minimax(board)\n"),
+        "fork_bomb": ("import os\nwhile True:\n    os.fork()\n", ""),
+        "memory_bomb": ("", "def minimax(board):\n    hog = [0] * (10 ** 10)\n"
+                            "    return hog\n"),
+        "output_flood": ("for _ in range(200000):\n    print('spam ' * 40)\n", ""),
+        "disk_fill": ("with open('filler.bin', 'wb') as f:\n    for _ in range(100):\n"
+                      "        f.write(b'0' * (1 << 20))\n", ""),
+        "reads_secrets": ("try:\n    SECRET = open('/etc/passwd').read()\nexcept OSError:\n"
+                          "    SECRET = None\n", ""),
+        "appends_outside": (f"try:\n    open({str(victim)!r}, 'a').write('pwned')\n"
+                            "except OSError:\n    pass\n", ""),
+        "phones_home": ("import socket\ntry:\n"
+                        f"    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+                        "except OSError:\n    pass\n", ""),
+        "patches_builtins": ("import builtins, json\nbuiltins.sorted = lambda *a, **k: []\n"
+                             "json.dumps = lambda *a, **k: '{\"ok\": true}'\n",
+                             "def winner(board):\n    return None\n"),
+        "lying_eq": ("", "class Yes(tuple):\n    def __eq__(self, other):\n        return True\n"
+                         "    __hash__ = tuple.__hash__\n"
+                         "def minimax(board):\n    return Yes((0, 0))\n"),
+        "shallow_copy": ("", "def result(board, action):\n    i, j = action\n"
+                             "    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not None:\n"
+                             "        raise ValueError('bad')\n"
+                             "    new = board[:]\n    new[i] = list(board[i])\n"
+                             "    board[i][j] = player(board)\n    return new\n"),
+        "syntax_error": ("def broken(:\n", ""),
+    }
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus")
+    victim = root / "outside" / "victim.txt"
+    victim.parent.mkdir()
+    victim.write_text("untouched\n")
+    server, connections = socket.socket(), []
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def accept():
+        while not stop.is_set():
+            try:
+                connections.append(server.accept())
+            except OSError:
+                pass
+    threading.Thread(target=accept, daemon=True).start()
+
+    subs = root / "submissions"
+    for name, (before, after) in _corpus(victim, server.getsockname()[1]).items():
+        (subs / name).mkdir(parents=True)
+        (subs / name / "tictactoe.py").write_text(before + CORRECT + "\n" + after)
+    (subs / "empty").mkdir()
+    (subs / "empty" / "tictactoe.py").write_text("")
+    (subs / "nested_crlf" / "work" / "project0").mkdir(parents=True)
+    (subs / "nested_crlf" / "work" / "project0" / "tictactoe.py").write_bytes(
+        CORRECT.replace("\n", "\r\n").encode())
+    (subs / "symlinked_module").mkdir()
+    (subs / "symlinked_module" / "tictactoe.py").symlink_to("/etc/passwd")
+    (subs / "reads_through_symlink").mkdir()
+    (subs / "reads_through_symlink" / "notes.txt").symlink_to("/etc/passwd")
+    (subs / "reads_through_symlink" / "tictactoe.py").write_text(
+        "try:\n    LEAK = open('notes.txt').read()\nexcept OSError:\n    LEAK = None\n" + CORRECT)
+    (subs / "two_copies" / "a").mkdir(parents=True)
+    (subs / "two_copies" / "b").mkdir(parents=True)
+    (subs / "two_copies" / "a" / "tictactoe.py").write_text(CORRECT)
+    (subs / "two_copies" / "b" / "tictactoe.py").write_text(CORRECT)
+
+    before = _fingerprint(subs)
+    out = root / "out"
+    rows = grade_folder("tictactoe", subs, out)
+    stop.set()
+    server.close()
+    return {"rows": rows, "out": out, "victim": victim, "connections": connections,
+            "subs": subs, "before": before}
+
+
+def _fingerprint(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def _results(graded, student):
+    return json.loads((graded["out"] / student / "results.json").read_text())
+
+
+def _failed(graded, student):
+    return {t["number"] for t in _results(graded, student)["tests"] if t["status"] == "failed"}
+
+
+def _feedback(graded, student):
+    return (graded["out"] / student / "feedback.md").read_text()
+
+
+def score(graded, student):
+    return float(graded["rows"][student]["score"])
+
+
+def test_every_student_has_a_row_and_a_report(graded):
+    names = {p.name for p in graded["subs"].iterdir()}
+    assert set(graded["rows"]) == names
+    for name in names:
+        assert (graded["out"] / name / "feedback.html").is_file()
+        assert _results(graded, name)["max_score"] == FULL
+
+
+@pytest.mark.parametrize("student", ["correct", "nested_crlf", "kills_parent", "reads_secrets",
+                                     "appends_outside", "phones_home", "output_flood",
+                                     "reads_through_symlink"])
+def test_correct_code_gets_full_marks_whatever_else_it_tries(graded, student):
+    assert score(graded, student) == FULL, _feedback(graded, student)
+
+
+@pytest.mark.parametrize("student, failing, words", [
+    ("loop_in_minimax", {"test_minimax_on_finished_games", "test_minimax_endgames",
+                         "test_minimax_openings"}, "timed out after"),
+    ("exit_in_winner", {"test_winner"}, "exited with code 0"),
+    ("sys_exit_in_player", {"test_player"}, "called exit(1)"),
+    ("kills_everyone", {"test_minimax_endgames"}, "PermissionError"),
+    ("memory_bomb", {"test_minimax_endgames"}, "memory limit"),
+    ("patches_builtins", {"test_winner"}, "winner returned the wrong player"),
+    ("lying_eq", {"test_minimax_endgames"}, "cannot be checked"),
+    ("shallow_copy", {"test_result_keeps_its_input"}, "copy every row"),
+])
+def test_wrong_code_loses_points_for_the_right_reason(graded, student, failing, words):
+    assert score(graded, student) < FULL
+    assert failing <= _failed(graded, student)
+    assert words in _feedback(graded, student)
+
+
+@pytest.mark.parametrize("student, status, words", [
+    ("loop_at_import", "import-error", "importing your module timed out"),
+    ("fork_bomb", "import-error", "tried to start processes"),
+    ("disk_fill", "import-error", "wrote a file larger than the sandbox allows"),
+    ("syntax_error", "import-error", "does not parse"),
+    ("symlinked_module", "missing", "symbolic link"),
+    ("two_copies", "ambiguous", "appears 2 times"),
+])
+def test_code_that_cannot_run_scores_zero_with_one_clear_line(graded, student, status, words):
+    row = graded["rows"][student]
+    assert (row["status"], float(row["score"])) == (status, 0.0)
+    assert words in row["message"]
+
+
+def test_empty_file_scores_zero(graded):
+    assert score(graded, "empty") == 0
+    assert "tictactoe.py has no 'winner'" in _feedback(graded, "empty")
+
+
+def test_nothing_outside_the_scratch_copies_changed(graded):
+    assert graded["victim"].read_text() == "untouched\n"
+    assert _fingerprint(graded["subs"]) == graded["before"]
+    assert not graded["connections"], "a submission reached a server on the host"
+
+
+def test_the_sandbox_names_what_it_refused(graded):
+    assert "tried to open /etc/passwd" in _feedback(graded, "reads_secrets")
+    assert "tried to open a network connection" in _feedback(graded, "phones_home")
+    assert "tried to send a signal" in _feedback(graded, "kills_parent")
+    assert "symbolic links are not copied" in _feedback(graded, "reads_through_symlink")
+
+
+def test_output_is_capped_in_the_feedback(graded):
+    feedback = _feedback(graded, "output_flood")
+    assert "spam" in feedback and len(feedback) < 20000
+
+
+def test_hidden_feedback_shows_no_expected_values(graded):
+    text = _feedback(graded, "shallow_copy")
+    assert "expected: (hidden test" in text
+
+
+def test_regrading_into_the_same_folder_gives_the_same_numbers(graded, tmp_path):
+    subs = tmp_path / "subs"
+    for name in ("correct", "shallow_copy", "syntax_error", "exit_in_winner"):
+        shutil.copytree(graded["subs"] / name, subs / name)
+    first = grade_folder("tictactoe", subs, tmp_path / "out")
+    (tmp_path / "out" / "correct" / "stale.txt").write_text("left from an earlier run")
+    again = grade_folder("tictactoe", subs, tmp_path / "out")
+    assert {k: (v["score"], v["status"]) for k, v in again.items()} == \
+        {k: (v["score"], v["status"]) for k, v in first.items()} == \
+        {k: (graded["rows"][k]["score"], graded["rows"][k]["status"]) for k in first}
+    assert not (tmp_path / "out" / "correct" / "stale.txt").exists()
