@@ -117,12 +117,14 @@ def warm_up(piece, layers: list[str], scale: float) -> None:
 
 def summary_table(rows: list[dict], seconds: float) -> Table:
     table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
-    for column in ("student", "score", "status", "timeouts", "crashes", "note"):
-        table.add_column(column, justify="right" if column in ("score", "timeouts",
-                                                               "crashes") else "left")
+    for column in ("student", "score", "status", "timeouts", "crashes", "refused"):
+        table.add_column(column, justify="left" if column in ("student", "status") else "right",
+                         no_wrap=True)
+    table.add_column("note", overflow="ellipsis", no_wrap=True, max_width=48)
     for row in sorted(rows, key=lambda r: r["student"]):
         table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
-                      str(row["timeouts"]), str(row["crashes"]), row["message"][:60])
+                      str(row["timeouts"]), str(row["crashes"]), str(row["refused"]),
+                      row["message"])
     return table
 
 

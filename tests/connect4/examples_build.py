@@ -1,0 +1,83 @@
+"""Rebuild examples/connect4/ from the reference: one deliberate bug per student.
+
+    .venv/bin/python tests/connect4/examples_build.py
+
+Each example is the reference with its solution markers removed and one
+textual change (asserted to apply exactly), so every wrong submission loses
+points for exactly one reason; tests/connect4/test_grading.py names the
+hidden test each one must fail. kim_untouched is the released skeleton.
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "examples" / "connect4"
+
+# student -> [(old, new, count)]
+CHANGES = {
+    "ada_reference": [],
+    "bob_no_pruning": [
+        ("        if best_value >= beta:\n            if stats is not None:\n"
+         "                stats.prunings += 1\n            break\n", "", 1),
+        ("        if best_value <= alpha:\n            if stats is not None:\n"
+         "                stats.prunings += 1\n            break\n", "", 1),
+    ],
+    "carol_wrong_cut": [
+        ("if best_value >= beta:", "if best_value > beta:", 1),
+        ("if best_value <= alpha:", "if best_value < alpha:", 1),
+    ],
+    "dan_off_by_one": [
+        ("    if bremse == 0 or terminal_test(state, evaluation):",
+         "    if bremse < 0 or terminal_test(state, evaluation):", 2),
+    ],
+    "eve_past_won_games": [
+        ("    if bremse == 0 or terminal_test(state, evaluation):",
+         "    if bremse == 0 or len(state) == CELLS:", 2),
+    ],
+    "frank_no_antidiagonals": [
+        ("    found += [walk(s, -1) for s in (3, 4, 5, 6, 13, 20)]\n", "", 1),
+    ],
+    "grace_endless_deepening": [
+        ("            raise SearchTimeout\n", "            pass\n", 1),
+        ("while done < limit and abs(best[1]) < WIN and clock() - start < budget:",
+         "while done < limit and abs(best[1]) < WIN:", 1),
+    ],
+    "heidi_losing_book": [
+        ("    (): [38],\n", "    (): [35],\n", 1),
+    ],
+    "ivan_top_down": [
+        ("    for cell in _COLUMN_CELLS[i]:", "    for cell in reversed(_COLUMN_CELLS[i]):", 1),
+    ],
+    "judy_hostile": [
+        ('    """\n    if not children:\n        return []\n',
+         '    """\n    while True:\n        pass\n', 1),
+        ("    name_a, name_b = names\n",
+         "    import os\n    os.fork()\n    os.kill(os.getppid(), 9)\n"
+         "    name_a, name_b = names\n", 1),
+    ],
+}
+
+
+def reference_text():
+    source = (ROOT / "solutions" / "connect4" / "connect4.py").read_text()
+    return "\n".join(line for line in source.splitlines()
+                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+
+
+def main():
+    base = reference_text()
+    for student, changes in CHANGES.items():
+        text = base
+        for old, new, count in changes:
+            assert text.count(old) == count, (student, old, text.count(old))
+            text = text.replace(old, new)
+        folder = OUT / student
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "connect4.py").write_text(text)
+    skeleton = ROOT / "assignments" / "connect4" / "connect4.py"
+    (OUT / "kim_untouched").mkdir(parents=True, exist_ok=True)
+    (OUT / "kim_untouched" / "connect4.py").write_text(skeleton.read_text())
+
+
+if __name__ == "__main__":
+    main()
