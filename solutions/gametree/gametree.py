@@ -48,7 +48,11 @@ Rules every search here follows (the hidden tests count on them):
   `maximize_ab`, `minimize_ab`), the root included. Every visited node is
   either *evaluated* (the search returns `evaluation(state)` for it: the game
   is over or the depth limit is reached) or *expanded* (the search asks
-  `nextstates` for its children); never both.
+  `nextstates` for its children); never both. An evaluated node calls
+  `game.evaluation` exactly once, an expanded node calls `game.nextstates`
+  exactly once, and no node calls the other one: use `game.terminal_test`
+  to see whether a game is over. The searches reach the game only through
+  the `game` object, never through the module functions directly.
 * A decided game is never searched further: a state for which
   `terminal_test` is true is evaluated, whatever the depth limit says.
 """

@@ -1,0 +1,256 @@
+"""Public tests for gametree.py. Run them with `make check`.
+
+Each test names the function it checks and says what it expected. The
+teacher's hidden tests check the same functions on every tic-tac-toe position
+and on many 4 x 3 and 4 x 4 positions, and they count which nodes your
+searches expand and evaluate, so passing these is a start, not a guarantee.
+"""
+
+import pytest
+
+import gametree as gt
+
+inf = float("inf")
+
+
+def board(state, game=gt.TICTACTOE):
+    """The state drawn as a board (x, o and '.'), without using your code."""
+    marks = ["."] * (game.width * game.height)
+    for i, cell in enumerate(state):
+        marks[cell] = "xo"[i % 2]
+    rows = [" ".join(marks[r * game.width:(r + 1) * game.width]) for r in range(game.height)]
+    return "\n".join(rows)
+
+
+def explain(call, state, expected, got, game=gt.TICTACTOE):
+    return f"{call} on\n{board(state, game)}\nexpected {expected!r}, got {got!r}"
+
+
+class Tree:
+    """A small game tree as a game object: states are node names.
+
+    It counts what a search asks: `expanded` (nextstates calls) and
+    `evaluated` (evaluation calls), in order.
+    """
+
+    def __init__(self, children, values):
+        self.children, self.values = children, values
+        self.expanded, self.evaluated = [], []
+
+    def nextstates(self, node):
+        self.expanded.append(node)
+        return list(self.children.get(node, []))
+
+    def terminal_test(self, node):
+        return not self.children.get(node)
+
+    def evaluation(self, node):
+        self.evaluated.append(node)
+        return self.values[node]
+
+
+def textbook_tree():
+    """Max moves at A; three min nodes with three leaves each."""
+    return Tree({"A": ["B", "C", "D"], "B": ["b1", "b2", "b3"], "C": ["c1", "c2", "c3"],
+                 "D": ["d1", "d2", "d3"]},
+                {"b1": 3, "b2": 12, "b3": 8, "c1": 2, "c2": 4, "c3": 6,
+                 "d1": 14, "d2": 5, "d3": 2})
+
+
+# ------------------------------------------------------------------ rules
+@pytest.mark.checks("winning_lines")
+def test_winning_lines_tictactoe():
+    got = gt.winning_lines(gt.TICTACTOE)
+    expected = {frozenset(s) for s in ({0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7},
+                                       {2, 5, 8}, {0, 4, 8}, {2, 4, 6})}
+    assert len(got) == 8 and {frozenset(line) for line in got} == expected, \
+        f"winning_lines(TICTACTOE): expected the 8 lines {sorted(map(sorted, expected))}, " \
+        f"got {got!r}"
+
+
+@pytest.mark.checks("winning_lines")
+@pytest.mark.parametrize("game, count", [(gt.BOARD_4X3, 14), (gt.BOARD_4X4, 24),
+                                         (gt.Game(4, 4, 4), 10)],
+                         ids=["4x3", "4x4", "4x4 four in a row"])
+def test_winning_lines_count(game, count):
+    got = gt.winning_lines(game)
+    assert len(got) == count, f"winning_lines({game}): expected {count} lines, got {len(got)}"
+
+
+@pytest.mark.checks("winning_lines")
+def test_winning_lines_do_not_wrap():
+    lines = {frozenset(line) for line in gt.winning_lines(gt.BOARD_4X3)}
+    assert frozenset({2, 3, 4}) not in lines, \
+        "{2, 3, 4} is not a line on the 4 x 3 board: cell 4 starts the next row"
+    assert frozenset({1, 6, 11}) in lines and frozenset({3, 6, 9}) in lines, \
+        "both diagonal directions count: {1, 6, 11} and {3, 6, 9} are lines on 4 x 3"
+
+
+@pytest.mark.checks("nextstates")
+def test_nextstates_in_cell_order():
+    state = [4, 0]
+    got = gt.nextstates(state)
+    expected = [[4, 0, c] for c in (1, 2, 3, 5, 6, 7, 8)]
+    assert got == expected, explain("nextstates([4, 0])", state, expected, got)
+    assert state == [4, 0], "nextstates changed the state it was given"
+
+
+@pytest.mark.checks("nextstates")
+def test_nextstates_bigger_board():
+    got = gt.nextstates([5], gt.BOARD_4X4)
+    assert len(got) == 15 and got[0] == [5, 0] and got[-1] == [5, 15], \
+        f"nextstates([5], BOARD_4X4): expected 15 states from [5, 0] to [5, 15], got {got!r}"
+
+
+@pytest.mark.checks("evaluation")
+@pytest.mark.parametrize("state, game, expected", [
+    ([0, 3, 1, 4, 2], gt.TICTACTOE, 1),
+    ([0, 2, 3, 4, 8, 6], gt.TICTACTOE, -1),
+    ([0, 4], gt.TICTACTOE, 0),
+    ([0, 1, 2, 4, 3, 5, 7, 6, 8], gt.TICTACTOE, 0),
+    ([1, 8, 2, 9, 3], gt.BOARD_4X3, 1),
+    ([0, 1, 5, 2, 15, 3], gt.BOARD_4X4, -1),
+], ids=["x top row", "o anti-diagonal", "open", "full draw", "4x3 x row", "4x4 o row"])
+def test_evaluation(state, game, expected):
+    got = gt.evaluation(state, game)
+    assert got == expected, explain("evaluation(state)", state, expected, got, game)
+
+
+@pytest.mark.checks("terminal_test")
+@pytest.mark.parametrize("state, expected", [
+    ([0, 3, 1, 4, 2], True), ([0, 3, 1, 4], False), ([0, 1, 2, 4, 3, 5, 7, 6, 8], True),
+    ([], False),
+], ids=["x won", "open", "full", "empty"])
+def test_terminal_test(state, expected):
+    got = gt.terminal_test(state)
+    assert got is expected, explain("terminal_test(state)", state, expected, got)
+
+
+# ------------------------------------------------------------------ minimax
+@pytest.mark.checks("maximize")
+def test_maximize_takes_the_win():
+    state = [0, 3, 1, 4]
+    got = gt.maximize(state)
+    assert got == ([0, 3, 1, 4, 2], 1), explain("maximize(state)", state,
+                                                ([0, 3, 1, 4, 2], 1), got)
+
+
+@pytest.mark.checks("maximize")
+def test_maximize_on_a_finished_game():
+    state = [0, 3, 1, 4, 2]
+    got = gt.maximize(state)
+    assert got == (None, 1), explain("maximize(state)", state, (None, 1), got)
+
+
+@pytest.mark.checks("maximize")
+def test_maximize_counts_the_whole_tree():
+    stats = gt.SearchStats()
+    got = gt.maximize([0, 4, 8, 2], stats=stats)
+    assert got == ([0, 4, 8, 2, 6], 1), explain("maximize(state)", [0, 4, 8, 2],
+                                                ([0, 4, 8, 2, 6], 1), got)
+    expected = {"nodes": 178, "expanded": 90, "evaluations": 88, "prunings": 0}
+    assert stats.as_dict() == expected, f"SearchStats after maximize([0, 4, 8, 2]): " \
+        f"expected {expected}, got {stats.as_dict()}"
+
+
+@pytest.mark.checks("minimize")
+def test_minimize_blocks():
+    state = [0, 3, 1]
+    got = gt.minimize(state)
+    # o must block at 2, but x still wins with a fork (4 threatens 7 and 8)
+    assert got == ([0, 3, 1, 2], 1), explain("minimize(state)", state, ([0, 3, 1, 2], 1), got)
+
+
+@pytest.mark.checks("minimize")
+def test_minimize_textbook_tree():
+    tree = textbook_tree()
+    tree.children = {"A": ["B", "C"], "B": ["b1", "b2"], "C": ["c1"]}
+    got = gt.minimize("A", tree)
+    assert got == ("C", 2), f"minimize('A') on A -> B (max of 3, 12), C (max of 2): " \
+        f"expected ('C', 2), got {got!r}"
+
+
+# ------------------------------------------------------------------ alpha-beta
+@pytest.mark.checks("maximize_ab")
+def test_alphabeta_textbook_tree_prunes():
+    tree = textbook_tree()
+    stats = gt.SearchStats()
+    got = gt.maximize_ab("A", -inf, inf, inf, tree, stats)
+    assert got == ("B", 3), f"maximize_ab('A', ...) on the textbook tree: expected ('B', 3), " \
+        f"got {got!r}"
+    assert tree.evaluated == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"], \
+        f"evaluated {tree.evaluated}: after c1 = 2 <= alpha = 3, C is cut (c2, c3 skipped)"
+    expected = {"nodes": 11, "expanded": 4, "evaluations": 7, "prunings": 2}
+    assert stats.as_dict() == expected, f"expected {expected}, got {stats.as_dict()}"
+
+
+@pytest.mark.checks("maximize_ab")
+def test_alphabeta_tictactoe_counts():
+    stats = gt.SearchStats()
+    got = gt.maximize_ab([], -inf, inf, inf, gt.TICTACTOE, stats)
+    assert got == ([0], 0), explain("maximize_ab([], -inf, inf, inf)", [], ([0], 0), got)
+    expected = {"nodes": 18297, "expanded": 10967, "evaluations": 7330, "prunings": 8180}
+    assert stats.as_dict() == expected, f"expected {expected}, got {stats.as_dict()}"
+
+
+@pytest.mark.checks("maximize_ab")
+def test_alphabeta_depth_limit():
+    stats = gt.SearchStats()
+    got = gt.maximize_ab([0, 4], -inf, inf, 0, stats=stats)
+    assert got == (None, 0), "bremse=0 evaluates the state itself: expected (None, 0), " \
+        f"got {got!r}"
+    stats.reset()
+    gt.maximize_ab([], -inf, inf, 1, stats=stats)
+    assert (stats.nodes, stats.expanded, stats.evaluations) == (10, 1, 9), \
+        "bremse=1 on the empty board expands it and evaluates its 9 children: expected " \
+        f"nodes 10, expanded 1, evaluations 9, got {stats.as_dict()}"
+
+
+@pytest.mark.checks("minimize_ab")
+def test_minimize_ab_stops_at_a_won_game():
+    stats = gt.SearchStats()
+    got = gt.minimize_ab([0, 3, 1, 4, 2], -inf, inf, 5, stats=stats)
+    assert got == (None, 1) and stats.nodes == 1, \
+        f"x has already won: expected (None, 1) after 1 node, got {got!r} after {stats.nodes}"
+
+
+@pytest.mark.checks("minimize_ab")
+def test_minimize_ab_blocks():
+    got = gt.minimize_ab([0, 3, 1], -inf, inf, inf)
+    assert got == ([0, 3, 1, 2], 1), explain("minimize_ab([0, 3, 1], ...)", [0, 3, 1],
+                                             ([0, 3, 1, 2], 1), got)
+
+
+# ------------------------------------------------------------------ player and book
+@pytest.mark.checks("computer_move")
+def test_computer_move_for_both_sides():
+    assert gt.computer_move([0, 3, 1, 4]) == [0, 3, 1, 4, 2], "x to move: take the win"
+    assert gt.computer_move([0, 3, 1]) == [0, 3, 1, 2], "o to move: every move loses, so the first child in order"
+    assert gt.computer_move([]) == [0], "the computer may begin (x): first best move is [0]"
+
+
+@pytest.mark.checks("computer_move")
+def test_computer_move_uses_a_book():
+    book = {(): [8]}
+    assert gt.computer_move([], book=book) == [8], "with a book entry, play the book's move"
+
+
+@pytest.mark.checks("opening_book_4x4")
+def test_opening_book_shape():
+    book = gt.opening_book_4x4()
+    assert isinstance(book, dict) and () in book, "the book is a dict with an entry for ()"
+    for cell in range(16):
+        assert (cell,) in book, f"the book needs an answer for o after x played {cell}"
+    for key, value in book.items():
+        assert value[:-1] == list(key) and value[-1] not in key, \
+            f"book[{key}] = {value} does not add one free cell to the state"
+
+
+@pytest.mark.checks("solve")
+@pytest.mark.parametrize("state, game, expected", [
+    ([], gt.TICTACTOE, 0), ([0, 3, 1, 4], gt.TICTACTOE, 1), ([0, 1], gt.TICTACTOE, 1),
+    ([], gt.BOARD_4X3, 1), ([], gt.BOARD_4X4, 1),
+], ids=["3x3 empty", "3x3 x wins", "3x3 after 0, 1", "4x3 empty", "4x4 empty"])
+def test_solve(state, game, expected):
+    got = gt.solve(state, game)
+    assert got == expected, explain("solve(state)", state, expected, got, game)

@@ -1,0 +1,168 @@
+"""The example submissions in examples/gametree/, generated from the reference.
+
+Each example is `solutions/gametree/gametree.py` without the nbgrader markers
+(as a student would hand it in) with one deliberate bug made by the text
+edits below, so the examples never drift from the reference. A kit test
+checks that every examples/gametree/<name>/gametree.py is exactly what
+`build(name)` produces; after changing the reference, run
+
+    .venv/bin/python tests/gametree/examples_build.py
+
+`EXAMPLES[name].fails` names the hidden tests the bug must fail (the kit test
+grades the folder for real and asserts them), `.phrase` a piece of text the
+feedback of the first of them must contain (the reason), and `.keeps` hidden
+tests it must still pass (so the points are lost for that reason, not another).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+REFERENCE = ROOT / "solutions" / "gametree" / "gametree.py"
+EXAMPLES_DIR = ROOT / "examples" / "gametree"
+MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+VALUE_TESTS = ("test_alphabeta_values_3x3", "test_alphabeta_values_bigger_boards")
+
+_CUT_MAX = ("        if best_value >= beta:\n"
+            "            if stats is not None:\n"
+            "                stats.prunings += 1\n"
+            "            break\n")
+_CUT_MIN = _CUT_MAX.replace("best_value >= beta", "best_value <= alpha")
+
+_HEAD = ("    if bremse <= 0 or game.terminal_test(state):\n"
+         "        if stats is not None:\n"
+         "            stats.evaluations += 1\n"
+         "        return None, game.evaluation(state)\n"
+         "    if stats is not None:\n"
+         "        stats.expanded += 1\n"
+         "    best_state, best_value = None, {start}\n"
+         "    for child in game.nextstates(state):\n")
+_HEAD_NO_TERMINAL = ("    if bremse <= 0:\n"
+                     "        if stats is not None:\n"
+                     "            stats.evaluations += 1\n"
+                     "        return None, game.evaluation(state)\n"
+                     "    children = game.nextstates(state)\n"
+                     "    if not children:  # only a full board ends the search\n"
+                     "        if stats is not None:\n"
+                     "            stats.evaluations += 1\n"
+                     "        return None, game.evaluation(state)\n"
+                     "    if stats is not None:\n"
+                     "        stats.expanded += 1\n"
+                     "    best_state, best_value = None, {start}\n"
+                     "    for child in children:\n")
+_HEAD_EVAL_FIRST = ("    value = game.evaluation(state)  # a win ends the search at once\n"
+                    "    if bremse <= 0 or value != 0 or game.terminal_test(state):\n"
+                    "        if stats is not None:\n"
+                    "            stats.evaluations += 1\n"
+                    "        return None, value\n"
+                    "    if stats is not None:\n"
+                    "        stats.expanded += 1\n"
+                    "    best_state, best_value = None, {start}\n"
+                    "    for child in game.nextstates(state):\n")
+
+
+def _both(template_old, template_new):
+    return tuple((template_old.format(start=s), template_new.format(start=s))
+                 for s in ("-inf", "inf"))
+
+
+@dataclass(frozen=True)
+class Example:
+    bug: str
+    edits: tuple = ()     # (old, new) or (old, new, how many times old occurs)
+    fails: tuple = ()
+    phrase: str = ""
+    keeps: tuple = ()
+    extra: dict = field(default_factory=dict)   # more files: name -> text
+
+
+EXAMPLES = {
+    "ada_reference": Example("none: the reference as a student would hand it in"),
+    "bob_no_pruning": Example(
+        "plain minimax handed in as alpha-beta: the window is kept, nothing is cut",
+        ((_CUT_MAX, ""), (_CUT_MIN, "")),
+        fails=("test_alphabeta_prunes_like_the_reference", "test_alphabeta_work_on_positions"),
+        phrase="evaluated", keeps=VALUE_TESTS + ("test_minimax_values",)),
+    "carol_strict_cut": Example(
+        "cuts on best > beta and best < alpha: a bound that is only reached is not cut",
+        (("        if best_value >= beta:\n", "        if best_value > beta:\n"),
+         ("        if best_value <= alpha:\n", "        if best_value < alpha:\n")),
+        fails=("test_alphabeta_cuts_on_ties",), phrase="expanded", keeps=VALUE_TESTS),
+    "dan_off_by_one": Example(
+        "the depth limit stops one ply too late (bremse < 0 instead of bremse == 0)",
+        (("    if bremse <= 0 or game.terminal_test(state):\n",
+          "    if bremse < 0 or game.terminal_test(state):\n", 2),),
+        fails=("test_alphabeta_depth_limit",), phrase="depth limit"),
+    "erin_flipped_evaluation": Example(
+        "evaluation has its sign flipped: a line of x is worth -1, a line of o 1",
+        (("    if any(line <= x_cells for line in lines):\n        return 1\n"
+          "    if any(line <= o_cells for line in lines):\n        return -1\n",
+          "    if any(line <= x_cells for line in lines):\n        return -1\n"
+          "    if any(line <= o_cells for line in lines):\n        return 1\n"),),
+        fails=("test_evaluation",), phrase="evaluation", keeps=VALUE_TESTS),
+    "frank_past_decided": Example(
+        "the search ignores terminal_test and goes on after a line, until the board is full",
+        _both(_HEAD, _HEAD_NO_TERMINAL),
+        fails=("test_alphabeta_stops_at_decided_games",), phrase="decided"),
+    "grace_evaluates_everywhere": Example(
+        "calls evaluation at every node to look for a win, above the depth limit too",
+        _both(_HEAD, _HEAD_EVAL_FIRST),
+        fails=("test_alphabeta_depth_limit",), phrase="evaluat"),
+    "heidi_losing_book": Example(
+        "one opening-book move of x throws the win away",
+        (("(5, 6): 9,", "(5, 6): 0,"),),
+        fails=("test_opening_book_4x4",), phrase="value",
+        keeps=VALUE_TESTS + ("test_computer_move_uses_the_book",)),
+    "ivan_ignores_book": Example(
+        "computer_move searches even where the book has an answer",
+        (("    if book is not None and tuple(state) in book:\n"
+          "        return list(book[tuple(state)])\n", ""),),
+        fails=("test_computer_move_uses_the_book",), phrase="book",
+        keeps=("test_computer_move_keeps_the_value", "test_opening_book_4x4")),
+}
+
+
+def strip_markers(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if line.strip() not in MARKERS)
+
+
+def build(name: str) -> str:
+    """The source of example `name`: the reference without markers, with its edits."""
+    text = strip_markers(REFERENCE.read_text(encoding="utf-8"))
+    for old, new, *times in EXAMPLES[name].edits:
+        times = times[0] if times else 1
+        if text.count(old) != times:
+            raise ValueError(f"{name}: edit target occurs {text.count(old)} times, "
+                             f"not {times}: {old!r}")
+        text = text.replace(old, new)
+    return text
+
+
+def path_of(name: str) -> Path:
+    return EXAMPLES_DIR / name / "gametree.py"
+
+
+def regenerate() -> None:
+    for name in EXAMPLES:
+        path_of(name).parent.mkdir(parents=True, exist_ok=True)
+        path_of(name).write_text(build(name), encoding="utf-8")
+
+
+def load(name: str):
+    """Import example `name` under a private module name."""
+    spec = importlib.util.spec_from_file_location(f"spielbaum_gametree_example_{name}",
+                                                  path_of(name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __name__ == "__main__":
+    regenerate()
+    print(f"wrote {len(EXAMPLES)} examples to {EXAMPLES_DIR}")
