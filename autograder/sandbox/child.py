@@ -256,6 +256,10 @@ def missing(target, error):
     return f"the object has no attribute {target.get('attr')!r}"
 
 
+def _kept():
+    return {id(obj): number for number, obj in handles.items()}
+
+
 def run_call(request):
     reply = {"id": request["id"]}
     try:
@@ -276,9 +280,9 @@ def run_call(request):
             handles[number] = value
             reply["ok"] = {"__handle__": number}
         else:
-            reply["ok"] = protocol.to_plain(value)
+            reply["ok"] = protocol.to_plain(value, kept=_kept())
         if request.get("return_args"):
-            reply["args"] = protocol.to_plain(args)
+            reply["args"] = protocol.to_plain(args, kept=_kept())
     except protocol.Unencodable as error:
         reply.pop("ok", None)
         reply["bad_value"] = str(error)
@@ -292,6 +296,7 @@ def run_map(request):
     kind 0 returned, 1 raised, 2 returned something that cannot be sent, 3 no such function."""
     base, return_args = request["id"], request.get("return_args")
     replies = _pending
+    kept = _kept()
     try:
         function, absent = resolve(request["target"]), None
     except (AttributeError, KeyError) as error:
@@ -308,9 +313,9 @@ def run_map(request):
             replies.add([base, index, 1, describe(error)])
             continue
         try:
-            row = [base, index, 0, protocol.to_plain(value)]
+            row = [base, index, 0, protocol.to_plain(value, kept=kept)]
             if return_args:
-                row.append(protocol.to_plain(args))
+                row.append(protocol.to_plain(args, kept=kept))
         except protocol.Unencodable as error:
             row = [base, index, 2, str(error)]
         except BaseException as error:

@@ -62,8 +62,13 @@ class Ref:
         return self.name
 
 
-def to_plain(value, depth=0):
-    """Turn `value` into JSON-ready data with tags; raise Unencodable otherwise."""
+def to_plain(value, depth=0, kept=None):
+    """Turn `value` into JSON-ready data with tags; raise Unencodable otherwise.
+
+    `kept` maps id() of objects kept in the child to their handle number, so an
+    argument that was passed by handle comes back as that handle."""
+    if kept and id(value) in kept:
+        return {"__handle__": kept[id(value)]}
     if depth > MAX_DEPTH:
         raise Unencodable("the value is nested too deeply")
     kind = type(value)
@@ -72,16 +77,16 @@ def to_plain(value, depth=0):
     if kind is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if kind is list:
-        return [to_plain(item, depth + 1) for item in value]
+        return [to_plain(item, depth + 1, kept) for item in value]
     if kind is tuple:
-        return {"__tuple__": [to_plain(item, depth + 1) for item in value]}
+        return {"__tuple__": [to_plain(item, depth + 1, kept) for item in value]}
     if kind is set or kind is frozenset:
-        items = [to_plain(item, depth + 1) for item in value]
+        items = [to_plain(item, depth + 1, kept) for item in value]
         return {"__set__" if kind is set else "__frozenset__": items}
     if kind is dict:
         if all(type(key) is str for key in value) and not any(k.startswith("__") for k in value):
-            return {key: to_plain(item, depth + 1) for key, item in value.items()}
-        return {"__dict__": [[to_plain(k, depth + 1), to_plain(v, depth + 1)]
+            return {key: to_plain(item, depth + 1, kept) for key, item in value.items()}
+        return {"__dict__": [[to_plain(k, depth + 1, kept), to_plain(v, depth + 1, kept)]
                              for k, v in value.items()]}
     if kind is Handle:
         return {"__handle__": value.number}

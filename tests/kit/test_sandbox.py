@@ -130,3 +130,13 @@ def test_doctor_runs_and_names_every_layer(capsys):
     out = capsys.readouterr().out
     for name in layers.ALL_LAYERS:
         assert name in out
+
+
+def test_objects_passed_by_handle_come_back_as_handles_in_return_args(scratch):
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        handle = sandbox.call("m.Counter", timeout=5, keep=True).value
+        outcome = sandbox.call("m.apply", (protocol.Ref("kit.double"), 4), timeout=5)
+        assert outcome.value == 8
+        echoed = sandbox.call("m.add", ([handle], []), timeout=5, return_args=True)
+        assert echoed.args_after == [[handle], []]
