@@ -3,7 +3,7 @@
 Everything is checked against an independent model written here (a tuple of
 nine cells, plain minimax, memoized), exhaustively over all 5,478 reachable
 tic-tac-toe positions where that is cheap, plus hand-traced counts. The wrong
-variants in tests/negamax/wrong/ are checked to differ from the reference in
+variants in examples/negamax/ are checked to differ from the reference in
 exactly the observables their table in wrong_variants.py names.
 """
 
@@ -151,6 +151,7 @@ def test_new_game_keeps_the_same_row_lists():
 
 
 # -- full-depth values, exhaustively ------------------------------------------
+@pytest.mark.slow
 def test_evaluated_moves_at_full_depth_match_minimax_on_every_position():
     alphabeta_nodes = plain_nodes = 0
     for cells in POSITIONS:
@@ -174,6 +175,7 @@ def test_evaluated_moves_at_full_depth_match_minimax_on_every_position():
     assert (alphabeta_nodes, plain_nodes) == (296182, 1134477)
 
 
+@pytest.mark.slow
 def test_explore_at_full_depth_matches_minimax_on_every_position():
     for cells in POSITIONS:
         b = board(cells)
@@ -198,6 +200,7 @@ def test_measured_work_on_the_empty_board():
     assert sum(n for _, _, n in evaluated) == 20089 and game.counts["evaluate"] == 14113
 
 
+@pytest.mark.slow
 def test_work_never_exceeds_plain_negamax_and_the_board_is_restored():
     """Instrumented: evaluate calls <= leaves of the full tree; make = nodes + leaves."""
     for cells in INTERIOR[::7]:
@@ -215,6 +218,7 @@ def test_work_never_exceeds_plain_negamax_and_the_board_is_restored():
             game.check()
 
 
+@pytest.mark.slow
 def test_plain_negamax_variant_does_exactly_the_full_tree_work():
     """The node counter counts expanded nodes only, as the seed's treeNodeCounter did."""
     plain = wv.load_variant("no_pruning")
@@ -438,10 +442,12 @@ def test_variant_files_are_the_reference_with_one_bug():
         assert "### " not in text
 
 
+@pytest.mark.slow
 def test_reference_observes_itself(reference_observations):
     assert wv.differences(wv.observe(ref, ref, POSITIONS), reference_observations) == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(wv.VARIANTS))
 def test_variant_differs_exactly_where_documented(name, reference_observations):
     observed = wv.observe(wv.load_variant(name), ref, POSITIONS)

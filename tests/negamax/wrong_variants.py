@@ -2,10 +2,13 @@
 
 Each variant is a complete copy of `solutions/negamax/negamax.py` without the
 nbgrader markers (as a student would hand it in) with exactly one bug, written
-to `tests/negamax/wrong/<name>/negamax.py`. The files are generated from the
-reference by the edits below, so they never drift from it: a kit test checks
-that every file is exactly what `build(name)` produces; after changing the
-reference, run `python tests/negamax/wrong_variants.py` to rewrite them.
+to `examples/negamax/<student>/negamax.py` (the example submissions the kit
+grades for real; `<student>` is `Variant.student`). The files are generated
+from the reference by the edits below, so they never drift from it: a kit
+test checks that every file is exactly what `build(name)` produces; after
+changing the reference, run `python tests/negamax/wrong_variants.py` to
+rewrite them. The correct example `examples/negamax/ada_correct` is written
+by hand and not generated.
 
 `observe(module)` runs a module's searcher (and, for "rules", its board)
 against *reference* boards wrapped in `autograder.instrumented.InstrumentedGame`,
@@ -27,6 +30,7 @@ variant differs from the reference; the kit test asserts it.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import random
@@ -37,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 REFERENCE = ROOT / "solutions" / "negamax" / "negamax.py"
-WRONG = HERE / "wrong"
+WRONG = ROOT / "examples" / "negamax"
 MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 if str(ROOT) not in sys.path:
@@ -53,6 +57,8 @@ class Variant:
     bug: str                          # what the student got wrong
     edits: tuple                      # (old, new) text replacements, each old unique
     observables: frozenset            # where it differs from the reference
+    student: str = ""                 # example folder: examples/negamax/<student>/
+    hidden: tuple = ()                # hidden tests that must fail for this bug
 
 
 VARIANTS = {
@@ -111,7 +117,31 @@ VARIANTS = {
         (("        if self.winner() != 0:\n            return []\n        return [(x, y)",
           "        return [(x, y)"),),
         frozenset({"rules"})),
+    "expands_decided_games": Variant(
+        "treats a decided game (no moves) like any other node: counts it and returns alpha",
+        (("moves = game.getMoves() if depth > 0 else None\n        if not moves:",
+          "moves = game.getMoves() if depth > 0 else None\n        if moves is None:"),),
+        frozenset({"value", "nodes", "evaluate_calls", "make_calls", "window", "choice"})),
 }
+
+# Each variant is an example submission (its folder name) and fails, at
+# least, these hidden tests of autograder/suites/negamax (tests/negamax asserts it).
+EXAMPLES = {
+    "no_pruning": ("bob_no_pruning", ("test_work_on_hand_built_trees",
+                                      "test_work_on_positions")),
+    "wrong_cut_comparison": ("carol_cut_on_greater", ("test_work_on_hand_built_trees",)),
+    "off_by_one_depth": ("dan_one_too_deep", ("test_depth_limit",)),
+    "sign_not_flipped": ("eve_no_sign_flip", ("test_explore_leaves",)),
+    "board_not_restored": ("frank_no_undo_on_cut", ("test_board_is_restored",)),
+    "fixed_choice": ("grace_first_best", ("test_best_move_random_choice",)),
+    "evaluate_above_depth": ("heidi_evaluates_early", ("test_depth_limit",)),
+    "fail_soft": ("ivan_fail_soft", ("test_fail_hard_windows",)),
+    "no_game_over_check": ("judy_plays_on", ("test_get_moves",)),
+    "expands_decided_games": ("ken_expands_decided", ("test_explore_leaves",)),
+}
+VARIANTS = {name: dataclasses.replace(variant, student=EXAMPLES[name][0],
+                                      hidden=EXAMPLES[name][1])
+            for name, variant in VARIANTS.items()}
 
 
 # -- building and loading -------------------------------------------------
@@ -131,7 +161,7 @@ def build(name: str) -> str:
 
 
 def path_of(name: str) -> Path:
-    return WRONG / name / "negamax.py"
+    return WRONG / VARIANTS[name].student / "negamax.py"
 
 
 def regenerate() -> None:
