@@ -1,7 +1,8 @@
 # Spielbaum: the kit's own commands. Every target sets up .venv by itself.
 #   make demo          grade the bundled example submissions into out/
 #   make test          run the kit's test suite
-#   make release [A=]  regenerate assignments/ from solutions/
+#   make assignments [A=]  regenerate assignments/ from solutions/
+#   make release [A=]  the same; with A=<a> also release it through nbgrader (mk/nbgrader.mk)
 #   make bench         run the benchmarks
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 A ?=
 
-.PHONY: setup test demo release bench clean
+.PHONY: setup test demo assignments release bench clean
 
 setup: $(STAMP)
 
@@ -28,8 +29,11 @@ demo: $(STAMP)
 	@rm -rf out
 	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out
 
-release: $(STAMP)
+assignments: $(STAMP)
 	$(VENV)/bin/autograder release $(A)
+
+release: assignments
+	@if [ -n "$(A)" ]; then $(MAKE) --no-print-directory nb-release A=$(A); fi
 
 bench: $(STAMP)
 	@for script in bench/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
@@ -37,3 +41,5 @@ bench: $(STAMP)
 clean:
 	rm -rf out .pytest_cache
 	find . -name __pycache__ -prune -exec rm -rf {} +
+
+include mk/nbgrader.mk

@@ -106,8 +106,10 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
     first, failures = None, 0
     for case, outcome in zip(cases, outcomes):
         require(outcome)
-        if outcome.failure == "unreached":
+        if outcome.failure in ("unreached", "budget"):
             failures += 1
+            if first is None and outcome.failure == "budget":
+                first = (case, outcome, outcome.detail)
             continue
         reason = describe(outcome) if not outcome.answered else judge(case, outcome)
         if reason is not None:

@@ -52,6 +52,7 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     base = data.get("timeouts", {})
     timeouts = Timeouts(call=base.get("call", 2.0) * scale,
                         imports=base.get("imports", 5.0) * scale,
+                        check=base.get("check", 60.0) * scale,
                         test=base.get("test", 120.0) * scale)
     memory = data.get("limits", {}).get("memory_mb", 512)
     kit = {name: str((suite_dir / rel).resolve()) for name, rel in data.get("kit", {}).items()}
@@ -161,6 +162,9 @@ class GradingPlugin:
     @pytest.fixture(scope="session")
     def reveal(self):
         return self._reveal
+
+    def pytest_runtest_setup(self, item):
+        self._student.start_check()
 
     def pytest_collection_modifyitems(self, items):
         self.collected = [item.name for item in items]

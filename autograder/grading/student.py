@@ -8,6 +8,7 @@ waiting again. Suites never see the child, only `Outcome`s.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ class Timeouts:
     """Seconds, already scaled to this machine's measured speed."""
     call: float = 2.0        # one call of a student function
     imports: float = 5.0     # importing the student's modules
+    check: float = 60.0      # all calls of one hidden test together (Student.map)
     test: float = 120.0      # one hidden test (pytest-timeout), a backstop
 
 
@@ -40,6 +42,11 @@ class Student:
         self.broken: dict[str, str] = {}    # function -> why later calls are skipped
         self.events: list[str] = []         # what happened, for the feedback
         self.starts = 0
+        self.budget_end: float | None = None   # set per hidden test by the runner
+
+    def start_check(self) -> None:
+        """A hidden test begins: its calls share one time budget."""
+        self.budget_end = time.monotonic() + self.timeouts.check
 
     # ------------------------------------------------------------ the child
     def _ready(self) -> Outcome | None:
@@ -120,11 +127,15 @@ class Student:
             return [early] * len(arg_lists)
         if isinstance(function, str):
             outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
-                                         return_args)
+                                         return_args, self.budget_end)
         else:
             outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
                                            timeout or self.timeouts.call, return_args)
         self._collect_notes()
+        if outcomes and outcomes[-1].failure == "budget":
+            done = sum(o.failure != "budget" for o in outcomes)
+            self.events.append(f"{name}: the check's time budget of {self.timeouts.check:.0f} s "
+                               f"ran out after {done} of {len(outcomes)} calls")
         for outcome in outcomes:
             if outcome.failure in ("timeout", "crash", "protocol"):
                 self._note(name, outcome)

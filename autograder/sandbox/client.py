@@ -44,7 +44,8 @@ class Outcome:
     raised: dict | None = None      # {"type", "message", "where"} of the student's exception
     args_after: list | None = None
     failure: str | None = None      # timeout, crash, bad_value, protocol, skipped, unreached,
-                                    # missing (no such function)
+                                    # missing (no such function), budget (the check's
+                                    # time budget ran out before this call)
     detail: str = ""                # human words for a failure
     seconds: float = 0.0
 
@@ -291,7 +292,7 @@ class Sandbox:
         return outcomes + [skipped] * (len(calls) - len(outcomes))
 
     def map(self, target: str, arg_lists: list[tuple], timeout_each: float,
-            return_args=False) -> list[Outcome]:
+            return_args=False, budget_end: float | None = None) -> list[Outcome]:
         """`target(*args)` for every args tuple: one request, compact replies,
         and still a deadline per call. The fast path for exhaustive checks."""
         if not arg_lists:
@@ -309,9 +310,17 @@ class Sandbox:
         outcomes: list[Outcome] = []
         for index in range(len(arg_lists)):
             started = time.perf_counter()
-            row = self._read_row(time.monotonic() + timeout_each, base, index)
+            deadline = time.monotonic() + timeout_each
+            over_budget = budget_end is not None and budget_end < deadline
+            row = self._read_row(min(deadline, budget_end) if over_budget else deadline,
+                                 base, index)
             if row is None:
-                outcomes.append(self._outcome(None, timeout_each, started))
+                if over_budget and self._fail_reason == "timeout":
+                    self.kill()
+                    outcomes.append(Outcome(failure="budget", detail="not reached: the check's "
+                                            "time budget ran out", seconds=0.0))
+                else:
+                    outcomes.append(self._outcome(None, timeout_each, started))
                 break
             seconds = time.perf_counter() - started
             kind, value = row[2], row[3]
@@ -329,8 +338,11 @@ class Sandbox:
             else:
                 outcomes.append(Outcome(failure="bad_value", detail=str(value)[:300],
                                         seconds=seconds))
-        skipped = Outcome(failure="unreached", detail="not reached: an earlier call failed")
-        return outcomes + [skipped] * (len(arg_lists) - len(outcomes))
+        if outcomes[-1].failure == "budget":
+            rest = outcomes[-1]
+        else:
+            rest = Outcome(failure="unreached", detail="not reached: an earlier call failed")
+        return outcomes + [rest] * (len(arg_lists) - len(outcomes))
 
     def _read_row(self, deadline: float, base: str, index: int) -> list | None:
         """The reply row [base, index, kind, value(, args)], parsing buffered rows in bulk."""

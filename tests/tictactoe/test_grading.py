@@ -207,7 +207,7 @@ def test_hidden_feedback_shows_no_expected_values(graded):
 
 def test_regrading_into_the_same_folder_gives_the_same_numbers(graded, tmp_path):
     subs = tmp_path / "subs"
-    for name in ("correct", "shallow_copy", "syntax_error", "exit_in_winner"):
+    for name in ("correct", "lying_eq", "syntax_error", "exit_in_winner"):
         shutil.copytree(graded["subs"] / name, subs / name)
     first = grade_folder("tictactoe", subs, tmp_path / "out")
     (tmp_path / "out" / "correct" / "stale.txt").write_text("left from an earlier run")

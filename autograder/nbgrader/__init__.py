@@ -1,0 +1,12 @@
+"""The kit's nbgrader side: handout notebooks, safe autograding, the course cycle.
+
+    notebooks.py      solutions/<a>/<a>.ipynb, generated from the slice's files
+    cells.py          what a graded notebook cell calls (never imports student code)
+    grade_one.py      `python -m autograder.nbgrader.grade_one`: one sandboxed grading
+    preprocessors.py  nbgrader preprocessors that keep plain `nbgrader autograde` safe
+    cycle.py          release, collect, grade-collected, feedback, export
+"""
+
+#: nbgrader's marker for the hidden part of a test cell.
+BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
+END_HIDDEN = "### END HIDDEN TESTS"

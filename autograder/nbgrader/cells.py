@@ -1,0 +1,83 @@
+"""What a graded notebook cell runs: one hidden test's verdict, as nbgrader reads it.
+
+A graded cell calls `verdict(assignment, test)`. The first call in a kernel
+grades the submission once with the kit's sandboxed grader in a separate
+process (grade_one.py): student code never enters this kernel, so it cannot
+rewrite later cells, fake a module or lie through `__eq__` here. The verdict is
+printed on stdout (never stderr: nbgrader zeroes a cell that writes there) and
+the score is returned, so nbgrader takes the cell's `execute_result` as partial
+credit. The cell text is the same as the kit's feedback: hidden checks say what
+was checked, never the expected answers.
+
+Which folder is graded: $SPIELBAUM_SUBMISSION when the kit's preprocessor
+(preprocessors.GradeInCleanFolder) set it, else the kernel's working folder,
+which is where plain nbgrader runs a submission.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+_graded: dict[tuple[str, str], dict] = {}
+GRADING_TIMEOUT = 3600.0
+
+
+def submission_folder() -> str:
+    return os.environ.get("SPIELBAUM_SUBMISSION") or os.getcwd()
+
+
+def _number(x: float):
+    return int(x) if float(x).is_integer() else round(float(x), 2)
+
+
+def cell_text(results: dict, test: str) -> tuple[str, float]:
+    """The text a graded cell shows for `test`, and its score, from a results.json."""
+    entry = next((t for t in results.get("tests", []) if t.get("number") == test), None)
+    if entry is None:
+        return f"{test}: no result from the grader (not run)", 0.0
+    score, points = float(entry["score"]), float(entry["max_score"])
+    mark = "PASS" if entry.get("status") == "passed" else "FAIL"
+    lines = [f"{mark}  {entry['name']}  ({_number(score)}/{_number(points)} points)"]
+    if mark == "FAIL" and entry.get("output"):
+        lines += ["", *("    " + line if line else "" for line in entry["output"].splitlines())]
+    return "\n".join(lines), max(0.0, min(score, points))
+
+
+def _grade(assignment: str, folder: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix="spielbaum-cell-") as clean:
+        env = {**os.environ, "PYTHONSAFEPATH": "1"}   # cwd is never on the child's sys.path
+        env.pop("PYTHONPATH", None)
+        done = subprocess.run(
+            [sys.executable, "-m", "autograder.nbgrader.grade_one", assignment,
+             os.path.abspath(folder)],
+            cwd=clean, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=GRADING_TIMEOUT)
+    lines = done.stdout.strip().splitlines()
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, ValueError):
+        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        return {"tests": [], "output": f"the grader could not run: {reason[:300]}"}
+
+
+def verdict(assignment: str, test: str):
+    """Print the verdict of hidden test `test` and return its score."""
+    key = (assignment, os.path.abspath(submission_folder()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if key not in _graded:
+                _graded[key] = _grade(*key)
+            results = _graded[key]
+            text, score = cell_text(results, test)
+            if not results.get("tests"):
+                text = f"{test}: {results.get('output', 'not graded')}"
+        except Exception as error:   # never a traceback, never stderr
+            text, score = f"{test}: the grader failed ({type(error).__name__}: {error})", 0.0
+    print(text)
+    return _number(score)

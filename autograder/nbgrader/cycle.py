@@ -1,0 +1,304 @@
+"""The nbgrader course cycle, with the kit's stripping and parallel grading.
+
+    python -m autograder.nbgrader.cycle release A        generate_assignment, strip, release_assignment
+    python -m autograder.nbgrader.cycle collect A        collect the submissions from the exchange
+    python -m autograder.nbgrader.cycle grade A [--jobs N]   grade submitted/*/A/ in parallel
+    python -m autograder.nbgrader.cycle autograde A      plain serial `nbgrader autograde` (safe too)
+    python -m autograder.nbgrader.cycle feedback A       generate_feedback and release_feedback
+    python -m autograder.nbgrader.cycle export [--to F]  the gradebook as CSV (nbgrader export)
+
+Every command runs nbgrader in this process (one start-up instead of one per
+step), configured by nbgrader_config.py. `grade` does what `nbgrader autograde`
+does, faster and with the kit's sandbox: the bulk grader's `grade_all` grades
+every submission in parallel, then the scores go into nbgrader's gradebook and
+autograded/<student>/<A>/ gets a notebook whose graded cells show the kit's
+feedback, so generate_feedback, export and formgrader work as usual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+from .. import KitError, ROOT, release as kit_release, slices
+from . import notebooks
+
+CONFIG = ROOT / "nbgrader_config.py"
+
+
+# ------------------------------------------------------------ configuration
+def load_config(overrides: dict | None = None):
+    """nbgrader_config.py, plus `{"Class": {"trait": value}}` overrides."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+    config = PyFileConfigLoader(CONFIG.name, path=str(CONFIG.parent)).load_config()
+    config.merge(Config(overrides or {}))
+    return config
+
+
+def _tools_on_path() -> None:
+    """nbgrader runs `alembic` by name: make this Python's scripts findable."""
+    scripts = str(Path(sys.executable).parent)
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+
+
+def make_api(config=None):
+    _tools_on_path()
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    config = config or load_config()
+    coursedir = CourseDirectory(config=config)
+    return NbGraderAPI(coursedir=coursedir, config=config)
+
+
+def _run(step: str, result: dict) -> dict:
+    if not result.get("success"):
+        detail = (result.get("error") or result.get("log") or "").strip().splitlines()
+        raise KitError(f"nbgrader {step} failed: {detail[-1] if detail else 'no reason given'}"
+                       + (f"\n{result.get('log', '')}" if result.get("log") else ""))
+    return result
+
+
+def course_root(api) -> Path:
+    return Path(api.coursedir.root)
+
+
+# ------------------------------------------------------------ release
+def strip_release(name: str, folder: Path) -> None:
+    """Replace what generate_assignment copied untouched (the reference modules
+    with their solutions) by the kit's own release of the slice."""
+    piece = slices.load(name)
+    for path in folder.iterdir():
+        if path.suffix == ".ipynb":
+            continue
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    kit_release.render(piece, folder)
+    leaks = [p for p in folder.rglob("*") if p.is_file()
+             and kit_release.BEGIN in p.read_text(encoding="utf-8", errors="replace")]
+    if leaks:
+        raise KitError(f"solution markers left in the release: {leaks[0]}")
+
+
+def release(name: str, api=None) -> Path:
+    api = api or make_api()
+    stale = notebooks.differences(name)
+    if stale:
+        raise KitError(stale[0] + ": run `make notebooks` first")
+    _run("generate_assignment", api.generate_assignment(name, force=True, create=True))
+    folder = Path(api.coursedir.format_path(api.coursedir.release_directory, ".", name))
+    strip_release(name, folder)
+    _run("release_assignment", api.release_assignment(name))
+    return folder
+
+
+# ------------------------------------------------------------ collect
+def collect(name: str, api=None) -> list[str]:
+    api = api or make_api()
+    _run("collect", api.collect(name, update=True))
+    return submitted_students(name, api)
+
+
+def submitted_students(name: str, api) -> list[str]:
+    base = Path(api.coursedir.root) / api.coursedir.submitted_directory
+    return sorted(p.parent.name for p in base.glob(f"*/{name}")
+                  if p.is_dir() and not p.parent.name.startswith("."))
+
+
+# ------------------------------------------------------------ grade
+def _stage(name: str, api, students: list[str], staging: Path) -> None:
+    for student in students:
+        source = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
+        shutil.copytree(source, staging / student, symlinks=True,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+
+
+def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
+    """The submitted notebook (or the handout, if none came) with only the
+    graded cells runnable, each showing the kit's verdict as its output."""
+    import nbformat
+    from nbformat.v4 import new_output
+
+    from .cells import _number, cell_text
+    from .preprocessors import keep_only_checks
+    path = submitted / f"{name}.ipynb"
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:     # missing or not a notebook: grade the module all the same
+        nb = notebooks.build(name)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    keep_only_checks(nb, checks)
+    count = 0
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type != "code" or grade_id not in checks:
+            continue
+        count += 1
+        text, score = cell_text(results, grade_id)
+        if not results.get("tests"):
+            text = f"{grade_id}: {results.get('output', 'not graded')}"
+        cell.execution_count = count
+        cell.outputs = [new_output("stream", name="stdout", text=text + "\n"),
+                        new_output("execute_result", execution_count=count,
+                                   data={"text/plain": repr(_number(score))})]
+    return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}
+
+
+def record(name: str, api, student: str, scores: dict[str, float]) -> None:
+    """Write one student's scores into nbgrader's gradebook."""
+    from nbgrader.api import Gradebook
+    submitted = api.coursedir.format_path(api.coursedir.submitted_directory, student, name)
+    timestamp = api.coursedir.get_existing_timestamp(submitted)
+    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # SQLAlchemy's notes on nbgrader's own code
+        gb.update_or_create_student(student)
+        extra = {"timestamp": timestamp} if timestamp else {}
+        gb.update_or_create_submission(name, student, **extra)
+        for grade_id, score in scores.items():
+            grade = gb.find_grade(grade_id, name, name, student)
+            grade.auto_score = score
+            grade.needs_manual_grade = False
+        gb.db.commit()
+
+
+def grade_collected(name: str, api=None, jobs: int | None = None, console=None) -> list[dict]:
+    """Grade submitted/*/<name>/ in parallel; fill the gradebook and autograded/."""
+    import nbformat
+    from rich.console import Console
+
+    from ..grading import batch
+    from .preprocessors import graded_checks
+    api = api or make_api()
+    students = submitted_students(name, api)
+    if not students:
+        raise KitError(f"no submissions of {name} in {api.coursedir.submitted_directory}/: "
+                       "run `make collect` first")
+    checks = graded_checks(api.coursedir.db_url, name, name)
+    if not checks:
+        raise KitError(f"the gradebook has no graded cells for {name}: release it first")
+    root = course_root(api)
+    kit_out = root / "kit_grades" / name
+    console = console or Console(stderr=True)
+    with tempfile.TemporaryDirectory(prefix="spielbaum-staging-") as scratch:
+        staging = Path(scratch)
+        _stage(name, api, students, staging)
+        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
+                               console=console)
+    for student in students:
+        results = json.loads((kit_out / student / "results.json").read_text(encoding="utf-8"))
+        submitted = Path(api.coursedir.format_path(api.coursedir.submitted_directory,
+                                                   student, name))
+        target = Path(api.coursedir.format_path(api.coursedir.autograded_directory,
+                                                student, name))
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(submitted, target, symlinks=True,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        nb, scores = filled_notebook(name, submitted, checks, results)
+        nbformat.write(nb, target / f"{name}.ipynb")
+        record(name, api, student, scores)
+    return rows
+
+
+def autograde(name: str, api=None) -> None:
+    """Plain `nbgrader autograde` over every submission (serial), with the kit's config."""
+    api = api or make_api()
+    _run("autograde", api.autograde(name, "*", force=True, create=True))
+
+
+# ------------------------------------------------------------ feedback and export
+def feedback(name: str, api=None) -> None:
+    api = api or make_api()
+    _run("generate_feedback", api.generate_feedback(name, force=True))
+    _run("release_feedback", api.release_feedback(name))
+
+
+def export(to: str, api=None) -> Path:
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+    api = api or make_api()
+    plugin = CsvExportPlugin(config=api.config)
+    plugin.to = str(to)
+    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb:
+        plugin.export(gb)
+    return Path(to)
+
+
+def exported_scores(api, path: Path) -> dict[str, float]:
+    """student -> raw score of every exported row (for tests and the benchmark)."""
+    import csv
+    export(path, api)
+    with Path(path).open() as handle:
+        return {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(handle)}
+
+
+# ------------------------------------------------------------ the student's side (tests, demos)
+def student_api(home: Path, student: str, config=None):
+    """An nbgrader API acting as `student` whose assignments live in `home`."""
+    config = load_config() if config is None else config
+    from traitlets.config import Config
+    mine = Config(config)
+    mine.merge(Config({"Exchange": {"assignment_dir": str(home),
+                                    "cache": str(home / ".nbgrader_cache")},
+                       "CourseDirectory": {"student_id": student}}))
+    return make_api(mine)
+
+
+def student_step(step: str, name: str, api) -> None:
+    """`nbgrader fetch_assignment` ("FetchAssignment") or `nbgrader submit` ("Submit")
+    for the student of `api` (see student_api)."""
+    from nbgrader.utils import capture_log, temp_attrs
+    with temp_attrs(api.coursedir, assignment_id=name):
+        app = getattr(api.exchange, step)(coursedir=api.coursedir,
+                                          authenticator=api.authenticator, parent=api)
+        _run(step, capture_log(app))
+
+
+# ------------------------------------------------------------ command line
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.cycle",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["release", "collect", "grade", "autograde",
+                                            "feedback", "export"])
+    parser.add_argument("assignment", nargs="?")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--to", default="grades.csv")
+    args = parser.parse_args(argv)
+    if args.command != "export" and not args.assignment:
+        parser.error(f"{args.command} needs an assignment: A=<assignment>")
+    try:
+        if args.command == "release":
+            print(f"released {args.assignment} from {release(args.assignment)}")
+        elif args.command == "collect":
+            found = collect(args.assignment)
+            print(f"{len(found)} submissions of {args.assignment} collected")
+        elif args.command == "grade":
+            rows = grade_collected(args.assignment, jobs=args.jobs)
+            for row in sorted(rows, key=lambda r: r["student"]):
+                print(f"{row['student']:<24} {row['score']:>6}/{row['max_score']:<4} "
+                      f"{row['status']}")
+            print(f"{len(rows)} submissions graded into the gradebook and autograded/")
+        elif args.command == "autograde":
+            autograde(args.assignment)
+        elif args.command == "feedback":
+            feedback(args.assignment)
+            print(f"feedback for {args.assignment} generated and released")
+        else:
+            print(f"grades exported to {export(args.to)}")
+    except KitError as error:
+        print(f"nbgrader cycle: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Grade one submission folder with the kit's sandboxed grader; print results.json.
+
+    python -m autograder.nbgrader.grade_one ASSIGNMENT FOLDER [--student ID]
+
+This is what a graded notebook cell runs (through cells.verdict) when plain
+`nbgrader autograde` executes the kit's notebooks: the same `grade_submission`
+as `autograder grade`, with the same sandbox layers and time scale, so both
+give the same score. The last line of stdout is the Gradescope-style
+results.json; nothing else is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .. import slices
+from ..grading import calibrate, report
+from ..grading.runner import Graded, TestResult, grade_submission, load_rubric
+from ..sandbox import layers as sandbox_layers
+
+
+def grade(name: str, folder: Path, student: str = "student") -> dict:
+    piece = slices.load(name)
+    try:
+        graded = grade_submission(piece, student, folder, layers=list(sandbox_layers.available()),
+                                  scale=calibrate.scale())
+    except Exception as error:  # the same rule as the bulk grader: a grader bug scores 0
+        rubric = load_rubric(piece.suite_dir)
+        tests = [TestResult(n, n, float(p), output="not graded: grader error")
+                 for n, p in rubric.points.items()]
+        graded = Graded(student, "error", 0.0, rubric.max_score, tests,
+                        f"grader error ({type(error).__name__}: {error}); please report it")
+    return report.results_json(graded)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.grade_one")
+    parser.add_argument("assignment")
+    parser.add_argument("folder")
+    parser.add_argument("--student", default="student")
+    args = parser.parse_args(argv)
+    results = grade(args.assignment, Path(args.folder), args.student)
+    sys.stdout.write("\n" + json.dumps(results) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+# The nbgrader course cycle (docs/TEACHING.md). Included by the Makefile, which
+# defines PY, STAMP and A. Every command reads nbgrader_config.py; student code is
+# only ever run by the kit's sandbox. `release` belongs to the kit's own release
+# step (assignments/), so the nbgrader release is `nb-release`.
+#   make notebooks              regenerate solutions/<a>/<a>.ipynb for every assignment
+#   make nb-release A=<a>       nbgrader generate_assignment + strip the modules + release_assignment
+#   make collect A=<a>          collect the submissions from the exchange
+#   make grade-collected A=<a>  grade them in parallel into the gradebook and autograded/
+#   make autograde A=<a>        the same through plain, serial `nbgrader autograde`
+#   make feedback A=<a>         generate_feedback + release_feedback
+#   make export                 the gradebook as grades-nbgrader.csv
+NB_CYCLE = $(PY) -m autograder.nbgrader.cycle
+NB_GRADES ?= grades-nbgrader.csv
+
+.PHONY: notebooks nb-release collect grade-collected autograde feedback export nb-need-a
+
+nb-need-a:
+	@test -n "$(A)" || { echo "say which assignment: make $(MAKECMDGOALS) A=<assignment>"; exit 2; }
+
+notebooks: $(STAMP)
+	$(PY) -m autograder.nbgrader.notebooks
+
+nb-release: $(STAMP) nb-need-a
+	$(NB_CYCLE) release $(A)
+
+collect: $(STAMP) nb-need-a
+	$(NB_CYCLE) collect $(A)
+
+grade-collected: $(STAMP) nb-need-a
+	$(NB_CYCLE) grade $(A)
+
+autograde: $(STAMP) nb-need-a
+	$(NB_CYCLE) autograde $(A)
+
+feedback: $(STAMP) nb-need-a
+	$(NB_CYCLE) feedback $(A)
+
+export: $(STAMP)
+	$(NB_CYCLE) export --to $(NB_GRADES)

@@ -1,0 +1,69 @@
+# nbgrader's configuration for the Spielbaum course directory (this folder).
+#
+# The course's source folder is solutions/: solutions/<a>/<a>.ipynb is the handout
+# notebook of assignment <a> (generated: `make notebooks`), next to its reference
+# modules. docs/TEACHING.md walks through the whole cycle. Environment variables
+# override the defaults without editing this file:
+#   SPIELBAUM_COURSE_ID     the course id students fetch with (default: spielbaum)
+#   SPIELBAUM_EXCHANGE      the exchange folder (default: nbgrader's /srv/nbgrader/exchange)
+#   SPIELBAUM_COURSE_ROOT   where release/, submitted/, autograded/, feedback/ and
+#                           gradebook.db live (default: this folder)
+#   SPIELBAUM_CELL_TIMEOUT  seconds one notebook cell may run under `nbgrader autograde`
+#                           (default 1800: the first graded cell grades the whole
+#                           submission; each hidden test has its own limits inside)
+
+import os
+import tomllib
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (provided by nbgrader's config loader)
+
+HERE = Path(__file__).resolve().parent
+SOLUTIONS = HERE / "solutions"
+
+c.CourseDirectory.course_id = os.environ.get("SPIELBAUM_COURSE_ID", "spielbaum")
+c.CourseDirectory.root = os.environ.get("SPIELBAUM_COURSE_ROOT", str(HERE))
+c.CourseDirectory.source_directory = str(SOLUTIONS)
+if os.environ.get("SPIELBAUM_EXCHANGE"):
+    c.Exchange.root = os.environ["SPIELBAUM_EXCHANGE"]
+
+# Students edit the .py modules. Autograde copies the source folder's files over
+# the student's unless they are named here, which would grade the reference.
+c.Autograde.exclude_overwriting = {
+    manifest.parent.name: tomllib.loads(manifest.read_text(encoding="utf-8"))["modules"]
+    for manifest in sorted(SOLUTIONS.glob("*/assignment.toml"))
+}
+
+# Plain `nbgrader autograde` stays safe: only the graded cells run, each asks the
+# kit's sandboxed grader, and the kernel starts in an empty folder
+# (autograder/nbgrader/preprocessors.py says why).
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "autograder.nbgrader.preprocessors.RunOnlyGradedChecks",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.Autograde.autograde_preprocessors = [
+    "autograder.nbgrader.preprocessors.GradeInCleanFolder",
+    "nbgrader.preprocessors.Execute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.Execute.timeout = int(os.environ.get("SPIELBAUM_CELL_TIMEOUT", "1800"))
+
+# Feedback never shows the hidden part of a graded cell (it holds no test code,
+# only the call of the grader, but it stays hidden all the same).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    "nbgrader.preprocessors.ClearHiddenTests",
+]
+
+# One teacher account often submits for test students; do not warn about it.
+c.ExchangeCollect.check_owner = False
