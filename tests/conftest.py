@@ -11,6 +11,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
 
+def load_module(name: str, path: Path):
+    """Import a file by path under a private name (references, kit modules)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def run_public_tests(folder: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run an assignment's public tests the way `make check` does."""
     return subprocess.run([sys.executable, "-m", "pytest"], cwd=folder, capture_output=True,

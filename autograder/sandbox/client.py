@@ -160,6 +160,25 @@ class Sandbox:
         except (BrokenPipeError, OSError):
             pass  # the child is gone; the read below reports how
 
+    def _fill(self, deadline: float) -> bool:
+        """Read what the child sent into the buffer; False (with a reason) when it
+        is too late, the child is gone, or a reply grows past the cap."""
+        if len(self._buffer) > MAX_REPLY:
+            self._fail_reason = f"sent a reply larger than {MAX_REPLY // MB} MB"
+            return False
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            self._fail_reason = "timeout"
+            return False
+        ready, _, _ = select.select([self._reader], [], [], remaining)
+        if ready:
+            chunk = os.read(self._reader, 1 << 16)
+            if not chunk:
+                self._fail_reason = "eof"
+                return False
+            self._buffer += chunk
+        return True
+
     def _read_message(self, deadline: float, expected_id: str | None) -> dict | None:
         """The next reply with `expected_id` (or the hello), None on timeout or EOF."""
         while True:
@@ -182,21 +201,8 @@ class Sandbox:
                 if expected_id is None or message.get("id") == expected_id:
                     return message
                 continue  # a reply nobody asked for: forged or stale, ignore it
-            if len(self._buffer) > MAX_REPLY:
-                self._fail_reason = f"sent a reply larger than {MAX_REPLY // MB} MB"
+            if not self._fill(deadline):
                 return None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._fail_reason = "timeout"
-                return None
-            ready, _, _ = select.select([self._reader], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(self._reader, 1 << 16)
-            if not chunk:
-                self._fail_reason = "eof"
-                return None
-            self._buffer += chunk
 
     # ------------------------------------------------------------ calls
     def _outcome(self, reply: dict | None, timeout: float, started: float) -> Outcome:
@@ -367,20 +373,8 @@ class Sandbox:
                     self._fail_reason = "sent something that is not a valid reply"
                     return None
                 continue
-            if len(self._buffer) > MAX_REPLY:
-                self._fail_reason = f"sent a reply larger than {MAX_REPLY // MB} MB"
+            if not self._fill(deadline):
                 return None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._fail_reason = "timeout"
-                return None
-            ready, _, _ = select.select([self._reader], [], [], remaining)
-            if ready:
-                chunk = os.read(self._reader, 1 << 16)
-                if not chunk:
-                    self._fail_reason = "eof"
-                    return None
-                self._buffer += chunk
 
     def output(self, timeout: float = 2.0) -> str:
         if not self.alive:

@@ -1,23 +1,18 @@
 """Kit tests for the connect4 reference (solutions/connect4/connect4.py)."""
 
-import importlib.util
 import random
-import sys
 from itertools import combinations
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_module
+
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path("/work/shared/data/connect4")
+DATA = ROOT.parent / "shared" / "data" / "connect4"
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_load = load_module
 
 
 c4 = _load("_ref_connect4", ROOT / "solutions" / "connect4" / "connect4.py")

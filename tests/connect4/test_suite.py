@@ -1,20 +1,13 @@
 """The connect4 suite's own data: tactics.json agrees with the solver and the reference."""
 
-import importlib.util
 import json
-import sys
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_module
 
 SUITE = ROOT / "autograder" / "suites" / "connect4"
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_load = load_module
 
 
 solver = _load("_c4_suite_solver_test", SUITE / "solver.py")

@@ -1,22 +1,17 @@
 """Kit tests for the gametree reference (solutions/gametree/gametree.py) and the
 game-tree fixtures (autograder/gametrees.py)."""
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_module
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_load = load_module
 
 
 gt = _load("_ref_gametree", ROOT / "solutions" / "gametree" / "gametree.py")

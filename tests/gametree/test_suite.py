@@ -5,7 +5,6 @@ inside a PID namespace (once per session); each wrong example must lose points
 in the hidden test named for its bug (tests/gametree/examples_build.py).
 """
 
-import importlib.util
 import json
 import math
 import sys
@@ -13,18 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_module
+
 from tests.gametree import examples_build as eb
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "autograder" / "suites" / "gametree"
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_load = load_module
 
 
 gt = _load("_ref_gametree_suite", ROOT / "solutions" / "gametree" / "gametree.py")
