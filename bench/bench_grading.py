@@ -112,7 +112,7 @@ def main() -> None:
                   f"in-process {calls['local'] * us:.1f} us",
                   f"{calls['round_trip'] / calls['local']:.0f}x", "<= 100 us")
     table.add_row("call round trip (p99)", f"{calls['p99'] * us:.0f} us", "", "", "")
-    table.add_row("call inside a batch", f"{calls['batched'] * us:.1f} us",
+    table.add_row("call inside a pipelined batch", f"{calls['batched'] * us:.1f} us",
                   f"in-process {calls['local'] * us:.1f} us",
                   f"{calls['batched'] / calls['local']:.1f}x", "")
     table.add_row("child ready (start, confine, import)", f"{ready * 1000:.0f} ms", "", "",
@@ -122,7 +122,7 @@ def main() -> None:
                   ">= 120/min")
     table.add_row("correct submissions with full marks",
                   f"{full}/{args.submissions} (serial {full_serial})", "", "", "all")
-    table.add_row("peak memory: bench process / largest child",
+    table.add_row("peak memory: main process / largest worker or child",
                   f"{worker_kb / 1024:.0f} MB / {child_kb / 1024:.0f} MB", "", "", "")
     console.print(table)
 

@@ -53,8 +53,9 @@ def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], sc
 def student_folders(submissions: Path) -> list[Path]:
     if not submissions.is_dir():
         raise KitError(f"{submissions} is not a folder of submissions")
+    # A symbolic link gets its row too (graded as missing, never followed).
     folders = sorted(p for p in submissions.iterdir()
-                     if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
+                     if (p.is_dir() or p.is_symlink()) and not p.name.startswith("."))
     if not folders:
         raise KitError(f"{submissions} holds no student folders (one folder per student)")
     return folders

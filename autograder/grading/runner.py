@@ -219,6 +219,9 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
         return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
                       seconds=time.perf_counter() - started)
 
+    if folder.is_symlink():
+        return ungraded("missing", "the submission folder is a symbolic link, "
+                                   "which the grader does not follow")
     home, problem = find_modules(folder, piece.modules)
     if home is None:
         return ungraded("missing" if "no file" in problem or "link" in problem

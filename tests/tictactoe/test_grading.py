@@ -92,6 +92,7 @@ def graded(tmp_path_factory):
         CORRECT.replace("\n", "\r\n").encode())
     (subs / "symlinked_module").mkdir()
     (subs / "symlinked_module" / "tictactoe.py").symlink_to("/etc/passwd")
+    (subs / "linked_folder").symlink_to(root / "outside")
     (subs / "reads_through_symlink").mkdir()
     (subs / "reads_through_symlink" / "notes.txt").symlink_to("/etc/passwd")
     (subs / "reads_through_symlink" / "tictactoe.py").write_text(
@@ -133,6 +134,7 @@ def score(graded, student):
 
 def test_every_student_has_a_row_and_a_report(graded):
     names = {p.name for p in graded["subs"].iterdir()}
+    assert "linked_folder" in names
     assert set(graded["rows"]) == names
     for name in names:
         assert (graded["out"] / name / "feedback.html").is_file()
@@ -169,6 +171,7 @@ def test_wrong_code_loses_points_for_the_right_reason(graded, student, failing, 
     ("disk_fill", "import-error", "wrote a file larger than the sandbox allows"),
     ("syntax_error", "import-error", "does not parse"),
     ("symlinked_module", "missing", "symbolic link"),
+    ("linked_folder", "missing", "submission folder is a symbolic link"),
     ("two_copies", "ambiguous", "appears 2 times"),
 ])
 def test_code_that_cannot_run_scores_zero_with_one_clear_line(graded, student, status, words):
