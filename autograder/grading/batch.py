@@ -14,6 +14,7 @@ import gc
 import multiprocessing
 import os
 import shutil
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -118,10 +119,12 @@ def warm_up(piece, layers: list[str], scale: float) -> None:
 
 def summary_table(rows: list[dict], seconds: float) -> Table:
     table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
-    for column in ("student", "score", "status", "timeouts", "crashes", "refused"):
-        table.add_column(column, justify="left" if column in ("student", "status") else "right",
-                         no_wrap=True)
-    table.add_column("note", overflow="ellipsis", no_wrap=True, max_width=48)
+    table.add_column("student", no_wrap=True, overflow="ellipsis", max_width=28)
+    table.add_column("score", justify="right", no_wrap=True, min_width=7)
+    table.add_column("status", no_wrap=True, min_width=12)
+    for column in ("timeouts", "crashes", "refused"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    table.add_column("note", overflow="ellipsis", no_wrap=True, ratio=1)
     for row in sorted(rows, key=lambda r: r["student"]):
         table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
                       str(row["timeouts"]), str(row["crashes"]), str(row["refused"]),
@@ -140,7 +143,8 @@ def distribution(rows: list[dict]) -> str:
 
 
 def grade_cli(name: str, submissions: str, out: str, jobs: int, reveal=False) -> int:
-    console = Console()
+    # Piped into a file or CI log, rich would squeeze the table into 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 130)
     started = time.perf_counter()
     rows = grade_all(name, Path(submissions), Path(out), jobs, reveal=reveal,
                      console=Console(stderr=True))
