@@ -190,6 +190,9 @@ def confine_self():
     if "netns" in layers:
         confine.enter_network_namespace()
         applied.append("netns")
+    if "uid" in layers:
+        confine.drop_to_uid(CONFIG["uid"])
+        applied.append("uid")
     if "landlock" in layers:
         confine.apply_landlock(confine.python_read_paths(), [SCRATCH])
         applied.append("landlock")

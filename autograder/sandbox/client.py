@@ -81,11 +81,16 @@ class Sandbox:
     # ------------------------------------------------------------ life cycle
     def start(self) -> None:
         started = time.perf_counter()
+        confine_uid = None
+        if "uid" in self.layers:
+            confine_uid = _worker_uid()
+            _hand_over(Path(self.scratch), confine_uid)
         parent_r, child_w = os.pipe()
         child_r, parent_w = os.pipe()
         config = {
             "rfd": child_r, "wfd": child_w, "scratch": str(Path(self.scratch).resolve()),
             "modules": list(self.modules), "kit": dict(self.kit), "layers": list(self.layers),
+            "uid": confine_uid,
             "output_cap": self.limits.output_cap,
             "limits": {"cpu_seconds": self.limits.cpu_seconds,
                        "memory_bytes": self.limits.memory_bytes,
@@ -381,6 +386,20 @@ class Sandbox:
             return ""
         outcome = self.request({"op": "output"}, timeout)
         return outcome.value if outcome.ok and isinstance(outcome.value, str) else ""
+
+
+def _worker_uid() -> int:
+    """A user of its own for each grading process (its sandboxes cannot touch another
+    worker's), from a range no ordinary account uses."""
+    return 61000 + os.getpid() % 4000
+
+
+def _hand_over(scratch: Path, uid: int) -> None:
+    """Give the scratch folder to the sandbox's user, so it can write there."""
+    os.chown(scratch, uid, uid)
+    for path in scratch.rglob("*"):
+        if not path.is_symlink():
+            os.chown(path, uid, uid)
 
 
 # Suites reuse the same argument tuples for every submission a worker grades:

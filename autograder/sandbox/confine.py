@@ -79,6 +79,39 @@ def enter_network_namespace():
         raise LayerError(f"user namespace maps: {error}") from None
 
 
+# ---------------------------------------------------------------- uid
+PR_SET_KEEPCAPS = 8
+CAP_DAC_READ_SEARCH = 2
+_CAPSET = {"x86_64": 126, "aarch64": 91}
+
+
+def drop_to_uid(uid):
+    """Become `uid` (no groups), keeping one capability: CAP_DAC_READ_SEARCH.
+
+    The Python installation may live in a private home folder (here /root), which
+    a plain unprivileged user could not read; the capability keeps reading
+    possible while Landlock (applied next) still decides *what* may be read.
+    Every other capability is gone: no signals to other users' processes, no
+    privileged system calls."""
+    if os.geteuid() != 0:
+        raise LayerError("only root can switch to a separate user")
+    if platform.machine() not in _CAPSET:
+        raise LayerError(f"capset number not known for {platform.machine()}")
+    _check(_libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0), "keepcaps")
+    try:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    except OSError as error:
+        raise LayerError(f"switching to uid {uid}: {error.strerror}") from None
+    keep = 1 << CAP_DAC_READ_SEARCH
+    header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
+    data = ctypes.create_string_buffer(struct.pack("6I", keep, keep, 0, 0, 0, 0), 24)
+    _check(_syscall(_CAPSET[platform.machine()], header, data), "capset")
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise LayerError("the user switch did not hold")
+
+
 # ---------------------------------------------------------------- landlock
 SYS_LANDLOCK_CREATE_RULESET = 444   # the same number on every architecture
 SYS_LANDLOCK_ADD_RULE = 445

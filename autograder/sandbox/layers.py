@@ -14,10 +14,12 @@ from pathlib import Path
 
 from .client import Sandbox, SandboxError
 
-ALL_LAYERS = ("rlimits", "netns", "landlock", "seccomp")
+ALL_LAYERS = ("rlimits", "netns", "uid", "landlock", "seccomp")
 WHAT = {
     "rlimits": "CPU, memory, file size and open-file limits",
     "netns": "a network namespace without interfaces",
+    "uid": "a separate user per grading process (root only), keeping no capability "
+           "but reading files",
     "landlock": "files: read the Python install and the scratch folder only; no TCP; "
                 "no signals out",
     "seccomp": "no new processes, no sockets, no kill() of other processes",
@@ -53,10 +55,6 @@ def doctor() -> int:
         mark = "yes" if reason is None else "no "
         print(f"  [{mark}] {name:<9} {WHAT[name]}" + ("" if reason is None else f"\n"
               f"              not available: {reason}"))
-    if os.geteuid() == 0:
-        print("  [no ] uid       a separate user per worker: not used. Landlock and seccomp\n"
-              "              already keep workers apart, and a dropped uid could not read\n"
-              "              a Python installed under a private home folder.")
     print("Every sandbox applies all available layers before importing student code, "
           "and refuses to run it if one fails.")
     return 0

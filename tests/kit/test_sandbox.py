@@ -140,3 +140,19 @@ def test_objects_passed_by_handle_come_back_as_handles_in_return_args(scratch):
         assert outcome.value == 8
         echoed = sandbox.call("m.add", ([handle], []), timeout=5, return_args=True)
         assert echoed.args_after == [[handle], []]
+
+
+def test_the_child_runs_as_its_own_user_without_power_over_others(scratch):
+    if "uid" not in layers.available():
+        pytest.skip("no separate user here (the grader is not root)")
+    (scratch / "m.py").write_text(
+        "import os\n"
+        "def who():\n    return os.getuid(), os.geteuid(), os.getgroups()\n"
+        "def write():\n"
+        "    with open('made.txt', 'w') as f:\n        f.write('x')\n"
+        "    return os.stat('made.txt').st_uid\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        uid, euid, groups = sandbox.call("m.who", timeout=5).value
+        assert uid == euid != 0 and groups == []
+        assert sandbox.call("m.write", timeout=5).value == uid
