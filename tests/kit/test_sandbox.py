@@ -1,15 +1,12 @@
 """The sandbox and its wire format, on their own."""
 
 import math
-import os
 import time
-from pathlib import Path
 
 import pytest
 
 from autograder.sandbox import layers, protocol
 from autograder.sandbox.client import Sandbox
-from tests.conftest import in_pid_namespace
 
 
 @pytest.mark.parametrize("value", [

@@ -504,7 +504,7 @@ def test_opening_book_is_sound(student):
 
 # ------------------------------------------------------------------ the player
 def _tactic_check(student, kind, summary):
-    chosen = [Case(f"computer_move(state, 3)", (t["state"], 3), draw(t["state"]),
+    chosen = [Case("computer_move(state, 3)", (t["state"], 3), draw(t["state"]),
                    "a move in column " + " or ".join(map(str, t["keep"])))
               for t in tactics()[kind]]
     keep = {tuple(t["state"]): set(t["keep"]) for t in tactics()[kind]}
