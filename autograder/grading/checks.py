@@ -59,7 +59,7 @@ def describe(outcome: Outcome) -> str:
         where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
         message = f": {outcome.raised['message']}" if outcome.raised.get("message") else ""
         if outcome.raised["type"] == "MemoryError":
-            return "used more than its memory limit (MemoryError)" + where
+            return (outcome.raised.get("message") or "ran out of memory") + where
         if outcome.raised["type"] == "NotImplementedError":
             return "is not implemented yet (raised NotImplementedError)"
         return f"raised {outcome.raised['type']}{message}{where}"

@@ -215,6 +215,8 @@ def describe(error):
     kind = type(error).__name__
     if isinstance(error, SystemExit):
         message = f"called exit({error.code!r})"
+    elif isinstance(error, MemoryError):
+        message = f"used more than {CONFIG['limits']['memory_bytes'] >> 20} MB of memory"
     elif isinstance(error, OSError) and error.errno == 27:
         message = f"wrote a file larger than the sandbox allows ({error.strerror})"
     else:
