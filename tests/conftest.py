@@ -74,3 +74,64 @@ def graded_examples(tmp_path_factory):
                                  out)
         return cache[assignment]
     return grade
+
+
+# ------------------------------------------------------------ hostile pairs
+ATTACK_BEGIN, ATTACK_END = "# >>> attack", "# <<< attack"
+
+
+def without_attack(text: str) -> str:
+    """The same module with every `# >>> attack` ... `# <<< attack` block removed:
+    the honest twin an attack is graded against."""
+    kept, inside = [], False
+    for line in text.splitlines(keepends=True):
+        marker = line.strip()
+        if marker.startswith(ATTACK_BEGIN):
+            if inside:
+                raise ValueError("nested attack block")
+            inside = True
+        elif marker.startswith(ATTACK_END):
+            if not inside:
+                raise ValueError("attack block ends before it begins")
+            inside = False
+        elif not inside:
+            kept.append(line)
+    if inside:
+        raise ValueError("attack block never ends")
+    return "".join(kept)
+
+
+def build_pairs(corpus: Path, target: Path) -> list[str]:
+    """One student folder per attack (`<attack>`), and its twin without the attack
+    blocks (`<attack>--plain`). Each attack folder holds the module(s) to grade;
+    every file must contain at least one attack block."""
+    names = []
+    for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        sources = sorted(folder.glob("*.py"))
+        assert sources, f"{folder} holds no module"
+        assert any(ATTACK_BEGIN in s.read_text() for s in sources), \
+            f"{folder} has no '{ATTACK_BEGIN}' block"
+        for suffix, transform in (("", lambda t: t), ("--plain", without_attack)):
+            student = target / (folder.name + suffix)
+            student.mkdir(parents=True)
+            for source in sources:
+                (student / source.name).write_text(transform(source.read_text()))
+        names.append(folder.name)
+    return names
+
+
+@pytest.fixture(scope="session")
+def hostile_pairs(tmp_path_factory):
+    """Grade tests/<assignment>/hostile/ as attack/plain pairs, once per session.
+    Returns {attack: (row of the attack, row of its plain twin)} from grades.csv."""
+    cache = {}
+
+    def grade(assignment: str):
+        if assignment not in cache:
+            base = tmp_path_factory.mktemp(f"hostile-{assignment}")
+            names = build_pairs(ROOT / "tests" / assignment / "hostile", base / "subs")
+            rows = grade_folder(assignment, base / "subs", base / "out")
+            cache[assignment] = ({n: (rows[n], rows[n + "--plain"]) for n in names},
+                                 base / "out")
+        return cache[assignment]
+    return grade

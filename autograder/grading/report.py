@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import jinja2
@@ -16,6 +17,19 @@ _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
     autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
     keep_trailing_newline=True)
+
+
+def fenced(text: str) -> str:
+    """`text` as a Markdown code block that nothing inside it can end: the fence is
+    longer than the longest run of backticks in the text (student output, exception
+    messages and feedback lines may contain fences of their own)."""
+    text = str(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+_TEMPLATES.filters["fenced"] = fenced
 
 
 def _number(x: float):
@@ -40,7 +54,7 @@ def results_json(graded: Graded) -> dict:
             "output": test.output,
             "visibility": "visible",
         } for test in graded.tests],
-        "extra_data": {"status": graded.status, "events": graded.events,
+        "extra_data": {"status": graded.status, "events": [str(e) for e in graded.events],
                        "sandbox_layers": graded.layers},
     }
 

@@ -8,7 +8,9 @@ student's code only ever runs in the sandboxed child behind `Student`.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
+import os
 import shutil
 import tempfile
 import time
@@ -21,7 +23,7 @@ import pytest
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError
 from .checks import CheckFailed
-from .student import Student, Timeouts
+from .student import Event, Student, Timeouts
 
 MAX_FILES = 200
 MAX_BYTES = 5 << 20
@@ -79,23 +81,24 @@ class Graded:
     max_score: float
     tests: list[TestResult] = field(default_factory=list)
     message: str = ""           # one line for the whole submission
-    events: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     printed: str = ""
     seconds: float = 0.0
     layers: list[str] = field(default_factory=list)
+    refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
 
     @property
     def timeouts(self) -> int:
-        return sum("timed out" in e for e in self.events)
+        """Calls that ran out of time, and checks whose time budget ran out."""
+        return sum(e.kind == "timeout" for e in self.events)
 
     @property
     def crashes(self) -> int:
-        return sum("timed out" not in e and not e.startswith("the sandbox refused")
-                   and ": symbolic links" not in e for e in self.events)
+        return sum(e.kind == "crash" for e in self.events)
 
     @property
-    def refused(self) -> int:
-        return sum(e.startswith("the sandbox refused") for e in self.events)
+    def unlisted_refusals(self) -> int:
+        return self.refused - sum(e.kind == "refused" for e in self.events)
 
 
 # ------------------------------------------------------------ finding the files
@@ -120,9 +123,51 @@ def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, s
     return homes[0], ""
 
 
+# Scratch folders live under one folder per grading process, which holds a lock
+# for as long as the process lives. A grader killed with SIGKILL cannot clean
+# up; the next grading process finds its folder unlocked and removes it.
+SCRATCH_ROOT = Path(tempfile.gettempdir()) / "spielbaum-scratch"
+_owner: tuple[int, Path, object] | None = None
+
+
+def _scratch_home() -> Path:
+    global _owner
+    if _owner is None or _owner[0] != os.getpid():
+        SCRATCH_ROOT.mkdir(mode=0o711, exist_ok=True)
+        sweep_scratch()
+        # Made under a name the sweeper leaves alone, locked, then renamed: a
+        # run-* folder is locked from the moment it exists.
+        young = Path(tempfile.mkdtemp(prefix="new-", dir=SCRATCH_ROOT))
+        young.chmod(0o711)      # sandbox users (uid layer) pass through to their own folder
+        lock = open(young / ".lock", "w")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        folder = SCRATCH_ROOT / f"run-{os.getpid()}-{young.name.removeprefix('new-')}"
+        young.rename(folder)
+        _owner = (os.getpid(), folder, lock)
+    return _owner[1]
+
+
+def sweep_scratch() -> int:
+    """Remove the scratch folders of grading processes that are gone; how many."""
+    removed = 0
+    for folder in SCRATCH_ROOT.glob("new-*"):
+        with contextlib.suppress(OSError):
+            if time.time() - folder.stat().st_mtime > 60:   # a creation cut short
+                shutil.rmtree(folder, ignore_errors=True)
+    for folder in SCRATCH_ROOT.glob("run-*"):
+        try:
+            with open(folder / ".lock", "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                shutil.rmtree(folder, ignore_errors=True)
+                removed += 1
+        except (BlockingIOError, FileNotFoundError, NotADirectoryError):
+            continue        # alive (locked), or half made or removed by another sweeper
+    return removed
+
+
 def make_scratch(home: Path) -> tuple[Path, list[str]]:
     """Copy the regular files of `home` into a fresh folder; report what was skipped."""
-    scratch = Path(tempfile.mkdtemp(prefix="spielbaum-"))
+    scratch = Path(tempfile.mkdtemp(prefix="s-", dir=_scratch_home()))
     skipped, count, size = [], 0, 0
     for path in sorted(home.rglob("*")):
         rel = path.relative_to(home)
@@ -250,8 +295,9 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     if student.import_failure is not None:
         status, message = "import-error", student.import_failure.detail
     graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
-                    message, events=skipped + student.events, printed=printed,
-                    seconds=time.perf_counter() - started, layers=list(layers))
+                    message, events=[Event("skipped", s) for s in skipped] + student.events,
+                    printed=printed, seconds=time.perf_counter() - started,
+                    layers=list(layers), refused=student.refused)
     return graded
 
 

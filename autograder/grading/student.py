@@ -12,10 +12,24 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sandbox.client import Limits, Outcome, Sandbox, SandboxError
+from ..sandbox.client import MAX_NOTES, Limits, Outcome, Sandbox, SandboxError
+from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle, Ref
 
-__all__ = ["Student", "Outcome", "Handle", "Ref", "Timeouts"]
+__all__ = ["Student", "Outcome", "Handle", "Ref", "Timeouts", "Plan", "Proxy", "Callback",
+           "Event"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened to a submission, for the feedback and grades.csv.
+    kind: timeout (a call, or a check's time budget), crash, refused (the sandbox
+    stopped something), import, skipped (a file not copied)."""
+    kind: str
+    text: str
+
+    def __str__(self):
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -40,13 +54,27 @@ class Student:
         self._sandbox: Sandbox | None = None
         self.import_failure: Outcome | None = None
         self.broken: dict[str, str] = {}    # function -> why later calls are skipped
-        self.events: list[str] = []         # what happened, for the feedback
+        self.events: list[Event] = []       # what happened, for the feedback
+        self.refusals: dict[str, None] = {} # the first MAX_NOTES distinct refusals
+        self.refused = 0                    # refusal notes in all, kept or not
+        self._counted = 0                   # notes of the current sandbox already counted
         self.starts = 0
         self.budget_end: float | None = None   # set per hidden test by the runner
 
     def start_check(self) -> None:
-        """A hidden test begins: its calls share one time budget."""
+        """A hidden test begins: its calls share one time budget and one allowance
+        of reply bytes."""
         self.budget_end = time.monotonic() + self.timeouts.check
+        if self._sandbox is not None:
+            self._sandbox.new_check()
+
+    def event(self, kind: str, text: str) -> None:
+        if kind == "refused":     # counted by _collect_notes; kept once, at most MAX_NOTES
+            if len(self.refusals) < MAX_NOTES and text not in self.refusals:
+                self.refusals[text] = None
+                self.events.append(Event(kind, text))
+            return
+        self.events.append(Event(kind, text))
 
     # ------------------------------------------------------------ the child
     def _ready(self) -> Outcome | None:
@@ -57,14 +85,17 @@ class Student:
             return None
         if self.starts >= 50:
             return Outcome(failure="crash", detail="gave up after 50 restarts of the sandbox")
+        self._collect_notes()
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits, self.kit)
+        self._counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         outcome = self._sandbox.import_modules(self.timeouts.imports)
         self._collect_notes()
         if not outcome.answered:
             self.import_failure = _import_failure(outcome, self.timeouts.imports)
-            self.events.append(self.import_failure.detail)
+            self.event("timeout" if outcome.failure == "timeout" else "crash",
+                       self.import_failure.detail)
             self._sandbox.kill()
             return self.import_failure
         return None
@@ -85,20 +116,24 @@ class Student:
 
     # ------------------------------------------------------------ calls
     def _collect_notes(self) -> None:
-        """Keep what the child tried and the sandbox refused, for the feedback."""
-        if self._sandbox is not None:
-            for note in self._sandbox.notes:
-                line = f"the sandbox refused: your code {note}"
-                if line not in self.events:
-                    self.events.append(line)
+        """Keep what the child tried and the sandbox refused, for the feedback: the
+        first MAX_NOTES distinct refusals word for word, the rest only counted."""
+        sandbox = self._sandbox
+        if sandbox is None or sandbox.notes_total == self._counted:
+            return
+        self.refused += sandbox.notes_total - self._counted
+        self._counted = sandbox.notes_total
+        for note in sandbox.notes:
+            self.event("refused", f"the sandbox refused: your code {note}")
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()
-        if outcome.failure in ("timeout", "crash", "protocol"):
+        if outcome.failure in ("timeout", "crash", "protocol", "too_much"):
             what = "timed out" if outcome.failure == "timeout" else "failed"
             self.broken.setdefault(function, f"skipped: an earlier call of {function} {what} "
                                              f"({outcome.detail})")
-            self.events.append(f"{function}: {outcome.detail}")
+            self.event("timeout" if outcome.failure == "timeout" else "crash",
+                       f"{function}: {outcome.detail}")
         return outcome
 
     def _skip(self, function: str) -> Outcome | None:
@@ -131,14 +166,42 @@ class Student:
         else:
             outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
                                            timeout or self.timeouts.call, return_args)
+        return self._after_many(name, outcomes)
+
+    def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
+        """Run call plans (autograder/sandbox/plans.py) in one pipelined request.
+
+        Plans are skipped at once whose name already timed out or crashed; the
+        rest run in order, each with its own deadline (the plan's own `timeout`,
+        else `timeout`, else the rubric's per-call limit)."""
+        outcomes: list[Outcome | None] = [None] * len(plans)
+        ready = self._ready()
+        todo = []
+        for index, plan in enumerate(plans):
+            early = self._skip(plan.name) or ready
+            if early is not None:
+                outcomes[index] = early
+            else:
+                todo.append(index)
+        if todo:
+            ran = self._sandbox.plans([plans[i] for i in todo], timeout or self.timeouts.call,
+                                      self.budget_end)
+            names = {plans[i].name for i in todo}
+            self._after_many(" / ".join(sorted(names)), ran, plans=[plans[i] for i in todo])
+            for index, outcome in zip(todo, ran):
+                outcomes[index] = outcome
+        return outcomes
+
+    def _after_many(self, name: str, outcomes: list[Outcome], plans=None) -> list[Outcome]:
         self._collect_notes()
         if outcomes and outcomes[-1].failure == "budget":
             done = sum(o.failure != "budget" for o in outcomes)
-            self.events.append(f"{name}: the check's time budget of {self.timeouts.check:.0f} s "
-                               f"ran out after {done} of {len(outcomes)} calls")
-        for outcome in outcomes:
-            if outcome.failure in ("timeout", "crash", "protocol"):
-                self._note(name, outcome)
+            self.event("timeout", f"{name}: the check's time budget of "
+                                  f"{self.timeouts.check:.0f} s ran out after {done} of "
+                                  f"{len(outcomes)} calls")
+        for index, outcome in enumerate(outcomes):
+            if outcome.failure in ("timeout", "crash", "protocol", "too_much"):
+                self._note(plans[index].name if plans else name, outcome)
                 break
         return outcomes
 

@@ -9,11 +9,21 @@ Requests (one JSON line each):
     {"id", "op": "import"}                      import the student modules
     {"id", "op": "call", "target", "args", "kwargs", "keep", "return_args"}
     {"id", "op": "batch", "calls": [call, ...]} one reply line per call, in order
+    {"id", "op": "map", "target", "args": [[...], ...]}  compact rows, one per call
+    {"id", "op": "plans", "plans": [plan, ...]}  compact rows, one per plan
     {"id", "op": "output"}                      what the student printed so far
+    {"id", "op": "loaded"}                      the modules this interpreter holds
 Targets: "module.function", "module.Class", "kit.function" or
 {"handle": n, "attr": "method"} for an object kept in the child.
 Replies: {"id", "ok": value} | {"id", "raised": {...}} | {"id", "bad_value": text},
-plus "notes" when the student tried something the sandbox forbids.
+plus {"note": text} lines when the student tried something the sandbox forbids.
+
+A plan (built by `plans.py` on the trusted side) is a short script of steps:
+call or construct, read an attribute, patch a module attribute until the plan
+ends, set an item. Its arguments may hold *proxies* and *callbacks*: stand-ins
+for objects and functions of the grader's. Calling one sends the call to the
+grader, which answers it (or, for calls it only records, does not) and counts
+it. This file knows no game and no answer: it is generic plumbing.
 """
 
 import importlib
@@ -37,7 +47,10 @@ RFD, WFD = CONFIG["rfd"], CONFIG["wfd"]
 SCRATCH = CONFIG["scratch"]
 handles = {}
 kits = {}
-notes = []
+notes = set()
+MAX_NOTES = 1000          # distinct notes sent; the grader keeps fewer
+_stream = None            # the request pipe, read by serve() and by proxies
+_running = None           # (request id, plan index) of the plan being run
 
 
 class CappedText(io.TextIOBase):
@@ -128,8 +141,8 @@ def _flusher():
 
 def note(text):
     """Tell the grader right away: the next syscall may kill us."""
-    if text not in notes:
-        notes.append(text)
+    if text not in notes and len(notes) < MAX_NOTES:
+        notes.add(text)
         try:
             send({"note": text})
         except OSError:
@@ -190,11 +203,18 @@ def confine_self():
     if "netns" in layers:
         confine.enter_network_namespace()
         applied.append("netns")
+    if "tmpfs" in layers:
+        disk = CONFIG["disk"]
+        confine.private_scratch(SCRATCH, disk["bytes"], disk["files"],
+                                CONFIG["uid"] if "uid" in layers else os.getuid())
+        applied.append("tmpfs")
     if "uid" in layers:
         confine.drop_to_uid(CONFIG["uid"])
         applied.append("uid")
     if "landlock" in layers:
-        confine.apply_landlock(confine.python_read_paths(), [SCRATCH])
+        # Without a size-limited folder of its own, the student writes nothing.
+        writable = [SCRATCH] if "tmpfs" in applied else []
+        confine.apply_landlock(confine.python_read_paths() + [SCRATCH], writable)
         applied.append("landlock")
     if "seccomp" in layers:
         confine.apply_seccomp()
@@ -231,7 +251,12 @@ def resolve(target):
     if isinstance(target, dict):
         return getattr(handles[target["handle"]], target["attr"])
     head, _, rest = target.partition(".")
-    obj = kits[head] if head in kits else sys.modules[head]
+    if head in kits:
+        obj = kits[head]
+    elif head in CONFIG["modules"]:
+        obj = sys.modules[head]
+    else:
+        raise KeyError(head)
     for part in rest.split("."):
         obj = getattr(obj, part)
     return obj
@@ -329,10 +354,206 @@ def run_map(request):
     replies.flush()
 
 
+# ---------------------------------------------------------------- calls back
+_ERRORS = {cls.__name__: cls for cls in (ValueError, KeyError, IndexError, TypeError,
+                                         AttributeError, ZeroDivisionError, RuntimeError)}
+_call_lock = threading.Lock()
+
+
+def call_back(number, method, args, sync):
+    """Send one call of a proxy or callback to the grader; wait for its answer
+    only when `sync`. Goes through the ordered reply buffer, so the grader sees
+    the calls and the rows of finished plans in the order they happened."""
+    if _running is None:
+        raise RuntimeError("the grader's objects can only be used during the call "
+                           "they were passed to")
+    try:
+        encoded = protocol.to_plain(list(args))
+    except protocol.Unencodable as error:
+        raise TypeError(f"{method}: {error}") from None
+    base, index = _running
+    with _call_lock:
+        _pending.add([base, index, 5 if sync else 6, [number, method, encoded]])
+        if not sync:
+            return None
+        _pending.flush()
+        line = _stream.readline()
+    if not line:
+        os._exit(0)       # the grader is gone
+    reply = protocol.loads(line)
+    if "e" in reply:
+        kind, message = reply["e"]
+        raise _ERRORS.get(kind, RuntimeError)(message)
+    return reply["r"]
+
+
+def make_proxy(spec):
+    """An object whose methods are the grader's (see ProxySpec)."""
+    methods = {}
+    for name, sync in spec.methods.items():
+        def method(*args, _name=name, _sync=bool(sync), **kwargs):
+            if kwargs:
+                raise TypeError(f"{_name}() takes positional arguments only")
+            return call_back(spec.number, _name, args, _sync)
+        method.__name__ = name
+        methods[name] = staticmethod(method)
+    methods["__repr__"] = lambda self: f"<the grader's object #{spec.number}>"
+    methods["__slots__"] = ()
+    return type("GraderObject", (), methods)()
+
+
+def make_callback(spec):
+    def callback(*args, **kwargs):
+        if kwargs:
+            raise TypeError("this function takes positional arguments only")
+        return call_back(spec.number, "__call__", args, bool(spec.sync))
+    return callback
+
+
+# ---------------------------------------------------------------- plans
+class StepFailed(Exception):
+    def __init__(self, number, error):
+        super().__init__(number)
+        self.number, self.error = number, error
+
+
+class Missing(Exception):
+    """A plan names a function of the student's module that is not there."""
+
+
+def plan_target(target, slots):
+    if type(target) is dict:
+        obj = slots[target["slot"]]
+        return getattr(obj, target["attr"]) if "attr" in target else obj
+    try:
+        return resolve(target)
+    except (AttributeError, KeyError) as error:
+        raise Missing(missing(target, error)) from None
+
+
+def plan_value(value, slots):
+    """Arguments of a step: slots, proxies and callbacks become the real things."""
+    kind = type(value)
+    if kind is protocol.Slot:
+        return slots[value.number]
+    if kind is protocol.ProxySpec:
+        return make_proxy(value)
+    if kind is protocol.CallbackSpec:
+        return make_callback(value)
+    if kind is list:
+        return [plan_value(v, slots) for v in value]
+    if kind is tuple:
+        return tuple(plan_value(v, slots) for v in value)
+    if kind is dict:
+        return {k: plan_value(v, slots) for k, v in value.items()}
+    return unwrap(value)
+
+
+def module_attribute(path):
+    module, _, name = path.rpartition(".")
+    if module not in CONFIG["modules"]:
+        raise KeyError(path)
+    return sys.modules[module], name
+
+
+def run_step(step, slots, patches):
+    op = step["op"]
+    if op == "call":
+        function = plan_target(step["target"], slots)
+        return function(*plan_value(step.get("args", []), slots),
+                        **plan_value(step.get("kwargs", {}), slots))
+    if op == "get":
+        try:
+            return plan_target(step["target"], slots)
+        except (AttributeError, Missing):
+            if "default" in step:
+                return step["default"]
+            raise
+    if op == "patch":
+        module, name = module_attribute(step["target"])
+        missing = object()
+        patches.append((module, name, module.__dict__.get(name, missing), missing))
+        setattr(module, name, plan_value(step["value"], slots))
+        return None
+    if op == "setitem":
+        container = plan_target(step["target"], slots)
+        container[plan_value(step["key"], slots)] = plan_value(step["value"], slots)
+        return None
+    raise ValueError(f"unknown step {op!r}")
+
+
+def run_plan(plan):
+    slots, patches = [], []
+    try:
+        for number, step in enumerate(plan["steps"]):
+            try:
+                value = run_step(step, slots, patches)
+            except BaseException as error:
+                if not step.get("catch"):
+                    raise StepFailed(number, error) from None
+                value = {"raised": describe(error)}
+            slots.append(value)
+        return fill(plan.get("result"), slots)
+    finally:
+        for module, name, old, missing in reversed(patches):
+            if old is missing:
+                module.__dict__.pop(name, None)
+            else:
+                module.__dict__[name] = old
+
+
+def fill(template, slots):
+    """The plan's result: its template with every slot's value put in place."""
+    kind = type(template)
+    if kind is protocol.Slot:
+        return slots[template.number]
+    if kind is list:
+        return [fill(v, slots) for v in template]
+    if kind is dict:
+        return {k: fill(v, slots) for k, v in template.items()}
+    return template
+
+
+def run_plans(request):
+    """Every plan in order; one compact row each, like `map`:
+    kind 0 returned, 1 raised (with the failing step), 2 unencodable, 3 missing."""
+    global _running
+    base = request["id"]
+    for index, plan in enumerate(request["plans"]):
+        _running = (base, index)
+        try:
+            value = run_plan(plan)
+        except StepFailed as failed:
+            if type(failed.error) is Missing:
+                row = [base, index, 3, str(failed.error)]
+            else:
+                row = [base, index, 1, dict(describe(failed.error), step=failed.number)]
+        except BaseException as error:
+            row = [base, index, 1, describe(error)]
+        else:
+            try:
+                row = [base, index, 0, protocol.to_plain(value, kept=_kept())]
+            except protocol.Unencodable as error:
+                row = [base, index, 2, str(error)]
+            except BaseException as error:
+                row = [base, index, 1, describe(error)]
+        finally:
+            _running = None
+        _pending.add(row)
+    _pending.flush()
+
+
+def loaded():
+    """Every module this interpreter holds, with its file (for the kit's tests)."""
+    return sorted([name, getattr(module, "__file__", None)]
+                  for name, module in list(sys.modules.items()))
+
+
 def serve():
-    stream = os.fdopen(RFD, "rb", buffering=1 << 16)
+    global _stream
+    stream = _stream = os.fdopen(RFD, "rb", buffering=1 << 16)
     for line in stream:
-        request = protocol.loads(line)
+        request = protocol.loads(line, requests=True)
         op = request.get("op")
         if op == "call":
             send(run_call(request))
@@ -342,6 +563,10 @@ def serve():
             _pending.flush()
         elif op == "map":
             run_map(request)
+        elif op == "plans":
+            run_plans(request)
+        elif op == "loaded":
+            send({"id": request["id"], "ok": loaded()})
         elif op == "import":
             reply = {"id": request["id"]}
             try:
@@ -363,9 +588,9 @@ def main():
     try:
         load_kits()
         redirect_output()
-        os.chdir(SCRATCH)
         sys.path[:] = [SCRATCH] + [p for p in sys.path if p.startswith(sys.base_prefix)]
         applied = confine_self()
+        os.chdir(SCRATCH)     # after confinement: the scratch folder may now be a tmpfs
     except (confine.LayerError, OSError) as error:
         send({"ready": False, "error": str(error)})
         os._exit(3)

@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import protocol
+from .plans import Plan, Registry
 
 CHILD = Path(__file__).with_name("child.py")
-MAX_REPLY = 8 << 20        # bytes in one reply line
 MB = 1 << 20
+MAX_REPLY = 1 * MB         # bytes in one reply line
+MAX_NOTES = 100            # refusals kept word for word per sandbox; the rest are counted
+MAX_CALLBACKS = 2_000_000  # calls back to the grader's objects in one plan
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,9 @@ class Limits:
     open_files: int = 64
     output_cap: int = 20000         # characters of student output kept
     start_timeout: float = 10.0
+    disk_bytes: int = 64 * MB       # the whole scratch folder (a private tmpfs)
+    disk_files: int = 1000          # files and folders in it
+    check_bytes: int = 16 * MB      # reply bytes read during one check, all calls together
 
 
 @dataclass
@@ -45,7 +51,8 @@ class Outcome:
     args_after: list | None = None
     failure: str | None = None      # timeout, crash, bad_value, protocol, skipped, unreached,
                                     # missing (no such function), budget (the check's
-                                    # time budget ran out before this call)
+                                    # time budget ran out before this call), too_much (the
+                                    # check's replies passed Limits.check_bytes)
     detail: str = ""                # human words for a failure
     seconds: float = 0.0
 
@@ -69,13 +76,20 @@ class Sandbox:
 
     def __post_init__(self):
         self.process = None
-        self.notes: list[str] = []
+        self.notes: dict[str, None] = {}   # distinct refusals, first MAX_NOTES
+        self.notes_total = 0               # every refusal note received
+        self.last_note = ""
+        self.bytes_left = self.limits.check_bytes
+        self.callbacks = 0                 # calls back answered (or recorded) in all plans
         self.applied: list[str] = []
         self._buffer = bytearray()
         self._scanned = 0     # bytes of the buffer known to hold no newline
         self._rows = collections.deque()   # parsed rows of a map not yet consumed
         self._reader = None
         self._writer = None
+        self._registry: Registry | None = None
+        self._late_error = None
+        self._fail_reason = ""
         self.start_seconds = 0.0
 
     # ------------------------------------------------------------ life cycle
@@ -92,6 +106,7 @@ class Sandbox:
             "modules": list(self.modules), "kit": dict(self.kit), "layers": list(self.layers),
             "uid": confine_uid,
             "output_cap": self.limits.output_cap,
+            "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
             "limits": {"cpu_seconds": self.limits.cpu_seconds,
                        "memory_bytes": self.limits.memory_bytes,
                        "file_bytes": self.limits.file_bytes,
@@ -165,11 +180,25 @@ class Sandbox:
         except (BrokenPipeError, OSError):
             pass  # the child is gone; the read below reports how
 
+    def new_check(self) -> None:
+        """A hidden check begins: its replies get a fresh byte allowance."""
+        self.bytes_left = self.limits.check_bytes
+
+    def _note(self, text) -> None:
+        self.notes_total += 1
+        text = str(text)[:200]
+        self.last_note = text
+        if len(self.notes) < MAX_NOTES:
+            self.notes[text] = None
+
     def _fill(self, deadline: float) -> bool:
         """Read what the child sent into the buffer; False (with a reason) when it
         is too late, the child is gone, or a reply grows past the cap."""
         if len(self._buffer) > MAX_REPLY:
             self._fail_reason = f"sent a reply larger than {MAX_REPLY // MB} MB"
+            return False
+        if self.bytes_left < 0:
+            self._fail_reason = "too_much"
             return False
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -181,6 +210,7 @@ class Sandbox:
             if not chunk:
                 self._fail_reason = "eof"
                 return False
+            self.bytes_left -= len(chunk)
             self._buffer += chunk
         return True
 
@@ -200,8 +230,7 @@ class Sandbox:
                 if not isinstance(message, dict):
                     continue
                 if "note" in message and len(message) == 1:
-                    if str(message["note"]) not in self.notes:
-                        self.notes.append(str(message["note"])[:200])
+                    self._note(message["note"])
                     continue
                 if expected_id is None or message.get("id") == expected_id:
                     return message
@@ -220,6 +249,10 @@ class Sandbox:
                                seconds=seconds)
             if reason == "eof":
                 return Outcome(failure="crash", detail=self.death(), seconds=seconds)
+            if reason == "too_much":
+                return Outcome(failure="too_much", seconds=seconds,
+                               detail=f"sent more than {self.limits.check_bytes // MB} MB of "
+                                      "answers in one check; the rest was not read")
             return Outcome(failure="protocol", detail=reason, seconds=seconds)
         if "raised" in reply:
             raised = reply["raised"] if isinstance(reply["raised"], dict) else {}
@@ -236,8 +269,8 @@ class Sandbox:
     def death(self) -> str:
         """Plain words for why the child ended."""
         code = self.process.wait(timeout=5) if self.process else None
-        if self.notes:
-            return "killed: " + self.notes[-1]
+        if self.last_note:
+            return "killed: " + self.last_note
         if code is None:
             return "stopped answering"
         if code < 0:
@@ -258,7 +291,6 @@ class Sandbox:
         if not self.alive:
             return Outcome(failure="crash", detail=self.death())
         message = dict(message, id=secrets.token_hex(8))
-        self.notes = []
         self._send(message)
         reply = self._read_message(time.monotonic() + timeout, message["id"])
         return self._outcome(reply, timeout, started)
@@ -291,7 +323,6 @@ class Sandbox:
             else:
                 parts.append(f'{{"op":"call","target":{json.dumps(target)},'
                              f'"args":{_encoded_args(args)}{flags},"id":"{call_id}"}}')
-        self.notes = []
         self._send_text(f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n')
         for call_id in ids:
             started = time.perf_counter()
@@ -314,15 +345,42 @@ class Sandbox:
         encoded = [_encoded(args) for args in arg_lists]
         plain = all(flag for _, flag in encoded)
         encoded = ",".join(text for text, _ in encoded)
-        self.notes = []
         self._send_text(f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                         f'"return_args":{"true" if return_args else "false"},'
                         f'"plain":{"true" if plain else "false"},"args":[{encoded}]}}\n')
+        return self._collect_rows(base, [timeout_each] * len(arg_lists), budget_end)
+
+    def plans(self, plans: list[Plan], timeout_each: float,
+              budget_end: float | None = None) -> list[Outcome]:
+        """Run call plans (see plans.py) in one request; while plan i runs, the
+        child's calls to the grader's proxies and callbacks of plan i are
+        answered here, by the grader's own objects."""
+        if not plans:
+            return []
+        if not self.alive:
+            return [Outcome(failure="crash", detail=self.death())] * len(plans)
+        base = secrets.token_hex(8)
+        registry = Registry()
+        encoded = [plan.encode(registry, index) for index, plan in enumerate(plans)]
+        message = protocol.dumps(protocol.to_plain({"op": "plans", "id": base,
+                                                    "plans": encoded}))
+        self._send_text(message)
+        self._registry = registry
+        try:
+            return self._collect_rows(base, [plan.timeout or timeout_each for plan in plans],
+                                      budget_end)
+        finally:
+            self._registry = None
+
+    def _collect_rows(self, base: str, timeouts: list[float],
+                      budget_end: float | None) -> list[Outcome]:
+        """One outcome per row of a map or plans request, each with its own deadline."""
         outcomes: list[Outcome] = []
-        for index in range(len(arg_lists)):
+        for index, timeout in enumerate(timeouts):
             started = time.perf_counter()
-            deadline = time.monotonic() + timeout_each
+            deadline = time.monotonic() + timeout
             over_budget = budget_end is not None and budget_end < deadline
+            self._late_error = None
             row = self._read_row(min(deadline, budget_end) if over_budget else deadline,
                                  base, index)
             if row is None:
@@ -331,41 +389,69 @@ class Sandbox:
                     outcomes.append(Outcome(failure="budget", detail="not reached: the check's "
                                             "time budget ran out", seconds=0.0))
                 else:
-                    outcomes.append(self._outcome(None, timeout_each, started))
+                    outcomes.append(self._outcome(None, timeout, started))
                 break
-            seconds = time.perf_counter() - started
-            kind, value = row[2], row[3]
-            if kind == 0:
-                outcomes.append(Outcome(ok=True, value=value, seconds=seconds,
-                                        args_after=row[4] if len(row) > 4 else None))
-            elif kind == 1 and isinstance(value, dict):
-                outcomes.append(Outcome(raised={k: None if value.get(k) is None
-                                                else str(value.get(k))
-                                                for k in ("type", "message", "where")},
-                                        seconds=seconds))
-            elif kind == 3:
-                outcomes.append(Outcome(failure="missing", detail=str(value)[:300],
-                                        seconds=seconds))
-            else:
-                outcomes.append(Outcome(failure="bad_value", detail=str(value)[:300],
-                                        seconds=seconds))
+            outcomes.append(_row_outcome(row, time.perf_counter() - started))
         if outcomes[-1].failure == "budget":
             rest = outcomes[-1]
+        elif outcomes[-1].failure == "too_much":
+            rest = Outcome(failure="too_much", detail=outcomes[-1].detail)
         else:
             rest = Outcome(failure="unreached", detail="not reached: an earlier call failed")
-        return outcomes + [rest] * (len(arg_lists) - len(outcomes))
+        return outcomes + [rest] * (len(timeouts) - len(outcomes))
+
+    def _answer(self, row: list, index: int) -> None:
+        """A call of the child's to one of the grader's objects (kinds 5: wait for the
+        answer, 6: record only). Nothing in it is trusted: the registry decides what
+        may be called, and the grader's own object decides the answer."""
+        waits = row[2] == 5
+        self.callbacks += 1
+        found, refusal = None, "the grader takes no calls now"
+        call = row[3] if type(row[3]) is list and len(row[3]) == 3 else None
+        if self._registry is not None and call is not None and row[1] == index:
+            found, refusal = self._registry.lookup(call[0], call[1], index)
+        if found is not None and found[1] != waits:
+            found, refusal = None, "the call was sent the wrong way"
+        if self.callbacks > MAX_CALLBACKS:
+            found, refusal = None, f"more than {MAX_CALLBACKS:,} calls to the grader's objects"
+        error = None
+        if found is None:
+            error = ["RuntimeError", refusal]
+        else:
+            args = call[2] if type(call[2]) is list else []
+            try:
+                value = found[0](*args)
+            except Exception as problem:   # the student's arguments made the grader's object fail
+                error = [type(problem).__name__, str(problem)[:300]]
+        if not waits:
+            if error is not None and self._late_error is None:
+                self._late_error = [error[0], f"an earlier {call[1] if call else 'call'}() "
+                                              f"failed: {error[1]}"]
+            return
+        if error is None and self._late_error is not None:
+            error, self._late_error = self._late_error, None
+        if error is not None:
+            self._send_text(protocol.dumps({"e": error}))
+            return
+        try:
+            self._send_text(protocol.dumps({"r": protocol.to_plain(value)}))
+        except protocol.Unencodable as problem:   # a bug in a suite, not the student's
+            self._send_text(protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]}))
 
     def _read_row(self, deadline: float, base: str, index: int) -> list | None:
-        """The reply row [base, index, kind, value(, args)], parsing buffered rows in bulk."""
+        """The reply row [base, index, kind, value(, args)], parsing buffered rows in
+        bulk and answering the child's calls to the grader's objects on the way."""
         while True:
             while self._rows:
                 row = self._rows.popleft()
-                if type(row) is list and len(row) >= 4 and row[0] == base and row[1] == index:
-                    return row
-                if type(row) is dict and "note" in row:
-                    note = str(row["note"])[:200]
-                    if note not in self.notes:
-                        self.notes.append(note)
+                if type(row) is list and len(row) >= 4 and row[0] == base:
+                    if row[2] == 5 or row[2] == 6:
+                        self._answer(row, index)
+                        continue
+                    if row[1] == index:
+                        return row
+                elif type(row) is dict and "note" in row:
+                    self._note(row["note"])
                 # anything else is stale or forged: ignore it
             end = self._buffer.rfind(b"\n")
             if end >= 0:
@@ -386,6 +472,23 @@ class Sandbox:
             return ""
         outcome = self.request({"op": "output"}, timeout)
         return outcome.value if outcome.ok and isinstance(outcome.value, str) else ""
+
+
+def _row_outcome(row: list, seconds: float) -> Outcome:
+    """The outcome of one compact row [base, index, kind, value(, args)]."""
+    kind, value = row[2], row[3]
+    if kind == 0:
+        return Outcome(ok=True, value=value, seconds=seconds,
+                       args_after=row[4] if len(row) > 4 else None)
+    if kind == 1 and isinstance(value, dict):
+        raised = {k: None if value.get(k) is None else str(value.get(k))
+                  for k in ("type", "message", "where")}
+        if type(value.get("step")) is int:
+            raised["step"] = value["step"]
+        return Outcome(raised=raised, seconds=seconds)
+    if kind == 3:
+        return Outcome(failure="missing", detail=str(value)[:300], seconds=seconds)
+    return Outcome(failure="bad_value", detail=str(value)[:300], seconds=seconds)
 
 
 def _worker_uid() -> int:

@@ -6,6 +6,9 @@ fails (fail closed). Layers, strongest last:
 
 - rlimits: CPU seconds, address space, file size, open files, no core dumps.
 - netns: a new network namespace (no interfaces: no network at all).
+- tmpfs: the scratch folder becomes a private tmpfs of fixed size and file
+  count, in a mount namespace of the child's own (the submission is copied
+  in); without it, Landlock leaves the scratch folder read-only.
 - landlock: read only the Python installation and the scratch folder, write
   only the scratch folder, no TCP bind/connect, no signals or abstract Unix
   sockets outside the sandbox (kernel LSM, via raw syscalls).
@@ -66,8 +69,17 @@ def enter_network_namespace():
     namespace first; root (with CAP_SYS_ADMIN) can do it directly."""
     if _libc.unshare(CLONE_NEWNET) == 0:
         return
-    uid, gid = os.getuid(), os.getgid()
     _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNET), "unshare(user+net)")
+    _map_user()
+
+
+# ---------------------------------------------------------------- tmpfs
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 2, 4, 0x4000, 1 << 18
+
+
+def _map_user():
+    uid, gid = os.getuid(), os.getgid()
     try:
         with open("/proc/self/setgroups", "w") as f:
             f.write("deny")
@@ -77,6 +89,54 @@ def enter_network_namespace():
             f.write(f"{gid} {gid} 1")
     except OSError as error:
         raise LayerError(f"user namespace maps: {error}") from None
+
+
+def private_scratch(scratch, size_bytes, files, owner):
+    """Mount a tmpfs of `size_bytes` and `files` inodes over `scratch`, seen only
+    by this process, and copy what the folder held into it (owned by `owner`).
+
+    The disk then holds nothing the student wrote, the caps are the kernel's,
+    and the mount disappears with the process. Root does it directly;
+    anybody else inside a user namespace of their own."""
+    source = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if _libc.unshare(CLONE_NEWNS) != 0:
+            _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare(user+mount)")
+            _map_user()
+            owner = os.getuid()
+        _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None),
+               "making mounts private")
+        options = f"size={int(size_bytes)},nr_inodes={int(files)},mode=0700,uid={owner},gid={owner}"
+        _check(_libc.mount(b"tmpfs", os.fsencode(scratch), b"tmpfs", MS_NOSUID | MS_NODEV,
+                           options.encode()), "mounting the scratch tmpfs")
+        _copy_tree(source, scratch, owner)
+    finally:
+        os.close(source)
+
+
+def _copy_tree(source_fd, target, owner):
+    """Copy regular files and folders from the directory `source_fd` into `target`."""
+    chown = os.geteuid() == 0 and owner != 0
+    for folder, dirs, names, folder_fd in os.fwalk(".", dir_fd=source_fd, follow_symlinks=False):
+        destination = os.path.normpath(os.path.join(target, folder))
+        for name in dirs:
+            os.mkdir(os.path.join(destination, name), 0o700)
+            if chown:
+                os.chown(os.path.join(destination, name), owner, owner)
+        for name in names:
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder_fd)
+            except OSError:
+                continue        # a symbolic link: never followed
+            try:
+                path = os.path.join(destination, name)
+                with os.fdopen(fd, "rb", closefd=False) as src, open(path, "wb") as dst:
+                    while chunk := src.read(1 << 16):
+                        dst.write(chunk)
+                if chown:
+                    os.chown(path, owner, owner)
+            finally:
+                os.close(fd)
 
 
 # ---------------------------------------------------------------- uid

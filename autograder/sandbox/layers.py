@@ -14,10 +14,12 @@ from pathlib import Path
 
 from .client import Sandbox, SandboxError
 
-ALL_LAYERS = ("rlimits", "netns", "uid", "landlock", "seccomp")
+ALL_LAYERS = ("rlimits", "netns", "tmpfs", "uid", "landlock", "seccomp")
 WHAT = {
     "rlimits": "CPU, memory, file size and open-file limits",
     "netns": "a network namespace without interfaces",
+    "tmpfs": "a private scratch folder capped at 64 MB and 1,000 files (a tmpfs in a "
+             "mount namespace); without it, Landlock makes the folder read-only",
     "uid": "a separate user per grading process (root only), keeping no capability "
            "but reading files",
     "landlock": "files: read the Python install and the scratch folder only; no TCP; "

@@ -11,6 +11,13 @@ of tuples), so containers are tagged:
     object kept in the child       {"__handle__": 7}
     kit function passed by name    {"__ref__": "kit.evaluate"}
 
+Requests to the child may also carry the parts of a call plan (see
+`autograder/sandbox/plans.py`): a value computed by an earlier step
+{"__slot__": 2}, an object of the grader's whose methods the child may call
+back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
+and a function of the grader's {"__callback__": [id, 1 | 0]}. Only the child
+decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
+
 Encoding accepts only the exact built-in types (no subclasses), so an object
 with a lying `__eq__` cannot be sent back; decoding builds only built-in types.
 This module is imported by the child before it is confined and must stay
@@ -26,6 +33,34 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool = (
     type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
 MAX_DEPTH = 64
+
+
+class Slot:
+    """In a plan: the value an earlier step produced."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number):
+        self.number = number
+
+
+class ProxySpec:
+    """In a plan: an object of the grader's; `methods` maps a name to 1 when
+    its caller waits for the answer, 0 when the call is only recorded."""
+
+    __slots__ = ("number", "methods")
+
+    def __init__(self, number, methods):
+        self.number, self.methods = number, methods
+
+
+class CallbackSpec:
+    """In a plan: a function of the grader's (`sync` as for a proxy method)."""
+
+    __slots__ = ("number", "sync")
+
+    def __init__(self, number, sync):
+        self.number, self.sync = number, sync
 
 
 class Unencodable(TypeError):
@@ -92,6 +127,12 @@ def to_plain(value, depth=0, kept=None):
         return {"__handle__": value.number}
     if kind is Ref:
         return {"__ref__": value.name}
+    if kind is Slot:
+        return {"__slot__": value.number}
+    if kind is ProxySpec:
+        return {"__proxy__": [value.number, value.methods]}
+    if kind is CallbackSpec:
+        return {"__callback__": [value.number, value.sync]}
     raise Unencodable(f"an object of type {kind.__name__} cannot be checked")
 
 
@@ -113,11 +154,23 @@ def _tagged(obj):
             return {_freeze(k): v for k, v in inner}
         if tag == "__handle__":
             return Handle(inner)
-        if tag == "__ref__":
-            return Ref(inner)
         if tag == "__float__":
             return float(inner)
     return obj
+
+
+def _request_tagged(obj):
+    if len(obj) == 1:
+        (tag, inner), = obj.items()
+        if tag == "__slot__" and type(inner) is int:
+            return Slot(inner)
+        if tag == "__proxy__" and type(inner) is list and len(inner) == 2:
+            return ProxySpec(*inner)
+        if tag == "__callback__" and type(inner) is list and len(inner) == 2:
+            return CallbackSpec(*inner)
+        if tag == "__ref__":
+            return Ref(inner)
+    return _tagged(obj)
 
 
 def dumps(message):
@@ -125,9 +178,11 @@ def dumps(message):
 
 
 _DECODER = json.JSONDecoder(object_hook=_tagged)
+_REQUEST_DECODER = json.JSONDecoder(object_hook=_request_tagged)
 
 
-def loads(line):
+def loads(line, requests=False):
+    """Decode one line; `requests=True` (the child only) also builds plan parts."""
     if isinstance(line, (bytes, bytearray)):
         line = line.decode()
-    return _DECODER.decode(line)
+    return (_REQUEST_DECODER if requests else _DECODER).decode(line)

@@ -1,0 +1,196 @@
+"""Call plans: what a hidden check asks the sandboxed child to do, built on the trusted side.
+
+A check often needs more than one call: build the student's searcher on a
+board, run a search, read the searcher's node counter. A `Plan` is that short
+script, sent to the child as plain data and run there by generic plumbing
+(`child.py`), which knows no game and no answer:
+
+    board = InstrumentedGame(KitBoard(cells))                # lives HERE, trusted
+    plan = Plan("NegaMax.explore")
+    searcher = plan.call("negamax.NegaMax", Proxy(board, ask=("getMoves", "evaluate",
+                         "getSide"), tell=("makeMove", "undoMove")))
+    value = plan.call(searcher.attr("explore"), 4, -inf, inf)
+    plan.returns({"value": value, "nodes": plan.get(searcher.attr("treeNodeCounter"))})
+    [outcome] = student.run([plan])
+    board.counts["evaluate"]      # counted here, by the grader, never by the child
+
+A `Proxy` wraps an object of the grader's: the student's code receives a
+stand-in whose methods send each call back over the pipe. Methods in `ask`
+wait for the grader's answer; methods in `tell` (those that return nothing,
+like makeMove) are only recorded, in order, without a round trip, and an
+exception they raise reaches the student at their next `ask` call. A
+`Callback` does the same for a single function (an evaluation function passed
+as an argument, or a module function patched for the plan with `patch`).
+
+Everything the grader believes about a search (nodes, order, cut-offs, the
+board after the search) is read from its own objects after the plan ran; what
+the plan returns is the student's answer, judged like any other value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .protocol import CallbackSpec, ProxySpec, Slot
+
+_ABSENT = object()
+
+
+class Proxy:
+    """An object of the grader's that the student's code may call methods of."""
+
+    def __init__(self, obj, ask=(), tell=()):
+        overlap = set(ask) & set(tell)
+        if overlap:
+            raise ValueError(f"a method is either asked or told, not both: {sorted(overlap)}")
+        self.obj = obj
+        self.methods = {name: 1 for name in ask} | {name: 0 for name in tell}
+
+
+class Callback:
+    """A function of the grader's that the student's code may call.
+    `wait=False` for a function whose result the caller does not need."""
+
+    def __init__(self, function, wait: bool = True):
+        self.function = function
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class Value:
+    """What an earlier step of a plan produced (used as an argument or target)."""
+    number: int
+
+    def attr(self, name: str) -> "Attribute":
+        return Attribute(self, name)
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """`value.name`: a method to call or an attribute to read."""
+    value: Value
+    name: str
+
+
+class Plan:
+    """A short script of calls for the child, with a name for timeouts.
+
+    The name is what a timeout is remembered by: after a plan named
+    "NegaMax.explore" timed out, later plans of that name are skipped at once.
+    `timeout` overrides the per-call limit for this plan (seconds, unscaled
+    by nothing: pass a scaled value)."""
+
+    def __init__(self, name: str, timeout: float | None = None):
+        self.name = name
+        self.timeout = timeout
+        self.steps: list[dict] = []
+        self.result = None
+
+    def _add(self, step: dict) -> Value:
+        self.steps.append(step)
+        return Value(len(self.steps) - 1)
+
+    def call(self, target, *args, catch: bool = False, **kwargs) -> Value:
+        """Call `target` ("module.function", "module.Class", a Value or an
+        Attribute). With `catch`, an exception becomes the step's value
+        ({"raised": {"type", "message", "where"}}) and the plan goes on."""
+        step = {"op": "call", "target": target, "args": list(args)}
+        if kwargs:
+            step["kwargs"] = kwargs
+        if catch:
+            step["catch"] = True
+        return self._add(step)
+
+    new = call
+
+    def get(self, target, default=_ABSENT) -> Value:
+        """Read an attribute ("module.NAME" or an Attribute); `default` if absent."""
+        step = {"op": "get", "target": target}
+        if default is not _ABSENT:
+            step["default"] = default
+        return self._add(step)
+
+    def patch(self, target: str, value) -> None:
+        """Set the module attribute `target` ("module.name") to `value` until the
+        plan ends (restored afterwards, also after an exception or a timeout's
+        kill, which ends the child)."""
+        self._add({"op": "patch", "target": target, "value": value})
+
+    def setitem(self, target, key, value) -> None:
+        """`target[key] = value` (a dict of the student's module, for instance)."""
+        self._add({"op": "setitem", "target": target, "key": key, "value": value})
+
+    def returns(self, template) -> "Plan":
+        """What the plan answers: plain data in which Values are filled in."""
+        self.result = template
+        return self
+
+    # ------------------------------------------------------------ encoding
+    def encode(self, registry: "Registry", index: int) -> dict:
+        """The plan as wire data; proxies and callbacks are numbered in `registry`."""
+        def walk(value):
+            kind = type(value)
+            if kind is Value:
+                return Slot(value.number)
+            if kind is Attribute:
+                return {"slot": value.value.number, "attr": value.name}
+            if kind is Proxy:
+                return ProxySpec(registry.add_proxy(value, index), value.methods)
+            if kind is Callback:
+                return CallbackSpec(registry.add_callback(value, index), int(value.wait))
+            if kind is list:
+                return [walk(v) for v in value]
+            if kind is tuple:
+                return tuple(walk(v) for v in value)
+            if kind is dict:
+                return {k: walk(v) for k, v in value.items()}
+            return value
+
+        steps = []
+        for step in self.steps:
+            encoded = {}
+            for key, value in step.items():
+                if key == "target" and type(value) is Value:
+                    encoded[key] = {"slot": value.number}
+                else:
+                    encoded[key] = walk(value)
+            steps.append(encoded)
+        return {"steps": steps, "result": walk(self.result)}
+
+
+@dataclass
+class Entry:
+    """One proxy or callback of a request: which plan it belongs to and what it may do."""
+    index: int
+    methods: dict        # name -> (callable, waits for an answer)
+
+
+class Registry:
+    """The grader's objects that the plans of one request hand to the child."""
+
+    def __init__(self):
+        self.entries: dict[int, Entry] = {}
+
+    def add_proxy(self, proxy: Proxy, index: int) -> int:
+        number = len(self.entries) + 1
+        methods = {name: (getattr(proxy.obj, name), bool(sync))
+                   for name, sync in proxy.methods.items()}
+        self.entries[number] = Entry(index, methods)
+        return number
+
+    def add_callback(self, callback: Callback, index: int) -> int:
+        number = len(self.entries) + 1
+        self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)})
+        return number
+
+    def lookup(self, number, method, index):
+        """(callable, waits) for a call the child sent, or a reason to refuse it."""
+        entry = self.entries.get(number) if type(number) is int else None
+        if entry is None:
+            return None, "no such object of the grader's"
+        if entry.index != index:
+            return None, "this object of the grader's belongs to another call"
+        found = entry.methods.get(method) if type(method) is str else None
+        if found is None:
+            return None, f"the grader's object has no method {str(method)[:40]!r}"
+        return found, None

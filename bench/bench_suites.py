@@ -1,0 +1,174 @@
+"""Per-submission grading time of each hidden suite, now and before the proxy protocol.
+
+Issue 10 moved every rule, search and counter out of the sandbox: the student's
+searches now call back into the grader for each board method, which costs a
+pipe round trip per call. This bench grades the reference submission of each
+assignment with today's suite and with the suite of BASELINE (the last commit
+before the change, unpacked from git into a temporary folder), one after the
+other in the same run on the same machine, and reports the ratio. Target: at
+most 1.5x.
+
+Each measurement: the reference is graded once as the warm-up the bulk grader
+does (it fills the caches of expected values), then `--repeat` more times; the
+median of those is the per-submission time.
+
+Also reported: the proxy round trip (a student function calling an `ask`
+method of a grader's object) and a `tell` call, next to an in-process method
+call measured in the same run. Target: at most 100 us median.
+
+Run: python bench/bench_suites.py [--repeat N] [--only A,B]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "17f470bfa418b0a60e5eb9a53c70c8f2240934ea"   # before issue 10 (kit code in the child)
+ASSIGNMENTS = ("tictactoe", "negamax", "gametree", "connect4", "muehle")
+
+# Runs inside a checkout (today's or the baseline's) with that checkout first on sys.path.
+MEASURE = r"""
+import json, statistics, sys, time
+from autograder import slices
+from autograder.grading import batch, calibrate
+from autograder.grading.runner import grade_submission
+from autograder.sandbox import layers
+name, repeat = sys.argv[1], int(sys.argv[2])
+piece = slices.load(name)
+chosen, scale = list(layers.available()), calibrate.scale()
+batch.warm_up(piece, chosen, scale)
+times, scores = [], []
+for _ in range(repeat):
+    started = time.perf_counter()
+    graded = grade_submission(piece, "reference", piece.solution_dir, layers=chosen, scale=scale)
+    times.append(time.perf_counter() - started)
+    scores.append(graded.score == graded.max_score)
+print(json.dumps({"median": statistics.median(times), "full": all(scores)}))
+"""
+
+STUDENT = '''
+def ask_many(board, n):
+    total = 0
+    for _ in range(n):
+        total += board.evaluate()
+    return total
+
+
+def tell_many(board, n):
+    for _ in range(n):
+        board.makeMove(1)
+    return board.evaluate()
+'''
+
+
+class Board:
+    def __init__(self):
+        self.made = 0
+
+    def evaluate(self):
+        return 3
+
+    def makeMove(self, move):
+        self.made += 1
+
+
+def measure_suite(checkout: Path, name: str, repeat: int) -> dict:
+    done = subprocess.run([sys.executable, "-c", MEASURE, name, str(repeat)], cwd=checkout,
+                          capture_output=True, text=True, timeout=1800,
+                          env={"PYTHONPATH": str(checkout), "PATH": "/usr/bin:/bin"})
+    if done.returncode != 0:
+        raise SystemExit(f"measuring {name} in {checkout} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def baseline_checkout(target: Path) -> Path:
+    archive = subprocess.run(["git", "archive", BASELINE], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(target, filter="data")
+    return target
+
+
+def proxy_round_trip(calls: int = 20000) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+    from autograder.sandbox.plans import Plan, Proxy
+
+    board = Board()
+    started = time.perf_counter()
+    for _ in range(calls):
+        board.evaluate()
+    local = (time.perf_counter() - started) / calls
+    result = {"local": local}
+    with tempfile.TemporaryDirectory() as scratch:
+        Path(scratch, "bench_student.py").write_text(STUDENT)
+        with Sandbox(Path(scratch), ["bench_student"], list(layers.available())) as sandbox:
+            sandbox.import_modules(10)
+            for function in ("ask_many", "tell_many"):
+                samples = []
+                for _ in range(5):
+                    plan = Plan(function)
+                    plan.returns(plan.call(f"bench_student.{function}",
+                                           Proxy(Board(), ask=("evaluate",), tell=("makeMove",)),
+                                           calls // 5))
+                    started = time.perf_counter()
+                    [outcome] = sandbox.plans([plan], 120)
+                    samples.append((time.perf_counter() - started) / (calls // 5))
+                    assert outcome.ok, outcome
+                result[function] = statistics.median(samples)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default=",".join(ASSIGNMENTS))
+    args = parser.parse_args()
+    names = [n for n in args.only.split(",") if n]
+    console = Console()
+    trip = proxy_round_trip()
+    table = Table(title="proxy calls (a student function calling a grader's object)")
+    for column in ("measure", "value", "baseline (same run)", "ratio", "target"):
+        table.add_column(column)
+    us = 1e6
+    table.add_row("ask round trip (mean of 4,000, median of 5 runs)",
+                  f"{trip['ask_many'] * us:.1f} us", f"in-process {trip['local'] * us:.2f} us",
+                  f"{trip['ask_many'] / trip['local']:.0f}x", "<= 100 us")
+    table.add_row("tell (recorded, no round trip)", f"{trip['tell_many'] * us:.1f} us",
+                  f"in-process {trip['local'] * us:.2f} us",
+                  f"{trip['tell_many'] / trip['local']:.0f}x", "")
+    console.print(table)
+
+    table = Table(title="per-submission grading time of each hidden suite (the reference)")
+    for column in ("assignment", "now", f"before ({BASELINE[:7]})", "ratio", "target",
+                   "full marks now / before"):
+        table.add_column(column)
+    with tempfile.TemporaryDirectory() as tmp:
+        before_root = baseline_checkout(Path(tmp) / "baseline")
+        for name in names:
+            now = measure_suite(ROOT, name, args.repeat)
+            before = measure_suite(before_root, name, args.repeat)
+            table.add_row(name, f"{now['median']:.2f} s", f"{before['median']:.2f} s",
+                          f"{now['median'] / before['median']:.2f}x", "<= 1.5x",
+                          f"{now['full']} / {before['full']}")
+        shutil.rmtree(before_root, ignore_errors=True)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
