@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import io
+import multiprocessing.util
 import os
 import shutil
 import tempfile
@@ -144,6 +145,8 @@ def _scratch_home() -> Path:
         folder = SCRATCH_ROOT / f"run-{os.getpid()}-{young.name.removeprefix('new-')}"
         young.rename(folder)
         _owner = (os.getpid(), folder, lock)
+        # At a clean exit (also of a forked worker, which skips atexit), remove it.
+        multiprocessing.util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=10)
     return _owner[1]
 
 

@@ -50,6 +50,7 @@ kits = {}
 notes = set()
 MAX_NOTES = 1000          # distinct notes sent; the grader keeps fewer
 _stream = None            # the request pipe, read by serve() and by proxies
+_applied = []             # the confinement layers in force
 _running = None           # (request id, plan index) of the plan being run
 
 
@@ -239,6 +240,13 @@ def describe(error):
         message = f"used more than {CONFIG['limits']['memory_bytes'] >> 20} MB of memory"
     elif isinstance(error, OSError) and error.errno == 27:
         message = f"wrote a file larger than the sandbox allows ({error.strerror})"
+    elif isinstance(error, OSError) and error.errno == 28:
+        disk = CONFIG["disk"]
+        message = (f"filled its scratch folder: the sandbox allows {disk['bytes'] >> 20} MB "
+                   f"and {disk['files']:,} files in all ({error.strerror})")
+    elif isinstance(error, OSError) and error.errno in (13, 30) and "tmpfs" not in _applied \
+            and os.path.abspath(os.fsdecode(error.filename or "/")).startswith(SCRATCH):
+        message = f"tried to write a file: the sandbox's folder is read-only here ({error.strerror})"
     else:
         message = str(error)[:400]
     if isinstance(error, SyntaxError):
@@ -590,6 +598,7 @@ def main():
         redirect_output()
         sys.path[:] = [SCRATCH] + [p for p in sys.path if p.startswith(sys.base_prefix)]
         applied = confine_self()
+        _applied[:] = applied
         os.chdir(SCRATCH)     # after confinement: the scratch folder may now be a tmpfs
     except (confine.LayerError, OSError) as error:
         send({"ready": False, "error": str(error)})

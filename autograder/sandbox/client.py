@@ -97,6 +97,9 @@ class Sandbox:
         started = time.perf_counter()
         confine_uid = None
         if "uid" in self.layers:
+            if os.geteuid() != 0:
+                raise SandboxError("sandbox setup failed: only root can run the child as "
+                                   "a user of its own")
             confine_uid = _worker_uid()
             _hand_over(Path(self.scratch), confine_uid)
         parent_r, child_w = os.pipe()

@@ -1,0 +1,195 @@
+"""Call plans: the child runs scripts of calls; proxies and callbacks answer from the grader."""
+
+import math
+
+import pytest
+
+from autograder.sandbox import layers
+from autograder.sandbox.client import Sandbox
+from autograder.sandbox.plans import Callback, Plan, Proxy
+
+STUDENT = '''
+def walk(board, depth):
+    """Sum of evaluate() over the leaves `depth` plies down."""
+    if depth == 0:
+        return board.evaluate()
+    total = 0
+    for move in board.getMoves():
+        board.makeMove(move)
+        total += walk(board, depth - 1)
+        board.undoMove(move)
+    return total
+
+
+class Searcher:
+    def __init__(self, board):
+        self.board = board
+        self.visits = 0
+
+    def run(self, depth):
+        self.visits += 1
+        return walk(self.board, depth)
+
+
+def apply(function, value):
+    return function(value) + 1
+
+
+def twice():
+    return helper(1) + helper(2)
+
+
+def helper(x):
+    return x
+
+
+KEPT = []
+
+
+def keep(board):
+    KEPT.append(board)
+    return "kept"
+
+
+def use_kept():
+    return KEPT[0].evaluate()
+
+
+def illegal_then_ask(board):
+    board.makeMove("nowhere")
+    return board.evaluate()
+
+
+CACHE = {}
+
+
+def ask_forever(board):
+    while True:
+        board.evaluate()
+
+
+def cached(key):
+    return CACHE.get(key, "absent")
+'''
+
+
+class Board:
+    """A tiny trusted game: moves 0 and 1 at every ply; evaluate() is the path as a number."""
+
+    def __init__(self):
+        self.path, self.log = [], []
+
+    def getMoves(self):
+        self.log.append("getMoves")
+        return [0, 1]
+
+    def makeMove(self, move):
+        self.log.append(("make", move))
+        if move not in (0, 1):
+            raise ValueError(f"no move {move!r}")
+        self.path.append(move)
+
+    def undoMove(self, move):
+        self.log.append(("undo", move))
+        self.path.pop()
+
+    def evaluate(self):
+        self.log.append("evaluate")
+        return int("1" + "".join(map(str, self.path)), 2)
+
+
+def proxy(board):
+    return Proxy(board, ask=("getMoves", "evaluate"), tell=("makeMove", "undoMove"))
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    (tmp_path / "m.py").write_text(STUDENT)
+    with Sandbox(tmp_path, ["m"], list(layers.available())) as box:
+        assert box.import_modules(10).ok
+        yield box
+
+
+def test_a_search_over_a_proxy_is_counted_by_the_grader(sandbox):
+    board = Board()
+    plan = Plan("Searcher.run")
+    searcher = plan.new("m.Searcher", proxy(board))
+    total = plan.call(searcher.attr("run"), 3)
+    plan.returns({"total": total, "visits": plan.get(searcher.attr("visits"))})
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.value == {"total": sum(range(8, 16)), "visits": 1}
+    # The grader's own record: every call, in order, tells included.
+    assert board.log.count("evaluate") == 8 and board.log.count("getMoves") == 7
+    assert board.log[:4] == ["getMoves", ("make", 0), "getMoves", ("make", 0)]
+    assert board.path == []
+
+
+def test_callbacks_patches_and_their_restoration(sandbox):
+    first = Plan("apply")
+    first.returns(first.call("m.apply", Callback(lambda x: 10 * x), 4))
+    patched = Plan("twice")
+    seen = []
+    patched.patch("m.helper", Callback(lambda x: seen.append(x) or 100 * x))
+    patched.returns(patched.call("m.twice"))
+    after = Plan("twice")
+    after.returns(after.call("m.twice"))
+    outcomes = sandbox.plans([first, patched, after], 10)
+    assert [o.value for o in outcomes] == [41, 300, 3]
+    assert seen == [1, 2]
+
+
+def test_setitem_get_default_and_catch(sandbox):
+    plan = Plan("cached")
+    plan.setitem("m.CACHE", (1, (2, 3)), [4.5, math.inf])
+    hit = plan.call("m.cached", (1, (2, 3)))
+    raised = plan.call("m.apply", None, 1, catch=True)
+    plan.returns([hit, plan.get("m.NOTHING", default="none"), raised])
+    [outcome] = sandbox.plans([plan], 10)
+    hit, absent, raised = outcome.value
+    assert hit == [4.5, math.inf] and absent == "none"
+    assert raised["raised"]["type"] == "TypeError"
+
+
+def test_a_failing_step_is_named_and_a_missing_function_is_missing(sandbox):
+    failing = Plan("walk")
+    failing.call("m.Searcher", None)
+    failing.returns(failing.call("m.walk", None, 1))
+    missing = Plan("nothing")
+    missing.returns(missing.call("m.not_there"))
+    first, second = sandbox.plans([failing, missing], 10)
+    assert first.raised["type"] == "AttributeError" and first.raised["step"] == 1
+    assert second.failure == "missing" and "not_there" in second.detail
+
+
+def test_a_proxy_kept_for_later_is_refused(sandbox):
+    board = Board()
+    keep = Plan("keep")
+    keep.returns(keep.call("m.keep", proxy(board)))
+    later = Plan("use_kept")
+    later.returns(later.call("m.use_kept"))
+    kept, used = sandbox.plans([keep, later], 10)
+    assert kept.value == "kept"
+    assert used.raised["type"] == "RuntimeError" and "another call" in used.raised["message"]
+    assert board.log == []
+
+
+def test_an_error_of_a_told_method_reaches_the_next_ask(sandbox):
+    board = Board()
+    plan = Plan("illegal")
+    plan.returns(plan.call("m.illegal_then_ask", proxy(board)))
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.raised["type"] == "ValueError"
+    assert "makeMove" in outcome.raised["message"] and "nowhere" in outcome.raised["message"]
+    assert board.log == [("make", "nowhere"), "evaluate"]
+
+
+def test_a_plan_that_keeps_calling_back_is_killed_at_its_deadline(sandbox):
+    board = Board()
+    loop = Plan("loop")
+    loop.returns(loop.call("m.ask_forever", proxy(board)))
+    quick = Plan("apply")
+    quick.returns(quick.call("m.apply", Callback(abs), -1))
+    first, second = sandbox.plans([loop, quick], 0.5)
+    assert first.failure == "timeout" and second.failure == "unreached"
+    assert board.log.count("evaluate") > 100     # it was answered until the deadline
+    assert not sandbox.alive
