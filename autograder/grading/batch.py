@@ -118,13 +118,15 @@ def warm_up(piece, layers: list[str], scale: float) -> None:
 
 
 def summary_table(rows: list[dict], seconds: float) -> Table:
+    # Nothing is ever cut: long names and notes wrap inside their cells, so the
+    # table keeps its borders at any width (a terminal, a log, a pipe).
     table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
-    table.add_column("student", no_wrap=True, overflow="ellipsis", max_width=28)
-    table.add_column("score", justify="right", no_wrap=True, min_width=7)
-    table.add_column("status", no_wrap=True, min_width=12)
+    table.add_column("student", overflow="fold", max_width=28)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("status", overflow="fold")
     for column in ("timeouts", "crashes", "refused"):
-        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
-    table.add_column("note", overflow="ellipsis", no_wrap=True, ratio=1)
+        table.add_column(column, justify="right", overflow="fold")
+    table.add_column("note", overflow="fold")
     for row in sorted(rows, key=lambda r: r["student"]):
         table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
                       str(row["timeouts"]), str(row["crashes"]), str(row["refused"]),
