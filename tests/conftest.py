@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import browser, page  # noqa: F401  (fixtures for page tests)
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
