@@ -26,7 +26,6 @@ from ..sandbox.client import Limits, SandboxError
 from .checks import CheckFailed
 from .student import Event, Student, Timeouts
 
-MAX_FILES = 200
 MAX_BYTES = 5 << 20
 IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", ".ipynb_checkpoints"}
 
@@ -168,31 +167,34 @@ def sweep_scratch() -> int:
     return removed
 
 
-def make_scratch(home: Path) -> tuple[Path, list[str]]:
-    """Copy the regular files of `home` into a fresh folder; report what was skipped."""
+def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
+    """Copy the student's modules (and nothing else) into a fresh folder; say what
+    was left out. Other files never reach the sandbox: a copy of a file the kit
+    ships (a referee, the public tests) cannot be imported to stand in for work."""
     scratch = Path(tempfile.mkdtemp(prefix="s-", dir=_scratch_home()))
-    skipped, count, size = [], 0, 0
-    for path in sorted(home.rglob("*")):
-        rel = path.relative_to(home)
-        if set(rel.parts) & IGNORED_DIRS:
-            continue
-        if path.is_symlink():
-            skipped.append(f"{rel}: symbolic links are not copied")
-            continue
-        if path.is_dir():
-            continue
-        if not path.is_file():
-            skipped.append(f"{rel}: not a regular file")
-            continue
-        count += 1
-        size += path.stat().st_size
-        if count > MAX_FILES or size > MAX_BYTES:
-            skipped.append(f"{rel}: the submission is too large, later files were not copied")
-            break
-        target = scratch / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    return scratch, skipped
+    size = 0
+    for module in modules:
+        source = home / module
+        size += source.stat().st_size
+        if size > MAX_BYTES:
+            return scratch, [f"{module}: larger than {MAX_BYTES >> 20} MB, not copied"]
+        shutil.copyfile(source, scratch / module)
+    notes = []
+    rest = [p for p in home.rglob("*") if not set(p.relative_to(home).parts) & IGNORED_DIRS
+            and p.name not in modules]
+    links = sorted(str(p.relative_to(home)) for p in rest if p.is_symlink())
+    if links:
+        notes.append(f"{_few(links)}: symbolic links are not copied")
+    others = sorted(str(p.relative_to(home)) for p in rest
+                    if p.suffix == ".py" and not p.is_symlink())
+    if others:
+        graded = ", ".join(modules) + (" is" if len(modules) == 1 else " are")
+        notes.append(f"only {graded} graded; not copied: {_few(others)}")
+    return scratch, notes
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 # ------------------------------------------------------------ the pytest plugin
@@ -273,7 +275,7 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     if home is None:
         return ungraded("missing" if "no file" in problem or "link" in problem
                         else "ambiguous", problem)
-    scratch, skipped = make_scratch(home)
+    scratch, skipped = make_scratch(home, piece.modules)
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits, rubric.kit)
     try:
