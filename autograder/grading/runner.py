@@ -23,6 +23,7 @@ import pytest
 
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError
+from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
 from .student import Event, Student, Timeouts
 
@@ -36,6 +37,7 @@ class Rubric:
     timeouts: Timeouts
     limits: Limits
     kit: dict[str, str]
+    required: tuple[str, ...] = ("rlimits",)   # sandbox layers without which nobody is graded
 
     @property
     def max_score(self) -> float:
@@ -57,7 +59,12 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
                         test=base.get("test", 120.0) * scale)
     memory = data.get("limits", {}).get("memory_mb", 512)
     kit = {name: str((suite_dir / rel).resolve()) for name, rel in data.get("kit", {}).items()}
-    return Rubric(points=dict(data.get("points", {})), timeouts=timeouts,
+    required = tuple(data.get("sandbox", {}).get("required", ("rlimits",)))
+    unknown = set(required) - set(ALL_LAYERS)
+    if unknown:
+        raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
+                       f"(known: {', '.join(ALL_LAYERS)})")
+    return Rubric(points=dict(data.get("points", {})), timeouts=timeouts, required=required,
                   limits=Limits(memory_bytes=memory << 20), kit=kit)
 
 
@@ -268,6 +275,11 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
         return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
                       seconds=time.perf_counter() - started)
 
+    lacking = [layer for layer in rubric.required if layer not in layers]
+    if lacking:
+        return ungraded("sandbox-error", f"this machine does not offer the sandbox layers the "
+                                         f"rubric requires: {', '.join(lacking)} (see "
+                                         f"`autograder doctor`); the code was not run")
     if folder.is_symlink():
         return ungraded("missing", "the submission folder is a symbolic link, "
                                    "which the grader does not follow")

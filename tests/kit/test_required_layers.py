@@ -1,0 +1,15 @@
+"""A rubric names the sandbox layers it cannot do without; lacking one, nobody is graded."""
+
+from autograder import slices
+from autograder.grading.runner import grade_submission, load_rubric
+
+
+def test_the_default_requirement_is_rlimits():
+    assert load_rubric(slices.load("tictactoe").suite_dir).required == ("rlimits",)
+
+
+def test_a_missing_required_layer_gives_no_grade_and_one_clear_line():
+    piece = slices.load("tictactoe")
+    graded = grade_submission(piece, "ada", piece.solution_dir, layers=["seccomp"])
+    assert graded.status == "sandbox-error" and graded.score == 0
+    assert "requires: rlimits" in graded.message and "not run" in graded.message
