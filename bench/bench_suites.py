@@ -61,11 +61,18 @@ print(json.dumps({"median": statistics.median(times), "full": all(scores)}))
 """
 
 STUDENT = '''
-def ask_many(board, n):
-    total = 0
+import time
+
+
+def ask_timed(board, n):
+    """Each call timed on its own (this is the bench's code, not a student's)."""
+    samples = []
     for _ in range(n):
-        total += board.evaluate()
-    return total
+        started = time.perf_counter()
+        board.evaluate()
+        samples.append(time.perf_counter() - started)
+    samples.sort()
+    return [samples[len(samples) // 2], samples[int(len(samples) * 0.99)]]
 
 
 def tell_many(board, n):
@@ -119,18 +126,17 @@ def proxy_round_trip(calls: int = 20000) -> dict:
         Path(scratch, "bench_student.py").write_text(STUDENT)
         with Sandbox(Path(scratch), ["bench_student"], list(layers.available())) as sandbox:
             sandbox.import_modules(10)
-            for function in ("ask_many", "tell_many"):
-                samples = []
-                for _ in range(5):
-                    plan = Plan(function)
-                    plan.returns(plan.call(f"bench_student.{function}",
-                                           Proxy(Board(), ask=("evaluate",), tell=("makeMove",)),
-                                           calls // 5))
-                    started = time.perf_counter()
-                    [outcome] = sandbox.plans([plan], 120)
-                    samples.append((time.perf_counter() - started) / (calls // 5))
-                    assert outcome.ok, outcome
-                result[function] = statistics.median(samples)
+            board = Proxy(Board(), ask=("evaluate",), tell=("makeMove",))
+            plan = Plan("ask_timed")
+            plan.returns(plan.call("bench_student.ask_timed", board, calls))
+            [outcome] = sandbox.plans([plan], 120)
+            result["ask_median"], result["ask_p99"] = outcome.value
+            plan = Plan("tell_many")
+            plan.returns(plan.call("bench_student.tell_many", board, calls))
+            started = time.perf_counter()
+            [outcome] = sandbox.plans([plan], 120)
+            result["tell"] = (time.perf_counter() - started) / calls
+            assert outcome.ok, outcome
     return result
 
 
@@ -146,12 +152,13 @@ def main() -> None:
     for column in ("measure", "value", "baseline (same run)", "ratio", "target"):
         table.add_column(column)
     us = 1e6
-    table.add_row("ask round trip (mean of 4,000, median of 5 runs)",
-                  f"{trip['ask_many'] * us:.1f} us", f"in-process {trip['local'] * us:.2f} us",
-                  f"{trip['ask_many'] / trip['local']:.0f}x", "<= 100 us")
-    table.add_row("tell (recorded, no round trip)", f"{trip['tell_many'] * us:.1f} us",
+    table.add_row("ask round trip, median of 20,000", f"{trip['ask_median'] * us:.1f} us",
                   f"in-process {trip['local'] * us:.2f} us",
-                  f"{trip['tell_many'] / trip['local']:.0f}x", "")
+                  f"{trip['ask_median'] / trip['local']:.0f}x", "<= 100 us")
+    table.add_row("ask round trip, p99", f"{trip['ask_p99'] * us:.1f} us", "", "", "")
+    table.add_row("tell (recorded, no round trip), mean", f"{trip['tell'] * us:.1f} us",
+                  f"in-process {trip['local'] * us:.2f} us",
+                  f"{trip['tell'] / trip['local']:.0f}x", "")
     console.print(table)
 
     table = Table(title="per-submission grading time of each hidden suite (the reference)")
