@@ -1,21 +1,49 @@
-"""Play Connect 4 in the terminal against your own search: `make play`."""
+"""Play Connect 4 in the terminal against your own search: `make play`.
+
+Anything that is not an answer gets one line and the question again; Ctrl-D or
+Ctrl-C ends the game.
+"""
 
 import sys
 
 import connect4 as c4
 
 
+def ask(prompt, read, complaint):
+    """Ask until `read(answer)` accepts the answer (returns it, not None)."""
+    while True:
+        try:
+            answer = input(prompt).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            print("\nBye.")
+            sys.exit(0)
+        value = read(answer)
+        if value is not None:
+            return value
+        print(complaint)
+
+
+def yes_or_no(answer):
+    return {"": True, "y": True, "yes": True, "n": False, "no": False}.get(answer)
+
+
+def depth(answer):
+    if answer == "":
+        return 6
+    return int(answer) if answer.isdigit() and int(answer) >= 1 else None
+
+
+def column(answer):
+    return answer if answer.isdigit() and 0 <= int(answer) < c4.WIDTH else None
+
+
 def main():
-    try:
-        answer = input("Do you want to begin (x)? [Y/n] ").strip().lower()
-        bremse = int(input("Search depth (Bremse) of the computer [6]: ").strip() or 6)
-    except (EOFError, KeyboardInterrupt, ValueError):
-        print()
-        return
-    try:
-        c4.play(computer_first=answer.startswith("n"), bremse=bremse)
-    except (EOFError, KeyboardInterrupt):
-        print()
+    human_first = ask("Do you want to begin (x)? [Y/n] ", yes_or_no, "Please answer y or n.")
+    bremse = ask("Search depth (Bremse) of the computer [6]: ", depth,
+                 "Please type a whole number of at least 1, or press Enter for 6.")
+    c4.play(computer_first=not human_first, bremse=bremse, say=print,
+            ask=lambda prompt: ask(prompt, column,
+                                   f"Please type a column number from 0 to {c4.WIDTH - 1}."))
 
 
 if __name__ == "__main__":

@@ -5,15 +5,17 @@ Each public test is marked with the function it checks, e.g.
 `@pytest.mark.checks("winner")`; the summary groups the results by that name.
 """
 
+import os
+import textwrap
+import traceback
+
 import pytest
 
 _results = {}   # function name -> list of (test name, problem or None)
 _order = []
 _timed_out = set()   # functions that hit the time limit once: not waited for again
-
-
-class SkippedAfterTimeout(Exception):
-    """Raised instead of running a test whose function already timed out."""
+_broken = []    # what stopped a file from being imported: shown before anything else
+NOT_RUN_AFTER_TIMEOUT = "not run: an earlier test of {} timed out"
 
 
 def pytest_configure(config):
@@ -33,9 +35,72 @@ def _timeout_of(item):
 
 
 def pytest_runtest_setup(item):
+    # A skip, not an error: pytest would count an error and print an "E" for it.
     name = _function_of(item)
     if name in _timed_out:
-        raise SkippedAfterTimeout(f"not run: an earlier test of {name} timed out")
+        pytest.skip(NOT_RUN_AFTER_TIMEOUT.format(name))
+
+
+# ------------------------------------------------------------ a module that does not import
+def _relative(path, root):
+    try:
+        return os.path.relpath(path, root)
+    except ValueError:      # another drive (Windows)
+        return str(path)
+
+
+def _own_frame(error, root):
+    """(file, line) of the innermost frame in this folder that is not a test file."""
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        name = os.path.basename(frame.filename)
+        inside = os.path.abspath(frame.filename).startswith(os.path.abspath(root) + os.sep)
+        if inside and not name.startswith("test_") and name != "conftest.py":
+            found = (_relative(frame.filename, root), frame.lineno, frame.line)
+    return found
+
+
+def _import_problem(error, root):
+    """The file, the line, the message and what to do, for an import that failed."""
+    if isinstance(error, SyntaxError):     # IndentationError and TabError too
+        where = _relative(error.filename or "?", root)
+        lines = [f"{where} cannot be read by Python, so no test could run:", "",
+                 f"  {where}, line {error.lineno}: {type(error).__name__}: {error.msg}"]
+        if error.text and error.text.strip():
+            text = error.text.rstrip("\n")
+            lines.append(f"    {text.strip()}")
+            if error.offset and error.offset > 0:
+                lead = len(text) - len(text.lstrip())
+                lines.append("    " + " " * max(error.offset - 1 - lead, 0) + "^")
+        todo = (f"fix line {error.lineno} of {where} (the mistake can also sit at the end "
+                "of the line before it), save, and run `make check` again.")
+        return "\n".join(lines + ["", *textwrap.wrap("What to do: " + todo, 88)])
+    frame = _own_frame(error, root)
+    where, line = (frame[0], frame[1]) if frame else ("your module", None)
+    message = f"{type(error).__name__}: {error}"
+    lines = [f"{where} stops with an error while it is imported, so no test could run:", "",
+             f"  {where}, line {line}: {message}" if line else f"  {message}"]
+    if frame and frame[2]:
+        lines.append(f"    {frame[2].strip()}")
+    if isinstance(error, ModuleNotFoundError):
+        todo = (f"{where} imports {error.name!r}, which this Python does not have: use only "
+                "Python's standard library (the task needs nothing else), or remove that import.")
+    else:
+        todo = (f"code outside any function runs when {where} is imported: fix line {line} "
+                "(or move that code into a function), save, and run `make check` again.")
+    return "\n".join(lines + ["", *textwrap.wrap("What to do: " + todo, 88)])
+
+
+def pytest_exception_interact(node, call, report):
+    if report.when != "collect" or call.excinfo is None:
+        return
+    error = call.excinfo.value
+    # pytest wraps SyntaxError and ImportError of a test file's imports in a CollectError.
+    if isinstance(error, pytest.Collector.CollectError) and error.__cause__ is not None:
+        error = error.__cause__
+    problem = _import_problem(error, str(node.config.rootpath))
+    if problem not in _broken:
+        _broken.append(problem)
 
 
 def _problem(item, call):
@@ -46,8 +111,6 @@ def _problem(item, call):
     if excinfo.errisinstance(NotImplementedError):
         return "not implemented yet"
     message = str(excinfo.value)
-    if excinfo.errisinstance(SkippedAfterTimeout):
-        return message
     if message.startswith("Timeout"):
         _timed_out.add(_function_of(item))
         return (f"timed out after {_timeout_of(item)} s: is there an infinite loop, "
@@ -70,22 +133,32 @@ def _problem(item, call):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
+    name = _function_of(item)
     if report.when == "call" or (report.when == "setup" and report.failed):
-        name = _function_of(item)
-        if name not in _results:
-            _order.append(name)
-            _results[name] = []
-        _results[name].append((item.name, _problem(item, call) if report.failed else None))
+        problem = _problem(item, call) if report.failed else None
+    elif report.when == "setup" and report.skipped and name in _timed_out:
+        problem = NOT_RUN_AFTER_TIMEOUT.format(name)
+    else:
+        return
+    if name not in _results:
+        _order.append(name)
+        _results[name] = []
+    _results[name].append((item.name, problem))
 
 
 def pytest_report_teststatus(report, config):
-    # Silence the row of dots: the summary below says it better.
-    if report.when == "call":
+    # Silence the row of dots (and the "s" of a test skipped after a timeout): the
+    # summary below says it better.
+    if report.when == "call" or (report.when == "setup" and report.skipped):
         return report.outcome, "", ""
 
 
 def pytest_terminal_summary(terminalreporter):
     write = terminalreporter.write_line
+    for problem in _broken:
+        write("")
+        for line in problem.splitlines():
+            write(line)
     if not _results:
         return
     width = max(len(name) for name in _order)

@@ -1,5 +1,10 @@
-"""Play Nine Men's Morris in the terminal against your own best_move_ab: `make play`."""
+"""Play Nine Men's Morris in the terminal against your own best_move_ab: `make play`.
 
+Anything that is not a move gets one line and the question again; Ctrl-D or
+Ctrl-C ends the game.
+"""
+
+import re
 import sys
 
 import muehle as m
@@ -8,17 +13,45 @@ DEPTH = 3
 NAMES = {m.WHITE: "WHITE", m.BLACK: "BLACK"}
 
 
+def in_order(words):
+    """Moves in the order of their numbers: 2 before 10, 4-7 before 4-12."""
+    return sorted(words, key=lambda word: ([int(n) for n in re.findall(r"\d+", word)], word))
+
+
 def ask(prompt, accepted):
-    """Ask until the answer is one of `accepted`; Ctrl-D or Ctrl-C quits."""
+    """Ask until the answer is one of `accepted` (in any case); Ctrl-D or Ctrl-C quits."""
+    by_case = {word.upper(): word for word in accepted}
     while True:
         try:
             answer = input(prompt).strip().upper()
         except (EOFError, KeyboardInterrupt):
-            print()
+            print("\nBye.")
             sys.exit(0)
-        if answer in accepted:
-            return answer
-        print(f"Please answer with one of: {', '.join(sorted(accepted))}.")
+        if answer in by_case:
+            return by_case[answer]
+        print(f"Please answer with one of: {', '.join(in_order(accepted))}.")
+
+
+def signed(value):
+    """+0.250, -1.000, and +0.000 for a zero whatever its sign."""
+    return f"{round(value, 3) + 0.0:+.3f}"
+
+
+def point_numbers():
+    """The board with the number of every point, drawn like draw_board but wider."""
+    grid = [[" "] * 26 for _ in range(7)]
+    for a, b in {tuple(sorted((p, q))) for p in range(24) for q in m.ADJACENT[p]}:
+        (ca, ra), (cb, rb) = m.COORDS[a], m.COORDS[b]
+        if ra == rb:
+            for c in range(4 * ca + 2, 4 * cb):
+                grid[ra][c] = "-"
+        else:
+            for r in range(ra + 1, rb):
+                grid[r][4 * ca + 1] = "|"
+    for p, (col, row) in enumerate(m.COORDS):
+        pad = "-" if col and grid[row][4 * col - 1] == "-" else " "
+        grid[row][4 * col:4 * col + 2] = str(p).rjust(2, pad)
+    return "\n".join("".join(line).rstrip() for line in grid)
 
 
 def describe(before, after, player):
@@ -40,6 +73,7 @@ def human_move(state, player):
 
 def main():
     human = {"W": m.WHITE, "B": m.BLACK}[ask("Do you play W (moves first) or B? ", {"W", "B"})]
+    print(f"The points are numbered like this:\n{point_numbers()}")
     state, player = m.initial_state(), m.WHITE
     while not m.finished(state, player):
         print(f"\n{m.draw_board(state)}\n{NAMES[player]} to move")
@@ -50,7 +84,7 @@ def main():
             m.clear_caches()
             value, successor = m.best_move_ab(state, player, DEPTH)
             successor = m.to_tuple(successor)
-            print(f"The computer plays {describe(state, successor, player)} (value {value:+.3f}).")
+            print(f"The computer plays {describe(state, successor, player)} (value {signed(value)}).")
             state = successor
         player = m.opponent(player)
     print(f"\n{m.draw_board(state)}\n")

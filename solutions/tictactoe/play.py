@@ -1,4 +1,8 @@
-"""Play tic-tac-toe in the terminal against your own minimax: `make play`."""
+"""Play tic-tac-toe in the terminal against your own minimax: `make play`.
+
+Anything that is not an answer gets one line and the question again; Ctrl-D or
+Ctrl-C ends the game.
+"""
 
 import sys
 
@@ -13,22 +17,24 @@ def draw(board):
     return "\n---+---+---\n".join(rows)
 
 
-def ask(prompt, accepted):
+def ask(prompt, accepted, complaint):
     """Ask until the answer is one of `accepted`; Ctrl-D or Ctrl-C quits."""
     while True:
         try:
             answer = input(prompt).strip().upper()
         except (EOFError, KeyboardInterrupt):
-            print()
+            print("\nBye.")
             sys.exit(0)
         if answer in accepted:
             return answer
-        print(f"Please answer with one of: {', '.join(sorted(accepted))}.")
+        print(complaint)
 
 
 def human_move(board):
     free = {str(3 * i + j + 1): (i, j) for i, j in ttt.actions(board)}
-    return free[ask("Your move (the number of a free cell): ", set(free))]
+    listed = ", ".join(sorted(free, key=int))
+    return free[ask("Your move (the number of a free cell): ", set(free),
+                    f"Please type the number of a free cell: {listed}.")]
 
 
 def computer_move(board):
@@ -39,7 +45,8 @@ def computer_move(board):
 
 
 def main():
-    human = ask("Do you want to play X (moves first) or O? ", {"X", "O"})
+    human = ask("Do you want to play X (moves first) or O? ", {"X", "O"},
+                "Please answer X or O.")
     board = ttt.initial_state()
     while not ttt.terminal(board):
         print(f"\n{draw(board)}\n")
