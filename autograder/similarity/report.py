@@ -92,22 +92,30 @@ def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, 
     lines = source.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    marks = [[False] * (len(line) + 1) for line in lines]
+    spans: list[list[tuple[int, int]]] = [[] for _ in lines]
     for region in found:
         for row in range(region.start[0], min(region.end[0], len(lines)) + 1):
-            mask = marks[row - 1]
             first = region.start[1] if row == region.start[0] else 0
-            last = region.end[1] if row == region.end[0] else len(mask) - 1
-            for column in range(first, min(last, len(mask))):
-                mask[column] = True
+            last = region.end[1] if row == region.end[0] else len(lines[row - 1])
+            if last > first:
+                spans[row - 1].append((first, last))
     pieces = []
-    for line, mask in zip(lines, marks):
+    for line, marked in zip(lines, spans):
         parts: list[tuple[str, bool]] = []
-        for column, char in enumerate(line):
-            if parts and parts[-1][1] == mask[column]:
-                parts[-1] = (parts[-1][0] + char, mask[column])
+        at = 0
+        for first, last in sorted(marked):
+            first = max(first, at)
+            if last <= first:
+                continue
+            if first > at:
+                parts.append((line[at:first], False))
+            if parts and parts[-1][1] and first == at:
+                parts[-1] = (parts[-1][0] + line[first:last], True)
             else:
-                parts.append((char, mask[column]))
+                parts.append((line[first:last], True))
+            at = last
+        if at < len(line):
+            parts.append((line[at:], False))
         pieces.append(parts)
     return pieces
 

@@ -20,6 +20,7 @@ strings but not for tuples of integers, so the report is the same in every run.
 from __future__ import annotations
 
 import builtins
+import functools
 import io
 import keyword
 import tokenize
@@ -34,6 +35,7 @@ _SKIPPED = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER
 _CLOSERS = {")", "]", "}"}
 
 
+@functools.lru_cache(maxsize=4096)
 def code_of(text: str) -> int:
     """The integer standing for one normalised token."""
     return zlib.crc32(text.encode("utf-8"))

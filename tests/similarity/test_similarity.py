@@ -1,0 +1,266 @@
+"""The similarity report: disguised copies rank above independent work, the
+files a teacher reads are right, and errors are one line."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import csv
+import itertools
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import KitError, ROOT
+from autograder.similarity import FLOOR, run
+from autograder.similarity.compare import Match
+from autograder.similarity.tokens import normalise
+
+from . import batches, disguise
+from ..conftest import load_module
+
+
+def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=300, env=env)
+
+
+def classify(result, origin: dict[str, str]):
+    """(copy pairs, independent pairs) as (score, a, b), from every pair compared."""
+    names = [s.student for s in result.submissions]
+    reported = {(names[m.a], names[m.b]): m.score for m in result.matches}
+    copies, independent = [], []
+    for a, b in itertools.combinations(names, 2):
+        score = reported.get((a, b), reported.get((b, a), 0.0))
+        (copies if origin[a] == origin[b] else independent).append((score, a, b))
+    return copies, independent
+
+
+# ------------------------------------------------------------------ separation
+@pytest.mark.parametrize("assignment", ["tictactoe", "connect4"])
+def test_every_disguised_copy_ranks_above_every_independent_pair(assignment, tmp_path):
+    origin = batches.build(assignment, tmp_path)
+    result = run.analyse(assignment, tmp_path, floor=0.0, jobs=2)
+    copies, independent = classify(result, origin)
+    assert len(result.submissions) == len(origin)
+    assert copies and independent
+    worst_copy, best_independent = min(copies), max(independent)
+    margin = worst_copy[0] - best_independent[0]
+    print(f"\n{assignment}: {len(copies)} copy pairs, lowest {worst_copy[0]:.3f} "
+          f"{worst_copy[1:]}; {len(independent)} independent pairs, highest "
+          f"{best_independent[0]:.3f} {best_independent[1:]}; separation margin {margin:.3f}")
+    assert margin > 0, f"a disguised copy {worst_copy} scores no more than {best_independent}"
+    # The ranking the teacher reads puts every copy pair first.
+    names = [s.student for s in result.submissions]
+    kinds = [origin[names[m.a]] == origin[names[m.b]] for m in result.matches]
+    assert kinds == sorted(kinds, reverse=True)
+    # At the default floor every copy is reported and no independent pair is.
+    assert worst_copy[0] >= FLOOR > best_independent[0]
+
+
+def test_each_disguise_alone_keeps_most_of_the_copy(tmp_path):
+    """No single disguise takes a copy below 3/4 of the original's code."""
+    origin = batches.build("tictactoe", tmp_path)
+    result = run.analyse("tictactoe", tmp_path, floor=0.0, jobs=1)
+    names = [s.student for s in result.submissions]
+    for m in result.matches:
+        a, b = names[m.a], names[m.b]
+        if origin[a] != origin[b] or "copy" in a and "copy" in b:
+            continue
+        original_share = m.a_share if origin[a] == a else m.b_share
+        assert original_share >= 0.75, (a, b, original_share)
+
+
+# ------------------------------------------------------------------ disguises are real
+def _tictactoe_positions(count: int, seed: int) -> list[list[list]]:
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        board = [[None] * 3 for _ in range(3)]
+        cells = [(i, j) for i in range(3) for j in range(3)]
+        rng.shuffle(cells)
+        for turn, (i, j) in enumerate(cells[:rng.randint(0, 8)]):
+            board[i][j] = "X" if turn % 2 == 0 else "O"
+        boards.append(board)
+    return boards
+
+
+def _strip_docstrings(tree: ast.AST) -> str:
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+@pytest.mark.parametrize("assignment", ["tictactoe", "connect4"])
+def test_disguises_keep_the_program(assignment):
+    """Reformatting and new comments leave the syntax tree alone; every disguise,
+    alone or combined, still compiles; renamed tic-tac-toe still plays the same."""
+    keep = batches.interface(assignment)
+    for folder in batches.originals(assignment):
+        source = (folder / batches.module_name(assignment)).read_text()
+        tree = ast.dump(ast.parse(source))
+        for seed in range(3):
+            assert ast.dump(ast.parse(disguise.reformat(source, random.Random(seed)))) == tree
+            assert _strip_docstrings(ast.parse(disguise.recomment(
+                source, random.Random(seed)))) == _strip_docstrings(ast.parse(source))
+            for kinds in batches.kinds_of_copies():
+                compile(disguise.disguise(source, kinds, seed, keep), folder.name, "exec")
+
+
+def test_disguised_tictactoe_answers_like_the_original(tmp_path):
+    keep = batches.interface("tictactoe")
+    boards = _tictactoe_positions(150, seed=3)
+    for name in batches.COPIED["tictactoe"]:
+        source = (batches.CORPUS / "tictactoe" / name / "tictactoe.py").read_text()
+        original = load_module(f"sim_{name}", batches.CORPUS / "tictactoe" / name /
+                               "tictactoe.py")
+        copy_path = tmp_path / f"{name}_all.py"
+        copy_path.write_text(disguise.disguise(source, disguise.DISGUISES, 7, keep))
+        copied = load_module(f"sim_{name}_all", copy_path)
+        for board in boards:
+            # Copies of the board each time: one of the buggy originals mutates it.
+            for function in ("player", "actions", "winner", "terminal", "minimax"):
+                if function == "minimax" and sum(c is None for r in board for c in r) > 5:
+                    continue
+                assert getattr(copied, function)(copy.deepcopy(board)) == \
+                    getattr(original, function)(copy.deepcopy(board)), (name, function, board)
+
+
+# ------------------------------------------------------------------ normalisation
+def test_names_comments_layout_and_docstrings_do_not_reach_the_tokens():
+    first = 'def f(board):\n    """Doc."""\n    total = 0  # count\n    for row in board:\n' \
+            '        total += row.count("X")\n    pass\n    return total\n'
+    second = "def g(b):\n\n  t=0\n  for r in b :\n      t += r.count('X',)\n  return t\n"
+    assert normalise(first).codes == normalise(second).codes
+    # Builtins, attributes and keywords stay: they cannot be renamed.
+    assert normalise("x = len(y)").codes != normalise("x = abs(y)").codes
+    assert normalise("x = y.count").codes != normalise("x = y.index").codes
+
+
+def test_code_that_does_not_tokenize_keeps_what_came_before():
+    tokens = normalise("def f(x):\n    return (x +\n")
+    assert not tokens.complete and len(tokens.codes) > 5
+
+
+# ------------------------------------------------------------------ boilerplate
+def test_code_students_received_never_counts(tmp_path):
+    skeleton = (ROOT / "assignments" / "tictactoe" / "tictactoe.py").read_text()
+    own = (batches.CORPUS / "tictactoe" / "ben" / "tictactoe.py").read_text()
+    for student in ("untouched1", "untouched2"):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "tictactoe.py").write_text(skeleton)
+    # Two students whose only common code is the skeleton's: its docstrings,
+    # constants and initial_state, plus the public tests and play.py beside it.
+    (tmp_path / "with_tests").mkdir()
+    (tmp_path / "with_tests" / "tictactoe.py").write_text(skeleton + "\n\n" + own)
+    (tmp_path / "with_skeleton").mkdir()
+    chloe = (batches.CORPUS / "tictactoe" / "chloe" / "tictactoe.py").read_text()
+    public = (ROOT / "assignments" / "tictactoe" / "test_tictactoe.py").read_text()
+    (tmp_path / "with_skeleton" / "tictactoe.py").write_text(chloe + "\n\n" + public)
+    result = run.analyse("tictactoe", tmp_path, floor=0.0)
+    skipped = dict(result.skipped)
+    assert set(skipped) == {"untouched1", "untouched2"}
+    assert "handed out" in skipped["untouched1"]
+    [pair] = result.matches
+    assert pair.score < FLOOR
+
+
+# ------------------------------------------------------------------ the files
+def test_cli_writes_csv_and_html(tmp_path):
+    origin = batches.build("tictactoe", tmp_path / "batch")
+    done = run_cli("similarity", "tictactoe", str(tmp_path / "batch"), "--out",
+                   str(tmp_path / "out"), "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert "similarity.html" in done.stdout
+    with open(tmp_path / "out" / "similarity.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == ["a", "b", "score", "a_share", "b_share", "lines"]
+        rows = list(reader)
+    assert rows, "the batch has copies: some pair must be reported"
+    scores = [float(r["score"]) for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    for row in rows:
+        assert float(row["score"]) == max(float(row["a_share"]), float(row["b_share"]))
+        assert float(row["score"]) >= FLOOR
+        assert origin[row["a"]] == origin[row["b"]], row       # only copies at the floor
+        match = re.fullmatch(r"a:(\S+) b:(\S+)", row["lines"])
+        assert match, row["lines"]
+        for side, ranges in zip((row["a"], row["b"]), match.groups()):
+            length = len((tmp_path / "batch" / side / "tictactoe.py").read_text().splitlines())
+            for part in ranges.split(","):
+                first, _, last = part.partition("-")
+                assert 1 <= int(first) <= int(last or first) <= length
+    page = (tmp_path / "out" / "similarity.html").read_text()
+    assert page.count('<mark class="shared">') > 10
+    assert "Groups of three or more" in page
+
+
+def test_the_same_numbers_in_every_run(tmp_path):
+    batches.build("connect4", tmp_path / "batch")
+    outputs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = run_cli("similarity", "connect4", str(tmp_path / "batch"), "--out",
+                       str(tmp_path / seed), "--floor", "0.2", env=env)
+        assert done.returncode == 0, done.stderr
+        outputs.append((tmp_path / seed / "similarity.csv").read_text())
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") > 10
+
+
+def test_submissions_that_cannot_be_compared_are_listed(tmp_path):
+    batches.build("tictactoe", tmp_path)
+    (tmp_path / "lena").mkdir()
+    (tmp_path / "lena" / "notes.txt").write_text("forgot it")
+    (tmp_path / "mo" / "a").mkdir(parents=True)
+    (tmp_path / "mo" / "b").mkdir()
+    for part in ("a", "b"):
+        (tmp_path / "mo" / part / "tictactoe.py").write_text("X = 1\n")
+    (tmp_path / "nina").symlink_to(tmp_path / "anna")
+    result = run.analyse("tictactoe", tmp_path)
+    skipped = dict(result.skipped)
+    assert "no file named tictactoe.py" in skipped["lena"]
+    assert "appears 2 times" in skipped["mo"]
+    assert "symbolic link" in skipped["nina"]
+    assert "anna" in {s.student for s in result.submissions}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["similarity", "nosuch", "examples/tictactoe", "--out", "{out}"], "unknown assignment"),
+    (["similarity", "tictactoe", "no/such/folder", "--out", "{out}"], "not a folder"),
+    (["similarity", "tictactoe", "{empty}", "--out", "{out}"], "no student folders"),
+    (["similarity", "tictactoe", "examples/tictactoe", "--out", "{out}", "--floor", "2"],
+     "--floor"),
+])
+def test_errors_are_one_line(tmp_path, args, message):
+    (tmp_path / "empty").mkdir()
+    args = [a.format(out=tmp_path / "out", empty=tmp_path / "empty") for a in args]
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_mutual_groups_need_every_pair():
+    def match(a, b):
+        return Match(a, b, 0.9, 0.9, [], [])
+    chain = [match(0, 1), match(1, 2), match(2, 3)]
+    assert run.mutual_groups(4, chain) == []
+    square = chain + [match(0, 2), match(1, 3), match(0, 3), match(4, 5), match(5, 6),
+                      match(4, 6)]
+    assert run.mutual_groups(7, square) == [[0, 1, 2, 3], [4, 5, 6]]
+
+
+def test_missing_release_is_a_kit_error(monkeypatch, tmp_path):
+    from autograder import slices
+    piece = slices.load("tictactoe")
+    monkeypatch.setattr(type(piece), "assignment_dir", property(lambda self: tmp_path / "x"))
+    with pytest.raises(KitError, match="autograder release"):
+        run.boilerplate_files(piece)
