@@ -41,7 +41,15 @@ A state-passing search (the seed's style: `maximize(state, ...)` calling
 tree through `TreeGame`: its states are node names, and its three methods
 answer from the tree and record every call, so the grader sees exactly which
 nodes a search expanded and evaluated, in which order, whatever counters the
-search keeps itself. Pass a `TreeGame` where a search takes a game object
+search keeps itself. `TreeGame(tree, tokens=opaque_tokens(tree, seed))` hides
+the names: the search sees each node as a random-looking list of numbers
+(its *token*) that means nothing outside this game object, while the records
+still name the nodes. A grader hands such a game to untrusted code through a
+proxy, so a search that does not ask this game cannot know the tree.
+
+`random_tree(name, seed, ...)` makes seeded random trees of a given depth and
+branching, with arbitrary values (narrow value ranges give many ties), inner
+values for depth limits and early leaves (decided games above the leaves). Pass a `TreeGame` where a search takes a game object
 (`game=` in the gametree assignment), or use `patch_module(module, game)` to
 replace a module's own `nextstates`/`terminal_test`/`evaluation` functions for
 the duration of a `with` block (connect4 style, where the search calls module
@@ -71,6 +79,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -157,66 +166,171 @@ def is_leaf(tree, node):
 
 
 class TreeGame:
-    """A tree seen as a game: states are node names.
+    """A tree seen as a game: states are node names, or opaque tokens.
 
     Methods `nextstates(node)` (the children in order, a new list),
     `terminal_test(node)` (True for a leaf) and `evaluation(node)` (the
     node's value). Extra positional or keyword arguments are accepted and
     ignored, so the methods can stand in for functions with a `game=` or
-    `evaluation` parameter. Every call is recorded:
+    `evaluation` parameter. Every call is recorded by node name:
 
     * `expanded`: nodes passed to nextstates, in call order;
     * `evaluated`: nodes passed to evaluation, in call order;
-    * `tested`: nodes passed to terminal_test, in call order.
+    * `tested`: nodes passed to terminal_test, in call order;
+    * `log`: nextstates and evaluation calls together, in call order, as
+      ("n", node) and ("e", node).
 
-    An unknown node name raises KeyError; evaluating an inner node without a
-    value raises EvaluatedWithoutValue. `reset()` clears the records.
+    With `tokens` (node name -> tuple of ints, see `opaque_tokens`), a state
+    is a node's token as a list (a tuple is accepted too): `root` and
+    `nextstates` give tokens, and the records still name the nodes.
+
+    An unknown node (or token) raises KeyError; evaluating an inner node
+    without a value raises EvaluatedWithoutValue. `reset()` clears the records.
     """
 
-    def __init__(self, tree):
+    def __init__(self, tree, tokens=None):
         self.tree = validate_tree(tree)
         self._nodes = {tree["root"], *tree["children"], *tree["values"]}
         for kids in tree["children"].values():
             self._nodes.update(kids)
+        self.tokens = None
+        self._by_token = None
+        if tokens is not None:
+            if set(tokens) != self._nodes or len(set(tokens.values())) != len(tokens):
+                raise TreeFormatError("tokens must name every node once, each a distinct tuple")
+            self.tokens = {name: tuple(token) for name, token in tokens.items()}
+            self._by_token = {token: name for name, token in self.tokens.items()}
         self.expanded = []
         self.evaluated = []
         self.tested = []
+        self.log = []
 
     def reset(self):
         self.expanded.clear()
         self.evaluated.clear()
         self.tested.clear()
+        self.log.clear()
 
     def _known(self, node):
+        """The name of the node a state stands for, or KeyError."""
+        if self._by_token is not None:
+            name = None
+            if type(node) in (list, tuple) and all(type(x) is int for x in node):
+                name = self._by_token.get(tuple(node))
+            if name is None:
+                raise KeyError(f"{_short(node)} is not a state of this game")
+            return name
         if not isinstance(node, str) or node not in self._nodes:
             raise KeyError(f"no node {node!r} in tree {self.tree['name']!r}")
         return node
 
+    def state(self, name):
+        """What a search sees for node `name`: its token as a list, or the name."""
+        return list(self.tokens[name]) if self.tokens is not None else name
+
     @property
     def root(self):
-        return self.tree["root"]
+        return self.state(self.tree["root"])
 
     def nextstates(self, node, *args, **kwargs):
-        self.expanded.append(self._known(node))
-        return list(self.tree["children"].get(node, []))
+        name = self._known(node)
+        self.expanded.append(name)
+        self.log.append(("n", name))
+        return [self.state(kid) for kid in self.tree["children"].get(name, [])]
 
     def terminal_test(self, node, *args, **kwargs):
-        self.tested.append(self._known(node))
-        return is_leaf(self.tree, node)
+        name = self._known(node)
+        self.tested.append(name)
+        return is_leaf(self.tree, name)
 
     def evaluation(self, node, *args, **kwargs):
-        self.evaluated.append(self._known(node))
+        name = self._known(node)
+        self.evaluated.append(name)
+        self.log.append(("e", name))
         try:
-            return self.tree["values"][node]
+            return self.tree["values"][name]
         except KeyError:
             raise EvaluatedWithoutValue(
-                f"evaluated inner node {node!r}, which has no value: "
+                f"evaluated inner node {name!r}, which has no value: "
                 "the search evaluated above its depth limit") from None
 
     def summary(self):
         """The records as plain data (JSON-safe)."""
         return {"expanded": list(self.expanded), "evaluated": list(self.evaluated),
                 "tested": list(self.tested)}
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def opaque_tokens(tree, seed):
+    """A random-looking, distinct token (a tuple of 2 to 5 numbers) for every node.
+
+    Deterministic for a tree and a seed. The tokens carry no information about
+    the tree: no depth, no parent, no value, no order."""
+    rng = random.Random(f"{tree['name']}:{seed}")
+    names = sorted({tree["root"], *tree["children"], *tree["values"],
+                    *(kid for kids in tree["children"].values() for kid in kids)})
+    tokens, used = {}, set()
+    for name in names:
+        while True:
+            token = tuple(rng.randrange(10, 100) for _ in range(rng.randint(2, 5)))
+            if token not in used:
+                break
+        used.add(token)
+        tokens[name] = token
+    return tokens
+
+
+def random_tree(name, seed, depth=3, branching=(2, 3), low=-9, high=9, leaf_chance=0.0,
+                inner_values=True, max_to_move=True, distinct=False):
+    """A seeded random tree: every inner node has `branching` (min, max) children.
+
+    Leaves at `depth` plies; above that a node becomes a leaf (a decided game)
+    with probability `leaf_chance` (never the root). Leaf values, and with
+    `inner_values` the heuristic values of inner nodes, are random integers in
+    [low, high]: a narrow range gives many ties. With `distinct`, no two leaves
+    share a value (so no comparison of a search ever ties; the range must be
+    large enough). Node names are short paths ("r", "r0", "r01", ...), so a
+    drawing reads like the tree's shape."""
+    rng = random.Random(f"{name}:{seed}")
+    children, values, used = {}, {}, set()
+
+    def leaf_value():
+        while True:
+            value = rng.randint(low, high)
+            if not distinct or value not in used:
+                used.add(value)
+                return value
+
+    def grow(node, ply):
+        leaf = ply == depth or (ply > 0 and rng.random() < leaf_chance)
+        if leaf:
+            values[node] = leaf_value()
+            return
+        if inner_values:
+            values[node] = rng.randint(low, high)
+        kids = [f"{node}{i}" for i in range(rng.randint(*branching))]
+        children[node] = kids
+        for kid in kids:
+            grow(kid, ply + 1)
+
+    grow("r", 0)
+    return validate_tree({"name": name, "root": "r", "max_to_move": max_to_move,
+                          "children": children, "values": values})
+
+
+def depths(tree):
+    """The ply of every node below the root (the root has 0)."""
+    found, todo = {tree["root"]: 0}, [tree["root"]]
+    while todo:
+        node = todo.pop()
+        for kid in tree["children"].get(node, []):
+            found[kid] = found[node] + 1
+            todo.append(kid)
+    return found
 
 
 @contextmanager
