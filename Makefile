@@ -27,7 +27,7 @@ test: $(STAMP)
 
 demo: $(STAMP)
 	@rm -rf out
-	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out
+	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity
 
 assignments: $(STAMP)
 	$(VENV)/bin/autograder release $(A)

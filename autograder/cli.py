@@ -1,7 +1,8 @@
 """The `autograder` command: thin, delegating to one module per job.
 
     autograder release [ASSIGNMENT ...] [--check]
-    autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N]
+    autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
+    autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
     autograder doctor
 
 Problems a teacher can fix print one line and exit 2; nothing prints a traceback
@@ -15,6 +16,7 @@ import os
 import sys
 
 from . import KitError
+from .similarity import FLOOR
 
 
 def _release(args) -> int:
@@ -37,8 +39,17 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading import batch
-    return batch.grade_cli(args.assignment, args.submissions, args.out, args.jobs,
-                           reveal=args.reveal_expected)
+    status = batch.grade_cli(args.assignment, args.submissions, args.out, args.jobs,
+                             reveal=args.reveal_expected)
+    if args.similarity:
+        status |= _similarity(args)
+    return status
+
+
+def _similarity(args) -> int:
+    from .similarity import FLOOR, run
+    return run.similarity_cli(args.assignment, args.submissions, args.out,
+                              getattr(args, "floor", FLOOR), args.jobs)
 
 
 def _doctor(args) -> int:
@@ -65,7 +76,20 @@ def _parser() -> argparse.ArgumentParser:
                        help="submissions graded at once (default: number of cores)")
     grade.add_argument("--reveal-expected", action="store_true",
                        help="show expected values of hidden tests in the feedback")
+    grade.add_argument("--similarity", action="store_true",
+                       help="also write the similarity report into --out")
     grade.set_defaults(run=_grade)
+
+    similar = commands.add_parser("similarity", help="find copied submissions in a batch")
+    similar.add_argument("assignment")
+    similar.add_argument("submissions", help="one folder per student, named by student id")
+    similar.add_argument("--out", required=True,
+                         help="where similarity.csv and similarity.html go")
+    similar.add_argument("--floor", type=float, default=FLOOR,
+                         help=f"report pairs whose score reaches this (0 to 1, default {FLOOR})")
+    similar.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                         help="processes comparing at once (default: number of cores)")
+    similar.set_defaults(run=_similarity)
 
     doctor = commands.add_parser("doctor", help="show which sandbox layers this machine offers")
     doctor.set_defaults(run=_doctor)

@@ -1,50 +1,29 @@
 """The similarity page as a teacher sees it, in a real headless Chromium.
 
-Checks what is shown, not only the HTML text: the first ranked pair is a
-disguised copy, its side-by-side view is open, a highlighted region is on screen
-(the topmost element at its centre is the highlight, and the screenshot's pixels
-there are the highlight colour), and student code cannot inject markup.
-
-Chromium comes from Debian (`apt-get install -y chromium`; .ci/run installs it
-when missing). The test is skipped, with the reason, only when it cannot be
-installed: .ci/run says so in SPIELBAUM_NO_BROWSER, or this machine has no
-apt-get or no root to run it.
+Uses the kit's shared browser fixture (`page`, tests/browser.py: Debian's chromium
+driven by Playwright; .ci/run installs chromium when missing). Checks what is
+shown, not only the HTML text: the first ranked pair is a disguised copy, its
+side-by-side view is open, a highlighted region is on screen (the topmost element
+at its centre is the highlight, and the screenshot's pixels there are the
+highlight colour), and student code cannot inject markup.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 
 from autograder.similarity import report, run
 
 from . import batches
-from .browser import Browser, find_chromium
 
 HIGHLIGHT = (0xFF, 0xD5, 0x4F)          # mark.shared's background in the template
 INJECTED = "</td></tr></table><script>document.title = 'injected'</script><b>bold</b>"
 
 
-def chromium_or_skip() -> str:
-    executable = find_chromium()
-    if executable:
-        return executable
-    reason = os.environ.get("SPIELBAUM_NO_BROWSER")
-    if reason:
-        pytest.skip(f"chromium could not be installed ({reason}): the similarity page "
-                    "was not checked in a browser")
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip("chromium is missing and cannot be installed here (needs apt-get as "
-                    "root): the similarity page was not checked in a browser")
-    pytest.fail("chromium is missing: run `apt-get install -y chromium` (.ci/run does it)")
-
-
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def report_file(tmp_path_factory):
     folder = tmp_path_factory.mktemp("similarity-page")
     origin = batches.build("tictactoe", folder / "batch")
     # A copy whose code tries to end the page's table and run a script.
@@ -81,29 +60,28 @@ FIRST_PAIR = """(() => {
 })()"""
 
 
-def test_the_page_shows_the_first_copy_highlighted(page, tmp_path):
+def test_the_page_shows_the_first_copy_highlighted(report_file, page, tmp_path):
     from PIL import Image
-    path, origin = page
-    with Browser(chromium_or_skip()) as browser:
-        browser.open(path.as_uri())
-        shown = browser.evaluate(FIRST_PAIR)
-        (tmp_path / "similarity.png").write_bytes(browser.screenshot())
-        mark = shown["mark"]
-        assert mark, f"no highlighted region in the first pair: {shown}"
-        clip = {"x": mark["left"], "y": mark["top"],
-                "width": min(mark["width"], 200), "height": mark["height"]}
-        pixels = Image.open(io.BytesIO(browser.screenshot(clip))).convert("RGB")
-        title = browser.evaluate("document.title")
-        scripts = browser.evaluate("document.scripts.length")
-        zoe_text = browser.evaluate("""(() => {
-            const pair = [...document.querySelectorAll('details.pair')]
-                .find(d => d.querySelector('summary').innerText.includes('zoe'));
-            pair.open = true;
-            return [...pair.querySelectorAll('td')].some(td => td.innerText.includes(
-                "<script>document.title = 'injected'</script><b>bold</b>"));
-        })()""")
-        groups = browser.evaluate("document.querySelector('#groups') && "
-                                  "document.querySelector('#groups').checkVisibility()")
+    path, origin = report_file
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(path.as_uri())
+    shown = page.evaluate(FIRST_PAIR)
+    page.screenshot(path=str(tmp_path / "similarity.png"))
+    mark = shown["mark"]
+    assert mark, f"no highlighted region in the first pair: {shown}"
+    clip = {"x": mark["left"], "y": mark["top"],
+            "width": min(mark["width"], 200), "height": mark["height"]}
+    pixels = Image.open(io.BytesIO(page.screenshot(clip=clip, full_page=True))).convert("RGB")
+    title = page.title()
+    scripts = page.evaluate("document.scripts.length")
+    zoe_text = page.evaluate("""(() => {
+        const pair = [...document.querySelectorAll('details.pair')]
+            .find(d => d.querySelector('summary').innerText.includes('zoe'));
+        pair.open = true;
+        return [...pair.querySelectorAll('td')].some(td => td.innerText.includes(
+            "<script>document.title = 'injected'</script><b>bold</b>"));
+    })()""")
+    groups = page.locator("#groups").is_visible()
 
     rank, first, second = shown["cells"][:3]
     assert rank == "1"
@@ -123,9 +101,9 @@ def test_the_page_shows_the_first_copy_highlighted(page, tmp_path):
     assert groups
 
 
-def test_the_page_loads_without_the_network(page):
+def test_the_page_loads_without_the_network(report_file):
     """Everything is inline: no stylesheet, script, font or image to fetch."""
-    path, _ = page
+    path, _ = report_file
     text = path.read_text()
     for needle in ("<link", "<script", "src=", "@import", "url("):
         assert needle not in text

@@ -10,6 +10,7 @@ import itertools
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -264,3 +265,21 @@ def test_missing_release_is_a_kit_error(monkeypatch, tmp_path):
     monkeypatch.setattr(type(piece), "assignment_dir", property(lambda self: tmp_path / "x"))
     with pytest.raises(KitError, match="autograder release"):
         run.boilerplate_files(piece)
+
+
+@pytest.mark.slow
+def test_grade_writes_the_report_beside_the_grades(tmp_path):
+    from ..conftest import grade_folder
+    for name in ("anna", "ben"):
+        shutil.copytree(batches.CORPUS / "tictactoe" / name, tmp_path / "batch" / name)
+    source = (batches.CORPUS / "tictactoe" / "anna" / "tictactoe.py").read_text()
+    (tmp_path / "batch" / "anna2").mkdir()
+    (tmp_path / "batch" / "anna2" / "tictactoe.py").write_text(
+        disguise.disguise(source, disguise.DISGUISES, 1, batches.interface("tictactoe")))
+    rows = grade_folder("tictactoe", tmp_path / "batch", tmp_path / "out",
+                        extra=("--similarity",))
+    assert rows["anna"]["score"] == rows["anna"]["max_score"]
+    with open(tmp_path / "out" / "similarity.csv", newline="") as handle:
+        pairs = [(r["a"], r["b"]) for r in csv.DictReader(handle)]
+    assert pairs == [("anna", "anna2")]
+    assert (tmp_path / "out" / "similarity.html").is_file()
