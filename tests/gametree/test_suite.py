@@ -1,34 +1,95 @@
-"""The gametree hidden suite: its counting game, its kit module, and real grading of examples/.
+"""The gametree hidden suite: its games, its search checks, and real grading of examples/.
 
-`graded_examples("gametree")` grades examples/gametree/ with the real engine
-inside a PID namespace (once per session); each wrong example must lose points
-in the hidden test named for its bug (tests/gametree/examples_build.py).
+The search checks are run here in-process too (fast): `run_searches` is replaced
+by a local runner that calls a module's search on the grader's game object
+directly, the way the proxy would. That lets every example, and a search that
+ignores the game object or replays a copied reference over its own rules, be
+judged by every search check without a sandbox. The slow tests grade
+examples/gametree/ for real, in a PID namespace.
 """
 
+import ast
 import json
 import math
-import sys
+import random
+import tomllib
+import types
 from pathlib import Path
 
 import pytest
 
+from autograder import gametrees
+from autograder.grading.checks import CheckFailed
+from autograder.sandbox.client import Outcome
+from autograder.suites.gametree import cases
+from autograder.suites.gametree import test_hidden as hidden
+from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from tests.conftest import load_module
-
 from tests.gametree import examples_build as eb
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "autograder" / "suites" / "gametree"
-
-
-_load = load_module
-
-
-gt = _load("_ref_gametree_suite", ROOT / "solutions" / "gametree" / "gametree.py")
-kitgame = _load("_kitgame_test", SUITE / "kitgame.py")
+gt = load_module("_ref_gametree_suite", ROOT / "solutions" / "gametree" / "gametree.py")
 inf = math.inf
 
+SEARCH_CHECKS = (
+    "test_minimax_values", "test_minimax_visits_every_node", "test_alphabeta_values_3x3",
+    "test_alphabeta_values_bigger_boards", "test_alphabeta_prunes_like_the_reference",
+    "test_alphabeta_cuts_on_ties", "test_alphabeta_depth_limit",
+    "test_alphabeta_stops_at_decided_games", "test_alphabeta_window",
+    "test_alphabeta_work_on_positions", "test_search_stats",
+    "test_computer_move_keeps_the_value", "test_computer_move_uses_the_book")
+VALUE_CHECKS = ("test_minimax_values", "test_alphabeta_values_3x3",
+                "test_alphabeta_values_bigger_boards", "test_computer_move_keeps_the_value")
+TECHNIQUE_CHECKS = tuple(c for c in SEARCH_CHECKS if c not in VALUE_CHECKS + (
+    "test_computer_move_uses_the_book",))
 
-# ---------------------------------------------------------------- the counting game
+
+# ---------------------------------------------------------------- running checks here
+def local_run(module, search):
+    """What the proxy run does, in-process: the module's function on the grader's game."""
+    game = search.game.make()
+    stats = module.SearchStats() if search.with_stats else None
+    root = search.root(game)
+    try:
+        if search.function in cases.PLAIN:
+            result = getattr(module, search.function)(root, game, stats)
+        elif search.function == "computer_move":
+            book = {k: list(v) for k, v in search.book} if search.use_book else None
+            result = module.computer_move(root, game, search.bremse, book, stats)
+        else:
+            result = getattr(module, search.function)(root, search.alpha, search.beta,
+                                                      search.bremse, game, stats)
+    except Exception as error:
+        return cases.Run(search, game, Outcome(raised={"type": type(error).__name__,
+                                                       "message": str(error), "where": None}))
+    value = {"result": result}
+    if stats is not None:
+        value["stats"] = {name: getattr(stats, name, None) for name in cases.COUNTERS}
+    return cases.Run(search, game, Outcome(ok=True, value=value))
+
+
+@pytest.fixture
+def judge_here(monkeypatch):
+    """verdict(module, check): None if the module passes the search check, else the
+    CheckFailed text (run in-process on the grader's games)."""
+    def verdict(module, check):
+        monkeypatch.setattr(cases, "run_searches",
+                            lambda student, searches: [local_run(module, s) for s in searches])
+        try:
+            getattr(hidden, check)(None)
+        except CheckFailed as failed:
+            return failed.render(reveal=True)
+        return None
+    return verdict
+
+
+@pytest.fixture(scope="module")
+def examples():
+    return {name: eb.load(name) for name in eb.EXAMPLES}
+
+
+# ---------------------------------------------------------------- the grader's games
 def reachable(game):
     seen, todo = {}, [[]]
     while todo:
@@ -41,58 +102,245 @@ def reachable(game):
     return list(seen.values())
 
 
-def test_kitgame_follows_the_reference_rules():
-    kit = kitgame.KitGame(3, 3, 3)
+def test_position_game_follows_the_reference_rules():
     for state in reachable(gt.TICTACTOE):
-        assert kit.exact_value(state) == gt.evaluation(state)
-        assert kit.decided(state) == gt.terminal_test(state)
-        assert kit.nextstates(state) == gt.nextstates(state)
-    big = kitgame.KitGame(4, 4, 3)
+        game = GameSpec((3, 3, 3), tuple(state)).make()
+        assert game.nextstates(state) == gt.nextstates(state)
+        assert game.terminal_test(state) == gt.terminal_test(state)
+        assert game.evaluation(state) == gt.evaluation(state)
+    big = KitGame(4, 4, 3)
     assert len(big.masks) == len(gt.BOARD_4X4.lines) == 24
     for state in ([0, 1, 5, 2, 15, 3], [5, 0, 6, 1, 7], [1, 8, 2, 9]):
         assert big.exact_value(state) == gt.evaluation(state, gt.BOARD_4X4)
+    assert KitGame(3, 3, 3).heuristic([4]) == 4
 
 
-def test_kitgame_records_depth_and_decided_games():
-    game = kitgame.KitGame(3, 3, 3, mode="lines", root_len=2)
-    gt.maximize_ab([0, 4], -inf, inf, 2, game)
-    summary = game.summary()
-    assert summary["open_eval_plies"] == [2] and summary["max_expand_ply"] == 1
-    assert summary["decided_expanded"] == 0 and summary["evaluations"] > 0
-    game = kitgame.KitGame(3, 3, 3, root_len=5)
-    game.nextstates([0, 3, 1, 4, 2])  # x has won: expanding it is searching past the end
-    assert game.summary()["decided_expanded"] == 1
-    assert kitgame.KitGame(3, 3, 3, mode="lines").heuristic([4]) == 4
+def test_position_game_variants_are_its_own():
+    spec = GameSpec((4, 4, 3), (5, 6), "lines", "shuffled", (0, 15), salt=12345)
+    game = spec.make()
+    children = game.nextstates([5, 6])
+    cells = [child[-1] for child in children]
+    assert sorted(cells) == [c for c in range(16) if c not in (0, 5, 6, 15)]
+    assert cells != sorted(cells)                       # the game's own order
+    assert spec.make().nextstates([5, 6]) == children   # the same in every fresh game
+    other = GameSpec((4, 4, 3), (5, 6), "lines", "shuffled", (0, 15), salt=54321).make()
+    assert other.nextstates([5, 6]) != children         # the salt decides the order
+    # each state has its own order: not one permutation of the cells for all
+    orders = {tuple(c[-1] for c in game.nextstates(child)) for child in children[:6]}
+    assert len({tuple(sorted(o, key=cells.index)) for o in orders}) > 1
+    assert game.log == [("n", (5, 6)), *[("n", tuple(c)) for c in children[:6]]]
+    for foreign in ([6, 5], [5, 6, 0], [5, 6, 6], [5, 6, 16], "56", [5, 6.0], [5, 6, True]):
+        with pytest.raises(ValueError):
+            game.nextstates(foreign)
+    assert game.evaluation([5, 6, 9]) == KitGame(4, 4, 3).heuristic([5, 6, 9])
 
 
-def test_kit_module_loads_every_tree_and_runs_a_search(monkeypatch, tmp_path):
-    kit = _load("_gametree_child_kit_test", SUITE / "child_kit.py")
-    assert {"aima-5-2", "ties-deep", "depth-limit", "deep-cutoff", "min-root"} <= set(kit.TREES)
-    (tmp_path / "gametree.py").write_text(eb.build("ada_reference"))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "gametree", raising=False)
-    out = kit.maximize_ab({"tree": "aima-5-2"}, -inf, inf, inf, True)
-    assert out["result"] == ("B", 3) and out["stats"]["prunings"] == 2
-    assert out["evaluated"] == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"]
-    out = kit.minimize_ab({"state": [0, 3, 1], "board": [3, 3, 3]})
-    assert out["result"][1] == 1 and out["game"]["decided_expanded"] == 0
-    assert kit.computer_move([], [4, 4, 3], "exact", 2, {(): [15]})["result"] == [15]
-    monkeypatch.delitem(sys.modules, "gametree", raising=False)
+def test_position_game_is_full_when_the_playable_cells_are():
+    spec = GameSpec((3, 3, 3), (0, 1, 2, 4, 3), "exact", "cells", (5, 6, 8))
+    game = spec.make()
+    assert game.nextstates([0, 1, 2, 4, 3]) == [[0, 1, 2, 4, 3, 7]]
+    assert not game.terminal_test([0, 1, 2, 4, 3])
+    assert game.terminal_test([0, 1, 2, 4, 3, 7]) and spec.decided((0, 1, 2, 4, 3, 7))
+    assert "#" in spec.drawing() and "cells 5, 6, 8 blocked" in spec.drawing()
 
 
+def test_opaque_tokens_hide_the_tree():
+    tree = gametrees.load_tree("aima-5-2")
+    tokens = gametrees.opaque_tokens(tree, 3)
+    assert tokens == gametrees.opaque_tokens(tree, 3) != gametrees.opaque_tokens(tree, 4)
+    assert len(set(tokens.values())) == len(tokens)
+    game = gametrees.TreeGame(tree, tokens)
+    assert game.root == list(tokens["A"])
+    best, value = gt.maximize_ab(game.root, -inf, inf, inf, game)
+    assert (best, value) == (list(tokens["B"]), 3)
+    assert game.evaluated == gametrees.search_tree(tree).evaluated
+    assert game.log[:3] == [("n", "A"), ("n", "B"), ("e", "b1")]
+    for unknown in ("A", [1, 2], list(tokens["A"]) + [0], [str(x) for x in tokens["A"]]):
+        with pytest.raises(KeyError):
+            game.nextstates(unknown)
+
+
+def test_random_trees_are_seeded_and_valid():
+    first = gametrees.random_tree("t", 5, depth=3, leaf_chance=0.3, distinct=True,
+                                  low=-50, high=50)
+    assert first == gametrees.random_tree("t", 5, depth=3, leaf_chance=0.3, distinct=True,
+                                          low=-50, high=50)
+    gametrees.validate_tree(first)
+    leaves = [v for n, v in first["values"].items() if gametrees.is_leaf(first, n)]
+    assert len(leaves) == len(set(leaves))
+    assert max(gametrees.depths(first).values()) <= 3
+    assert gametrees.random_tree("t", 6) != gametrees.random_tree("t", 5)
+
+
+# ---------------------------------------------------------------- the checks, in-process
+def test_reference_passes_every_search_check(judge_here, examples):
+    for check in SEARCH_CHECKS:
+        assert judge_here(examples["ada_reference"], check) is None, check
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(eb.EXAMPLES) if n != "ada_reference"])
+def test_wrong_example_fails_and_keeps_its_search_checks(judge_here, examples, name):
+    example = eb.EXAMPLES[name]
+    for check in set(example.fails) & set(SEARCH_CHECKS):
+        assert judge_here(examples[name], check) is not None, (name, check)
+    for check in set(example.keeps) & set(SEARCH_CHECKS):
+        assert judge_here(examples[name], check) is None, (name, check)
+
+
+class StandardRules:
+    """The game as a student's own rules see it: the assignment's board, nothing else."""
+
+    def __init__(self, board):
+        self.game = gt.Game(*board)
+        self.log = []
+
+    def nextstates(self, state):
+        self.log.append(("n", tuple(state)))
+        return gt.nextstates(list(state), self.game)
+
+    def terminal_test(self, state):
+        return gt.terminal_test(list(state), self.game)
+
+    def evaluation(self, state):
+        self.log.append(("e", tuple(state)))
+        return gt.evaluation(list(state), self.game)
+
+
+def bypassing(module):
+    """The module's searches, but over its own rules: the game passed in is ignored
+    (a tree's opaque tokens mean nothing to it, so it gives up there)."""
+    def own_game(game):
+        if not hasattr(game, "spec"):
+            raise ValueError("cannot read this state")
+        return StandardRules(game.spec.board)   # the board's shape, guessed right
+
+    def wrap(name):
+        function = getattr(module, name)
+        if name == "computer_move":
+            return lambda s, game, bremse, book, stats: function(s, own_game(game), bremse,
+                                                                  book, stats)
+        if name in cases.PLAIN:
+            return lambda s, game, stats: function(s, own_game(game), stats)
+        return lambda s, a, b, bremse, game, stats: function(s, a, b, bremse, own_game(game),
+                                                              stats)
+    names = ("maximize", "minimize", "maximize_ab", "minimize_ab", "computer_move")
+    return types.SimpleNamespace(SearchStats=module.SearchStats,
+                                 **{name: wrap(name) for name in names})
+
+
+def test_a_search_that_bypasses_the_game_fails_every_search_check(judge_here, examples):
+    """The reference's own searches over the assignment's rules, with the board shape
+    right: on the grader's games they answer for another game."""
+    attack = bypassing(examples["ada_reference"])
+    passed = [check for check in SEARCH_CHECKS if judge_here(attack, check) is None]
+    assert passed == []
+
+
+def replaying(module, fallback):
+    """A copied reference run over the student's own rules, replayed call for call on
+    the grader's game, checking every answer; where the game answers otherwise the
+    replay is abandoned for `fallback`'s search (a search that does not prune)."""
+    class Mismatch(Exception):
+        pass
+
+    def replay(name, state, game, args, stats):
+        if not hasattr(game, "spec"):
+            return getattr(fallback, name)(state, *args[:-1], game, stats)
+        own = StandardRules(game.spec.board)
+        result = getattr(module, name)(state, *args[:-1], own, None)
+        for kind, key in own.log:
+            answer = game.nextstates(list(key)) if kind == "n" else game.evaluation(list(key))
+            mine = own.game.nextstates(list(key)) if kind == "n" else \
+                own.game.evaluation(list(key))
+            if answer != mine:
+                raise Mismatch
+        return result
+
+    def wrap(name):
+        def search(state, *args):
+            *window, game, stats = args
+            try:
+                return replay(name, state, game, (*window, None), stats)
+            except Mismatch:
+                return getattr(fallback, name)(state, *window, game, stats)
+        return search
+    names = ("maximize", "minimize", "maximize_ab", "minimize_ab")
+    space = types.SimpleNamespace(SearchStats=module.SearchStats,
+                                  **{name: wrap(name) for name in names})
+    space.computer_move = fallback.computer_move
+    return space
+
+
+def test_replaying_a_copied_reference_fails_every_technique_check(judge_here, examples):
+    """Where the grader's game could be mistaken for the assignment's (only on its
+    first answers), a replay of the reference's calls is caught later on."""
+    attack = replaying(examples["ada_reference"], examples["bob_no_pruning"])
+    for check in ("test_alphabeta_prunes_like_the_reference", "test_alphabeta_cuts_on_ties",
+                  "test_alphabeta_work_on_positions"):
+        assert judge_here(attack, check) is not None, check
+        assert judge_here(examples["bob_no_pruning"], check) is not None, check
+
+
+CASE_LISTS = ("minimax_value_cases", "minimax_technique_cases", "ab_values_3x3_cases",
+              "ab_values_big_cases", "prune_cases", "tie_cases", "depth_cases",
+              "decided_cases", "window_cases", "work_cases", "stats_cases", "move_cases",
+              "book_cases")
+
+
+def test_every_position_case_is_a_game_of_its_own():
+    """No two position searches share a game, and most of them differ from the
+    assignment's game in their first answer already."""
+    specs = [search.game for name in CASE_LISTS for search in getattr(hidden, name)()
+             if not search.is_tree and not search.use_book]
+    assert len(set(specs)) == len(specs)
+    standard = 0
+    for spec in specs:
+        if spec.rules().decided(spec.root):
+            continue
+        shown = spec.make().nextstates(list(spec.root))
+        standard += shown == KitGame(*spec.board).nextstates(list(spec.root))
+    assert standard <= len(specs) // 10, (standard, len(specs))
+
+
+def test_feedback_names_the_visits_and_the_tree(judge_here, examples):
+    """Issue 11: a count mismatch shows the tree or position, what the search visited
+    and where it left the rules, not a bare dict of numbers."""
+    text = judge_here(examples["carol_strict_cut"], "test_alphabeta_cuts_on_ties")
+    assert "ties-deep" in text and "A [" in text                 # the tree, drawn
+    assert "Your search's calls (+ = nextstates, else evaluation): A+ B+" in text
+    assert "expected:" in text and "nextstates" in text
+    text = judge_here(examples["bob_no_pruning"], "test_alphabeta_work_on_positions")
+    assert "x to move" in text or "o to move" in text             # the position, drawn
+    assert "game call" in text and "evaluation([" in text
+
+    def lazy_counts(module):
+        space = types.SimpleNamespace(**{n: getattr(module, n) for n in dir(module)
+                                         if not n.startswith("__")})
+
+        class Lazy(module.SearchStats):
+            def __setattr__(self, name, value):
+                if name != "prunings":
+                    super().__setattr__(name, value)
+        space.SearchStats = Lazy
+        return space
+    text = judge_here(lazy_counts(examples["ada_reference"]), "test_search_stats")
+    assert "your SearchStats says nodes" in text and "prunings 0" in text
+    assert "the cut test succeeds" in text and "wrong prunings" in text
+
+
+# ---------------------------------------------------------------- the rubric and examples
 def test_rubric_points_every_hidden_test_and_only_those():
-    import ast
-    import tomllib
     rubric = tomllib.loads((SUITE / "rubric.toml").read_text())
     tree = ast.parse((SUITE / "test_hidden.py").read_text())
     tests = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)
              and n.name.startswith("test_")}
     assert set(rubric["points"]) == tests
+    assert "kit" not in rubric, "nothing of ours is loaded into the sandbox"
     for example in eb.EXAMPLES.values():
         assert set(example.fails) | set(example.keeps) <= tests
+    assert set(SEARCH_CHECKS) <= tests
 
 
-# ---------------------------------------------------------------- the examples
 @pytest.mark.parametrize("name", sorted(eb.EXAMPLES))
 def test_example_is_generated_from_the_reference(name):
     assert eb.path_of(name).read_text() == eb.build(name), \
@@ -137,13 +385,32 @@ def test_wrong_example_loses_points_for_its_bug(graded_examples, name):
     ("min-root", {inf: ("a", -12, 20, 4), 2: ("b", 0, 11, 1), 1: ("c", -19, 4, 0)}),
 ])
 def test_new_trees_match_their_descriptions_and_the_reference(name, expected):
-    trees = _load("_kit_gametrees_suite", ROOT / "autograder" / "gametrees.py")
-    tree = trees.load_tree(name)
+    tree = gametrees.load_tree(name)
     search = gt.maximize_ab if tree.get("max_to_move", True) else gt.minimize_ab
     for bremse, (best, value, visited, prunings) in expected.items():
-        result = trees.search_tree(tree, bremse)
+        result = gametrees.search_tree(tree, bremse)
         assert (result.best, result.value, len(result.visited), result.prunings) == \
             (best, value, visited, prunings)
-        game, stats = trees.TreeGame(tree), gt.SearchStats()
+        game, stats = gametrees.TreeGame(tree), gt.SearchStats()
         assert search(tree["root"], -inf, inf, bremse, game, stats) == (best, value)
         assert game.evaluated == result.evaluated and stats.prunings == prunings
+
+
+def test_random_search_trees_agree_with_the_independent_tree_search():
+    """The reference on the suite's seeded trees visits what gametrees.search_tree does."""
+    rng = random.Random(5)
+    for index in range(30):
+        tree = gametrees.random_tree(f"check-{index}", index, depth=rng.randint(2, 4),
+                                     low=0, high=rng.choice((2, 9)),
+                                     leaf_chance=rng.choice((0.0, 0.3)),
+                                     max_to_move=index % 2 == 0)
+        bremse = rng.choice((inf, 1, 2, 3))
+        window = rng.choice(((-inf, inf), (1, 2), (-inf, 1), (0, 5)))
+        game = gametrees.TreeGame(tree, gametrees.opaque_tokens(tree, index))
+        search = gt.maximize_ab if tree["max_to_move"] else gt.minimize_ab
+        best, value = search(game.root, window[0], window[1], bremse, game)
+        independent = gametrees.search_tree(tree, bremse, alpha=window[0], beta=window[1])
+        assert value == independent.value
+        assert best == (list(game.tokens[independent.best]) if independent.best else None)
+        assert [name for kind, name in game.log] == \
+            [n for n in independent.visited]

@@ -1,29 +1,38 @@
-"""A counting k-in-a-row game for the gametree suite (standard library only).
+"""The gametree suite's k-in-a-row games, for the trusted side only.
 
-The hidden suite runs every search twice over the same kind of object: the
-reference in the trusted process, the student's search in the sandbox (loaded
-there by `child_kit.py`, by path). `KitGame` follows the rules of
-`solutions/gametree/gametree.py` (states are lists of cell numbers in play
-order, x first; k in a row wins; children by increasing cell) and records what
-a search asks of it, so the two runs can be compared call for call:
+Nothing here is ever loaded into the sandbox. A hidden check hands the
+student's search a *proxy* of a `PositionGame` (autograder/sandbox/plans.py):
+each `nextstates`, `terminal_test` and `evaluation` call of the search travels
+back to the grader, is answered here and recorded here. What the grader
+believes about a search (which states it expanded and evaluated, in which
+order, at which ply) is read from this object, never from the child.
 
-* `expanded`      nextstates calls
-* `evaluations`   evaluation calls
-* `digest`        a CRC of the sequence of expanded and evaluated states, in order
-* `decided_expanded`  nextstates calls on a decided game (a line, or a full board)
-* `open_eval_plies`   plies (relative to `root_len`) at which an undecided state
-                      was evaluated: a search with depth limit d evaluates an
-                      undecided state only at ply d
-* `max_expand_ply`    the deepest ply a state was expanded at
+`KitGame` is the plain game of `solutions/gametree/gametree.py` (states are
+lists of cell numbers in play order, x first; k in a row wins; a full board is
+a draw) with bit-mask rules, for sampling positions and drawing them.
 
-Two evaluations: "exact" (1 / -1 / 0, the assignment's `evaluation`) and
-"lines" (a heuristic for depth-limited searches: 100 / -100 for a won game,
-otherwise the number of lines still open for x that x has begun minus the same
-for o), so depth-limited values are not all 0.
+`PositionGame` is a real position of that game whose successors only this
+object knows, so a search that bypasses the game object (the module's own
+rules, a copied reference, an aliased function) answers for another game:
+
+* `blocked` cells can never be played (drawn as #); the board is full when
+  every other cell is taken;
+* `order="shuffled"` lists the successors of every state in an order of its
+  own, drawn from the position and a secret salt (not by increasing cell);
+* `mode="lines"` evaluates with a heuristic (100 / -100 for a won game,
+  otherwise the lines x has begun and o has not touched, minus the same for
+  o), so depth-limited values are not all 0; `mode="exact"` gives 1 / -1 / 0.
+
+A `GameSpec` describes such a game; `spec.make()` builds a fresh one with empty
+records, so the reference's run and the student's run are compared on equal
+objects. Every call is checked: a state that is not the root followed by free,
+playable cells raises ValueError (which the student's search receives).
 """
 
-import zlib
+from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 
 _MASKS = {}
 
@@ -44,28 +53,26 @@ def _masks(width, height, k):
     return _MASKS[key]
 
 
+def _mix(*numbers):
+    """A deterministic 32-bit hash of some integers (the same in every process)."""
+    h = 0x9E3779B9
+    for n in numbers:
+        h = ((h ^ (n & 0xFFFFFFFFFFFF)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        h ^= h >> 29
+    return h & 0xFFFFFFFF
+
+
 class KitGame:
-    """The k-in-a-row game on `width` x `height` cells, counting every call."""
+    """The k-in-a-row game on `width` x `height` cells (the assignment's rules)."""
 
-    def __init__(self, width=3, height=3, k=3, mode="exact", root_len=0):
-        if mode not in ("exact", "lines"):
-            raise ValueError(f"unknown evaluation mode {mode!r}")
-        self.width, self.height, self.k, self.mode = width, height, k, mode
+    def __init__(self, width=3, height=3, k=3, blocked=()):
+        self.width, self.height, self.k = width, height, k
         self.cells = width * height
-        self.root_len = root_len
         self.masks = _masks(width, height, k)
-        self.reset()
+        self.blocked = frozenset(blocked)
+        self.playable = tuple(c for c in range(self.cells) if c not in self.blocked)
 
-    def reset(self):
-        self.expanded = 0
-        self.evaluations = 0
-        self.digest = 0
-        self.decided_expanded = 0
-        self.open_eval_plies = set()
-        self.max_expand_ply = -1
-
-    # ------------------------------------------------------------ the rules
-    def _owners(self, state):
+    def owners(self, state):
         x = o = 0
         for i, cell in enumerate(state):
             if i % 2 == 0:
@@ -81,7 +88,7 @@ class KitGame:
         return False
 
     def exact_value(self, state):
-        x, o = self._owners(state)
+        x, o = self.owners(state)
         if self._won(x):
             return 1
         if self._won(o):
@@ -89,10 +96,10 @@ class KitGame:
         return 0
 
     def decided(self, state):
-        return len(state) >= self.cells or self.exact_value(state) != 0
+        return len(state) >= len(self.playable) or self.exact_value(state) != 0
 
     def heuristic(self, state):
-        x, o = self._owners(state)
+        x, o = self.owners(state)
         if self._won(x):
             return 100
         if self._won(o):
@@ -105,32 +112,155 @@ class KitGame:
                 score -= 1
         return score
 
-    # ------------------------------------------------------------ the interface
-    def nextstates(self, state, *args, **kwargs):
-        state = list(state)
-        self.expanded += 1
-        self.digest = zlib.crc32(b"n" + repr(state).encode(), self.digest)
-        ply = len(state) - self.root_len
-        self.max_expand_ply = max(self.max_expand_ply, ply)
-        if self.decided(state):
-            self.decided_expanded += 1
+    def free(self, state):
         taken = set(state)
-        return [state + [cell] for cell in range(self.cells) if cell not in taken]
+        return [c for c in self.playable if c not in taken]
 
-    def terminal_test(self, state, *args, **kwargs):
-        return self.decided(list(state))
-
-    def evaluation(self, state, *args, **kwargs):
+    def nextstates(self, state):
+        """Successors by increasing cell (the assignment's order)."""
         state = list(state)
-        self.evaluations += 1
-        self.digest = zlib.crc32(b"e" + repr(state).encode(), self.digest)
-        if not self.decided(state):
-            self.open_eval_plies.add(len(state) - self.root_len)
-        return self.exact_value(state) if self.mode == "exact" else self.heuristic(state)
+        return [state + [cell] for cell in self.free(state)]
 
-    def summary(self):
-        """The records as plain data."""
-        return {"expanded": self.expanded, "evaluations": self.evaluations,
-                "digest": self.digest, "decided_expanded": self.decided_expanded,
-                "open_eval_plies": sorted(self.open_eval_plies),
-                "max_expand_ply": self.max_expand_ply}
+    def show(self, state):
+        """The board as text: x, o, '.' for a free cell and '#' for a blocked one."""
+        marks = ["#" if c in self.blocked else "." for c in range(self.cells)]
+        for i, cell in enumerate(state):
+            marks[cell] = "x" if i % 2 == 0 else "o"
+        return "\n".join(" ".join(marks[r * self.width:(r + 1) * self.width])
+                         for r in range(self.height))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that defines a PositionGame (hashable: cases are cached by it)."""
+
+    board: tuple            # (width, height, k)
+    root: tuple             # the state the search starts from
+    mode: str = "exact"     # "exact" or "lines"
+    order: str = "cells"    # "cells" (increasing) or "shuffled" (the game's own)
+    blocked: tuple = ()
+    salt: int = 0
+
+    def make(self) -> "PositionGame":
+        return PositionGame(self)
+
+    def at(self, root) -> "GameSpec":
+        """The same game with another root (a successor's subtree is the same)."""
+        return GameSpec(self.board, tuple(root), self.mode, self.order, self.blocked, self.salt)
+
+    # ------------------------------------------------------------ for judges and feedback
+    def rules(self) -> KitGame:
+        return _rules(self.board, self.blocked)
+
+    def decided(self, key) -> bool:
+        return self.rules().decided(key)
+
+    def ply(self, key) -> int:
+        return len(key) - len(self.root)
+
+    def label(self, key) -> str:
+        return str(list(key))
+
+    def describe(self) -> str:
+        """The game in words: the board, blocked cells, the order, the evaluation."""
+        parts = [BOARD_NAMES.get(self.board, "{} x {}, {} in a row".format(*self.board))]
+        if self.blocked:
+            cells = ", ".join(map(str, self.blocked))
+            parts.append(f"cell{'s' if len(self.blocked) > 1 else ''} {cells} blocked "
+                         "(#, never played)")
+        if self.order == "shuffled":
+            parts.append("nextstates lists the successors in the game's own order, "
+                         "not by cell number")
+        if self.mode == "lines":
+            parts.append("evaluation is a heuristic: +-100 for a won game, otherwise the "
+                         "lines x has begun and o has not touched minus the same for o")
+        return "; ".join(parts)
+
+    def drawing(self, state=None) -> str:
+        state = self.root if state is None else tuple(state)
+        rules = self.rules()
+        tail = "game over" if rules.decided(state) else \
+            f"{'x' if len(state) % 2 == 0 else 'o'} to move"
+        return f"state {list(state)} ({self.describe()})\n{rules.show(state)}\n({tail})"
+
+
+BOARD_NAMES = {(3, 3, 3): "tic-tac-toe", (4, 3, 3): "4 x 3", (4, 4, 3): "4 x 4"}
+
+
+@functools.cache
+def _rules(board, blocked):
+    return KitGame(*board, blocked=blocked)
+
+
+class PositionGame(KitGame):
+    """A real position as a game only the grader knows; records every call.
+
+    `log` holds ("n", state) for each nextstates call and ("e", state) for each
+    evaluation call, in order (states as tuples); `tested` counts the
+    terminal_test calls. States are checked: they must extend `spec.root` by
+    distinct free, playable cells."""
+
+    def __init__(self, spec: GameSpec):
+        if spec.mode not in ("exact", "lines") or spec.order not in ("cells", "shuffled"):
+            raise ValueError(f"unknown game variant {spec.mode!r} / {spec.order!r}")
+        super().__init__(*spec.board, blocked=spec.blocked)
+        self.spec = spec
+        self.root = tuple(spec.root)
+        self.log = []
+        self.tested = 0
+
+    # ------------------------------------------------------------ checking states
+    def key(self, state):
+        """The state as a tuple, or ValueError if it is not a state of this game."""
+        if type(state) not in (list, tuple) or len(state) > self.cells \
+                or any(type(c) is not int for c in state):
+            raise ValueError(f"{_short(state)} is not a state of this game "
+                             "(a list of cell numbers)")
+        key = tuple(state)
+        if key[:len(self.root)] != self.root:
+            raise ValueError(f"{_short(state)} does not start with the position searched, "
+                             f"{list(self.root)}")
+        rest = key[len(self.root):]
+        if len(set(key)) != len(key) or any(c not in self.playable for c in rest):
+            raise ValueError(f"{_short(state)} is not a state of this game: a cell is taken "
+                             "twice or cannot be played here")
+        return key
+
+    def ply(self, key):
+        return len(key) - len(self.root)
+
+    # ------------------------------------------------------------ the interface
+    def ordered(self, key):
+        """The free cells of a state in this game's order."""
+        free = self.free(key)
+        if self.spec.order == "shuffled":
+            x, o = self.owners(key)
+            free.sort(key=lambda cell: _mix(self.spec.salt, x, o, cell))
+        return free
+
+    def nextstates(self, state, *ignored):
+        key = self.key(state)
+        self.log.append(("n", key))
+        return [list(key) + [cell] for cell in self.ordered(key)]
+
+    def terminal_test(self, state, *ignored):
+        key = self.key(state)
+        self.tested += 1
+        return self.decided(key)
+
+    def evaluation(self, state, *ignored):
+        key = self.key(state)
+        self.log.append(("e", key))
+        return self.value(key)
+
+    def value(self, key):
+        """What evaluation answers, without recording it."""
+        return self.exact_value(key) if self.spec.mode == "exact" else self.heuristic(key)
+
+    def successors(self, key):
+        return [key + (cell,) for cell in self.ordered(key)]
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."

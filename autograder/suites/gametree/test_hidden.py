@@ -1,44 +1,62 @@
 """Hidden suite for gametree: rules, minimax, alpha-beta with Bremse, the player, the book.
 
 Expected values come from the reference in solutions/gametree/, run in this
-trusted process. The student's searches run in the sandbox over game objects
-of ours (child_kit.py): `KitGame` (kitgame.py) for real k-in-a-row positions
-and `TreeGame` (autograder/gametrees.py) for the hand-built trees in
-autograder/gametrees/. Both record every nextstates and evaluation call, so a
-check compares not only the value a search returns but the exact work it did
-with the work of the reference over an identical game object here:
+trusted process. Nothing of ours runs in the sandbox: the child holds only the
+student's module.
 
-* values: the same value as the reference at the same depth limit with the
-  same evaluation, on every reachable tic-tac-toe position and on seeded
-  samples of the 4 x 3 and 4 x 4 boards, and a returned successor that is
-  legal and attains that value (any equally good successor passes);
-* technique (the handout fixes child order, the cut rule and the depth rule):
-  the exact nodes expanded and evaluated, in order, on the trees, and the
-  exact numbers on real positions.
+Rules (`winning_lines`, `nextstates`, `evaluation`, `terminal_test`) are
+called with plain data and the student's own `Game` objects: every reachable
+tic-tac-toe position (5,478) and seeded samples of the 4 x 3 and 4 x 4 boards,
+cheap enough to be exhaustive where the board allows it.
 
-Positions are ordered smallest first, so the feedback shows the simplest case
-a function gets wrong.
+Searches (`maximize`, `minimize`, `maximize_ab`, `minimize_ab`,
+`computer_move`) receive as `game` a proxy of a game object of the grader's
+(cases.py): each nextstates / terminal_test / evaluation call is answered and
+recorded by the grader, so node counts, visit order, cut-offs and plies are
+the grader's own records, never the child's. The games are ones only the
+proxy knows:
+
+* real positions (kitgame.PositionGame) in which nextstates lists the
+  successors in an order of the game's own for every state, some cells are
+  blocked, and depth-limited searches evaluate with a heuristic, so a search
+  that bypasses `game` (the module's rules, a copied reference, an aliased
+  function) answers for another game: another value, another successor, other
+  calls;
+* hand-built trees (autograder/gametrees/) and seeded random trees, whose
+  states are opaque tokens (random-looking lists of numbers) and whose values
+  are arbitrary, narrow value ranges giving many ties.
+
+A proxied call costs a pipe round trip, so the searches are sized: positions
+are drawn by seeded random play, filtered to a cap of game calls per search
+(also for a search that does not prune), and shown smallest first. Every
+search case is a different game, every technique (child order, cut on >= and
+<=, fail-soft windows, the depth limit, no search past a decided game) is
+checked on trees where each node is known and on positions of all three
+boards, and values on every side to move, depth limit and board: a search that
+breaks one rule breaks it on many of these cases (tests/gametree checks that
+the wrong examples, and a search that ignores the game object, fail).
+
+`solve` needs the board itself (its lines), not three methods, so it gets the
+student's own `Game`; its values are checked against the reference's on a
+third of the tic-tac-toe positions and samples of the bigger boards, with a
+fresh table and with one table reused across calls, as its docstring allows.
 """
 
 import functools
 import math
 import random
 
-from autograder import gametrees
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
-from autograder.grading.reference import load_reference
-from autograder.suites.gametree.kitgame import KitGame
+from autograder.grading.student import Plan
+from autograder.suites.gametree.cases import (INF, M, Search, TreeSpec, all_of,
+                                              check_searches, decided_reason, depth_reason,
+                                              fmt, got_text, position_value, ref,
+                                              result_reason, search_for, stats_reason,
+                                              tree_work_reason, value_reason, work_reason)
+from autograder.suites.gametree.kitgame import GameSpec, KitGame
 
-ref = load_reference("gametree", "gametree")
-INF = math.inf
-M = "gametree."
-K = "kit."
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
-BOARD_NAMES = {B3X3: "tic-tac-toe", B4X3: "4 x 3", B4X4: "4 x 4"}
-# Depth limits below this many marks on tic-tac-toe (full-depth searches
-# start at it), so the whole corpus stays fast even without pruning.
-FULL_DEPTH_MARKS = 5
-ORDER_HINT = ("children in nextstates order; a child replaces the best only if strictly "
+ORDER_HINT = ("children in game.nextstates order; a child replaces the best only if strictly "
               "better; cut when best >= beta (max) or best <= alpha (min), after every child")
 
 
@@ -47,10 +65,8 @@ def x_to_move(state):
     return len(state) % 2 == 0
 
 
-def fmt(x):
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return repr(x)
+def draw(state, board):
+    return GameSpec(tuple(board), tuple(state)).drawing()
 
 
 @functools.cache
@@ -59,12 +75,8 @@ def ref_game(board):
     return ref.Game(*board)
 
 
-def draw(state, board):
-    game = ref_game(tuple(board))
-    mover = "x" if x_to_move(state) else "o"
-    head = f"{BOARD_NAMES.get(tuple(board), board)}, state {state}"
-    tail = "game over" if KitGame(*board).decided(state) else f"{mover} to move"
-    return f"{head}\n{ref.show(state, game)}\n({tail})"
+def state_key(state):
+    return (frozenset(state[0::2]), frozenset(state[1::2]))
 
 
 @functools.cache
@@ -74,7 +86,7 @@ def reachable(board):
     seen, todo = {}, [[]]
     while todo:
         state = todo.pop()
-        key = (frozenset(state[0::2]), frozenset(state[1::2]))
+        key = state_key(state)
         if key in seen:
             continue
         seen[key] = state
@@ -106,363 +118,65 @@ def sample(board, count, seed, low, high, decided=False):
     return tuple(sorted(found, key=lambda s: (len(s), s)))
 
 
-def state_key(state):
-    return (frozenset(state[0::2]), frozenset(state[1::2]))
+def variant(state, board, seed, mode="exact", blocked=None, order="shuffled"):
+    """A game only the grader knows at `state`: its own child order and, unless
+    `blocked` says how many, 0 to 2 blocked cells (two free cells stay)."""
+    rng = random.Random(f"{seed}:{state}:{board}")
+    free = KitGame(*board).free(state)
+    count = rng.choice((0, 1, 1, 2)) if blocked is None else blocked
+    count = max(0, min(count, len(free) - 2))
+    cells = tuple(sorted(rng.sample(free, count)))
+    return GameSpec(tuple(board), tuple(state), mode, order, cells, rng.randrange(1 << 30))
 
 
-# ------------------------------------------------------------------ the reference
-def ref_search(function, state, board, mode="exact", alpha=-INF, beta=INF, bremse=INF):
-    """The reference's run over a fresh KitGame: what the kit returns for the student."""
-    state = list(state)
-    game = KitGame(*board, mode=mode, root_len=len(state))
-    stats = ref.SearchStats()
-    search = getattr(ref, function)
-    if function in ("maximize", "minimize"):
-        result = search(state, game, stats)
-    else:
-        result = search(state, alpha, beta, bremse, game, stats)
-    return {"result": result, "game": game.summary(), "stats": stats.as_dict()}
+def full_width_calls(spec, bremse):
+    """Game calls of a search without pruning (cases are capped on it too, so a
+    search that does not prune is still judged quickly)."""
+    rules = spec.rules()
+
+    def count(state, left):
+        if left <= 0 or rules.decided(state):
+            return 1
+        return 1 + sum(count(child, left - 1) for child in rules.nextstates(state))
+    return count(list(spec.root), bremse)
 
 
-@functools.cache
-def ref_value(state, board, mode, bremse):
-    """Value of `state` at depth limit `bremse` with the full window (reference)."""
-    function = "maximize_ab" if x_to_move(state) else "minimize_ab"
-    return ref_search(function, state, board, mode, bremse=bremse)["result"][1]
+def positions(kind, board, count, seed, low, high, mode="exact", bremse=INF, cap=400,
+              decided=False, blocked=None, **options):
+    """Searches on `count` sampled positions (seeded), each its own game, at most
+    `cap` game calls for the reference and 6 * cap for a search without pruning."""
+    chosen = []
+    for index, state in enumerate(sample(board, count * 3, seed, low, high, decided)):
+        depth = bremse[index % len(bremse)] if isinstance(bremse, tuple) else bremse
+        spec = variant(state, board, seed + index, mode, blocked)
+        search = search_for(kind, spec, bremse=depth, **options)
+        if kind == "minimax":
+            search = search_for(kind, spec, **options)
+        if search.size <= cap and full_width_calls(spec, depth) <= 6 * cap:
+            chosen.append(search)
+        if len(chosen) == count:
+            break
+    return chosen
 
 
-@functools.cache
-def solved(state, board):
-    return ref.solve(list(state), ref_game(tuple(board)), _tables(board))
+def trees(kind, names, **options):
+    return [search_for(kind, TreeSpec(name, seed=7), **options) for name in names]
 
 
-@functools.cache
-def _tables(board):
-    return {}
+def random_trees(kind, count, seed, depth=3, branching=(2, 3), low=-9, high=9,
+                 leaf_chance=0.0, max_to_move=None, distinct=False, **options):
+    """Seeded random trees, max and min to move at the root in turn."""
+    chosen = []
+    for index in range(count):
+        is_max = (index % 2 == 0) if max_to_move is None else max_to_move
+        shape = (seed + index, depth, branching, low, high, leaf_chance, is_max, distinct)
+        chosen.append(search_for(kind, TreeSpec(f"random-{seed + index}", shape, seed + index),
+                                 **options))
+    return chosen
 
 
-@functools.cache
-def tree(name):
-    return gametrees.load_tree(name)
-
-
-def tree_depths(name):
-    t = tree(name)
-    depth, todo = {t["root"]: 0}, [t["root"]]
-    while todo:
-        node = todo.pop()
-        for kid in t["children"].get(node, []):
-            depth[kid] = depth[node] + 1
-            todo.append(kid)
-    return depth
-
-
-def draw_tree(name):
-    t = tree(name)
-    lines = [f"game tree {name!r} ({'max' if t.get('max_to_move', True) else 'min'} "
-             "to move at the root; [n] = heuristic value of an inner node)"]
-
-    def walk(node, indent, is_max):
-        kids = t["children"].get(node, [])
-        if not kids:
-            lines.append(f"{'  ' * indent}{node} = {fmt(t['values'][node])}")
-            return
-        value = f" [{fmt(t['values'][node])}]" if node in t["values"] else ""
-        lines.append(f"{'  ' * indent}{node} ({'max' if is_max else 'min'}){value}")
-        for kid in kids:
-            walk(kid, indent + 1, not is_max)
-    walk(t["root"], 0, t.get("max_to_move", True))
-    return "\n".join(lines)
-
-
-def ref_tree(function, name, alpha=-INF, beta=INF, bremse=INF):
-    game = gametrees.TreeGame(tree(name))
-    stats = ref.SearchStats()
-    search = getattr(ref, function)
-    if function in ("maximize", "minimize"):
-        result = search(game.root, game, stats)
-    else:
-        result = search(game.root, alpha, beta, bremse, game, stats)
-    return {"result": result, "expanded": list(game.expanded),
-            "evaluated": list(game.evaluated), "stats": stats.as_dict()}
-
-
-def tree_root_search(name, windowed=True):
-    is_max = tree(name).get("max_to_move", True)
-    if windowed:
-        return "maximize_ab" if is_max else "minimize_ab"
-    return "maximize" if is_max else "minimize"
-
-
-# ------------------------------------------------------------------ cases
-class SearchCase(Case):
-    """A Case with what the judges need besides the expected value."""
-
-    def __init__(self, call, args, position, expected, **info):
-        super().__init__(call, args, position, expected)
-        self.info = info
-
-
-def call_text(function, state, board, mode, alpha=-INF, beta=INF, bremse=INF):
-    game = f"Game{tuple(board)}" + ("" if mode == "exact" else " with a heuristic evaluation")
-    if function in ("maximize", "minimize"):
-        return f"{function}({list(state)}, {game})"
-    return f"{function}({list(state)}, {fmt(alpha)}, {fmt(beta)}, {fmt(bremse)}, {game})"
-
-
-def position_case(state, board, mode="exact", bremse=INF, alpha=-INF, beta=INF,
-                  windowed=True, with_stats=False):
-    state = list(state)
-    if windowed:
-        function = "maximize_ab" if x_to_move(state) else "minimize_ab"
-    else:
-        function = "maximize" if x_to_move(state) else "minimize"
-    expected = ref_search(function, state, board, mode, alpha, beta, bremse)
-    where = {"state": state, "board": list(board), "mode": mode}
-    kwargs = {"with_stats": with_stats}
-    if windowed:
-        kwargs.update(alpha=alpha, beta=beta, bremse=bremse)
-    return SearchCase(call_text(function, state, board, mode, alpha, beta, bremse),
-                      (where,), draw(state, board), expected, function=function,
-                      state=state, board=board, mode=mode, bremse=bremse, kwargs=kwargs)
-
-
-def tree_case(name, bremse=INF, alpha=-INF, beta=INF, windowed=True, with_stats=False):
-    function = tree_root_search(name, windowed)
-    expected = ref_tree(function, name, alpha, beta, bremse)
-    kwargs = {"with_stats": with_stats}
-    if windowed:
-        kwargs.update(alpha=alpha, beta=beta, bremse=bremse)
-        call = f"{function}({tree(name)['root']!r}, {fmt(alpha)}, {fmt(beta)}, {fmt(bremse)}, game)"
-    else:
-        call = f"{function}({tree(name)['root']!r}, game)"
-    return SearchCase(call, ({"tree": name},), draw_tree(name), expected, function=function,
-                      tree=name, bremse=bremse, kwargs=kwargs)
-
-
-def run_cases(student, chosen):
-    """Run search cases grouped by function (one pipelined request each), in order."""
-    outcomes = [None] * len(chosen)
-    by_function = {}
-    for index, case in enumerate(chosen):
-        by_function.setdefault(case.info["function"], []).append(index)
-    for function, indexes in by_function.items():
-        # student.map passes positional arguments: the kit's parameter order
-        args = [chosen[i].args + _positional(chosen[i].info["kwargs"], function)
-                for i in indexes]
-        for i, outcome in zip(indexes, student.map(K + function, args)):
-            outcomes[i] = outcome
-    return outcomes
-
-
-def _positional(kwargs, function):
-    if function in ("maximize", "minimize"):
-        return (kwargs.get("with_stats", False),)
-    return (kwargs.get("alpha", -INF), kwargs.get("beta", INF), kwargs.get("bremse", INF),
-            kwargs.get("with_stats", False))
-
-
-def pair(outcome):
-    """(best, value) from a kit answer, or raise a reason string."""
-    got = outcome.value
-    result = got.get("result") if isinstance(got, dict) else None
-    if type(result) not in (tuple, list) or len(result) != 2:
-        return None, f"returned {short(result)}, not a pair (best_state, value)"
-    best, value = result
-    if type(value) not in (int, float):
-        return None, f"returned the value {short(value)}, not a number"
-    return (best, value), None
-
-
-def got_text(outcome):
-    got = outcome.value
-    if isinstance(got, dict) and "result" in got:
-        return f"returned {short(got['result'])}"
-    return describe(outcome)
-
-
-# ------------------------------------------------------------------ judges
-def judge_value(case, outcome):
-    """The right value; best_state None where the search stops, else a legal
-    successor that attains the value (at one ply less of depth limit)."""
-    answer, reason = pair(outcome)
-    if reason:
-        return reason
-    best, value = answer
-    want_best, want_value = case.expected["result"]
-    if value != want_value:
-        return f"the value {fmt(value)} is wrong"
-    state, board, mode, bremse = (case.info[k] for k in ("state", "board", "mode", "bremse"))
-    if want_best is None:
-        if best is not None:
-            return (f"best_state must be None where the search stops (game over or bremse 0), "
-                    f"not {short(best)}")
-        return None
-    if type(best) is not list or best[:-1] != state or len(best) != len(state) + 1 \
-            or type(best[-1]) is not int or best[-1] in state \
-            or not 0 <= best[-1] < board[0] * board[1]:
-        return f"best_state {short(best)} is not a successor of the state"
-    if case.info["function"] in ("maximize", "minimize"):
-        attained = solved(tuple(best), tuple(board))
-    else:
-        attained = ref_value(tuple(best), tuple(board), mode, bremse - 1)
-    if attained != value:
-        return f"best_state {short(best)} does not attain the value {fmt(value)}"
-    return None
-
-
-def _sequence_reason(kind, got, want):
-    if got == want:
-        return None
-    if type(got) is not list:
-        return f"the game saw no {kind} nodes"
-    for index, (a, b) in enumerate(zip(got, want)):
-        if a != b:
-            return (f"{kind} {a!r} as its {ordinal(index + 1)} {kind} node, where the "
-                    f"handout's rules have {kind} a different node")
-    if len(got) > len(want):
-        return (f"{kind} {got[len(want)]!r} after the point where the handout's rules have "
-                f"{kind} every node they need ({len(got)} {kind} nodes in all)")
-    return f"{kind} only {len(got)} nodes: it stopped too early, after {got[-1] if got else 'none'!r}"
-
-
-def ordinal(n):
-    return f"{n}{'tsnrhtdd'[(n // 10 % 10 != 1) * (n % 10 < 4) * n % 10::4]}"
-
-
-def judge_tree(case, outcome):
-    got = outcome.value if isinstance(outcome.value, dict) else {}
-    want = case.expected
-    reason = (_sequence_reason("expanded", got.get("expanded"), want["expanded"])
-              or _sequence_reason("evaluated", got.get("evaluated"), want["evaluated"]))
-    if reason:
-        return reason
-    answer, reason = pair(outcome)
-    if reason:
-        return reason
-    return judge_result(case, outcome)
-
-
-def judge_tree_depth(case, outcome):
-    """Like judge_tree, but names a depth-limit mistake first."""
-    got = outcome.value if isinstance(outcome.value, dict) else {}
-    t, bremse = tree(case.info["tree"]), case.info["bremse"]
-    depths = tree_depths(case.info["tree"])
-    for node in got.get("evaluated") or []:
-        if node in depths and depths[node] < bremse and not gametrees.is_leaf(t, node):
-            return (f"evaluated {node!r} at ply {depths[node]}, above the depth limit "
-                    f"(bremse {fmt(bremse)}): only a decided game is evaluated there")
-    for node in got.get("expanded") or []:
-        if node in depths and depths[node] >= bremse:
-            return (f"expanded {node!r} at ply {depths[node]}, past the depth limit "
-                    f"(bremse {fmt(bremse)}): bremse == 0 there, so it must be evaluated")
-    return judge_result(case, outcome)
-
-
-def judge_tree_decided(case, outcome):
-    got = outcome.value if isinstance(outcome.value, dict) else {}
-    t = tree(case.info["tree"])
-    for node in got.get("expanded") or []:
-        if node in t["values"] and gametrees.is_leaf(t, node):
-            return f"asked nextstates for {node!r}, a decided game (terminal_test is true there)"
-    return judge_result(case, outcome)
-
-
-def work_reason(got, want, bremse=INF, aspects=("decided", "depth", "work")):
-    """Compare a KitGame summary with the reference's; name the first difference
-    among the aspects asked for."""
-    if not isinstance(got, dict):
-        return "the game saw no calls"
-    if "decided" in aspects and got.get("decided_expanded"):
-        return (f"asked nextstates for a decided game {got['decided_expanded']} times "
-                "(the search went on after a line was complete)")
-    plies = got.get("open_eval_plies") or []
-    early = [p for p in plies if p < bremse]
-    if "depth" in aspects and early:
-        return (f"evaluated an undecided state at ply {min(early)}, above the depth limit "
-                f"(bremse {fmt(bremse)})")
-    late = [p for p in plies if p > bremse]
-    if "depth" in aspects and (late or got.get("max_expand_ply", -1) >= bremse):
-        return f"searched past the depth limit (bremse {fmt(bremse)})"
-    if "work" not in aspects:
-        return None
-    for key, words in (("expanded", "expanded"), ("evaluations", "evaluation calls")):
-        if got.get(key) != want.get(key):
-            more = "more" if (got.get(key) or 0) > want[key] else "fewer"
-            return (f"made {got.get(key)} {words}: {more} than the handout's rules "
-                    f"({'no or too little pruning?' if more == 'more' else 'pruned too much?'})")
-    if got.get("digest") != want.get("digest"):
-        return "visited the right number of nodes, but not in the handout's order"
-    return None
-
-
-def judge_work(case, outcome, aspects=("decided", "depth", "work")):
-    got = outcome.value if isinstance(outcome.value, dict) else {}
-    reason = work_reason(got.get("game"), case.expected["game"], case.info["bremse"], aspects)
-    if reason:
-        return reason
-    return judge_result(case, outcome)
-
-
-def judge_result(case, outcome):
-    """Exactly the reference's (best_state, value): the rules fix both."""
-    answer, reason = pair(outcome)
-    if reason:
-        return reason
-    if tuple(answer) != tuple(case.expected["result"]):
-        return (f"returned {short(tuple(answer))}, not the (best_state, value) the "
-                "handout's rules give")
-    return None
-
-
-def judge_decided_positions(case, outcome):
-    got = outcome.value if isinstance(outcome.value, dict) else {}
-    summary = got.get("game") or {}
-    if summary.get("decided_expanded"):
-        return "asked nextstates for a decided game: the search went on after a line was complete"
-    if summary.get("expanded"):
-        return "expanded the root although the game is over there"
-    return judge_value(case, outcome)
-
-
-def check_searches(student, summary, chosen, judge, hint=ORDER_HINT):
-    first_failure(summary, chosen, run_cases(student, chosen), judge, hint)
-
-
-def first_failure(summary, chosen, outcomes, judge, hint):
-    """check_all, but 'got' shows the search's returned pair, not the kit's record."""
-    failures, first = 0, None
-    for case, outcome in zip(chosen, outcomes):
-        require(outcome)
-        if outcome.failure == "unreached":
-            failures += 1
-            continue
-        reason = describe(outcome) if not outcome.answered else judge(case, outcome)
-        if reason is not None:
-            failures += 1
-            first = first or (case, outcome, reason)
-    if first:
-        case, outcome, reason = first
-        got = got_text(outcome) if outcome.answered else describe(outcome)
-        raise CheckFailed(summary, call=case.call, position=case.position,
-                          expected=expected_text(case), got=got, hint=hint,
-                          problem=None if reason == got else reason,
-                          failures=failures, total=len(chosen))
-
-
-def expected_text(case):
-    want = case.expected
-    best, value = want["result"]
-    text = f"value {fmt(value)}"
-    if best is None:
-        text += ", best_state None"
-    else:
-        text += f", best_state {best!r} (or an equally good successor)"
-    if "expanded" in want and isinstance(want["expanded"], list):
-        text += f"; expanded {want['expanded']}; evaluated {want['evaluated']}"
-    elif "game" in want:
-        text += f"; {want['game']['expanded']} expanded, {want['game']['evaluations']} evaluated"
-    return text
+def smallest_first(searches):
+    return tuple(sorted(searches, key=lambda s: (s.size, s.call_text())))
 
 
 # ------------------------------------------------------------------ the rules
@@ -598,108 +312,112 @@ def test_terminal_test(student):
                "over means: a player owns a line, or no cell is free")
 
 
+
+
 # -- plain minimax
 @functools.cache
 def minimax_value_cases():
-    states = [(B3X3, s) for s in reachable(B3X3) if len(s) >= 6]
-    states += [(B3X3, s) for s in sample(B3X3, 40, 20, 5, 5)]
-    states += [(B4X3, s) for s in sample(B4X3, 40, 21, 8, 11)]
-    states.sort(key=lambda bs: (len(bs[1]), bs[0], bs[1]))
-    return tuple(position_case(s, b, windowed=False) for b, s in states)
+    chosen = positions("minimax", B3X3, 24, 20, 5, 7, cap=150)
+    chosen += positions("minimax", B3X3, 6, 21, 4, 4, cap=300)
+    chosen += positions("minimax", B4X3, 10, 22, 8, 10, cap=150)
+    return smallest_first(chosen)
 
 
 def test_minimax_values(student):
     """maximize and minimize return the game value and a successor that attains it"""
     check_searches(student, "maximize / minimize returned a wrong result",
-                   list(minimax_value_cases()), judge_value,
+                   minimax_value_cases(), value_reason,
                    hint="best_state is a successor with the best value (None when the game "
-                        "is over); the value is seen from x")
+                        "is over); the value is seen from x; use only the game's methods")
 
 
 @functools.cache
 def minimax_technique_cases():
-    chosen = [tree_case(name, windowed=False) for name in
-              ("aima-5-2", "ties-deep", "depth-limit", "deep-cutoff", "min-root")]
-    chosen += [position_case(s, B3X3, windowed=False)
-               for s in sample(B3X3, 20, 31, 4, 6)]
-    return tuple(chosen)
+    chosen = trees("minimax", ("aima-5-2", "ties-deep", "depth-limit", "deep-cutoff",
+                               "min-root"))
+    chosen += random_trees("minimax", 2, 300, leaf_chance=0.2)
+    chosen += positions("minimax", B3X3, 6, 31, 5, 6, cap=150)
+    return smallest_first(chosen)
 
 
 def test_minimax_visits_every_node(student):
     """maximize / minimize search every node in child order and stop at decided games"""
-    def judge(case, outcome):
-        if "tree" in case.info:
-            return judge_tree_decided(case, outcome)
-        return judge_work(case, outcome)
-    check_searches(student, "plain minimax did not search the tree the handout's way",
-                   list(minimax_technique_cases()), judge,
+    def judge(run):
+        if run.search.is_tree:
+            return all_of(decided_reason, tree_work_reason, result_reason)(run)
+        return all_of(decided_reason, work_reason, result_reason)(run)
+    check_searches(student, "plain minimax did not search the game the handout's way",
+                   minimax_technique_cases(), judge,
                    hint="no pruning and no depth limit in maximize / minimize: every child of "
-                        "every undecided node is searched, in nextstates order")
+                        "every undecided node is searched, in game.nextstates order")
 
 
 # -- alpha-beta: values
-def _bremse_for(state):
-    return INF if len(state) >= FULL_DEPTH_MARKS else 2
-
-
 @functools.cache
 def ab_values_3x3_cases():
-    return tuple(position_case(s, B3X3, bremse=_bremse_for(s)) for s in reachable(B3X3))
+    chosen = positions("alphabeta", B3X3, 8, 40, 0, 2, "lines", (1, 2, 3), cap=250)
+    chosen += positions("alphabeta", B3X3, 16, 41, 3, 5, "exact", INF, cap=250)
+    chosen += positions("alphabeta", B3X3, 24, 42, 5, 8, "exact", INF, cap=150)
+    chosen += positions("alphabeta", B3X3, 8, 43, 2, 5, "lines", (1, 2), cap=150)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_values_3x3(student):
-    """alpha-beta returns the right value on all 5,478 tic-tac-toe positions"""
-    # full depth from 5 marks on, depth limit 2 before
+    """alpha-beta returns the right value on tic-tac-toe positions, with and without a depth limit"""
     check_searches(student, "maximize_ab / minimize_ab returned a wrong result",
-                   list(ab_values_3x3_cases()), judge_value,
+                   ab_values_3x3_cases(), value_reason,
                    hint="with the full window alpha-beta returns the minimax value at the "
-                        "same depth limit")
+                        "same depth limit; use only the game's methods")
 
 
 @functools.cache
 def ab_values_big_cases():
     chosen = []
-    for board, seed in ((B4X3, 41), (B4X4, 42)):
-        for index, state in enumerate(sample(board, 40, seed, 0, 8)):
-            chosen.append(position_case(state, board, "lines", bremse=1 + index % 3))
-    chosen += [position_case(s, B4X3) for s in sample(B4X3, 30, 43, 6, 10)]
-    return tuple(sorted(chosen, key=lambda c: (len(c.info["state"]), c.info["bremse"])))
+    for board, seed in ((B4X3, 50), (B4X4, 51)):
+        chosen += positions("alphabeta", board, 10, seed, 0, 8, "lines", (1, 2, 3), cap=300)
+    chosen += positions("alphabeta", B4X3, 10, 52, 7, 10, "exact", INF, cap=300)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_values_bigger_boards(student):
     """alpha-beta returns the right value on 4 x 3 and 4 x 4 positions, depth-limited too"""
     check_searches(student, "maximize_ab / minimize_ab returned a wrong result",
-                   list(ab_values_big_cases()), judge_value,
+                   ab_values_big_cases(), value_reason,
                    hint="at bremse 0 the state is evaluated; bremse 1 evaluates its children")
 
 
 # -- alpha-beta: technique on trees and positions
 @functools.cache
 def prune_cases():
-    chosen = [tree_case(name) for name in ("aima-5-2", "deep-cutoff", "min-root")]
-    chosen.append(tree_case("depth-limit"))
-    return tuple(chosen)
+    chosen = trees("alphabeta", ("aima-5-2", "deep-cutoff", "min-root", "depth-limit"))
+    # distinct leaf values: no comparison ties, so a cut on > instead of >= costs
+    # the next check, not this one
+    chosen += random_trees("alphabeta", 4, 400, depth=3, branching=(2, 3), low=-50, high=50,
+                           distinct=True)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_prunes_like_the_reference(student):
     """alpha-beta expands and evaluates exactly the nodes the handout's rule does"""
     check_searches(student, "alpha-beta searched other nodes than the handout's rule",
-                   list(prune_cases()), judge_tree)
+                   prune_cases(), all_of(tree_work_reason, result_reason), ORDER_HINT)
 
 
 @functools.cache
 def tie_cases():
-    chosen = [tree_case("ties-deep")]
-    chosen += [position_case(s, B3X3) for s in sample(B3X3, 30, 51, 3, 6)]
-    return tuple(chosen)
+    chosen = trees("alphabeta", ("ties-deep",))
+    chosen += random_trees("alphabeta", 4, 500, depth=3, branching=(2, 3), low=0, high=2)
+    chosen += positions("alphabeta", B3X3, 8, 51, 3, 6, "exact", INF, cap=200)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_cuts_on_ties(student):
     """alpha-beta cuts when the best value only reaches the bound (>= beta, <= alpha)"""
-    def judge(case, outcome):
-        return judge_tree(case, outcome) if "tree" in case.info else judge_work(case, outcome)
+    def judge(run):
+        work = tree_work_reason if run.search.is_tree else work_reason
+        return all_of(work, result_reason)(run)
     check_searches(student, "alpha-beta did not cut where the bound is reached",
-                   list(tie_cases()), judge,
+                   tie_cases(), judge,
                    hint="a max node stops once best >= beta, a min node once best <= alpha: "
                         "equal is enough")
 
@@ -708,21 +426,19 @@ def test_alphabeta_cuts_on_ties(student):
 def depth_cases():
     chosen = []
     for name in ("depth-limit", "deep-cutoff", "min-root"):
-        chosen += [tree_case(name, bremse) for bremse in (0, 1, 2, 3)]
+        chosen += [search_for("alphabeta", TreeSpec(name, seed=8), bremse=b) for b in (0, 1, 2, 3)]
+    chosen += [search_for("alphabeta", t.game, bremse=b)
+               for t in random_trees("alphabeta", 2, 600, depth=3, leaf_chance=0.25)
+               for b in (1, 2)]
     for board, seed in ((B3X3, 61), (B4X3, 62), (B4X4, 63)):
-        for index, state in enumerate(sample(board, 12, seed, 0, 5)):
-            chosen.append(position_case(state, board, "lines", bremse=1 + index % 3))
-    return tuple(chosen)
+        chosen += positions("alphabeta", board, 3, seed, 0, 5, "lines", (1, 2, 3), cap=200)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_depth_limit(student):
     """alpha-beta evaluates undecided states exactly at the depth limit (Bremse)"""
-    def judge(case, outcome):
-        if "tree" in case.info:
-            return judge_tree_depth(case, outcome)
-        return judge_work(case, outcome, aspects=("depth",))
-    check_searches(student, "alpha-beta did not respect the depth limit",
-                   list(depth_cases()), judge,
+    check_searches(student, "alpha-beta did not respect the depth limit", depth_cases(),
+                   all_of(depth_reason, result_reason),
                    hint="bremse is the number of plies still allowed: evaluate when it is 0, "
                         "otherwise search the children with bremse - 1; evaluation is called "
                         "for evaluated nodes only (use terminal_test to see a won game)")
@@ -730,142 +446,112 @@ def test_alphabeta_depth_limit(student):
 
 @functools.cache
 def decided_cases():
-    chosen = [tree_case("depth-limit", bremse) for bremse in (INF, 3)]
+    chosen = [search_for("alphabeta", TreeSpec("depth-limit", seed=9), bremse=b)
+              for b in (INF, 3)]
+    # the limit never stops these trees above their leaves: only decided games matter
+    chosen += [search_for("alphabeta", t.game, bremse=b)
+               for t in random_trees("alphabeta", 2, 700, depth=3, leaf_chance=0.35)
+               for b in (INF, 3)]
     for board, seed in ((B3X3, 71), (B4X3, 72), (B4X4, 73)):
-        chosen += [position_case(s, board, bremse=b)
-                   for s, b in zip(sample(board, 15, seed, 5, 12, decided=True),
-                                   (INF, 5, 2) * 5)]
-    chosen += [position_case(s, B4X3) for s in sample(B4X3, 15, 74, 6, 9)]
-    return tuple(chosen)
+        chosen += positions("alphabeta", board, 3, seed, 5, 12, "exact", (INF, 5, 2),
+                            decided=True)
+    chosen += positions("alphabeta", B4X3, 6, 74, 6, 9, "exact", INF, cap=300)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_stops_at_decided_games(student):
     """alpha-beta never searches past a decided game, whatever bremse allows"""
-    def judge(case, outcome):
-        if "tree" in case.info:
-            return judge_tree_decided(case, outcome)
-        if KitGame(*case.info["board"]).decided(case.info["state"]):
-            return judge_decided_positions(case, outcome)
-        return judge_work(case, outcome, aspects=("decided",))
-    check_searches(student, "alpha-beta searched past the end of a game",
-                   list(decided_cases()), judge,
+    check_searches(student, "alpha-beta searched past the end of a game", decided_cases(),
+                   all_of(decided_reason, result_reason),
                    hint="when terminal_test(state) holds the state is evaluated at once, "
                         "even with plies left")
 
 
 @functools.cache
 def window_cases():
-    chosen = [tree_case("aima-5-2", alpha=5, beta=10), tree_case("aima-5-2", alpha=-INF, beta=3),
-              tree_case("deep-cutoff", alpha=4, beta=13), tree_case("min-root", alpha=-15, beta=0),
-              tree_case("ties-deep", alpha=5, beta=INF)]
-    for index, state in enumerate(sample(B3X3, 20, 81, 2, 6)):
-        window = ((-1, 0), (0, 1), (-INF, 0), (0, INF))[index % 4]
-        chosen.append(position_case(state, B3X3, alpha=window[0], beta=window[1]))
-    return tuple(chosen)
+    chosen = [search_for("alphabeta", TreeSpec(name, seed=10), alpha=a, beta=b)
+              for name, a, b in (("aima-5-2", 5, 10), ("aima-5-2", -INF, 3),
+                                 ("deep-cutoff", 4, 13), ("min-root", -15, 0),
+                                 ("ties-deep", 5, INF))]
+    chosen += [search_for("alphabeta", t.game, alpha=-2, beta=3)
+               for t in random_trees("alphabeta", 2, 800, depth=3)]
+    windows = ((-1, 0), (0, 1), (-INF, 0), (0, INF))
+    for index, window in enumerate(windows * 2):
+        chosen += positions("alphabeta", B3X3, 1, 81 + index, 3, 6, "exact", INF, cap=150,
+                            alpha=window[0], beta=window[1])
+    return smallest_first(chosen)
 
 
 def test_alphabeta_window(student):
     """alpha-beta with a narrow window returns the handout's fail-soft result"""
     check_searches(student, "alpha-beta with a narrow window returned a wrong result",
-                   list(window_cases()), judge_result,
+                   window_cases(), result_reason,
                    hint="fail-soft: return best itself, even when it lies outside "
                         "(alpha, beta); do not clip it to the window")
 
 
 @functools.cache
 def work_cases():
-    chosen = [position_case(s, B3X3) for s in sample(B3X3, 40, 91, 3, 6)]
+    chosen = positions("alphabeta", B3X3, 8, 91, 3, 6, "exact", INF, cap=250)
     for board, seed in ((B4X3, 92), (B4X4, 93)):
-        for index, state in enumerate(sample(board, 15, seed, 1, 7)):
-            chosen.append(position_case(state, board, "lines", bremse=2 + index % 3))
-    return tuple(sorted(chosen, key=lambda c: len(c.info["state"])))
+        chosen += positions("alphabeta", board, 4, seed, 1, 7, "lines", (2, 3), cap=300)
+    return smallest_first(chosen)
 
 
 def test_alphabeta_work_on_positions(student):
     """alpha-beta makes exactly the reference's nextstates and evaluation calls on real positions"""
     check_searches(student, "alpha-beta did other work than the handout's rules",
-                   list(work_cases()), judge_work)
+                   work_cases(), all_of(work_reason, result_reason), ORDER_HINT)
 
 
 @functools.cache
 def stats_cases():
-    chosen = [tree_case(name, with_stats=True) for name in ("aima-5-2", "ties-deep", "min-root")]
-    chosen += [tree_case("depth-limit", 2, with_stats=True),
-               tree_case("deep-cutoff", windowed=False, with_stats=True)]
-    chosen += [position_case(s, B3X3, with_stats=True) for s in sample(B3X3, 10, 95, 2, 6)]
-    chosen += [position_case(s, B4X3, "lines", bremse=3, with_stats=True)
-               for s in sample(B4X3, 10, 96, 1, 5)]
-    chosen += [position_case(s, B3X3, windowed=False, with_stats=True)
-               for s in sample(B3X3, 5, 97, 5, 7)]
-    return tuple(chosen)
+    chosen = trees("alphabeta", ("aima-5-2", "ties-deep", "min-root"), with_stats=True)
+    chosen += [search_for("alphabeta", TreeSpec("depth-limit", seed=11), bremse=2,
+                          with_stats=True),
+               search_for("minimax", TreeSpec("deep-cutoff", seed=11), with_stats=True)]
+    chosen += positions("alphabeta", B3X3, 4, 95, 2, 6, "exact", INF, cap=200,
+                        with_stats=True)
+    chosen += positions("alphabeta", B4X3, 3, 96, 1, 5, "lines", 2, cap=200, with_stats=True)
+    chosen += positions("minimax", B3X3, 2, 97, 5, 7, cap=100, with_stats=True)
+    return smallest_first(chosen)
 
 
 def test_search_stats(student):
     """the searches count nodes, expansions, evaluations and prunings in SearchStats"""
-    def judge(case, outcome):
-        got = outcome.value.get("stats") if isinstance(outcome.value, dict) else None
-        want = case.expected["stats"]
-        if got != want:
-            wrong = [k for k in want if not isinstance(got, dict) or got.get(k) != want[k]]
-            counted = {k: got.get(k) for k in wrong} if isinstance(got, dict) else got
-            return f"counted {counted}, which is wrong for {', '.join(wrong)}"
-        return None
-    chosen = list(stats_cases())
-    outcomes = run_cases(student, chosen)
-    failures, first = 0, None
-    for case, outcome in zip(chosen, outcomes):
-        require(outcome)
-        reason = describe(outcome) if not outcome.answered else judge(case, outcome)
-        if reason:
-            failures += 1
-            first = first or (case, reason)
-    if first:
-        case, reason = first
-        raise CheckFailed("the SearchStats counters are wrong", call=case.call + " with stats",
-                          position=case.position, got=reason,
-                          expected=str(case.expected["stats"]), failures=failures,
-                          total=len(chosen),
-                          hint="count each call of a search function once as a node, and as "
-                               "expanded or evaluated; one pruning per cut (a break)")
+    check_searches(student, "the SearchStats counters are wrong", stats_cases(), stats_reason,
+                   hint="count each call of a search function once as a node, and as "
+                        "expanded or evaluated; one pruning per cut (a break)")
 
 
 # -- the player
+def move_reason(run):
+    """A successor the game gave, with the value of the position."""
+    if not run.outcome.answered:
+        return got_text(run)
+    got, search = run.returned, run.search
+    spec = search.game
+    if type(got) is not list or tuple(got) not in spec.make().successors(tuple(spec.root)):
+        return f"returned {short(got)}, not one of the successors the game gave"
+    want = position_value(spec, search.bremse)
+    if position_value(spec.at(got), search.bremse - 1) != want:
+        return f"the move to {short(got)} throws away the value {fmt(want)}"
+    return None
+
+
 @functools.cache
 def move_cases():
-    chosen = []
-    for state in sample(B3X3, 40, 101, 2, 8):
-        chosen.append((state, B3X3, "exact", INF))
-    for state in sample(B4X3, 25, 102, 5, 10):
-        chosen.append((state, B4X3, "exact", INF))
-    for index, state in enumerate(sample(B4X4, 20, 103, 2, 9)):
-        chosen.append((state, B4X4, "lines", 1 + index % 3))
-    cases = []
-    for state, board, mode, bremse in sorted(chosen, key=lambda c: len(c[0])):
-        cases.append(Case(f"computer_move({list(state)}, Game{board}, {fmt(bremse)})"
-                          + ("" if mode == "exact" else " with a heuristic evaluation"),
-                          (list(state), list(board), mode, bremse), draw(list(state), board),
-                          f"a successor of value {fmt(ref_value(state, board, mode, bremse))}"))
-    return tuple(cases)
+    chosen = positions("computer_move", B3X3, 16, 101, 2, 8, "exact", INF, cap=250)
+    chosen += positions("computer_move", B4X3, 8, 102, 6, 10, "exact", INF, cap=300)
+    chosen += positions("computer_move", B4X4, 8, 103, 2, 9, "lines", (1, 2), cap=300)
+    return smallest_first(chosen)
 
 
 def test_computer_move_keeps_the_value(student):
     """computer_move plays for the side to move (x begins) and keeps the value"""
-    chosen = list(move_cases())
-    outcomes = student.map(K + "computer_move", [c.args for c in chosen])
-
-    def judge(case, outcome):
-        state, board, mode, bremse = case.args
-        got = outcome.value.get("result") if isinstance(outcome.value, dict) else None
-        if type(got) is not list or got[:-1] != state or len(got) != len(state) + 1 \
-                or type(got[-1]) is not int or got[-1] in state \
-                or not 0 <= got[-1] < board[0] * board[1]:
-            return f"returned {short(got)}, not a successor of the state"
-        want = ref_value(tuple(state), tuple(board), mode, bremse)
-        if ref_value(tuple(got), tuple(board), mode, bremse - 1) != want:
-            return f"the move to {short(got)} throws away the value {fmt(want)}"
-        return None
-    check_all("computer_move made a bad move", chosen, outcomes, judge,
-              hint="maximize_ab when x is to move (len(state) even), minimize_ab when o is")
+    check_searches(student, "computer_move made a bad move", move_cases(), move_reason,
+                   hint="maximize_ab when x is to move (len(state) even), minimize_ab when o "
+                        "is, on the game it was given")
 
 
 BOOK_CELLS = (15, 3, 12, 0, 9)
@@ -883,38 +569,41 @@ def grader_book():
         book[(first,)] = [first, free[first % len(free)]]
     book[(15, 3)] = [15, 3, 12]
     assert all(not game.decided(list(k)) and v[:-1] == list(k) for k, v in book.items())
-    return book
+    return tuple((k, tuple(v)) for k, v in book.items())
+
+
+@functools.cache
+def book_cases():
+    book = grader_book()
+    states = [k for k, _ in book] + [(15, 3, 12, 0), (15, 1)]
+    return tuple(Search("computer_move", variant(s, B4X4, 104, blocked=3), bremse=1,
+                        book=book, use_book=True) for s in states)
+
+
+def book_reason(run):
+    if not run.outcome.answered:
+        return got_text(run)
+    state, book = tuple(run.search.game.root), dict(run.search.book)
+    got = run.returned
+    if state in book:
+        if type(got) is not list or got != list(book[state]):
+            return f"returned {short(got)}, not the book's move"
+        if run.log:
+            return "searched (called nextstates or evaluation) although the book has the answer"
+        return None
+    if not run.log:
+        return "did not search for a state the book does not know"
+    if type(got) is not list or tuple(got) not in \
+            run.search.game.make().successors(tuple(run.search.game.root)):
+        return f"returned {short(got)}, not one of the successors the game gave"
+    return None
 
 
 def test_computer_move_uses_the_book(student):
     """computer_move answers from the opening book, without searching, where it applies"""
-    book = grader_book()
-    states = [list(k) for k in book] + [[15, 3, 12, 0], [15, 1]]
-    chosen = []
-    for state in states:
-        in_book = tuple(state) in book
-        chosen.append(Case(f"computer_move({state}, Game(4, 4, 3), 3, book)",
-                           (state, list(B4X4), "exact", 3, book), draw(state, B4X4),
-                           book[tuple(state)] if in_book else "a successor found by search"))
-    outcomes = student.map(K + "computer_move", [c.args for c in chosen])
-
-    def judge(case, outcome):
-        state = case.args[0]
-        got = outcome.value if isinstance(outcome.value, dict) else {}
-        result, work = got.get("result"), got.get("game") or {}
-        if tuple(state) in book:
-            if result != book[tuple(state)] or type(result) is not list:
-                return f"returned {short(result)}, not the book's move"
-            if work.get("expanded") or work.get("evaluations"):
-                return "searched although the book has the answer"
-            return None
-        if type(result) is not list or result[:-1] != state or len(result) != len(state) + 1:
-            return f"returned {short(result)} for a state the book does not know"
-        if not work.get("evaluations"):
-            return "did not search for a state the book does not know"
-        return None
-    check_all("computer_move did not use the opening book", chosen, outcomes, judge,
-              hint="look up tuple(state) in the book first; search only when it is not there")
+    check_searches(student, "computer_move did not use the opening book", book_cases(),
+                   book_reason,
+                   hint="look up tuple(state) in the book first; search only when it is not there")
 
 
 def test_opening_book_4x4(student):
@@ -963,6 +652,16 @@ def test_opening_book_4x4(student):
 
 
 @functools.cache
+def solved(state, board):
+    return ref.solve(list(state), ref_game(tuple(board)), _tables(board))
+
+
+@functools.cache
+def _tables(board):
+    return {}
+
+
+@functools.cache
 def solve_cases():
     states = [(B3X3, s) for s in reachable(B3X3)[::3]]
     states += [(B4X3, s) for s in sample(B4X3, 80, 111, 2, 11)]
@@ -971,21 +670,88 @@ def solve_cases():
                       solved(s, board)) for board, s in states)
 
 
+def exact_int(case, outcome):
+    if type(outcome.value) is not int or outcome.value != case.expected:
+        return f"returned {short(outcome.value)}"
+    return None
+
+
 def test_solve(student):
     """solve returns the exact game value, and solves the empty 4 x 3 and 4 x 4 boards quickly"""
     handles = game_handles(student, RULE_BOARDS)
-
-    def exact(case, outcome):
-        if type(outcome.value) is not int or outcome.value != case.expected:
-            return f"returned {short(outcome.value)}"
-        return None
     chosen = list(solve_cases())
     outcomes = student.map(M + "solve", [(c.args[0], handles[c.args[1]]) for c in chosen])
-    check_all("solve returned a wrong game value", chosen, outcomes, exact,
+    check_all("solve returned a wrong game value", chosen, outcomes, exact_int,
               hint="the value under perfect play, seen from x")
     empty = [Case(f"solve([], Game{board})", ([], board), draw([], board), solved((), board))
              for board in (B4X3, B4X4)]
     outcomes = student.map(M + "solve", [([], handles[c.args[1]]) for c in empty],
                            timeout=student.timeouts.call * 5)
-    check_all("solve is wrong or too slow on an empty board", empty, outcomes, exact,
+    check_all("solve is wrong or too slow on an empty board", empty, outcomes, exact_int,
               hint="a transposition table keyed by (x's cells, o's cells) makes this fast")
+
+
+@functools.cache
+def table_runs():
+    """Per board, states to solve one after the other with one table, twice over:
+    every first move of x, positions reached in two move orders (the same key),
+    positions where the player to move wins at once, and decided ones."""
+    runs = []
+    for board, seed in ((B3X3, 121), (B4X3, 122), (B4X4, 123)):
+        game = KitGame(*board)
+        states = [(c,) for c in range(game.cells)] if board != B4X4 else []
+        for state in sample(board, 12, seed, 3, game.cells - 2):
+            states.append(state)
+            if len(state) >= 3:
+                swapped = (state[2], state[1], state[0]) + state[3:]   # x's first two moves
+                states.append(swapped)
+        states += [s for s in sample(board, 12, seed + 10, 4, game.cells - 1)
+                   if any(game.exact_value(list(child)) for child in game.nextstates(s))][:8]
+        states += list(sample(board, 3, seed + 20, 5, game.cells - 1, decided=True))
+        states = list(dict.fromkeys(states))
+        runs.append((board, tuple(states), tuple(solved(s, board) for s in states)))
+    return tuple(runs)
+
+
+def test_solve_reuses_its_table(student):
+    """solve gives the same exact values when one table is passed to many calls, twice over"""
+    plans, cases = [], []
+    for board, states, values in table_runs():
+        plan = Plan(M + "solve", timeout=student.timeouts.call * 5)
+        game = plan.call(M + "Game", *board)
+        table = plan.get("spielbaum.fresh_table", default={})   # a new dict in the child
+        answers = [plan.call(M + "solve", list(s), game, table, catch=True)
+                   for _ in range(2) for s in states]
+        plans.append(plan.returns(answers))
+        cases.append((board, states, values))
+    outcomes = student.run(plans)
+    failures, first, total = 0, None, 0
+    for (board, states, values), outcome in zip(cases, outcomes):
+        require(outcome)
+        total += 2 * len(states)
+        if not outcome.answered:
+            failures += 2 * len(states)
+            first = first or (board, states[0], 0, len(states), describe(outcome), values[0])
+            continue
+        answers = outcome.value if type(outcome.value) is list else []
+        for index, state in enumerate(states * 2):
+            got = answers[index] if index < len(answers) else None
+            want = values[index % len(states)]
+            if type(got) is not int or got != want:
+                failures += 1
+                text = (f"raised {got['raised'].get('type')}: {got['raised'].get('message')}"
+                        if isinstance(got, dict) and isinstance(got.get("raised"), dict)
+                        else f"returned {short(got)}")
+                first = first or (board, state, index, len(states), text, want)
+    if first:
+        board, state, index, count, text, want = first
+        rounds = ("in the second round, with the table the first round filled"
+                  if index >= count else "in the first round")
+        raise CheckFailed("solve returned a wrong value with a reused table",
+                          call=f"solve({list(state)}, Game{board}, table) {rounds} "
+                               f"(call {index + 1} with the same table)",
+                          position=draw(list(state), board), got=text, expected=want,
+                          failures=failures, total=total,
+                          hint="what the table keeps for a position must stay true for any "
+                               "later call: keep exact values apart from bounds found with a "
+                               "narrowed window, and key it by the position")

@@ -1,0 +1,514 @@
+"""The gametree suite's search cases: games only the grader knows, plans, judges.
+
+A `Search` is one call of a student's search function (`maximize`, ...,
+`computer_move`) on one game: a `GameSpec` (a real position, see kitgame.py)
+or a `TreeSpec` (a hand-built or seeded random tree whose states are opaque
+tokens, see autograder/gametrees.py). For every search:
+
+1. the reference runs in this process over a fresh game of that spec; its
+   result, its stats and the game's log (every nextstates and evaluation call,
+   in order) are what the handout's rules prescribe (cached per worker);
+2. the student's function runs in the sandbox with a `Proxy` of another fresh
+   game of the same spec as its `game`: each call comes back here, is answered
+   and recorded by the grader's game;
+3. the judges compare the grader's log of the student's run, and the pair it
+   returned, with the reference's. The student's SearchStats counters are read
+   back as the student's answer to "count your nodes" and judged against the
+   grader's log of the same run.
+
+Nothing the child says is believed about the work a search did.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from autograder import gametrees
+from autograder.grading.checks import CheckFailed, describe, require, short
+from autograder.grading.reference import load_reference
+from autograder.grading.student import Plan, Proxy
+from autograder.suites.gametree.kitgame import GameSpec
+
+ref = load_reference("gametree", "gametree")
+INF = math.inf
+M = "gametree."
+GAME_METHODS = ("nextstates", "terminal_test", "evaluation")
+COUNTERS = ("nodes", "expanded", "evaluations", "prunings")
+PLAIN = ("maximize", "minimize")
+KINDS = {"n": "nextstates", "e": "evaluation"}
+
+
+def fmt(x):
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return repr(x)
+
+
+def ordinal(n):
+    return f"{n}{'tsnrhtdd'[(n // 10 % 10 != 1) * (n % 10 < 4) * n % 10::4]}"
+
+
+# ------------------------------------------------------------------ trees
+@dataclass(frozen=True)
+class TreeSpec:
+    """A tree game: a fixture tree by name, or a seeded random tree (`shape`
+    holds random_tree's arguments); `seed` draws the opaque tokens."""
+
+    name: str
+    shape: tuple = ()       # random_tree's (seed, depth, branching, low, high, leaf_chance,
+                            # max_to_move, distinct)
+    seed: int = 1
+
+    def tree(self):
+        return _tree(self)
+
+    def tokens(self):
+        return _tokens(self)
+
+    def make(self):
+        return gametrees.TreeGame(self.tree(), self.tokens())
+
+    @property
+    def max_to_move(self):
+        return self.tree().get("max_to_move", True)
+
+    def label(self, name):
+        return name
+
+    def decided(self, name):
+        return gametrees.is_leaf(self.tree(), name)
+
+    def ply(self, name):
+        return _depths(self)[name]
+
+    def drawing(self):
+        return _draw_tree(self)
+
+
+@functools.cache
+def _tree(spec):
+    if not spec.shape:
+        return gametrees.load_tree(spec.name)
+    seed, depth, branching, low, high, leaf_chance, max_to_move, distinct = spec.shape
+    return gametrees.random_tree(spec.name, seed, depth, branching, low, high, leaf_chance,
+                                 True, max_to_move, distinct)
+
+
+@functools.cache
+def _tokens(spec):
+    return gametrees.opaque_tokens(spec.tree(), spec.seed)
+
+
+@functools.cache
+def _depths(spec):
+    return gametrees.depths(spec.tree())
+
+
+@functools.cache
+def _draw_tree(spec):
+    t, tokens = spec.tree(), spec.tokens()
+    kind = "a seeded random game tree" if spec.shape else f"the game tree {spec.name!r}"
+    lines = [f"{kind}; the search sees each node as the list after its name, and "
+             "[v] is an inner node's heuristic value"]
+
+    def walk(node, indent, is_max):
+        token = list(tokens[node])
+        kids = t["children"].get(node, [])
+        if not kids:
+            lines.append(f"{'  ' * indent}{node} {token} = {fmt(t['values'][node])}")
+            return
+        value = f" [{fmt(t['values'][node])}]" if node in t["values"] else ""
+        lines.append(f"{'  ' * indent}{node} {token} ({'max' if is_max else 'min'}){value}")
+        for kid in kids:
+            walk(kid, indent + 1, not is_max)
+    walk(t["root"], 0, t.get("max_to_move", True))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ searches
+@dataclass(frozen=True)
+class Search:
+    """One call of a student function on one game (hashable: results are cached)."""
+
+    function: str
+    game: object                # GameSpec or TreeSpec
+    alpha: float = -INF
+    beta: float = INF
+    bremse: float = INF
+    with_stats: bool = False
+    book: tuple = ()            # computer_move's book as ((key, successor), ...)
+    use_book: bool = False
+
+    @property
+    def is_tree(self):
+        return isinstance(self.game, TreeSpec)
+
+    @property
+    def size(self):
+        """The reference's number of game calls: cases are shown smallest first."""
+        return len(expected(self).log)
+
+    def root(self, game):
+        return game.root if self.is_tree else list(self.game.root)
+
+    def call_text(self):
+        root = list(self.game.tokens()[self.game.tree()["root"]]) if self.is_tree \
+            else list(self.game.root)
+        if self.function in PLAIN:
+            text = f"{self.function}({root}, game"
+        elif self.function == "computer_move":
+            text = f"computer_move({root}, game, {fmt(self.bremse)}"
+            text += ", book)" if self.use_book else ")"
+            return text
+        else:
+            text = (f"{self.function}({root}, {fmt(self.alpha)}, {fmt(self.beta)}, "
+                    f"{fmt(self.bremse)}, game")
+        return text + (", stats)" if self.with_stats else ")")
+
+
+def search_for(function_or_side, game, **options):
+    """A Search of the max or min version of a search for the side to move at the root."""
+    if function_or_side in ("minimax", "alphabeta"):
+        if isinstance(game, TreeSpec):
+            is_max = game.max_to_move
+        else:
+            is_max = len(game.root) % 2 == 0
+        base = "maximize" if is_max else "minimize"
+        function_or_side = base if function_or_side == "minimax" else base + "_ab"
+    return Search(function_or_side, game, **options)
+
+
+@dataclass
+class Expected:
+    result: tuple
+    log: list
+    stats: dict
+
+
+def _run_reference(search, game):
+    stats = ref.SearchStats()
+    root = search.root(game)
+    if search.function in PLAIN:
+        result = getattr(ref, search.function)(root, game, stats)
+    elif search.function == "computer_move":
+        book = dict((k, list(v)) for k, v in search.book) if search.use_book else None
+        result = ref.computer_move(root, game, search.bremse, book, stats)
+    else:
+        result = getattr(ref, search.function)(root, search.alpha, search.beta,
+                                               search.bremse, game, stats)
+    return result, stats.as_dict()
+
+
+@functools.cache
+def expected(search):
+    game = search.game.make()
+    result, stats = _run_reference(search, game)
+    return Expected(result, list(game.log), stats)
+
+
+@functools.cache
+def position_value(spec, bremse):
+    """The value of spec.root at depth limit `bremse` with the full window (reference)."""
+    return expected(search_for("alphabeta", spec, bremse=bremse)).result[1]
+
+
+# ------------------------------------------------------------------ plans
+def plan_for(search, game):
+    """The student's call on a proxy of `game`; returns the result and the counters."""
+    plan = Plan(M + search.function)
+    proxy = Proxy(game, ask=GAME_METHODS)
+    stats = plan.call(M + "SearchStats") if search.with_stats else None
+    root = search.root(game)
+    if search.function in PLAIN:
+        result = plan.call(M + search.function, root, proxy, stats)
+    elif search.function == "computer_move":
+        book = {k: list(v) for k, v in search.book} if search.use_book else None
+        result = plan.call(M + "computer_move", root, proxy, search.bremse, book, stats)
+    else:
+        result = plan.call(M + search.function, root, search.alpha, search.beta,
+                           search.bremse, proxy, stats)
+    template = {"result": result}
+    if stats is not None:
+        template["stats"] = {name: plan.get(stats.attr(name), default=None)
+                             for name in COUNTERS}
+    return plan.returns(template)
+
+
+@dataclass
+class Run:
+    """A search as the student's code ran it: the grader's game holds the log."""
+    search: Search
+    game: object
+    outcome: object
+
+    @property
+    def expected(self):
+        return expected(self.search)
+
+    @property
+    def returned(self):
+        value = self.outcome.value
+        return value.get("result") if isinstance(value, dict) else None
+
+    @property
+    def log(self):
+        return self.game.log
+
+
+def run_searches(student, searches):
+    games = [s.game.make() for s in searches]
+    outcomes = student.run([plan_for(s, g) for s, g in zip(searches, games)])
+    return [Run(s, g, o) for s, g, o in zip(searches, games, outcomes)]
+
+
+def check_searches(student, summary, searches, judge, hint):
+    """Run the searches; fail with the first (smallest) one the judge rejects.
+
+    `judge(run)` returns None or a reason; it sees runs that raised too (a
+    search may break a rule before it fails), and `result_reason` etc. say
+    what the search raised when a returned value is needed."""
+    runs = run_searches(student, searches)
+    failures, first = 0, None
+    for run in runs:
+        outcome = run.outcome
+        require(outcome)
+        if outcome.failure in ("unreached", "budget"):
+            failures += 1
+            if first is None and outcome.failure == "budget":
+                first = (run, outcome.detail)
+            continue
+        reason = judge(run) if outcome.answered or outcome.raised else describe(outcome)
+        if reason is not None:
+            failures += 1
+            first = first or (run, reason)
+    if first is not None:
+        run, reason = first
+        got = got_text(run)
+        raise CheckFailed(summary, call=run.search.call_text(),
+                          position=run.search.game.drawing(), got=got,
+                          problem=None if reason == got else reason,
+                          expected=expected_text(run.search), failures=failures,
+                          total=len(searches), hint=hint)
+
+
+def got_text(run):
+    outcome = run.outcome
+    if outcome.answered:
+        return f"returned {short(run.returned)}"
+    text = describe(outcome)
+    if outcome.raised and "not a state of this game" in (outcome.raised.get("message") or ""):
+        text += (" (the game only knows the states its nextstates gave: use the game "
+                 "object's methods, not the module's functions)")
+    return text
+
+
+def expected_text(search):
+    want = expected(search)
+    if search.function == "computer_move":
+        book = dict(search.book)
+        if search.use_book and tuple(search.game.root) in book:
+            return f"the book's move {list(book[tuple(search.game.root)])}, without a search"
+        return f"a successor of value {fmt(position_value(search.game, search.bremse))}"
+    best, value = want.result
+    text = f"({short(best)}, {fmt(value)})"
+    calls = sum(kind == "n" for kind, _ in want.log), sum(kind == "e" for kind, _ in want.log)
+    text += f"; the game calls: {calls[0]} nextstates, {calls[1]} evaluation: "
+    text += trace_text(search.game, want.log, 0, 40)
+    return text
+
+
+def trace_text(spec, log, start=0, count=12):
+    """Game calls `start` .. `start + count` as text."""
+    shown = [call_label(spec, entry) for entry in log[start:start + count]]
+    more = len(log) - start - count
+    return ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def call_label(spec, entry):
+    kind, key = entry
+    return f"{KINDS[kind]}({spec.label(key)})"
+
+
+# ------------------------------------------------------------------ judges
+def result_pair(run):
+    """(best, value) the search returned, or a reason."""
+    if not run.outcome.answered:
+        return None, got_text(run)
+    got = run.returned
+    if type(got) not in (tuple, list) or len(got) != 2:
+        return None, f"returned {short(got)}, not a pair (best_state, value)"
+    best, value = got
+    if type(value) not in (int, float):
+        return None, f"returned the value {short(value)}, not a number"
+    return (best, value), None
+
+
+def result_reason(run):
+    """Exactly the reference's (best_state, value): the rules fix both."""
+    answer, reason = result_pair(run)
+    if reason:
+        return reason
+    want = run.expected.result
+    if answer[1] != want[1]:
+        return f"the value {fmt(answer[1])} is not the one the handout's rules give"
+    if answer[0] != want[0]:
+        return (f"best_state {short(answer[0])} is not the child the handout's rules return "
+                "(the first best child in nextstates order)")
+    return None
+
+
+def value_reason(run):
+    """The right value; best_state None where the search stops, else a successor
+    that attains the value (any equally good successor passes)."""
+    answer, reason = result_pair(run)
+    if reason:
+        return reason
+    best, value = answer
+    want_best, want_value = run.expected.result
+    if value != want_value:
+        return f"the value {fmt(value)} is wrong"
+    if want_best is None:
+        if best is not None:
+            return ("best_state must be None where the search stops (game over or bremse 0), "
+                    f"not {short(best)}")
+        return None
+    if run.search.is_tree:
+        return None if best == want_best else result_reason(run)
+    return successor_reason(run.search, best, value)
+
+
+def successor_reason(search, best, value):
+    spec = search.game
+    successors = spec.make().successors(tuple(spec.root))
+    if type(best) is not list or tuple(best) not in successors:
+        return f"best_state {short(best)} is not one of the successors the game gave"
+    depth = INF if search.function in PLAIN else search.bremse - 1
+    if position_value(spec.at(best), depth) != value:
+        return f"best_state {short(best)} does not attain the value {fmt(value)}"
+    return None
+
+
+def decided_reason(run):
+    """A decided game (a line, a full board, a tree leaf) is never expanded."""
+    spec = run.search.game
+    for index, (kind, key) in enumerate(run.log):
+        if kind == "n" and spec.decided(key):
+            return (f"game call {index + 1}: nextstates({spec.label(key)}), but that game is "
+                    "already decided (terminal_test is true there): it must be evaluated")
+    return None
+
+
+def depth_reason(run):
+    """Undecided states are evaluated exactly at ply `bremse`, never above or past it."""
+    spec, bremse = run.search.game, run.search.bremse
+    for index, (kind, key) in enumerate(run.log):
+        ply = spec.ply(key)
+        if kind == "e" and ply < bremse and not spec.decided(key):
+            return (f"game call {index + 1}: evaluation({spec.label(key)}) at ply {ply}, above "
+                    f"the depth limit (bremse {fmt(bremse)}): only a decided game is evaluated "
+                    "there")
+        if kind == "n" and ply >= bremse:
+            return (f"game call {index + 1}: nextstates({spec.label(key)}) at ply {ply}, past "
+                    f"the depth limit (bremse {fmt(bremse)}): bremse is 0 there, so it must "
+                    "be evaluated")
+    return None
+
+
+def work_reason(run):
+    """Exactly the game calls of the handout's rules, in order."""
+    got, want = run.log, run.expected.log
+    if got == want:
+        return None
+    spec = run.search.game
+    counts = (f"your search made {sum(k == 'n' for k, _ in got)} nextstates and "
+              f"{sum(k == 'e' for k, _ in got)} evaluation calls")
+    index = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                 min(len(got), len(want)))
+    before = ", ".join(call_label(spec, e) for e in got[max(0, index - 3):index])
+    lead = f" (after {before})" if before else ""
+    if index >= len(got):
+        return (f"{counts}: it stopped after game call {index}{lead}, where the handout's "
+                "rules go on (a cut that should not happen?)")
+    what = call_label(spec, got[index])
+    if index >= len(want):
+        return (f"{counts}: game call {index + 1}, {what}{lead}, comes after the handout's "
+                "rules have finished (no or too little pruning?)")
+    return (f"{counts}; its game call {index + 1} was {what}{lead}, where the handout's rules "
+            f"make another call{_why(spec, got[index], want[index])}")
+
+
+def _why(spec, got, want):
+    """A hint on how a call departs from the rules, without naming the expected call."""
+    (kind, key), (want_kind, want_key) = got, want
+    if key == want_key:
+        return f": they {'evaluate' if want_kind == 'e' else 'expand'} that state"
+    if spec.ply(key) != spec.ply(want_key):
+        return " at another depth (check the cut test and the depth limit)"
+    if kind == want_kind:
+        return " on another state at the same depth (check the child order and the cut test)"
+    return ""
+
+
+def tree_sequence(spec, log):
+    """A tree search as 'r+ r0+ r00 r01 ...' (+ = expanded)."""
+    return " ".join(f"{name}+" if kind == "n" else name for kind, name in log)
+
+
+def tree_work_reason(run):
+    """On a tree: the student's whole visit sequence, and where it departs."""
+    reason = work_reason(run)
+    if reason is None:
+        return None
+    return f"{reason}. Your search's calls (+ = nextstates, else evaluation): " \
+           f"{tree_sequence(run.search.game, run.log)}"
+
+
+def node_counts(log):
+    """Nodes, expanded and evaluated as the grader's log shows them.
+
+    In one search every node has its own state (a state is the path to it), so
+    the nodes are the distinct states the game was called with. A node whose
+    last call was evaluation took its value from evaluation (evaluated), the
+    others were expanded; a search that breaks "one call per node" is judged
+    by the technique checks, not here."""
+    last = {}
+    for kind, key in log:
+        last[key] = kind
+    evaluated = sum(kind == "e" for kind in last.values())
+    return {"nodes": len(last), "expanded": len(last) - evaluated, "evaluations": evaluated}
+
+
+def stats_reason(run):
+    """The student's counters are right for the work the grader saw."""
+    if not run.outcome.answered:
+        return got_text(run)
+    got = run.outcome.value.get("stats") if isinstance(run.outcome.value, dict) else None
+    if not isinstance(got, dict):
+        return f"the SearchStats object could not be read ({short(got)})"
+    seen = node_counts(run.log)
+    if run.search.function in PLAIN:
+        seen["prunings"] = 0
+    elif run.log == run.expected.log:
+        seen["prunings"] = run.expected.stats["prunings"]
+    wrong = [name for name in COUNTERS if name in seen and got.get(name) != seen[name]]
+    if not wrong:
+        return None
+    said = ", ".join(f"{name} {short(got.get(name))}" for name in COUNTERS)
+    saw = (f"the grader's game saw this search visit {seen['nodes']} nodes (states): "
+           f"{seen['expanded']} expanded with nextstates and {seen['evaluations']} evaluated")
+    if "prunings" in seen:
+        saw += f", and the cut test succeeds {seen['prunings']} times on this search"
+    return f"your SearchStats says {said}; {saw}: wrong {', '.join(wrong)}"
+
+
+def all_of(*judges):
+    """A judge that applies several in order and reports the first complaint."""
+    def judge(run):
+        for one in judges:
+            reason = one(run)
+            if reason is not None:
+                return reason
+        return None
+    return judge
