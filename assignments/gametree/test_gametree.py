@@ -1,9 +1,10 @@
 """Public tests for gametree.py. Run them with `make check`.
 
 Each test names the function it checks and says what it expected. The
-teacher's hidden tests check the same functions on every tic-tac-toe position
-and on many 4 x 3 and 4 x 4 positions, and they count which nodes your
-searches expand and evaluate, so passing these is a start, not a guarantee.
+teacher's hidden tests check the rules on every tic-tac-toe position and on
+many 4 x 3 and 4 x 4 positions, and they run your searches on game objects of
+their own and record which nodes they expand and evaluate, so passing these is
+a start, not a guarantee.
 """
 
 import pytest
@@ -254,3 +255,23 @@ def test_opening_book_shape():
 def test_solve(state, game, expected):
     got = gt.solve(state, game)
     assert got == expected, explain("solve(state)", state, expected, got, game)
+
+
+@pytest.mark.checks("solve")
+def test_solve_first_moves_on_4x3():
+    got = [gt.solve([cell], gt.BOARD_4X3) for cell in range(12)]
+    expected = [1, 1, 1, 1, -1, 1, 1, -1, 1, 1, 1, 1]
+    assert got == expected, "solve([cell], BOARD_4X3) for every first move of x: x wins " \
+        f"after all of them except 4 and 7 (o answers 5 or 6): expected {expected}, got {got}"
+
+
+@pytest.mark.checks("solve")
+def test_solve_with_one_table_again_and_again():
+    table = {}
+    # [5, 8, 6, 0]: x wins at once (4 or 7); asked twice, the second answer comes
+    # from what the first call left in the table
+    states = [[4], [0, 1, 4], [4, 1, 0], [5, 8, 6, 0], [4], [0, 1, 4], [5, 8, 6, 0]]
+    got = [gt.solve(state, gt.BOARD_4X3, table) for state in states]
+    expected = [-1, 1, 1, 1, -1, 1, 1]
+    assert got == expected, "solve on 4 x 3 with one table passed to every call: the " \
+        f"table must stay right for later calls: expected {expected}, got {got}"

@@ -192,6 +192,28 @@ def test_solved_values():
     assert gt.solve([], gt.Game(4, 4, 4)) == 0
 
 
+# Issue 11: x does not win the 4 x 3 board after every first move. Cells 4 and 7
+# (the middle of a short side) lose: o answers at 5 or 6.
+FIRST_MOVES_4X3 = [1, 1, 1, 1, -1, 1, 1, -1, 1, 1, 1, 1]
+
+
+def test_every_first_move_on_4x3_by_solve_and_by_alphabeta():
+    table = {}
+    assert [gt.solve([cell], gt.BOARD_4X3, table) for cell in range(12)] == FIRST_MOVES_4X3
+    for cell in (4, 7):
+        value = gt.minimize_ab([cell], -inf, inf, inf, gt.BOARD_4X3)[1]
+        assert value == FIRST_MOVES_4X3[cell], cell
+    for cell in (4, 7):
+        answers = {o: gt.solve([cell, o], gt.BOARD_4X3, table)
+                   for o in range(12) if o != cell}
+        assert sorted(o for o, v in answers.items() if v == -1) == [5, 6], cell
+
+
+def test_every_first_move_on_4x4_wins_for_x():
+    table = {}
+    assert [gt.solve([cell], gt.BOARD_4X4, table) for cell in range(16)] == [1] * 16
+
+
 def test_solve_matches_alphabeta_on_3x3_positions():
     table = {}
     for state in random_states(gt.TICTACTOE, 200, seed=5, max_len=8):

@@ -39,8 +39,10 @@ depth limit is reached) `best_state` is None.
 
 Rules every search here follows (the hidden tests count on them):
 
-* Child order: `nextstates` lists the successors by increasing cell number,
-  and every search visits them in exactly that order.
+* Child order: the module's `nextstates` lists the successors by increasing
+  cell number, and every search visits the children in exactly the order
+  `game.nextstates` gives them. Other game objects may use another order or
+  leave cells out (the grader's do), so never sort or rebuild the children.
 * Ties: a child replaces the best one so far only if it is strictly better
   (`>` for the maximizer, `<` for the minimizer), so among equally good
   children the first one in child order is returned.
@@ -100,7 +102,10 @@ class Game:
     The searches talk to the game only through its three methods
     `nextstates`, `terminal_test` and `evaluation`, which call the module
     functions of the same name. Any object with these three methods can be
-    searched the same way (the grader uses small hand-built game trees).
+    searched the same way. The grader's game objects answer from the grader:
+    small game trees whose states are lists of numbers that mean nothing
+    outside the game, and real positions with blocked cells and an order of
+    their own, so a search that uses anything but `game` goes wrong there.
     """
 
     width: int = 3
@@ -357,8 +362,9 @@ def solve(state, game=TICTACTOE, table=None):
     transposition table, so a position reached by different move orders is
     solved once. `table` is that dict; pass the same dict to later calls to
     reuse their work (None: a fresh table). Key the table by the position
-    (which cells x owns, which cells o owns), not by the move order. This
-    must solve the empty 4 x 3 and 4 x 4 boards in a few seconds.
+    (which cells x owns, which cells o owns), not by the move order. What the
+    table holds must stay true for every later call that passes it again.
+    This must solve the empty 4 x 3 and 4 x 4 boards in a few seconds.
     """
     if table is None:
         table = {}
