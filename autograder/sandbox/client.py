@@ -470,6 +470,12 @@ class Sandbox:
             if not self._fill(deadline):
                 return None
 
+    def loaded(self, timeout: float = 5.0) -> list[tuple[str, str | None]]:
+        """The modules the child's interpreter holds, with their files (what the
+        child says: for the kit's own tests, with code of ours beside it)."""
+        outcome = self.request({"op": "loaded"}, timeout)
+        return [tuple(pair) for pair in outcome.value] if outcome.ok else []
+
     def output(self, timeout: float = 2.0) -> str:
         if not self.alive:
             return ""
