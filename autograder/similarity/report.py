@@ -168,7 +168,8 @@ def summary(result: Result) -> str:
         line += (f"; most similar: {result.submissions[m.a].student} and "
                  f"{result.submissions[m.b].student} ({m.score:.0%})")
     if result.groups:
-        line += f"; {len(result.groups)} groups of three or more"
+        count = len(result.groups)
+        line += f"; {count} group{'s' if count > 1 else ''} of three or more"
     if result.skipped:
         line += f"; {len(result.skipped)} not compared (see the report)"
     return line

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import KitError, slices
+from .. import ROOT, KitError, slices
 from . import FLOOR, compare
 from .compare import Match, Submission
 from .tokens import normalise
@@ -113,9 +113,8 @@ def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
     matches.sort(key=lambda m: (-round(m.score, 6), -min(m.a_share, m.b_share),
                                 submissions[m.a].student, submissions[m.b].student))
     groups = mutual_groups(len(submissions), matches)
-    root = piece.assignment_dir
     return Result(name, piece.title, submissions, sorted(skipped), matches, groups,
-                  [str(p.relative_to(root.parent)) for p in given], floor)
+                  [str(p.relative_to(ROOT)) for p in given], floor)
 
 
 def similarity_cli(name: str, submissions_dir: str, out: str, floor: float = FLOOR,
