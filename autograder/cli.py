@@ -4,6 +4,8 @@
     autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
     autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
     autograder doctor
+    autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
+    autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
 
 Problems a teacher can fix print one line and exit 2; nothing prints a traceback
 from the kit unless --debug is given.
@@ -57,6 +59,12 @@ def _doctor(args) -> int:
     return layers.doctor()
 
 
+def _export(args) -> int:
+    from .platforms import export
+    return export.export_cli(args.platform, args.assignments, args.out, args.reveal_expected,
+                             args.require, args.wheels)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="autograder", description=__doc__.splitlines()[0])
     parser.add_argument("--debug", action="store_true", help="show tracebacks from the kit")
@@ -93,6 +101,24 @@ def _parser() -> argparse.ArgumentParser:
 
     doctor = commands.add_parser("doctor", help="show which sandbox layers this machine offers")
     doctor.set_defaults(run=_doctor)
+
+    from .tournament.command import add_command as add_tournament   # docs/TOURNAMENT.md
+    add_tournament(commands)
+
+    export = commands.add_parser("export", help="package the grader for Gradescope or "
+                                                "PrairieLearn (docs/PLATFORMS.md)")
+    export.add_argument("platform", choices=["gradescope", "prairielearn"])
+    export.add_argument("assignments", nargs="+")
+    export.add_argument("--out", required=True, help="where the packages go")
+    export.add_argument("--reveal-expected", action="store_true",
+                        help="show expected values of hidden tests in the feedback")
+    export.add_argument("--require", default="", metavar="LAYER,...",
+                        help="sandbox layers without which the platform grades nobody, "
+                             "on top of the rubric's (see autograder doctor)")
+    export.add_argument("--wheels", metavar="DIR",
+                        help="take the dependency wheels from an earlier export's wheels "
+                             "folder instead of downloading them")
+    export.set_defaults(run=_export)
     return parser
 
 

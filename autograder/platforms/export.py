@@ -1,0 +1,171 @@
+"""`autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR`.
+
+Gradescope: `DIR/<a>-gradescope.zip`, to upload as the autograder:
+
+    setup.sh, run_autograder          (at the zip's root, as Gradescope wants)
+    spielbaum/spielbaum.json          the package's settings
+    spielbaum/wheels/*.whl            the kit and its dependencies
+    spielbaum/solutions/<a>/          assignment.toml and the reference module(s)
+
+PrairieLearn: `DIR/<a>-prairielearn/`, laid out like a course repository:
+
+    serverFilesCourse/spielbaum-<a>/  run.sh (the entrypoint), spielbaum.json,
+                                      wheels/, solutions/<a>/
+    questions/spielbaum-<a>/          info.json and question.html to start from
+
+Before anything is written, the reference solution is graded by the hidden suite
+here and must score full marks: a broken suite is never shipped.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shutil
+import subprocess
+import tempfile
+import uuid
+import zipfile
+from pathlib import Path
+
+import jinja2
+
+from .. import ROOT, KitError, slices
+from ..grading import calibrate
+from ..grading.batch import warm_up
+from ..grading.runner import load_rubric
+from ..sandbox import layers as sandbox_layers
+from . import CONFIG, PLATFORMS, wheels
+
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
+    keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False)
+#: The PrairieLearn grading image: any image with Python 3.11+ and bash will do.
+PL_IMAGE = "python:3.12-slim"
+#: PrairieLearn's job timeout (its maximum is 600 s): a submission whose every
+#: function loops still gets its per-call limits and a grade.
+PL_TIMEOUT = 600
+#: Stable question ids: the same assignment exported again keeps its uuid.
+_UUIDS = uuid.UUID("6f1b2c1e-5d0a-4c57-9a44-2f0e8c7b6d31")
+
+
+def kit_version() -> str:
+    try:
+        version = importlib.metadata.version("spielbaum")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    done = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                          capture_output=True, text=True)
+    return f"{version} ({done.stdout.strip()})" if done.returncode == 0 else version
+
+
+def required_layers(piece, extra: list[str]) -> list[str]:
+    unknown = sorted(set(extra) - set(sandbox_layers.ALL_LAYERS))
+    if unknown:
+        raise KitError(f"--require names unknown sandbox layers {unknown} (known: "
+                       f"{', '.join(sandbox_layers.ALL_LAYERS)})")
+    rubric = load_rubric(piece.suite_dir)
+    wanted = set(rubric.required) | set(extra)
+    return [layer for layer in sandbox_layers.ALL_LAYERS if layer in wanted]
+
+
+def _config(piece, platform: str, reveal: bool, required: list[str], version: str) -> str:
+    return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
+                       "reveal_expected": reveal, "required_layers": required,
+                       "kit": version}, indent=2) + "\n"
+
+
+def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
+    path.write_text(TEMPLATES.get_template(name).render(**context), encoding="utf-8")
+    path.chmod(mode)
+
+
+def _package_folder(folder: Path, piece, config: str, wheelhouse: Path) -> None:
+    """What both platforms ship: settings, wheels, the reference modules."""
+    folder.mkdir(parents=True)
+    (folder / CONFIG).write_text(config, encoding="utf-8")
+    shutil.copytree(wheelhouse, folder / "wheels")
+    solutions = folder / "solutions" / piece.name
+    solutions.mkdir(parents=True)
+    for name in ("assignment.toml", *piece.modules):
+        shutil.copy2(piece.solution_dir / name, solutions / name)
+
+
+def _zip(folder: Path, target: Path) -> None:
+    """Zip the files of `folder` (not the folder itself: Gradescope wants setup.sh
+    and run_autograder at the root), keeping the executable bits."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                info = zipfile.ZipInfo.from_file(path, path.relative_to(folder).as_posix())
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+
+
+def gradescope(piece, out: Path, config: str, wheelhouse: Path, version: str) -> Path:
+    target = out / f"{piece.name}-gradescope.zip"
+    with tempfile.TemporaryDirectory(prefix="spielbaum-export-") as temp:
+        staging = Path(temp)
+        context = {"title": piece.title, "version": version}
+        _render("setup.sh.j2", staging / "setup.sh", 0o755, **context)
+        _render("run_autograder.j2", staging / "run_autograder", 0o755, **context)
+        _package_folder(staging / "spielbaum", piece, config, wheelhouse)
+        partial = target.with_name(target.name + ".part")
+        _zip(staging, partial)
+        partial.replace(target)
+    return target
+
+
+def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str) -> Path:
+    target = out / f"{piece.name}-prairielearn"
+    folder = f"spielbaum-{piece.name}"
+    shutil.rmtree(target, ignore_errors=True)
+    grader = target / "serverFilesCourse" / folder
+    _package_folder(grader, piece, config, wheelhouse)
+    _render("prairielearn_run.sh.j2", grader / "run.sh", 0o755, title=piece.title,
+            version=version)
+    question = target / "questions" / folder
+    question.mkdir(parents=True)
+    _render("info.json.j2", question / "info.json", title=piece.title, assignment=piece.name,
+            uuid=uuid.uuid5(_UUIDS, piece.name), image=PL_IMAGE, folder=folder,
+            timeout=PL_TIMEOUT)
+    _render("question.html.j2", question / "question.html", title=piece.title,
+            modules=list(piece.modules))
+    return target
+
+
+WRITERS = {"gradescope": gradescope, "prairielearn": prairielearn}
+
+
+def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
+           require: list[str] = (), reuse_wheels: Path | None = None, log=print) -> list[Path]:
+    if platform not in PLATFORMS:
+        raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
+    pieces = [slices.load(name) for name in names]
+    required = {piece.name: required_layers(piece, list(require)) for piece in pieces}
+    layers, scale = list(sandbox_layers.available()), calibrate.scale()
+    for piece in pieces:
+        log(f"grading the reference of {piece.name} with its hidden suite ...")
+        warm_up(piece, layers, scale)
+    version = kit_version()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory(prefix="spielbaum-wheels-") as temp:
+        log("building the kit's wheel and collecting its dependencies ...")
+        wheelhouse = Path(temp) / "wheels"
+        wheels.build_wheelhouse(wheelhouse, reuse_wheels, log=log)
+        for piece in pieces:
+            config = _config(piece, platform, reveal, required[piece.name], version)
+            written.append(WRITERS[platform](piece, out, config, wheelhouse, version))
+            log(f"wrote {written[-1]}")
+    return written
+
+
+def export_cli(platform: str, names: list[str], out: str, reveal: bool, require: str,
+               reuse_wheels: str | None) -> int:
+    extra = [layer.strip() for layer in require.split(",") if layer.strip()]
+    export(platform, names, Path(out), reveal=reveal, require=extra,
+           reuse_wheels=Path(reuse_wheels) if reuse_wheels else None)
+    print(f"next: docs/PLATFORMS.md says how to add {'it' if len(names) == 1 else 'them'} "
+          f"to {'Gradescope' if platform == 'gradescope' else 'PrairieLearn'}")
+    return 0

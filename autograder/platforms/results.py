@@ -1,0 +1,127 @@
+"""results.json in each platform's documented format (docs/PLATFORMS.md cites them).
+
+Gradescope renders the top-level output and each test's output as Markdown here
+(`"md"`): every piece of text the student controls (what the code printed, an
+exception message, a refusal naming a path, a check's output quoting a returned
+value) is inside a code fence longer than any backtick run in it
+(`report.fenced`), so it cannot end its block and add headings, links or a
+fake score. PrairieLearn shows test output as preformatted text.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..grading.report import fenced
+from ..grading.runner import Graded
+
+#: What a student sees of the printed output (as in feedback.md).
+PRINTED_SHOWN = 2000
+#: Per-test output cap: PrairieLearn refuses results above 1 MB in all.
+OUTPUT_CAP = 20_000
+
+
+def _number(x: float):
+    return int(x) if float(x).is_integer() else round(float(x), 2)
+
+
+def _capped(text: str, cap: int = OUTPUT_CAP) -> str:
+    return text if len(text) <= cap else text[:cap] + f"\n... ({len(text) - cap} more characters)"
+
+
+def _passed(graded: Graded) -> int:
+    return sum(t.passed for t in graded.tests)
+
+
+def _root_cause(graded: Graded) -> str | None:
+    return next((t.output for t in graded.tests if t.root_cause), None)
+
+
+def score_line(graded: Graded) -> str:
+    return (f"Score: {_number(graded.score)} / {_number(graded.max_score)} "
+            f"({_passed(graded)} of {len(graded.tests)} checks passed)")
+
+
+def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
+    """(heading, text) pairs describing the whole submission; `fence` wraps text
+    the student controls."""
+    sections = []
+    if graded.message:
+        sections.append(("", fence(graded.message)))
+    root = _root_cause(graded)
+    if root and root != graded.message:
+        sections.append(("Why nothing could be checked", fence(root)))
+    said = {graded.message, root}
+    events = [str(e) for e in graded.events if str(e) not in said]
+    if events:
+        more = graded.unlisted_refusals
+        tail = f"\n\n... and {more} more refusals, not listed." if more > 0 else ""
+        sections.append(("What the sandbox saw", fence(_capped("\n".join(events))) + tail))
+    if notes:
+        sections.append(("Your upload", fence("\n".join(notes))))
+    if graded.printed:
+        sections.append(("What your code printed (first part)",
+                         fence(graded.printed[:PRINTED_SHOWN])))
+    return sections
+
+
+# ------------------------------------------------------------ Gradescope
+def gradescope(graded: Graded, notes: list[str], title: str) -> dict:
+    """Gradescope's results.json: top-level score, output (Markdown), tests."""
+    parts = [f"## {title}", f"**{score_line(graded)}**"]
+    for heading, text in _sections(graded, notes, fenced):
+        parts.append(f"### {heading}\n\n{text}" if heading else text)
+    parts.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
+    tests = []
+    for test in graded.tests:
+        entry = {"name": test.title, "score": _number(test.score),
+                 "max_score": _number(test.max_score),
+                 "status": "passed" if test.passed else "failed",
+                 "visibility": "visible"}
+        if test.output:
+            entry["output"] = fenced(_capped(test.output))
+            entry["output_format"] = "md"
+        tests.append(entry)
+    return {
+        "score": _number(graded.score),
+        "execution_time": math.ceil(graded.seconds),
+        "output": "\n\n".join(parts),
+        "output_format": "md",
+        "test_output_format": "md",
+        "test_name_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "extra_data": {"status": graded.status, "max_score": _number(graded.max_score),
+                       "sandbox_layers": list(graded.layers), "refused": graded.refused},
+        "tests": tests,
+    }
+
+
+# ------------------------------------------------------------ PrairieLearn
+def _plain(text: str) -> str:
+    return text
+
+
+def prairielearn(graded: Graded, notes: list[str], title: str) -> dict:
+    """PrairieLearn's results.json: gradable, score in [0, 1], message, output, tests."""
+    share = graded.score / graded.max_score if graded.max_score else 0.0
+    output = [f"{title}: {score_line(graded)}"]
+    for heading, text in _sections(graded, notes, _plain):
+        output.append(f"{heading}:\n{text}" if heading else text)
+    output.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
+    return {
+        "gradable": True,
+        "score": min(1.0, max(0.0, share)),
+        "message": score_line(graded) + (f". {graded.message}" if graded.message else ""),
+        "output": "\n\n".join(output),
+        "tests": [{"name": t.title, "points": _number(t.score),
+                   "max_points": _number(t.max_score),
+                   "message": "passed" if t.passed else "failed",
+                   "output": _capped(t.output)} for t in graded.tests],
+    }
+
+
+def prairielearn_not_graded(message: str) -> dict:
+    """No grade: the submission is marked "invalid, not gradable", no points are
+    awarded or lost and the attempt is not counted (PrairieLearn's `gradable`)."""
+    return {"gradable": False, "format_errors": [message], "message": message}

@@ -1,0 +1,180 @@
+"""What a platform package runs inside the platform's container.
+
+    python -m autograder.platforms.run gradescope   --package DIR [--root ROOT]
+    python -m autograder.platforms.run prairielearn --package DIR [--root ROOT]
+    python -m autograder.platforms.run check        --package DIR
+
+`DIR` is the package's folder (spielbaum.json, the reference modules); `ROOT` is
+the platform's folder (`/autograder`, `/grade`), or SPIELBAUM_PLATFORM_ROOT.
+One submission is graded exactly as `autograder grade` grades it: the same
+`grade_submission`, the sandbox layers this container offers (all of them are
+applied), time limits scaled to this machine.
+
+No grade, never a silent downgrade: when a layer the package requires is not
+offered here, or the grader itself fails, the student's code is not run and no
+score is written. Gradescope then shows the run as failed, with our message in
+the output its instructors see; PrairieLearn gets `"gradable": false`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import KitError, slices
+from ..grading import calibrate
+from ..grading.batch import warm_up
+from ..grading.runner import Graded, grade_submission
+from ..sandbox import layers as sandbox_layers
+from . import CONFIG, results
+from .upload import Upload
+
+DEFAULT_ROOTS = {"gradescope": "/autograder", "prairielearn": "/grade"}
+
+
+@dataclass(frozen=True)
+class Package:
+    folder: Path
+    assignment: str
+    platform: str
+    reveal_expected: bool
+    required_layers: tuple[str, ...]
+
+    @classmethod
+    def read(cls, folder: Path) -> "Package":
+        try:
+            data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+            return cls(folder, data["assignment"], data["platform"],
+                       bool(data["reveal_expected"]), tuple(data["required_layers"]))
+        except (OSError, ValueError, KeyError) as error:
+            raise KitError(f"{folder / CONFIG} is missing or broken ({error}); "
+                           "export the package again") from None
+
+
+class NotGraded(Exception):
+    """The submission gets no grade; the message says why, for the teacher."""
+
+
+def lacking_layers(required: tuple[str, ...]) -> tuple[list[str], str]:
+    """The required layers this container does not offer, and a sentence naming
+    each with the reason its probe gave."""
+    offered = sandbox_layers.available()
+    lacking = [layer for layer in required if layer not in offered]
+    reasons = "; ".join(f"{layer}: {sandbox_layers.probe(layer) or 'narrowed away'}"
+                        for layer in lacking)
+    return lacking, reasons
+
+
+def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
+    """Grade the upload in `submission`; (graded, notes, title) or NotGraded."""
+    piece = slices.load(package.assignment)
+    lacking, reasons = lacking_layers(package.required_layers)
+    if lacking:
+        raise NotGraded(f"this container does not offer the sandbox layers the package "
+                        f"requires ({reasons}); the student's code was not run. Offered: "
+                        f"{', '.join(sandbox_layers.available()) or 'none'}.")
+    layers = list(sandbox_layers.available())
+    upload = Upload(submission, piece.modules)
+    with upload as folder:
+        graded = grade_submission(piece, "submission", folder, layers=layers,
+                                  scale=calibrate.scale(), reveal=package.reveal_expected)
+    if graded.status == "sandbox-error":
+        raise NotGraded(f"the sandbox could not confine the student's code here: "
+                        f"{graded.message}")
+    return graded, upload.notes, piece.title
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """Write results.json afresh: whatever stood there (a file or a link the
+    student's code may have left) is replaced, never followed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}")
+    temp.unlink(missing_ok=True)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")
+    os.replace(temp, path)
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
+
+
+def run_platform(platform: str, package: Package, root: Path) -> int:
+    student = root / ("submission" if platform == "gradescope" else "student")
+    target = root / "results" / "results.json"
+    started = time.perf_counter()
+    try:
+        graded, notes, title = grade(package, student)
+    except NotGraded as refusal:
+        return _not_graded(platform, target, str(refusal))
+    except Exception as error:  # a grader bug: no grade rather than a wrong one
+        return _not_graded(platform, target, f"grader error ({type(error).__name__}: "
+                                             f"{error}); please report it")
+    writer = results.gradescope if platform == "gradescope" else results.prairielearn
+    _write_json(target, writer(graded, notes, title))
+    _say(f"spielbaum: {results.score_line(graded)}; status {graded.status}; "
+         f"sandbox: {', '.join(graded.layers)}; {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _not_graded(platform: str, target: Path, message: str) -> int:
+    _say(f"spielbaum: NOT GRADED: {message}")
+    if platform == "prairielearn":
+        _write_json(target, results.prairielearn_not_graded(
+            f"Not graded, and no attempt used: {message}"))
+        return 0
+    # Gradescope: no results.json means a failed run, which Gradescope shows to
+    # the student as an autograder failure and to instructors with this output.
+    target.unlink(missing_ok=True)
+    return 1
+
+
+def check(package: Package) -> int:
+    """Run once where the package is installed (Gradescope's setup.sh): say which
+    layers this container offers, refuse if a required one is missing, and grade
+    the reference solution, which must score full marks."""
+    piece = slices.load(package.assignment)
+    _say(f"spielbaum: {piece.title} ({package.assignment}) for {package.platform}")
+    offered = sandbox_layers.available()
+    for layer in sandbox_layers.ALL_LAYERS:
+        reason = None if layer in offered else sandbox_layers.probe(layer) or "narrowed away"
+        _say(f"  [{'yes' if reason is None else 'no '}] {layer:<9} "
+             f"{sandbox_layers.WHAT[layer]}" + (f"\n      not available: {reason}"
+                                                if reason else ""))
+    lacking, reasons = lacking_layers(package.required_layers)
+    if lacking:
+        _say(f"spielbaum: this container does not offer the sandbox layers the package "
+             f"requires ({reasons}): every submission would be refused")
+        return 1
+    warm_up(piece, list(offered), calibrate.scale())
+    _say("spielbaum: the reference solution scores full marks here; ready to grade")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.platforms.run")
+    parser.add_argument("what", choices=["gradescope", "prairielearn", "check"])
+    parser.add_argument("--package", required=True, type=Path)
+    parser.add_argument("--root", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        package = Package.read(args.package)
+        if args.what == "check":
+            return check(package)
+        root = args.root or Path(os.environ.get("SPIELBAUM_PLATFORM_ROOT")
+                                 or DEFAULT_ROOTS[args.what])
+        return run_platform(args.what, package, root)
+    except KitError as error:
+        _say(f"spielbaum: {error}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""What the student uploaded: the module alone, a folder, or a zip holding them.
+
+Platforms hand over the upload as it came: Gradescope and PrairieLearn both put
+the submitted files in one folder. When the module is not in that folder but a
+zip is, the zip is unpacked into a folder of its own, reading only Python files,
+never a link, never outside that folder, with caps on sizes and counts (the zip
+is the student's and is opened in the trusted process).
+"""
+
+from __future__ import annotations
+
+import stat
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from ..grading.runner import IGNORED_DIRS, MAX_BYTES
+
+MAX_MEMBERS = 200           # Python files taken from all zips together
+MAX_TOTAL = 4 * MAX_BYTES   # bytes taken from all zips together
+
+
+def _holds(folder: Path, module: str) -> bool:
+    return any(not set(p.relative_to(folder).parts) & IGNORED_DIRS
+               for p in folder.rglob(module))
+
+
+def needs_unpacking(folder: Path, modules: tuple[str, ...]) -> list[Path]:
+    """The zips to unpack: every zip in the upload, when a module is missing."""
+    if all(_holds(folder, m) for m in modules):
+        return []
+    return sorted(p for p in folder.rglob("*.zip")
+                  if p.is_file() and not p.is_symlink()
+                  and not set(p.relative_to(folder).parts) & IGNORED_DIRS)
+
+
+def _safe_name(info: zipfile.ZipInfo) -> PurePosixPath | None:
+    """The member's path inside the target, or None to leave it out."""
+    name = PurePosixPath(info.filename.replace("\\", "/"))
+    mode = info.external_attr >> 16
+    if info.is_dir() or stat.S_ISLNK(mode) or name.is_absolute():
+        return None
+    if any(part in ("", ".", "..") for part in name.parts) or name.suffix != ".py":
+        return None
+    if set(name.parts) & IGNORED_DIRS:
+        return None
+    return name
+
+
+def unpack(zips: list[Path], target: Path) -> list[str]:
+    """Unpack the Python files of `zips` into `target` (one folder per zip);
+    return notes for the feedback."""
+    notes, members, total = [], 0, 0
+    for number, archive in enumerate(zips):
+        home = target / f"{number}-{archive.stem}"[:80]
+        try:
+            with zipfile.ZipFile(archive) as opened:
+                for info in opened.infolist():
+                    name = _safe_name(info)
+                    if name is None:
+                        continue
+                    if members >= MAX_MEMBERS or total >= MAX_TOTAL:
+                        notes.append(f"{archive.name}: more than {MAX_MEMBERS} Python files "
+                                     f"or {MAX_TOTAL >> 20} MB; the rest was not unpacked")
+                        return notes
+                    # The sizes a zip declares can lie: read at most one byte past the cap.
+                    with opened.open(info) as source:
+                        data = source.read(MAX_BYTES + 1)
+                    if len(data) > MAX_BYTES:
+                        notes.append(f"{archive.name}: {name} is larger than "
+                                     f"{MAX_BYTES >> 20} MB and was not unpacked")
+                        continue
+                    path = home.joinpath(*name.parts)
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+                    members, total = members + 1, total + len(data)
+        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as error:
+            notes.append(f"{archive.name} could not be unpacked ({type(error).__name__})")
+            continue
+        notes.append(f"unpacked {archive.name}")
+    return notes
+
+
+class Upload:
+    """The folder to grade: the upload itself, or its zips unpacked (removed on exit)."""
+
+    def __init__(self, folder: Path, modules: tuple[str, ...]):
+        self.folder, self.modules = folder, modules
+        self.notes: list[str] = []
+        self._temp: tempfile.TemporaryDirectory | None = None
+
+    def __enter__(self) -> Path:
+        zips = needs_unpacking(self.folder, self.modules) if self.folder.is_dir() else []
+        if not zips:
+            return self.folder
+        self._temp = tempfile.TemporaryDirectory(prefix="spielbaum-upload-")
+        target = Path(self._temp.name)
+        self.notes = unpack(zips, target)
+        return target
+
+    def __exit__(self, *exc) -> None:
+        if self._temp is not None:
+            self._temp.cleanup()

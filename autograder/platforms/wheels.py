@@ -1,0 +1,173 @@
+"""The wheels a platform package installs from: the kit and its runtime dependencies.
+
+A platform's container must not need the network to install the kit (PrairieLearn's
+graders have none; Gradescope's build is faster and repeatable without it), so
+the export builds and downloads every wheel here, on the teacher's machine:
+
+- the kit itself, built from this checkout (`pip wheel`);
+- the dependencies grading needs (not the nbgrader extra, not the similarity
+  report's), pinned to the versions installed next to the exporting kit, so the
+  platform grades with the same pytest the teacher tested with (`pip download`);
+- pip, so setup.sh can install where the platform's Python has no pip;
+- for a dependency that is not pure Python (MarkupSafe), a wheel for every
+  CPython from 3.11 on, x86_64 and aarch64: the platform's Python may differ
+  from the teacher's.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import importlib.metadata
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .. import ROOT, KitError
+
+#: CPython versions and machines binary wheels are fetched for.
+PYTHONS = ("3.11", "3.12", "3.13", "3.14")
+MACHINES = ("x86_64", "aarch64")
+#: What a kit wheel is built from (everything else in the checkout stays out).
+KIT_SOURCES = ("pyproject.toml", "autograder")
+_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
+#: Dependencies of the kit that grading one submission never imports: the
+#: similarity report compares a whole batch on the teacher's machine.
+NOT_FOR_GRADING = {"copydetect"}
+
+
+def _pip(*args: str, cwd: Path | None = None) -> None:
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise KitError(f"pip {args[0]} failed ({' / '.join(tail)}); the export needs the "
+                       "package index the first time (or --wheels with a wheels folder)")
+
+
+def build_kit(target: Path) -> Path:
+    """Build the kit's wheel from a copy of the checkout, so no build folder is
+    left in the working tree."""
+    with tempfile.TemporaryDirectory(prefix="spielbaum-build-") as temp:
+        source = Path(temp) / "src"
+        source.mkdir()
+        for name in KIT_SOURCES:
+            path = ROOT / name
+            if path.is_dir():
+                shutil.copytree(path, source / name, ignore=_IGNORED)
+            else:
+                shutil.copy2(path, source / name)
+        # With a wheel-building setuptools at hand the build needs no network
+        # (nor the time to fetch a build environment).
+        isolation = ["--no-build-isolation"] if _can_build_here() else []
+        _pip("wheel", "--no-deps", "--quiet", *isolation, "--wheel-dir", str(target),
+             str(source))
+    built = sorted(target.glob("spielbaum-*.whl"))
+    if not built:
+        raise KitError("building the kit's wheel produced no spielbaum-*.whl")
+    return built[-1]
+
+
+def _can_build_here() -> bool:
+    """setuptools is installed here and can make wheels (by itself from 70.1 on,
+    or with the `wheel` package)."""
+    spec = importlib.util.find_spec("setuptools")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    folder = Path(list(spec.submodule_search_locations)[0])
+    return (folder / "command" / "bdist_wheel.py").is_file() or \
+        importlib.util.find_spec("wheel") is not None
+
+
+def pinned_constraints(path: Path) -> Path:
+    """A constraints file holding every distribution installed beside this kit at
+    its installed version (the kit itself and pip excepted)."""
+    lines = sorted({f"{d.metadata['Name'].lower()}=={d.version}"
+                    for d in importlib.metadata.distributions()
+                    if d.metadata["Name"] and d.metadata["Name"].lower()
+                    not in ("spielbaum", "pip")})
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def grading_requirements(kit: Path) -> list[str]:
+    """The kit wheel's Requires-Dist lines that grading needs (no extras)."""
+    with zipfile.ZipFile(kit) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = email.parser.Parser().parsestr(archive.read(name).decode("utf-8"))
+    wanted = []
+    for line in metadata.get_all("Requires-Dist") or []:
+        requirement, _, marker = line.partition(";")
+        project = re.split(r"[\s<>=!~\[(]", requirement.strip(), maxsplit=1)[0]
+        if "extra" in marker or project.lower() in NOT_FOR_GRADING:
+            continue
+        wanted.append(line.strip())
+    return wanted
+
+
+def _binary(wheel: Path) -> bool:
+    return not wheel.name.endswith("-none-any.whl")
+
+
+def _other_targets(wheel: Path, target: Path) -> list[str]:
+    """Fetch `wheel`'s release for every other CPython and machine; return what
+    could not be had (a warning: the package will not install there)."""
+    name, version = wheel.name.split("-")[:2]
+    jobs = []
+    for python in PYTHONS:
+        for machine in MACHINES:
+            tag = python.replace(".", "")
+            platforms = [f"manylinux_2_17_{machine}", f"manylinux2014_{machine}",
+                         f"manylinux_2_28_{machine}"]
+            args = ["download", "--quiet", "--no-deps", "--only-binary=:all:",
+                    "--dest", str(target), "--python-version", python,
+                    "--implementation", "cp", "--abi", f"cp{tag}"]
+            for platform in platforms:
+                args += ["--platform", platform]
+            jobs.append((f"{name} {version} for CPython {python} on {machine}",
+                         args + [f"{name}=={version}"]))
+
+    def fetch(job):
+        label, args = job
+        try:
+            _pip(*args)
+        except KitError:
+            return label
+        return None
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return [label for label in pool.map(fetch, jobs) if label]
+
+
+def build_wheelhouse(target: Path, reuse: Path | None = None, log=print) -> list[Path]:
+    """Every wheel the package needs, in `target`; returns them. The kit's wheel
+    is always built from this checkout; with `reuse` (the wheels folder of an
+    earlier export) the other wheels are copied from there instead of downloaded."""
+    target.mkdir(parents=True, exist_ok=True)
+    kit = build_kit(target)
+    if reuse is not None:
+        _copy_dependencies(reuse, target)
+        return sorted(target.glob("*.whl"))
+    with tempfile.TemporaryDirectory(prefix="spielbaum-pins-") as temp:
+        constraints = pinned_constraints(Path(temp) / "constraints.txt")
+        _pip("download", "--quiet", "--only-binary=:all:", "--dest", str(target),
+             "--constraint", str(constraints), *grading_requirements(kit))
+    _pip("download", "--quiet", "--no-deps", "--only-binary=:all:", "--dest", str(target), "pip")
+    for wheel in [w for w in sorted(target.glob("*.whl")) if _binary(w)]:
+        for missing in _other_targets(wheel, target):
+            log(f"warning: no wheel of {missing}: the package will not install there")
+    return sorted(target.glob("*.whl"))
+
+
+def _copy_dependencies(source: Path, target: Path) -> None:
+    wheels = [w for w in sorted(source.glob("*.whl")) if not w.name.startswith("spielbaum-")]
+    if not any(w.name.startswith("pip-") for w in wheels):
+        raise KitError(f"{source} holds no pip wheel: pass the wheels folder of an earlier "
+                       "export")
+    for wheel in wheels:
+        shutil.copy2(wheel, target / wheel.name)
