@@ -60,6 +60,7 @@ FIRST_PAIR = """(() => {
 })()"""
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_first_copy_highlighted(report_file, page, tmp_path):
     from PIL import Image
     path, origin = report_file

@@ -100,6 +100,7 @@ def _strip_docstrings(tree: ast.AST) -> str:
     return ast.dump(tree)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("assignment", ["tictactoe", "connect4"])
 def test_disguises_keep_the_program(assignment):
     """Reformatting and new comments leave the syntax tree alone; every disguise,
@@ -204,6 +205,7 @@ def test_cli_writes_csv_and_html(tmp_path):
     assert "Groups of three or more" in page
 
 
+@pytest.mark.slow
 def test_the_same_numbers_in_every_run(tmp_path):
     batches.build("connect4", tmp_path / "batch")
     outputs = []
