@@ -1,0 +1,93 @@
+"""Who plays: the bundled players and one player per student folder.
+
+A player travels to wherever its games run (a local worker or a Dask worker on
+another machine) as plain data: its name, the bytes of its module files and how
+it is asked for a move. The worker puts the files into a sandbox scratch folder
+with the grader's own machinery (grading/runner.py make_scratch), so a player is
+exactly what `autograder grade` would grade: the declared modules, nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import KitError
+from ..grading.batch import student_folders
+from ..grading.runner import find_modules
+from .manifest import Ask, Tournament
+
+#: Bundled players' names start with this: a student folder's name cannot hold a "/".
+BUNDLED = "bundled/"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    files: tuple[tuple[str, bytes], ...]   # (file name, content) of every module
+    ask: Ask
+    depth: int | None                      # a fixed search depth, or None: the clock
+    bundled: bool = False
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.files)
+
+    @property
+    def digest(self) -> str:
+        """What the player is: its code and how it is asked (resuming checks it)."""
+        hasher = hashlib.sha256(repr((self.ask.as_dict(), self.depth)).encode())
+        for name, content in self.files:
+            hasher.update(name.encode() + b"\0" + content)
+        return hasher.hexdigest()[:16]
+
+    def as_spec(self) -> dict:
+        return {"name": self.name, "files": dict(self.files), "ask": self.ask.as_dict(),
+                "depth": self.depth}
+
+
+def bundled(piece, config: Tournament, wanted: list[str] | None) -> list[Entrant]:
+    """The manifest's bundled players (only those named in `wanted`, if given)."""
+    known = {player.name for player in config.players}
+    unknown = set(wanted or ()) - known
+    if unknown:
+        raise KitError(f"no bundled player named {', '.join(sorted(unknown))} "
+                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    chosen = []
+    for player in config.players:
+        if wanted is not None and player.name not in wanted:
+            continue
+        files = []
+        for name in player.files:
+            path = piece.solution_dir / name
+            if not path.is_file():
+                raise KitError(f"bundled player {player.name}: {path} is missing")
+            files.append((name, path.read_bytes()))
+        ask = player.ask or config.ask_for(player.depth)
+        chosen.append(Entrant(BUNDLED + player.name, tuple(files), ask, player.depth, True))
+    return chosen
+
+
+def students(piece, config: Tournament, submissions: Path,
+             depth: int | None) -> tuple[list[Entrant], dict[str, str]]:
+    """One player per student folder, and {student: why not entered} for folders
+    without exactly one copy of the modules (a module that does not import still
+    plays, and loses its games)."""
+    ask = config.ask_for(depth)
+    entered, left_out = [], {}
+    for folder in student_folders(submissions):
+        if folder.is_symlink():
+            left_out[folder.name] = "the folder is a symbolic link, which is not followed"
+            continue
+        home, problem = find_modules(folder, piece.modules)
+        if home is None:
+            left_out[folder.name] = problem
+            continue
+        files = tuple((module, (home / module).read_bytes()) for module in piece.modules)
+        entered.append(Entrant(folder.name, files, ask, depth))
+    return entered, left_out
+
+
+def total_size(entrant: Entrant) -> int:
+    return sum(len(content) for _, content in entrant.files)

@@ -1,0 +1,219 @@
+"""`autograder tournament`: pair, play (resumably), rate, report.
+
+The main process holds the plan and the SQLite file; games run in workers
+(pool.py) and come back as plain records, each stored the moment it arrives. The
+schedule is fixed by the seed: pairings and openings are the same on every run,
+and ratings are computed in schedule order, so a tournament of players that
+search to a fixed depth gives the same standings whether it ran on one core, on
+a Dask cluster, or was killed halfway and started again.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from .. import KitError, slices
+from ..grading import calibrate
+from ..grading.runner import load_rubric
+from ..sandbox import layers as sandbox_layers
+from . import entrants as entrants_module
+from . import manifest, pairing, ratings, report
+from .game import referee_digest
+from .pool import open_pool
+from .store import Store
+
+#: Seconds on top of the move time before a player is stopped (the last search
+#: step, the pipe, a busy machine); scaled by the machine's measured speed.
+GRACE = 0.5
+CPU_SECONDS = 3600          # a player's CPU time over one whole game: a backstop only
+
+
+@dataclass
+class Options:
+    assignment: str
+    submissions: Path
+    out: Path
+    jobs: int = 1
+    move_time: float | None = None
+    depth: int | None = None
+    swiss: int | None = None         # rounds; None with round_robin False: chosen by size
+    round_robin: bool = False
+    seed: int = 1
+    scheduler: str | None = None
+    bundled: list[str] | None = None  # None: every bundled player; []: none
+
+
+def run(options: Options, console: Console | None = None) -> dict:
+    console = console or Console(stderr=True)
+    piece = slices.load(options.assignment)
+    config = manifest.load(piece)
+    referee = config.load_referee()
+    rubric = load_rubric(piece.suite_dir)
+    players = entrants_module.bundled(piece, config, options.bundled)
+    students, left_out = entrants_module.students(piece, config, options.submissions,
+                                                  options.depth)
+    players += students
+    if len(players) < 2:
+        raise KitError("a tournament needs at least two players")
+    by_name = {p.name: p for p in players}
+    names = [p.name for p in players]
+    layers = list(sandbox_layers.available())
+    lacking = [layer for layer in rubric.required if layer not in layers]
+    if lacking:
+        raise KitError(f"this machine lacks the sandbox layers the rubric requires: "
+                       f"{', '.join(lacking)} (see `autograder doctor`)")
+    move_time = options.move_time if options.move_time is not None else config.move_time
+    if move_time <= 0:
+        raise KitError("--move-time must be positive")
+    scale = calibrate.scale()
+    timing = {"move_time": move_time, "hard": round(move_time + max(GRACE, move_time) * scale, 3),
+              "imports": round(5.0 * scale, 3), "memory_mb": rubric.limits.memory_bytes >> 20,
+              "cpu_seconds": CPU_SECONDS}
+    swiss = _format(options, len(players))
+    settings = {"assignment": piece.name, "seed": options.seed,
+                "format": "round robin" if swiss is None else f"swiss {swiss}",
+                "move_time": move_time, "depth": options.depth,
+                "players": {p.name: p.digest for p in players},
+                "referee": referee_digest(config.referee)}
+    store = Store(options.out)
+    try:
+        already = store.begin(settings)
+        pool = open_pool(options.jobs, options.scheduler)
+        shape = "round robin" if swiss is None else f"Swiss, {swiss} rounds"
+        console.print(f"Tournament of {piece.name}: {len(players)} players ({shape}, "
+                      f"colours swapped), {_clock(move_time, options.depth)}, seed "
+                      f"{options.seed}; games run on {pool.where}; sandbox: "
+                      f"{', '.join(layers) or 'none'}"
+                      + (f"; resuming: {already} games already played" if already else ""))
+        for name, why in left_out.items():
+            console.print(f"  not entered: {name}: {why}")
+        base = {"referee": config.referee, "referee_digest": settings["referee"],
+                "required_layers": list(rubric.required), "timing": timing,
+                "session": store.session}
+        try:
+            if swiss is None:
+                _play_round_robin(store, pool, referee, names, by_name, base, options, console)
+            else:
+                _play_swiss(store, pool, referee, names, by_name, base, options, swiss,
+                            console)
+        finally:
+            pool.close()
+        games = store.games()
+        pairings = store.all_pairings()
+        bye_points = 0.0 if swiss is None else 2.0
+        byes = [(p.a, bye_points) for p in pairings if p.b is None]
+        table = ratings.standings(names, {p.name for p in players if p.bundled}, games, byes)
+        summary = {"assignment": piece.name, "title": piece.title, "settings": settings,
+                   "shape": shape, "clock": _clock(move_time, options.depth),
+                   "left_out": left_out, "played_now": store.count() - already,
+                   "sessions": store.session}
+        report.write(options.out, referee, summary, table, games, pairings)
+        return {"standings": table, "games": games, "summary": summary}
+    finally:
+        store.close()
+
+
+def _format(options: Options, count: int) -> int | None:
+    """Swiss rounds, or None for a round robin (the default up to 16 players)."""
+    if options.round_robin and options.swiss:
+        raise KitError("choose --swiss ROUNDS or --round-robin, not both")
+    if options.round_robin:
+        return None
+    if options.swiss is not None:
+        if not 1 <= options.swiss <= count - 1:
+            raise KitError(f"--swiss needs 1 to {count - 1} rounds for {count} players")
+        return options.swiss
+    return None if count <= 16 else pairing.default_rounds(count)
+
+
+def _clock(move_time: float, depth: int | None) -> str:
+    if depth is not None:
+        return f"every player searches {depth} deep (limit {move_time:g} s per move)"
+    return f"{move_time:g} s per move"
+
+
+def _specs(pairings, played, by_name, base) -> list[dict]:
+    specs = []
+    for p in pairings:
+        for leg, (first, second) in enumerate(p.legs):
+            if (p.round, p.slot, leg) in played:
+                continue
+            specs.append(dict(base, key=[p.round, p.slot, leg], opening=list(p.opening),
+                              players=[by_name[first].as_spec(), by_name[second].as_spec()]))
+    return specs
+
+
+def _play(store, pool, specs, total, console) -> None:
+    """Run `specs`, storing each record the moment it arrives."""
+    progress = Progress("[progress.description]{task.description}", BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                        disable=not console.is_terminal and os.environ.get("CI") == "true")
+    with progress:
+        task = progress.add_task("games", total=total, completed=total - len(specs))
+        try:
+            for record in pool.run(specs):
+                store.save_game(record)
+                progress.advance(task)
+        except KeyboardInterrupt:
+            console.print(f"interrupted: {store.count()} games are saved; run the same "
+                          "command again to play the rest")
+            raise
+
+
+def _play_round_robin(store, pool, referee, names, by_name, base, options, console):
+    pairings = store.all_pairings()
+    if not pairings:
+        order = list(names)
+        random.Random(f"{options.seed}/order").shuffle(order)
+        pairings = []
+        for round_, pairs in enumerate(pairing.round_robin(order), 1):
+            for slot, (a, b) in enumerate(pairs):
+                opening = () if b is None else pairing.opening_for(referee, options.seed,
+                                                                   round_, slot)
+                pairings.append(pairing.Pairing(round_, slot, a, b, opening))
+        store.save_pairings(pairings)
+    total = sum(len(p.legs) for p in pairings)
+    _play(store, pool, _specs(pairings, store.played(), by_name, base), total, console)
+
+
+def _play_swiss(store, pool, referee, names, by_name, base, options, rounds, console):
+    total = rounds * (len(names) // 2) * 2
+    for round_ in range(1, rounds + 1):
+        pairings = store.pairings(round_)
+        if not pairings:
+            points, met, had_bye = _so_far(store)
+            pairs = pairing.swiss_round(names, points, met, had_bye,
+                                        random.Random(f"{options.seed}/swiss/{round_}"))
+            pairings = [pairing.Pairing(round_, slot, a, b, () if b is None else
+                                        pairing.opening_for(referee, options.seed, round_, slot))
+                        for slot, (a, b) in enumerate(pairs)]
+            store.save_pairings(pairings)
+        specs = _specs(pairings, store.played(), by_name, base)
+        console.print(f"round {round_} of {rounds}: {len(specs)} games to play")
+        if specs:
+            _play(store, pool, specs, total, console)
+
+
+def _so_far(store):
+    """Points, pairs that met, and players who had a bye, from the games stored."""
+    points: dict[str, float] = {}
+    met, had_bye = set(), set()
+    for p in store.all_pairings():
+        if p.b is None:
+            had_bye.add(p.a)
+            points[p.a] = points.get(p.a, 0.0) + 2.0
+        else:
+            met.add(frozenset((p.a, p.b)))
+    for record in store.games():
+        if record["score"] is None:
+            continue
+        first, second = record["players"]
+        points[first] = points.get(first, 0.0) + record["score"]
+        points[second] = points.get(second, 0.0) + 1.0 - record["score"]
+    return points, met, had_bye
