@@ -1,0 +1,257 @@
+"""`make duel`: your player against the bundled ones, refereed like the class tournament.
+
+Your `iterative_deepening(state, budget)` plays 10 games against each bundled
+player (5 openings, each played with colours swapped): `random` (any legal
+move) and `greedy` (wins at once if it can, blocks a win at once if it must,
+never gives the opponent a win on top of its own stone, else the most central
+column). Your player runs in a process of its own and is asked for one move at a
+time, with the move time as its budget; the referee in this file checks every
+answer. An illegal answer, an exception, or no answer within the move time plus
+half a second loses that game, as in the tournament.
+
+    make duel                     # 0.2 s per move
+    make duel MOVE_TIME=1         # the tournament's default
+    python duel.py --games 4 --opponent greedy
+
+This file is the rules and two simple players, nothing of a good search: the
+tournament plays the same players (sandboxed) and judges moves by the same rules.
+"""
+
+import argparse
+import json
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+
+COLUMNS, ROWS = 7, 6
+#: How far past its budget a player may answer before it loses on time.
+GRACE = 0.5
+#: Every straight run of four cells, as cell numbers (rows from the top).
+FOURS = []
+for _row in range(ROWS):
+    for _col in range(COLUMNS):
+        for _dr, _dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            _cells = [(_row + k * _dr) * COLUMNS + _col + k * _dc for k in range(4)]
+            if 0 <= _row + 3 * _dr < ROWS and 0 <= _col + 3 * _dc < COLUMNS:
+                FOURS.append(tuple(_cells))
+
+
+# ------------------------------------------------------------------ the rules
+def landing_cells(state):
+    """{column: the cell a stone dropped there reaches} for every column not full."""
+    taken = set(state)
+    found = {}
+    for column in range(COLUMNS):
+        for row in reversed(range(ROWS)):
+            if row * COLUMNS + column not in taken:
+                found[column] = row * COLUMNS + column
+                break
+    return found
+
+
+def owner_map(state):
+    """{cell: 'x' or 'o'} for the stones of `state` (x has the even places)."""
+    return {cell: "xo"[place % 2] for place, cell in enumerate(state)}
+
+
+def completes_four(owners, cell, stone):
+    """True if `stone` on `cell` would make four in a row."""
+    for four in FOURS:
+        if cell in four and all(c == cell or owners.get(c) == stone for c in four):
+            return True
+    return False
+
+
+def game_over(state):
+    """None while the game goes on, else ('x' | 'o' | None for a draw, the reason)."""
+    if state:
+        owners = owner_map(state)
+        last = state[-1]
+        if completes_four(owners, last, owners[last]):
+            return owners[last], f"{owners[last]} has four in a row"
+    if len(state) == COLUMNS * ROWS:
+        return None, "draw: the board is full"
+    return None
+
+
+def why_illegal(state, answer):
+    """None if `answer` is `state` plus one legal stone, else the reason."""
+    if not isinstance(answer, list) or not all(type(c) is int for c in answer):
+        return f"the answer {answer!r:.80} is not a list of cell numbers"
+    if len(answer) != len(state) + 1 or answer[:-1] != list(state):
+        return "the answer is not the position plus one stone"
+    if answer[-1] not in landing_cells(state).values():
+        return f"no stone can land on cell {answer[-1]} now"
+    return None
+
+
+# ------------------------------------------------------------------ bundled players
+def random_move(state):
+    """Any legal move; the same one every time for the same position."""
+    chance = random.Random(repr(state))
+    return list(state) + [chance.choice(sorted(landing_cells(state).values()))]
+
+
+def greedy_move(state):
+    """Win now; else block the opponent's win; else a safe, central column."""
+    me, you = ("x", "o") if len(state) % 2 == 0 else ("o", "x")
+    owners = owner_map(state)
+    options = landing_cells(state)
+    central = sorted(options, key=lambda column: (abs(column - 3), column))
+    for stone in (me, you):             # my win first, then the block
+        for column in central:
+            if completes_four(owners, options[column], stone):
+                return list(state) + [options[column]]
+
+    def gives_a_win(column):
+        above = options[column] - COLUMNS
+        return above >= 0 and completes_four(owners, above, you)
+
+    safe = [column for column in central if not gives_a_win(column)] or central
+    return list(state) + [options[safe[0]]]
+
+
+BUNDLED = {"random": random_move, "greedy": greedy_move}
+
+
+# ------------------------------------------------------------------ your player
+class Student:
+    """Your module in a process of its own, asked for one move at a time."""
+
+    def __init__(self):
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen([sys.executable, __file__, "--serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        cwd=os.path.dirname(os.path.abspath(__file__)))
+
+    def stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def move(self, state, budget):
+        """(the answer, seconds) or (None, the reason this player loses)."""
+        if self.process is None:
+            self.start()
+        started = time.monotonic()
+        line = json.dumps({"state": list(state), "budget": budget}) + "\n"
+        try:
+            self.process.stdin.write(line.encode())
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass
+        ready, _, _ = select.select([self.process.stdout], [], [], budget + GRACE)
+        if not ready:
+            self.stop()
+            return None, f"no move within {budget + GRACE:.1f} s"
+        reply = self.process.stdout.readline()
+        if not reply:
+            self.stop()
+            return None, "your program ended (see the error above)"
+        reply = json.loads(reply)
+        if "error" in reply:
+            return None, reply["error"]
+        return reply["answer"], time.monotonic() - started
+
+
+def serve():
+    """The player's process: read a position, answer with iterative_deepening's move."""
+    replies = os.fdopen(os.dup(1), "w")
+    sys.stdout = sys.stderr                 # your prints must not mix with the answers
+    try:
+        import connect4
+    except Exception as error:              # reported as the reason of every loss
+        problem = f"connect4.py does not import: {type(error).__name__}: {error}"
+        connect4 = None
+    for line in sys.stdin:
+        request = json.loads(line)
+        if connect4 is None:
+            reply = {"error": problem}
+        else:
+            try:
+                found = connect4.iterative_deepening(request["state"], request["budget"])
+                reply = {"answer": list(found[0]) if found and found[0] is not None else None}
+            except NotImplementedError:
+                reply = {"error": "iterative_deepening is not written yet"}
+            except Exception as error:
+                reply = {"error": f"iterative_deepening raised {type(error).__name__}: {error}"}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
+
+
+# ------------------------------------------------------------------ the duel
+def openings(count):
+    """`count` openings of two stones, the same for every run of `make duel`."""
+    chance = random.Random(2024)
+    chosen = []
+    while len(chosen) < count:
+        state = []
+        for _ in range(2):
+            state = state + [chance.choice(sorted(landing_cells(state).values()))]
+        if state not in chosen:
+            chosen.append(state)
+    return chosen
+
+
+def play(student, opponent, opening, student_moves_first, budget):
+    """One game; returns (points for you, the reason, number of stones)."""
+    state, yours = list(opening), "x" if student_moves_first else "o"
+    while (over := game_over(state)) is None:
+        to_move = "x" if len(state) % 2 == 0 else "o"
+        if to_move != yours:
+            state = BUNDLED[opponent](state)
+            continue
+        answer, spent = student.move(state, budget)
+        if answer is None:
+            return 0.0, f"you lose: {spent}", len(state)
+        problem = why_illegal(state, answer)
+        if problem is not None:
+            return 0.0, f"you lose: illegal move ({problem})", len(state)
+        state = answer
+    winner, reason = over
+    points = 0.5 if winner is None else float(winner == yours)
+    return points, reason, len(state)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--games", type=int, default=10, help="games per opponent (even)")
+    parser.add_argument("--move-time", type=float, default=0.2, help="seconds per move")
+    parser.add_argument("--opponent", choices=sorted(BUNDLED), action="append",
+                        help="play only this bundled player (repeatable)")
+    options = parser.parse_args()
+    if options.serve:
+        return serve()
+    student = Student()
+    total = played = 0
+    try:
+        for opponent in options.opponent or sorted(BUNDLED):
+            score = 0.0
+            chosen = openings(max(1, options.games // 2))
+            for number, opening in enumerate(chosen):
+                for first in (True, False):
+                    points, reason, stones = play(student, opponent, opening, first,
+                                                  options.move_time)
+                    score += points
+                    colour = "x, first" if first else "o, second"
+                    print(f"vs {opponent:6s} opening {number + 1} you {colour:9s}: "
+                          f"{points:g} ({reason}, {stones} stones)", flush=True)
+                    student.stop()          # a fresh process every game, as in the tournament
+            games = 2 * len(chosen)
+            print(f"== against {opponent}: {score:g} of {games} points\n", flush=True)
+            total, played = total + score, played + games
+    finally:
+        student.stop()
+    print(f"Score: {total:g} of {played} points "
+          f"({options.move_time:g} s per move, colours swapped every opening).")
+
+
+if __name__ == "__main__":
+    main()
