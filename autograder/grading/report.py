@@ -15,7 +15,7 @@ CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "ti
               "crashes", "refused", "seconds", "message"]
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
+    autoescape=jinja2.select_autoescape(["html", "html.j2"]), trim_blocks=True, lstrip_blocks=True,
     keep_trailing_newline=True)
 
 

@@ -235,3 +235,14 @@ def test_scratch_left_by_a_killed_grader_is_swept_by_the_next_run(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert not [p for p in stale if p.exists()]
     assert list(left.iterdir()) == []               # a clean exit leaves nothing either
+
+
+def test_student_markup_is_escaped_in_the_html_feedback(tmp_path):
+    markup = "<script>alert('x')</script><img src=x onerror=alert(1)>"
+    graded = Graded("mallory", "graded", 0, 1,
+                    [Result("test_x", "x works", 1, output=f"got: {markup}")],
+                    message=markup, events=[Event("crash", markup)], printed=markup)
+    report.write_student(tmp_path, graded, "Title")
+    html = (tmp_path / "mallory" / "feedback.html").read_text()
+    assert "<script>" not in html and "<img" not in html
+    assert html.count("&lt;script&gt;") == 4
