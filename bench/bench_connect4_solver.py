@@ -1,7 +1,6 @@
 """Benchmark of the Connect 4 reference solver (autograder/suites/connect4/solver.py).
 
-For Pons' benchmark files Test_L3_R1 and Test_L2_R1 (in ``shared/data/connect4`` beside
-the checkout) it solves every position strongly from an empty transposition table and
+For Pons' benchmark files Test_L3_R1 and Test_L2_R1 (in ``tests/connect4/data``) it solves every position strongly from an empty transposition table and
 reports the mean number of positions explored and the mean time per position, with
 
 * the ratio of explored positions to Pons' C++ final solver (51 for L3_R1, 450 for
@@ -29,9 +28,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SOLVER_PATH = REPO / "autograder" / "suites" / "connect4" / "solver.py"
-DATA_DIR = REPO.parent / "shared" / "data" / "connect4"
+DATA_DIR = REPO / "tests" / "connect4" / "data"
 
-#: Pons' C++ figures from shared/data/connect4/README.md (mean per position).
+#: Pons' C++ figures from tests/connect4/data/README.md (mean per position).
 CPP_FINAL_EXPLORED = {"Test_L3_R1": 51, "Test_L2_R1": 450}
 CPP_FINAL_TIME_US = {"Test_L3_R1": 6, "Test_L2_R1": 39}
 CPP_ALPHABETA_EXPLORED_L3 = 284

@@ -1,7 +1,7 @@
 """Tests for the Connect 4 reference solver (autograder/suites/connect4/solver.py).
 
-Expected scores come from Pascal Pons' benchmark files in ``shared/data/connect4``
-(beside the checkout); tests needing them are skipped when that folder is missing.
+Expected scores come from Pascal Pons' benchmark files, kept in tests/connect4/data/
+(source and licence in its README).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SOLVER_PATH = REPO / "autograder" / "suites" / "connect4" / "solver.py"
-DATA_DIR = REPO.parent / "shared" / "data" / "connect4"
+DATA_DIR = REPO / "tests" / "connect4" / "data"
 
 
 def _load_solver():
@@ -34,11 +34,8 @@ Solver = c4.Solver
 
 
 def _load(name: str) -> list[tuple[str, int]]:
-    path = DATA_DIR / name
-    if not path.is_file():
-        pytest.skip(f"benchmark file {path} is missing (shared/ must sit beside the checkout)")
     rows = []
-    for line in path.read_text().splitlines():
+    for line in (DATA_DIR / name).read_text().splitlines():
         if line.strip():
             seq, score = line.split()
             rows.append((seq, int(score)))
@@ -324,9 +321,10 @@ def test_transposition_table_never_exceeds_its_entry_limit():
     for seq, expected in rows:
         # keep the table between positions so it fills up and replaces entries
         assert solver.solve(Position.from_columns(seq)) == expected, seq
-        assert len(solver.tt) <= size
-        assert all(0 <= slot < size for slot in solver.tt.table)
+        assert len(solver.tt.table) == size
     assert len(solver.tt) > size // 2  # it really was used
+    solver.reset()
+    assert len(solver.tt) == 0
 
 
 def test_default_table_memory_bound_is_below_64_mb():
@@ -335,21 +333,55 @@ def test_default_table_memory_bound_is_below_64_mb():
     assert tt.bytes_bound() <= 64_000_000
 
 
-@pytest.mark.parametrize("size", [5_003, 21_846])
+@pytest.mark.parametrize("size", [5_003, 21_846, 500_009])
 def test_table_memory_stays_within_bytes_bound(size):
-    # fill every slot with the largest entries the solver writes, measure with tracemalloc
-    tt = c4.TranspositionTable(size)
-    table = tt.table
+    # make the table, fill every slot with the largest entries the solver writes, empty
+    # it again: tracemalloc sees every allocation of this process on the way
     big = ((1 << 49) - 1) << 7 | 127
     tracemalloc.start()
     try:
+        tt = c4.TranspositionTable(size)
+        table = tt.table
         for slot in range(size):
             table[slot] = big - slot
+        full = len(tt)
+        tt.reset()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert len(tt) == size
-    assert peak <= tt.bytes_bound()
+    assert full == size and len(tt) == 0
+    assert peak <= tt.bytes_bound() + 4096      # + the loop's own small objects
+
+
+GROWTH = """
+import resource, sys
+sys.setrecursionlimit(10000)
+from tests.connect4.test_solver import DATA_DIR, Position, Solver
+rows = [line.split() for line in (DATA_DIR / "Test_L2_R1").read_text().splitlines()]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+solver = Solver()
+table = solver.tt.table
+for slot in range(solver.tt.size):          # a table full of the largest entries
+    table[slot] = (((1 << 49) - 1) << 7 | 127) - slot
+for seq, score in rows[:300]:
+    assert solver.solve(Position.from_columns(seq)) == int(score)
+    solver.reset()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) * 1024, solver.tt.bytes_bound())
+"""
+
+
+def test_a_solving_process_grows_by_little_more_than_the_table():
+    """The bound is the process's, not only the table's own accounting: a fresh
+    interpreter filling the default table and solving 300 positions (clearing the
+    table between them) peaks at most 2 MB above the table's bytes_bound."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", GROWTH], cwd=REPO, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    growth, bound = map(int, done.stdout.split())
+    assert bound <= 4_100_000
+    assert growth <= bound + 2_000_000, (growth, bound)
 
 
 def test_invalid_table_size():
