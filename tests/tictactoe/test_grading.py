@@ -58,6 +58,7 @@ def _corpus(victim: Path, port: int) -> dict:
                              "    new = board[:]\n    new[i] = list(board[i])\n"
                              "    board[i][j] = player(board)\n    return new\n"),
         "syntax_error": ("def broken(:\n", ""),
+        "player_not_written": ("", "def player(board):\n    raise NotImplementedError\n"),
     }
 
 
@@ -219,3 +220,35 @@ def test_regrading_into_the_same_folder_gives_the_same_numbers(graded, tmp_path)
         {k: (v["score"], v["status"]) for k, v in first.items()} == \
         {k: (graded["rows"][k]["score"], graded["rows"][k]["status"]) for k in first}
     assert not (tmp_path / "out" / "correct" / "stale.txt").exists()
+
+
+def _section(graded, student, title):
+    """The feedback of one failed check: from its heading to the next one."""
+    text = _feedback(graded, student)
+    return text.split(f"### {title}\n", 1)[1].split("\n### ", 1)[0]
+
+
+def test_a_call_that_raised_is_not_headed_as_a_wrong_answer(graded):
+    """kills_everyone's minimax raises PermissionError (os.kill(-1) is refused)."""
+    section = _section(graded, "kills_everyone", "minimax returns None when the game is over")
+    assert "minimax gave no answer on a finished game" in section
+    assert "returned a move" not in section and "raised PermissionError" in section
+
+
+def test_feedback_says_when_a_failure_follows_from_an_earlier_one(graded):
+    section = _section(graded, "shallow_copy",
+                       "minimax picks an optimal move on every position with 5 or more marks")
+    assert "this may follow from an earlier failure" in section
+    assert "result changed the board it was given" in section
+    assert "minimax usually relies on result: fix it first" in section
+    # a wrong helper never makes a correct function look wrong where it is not
+    assert "earlier failure" not in _feedback(graded, "correct")
+
+
+def test_a_stubbed_helper_is_named_and_minimax_is_not_called_unwritten(graded):
+    feedback = _feedback(graded, "player_not_written")
+    assert "player is not implemented yet" in feedback
+    minimax = _section(graded, "player_not_written",
+                       "minimax picks an optimal move on every position with 5 or more marks")
+    assert "minimax is not implemented yet" not in minimax
+    assert "earlier failure: player is not implemented yet" in minimax

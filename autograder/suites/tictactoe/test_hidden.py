@@ -6,8 +6,16 @@ as plain data. Positions are ordered smallest first (fewest marks), so the
 feedback shows the simplest board a function gets wrong. Where several moves
 are optimal, any of them passes: minimax is judged by the game value of the
 move it picks, not by which move it is.
+
+Feedback headlines say what happened: a check whose smallest failure is a call
+that gave no answer at all (it raised, crashed or timed out) says so instead of
+"returned the wrong ...". A check of a function that usually relies on others
+(minimax on result, player, actions, ...; terminal and utility on winner) names
+the failures of those others found earlier in the same grading, since fixing
+them first often fixes it too.
 """
 
+import contextlib
 import functools
 import random
 
@@ -91,6 +99,53 @@ def run(student, function, boards_of, expected, extra=()):
     return chosen, student.map(M + function, [c.args for c in chosen])
 
 
+# ------------------------------------------------------------------ headlines and causes
+# The functions a student's minimax (and terminal, utility) usually calls.
+HELPERS = ("player", "actions", "result", "winner", "terminal", "utility")
+RELIES_ON = {"minimax": HELPERS, "terminal": ("winner",), "utility": ("winner",)}
+
+
+@pytest.fixture(scope="session")
+def failed_so_far():
+    """(function, headline) of every check this submission failed so far; the suite
+    runs in file order, helpers first, once per submission."""
+    return []
+
+
+def headline(failed: CheckFailed, function: str, scope: str, after_others: bool) -> None:
+    """Keep a wrong answer's summary; say so when the call gave no answer at all. A
+    NotImplementedError is the function's own stub unless a function it relies on
+    failed earlier (then it may come from there)."""
+    got = failed.got or ""
+    if got.startswith("is not implemented yet") and not after_others:
+        failed.summary = f"{function} is not implemented yet"
+    elif got and not got.startswith("returned "):
+        failed.summary = f"{function} gave no answer {scope}"
+
+
+@contextlib.contextmanager
+def verdict(failed_so_far, function: str, scope: str):
+    """Word the failure of a check of `function` (see headline) and name the earlier
+    failures of the functions it relies on."""
+    try:
+        yield
+    except CheckFailed as failed:
+        if failed.root_cause:       # the module did not import: said once, not per check
+            raise
+        earlier = [(name, summary) for name, summary in failed_so_far
+                   if name in RELIES_ON.get(function, ())]
+        headline(failed, function, scope, after_others=bool(earlier))
+        if earlier:
+            names = sorted({name for name, _ in earlier})
+            note = (f"this may follow from an earlier failure: "
+                    f"{'; '.join(summary for _, summary in earlier)}. {function} usually "
+                    f"relies on {', '.join(names)}: fix {'it' if len(names) == 1 else 'them'} "
+                    "first")
+            failed.hint = note + (f"; {failed.hint}" if failed.hint else "")
+        failed_so_far.append((function, failed.summary))
+        raise
+
+
 # ------------------------------------------------------------------ the checks
 def test_initial_state(student):
     """initial_state returns a 3x3 list of lists, every cell EMPTY"""
@@ -103,14 +158,15 @@ def test_initial_state(student):
                           call="initial_state()", got=describe(outcome), expected=want)
 
 
-def test_player(student):
+def test_player(student, failed_so_far):
     """player says whose turn it is on every unfinished position"""
     chosen, outcomes = run(student, "player", open_positions, ref.player)
-    check_all("player returned the wrong player", chosen, outcomes, exact,
-              hint="X moves first; count the marks of each player")
+    with verdict(failed_so_far, "player", "on an unfinished position"):
+        check_all("player returned the wrong player", chosen, outcomes, exact,
+                  hint="X moves first; count the marks of each player")
 
 
-def test_actions(student):
+def test_actions(student, failed_so_far):
     """actions returns the set of empty cells on every unfinished position"""
     chosen, outcomes = run(student, "actions", open_positions, ref.actions)
 
@@ -121,7 +177,8 @@ def test_actions(student):
         if any(type(a) is not tuple for a in got):
             return "the actions must be tuples (i, j)"
         return None if got == case.expected else f"returned {short(got)}"
-    check_all("actions returned the wrong cells", chosen, outcomes, judge)
+    with verdict(failed_so_far, "actions", "on an unfinished position"):
+        check_all("actions returned the wrong cells", chosen, outcomes, judge)
 
 
 def _one_action_each():
@@ -149,7 +206,7 @@ def result_runs(student):
     return chosen, outcomes
 
 
-def test_result(student, result_runs):
+def test_result(student, result_runs, failed_so_far):
     """result returns the right new board for a move on every unfinished position"""
     chosen, outcomes = result_runs
 
@@ -160,10 +217,11 @@ def test_result(student, result_runs):
         if type(got) is not list or any(type(row) is not list for row in got):
             return "the new board must be a list of lists, like the input"
         return None
-    check_all("result built the wrong board", chosen, outcomes, judge)
+    with verdict(failed_so_far, "result", "for a move on an unfinished position"):
+        check_all("result built the wrong board", chosen, outcomes, judge)
 
 
-def test_result_keeps_its_input(student, result_runs):
+def test_result_keeps_its_input(student, result_runs, failed_so_far):
     """result never changes the board it was given (rows included)"""
     chosen, outcomes = result_runs
 
@@ -172,8 +230,9 @@ def test_result_keeps_its_input(student, result_runs):
         if board_after != case.args[0]:
             return f"changed its input board into {short(board_after)}"
         return None
-    check_all("result changed the board it was given", chosen, outcomes, judge,
-              hint="copy every row (copy.deepcopy), not just the outer list")
+    with verdict(failed_so_far, "result", "for a move on an unfinished position"):
+        check_all("result changed the board it was given", chosen, outcomes, judge,
+                  hint="copy every row (copy.deepcopy), not just the outer list")
 
 
 def _expect_exception(student, summary, chosen):
@@ -204,9 +263,11 @@ def _taken_cases():
     return chosen
 
 
-def test_result_rejects_taken_cells(student):
+def test_result_rejects_taken_cells(student, failed_so_far):
     """result raises an exception for a cell that is already taken"""
-    _expect_exception(student, "result accepted a cell that is already taken", _taken_cases())
+    with verdict(failed_so_far, "result", "for a cell that is already taken"):
+        _expect_exception(student, "result accepted a cell that is already taken",
+                          _taken_cases())
 
 
 @functools.cache
@@ -217,37 +278,42 @@ def _off_board_cases():
     return [Case(f"result(board, {a})", (b, a), draw(b)) for b in boards for a in off]
 
 
-def test_result_rejects_cells_off_the_board(student):
+def test_result_rejects_cells_off_the_board(student, failed_so_far):
     """result raises an exception for cells outside the board, negative ones too"""
-    _expect_exception(student, "result accepted a cell that is not on the board",
-                      _off_board_cases())
+    with verdict(failed_so_far, "result", "for a cell that is not on the board"):
+        _expect_exception(student, "result accepted a cell that is not on the board",
+                          _off_board_cases())
 
 
-def test_winner(student):
+def test_winner(student, failed_so_far):
     """winner finds the winner (or None) on all 5,478 reachable positions"""
     chosen, outcomes = run(student, "winner", positions, ref.winner)
-    check_all("winner returned the wrong player", chosen, outcomes, exact,
-              hint="check all rows, columns and both diagonals")
+    with verdict(failed_so_far, "winner", "on a position"):
+        check_all("winner returned the wrong player", chosen, outcomes, exact,
+                  hint="check all rows, columns and both diagonals")
 
 
-def test_terminal(student):
+def test_terminal(student, failed_so_far):
     """terminal is right on all 5,478 reachable positions"""
     chosen, outcomes = run(student, "terminal", positions, ref.terminal)
-    check_all("terminal was wrong", chosen, outcomes, exact,
-              hint="a game ends with a winner or with a full board")
+    with verdict(failed_so_far, "terminal", "on a position"):
+        check_all("terminal was wrong", chosen, outcomes, exact,
+                  hint="a game ends with a winner or with a full board")
 
 
-def test_utility(student):
+def test_utility(student, failed_so_far):
     """utility scores every finished game: 1, -1 or 0"""
     chosen, outcomes = run(student, "utility", finished_positions, ref.utility)
-    check_all("utility returned the wrong score", chosen, outcomes, exact)
+    with verdict(failed_so_far, "utility", "on a finished game"):
+        check_all("utility returned the wrong score", chosen, outcomes, exact)
 
 
-def test_minimax_on_finished_games(student):
+def test_minimax_on_finished_games(student, failed_so_far):
     """minimax returns None when the game is over"""
     chosen = cases("minimax", finished_positions, no_move)
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
+    with verdict(failed_so_far, "minimax", "on a finished game"):
+        check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
 
 
 def no_move(board):
@@ -281,12 +347,13 @@ def _endgame_keys():
     return tuple(key(b) for b in open_positions() if marks(b) >= ENDGAME_MARKS)
 
 
-def test_minimax_endgames(student):
+def test_minimax_endgames(student, failed_so_far):
     """minimax picks an optimal move on every position with 5 or more marks"""
     chosen = _minimax_cases(_endgame_keys())
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
-              hint="any of the equally good moves is accepted")
+    with verdict(failed_so_far, "minimax", "on an unfinished position"):
+        check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+                  hint="any of the equally good moves is accepted")
 
 
 @functools.cache
@@ -300,9 +367,10 @@ def _opening_keys():
     return tuple(key(b) for b in sorted(boards, key=lambda b: (-marks(b), str(key(b)))))
 
 
-def test_minimax_openings(student):
+def test_minimax_openings(student, failed_so_far):
     """minimax picks an optimal move on sampled positions with 2 to 4 marks"""
     chosen = _minimax_cases(_opening_keys())
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
-              hint="any of the equally good moves is accepted")
+    with verdict(failed_so_far, "minimax", "on an unfinished position"):
+        check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+                  hint="any of the equally good moves is accepted")
