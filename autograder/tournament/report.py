@@ -138,23 +138,26 @@ def _matrix(order: list[str], h2h: dict) -> list[list[str]]:
 
 
 # ------------------------------------------------------------ the images
+def _figure(width: float, height: float):
+    """A matplotlib figure of its own (no pyplot: no global state, no GUI backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=(width, height), dpi=90)
+    FigureCanvasAgg(figure)
+    return figure, figure.add_subplot()
+
+
 def _figure_bytes(figure) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", bbox_inches="tight", metadata={"Software": None})
-    import matplotlib.pyplot as plt
-    plt.close(figure)
     return buffer.getvalue()
 
 
 def ratings_plot(rows: list[Row]) -> bytes:
     """Each player's rating mu with a bar of mu ± 3 sigma: the bar's left end is
     the conservative rating (the ordinal). Bundled players in grey."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     ordered = sorted(rows, key=lambda r: r.mu)
-    height = max(2.5, 0.24 * len(ordered) + 1.0)
-    figure, axes = plt.subplots(figsize=(8, height), dpi=90)
+    figure, axes = _figure(8, max(2.5, 0.24 * len(ordered) + 1.0))
     positions = range(len(ordered))
     for bundled, colour in ((False, "#1f6fb4"), (True, "#888888")):
         chosen = [(y, r) for y, r in enumerate(ordered) if r.bundled == bundled]
@@ -173,8 +176,6 @@ def ratings_plot(rows: list[Row]) -> bytes:
 def heat_map(rows: list[Row], games: list[dict]) -> bytes:
     """Share of the points each row player took from each column player."""
     import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy
     order = [r.name for r in rows]
     index = {name: i for i, name in enumerate(order)}
@@ -182,8 +183,8 @@ def heat_map(rows: list[Row], games: list[dict]) -> bytes:
     for (a, b), (points, count) in head_to_head(games).items():
         grid[index[a], index[b]] = points / count
     size = min(16.0, max(4.0, 0.32 * len(order) + 2))
-    figure, axes = plt.subplots(figsize=(size, size * 0.85), dpi=90)
-    colours = plt.get_cmap("RdYlGn").copy()
+    figure, axes = _figure(size, size * 0.85)
+    colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("#eeeeee")
     image = axes.imshow(grid, cmap=colours, vmin=0, vmax=1)
     if len(order) <= TABLE_LIMIT:
