@@ -1,253 +1,122 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
-Expected values come from the reference in solutions/muehle/, loaded into this
-trusted process. The rule checks call the student's functions directly on
-about two thousand positions from seeded playouts and random boards, grouped
-by phase (placing, moving, flying, a mill whose removal the protection rule
-decides, game over), smallest first.
+Nothing of ours runs in the sandbox: the child holds the student's module alone,
+and every expected value is computed here, from the reference in solutions/muehle/.
 
-The search checks go through the kit module `child_kit.py`, which runs in the
-sandbox: it installs a trusted copy of the rules into the student's module
-while a probe runs (so a wrong rule costs points in the rule checks only),
-counts `next_states` and `heuristic` calls, records the calls `alpha_beta` and
-`best_move_ab` make to `value_ab`, and returns plain data judged here.
+The rules (to_tuple ... heuristic) are called with plain data on about 2,200
+positions (positions.py): seeded playouts and random boards grouped by what
+decides the successors (placing, moving, flying, a mill whose removal the
+protection rule decides, game over), plus positions built for every edge of every
+rule, which sampling misses: one stone in hand while every board stone is blocked,
+the only movable stone on each of the 24 points, the quiet counter around the limit.
+Plain calls cost about 20 us each, so these stay exhaustive over the pool.
+
+The searches are checked through call plans, on games only the grader knows
+(games.py): while a plan runs, the module's next_states, finished, utility and
+heuristic are callbacks answered here, offering a seeded subset of the legal moves
+in a seeded order, arbitrary heuristic values and some positions declared
+finished. A search that bypasses them (its own rules, a function bound at import,
+a copy of a reference) answers for another game, and the callbacks refuse to talk
+about positions they never handed out. Each function is also checked as a unit,
+its collaborators played by the grader: memoize with the function it memoises,
+best_move_minimax with value_minimax and the random generator, value_ab with
+alpha_beta, alpha_beta with value_ab and get_order_value, best_move_ab with
+value_ab. Everything judged about a search (its calls, the order it tries moves,
+the windows it passes, the nodes it explores) is the grader's own record of the
+calls that reached it; what a plan returns is only the student's answer. Each plan
+ends with a call to the grader, so an answer that arrives before the work was done
+(a reply forged on the pipe) is not believed.
+
+Sizes: every callback is a pipe round trip (about 40 us), so the games are small:
+two to eight moves per position, depth 1 to 3, a few dozen positions per check,
+about 15,000 round trips per submission in all. They are enough because each check
+is exact: one wrong value, call, window or order on one position fails it, and the
+cases are chosen so that the common mistakes change them (the kit's tests prove it
+for each example submission).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
-from autograder.grading.reference import load_reference
+from autograder.grading.student import Callback, Outcome, Plan, Proxy
 
-ref = load_reference("muehle", "muehle")
+from . import movegen
+from .games import Game, Refused, Watch, as_state, list_form, other, ref, reference_on, \
+    reference_with
+from .positions import (NAMES, _smallest_first, draw, everything, moves, pool,
+                        search_positions, successors)
+
 W, B, E = ref.WHITE, ref.BLACK, ref.EMPTY
 M = "muehle."
-K = "kit."
-NAMES = {W: "WHITE", B: "BLACK"}
 STEP = 1 / 128
+DONE = "_spielbaum_done"
+FINISH = 0.06       # the share of positions a game declares finished although they are not
+GAME_HINT = ("while this check runs, next_states, finished, utility and heuristic are the "
+             "grader's: they offer only some of the moves and give values of their own, so "
+             "call them by the module's names (not through a copy made at import)")
 
 
-def _load_kit():
-    path = Path(__file__).with_name("child_kit.py")
-    spec = importlib.util.spec_from_file_location("_muehle_trusted_kit", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# ------------------------------------------------------------------ plans
+def fresh_plan(name: str) -> Plan:
+    """A plan that first empties the student's caches (value_minimax.cache, AB_CACHE)."""
+    plan = Plan(name)
+    memo = plan.get(M + "value_minimax", default=None)
+    plan.call(plan.get(memo.attr("cache"), default=None).attr("clear"), catch=True)
+    plan.call(plan.get(M + "AB_CACHE", default=None).attr("clear"), catch=True)
+    return plan
 
 
-kit = _load_kit()
-mg = kit.movegen
+class Done:
+    """The plan's last step, answered by the grader: proof that the answer came after
+    the work (a reply forged on the pipe arrives before it, and the calls after a
+    plan's reply are refused, so they would be missing from the record)."""
+
+    def __init__(self):
+        self.reached = False
+
+    def __call__(self):
+        self.reached = True
 
 
-# ------------------------------------------------------------------ positions
-def T(state):
-    return ref.to_tuple(state)
+def finish(plan: Plan, template) -> Done:
+    done = Done()
+    plan.patch(M + DONE, Callback(done, wait=False))
+    plan.call(M + DONE)
+    plan.returns(template)
+    return done
 
 
-@functools.cache
-def successors(state, player):
-    """The reference's successors as a set of tuple-form states."""
-    return {T(s) for s in ref.next_states(state, player)}
+def run(student, jobs) -> list[Outcome]:
+    """Run [(plan, done), ...] in one request; an answer whose plan never reached its
+    last step is not believed."""
+    outcomes = student.run([plan for plan, _ in jobs])
+    return [o if not o.answered or done.reached else
+            Outcome(failure="bad_value", detail="its answer arrived before the check's last "
+                                                "step ran (a reply written to the pipe?)")
+            for o, (_, done) in zip(outcomes, jobs)]
 
 
-def stones_on_board(state):
-    return sum(cell != E for cell in state[0])
+def same_numbers(got, want) -> bool:
+    """Equal numbers (int or float, never bool), also inside lists."""
+    if type(want) is list:
+        return type(got) is list and len(got) == len(want) and \
+            all(same_numbers(g, w) for g, w in zip(got, want))
+    return type(got) in (int, float) and got == want
 
 
-def draw(state, player):
-    return f"{ref.draw_board(state)}\n{NAMES[player]} to move"
-
-
-def phase(state, player):
-    if state[1][player - 1]:
-        return "placing"
-    return "flying" if state[0].count(player) == 3 else "moving"
-
-
-def in_mill(board, p):
-    return any(all(board[q] == board[p] for q in mill) for mill in ref.MILLS_AT[p])
-
-
-def protection_matters(state, player):
-    """A move closes a mill and at least one opponent stone sits in a mill."""
-    other = ref.opponent(player)
-    board = state[0]
-    if not any(board[p] == other and in_mill(board, p) for p in range(24)):
-        return False
-    before = board.count(other)
-    return any(s[0].count(other) < before for s in ref.next_states(state, player))
-
-
-def _playouts(rng, games):
-    """Seeded playouts; a mill is closed whenever one can be (short games, flying)."""
-    found = []
-    for _ in range(games):
-        state, player = ref.initial_state(), W
-        greedy = rng.random() < 0.7
-        for _ in range(300):
-            found.append((state, player))
-            options = mg.next_states(state, player)
-            if not options:
-                break
-            other = ref.opponent(player)
-            takes = [s for s in options if s[0].count(other) < state[0].count(other)]
-            state = rng.choice(takes if takes and greedy else options)
-            player = other
-    return found
-
-
-def _random_board(rng, white, black, hand=(0, 0), quiet=None):
-    points = rng.sample(range(24), white + black)
-    board = [E] * 24
-    for p in points[:white]:
-        board[p] = W
-    for p in points[white:]:
-        board[p] = B
-    return (tuple(board), hand, rng.randrange(0, 49) if quiet is None else quiet)
-
-
-def _all_in_mills(rng, count):
-    """The opponent's stones all stand in mills, and the player can close one."""
-    found = []
-    while len(found) < count:
-        player = rng.choice([W, B])
-        other = ref.opponent(player)
-        first = rng.choice(ref.MILLS)
-        mills = [first] + ([m for m in rng.sample(ref.MILLS, 16) if not set(m) & set(first)][:1]
-                           if rng.random() < 0.5 else [])
-        board = [E] * 24
-        for mill in mills:
-            for p in mill:
-                board[p] = other
-        free = [p for p in range(24) if board[p] == E]
-        mine = rng.randrange(3, min(9, len(free)) + 1)
-        for p in rng.sample(free, mine):
-            board[p] = player
-        hand = [0, 0]
-        if rng.random() < 0.5:
-            hand[player - 1] = rng.randrange(1, 9 - mine + 1) if mine < 9 else 0
-        state = (tuple(board), tuple(hand), rng.randrange(0, 40))
-        if ref.next_states(state, player) and protection_matters(state, player):
-            found.append((state, player))
-    return found
-
-
-def _blocked(rng, count):
-    """The player to move (4 or more stones, none in hand) has no legal move: a cluster of
-    the player's stones whose free neighbours are all taken by the opponent."""
-    found = []
-    while len(found) < count:
-        player = rng.choice([W, B])
-        mine = {rng.randrange(24)}
-        while len(mine) < rng.randrange(4, 8):
-            mine.add(rng.choice([q for p in mine for q in ref.ADJACENT[p]]))
-        around = {q for p in mine for q in ref.ADJACENT[p]} - mine
-        if len(around) > 9:
-            continue
-        rest = [p for p in range(24) if p not in mine | around]
-        yours = around | set(rng.sample(rest, min(len(rest), rng.randrange(0, 10 - len(around)))))
-        board = tuple(player if p in mine else ref.opponent(player) if p in yours else E
-                      for p in range(24))
-        state = (board, (0, 0), rng.randrange(0, 49))
-        if not ref.next_states(state, player):
-            found.append((state, player))
-    return found
-
-
-def _smallest_first(pairs):
-    return sorted(pairs, key=lambda sp: (stones_on_board(sp[0]), sp[1], repr(sp[0])))
-
-
-@functools.cache
-def pool():
-    """Positions by category: placing, moving, flying, removal, over (each smallest first)."""
-    rng = random.Random(20240917)
-    pairs = _playouts(rng, 70)
-    for _ in range(900):
-        white, black = rng.randrange(2, 10), rng.randrange(2, 10)
-        pairs.append((_random_board(rng, white, black), rng.choice([W, B])))
-    for _ in range(150):            # placing with stones in hand
-        white, black = rng.randrange(0, 8), rng.randrange(0, 8)
-        hand = (rng.randrange(1, 10 - white), rng.randrange(1, 10 - black))
-        pairs.append((_random_board(rng, white, black, hand, 0), rng.choice([W, B])))
-    for _ in range(40):             # the draw counter
-        white, black = rng.randrange(3, 10), rng.randrange(3, 10)
-        pairs.append((_random_board(rng, white, black, quiet=ref.DRAW_PLIES),
-                      rng.choice([W, B])))
-    pairs += _all_in_mills(rng, 80)
-    pairs += _blocked(rng, 30)
-    seen, groups = set(), {k: [] for k in ("placing", "moving", "flying", "removal", "over")}
-    for state, player in pairs:
-        state = T(state)
-        if (state, player) in seen:
-            continue
-        seen.add((state, player))
-        if not ref.next_states(state, player):
-            groups["over"].append((state, player))
-        elif protection_matters(state, player) and phase(state, player) != "flying":
-            groups["removal"].append((state, player))
-        elif not protection_matters(state, player):
-            groups[phase(state, player)].append((state, player))
-    sizes = {"placing": 450, "moving": 700, "flying": 300, "removal": 450, "over": 200}
-    return {name: _smallest_first(rng.sample(found, min(sizes[name], len(found))))
-            for name, found in groups.items()}
-
-
-@functools.cache
-def everything():
-    return [pair for group in pool().values() for pair in group]
-
-
-@functools.cache
-def moves(state, player):
-    return len(successors(state, player))
-
-
-def search_positions(count, seed, max_moves=99, phases=("placing", "moving", "flying")):
-    """`count` unfinished positions per phase with at most `max_moves` successors."""
-    rng = random.Random(seed)
-    chosen = []
-    for name in phases:
-        by_size = sorted(pool()[name], key=lambda sp: moves(*sp))
-        fitting = [sp for sp in by_size if moves(*sp) <= max_moves]
-        if len(fitting) < 3 * count:
-            fitting = by_size[:3 * count]
-        chosen += rng.sample(fitting, count)
-    return chosen
-
-
-@functools.cache
-def minimax_value(state, player, depth):
-    return ref.value_minimax(T(state), player, depth)
-
-
-# ------------------------------------------------------------------ judging
-def as_state(value):
-    """A student's state (either form) in tuple form, or None if it is not a state."""
-    try:
-        board, in_hand, quiet = value
-        board, in_hand = tuple(board), tuple(in_hand)
-    except (TypeError, ValueError):
-        return None
-    if len(board) != 24 or len(in_hand) != 2 or type(quiet) is not int \
-            or any(type(x) is not int for x in board + in_hand):
-        return None
-    return (board, in_hand, quiet)
-
-
+# ------------------------------------------------------------------ judging rules
 def move_words(before, after, player):
     """A move in words, from the change between two boards."""
     old, new = before[0], after[0]
-    other = ref.opponent(player)
+    opp = ref.opponent(player)
     left = [p for p in range(24) if old[p] == player and new[p] != player]
     came = [p for p in range(24) if new[p] == player and old[p] != player]
-    taken = [p for p in range(24) if old[p] == other and new[p] != other]
+    taken = [p for p in range(24) if old[p] == opp and new[p] != opp]
     words = (f"moves {left[0]} -> {came[0]}" if left and came
              else f"places on {came[0]}" if came else "changes the board oddly")
     if taken:
@@ -269,15 +138,19 @@ def judge_successors(case, outcome):
     if len(mine) < len(states):
         return "returned the same successor more than once"
     missing, extra = want - mine, mine - want
+    # A right board with wrong counters is one mistake, not a missing and an extra move.
+    boards = {s[0] for s in want}
+    counters = sorted(s for s in extra if s[0] in boards)
+    if counters:
+        example = counters[0]
+        return (f"the move that {move_words(state, example, player)} leads to the right board, "
+                f"but in_hand {example[1]} / quiet {example[2]} are wrong")
     if missing:
         example = min(missing)
         return (f"misses {len(missing)} of the {len(want)} successors, e.g. the move that "
                 f"{move_words(state, example, player)}")
     if extra:
         example = min(extra)
-        if example[0] in {s[0] for s in want}:
-            return (f"a successor has the right board but in_hand/quiet {example[1:]} "
-                    "are wrong")
         return (f"returned {len(extra)} states that no legal move leads to, e.g. one that "
                 f"{move_words(state, example, player)}")
     return None
@@ -304,10 +177,8 @@ def exact(case, outcome):
 
 
 def same_number(case, outcome):
-    got, want = outcome.value, case.expected
-    if type(got) not in (int, float) or got != want:
-        return f"returned {short(got)}"
-    return None
+    return None if same_numbers(outcome.value, case.expected) else \
+        f"returned {short(outcome.value)}"
 
 
 # ------------------------------------------------------------------ the game
@@ -367,7 +238,8 @@ def test_next_states_removal(student):
     """after a mill, next_states removes a stone outside the opponent's mills (or any, if all are in mills)"""
     check_next_states(student, "removal", "next_states removes the wrong stones after a mill",
                       "a stone that stands in a mill may only be removed when every "
-                      "opponent stone stands in a mill; one successor per removable stone")
+                      "opponent stone stands in a mill; one successor per removable stone; "
+                      "a removal sets the quiet counter to 0")
 
 
 def test_next_states_game_over(student):
@@ -412,8 +284,9 @@ def test_finished(student):
     chosen = end_cases("finished")
     check_all("finished was wrong", chosen,
               student.map(M + "finished", [c.args for c in chosen]), exact,
-              hint="over below 3 stones (board and hand), without a legal move, or "
-                   "when the quiet counter reaches DRAW_PLIES; return True or False")
+              hint="over below 3 stones (board and hand), without a legal move (a stone "
+                   "in hand can always be placed), or when the quiet counter reaches "
+                   "DRAW_PLIES; return True or False")
 
 
 def test_utility(student):
@@ -435,99 +308,175 @@ def test_heuristic(student):
                    "in S, T counts lines with two own stones and one empty point")
 
 
-# ------------------------------------------------------------------ memoised minimax
+# ------------------------------------------------------------------ memoize
+MEMO_ASKS = [(1, 2, 3), (1, 2, 3), (1, 2, 4), (2, 1, 3), (1, 2, 3), (1, 2, 4), (2, 1, 3)]
+
+
+class Function:
+    """A function of three arguments played by the grader: results the student cannot
+    guess, every call recorded."""
+
+    def __init__(self, seed):
+        rng = random.Random(seed)
+        self.results = {args: rng.randrange(1000, 10000) for args in set(MEMO_ASKS)}
+        self.calls = []
+
+    def __call__(self, *args):
+        if len(args) != 3:
+            raise TypeError(f"f() takes 3 arguments ({len(args)} given)")
+        self.calls.append(tuple(args))
+        return self.results.get(tuple(args), 0)
+
+
 def test_memoize(student):
     """memoize calls the function once per distinct arguments and keeps the results in .cache"""
-    outcome = student.call(K + "memoize_probe")
+    f = Function(4711)
+    plan = Plan("muehle.memoize")
+    g = plan.call(M + "memoize", Callback(f))
+    h = plan.call(M + "memoize", Callback(f))
+    results = [plan.call(g, *args) for args in MEMO_ASKS]
+    cache = plan.get(g.attr("cache"), default=None)
+    again = plan.call(h, 1, 2, 3)
+    done = finish(plan, {"results": results, "cache": cache, "again": again})
+    [outcome] = run(student, [(plan, done)])
     require(outcome)
-    got = outcome.value if outcome.answered else None
-    want = {"results": [123, 123, 124, 213, 123, 124, 213],
-            "calls": [[1, 2, 3], [1, 2, 4], [2, 1, 3]],
-            "cache": [[[1, 2, 3], 123], [[1, 2, 4], 124], [[2, 1, 3], 213]],
-            "separate": True}
-    if got == want:
-        return
-    call = "g = memoize(f); g(1, 2, 3); g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); ..."
+    call = ("g = memoize(f); h = memoize(f); g(1, 2, 3); g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); "
+            "g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); g.cache; h(1, 2, 3)   (f is the grader's)")
+    hint = ("the key is args, the whole tuple of arguments (state, player and depth for "
+            "value_minimax); each memoised function has its own cache")
     if not outcome.answered:
-        problem = describe(outcome)
-    elif got["results"] != want["results"]:
-        problem = f"g returned {got['results']}: a different argument must give a new result"
-    elif got["calls"] != want["calls"]:
-        problem = f"f was called with {got['calls']}: once for each distinct arguments"
-    elif got["cache"] != want["cache"]:
+        raise CheckFailed("memoize does not cache as specified", call=call,
+                          got=describe(outcome), hint=hint)
+    got = outcome.value
+    first = [(1, 2, 3), (1, 2, 4), (2, 1, 3)]
+    problem = None
+    if got["results"] != [f.results[a] for a in MEMO_ASKS]:
+        problem = (f"g returned {short(got['results'])}, not what f returned for those "
+                   "arguments")
+    elif f.calls[:3] != first or len(f.calls) < 3 or f.calls[3:] not in ([], [(1, 2, 3)]):
+        problem = f"f was called with {short(f.calls)}: once for each distinct arguments"
+    elif got["cache"] != {a: f.results[a] for a in first}:
         problem = f"g.cache holds {short(got['cache'])}: key = the tuple of all arguments"
-    else:
+    elif f.calls[3:] != [(1, 2, 3)] or got["again"] != f.results[(1, 2, 3)]:
         problem = "two memoised functions share one cache"
-    raise CheckFailed("memoize does not cache as specified", call=call, got=problem,
-                      hint="the key is args, the whole tuple of arguments "
-                           "(state, player and depth for value_minimax)")
+    if problem:
+        raise CheckFailed("memoize does not cache as specified", call=call, got=problem,
+                          hint=hint)
 
 
-def _pick(pairs, count, seed):
-    return random.Random(seed).sample(pairs, count)
+# ------------------------------------------------------------------ memoised minimax
+def minimax_plan(game, queries):
+    """value_minimax for each (state, player, depth) in turn on the grader's game,
+    caches emptied first and kept in between."""
+    watch = Watch(game, {(s, p) for s, p, _ in queries})
+    plan = fresh_plan("muehle.value_minimax")
+    watch.install(plan)
+    values = [plan.call(M + "value_minimax", s, p, d) for s, p, d in queries]
+    return plan, finish(plan, values), watch
+
+
+def minimax_expected(game, queries):
+    watch = Watch(game, {(s, p) for s, p, _ in queries})
+    with reference_on(watch) as r:
+        return [r.value_minimax(s, p, d) for s, p, d in queries], watch
+
+
+def game_words(function):
+    return (f"{function} on the grader's game (its next_states offers some of the legal "
+            "moves, its heuristic has values of its own, some positions are finished)")
 
 
 @functools.cache
 def minimax_cases():
     chosen = []
-    for depth, count, most in ((1, 10, 99), (2, 6, 30)):
-        for state, player in search_positions(count, depth, most):
-            chosen.append(Case(f"value_minimax(state, player, {depth})",
-                               ([[state, player, depth]],), draw(state, player),
-                               [minimax_value(state, player, depth)]))
-    for state, player in _pick(pool()["over"], 6, 4):
-        chosen.append(Case("value_minimax(state, player, 2)", ([[state, player, 2]],),
-                           draw(state, player), [minimax_value(state, player, 2)]))
+    for depth, count, widths in ((1, 10, (3, 8)), (2, 6, (2, 5))):
+        for i, (state, player) in enumerate(search_positions(count, depth, 99)):
+            game = Game(100 * depth + i, [(state, player)], widths, FINISH)
+            queries = [(state, player, depth)]
+            chosen.append(Case(game_words(f"value_minimax(state, {NAMES[player]}, {depth})"),
+                               (game, queries), draw(state, player),
+                               minimax_expected(game, queries)[0]))
+    rng = random.Random(4)
+    for i, (state, player) in enumerate(rng.sample(pool()["over"], 6)):
+        game = Game(300 + i, [(state, player)])
+        queries = [(state, player, 2)]
+        chosen.append(Case(f"value_minimax(state, {NAMES[player]}, 2) on a finished position",
+                           (game, queries), draw(state, player),
+                           minimax_expected(game, queries)[0]))
     return chosen
 
 
-def _values(case, outcome):
-    if outcome.value != case.expected:
-        return f"returned {short(outcome.value[0] if type(outcome.value) is list and len(outcome.value) == 1 else outcome.value)}"
-    return None
+def check_minimax_values(student, chosen, summary, hint):
+    jobs = [minimax_plan(*case.args) for case in chosen]
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+    check_all(summary, chosen, outcomes,
+              lambda c, o: None if same_numbers(o.value, c.expected) else
+              f"returned {short(o.value[0] if type(o.value) is list and len(o.value) == 1 else o.value)}",
+              hint=hint)
 
 
 def test_value_minimax(student):
-    """value_minimax returns the reference's negamax value at depths 1 and 2"""
-    chosen = minimax_cases()
-    outcomes = student.map(K + "minimax_values", [c.args for c in chosen])
-    check_all("value_minimax returned the wrong value", chosen, outcomes, _values,
-              hint="finished: utility; depth 0: heuristic; otherwise the largest "
-                   "-value_minimax(successor, opponent, depth - 1)")
+    """value_minimax returns the negamax value at depths 1 and 2 (and the utility of a finished position)"""
+    check_minimax_values(student, minimax_cases(), "value_minimax returned the wrong value",
+                         "finished: utility; depth 0: heuristic; otherwise the largest "
+                         "-value_minimax(successor, opponent, depth - 1); " + GAME_HINT)
 
 
 @functools.cache
 def cache_cases():
+    """Depth 3 on games that offer every move (in their own order), so the tree is full
+    of transpositions: with a working cache each position is evaluated once."""
     chosen = []
-    for state, player in search_positions(2, 5, 10, ("moving", "flying")):
-        ref.clear_caches()
-        with ref.count_nodes() as counts:
-            value = ref.value_minimax(T(state), player, 3)
-        chosen.append(Case("value_minimax(state, player, 3), then the same call again",
-                           (state, player, 3), draw(state, player),
-                           {"value": value, "heuristic": counts["heuristic"]}))
-    ref.clear_caches()
+    for i, (state, player) in enumerate(search_positions(2, 5, 8, ("moving",))):
+        game = Game(400 + i, [(state, player)], None, 0.05)
+        values, watch = minimax_expected(game, [(state, player, 3)])
+        chosen.append(Case(game_words(f"value_minimax(state, {NAMES[player]}, 3)") +
+                           ", then the same call again", (game, state, player),
+                           draw(state, player),
+                           {"value": values[0], "heuristic": watch.count("heuristic")}))
     return chosen
 
 
 def test_value_minimax_uses_its_cache(student):
     """value_minimax is memoised: every position is evaluated once, and a repeated call costs nothing"""
     chosen = cache_cases()
-    outcomes = student.map(K + "minimax_cache_probe", [c.args for c in chosen])
+    jobs, again = [], {}
+    for case in chosen:
+        game, state, player = case.args
+        key = (state, player, 3)
+        first = Watch(game, [(state, player)])
+        plan = fresh_plan("muehle.value_minimax")
+        first.install(plan)
+        value = plan.call(M + "value_minimax", *key)
+        cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
+        cached = plan.call(cache.attr("__contains__"), key, catch=True)
+        jobs.append((plan, finish(plan, {"value": value, "cached": cached}), first))
+        watch = Watch(game, [(state, player)])
+        repeat = Plan("muehle.value_minimax")          # the caches are kept
+        watch.install(repeat)
+        jobs.append((repeat, finish(repeat, repeat.call(M + "value_minimax", *key)), watch))
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+    firsts, repeats = outcomes[::2], outcomes[1::2]
+    records = {id(o): (jobs[2 * i][2], repeats[i], jobs[2 * i + 1][2])
+               for i, o in enumerate(firsts)}
 
     def judge(case, outcome):
         got, want = outcome.value, case.expected
-        if got["value"] != want["value"]:
+        first, repeat, second = records[id(outcome)]
+        if not same_numbers(got["value"], want["value"]):
             return f"returned {short(got['value'])}"
-        if got["repeat_work"] or got["again"] != got["value"]:
-            return "the repeated call searched again instead of using the cache"
-        if not got["root_cached"]:
+        if not repeat.answered:
+            return f"the repeated call {describe(repeat)}"
+        if second.calls or repeat.value != got["value"]:
+            return (f"the repeated call searched again ({len(second.calls)} calls of the "
+                    "rules) instead of using the cache")
+        if got["cached"] is not True:
             return "value_minimax.cache holds no entry (state, player, depth) for the call"
-        if got["heuristic"] > want["heuristic"]:
-            return (f"called heuristic {got['heuristic']} times; with a working cache it "
-                    f"is called once per distinct position ({want['heuristic']} times)")
+        if first.count("heuristic") > want["heuristic"]:
+            return (f"called heuristic {first.count('heuristic')} times; with a working cache "
+                    f"it is called once per distinct position ({want['heuristic']} times)")
         return None
-    check_all("value_minimax does not use its cache", chosen, outcomes, judge,
+    check_all("value_minimax does not use its cache", chosen, firsts, judge,
               hint="decorate value_minimax with @memoize and pass the state in tuple form")
 
 
@@ -535,38 +484,117 @@ def test_value_minimax_uses_its_cache(student):
 def key_cases():
     """Mixed depths and players on the same positions, caches kept: values must not leak."""
     chosen = []
-    for state, player in search_positions(3, 6, 25):
-        other = ref.opponent(player)
-        queries = [[state, player, 1], [state, player, 2], [state, other, 1],
-                   [state, player, 0], [state, other, 2]]
+    for i, (state, player) in enumerate(search_positions(3, 6, 25)):
+        opp = ref.opponent(player)
+        queries = [(state, player, 1), (state, player, 2), (state, opp, 1),
+                   (state, player, 0), (state, opp, 2)]
         queries = [q for q in queries if not ref.finished(q[0], q[1])]
-        want = [minimax_value(*q) for q in queries]
-        chosen.append(Case("value_minimax(state, p, d) for (p, d) = " +
-                           ", ".join(f"({NAMES[p]}, {d})" for _, p, d in queries) +
-                           " in turn, caches kept", (queries,), draw(state, player), want))
+        game = Game(500 + i, [(state, player), (state, opp)], (2, 5), FINISH)
+        chosen.append(Case(game_words("value_minimax(state, p, d) for (p, d) = " +
+                                      ", ".join(f"({NAMES[p]}, {d})" for _, p, d in queries) +
+                                      " in turn, caches kept,"),
+                           (game, queries), draw(state, player),
+                           minimax_expected(game, queries)[0]))
     return chosen
 
 
 def test_value_minimax_cache_key(student):
     """memoised values do not leak between depths or players (the key is state, player and depth)"""
-    chosen = key_cases()
-    outcomes = student.map(K + "minimax_values", [c.args for c in chosen])
-    check_all("value_minimax returned a cached value of another depth or player", chosen,
-              outcomes, lambda c, o: None if o.value == c.expected else
-              f"returned {short(o.value)}",
-              hint="the cache key must hold the state, the player and the depth")
+    check_minimax_values(student, key_cases(),
+                         "value_minimax returned a cached value of another depth or player",
+                         "the cache key must hold the state, the player and the depth")
 
 
-def _best(state, player, depth, value, successor):
-    """None if (value, successor) is a best move, else why not."""
-    want = minimax_value(state, player, depth)
-    if type(value) not in (int, float) or value != want:
-        return f"the value {short(value)} is not the position's minimax value"
-    if as_state(successor) not in successors(state, player):
-        return f"{short(successor)} is not a successor of the position"
-    successor = as_state(successor)
-    if -minimax_value(successor, ref.opponent(player), depth - 1) != want:
-        return f"the move that {move_words(state, successor, player)} is not a best move"
+# ------------------------------------------------------------------ best_move_minimax
+class Chooser:
+    """The random generator passed as rng, played by the grader: a seeded Random that
+    records what it was asked to choose from."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.offered = []
+
+    def choice(self, items):
+        if type(items) not in (list, tuple) or not items:
+            raise IndexError("cannot choose from an empty sequence")
+        self.offered.append(list(items))
+        return items[self.rng.randrange(len(items))]
+
+    def randrange(self, *args):
+        return self.rng.randrange(*args)
+
+    def randint(self, a, b):
+        return self.rng.randint(a, b)
+
+    def random(self):
+        return self.rng.random()
+
+
+RNG_METHODS = ("choice", "randrange", "randint", "random")
+
+
+class MinimaxValues:
+    """value_minimax played by the grader: the root and its successors have values of
+    the grader's choice; any other question is refused, as a list-form state is."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def __call__(self, state, player, depth):
+        if type(state) is not tuple or type(state[0]) is not tuple:
+            raise TypeError("value_minimax needs the state in tuple form (to_tuple): "
+                            "it is the key of its cache")
+        key = (as_state(state), player, depth)
+        if key not in self.table:
+            raise Refused("value_minimax was asked about a position, player or depth that "
+                          "this check did not hand out")
+        return self.table[key]
+
+
+def tied_values(rng, count, ties):
+    """Values (for the player to move) of `count` moves, the best shared by `ties`."""
+    best = rng.randrange(-20, 40) * STEP
+    values = [best] * ties + [best - rng.randrange(1, 30) * STEP for _ in range(count - ties)]
+    rng.shuffle(values)
+    return values
+
+
+def best_minimax_setup(state, player, depth, salt, widths, ties):
+    """The root's successors (the grader's game) and the values value_minimax gives."""
+    game = Game(salt, [(state, player)], widths, 0)
+    children = game.successors(state, player)
+    rng = random.Random(salt)
+    own = tied_values(rng, len(children), min(ties, len(children)))
+    table = {(s, other(player), depth - 1): -v for s, v in zip(children, own)}
+    table[(state, player, depth)] = max(own)
+    best = {s for s, v in zip(children, own) if v == max(own)}
+    return game, table, best
+
+
+def best_minimax_plan(setup, state, player, depth, seed):
+    game, table, _ = setup
+    watch = Watch(game, [(state, player)])
+    plan = fresh_plan("muehle.best_move_minimax")
+    watch.install(plan, ("next_states", "finished"))
+    plan.patch(M + "value_minimax", Callback(MinimaxValues(table)))
+    chooser = Chooser(seed)
+    args = [list_form(state), player, depth]
+    if seed is not None:
+        args.append(Proxy(chooser, ask=RNG_METHODS))
+    return plan, finish(plan, plan.call(M + "best_move_minimax", *args)), chooser
+
+
+def judge_best(best, value, outcome):
+    got = outcome.value
+    if type(got) not in (list, tuple) or len(got) != 2:
+        return f"returned {short(got)}, not a pair (value, successor)"
+    if not same_numbers(got[0], value):
+        return f"the value {short(got[0])} is not the one value_minimax gave the position"
+    successor = as_state(got[1])
+    if successor is None:
+        return f"returned {short(got[1])} as the move, which is not a state"
+    if successor not in best:
+        return "the move it returned is not one of the best (by value_minimax's values)"
     return None
 
 
@@ -574,189 +602,338 @@ def _best(state, player, depth, value, successor):
 def best_minimax_cases():
     chosen = []
     for depth, count in ((1, 4), (2, 2)):
-        for state, player in search_positions(count, 20 + depth, 30):
-            chosen.append(Case(f"best_move_minimax(state, player, {depth}, rng)",
-                               (state, player, depth, [1, 2, 3]), draw(state, player)))
+        for i, (state, player) in enumerate(search_positions(count, 20 + depth, 30)):
+            setup = best_minimax_setup(state, player, depth, 600 + 10 * depth + i, (3, 9), 1 + i % 3)
+            chosen.append(Case(f"best_move_minimax(state, {NAMES[player]}, {depth}, rng) with "
+                               "next_states, value_minimax and rng played by the grader",
+                               (setup, state, player, depth), draw(state, player)))
     return chosen
 
 
 def test_best_move_minimax(student):
-    """best_move_minimax returns the minimax value and a move that reaches it"""
+    """best_move_minimax returns the position's value and a move that reaches it"""
     chosen = best_minimax_cases()
-    outcomes = student.map(K + "best_move_minimax_probe", [c.args for c in chosen])
-
+    jobs, cases = [], []
+    for case in chosen:
+        for seed in (1, 2, None):
+            jobs.append(best_minimax_plan(*case.args, seed))
+            cases.append(case)
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
     def judge(case, outcome):
-        state, player, depth, _ = case.args
-        for value, successor in outcome.value:
-            reason = _best(state, player, depth, value, successor)
-            if reason:
-                return reason
-        return None
-    check_all("best_move_minimax did not return a best move", chosen, outcomes, judge,
+        (_, table, best), state, player, depth = case.args
+        return judge_best(best, table[(state, player, depth)], outcome)
+    check_all("best_move_minimax did not return a best move", cases, outcomes, judge,
               hint="value = value_minimax(to_tuple(state), player, depth); keep the "
                    "successors s with -value_minimax(to_tuple(s), opponent, depth - 1) == value")
 
 
 def test_best_move_minimax_is_random(student):
-    """best_move_minimax chooses at random (with rng) among equally good moves"""
+    """best_move_minimax chooses with rng.choice among all the equally good moves"""
     start = ref.initial_state()
-    outcome = student.call(K + "best_move_minimax_probe", start, W, 1, list(range(24)))
-    require(outcome)
-    call = "best_move_minimax(initial_state(), WHITE, 1, random.Random(seed)) for 24 seeds"
-    if not outcome.answered:
-        raise CheckFailed("best_move_minimax failed on the start position", call=call,
-                          position=draw(start, W), got=describe(outcome))
-    for value, successor in outcome.value:
-        reason = _best(start, W, 1, value, successor)
-        if reason:
+    setup = best_minimax_setup(start, W, 1, 699, None, 9)
+    _, table, best = setup
+    jobs = [best_minimax_plan(setup, start, W, 1, seed) for seed in range(12)]
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+    call = ("best_move_minimax(initial_state(), WHITE, 1, rng) for 12 generators rng, "
+            "with value_minimax giving 9 of the 24 placements the best value")
+    chosen = []
+    for outcome, (_, _, chooser) in zip(outcomes, jobs):
+        require(outcome)
+        problem = describe(outcome) if not outcome.answered else \
+            judge_best(best, table[(start, W, 1)], outcome)
+        if problem:
             raise CheckFailed("best_move_minimax did not return a best move", call=call,
-                              position=draw(start, W), got=reason)
-    chosen = {tuple(s) if isinstance(s, tuple) else repr(s) for _, s in outcome.value[:-1]}
-    if len(chosen) < 4:
+                              position=draw(start, W), got=problem)
+        chosen.append(as_state(outcome.value[1]))
+        states = [[as_state(s) for s in offered] for offered in chooser.offered]
+        states = [s for s in states if s and None not in s]
+        if states and (len(states[-1]) != len(best) or set(states[-1]) != best):
+            raise CheckFailed("best_move_minimax does not choose among all the best moves",
+                              call=call, position=draw(start, W),
+                              got=f"rng.choice was offered {len(states[-1])} moves, "
+                                  f"{len(set(states[-1]) & best)} of them best",
+                              hint="collect every best successor (and only those) and pick "
+                                   "one with rng.choice")
+    if len(set(chosen)) < 4:
         raise CheckFailed("best_move_minimax does not choose at random among equal moves",
                           call=call, position=draw(start, W),
-                          got=f"only {len(chosen)} different moves in 24 tries, while all 24 "
-                              "placements are equally good",
+                          got=f"only {len(set(chosen))} different moves in 12 tries",
                           hint="collect every best successor and pick one with rng.choice")
 
 
-# ------------------------------------------------------------------ alpha-beta
+# ------------------------------------------------------------------ value_ab and its cache
+class Recorder:
+    """A search function played by the grader (alpha_beta or value_ab): records
+    (state, player, alpha, beta, depth) and answers with `answer(...)`."""
+
+    def __init__(self, name, answer, watch=None):
+        self.name, self.answer, self.watch = name, answer, watch
+        self.calls = []
+
+    def __call__(self, state, player, alpha, beta, depth):
+        s = as_state(state)
+        if s is None:
+            raise TypeError(f"{self.name}: {short(state, 80)} is not a state")
+        if self.watch is not None and (s, player) not in self.watch.given:
+            raise Refused(f"{self.name} was asked about a position (or player) that "
+                          "next_states did not hand out in this check")
+        self.calls.append((s, player, alpha, beta, depth))
+        return self.answer(s, player, alpha, beta, depth)
+
+
+def value_ab_run(target, state, player, planted, window, answer):
+    """value_ab(state, player, alpha, beta, 2) with AB_CACHE holding `planted` and
+    alpha_beta answering `answer`: (result, alpha_beta calls, entry afterwards), on
+    `target` (the reference here, or a plan for the student)."""
+    key = (state, player, 2)
+    record = Recorder("alpha_beta", lambda *args: answer)
+    if target is ref:
+        with reference_with(alpha_beta=record) as r:
+            r.AB_CACHE.update(planted)
+            result = r.value_ab(list_form(state), player, *window, 2)
+            return {"result": result, "entry": r.AB_CACHE.get(key)}, record
+    plan = fresh_plan("muehle.value_ab")
+    for k, entry in planted.items():
+        plan.setitem(M + "AB_CACHE", k, entry)
+    plan.patch(M + "alpha_beta", Callback(record))
+    result = plan.call(M + "value_ab", list_form(state), player, *window, 2)
+    entry = plan.call(plan.get(M + "AB_CACHE").attr("get"), key, catch=True)
+    return (plan, finish(plan, {"result": result, "entry": entry})), record
+
+
+def check_value_ab(student, seed, answer, scenarios, summary, hint):
+    state, player = search_positions(1, seed, 20, ("moving",))[0]
+    jobs, records, chosen = [], [], []
+    for words, planted, window in scenarios:
+        planted = {(state, p, d): entry for p, d, entry in planted(player)}
+        want, want_record = value_ab_run(ref, state, player, planted, window, answer)
+        job, record = value_ab_run(None, state, player, planted, window, answer)
+        jobs.append(job)
+        records.append(record)
+        chosen.append(Case(f"value_ab(state, {NAMES[player]}, {window[0]}, {window[1]}, 2) "
+                           f"with AB_CACHE: {words}; alpha_beta played by the grader "
+                           f"(it returns {answer})", (state, player), draw(state, player),
+                           (want, [c[2:4] for c in want_record.calls])))
+    outcomes = run(student, jobs)
+    by_outcome = {id(o): r for o, r in zip(outcomes, records)}
+
+    def judge(case, outcome):
+        (want, want_windows), record = case.expected, by_outcome[id(outcome)]
+        windows = [c[2:4] for c in record.calls]
+        if windows != want_windows:
+            return (f"alpha_beta was called with (alpha, beta) = {windows}" if windows
+                    else "alpha_beta was not called")
+        if not same_numbers(outcome.value["result"], want["result"]):
+            return f"returned {short(outcome.value['result'])}"
+        entry = outcome.value["entry"]
+        if type(entry) not in (list, tuple) or list(entry) != list(want["entry"]):
+            return f"AB_CACHE then held {short(entry)} for the key"
+        return None
+    check_all(summary, chosen, outcomes, judge, hint=hint)
+
+
 def test_value_ab_reuses_cached_values(student):
     """value_ab stores (value, alpha, beta) under (state, player, depth) and reuses it for a window inside"""
-    state, player = search_positions(1, 30, 20, ("moving",))[0]
-    as_list = [list(state[0]), list(state[1]), state[2]]
-    answer = 37 * STEP
-    other = ref.opponent(player)
-    scenarios = [
-        ("empty cache, window (-1/2, 1/2)", [], (-0.5, 0.5),
-         {"result": answer, "calls": [[state, player, -0.5, 0.5, 2]],
-          "entry": [answer, -0.5, 0.5]}),
-        ("cached (1/4, -1, 1), window (-1/2, 1/2)", [[state, player, 2, 0.25, -1, 1]],
-         (-0.5, 0.5), {"result": 0.25, "calls": [], "entry": [0.25, -1, 1]}),
-        ("cached (1/4, -1/2, 1/2), the same window", [[state, player, 2, 0.25, -0.5, 0.5]],
-         (-0.5, 0.5), {"result": 0.25, "calls": [], "entry": [0.25, -0.5, 0.5]}),
-        ("cached for depth 1 and for the opponent only, window (-1, 1)",
-         [[state, player, 1, 0.25, -1, 1], [state, other, 2, 0.25, -1, 1]], (-1, 1),
-         {"result": answer, "calls": [[state, player, -1, 1, 2]], "entry": [answer, -1, 1]}),
-    ]
-    _value_ab_scenarios(student, state, player, as_list, answer, scenarios,
-                        "value_ab does not use AB_CACHE as specified",
-                        "key (to_tuple(state), player, depth); reuse the entry when its "
-                        "window contains the one asked for")
+    check_value_ab(student, 30, 37 * STEP, [
+        ("empty", lambda p: [], (-0.5, 0.5)),
+        ("(1/4, -1, 1) under the key", lambda p: [(p, 2, (0.25, -1, 1))], (-0.5, 0.5)),
+        ("(1/4, -1/2, 1/2) under the key, the same window",
+         lambda p: [(p, 2, (0.25, -0.5, 0.5))], (-0.5, 0.5)),
+        ("(1/4, -1, 1) for depth 1 and for the opponent only",
+         lambda p: [(p, 1, (0.25, -1, 1)), (ref.opponent(p), 2, (0.25, -1, 1))], (-1, 1)),
+    ], "value_ab does not use AB_CACHE as specified",
+        "key (to_tuple(state), player, depth); reuse the entry when its window contains the "
+        "one asked for; otherwise call alpha_beta(state, player, alpha, beta, depth) and store "
+        "(value, alpha, beta)")
 
 
 def test_value_ab_respects_the_window(student):
     """value_ab does not reuse a value computed for a narrower window; it widens the window"""
-    state, player = search_positions(1, 31, 20, ("moving",))[0]
-    as_list = [list(state[0]), list(state[1]), state[2]]
-    answer = -21 * STEP
-    scenarios = [
-        ("cached (1/4, -1/4, 1/4), window (-1, 1)", [[state, player, 2, 0.25, -0.25, 0.25]],
-         (-1, 1), {"result": answer, "calls": [[state, player, -1, 1, 2]],
-                   "entry": [answer, -1, 1]}),
-        ("cached (1/4, -1/2, 1/4), window (-1/4, 1/2)", [[state, player, 2, 0.25, -0.5, 0.25]],
-         (-0.25, 0.5), {"result": answer, "calls": [[state, player, -0.5, 0.5, 2]],
-                        "entry": [answer, -0.5, 0.5]}),
-        ("cached (1/4, 0, 1), window (-1, 1)", [[state, player, 2, 0.25, 0, 1]],
-         (-1, 1), {"result": answer, "calls": [[state, player, -1, 1, 2]],
-                   "entry": [answer, -1, 1]}),
-    ]
-    _value_ab_scenarios(student, state, player, as_list, answer, scenarios,
-                        "value_ab reused a value outside the window it was computed for",
-                        "a value computed with the window (a, b) is only exact inside it: "
-                        "search again with the window widened to (min(alpha, a), max(beta, b))")
+    check_value_ab(student, 31, -21 * STEP, [
+        ("(1/4, -1/4, 1/4), window (-1, 1)", lambda p: [(p, 2, (0.25, -0.25, 0.25))], (-1, 1)),
+        ("(1/4, -1/2, 1/4), window (-1/4, 1/2)", lambda p: [(p, 2, (0.25, -0.5, 0.25))],
+         (-0.25, 0.5)),
+        ("(1/4, 0, 1), window (-1, 1)", lambda p: [(p, 2, (0.25, 0, 1))], (-1, 1)),
+    ], "value_ab reused a value outside the window it was computed for",
+        "a value computed with the window (a, b) is only exact inside it: search again with "
+        "the window widened to (min(alpha, a), max(beta, b))")
 
 
-def _value_ab_scenarios(student, state, player, as_list, answer, scenarios, summary, hint):
-    for words, planted, (alpha, beta), want in scenarios:
-        outcome = student.call(K + "value_ab_probe", planted, as_list, player, alpha, beta, 2,
-                               answer)
-        require(outcome)
-        call = (f"value_ab(state, {NAMES[player]}, {alpha}, {beta}, 2) with AB_CACHE: {words}"
-                f"; alpha_beta replaced by a stub that returns {answer}")
-        if not outcome.answered:
-            raise CheckFailed(summary, call=call, position=draw(state, player),
-                              got=describe(outcome), hint=hint)
-        got = outcome.value
-        if got == want:
-            continue
-        if got["calls"] != want["calls"]:
-            problem = (f"alpha_beta was called with (alpha, beta) = "
-                       f"{[tuple(c[2:4]) for c in got['calls']]}"
-                       if got["calls"] else "alpha_beta was not called")
-        elif got["result"] != want["result"]:
-            problem = f"returned {short(got['result'])}"
-        else:
-            problem = f"AB_CACHE then held {short(got['entry'])} for the key"
-        raise CheckFailed(summary, call=call, position=draw(state, player), got=problem,
-                          expected=f"alpha_beta calls {want['calls'] and [tuple(c[2:4]) for c in want['calls']]}, "
-                                   f"result {want['result']}, entry {want['entry']}",
-                          hint=hint)
-
-
+# ------------------------------------------------------------------ alpha-beta on the grader's game
 @functools.cache
 def ab_cases():
     chosen = []
-    for depth, count, most in ((2, 4, 24), (3, 2, 12)):
-        for state, player in search_positions(count, 40 + depth, most):
-            chosen.append(Case(f"value_ab(state, player, -1, 1, {depth}) and "
-                               f"value_minimax(state, player, {depth})",
-                               (state, player, depth), draw(state, player),
-                               minimax_value(state, player, depth)))
+    for depth, count, widths in ((2, 4, (3, 8)), (3, 2, (3, 6))):
+        for i, (state, player) in enumerate(search_positions(count, 40 + depth, 99)):
+            game = Game(700 + 10 * depth + i, [(state, player)], widths, FINISH)
+            queries = [(state, player, depth)]
+            values, watch = minimax_expected(game, queries)
+            chosen.append(Case(game_words(f"value_ab(state, {NAMES[player]}, -1, 1, {depth})"),
+                               (game, state, player, depth), draw(state, player),
+                               {"value": values[0], "minimax_nodes": watch.nodes}))
     return chosen
+
+
+def ab_plan(game, state, player, depth, window=(-1, 1)):
+    watch = Watch(game, [(state, player)])
+    plan = fresh_plan("muehle.value_ab")
+    watch.install(plan)
+    value = plan.call(M + "value_ab", list_form(state), player, *window, depth)
+    return plan, finish(plan, value), watch
 
 
 @pytest.fixture(scope="session")
 def ab_runs(student):
     chosen = ab_cases()
-    return chosen, student.map(K + "ab_and_minimax", [c.args for c in chosen])
+    jobs = [ab_plan(*case.args) for case in chosen]
+    return chosen, run(student, [(plan, done) for plan, done, _ in jobs]), \
+        [watch for _, _, watch in jobs]
 
 
 def test_alpha_beta_equals_minimax(student, ab_runs):
     """alpha-beta (value_ab, full window) returns minimax's value at the same depth"""
-    chosen, outcomes = ab_runs
+    chosen, outcomes, _ = ab_runs
     check_all("value_ab returned a value other than minimax's", chosen, outcomes,
-              lambda c, o: None if o.value["ab"] == c.expected else
-              f"returned {short(o.value['ab'])}",
-              hint="with the window (-1, 1) alpha-beta must return the exact minimax value")
+              lambda c, o: None if same_numbers(o.value, c.expected["value"]) else
+              f"returned {short(o.value)}",
+              hint="with the window (-1, 1) alpha-beta must return the exact minimax value; "
+                   + GAME_HINT)
+
+
+class Cut:
+    """A scenario for alpha_beta with value_ab played by the grader: the window and the
+    values (for the player to move) of the successors, in the order tried."""
+
+    def __init__(self, words, window, own):
+        self.words, self.window, self.own = words, window, own
+
+
+CUTS = [
+    Cut("a win among the moves: nothing after it is tried", (-1, 1),
+        [-0.25, 0.125, -0.5, 1, 0.0, 0.25, -0.125]),
+    Cut("a value equal to beta stops the search (cut on >=)", (-0.25, 0.25),
+        [-0.5, 0.0, 0.125, 0.25, 0.375, -0.125, 0.0]),
+    Cut("every value below alpha: the result stays alpha", (0.125, 0.375),
+        [-0.25, 0.0, -0.5, 0.0625, -0.125, -0.375, 0.125]),
+    Cut("rising values: alpha rises, the window passed down narrows", (-1, 1),
+        [-0.75, -0.5, -0.25, 0.0, 0.125, 0.25, 0.375]),
+    Cut("a value above beta is returned as found", (-0.5, 0.0),
+        [-0.625, -0.25, 0.25, 0.5, -0.125, 0.0, 0.125]),
+]
+
+
+def cut_run(target, state, player, depth, cut):
+    """alpha_beta(state, player, alpha, beta, depth) with next_states offering the moves
+    in the grader's order, get_order_value 0 for all, and value_ab answering the
+    scenario's values: the student's plan, or the reference's result."""
+    game = Game(800 + depth, [(state, player)], (len(cut.own), len(cut.own)), 0)
+    watch = Watch(game, [(state, player)])
+    children = game.successors(state, player)
+    value_of = {s: -v for s, v in zip(children, cut.own)}
+    record = Recorder("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
+    orders = Callback(lambda s, p, d: 0)
+    args = (list_form(state), player, *cut.window, depth)
+    if target is ref:
+        with reference_on(watch, value_ab=record, get_order_value=lambda s, p, d: 0) as r:
+            return r.alpha_beta(*args), record
+    plan = fresh_plan("muehle.alpha_beta")
+    watch.install(plan)
+    plan.patch(M + "value_ab", Callback(record))
+    plan.patch(M + "get_order_value", orders)
+    return (plan, finish(plan, plan.call(M + "alpha_beta", *args))), record
+
+
+@functools.cache
+def cut_cases():
+    chosen = []
+    positions = [sp for sp in search_positions(3, 90, 99, ("placing", "moving")) if moves(*sp) >= 7]
+    for cut, (state, player) in zip(CUTS, positions * 2):
+        depth = 2
+        result, record = cut_run(ref, state, player, depth, cut)
+        chosen.append(Case(f"alpha_beta(state, {NAMES[player]}, {cut.window[0]}, "
+                           f"{cut.window[1]}, {depth}), value_ab played by the grader: "
+                           f"{cut.words}", (state, player, depth, cut), draw(state, player),
+                           {"result": result, "calls": record.calls}))
+    return chosen
+
+
+def judge_cut(case, outcome, calls):
+    want = case.expected["calls"]
+    cut = case.args[3]
+    alpha, beta = cut.window
+    for number, (got_call, want_call) in enumerate(zip(calls, want), 1):
+        if got_call[0] != want_call[0]:
+            return (f"call {number} of value_ab was on another successor than the "
+                    "next_states order gives (get_order_value is 0 for all)")
+        if got_call[1:] != want_call[1:]:
+            return (f"call {number} of value_ab got (player, alpha, beta, depth) = "
+                    f"{got_call[1:]}; the handout passes (opponent, -beta, -alpha, depth - 1) "
+                    "with alpha raised to the best value so far")
+    if len(calls) > len(want):
+        return (f"called value_ab {len(calls)} times: it went on after a value reached "
+                f"beta = {beta}")
+    if len(calls) < len(want):
+        return f"called value_ab only {len(calls)} times: it stopped before a value reached beta"
+    if not same_numbers(outcome.value, case.expected["result"]):
+        return f"returned {short(outcome.value)}"
+    return None
 
 
 def test_alpha_beta_prunes(student, ab_runs):
-    """alpha-beta explores fewer nodes than memoised minimax at the same depth"""
-    chosen, outcomes = ab_runs
-    for outcome in outcomes:
+    """alpha_beta cuts off at beta, passes (-beta, -alpha) down, and explores fewer nodes than minimax"""
+    chosen = cut_cases()
+    jobs = [cut_run(None, *case.args) for case in chosen]
+    outcomes = run(student, [job for job, _ in jobs])
+    calls = {id(o): record.calls for o, (_, record) in zip(outcomes, jobs)}
+    check_all("alpha_beta does not cut off as the handout says", chosen, outcomes,
+              lambda c, o: judge_cut(c, o, calls[id(o)]),
+              hint="value starts at alpha; for each successor value = max(value, "
+                   "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
+                   "value >= beta; alpha = max(alpha, value)")
+    cases, outcomes, watches = ab_runs
+    for case, outcome in zip(cases, outcomes):
         require(outcome)
-    answered = [o for o in outcomes if o.answered]
-    if len(answered) < len(outcomes):
-        case, outcome = next((c, o) for c, o in zip(chosen, outcomes) if not o.answered)
-        raise CheckFailed("the search failed", call=case.call, position=case.position,
-                          got=describe(outcome))
-    ab = sum(o.value["ab_nodes"] for o in answered)
-    mm = sum(o.value["minimax_nodes"] for o in answered)
-    if not ab < 0.8 * mm:
-        raise CheckFailed("alpha-beta does not prune", call=f"{len(chosen)} searches",
-                          got=f"alpha-beta explored {ab} nodes, memoised minimax {mm} "
-                              "(nodes: next_states and heuristic calls)",
+        if not outcome.answered or not same_numbers(outcome.value, case.expected["value"]):
+            raise CheckFailed("alpha-beta's node count proves nothing while its values are "
+                              "wrong", call=case.call, position=case.position,
+                              got=describe(outcome),
+                              hint="see the check 'alpha-beta returns minimax's value'")
+    explored = sum(w.nodes for w in watches)
+    minimax = sum(c.expected["minimax_nodes"] for c in cases)
+    if not explored < 0.8 * minimax:
+        raise CheckFailed("alpha-beta does not prune", call=f"{len(cases)} searches with "
+                          "value_ab(state, player, -1, 1, depth) on the grader's games",
+                          got=f"alpha-beta explored {explored} nodes, memoised minimax "
+                              f"{minimax} (nodes: next_states and heuristic calls)",
                           hint="stop trying moves as soon as the value reaches beta, and "
                                "pass the narrowed window (-beta, -alpha) down")
 
 
-def test_alpha_beta_window_contract(student):
-    """alpha-beta with a narrow window keeps the contract: exact inside, a bound outside"""
+@functools.cache
+def window_cases():
     chosen = []
-    for state, player in search_positions(2, 50, 20):
-        v = minimax_value(state, player, 2)
+    for i, (state, player) in enumerate(search_positions(2, 50, 99)):
+        game = Game(900 + i, [(state, player)], (3, 6), FINISH)
+        v = minimax_expected(game, [(state, player, 2)])[0][0]
         for alpha, beta, rule in ((v + STEP, 1, "<="), (-1, v - STEP, ">="),
                                   (v - STEP, v + STEP, "==")):
             if -1 <= alpha < beta <= 1:
-                chosen.append(Case(f"value_ab(state, player, {alpha}, {beta}, 2)",
-                                   ([[state, player, alpha, beta, 2]],), draw(state, player),
+                chosen.append(Case(game_words(f"value_ab(state, {NAMES[player]}, {alpha}, "
+                                              f"{beta}, 2)"),
+                                   (game, state, player, 2, (alpha, beta)), draw(state, player),
                                    (rule, alpha, beta, v)))
-    outcomes = student.map(K + "ab_windows", [c.args for c in chosen])
+    return chosen
+
+
+def test_alpha_beta_window_contract(student):
+    """alpha-beta with a narrow window keeps the contract: exact inside, a bound outside"""
+    chosen = window_cases()
+    jobs = [ab_plan(*case.args) for case in chosen]
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
 
     def judge(case, outcome):
         rule, alpha, beta, v = case.expected
-        got = outcome.value[0]
+        got = outcome.value
         if type(got) not in (int, float):
             return f"returned {short(got)}"
         if rule == "<=" and not got <= alpha:
@@ -770,17 +947,24 @@ def test_alpha_beta_window_contract(student):
               hint="v < alpha: result <= alpha; v > beta: result >= beta; otherwise exact")
 
 
+# ------------------------------------------------------------------ move ordering
 def test_get_order_value(student):
     """get_order_value reads the cached value of the previous depth (0 when there is none)"""
     (s1, p1), (s2, p2) = search_positions(2, 60, 99, ("placing",))
     o1 = ref.opponent(p1)
-    planted = [[s1, p1, 2, 5 * STEP], [s1, p1, 3, -9 * STEP], [s1, o1, 2, 11 * STEP],
-               [s2, p2, 3, 7 * STEP]]
-    queries = [[s1, p1, 3], [s1, o1, 3], [s2, p2, 3], [s1, p1, 4]]
-    want = [5 * STEP, 11 * STEP, 0, -9 * STEP]
-    outcome = student.call(K + "order_value_probe", planted, queries)
+    planted = {(s1, p1, 2): (5 * STEP, -1, 1), (s1, p1, 3): (-9 * STEP, -1, 1),
+               (s1, o1, 2): (11 * STEP, -1, 1), (s2, p2, 3): (7 * STEP, -1, 1)}
+    queries = [(s1, p1, 3), (s1, o1, 3), (s2, p2, 3), (s1, p1, 4)]
+    with reference_with() as r:
+        r.AB_CACHE.update(planted)
+        want = [r.get_order_value(list_form(s), p, d) for s, p, d in queries]
+    plan = fresh_plan("muehle.get_order_value")
+    for key, entry in planted.items():
+        plan.setitem(M + "AB_CACHE", key, entry)
+    values = [plan.call(M + "get_order_value", list_form(s), p, d) for s, p, d in queries]
+    [outcome] = run(student, [(plan, finish(plan, values))])
     require(outcome)
-    if not outcome.answered or outcome.value != want:
+    if not outcome.answered or not same_numbers(outcome.value, want):
         raise CheckFailed("get_order_value read the wrong entry",
                           call="get_order_value(s, p, d) for four keys, AB_CACHE holding "
                                "entries for neighbouring depths and both players",
@@ -789,116 +973,229 @@ def test_get_order_value(student):
                                "0 when AB_CACHE has no such entry")
 
 
+def order_run(target, state, player, depth, salt):
+    """alpha_beta(state, player, -1, 1, depth) where next_states offers every move in the
+    grader's order, AB_CACHE (and get_order_value, played by the grader) hold the
+    previous iteration's values with decoys for other depths and players, and value_ab
+    answers 1 for every move (each looks lost, so nothing is cut off)."""
+    game = Game(salt, [(state, player)], None, 0)
+    watch = Watch(game, [(state, player)])
+    opp = ref.opponent(player)
+    rng = random.Random(salt)
+    order = game.successors(state, player)
+    values = rng.sample(range(1, 60), len(order))
+    planted = {}
+    for index, (s, v) in enumerate(zip(order, values)):
+        if index % 5 == 4:
+            continue                      # no entry: its order value is 0
+        v = v * STEP * (1 if index % 2 else -1)
+        planted[(s, opp, depth - 2)] = (v, -1, 1)       # the previous iteration
+        planted[(s, opp, depth - 1)] = (-v, -1, 1)      # decoys: wrong depth, wrong player
+        planted[(s, player, depth - 2)] = (-v, -1, 1)
+
+    def order_value(s, p, d):
+        s = as_state(s)
+        entry = planted.get((s, p, d - 1))
+        return 0 if entry is None else entry[0]
+    record = Recorder("value_ab", lambda *args: 1, watch)
+    args = (list_form(state), player, -1, 1, depth)
+    if target is ref:
+        with reference_on(watch, value_ab=record, get_order_value=order_value) as r:
+            r.AB_CACHE.update(planted)
+            r.alpha_beta(*args)
+            return [c[0] for c in record.calls]
+    plan = fresh_plan("muehle.alpha_beta")
+    for key, entry in planted.items():
+        plan.setitem(M + "AB_CACHE", key, entry)
+    watch.install(plan)
+    plan.patch(M + "value_ab", Callback(record))
+    plan.patch(M + "get_order_value", Callback(order_value))
+    return (plan, finish(plan, plan.call(M + "alpha_beta", *args))), record
+
+
 @functools.cache
 def order_cases():
     chosen = []
-    rng = random.Random(70)
-    for depth, (state, player) in zip((2, 3, 2, 3), search_positions(2, 70, 20, ("moving", "placing"))):
-        other = ref.opponent(player)
-        order = [kit.game_to_tuple(s) for s in kit.game_next_states(state, player)]
-        values = rng.sample(range(1, 60), len(order))
-        planted, keyed = [], {}
-        for index, (s, v) in enumerate(zip(order, values)):
-            if index % 5 == 4:
-                continue                      # no entry: its order value is 0
-            v = v * STEP * (1 if index % 2 else -1)
-            keyed[s] = v
-            planted += [[s, other, depth - 2, v],     # the previous iteration
-                        [s, other, depth - 1, -v],    # decoys: wrong depth, wrong player
-                        [s, player, depth - 2, -v]]
-        want = sorted(order, key=lambda s: keyed.get(s, 0))
-        chosen.append(Case(f"alpha_beta(state, player, -1, 1, {depth}) with AB_CACHE "
-                           "holding the previous iteration's values",
-                           (planted, state, player, depth), draw(state, player), want))
+    pairs = search_positions(2, 70, 20, ("moving", "placing"))
+    for i, (depth, (state, player)) in enumerate(zip((2, 3, 2, 3), pairs)):
+        chosen.append(Case(f"alpha_beta(state, {NAMES[player]}, -1, 1, {depth}) with AB_CACHE "
+                           "holding the previous iteration's values; next_states, "
+                           "get_order_value and value_ab played by the grader",
+                           (state, player, depth, 1000 + i), draw(state, player),
+                           order_run(ref, state, player, depth, 1000 + i)))
     return chosen
 
 
 def test_alpha_beta_orders_moves(student):
     """alpha_beta tries the moves in the order of the previous iteration's values"""
     chosen = order_cases()
-    outcomes = student.map(K + "alpha_beta_order_probe", [c.args for c in chosen])
+    jobs = [order_run(None, *case.args) for case in chosen]
+    outcomes = run(student, [job for job, _ in jobs])
+    tried = {id(o): [c[0] for c in record.calls] for o, (_, record) in zip(outcomes, jobs)}
 
     def judge(case, outcome):
-        tried = outcome.value["tried"]
-        if tried == case.expected:
+        got = tried[id(outcome)]
+        if got == case.expected:
             return None
-        if sorted(map(repr, tried)) != sorted(map(repr, case.expected)):
-            return f"tried {len(tried)} moves, not each of the {len(case.expected)} successors once"
+        if sorted(got) != sorted(case.expected):
+            return (f"tried {len(got)} moves, not each of the {len(case.expected)} "
+                    "successors once")
         return "tried the successors in another order"
     check_all("alpha_beta did not order the moves by the previous iteration", chosen,
               outcomes, judge,
               hint="sort the successors by get_order_value(s, opponent(player), depth - 1), "
-                   "smallest first (a value for the opponent: small is good for you)")
+                   "smallest first (a value for the opponent: small is good for you), with a "
+                   "stable sort of the next_states order")
+
+
+# ------------------------------------------------------------------ iterative deepening
+@functools.cache
+def deepening_game(state, player, depth, salt):
+    """The root's successors (some moves, the grader's order) and the value value_ab
+    gives each of them at each depth: a few values, so ties occur, and some wins and
+    losses."""
+    game = Game(salt, [(state, player)], (4, 9), 0)
+    rng = random.Random(salt)
+    table = {}
+    for s in game.successors(state, player):
+        for d in range(depth):
+            table[(s, d)] = rng.choice([-1, 1] if rng.random() < 0.1 else
+                                       [k * STEP for k in range(-6, 7, 2)])
+    return game, table
+
+
+def deepening_run(target, state, player, depth, salt):
+    """best_move_ab(state, player, depth) with next_states offering some moves in the
+    grader's order and value_ab played by the grader: a value of its choice for each
+    successor and depth (ties included)."""
+    game, table = deepening_game(state, player, depth, salt)
+    watch = Watch(game, [(state, player)])
+    record = Recorder("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)
+    if target is ref:
+        with reference_on(watch, value_ab=record) as r:
+            r.best_move_ab(list_form(state), player, depth)
+            return record.calls
+    plan = fresh_plan("muehle.best_move_ab")
+    watch.install(plan)
+    plan.patch(M + "value_ab", Callback(record))
+    job = (plan, finish(plan, plan.call(M + "best_move_ab", list_form(state), player, depth)))
+    return job, record
 
 
 @functools.cache
-def best_ab_cases():
+def deepening_cases():
     chosen = []
-    for depth, count, most in ((2, 2, 24), (3, 1, 12)):
-        for state, player in search_positions(count, 80 + depth, most):
-            chosen.append(Case(f"best_move_ab(state, player, {depth})", (state, player, depth),
-                               draw(state, player)))
+    for depth, count in ((2, 1), (3, 1), (4, 1)):
+        for i, (state, player) in enumerate(search_positions(count, 80 + depth, 99)):
+            salt = 1100 + 10 * depth + i
+            game, table = deepening_game(state, player, depth, salt)
+            chosen.append(Case(f"best_move_ab(state, {NAMES[player]}, {depth}) with "
+                               "next_states and value_ab played by the grader",
+                               (state, player, depth, salt), draw(state, player),
+                               {"calls": deepening_run(ref, state, player, depth, salt),
+                                "children": game.successors(state, player),
+                                "answers": table}))
     return chosen
 
 
 @pytest.fixture(scope="session")
-def best_ab_runs(student):
-    chosen = best_ab_cases()
-    return chosen, student.map(K + "best_move_ab_probe", [c.args for c in chosen])
+def deepening_runs(student):
+    chosen = deepening_cases()
+    jobs = [deepening_run(None, *case.args) for case in chosen]
+    outcomes = run(student, [job for job, _ in jobs])
+    return chosen, outcomes, {id(o): record.calls for o, (_, record) in zip(outcomes, jobs)}
 
 
-def test_best_move_ab(student, best_ab_runs):
-    """best_move_ab returns the minimax value and a move that reaches it"""
-    chosen, outcomes = best_ab_runs
-    check_all("best_move_ab did not return a best move", chosen, outcomes,
-              lambda c, o: _best(*c.args, o.value["value"], o.value["successor"]),
-              hint="the first entry of the list after the last iteration is a best move")
+def iterations(calls):
+    """The calls grouped by depth: [(depth, [(successor, own value), ...]), ...]."""
+    groups = []
+    for s, p, alpha, beta, d in calls:
+        if not groups or groups[-1][0] != d:
+            groups.append((d, []))
+        groups[-1][1].append((s, p, alpha, beta))
+    return groups
 
 
-def test_best_move_ab_deepens(student, best_ab_runs):
-    """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
-    chosen, outcomes = best_ab_runs
-
-    def judge(case, outcome):
-        state, player, depth = case.args
-        top = outcome.value["top"]
-        want = successors(state, player)
-        groups = []
-        for s, p, d, value in top:
+def judge_best_ab(case, outcome, calls):
+    state, player, depth, _ = case.args
+    children, answers = case.expected["children"], case.expected["answers"]
+    groups = iterations(calls)
+    if not groups or groups[-1][0] != depth - 1:
+        return (f"the last value_ab calls were at depth {groups[-1][0] if groups else None}: "
+                f"the last iteration values every successor at depth {depth - 1}")
+    for d, entries in groups:
+        if sorted(s for s, *_ in entries) != sorted(children):
+            return f"the iteration at depth {d} did not value each successor once"
+        alpha = -1
+        for number, (s, p, a, b) in enumerate(entries, 1):
             if p != ref.opponent(player):
                 return "called value_ab for the wrong player"
-            if not groups or groups[-1][0] != d:
-                groups.append((d, []))
-            groups[-1][1].append((s, value))
-        depths = [d for d, _ in groups]
-        if not groups or depths[-1] != depth - 1 or len(groups) < 2 \
-                or depths != list(range(depths[0], depth)):
-            return (f"valued the successors at the depths {depths}: iterative deepening "
-                    f"searches each depth from 0 (or 1) up to {depth - 1} in turn")
-        for d, entries in groups:
-            if {s for s, _ in entries} != want or len(entries) != len(want):
-                return f"the iteration at depth {d} did not value each successor once"
-        for (d, before), (_, after) in zip(groups, groups[1:]):
-            expect = [s for s, _ in sorted(before, key=lambda e: e[1]
-                                           if type(e[1]) in (int, float) else 0)]
-            if [s for s, _ in after] != expect:
-                return (f"the iteration at depth {d + 1} did not try the moves best first "
-                        f"by the values of depth {d}")
-        return None
-    check_all("best_move_ab does not deepen iteratively", chosen, outcomes, judge,
+            if (a, b) != (-1, -alpha):
+                return (f"in the iteration at depth {d}, call {number} passed the window "
+                        f"({a}, {b}) to value_ab; the best value so far was {alpha}, so the "
+                        f"handout passes (-1, -alpha) = (-1, {-alpha})")
+            alpha = max(alpha, -answers[(s, d)])
+    last = {s: -answers[(s, depth - 1)] for s, *_ in groups[-1][1]}
+    best = max(last.values())
+    got = outcome.value
+    if type(got) not in (list, tuple) or len(got) != 2:
+        return f"returned {short(got)}, not a pair (value, successor)"
+    if not same_numbers(got[0], best):
+        return f"returned the value {short(got[0])}, not the best of the last iteration"
+    if last.get(as_state(got[1])) != best:
+        return "the move it returned is not a best one of the last iteration"
+    return None
+
+
+def test_best_move_ab(student, deepening_runs):
+    """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
+    chosen, outcomes, calls = deepening_runs
+    check_all("best_move_ab did not search as the handout says", chosen, outcomes,
+              lambda c, o: judge_best_ab(c, o, calls[id(o)]),
+              hint="alpha = -1 at the start of each iteration; value each successor as "
+                   "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the result "
+                   "is the best entry of the last iteration (d = depth - 1)")
+
+
+def judge_deepening(case, outcome, calls):
+    state, player, depth, _ = case.args
+    children, answers = case.expected["children"], case.expected["answers"]
+    groups = iterations(calls)
+    depths = [d for d, _ in groups]
+    if depths not in (list(range(depth)), list(range(1, depth))) or len(depths) < min(2, depth):
+        return (f"valued the successors at the depths {depths}: iterative deepening "
+                f"searches each depth from 0 up to {depth - 1} in turn")
+    for d, entries in groups:
+        if sorted(s for s, *_ in entries) != sorted(children):
+            return f"the iteration at depth {d} did not value each successor once"
+    if [s for s, *_ in groups[0][1]] != children:
+        return "the first iteration did not try the moves in the order next_states gave"
+    for (d, before), (_, after) in zip(groups, groups[1:]):
+        expect = sorted([s for s, *_ in before], key=lambda s: -answers[(s, d)], reverse=True)
+        if [s for s, *_ in after] != expect:
+            return (f"the iteration at depth {d + 1} did not try the moves best first by the "
+                    f"values of depth {d} (a stable sort)")
+    return None
+
+
+def test_best_move_ab_deepens(student, deepening_runs):
+    """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
+    chosen, outcomes, calls = deepening_runs
+    check_all("best_move_ab does not deepen iteratively", chosen, outcomes,
+              lambda c, o: judge_deepening(c, o, calls[id(o)]),
               hint="for d in range(depth): value every successor with value_ab at depth d, "
                    "then sort the list best first (a stable sort) for the next iteration")
 
 
 # ------------------------------------------------------------------ playing strength
 def _random_player(state, player, rng):
-    return rng.choice(mg.next_states(state, player))
+    return rng.choice(movegen.next_states(state, player))
 
 
 def _greedy_player(state, player, rng):
-    options = mg.next_states(state, player)
-    other = ref.opponent(player)
-    scores = [-ref.heuristic(s, other) for s in options]
+    options = movegen.next_states(state, player)
+    opp = ref.opponent(player)
+    scores = [-ref.heuristic(s, opp) for s in options]
     best = max(scores)
     return rng.choice([s for s, v in zip(options, scores) if v == best])
 
@@ -914,16 +1211,21 @@ def test_strength(student):
                 if ref.finished(state, player):
                     break
                 if player == colour:
-                    outcome = student.call(K + "play_move", state, player, 2)
+                    plan = fresh_plan("muehle.best_move_ab")
+                    move = plan.call(M + "best_move_ab", list_form(state), player, 2)
+                    [outcome] = run(student, [(plan, finish(plan, move))])
                     require(outcome)
-                    after = as_state(outcome.value) if outcome.answered else None
+                    got = outcome.value if outcome.answered else None
+                    after = as_state(got[1]) if type(got) in (list, tuple) and len(got) == 2 \
+                        else None
                     if after not in successors(state, player):
                         raise CheckFailed(
-                            "your player made an illegal move in a game", position=draw(state, player),
+                            "your player made an illegal move in a game",
+                            position=draw(state, player),
                             call=f"best_move_ab(state, {NAMES[player]}, 2), move {ply + 1} of a "
                                  f"game against the {name} player",
                             got=describe(outcome) if not outcome.answered else
-                            f"a state no legal move leads to: {short(after)}")
+                            f"a state no legal move leads to: {short(got)}")
                     state = after
                 else:
                     state = opponent_move(state, player, rng)

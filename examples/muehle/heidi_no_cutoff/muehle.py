@@ -98,8 +98,19 @@ Counting nodes
 `count_nodes()` is a context manager that counts what a search explores: it
 replaces the module's `next_states` and `heuristic` with counting wrappers
 while it is active. A node is *expanded* when the search calls `next_states`
-on it and *evaluated* when it calls `heuristic`; cache hits are neither. The
-grader counts the same way, with its own wrappers.
+on it and *evaluated* when it calls `heuristic`; cache hits are neither.
+
+How the grader watches a search
+-------------------------------
+To check a search, the grader replaces `next_states`, `finished`, `utility`
+and `heuristic` in this module by functions of its own for the length of the
+check (and, to check one function at a time, also the function it calls:
+`value_minimax`, `alpha_beta`, `value_ab` or `get_order_value`). They may
+offer only some of the moves and give values of their own, and the grader
+counts what your search asks them. So call these functions by their names in
+this module, with positional arguments, as the skeleton's docstrings do: a
+copy bound to another name when the module is imported is not the function
+the grader put there, and the search would answer for another game.
 """
 
 import contextlib
