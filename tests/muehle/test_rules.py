@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT.parent / "shared" / "data" / "muehle"
-SANMILL = DATA / "sanmill_nine_mens_morris.json"
+SANMILL = Path(__file__).resolve().parent / "data" / "sanmill_nine_mens_morris.json"   # see data/README.md
 
 
 def _load(name: str, path: Path):
@@ -151,8 +150,6 @@ def test_perft_fast_generator(depth, expected):
 
 
 def test_perft_folded_relates_to_sanmill_unfolded():
-    if not SANMILL.is_file():
-        pytest.skip(f"Sanmill data not found at {SANMILL} (shared/ must sit beside the checkout)")
     data = json.loads(SANMILL.read_text())
     unfolded = dict(data["perft"])
     assert [unfolded[d] for d in (1, 2, 3, 4)] == [24, 552, 12_144, 255_024]
@@ -220,8 +217,6 @@ def from_fen(fen):
 
 
 def _games():
-    if not SANMILL.is_file():
-        return []
     return json.loads(SANMILL.read_text())["trajectories"]
 
 
@@ -231,8 +226,6 @@ def test_sanmill_point_map_is_a_bijection_onto_the_board():
     assert POINT["a7"] == 0 and POINT["d7"] == 1 and POINT["g1"] == 23 and POINT["e4"] == 12
 
 
-@pytest.mark.skipif(not SANMILL.is_file(),
-                    reason=f"Sanmill data not found at {SANMILL} (shared/ must sit beside the checkout)")
 @pytest.mark.parametrize("index", range(8))
 def test_sanmill_game_agrees(index):
     game = _games()[index]
@@ -283,8 +276,6 @@ def test_sanmill_game_agrees(index):
         assert ref.utility((result[0], result[1], 0), loser) == -1
 
 
-@pytest.mark.skipif(not SANMILL.is_file(),
-                    reason=f"Sanmill data not found at {SANMILL} (shared/ must sit beside the checkout)")
 def test_sanmill_data_has_1142_steps():
     assert sum(len(g["steps"]) for g in _games()) == 1142
 
