@@ -9,7 +9,6 @@ that: an uninterrupted run with the same seed has the same moves and standings.
 
 from __future__ import annotations
 
-import json
 import signal
 import sqlite3
 import subprocess
@@ -70,16 +69,3 @@ def test_killed_tournament_resumes_without_replaying_and_ends_the_same(tmp_path)
     assert helpers.standings(out) == helpers.standings(straight)
     assert moves_and_results(out) == moves_and_results(straight)
     assert len(helpers.games(out)) == TOTAL
-
-
-@pytest.mark.slow
-def test_another_tournament_in_the_same_folder_is_refused(tmp_path):
-    subs = helpers.submissions(tmp_path / "subs", "connect4", ["ada_reference"])
-    out = tmp_path / "out"
-    helpers.run("connect4", subs, out, "--depth", "1", "--bundled", "random", "--jobs", "1")
-    done = subprocess.run(helpers.command("connect4", subs, out, "--depth", "2", "--bundled",
-                                          "random", "--jobs", "1"),
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert "holds another tournament (it differs in: depth" in done.stderr
-    json.loads(json.dumps(helpers.standings(out)))          # the first run's files stay
