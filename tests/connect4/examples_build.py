@@ -48,6 +48,14 @@ CHANGES = {
     "ivan_top_down": [
         ("    for cell in _COLUMN_CELLS[i]:", "    for cell in reversed(_COLUMN_CELLS[i]):", 1),
     ],
+    "lena_own_rules": [
+        # a correct alpha-beta that binds nextstates at import: the grader's games
+        # never reach it, so it searches real Connect 4 where it is given another game
+        ("def terminal_test(state, evaluation=None):",
+         "_own_nextstates = nextstates   # bound once, at import\n\n\n"
+         "def terminal_test(state, evaluation=None):", 1),
+        ("    children = nextstates(state)\n", "    children = _own_nextstates(state)\n", 2),
+    ],
     "judy_hostile": [
         ('    """\n    if not children:\n        return []\n',
          '    """\n    while True:\n        pass\n', 1),

@@ -15,8 +15,10 @@ FULL = 50
 
 # student -> (tests that must fail, tests that must pass)
 EXPECTED = {
-    "bob_no_pruning": ({"test_alphabeta_counts"}, {"test_alphabeta_values"}),
-    "carol_wrong_cut": ({"test_alphabeta_counts"}, {"test_alphabeta_values"}),
+    "bob_no_pruning": ({"test_alphabeta_counts", "test_search_applies_the_order"},
+                       {"test_alphabeta_values", "test_search_stops_at_finished_games"}),
+    "carol_wrong_cut": ({"test_alphabeta_counts", "test_search_applies_the_order"},
+                        {"test_alphabeta_values", "test_search_stops_at_finished_games"}),
     "dan_off_by_one": ({"test_alphabeta_values", "test_alphabeta_counts"},
                        {"test_getBoard", "test_evaluation"}),
     "eve_past_won_games": ({"test_search_stops_at_finished_games", "test_alphabeta_counts"},
@@ -26,9 +28,19 @@ EXPECTED = {
     "grace_endless_deepening": ({"test_iterative_deepening_respects_the_budget"},
                                 {"test_iterative_deepening_matches_fixed_depth"}),
     "heidi_losing_book": ({"test_opening_book_is_sound"}, {"test_book_move", "test_strength"}),
-    "ivan_top_down": ({"test_freeIn", "test_free", "test_nextstates"}, {"test_getBoard"}),
+    # the search checks hand the search their own nextstates: a wrong one costs nothing there
+    "ivan_top_down": ({"test_freeIn", "test_free", "test_nextstates"},
+                      {"test_getBoard", "test_alphabeta_values", "test_alphabeta_counts"}),
     "judy_hostile": ({"test_shallow_order", "test_tournament"},
                      {"test_alphabeta_values", "test_play_game", "test_strength"}),
+    # a right search on its own copy of nextstates searches the wrong game in every
+    # technique check, and plays well wherever the real rules are the game
+    "lena_own_rules": ({"test_alphabeta_values", "test_alphabeta_counts",
+                        "test_search_applies_the_order", "test_shallow_order",
+                        "test_iterative_deepening_matches_fixed_depth"},
+                       {"test_tactics_win_in_1", "test_tactics_forced_block",
+                        "test_tactics_win_in_3", "test_strength", "test_play_game",
+                        "test_tournament"}),
 }
 
 
@@ -73,19 +85,31 @@ def test_wrong_submission_loses_points_for_the_right_reason(graded, student):
         assert tests[name]["status"] == "passed", (student, name, tests[name]["output"][:400])
 
 
+def output(out, student, test):
+    return verdicts(out, student)[test]["output"]
+
+
 @pytest.mark.slow
 def test_failures_say_what_went_wrong(graded):
     _, out = graded
-    assert "timed out" in verdicts(out, "judy_hostile")["test_shallow_order"]["output"]
-    assert "tried to start processes" in verdicts(out, "judy_hostile")["test_tournament"]["output"]
-    budget = verdicts(out, "grace_endless_deepening")["test_iterative_deepening_respects_the_budget"]
-    assert "timed out" in budget["output"] or "took" in budget["output"]
-    book = verdicts(out, "heidi_losing_book")["test_opening_book_is_sound"]["output"]
+    assert "timed out" in output(out, "judy_hostile", "test_shallow_order")
+    assert "tried to start processes" in output(out, "judy_hostile", "test_tournament")
+    budget = output(out, "grace_endless_deepening",
+                    "test_iterative_deepening_respects_the_budget")
+    assert "timed out" in budget or "called evaluation" in budget
+    book = output(out, "heidi_losing_book", "test_opening_book_is_sound")
     assert "throws away the game value" in book
-    counts = verdicts(out, "bob_no_pruning")["test_alphabeta_counts"]["output"]
-    assert "'prunings': 0" in counts
+    counts = output(out, "bob_no_pruning", "test_alphabeta_counts")
+    assert "which alpha-beta never visits (a cut-off missed before it?)" in counts
     # hidden tests do not reveal expected answers by default
     assert "expected: (hidden test" in counts
+    lines = output(out, "frank_no_antidiagonals", "test_lines")
+    assert "19 of the 25 lines are there (19 returned); missing: all 6 diagonals running " \
+           "down to the left (starting at cells 3, 4, 5, 6, 13, 20)" in lines
+    stops = output(out, "eve_past_won_games", "test_search_stops_at_finished_games")
+    assert "where the game is already over" in stops
+    bypass = output(out, "lena_own_rules", "test_alphabeta_counts")
+    assert "which this check's nextstates never offered" in bypass
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT.parent / "shared" / "data" / "connect4"
+DATA = ROOT / "tests" / "connect4" / "data"
 
 
 _load = load_module
@@ -290,8 +290,6 @@ def test_centre_first_and_shallow_order():
 def test_solved_endgames_from_benchmark_file():
     """Win/draw/loss of real positions (Pons' Test_L3_R1) by full-depth search."""
     path = DATA / "Test_L3_R1"
-    if not path.exists():
-        pytest.skip("benchmark data not available")
     checked = 0
     for line in path.read_text().splitlines():
         moves, score = line.split()

@@ -1,18 +1,24 @@
-"""The connect4 suite's own data: tactics.json agrees with the solver and the reference."""
+"""The connect4 suite's own data and machinery, checked in this process.
+
+tactics.json agrees with the solver and the reference; the grader's games
+(games.py) are games of their own that the reference searches correctly, and
+the log the checks judge tells exactly what a search did; the fixtures cover
+what the checks promise (a drawn tournament game, the lines messages).
+"""
 
 import json
+import random
 
+import pytest
+
+from autograder.suites.connect4 import games
+from autograder.suites.connect4 import test_hidden as suite
 from tests.conftest import ROOT, load_module
 
 SUITE = ROOT / "autograder" / "suites" / "connect4"
-
-
-_load = load_module
-
-
-solver = _load("_c4_suite_solver_test", SUITE / "solver.py")
-ref = _load("_c4_suite_ref_test", ROOT / "solutions" / "connect4" / "connect4.py")
-kit = _load("_c4_suite_kit_test", SUITE / "child_kit.py")
+solver = load_module("_c4_suite_solver_test", SUITE / "solver.py")
+ref = games.ref
+INF = float("inf")
 
 
 def test_tactics_fixture_agrees_with_the_solver():
@@ -30,16 +36,162 @@ def test_tactics_fixture_agrees_with_the_solver():
             assert ref.computer_move(entry["state"], 3)[-1] % 7 in keep
 
 
-def test_kit_rules_agree_with_the_reference():
-    import random
-    rng = random.Random(3)
-    for _ in range(300):
-        state = []
-        for _ in range(rng.randrange(43)):
-            if ref.terminal_test(state):
-                break
-            state = rng.choice(ref.nextstates(state))
-        assert kit.evaluation(state) == ref.evaluation(state)
-        assert kit.evaluation_b(state) == ref.evaluation_b(state)
-        assert kit.terminal_test(state) == ref.terminal_test(state)
-        assert kit.nextstates(state) == ref.nextstates(state)
+def test_nothing_of_ours_is_loaded_into_the_child():
+    rubric = (SUITE / "rubric.toml").read_text()
+    assert "[kit]" not in rubric
+    assert not (SUITE / "child_kit.py").exists()
+    source = (SUITE / "test_hidden.py").read_text()
+    assert "Ref(" not in source and "c4kit" not in source
+
+
+# ------------------------------------------------------------------ the grader's games
+def _positions(count, seed):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = suite.playout(rng, rng.randrange(0, 40))
+        if not ref.terminal_test(state):
+            found.append(tuple(state))
+    return found
+
+
+def test_a_subset_game_offers_some_legal_moves_in_an_order_of_its_own():
+    differs = 0
+    for index, state in enumerate(_positions(300, 1)):
+        game = games.SubsetGame(index)
+        legal = ref.free(ref.getBoard(list(state)))
+        moves = game.moves(state)
+        assert moves and set(moves) <= set(legal) and len(set(moves)) == len(moves)
+        assert len(moves) == min(len(legal), len(moves)) and 1 <= len(moves) <= 5
+        assert game.moves(state) == games.SubsetGame(index).moves(state)   # deterministic
+        differs += list(moves) != legal
+    assert differs > 280      # almost never real Connect 4's move list
+
+
+def test_a_subset_game_keeps_real_wins_and_invents_the_rest():
+    values = set()
+    for index, state in enumerate(_positions(200, 2)):
+        game = games.SubsetGame(index)
+        for child in ref.nextstates(list(state)):
+            real = ref.evaluation(child)
+            value = game.value(tuple(child))
+            if abs(real) >= ref.WIN:
+                assert value == real
+            else:
+                assert abs(value) < ref.WIN and value % games.STEP == 0
+                values.add(value)
+    assert len(values) == 2 * games.SPREAD + 1      # every level is used
+
+
+def test_the_callbacks_log_every_call_and_refuse_what_is_not_a_state():
+    game = games.SubsetGame(5)
+    children = game.nextstates([38])
+    assert children == [[38, c] for c in game.moves((38,))]
+    game.evaluation(children[0])
+    assert game.log == [("n", (38,)), ("e", tuple(children[0]))] and game.evaluations == 1
+    for bad in ("38", [38.0], [42], [38, 38], [True], None, list(range(43))):
+        with pytest.raises(ValueError):
+            game.nextstates(bad)
+    assert len(game.log) == 2
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_the_log_gives_the_reference_counts_exactly(rotate):
+    """View.of(log) (what the checks judge) agrees with the reference's own
+    SearchStats on 150 searches of every depth, with and without an order."""
+    for index, state in enumerate(_positions(50, 3)):
+        for bremse in (1, 2, 3):
+            expected = games.reference_search(1000 + index, state, bremse,
+                                              games.Rotation() if rotate else None)
+            counts = expected.view.counts()
+            assert counts == {k: expected.stats[k] for k in counts}, (state, bremse)
+            assert expected.view.visits[0] == state
+            if expected.best is not None:
+                assert expected.best in [list(c) for c in expected.good]
+
+
+def test_a_search_on_its_own_rules_answers_for_another_game():
+    """The point of the games: the reference with real Connect 4 rules, given the
+    game's evaluation, gets other values or other nodes on nearly every case."""
+    caught = 0
+    cases = [(state, bremse) for state in _positions(40, 4) for bremse in (2, 3)]
+    for index, (state, bremse) in enumerate(cases):
+        expected = games.reference_search(2000 + index, state, bremse)
+        game = games.SubsetGame(2000 + index)
+        stats = ref.SearchStats()
+        search = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
+        _, value = search(list(state), -INF, INF, bremse, game.evaluation, stats)
+        caught += value != expected.value or games.View.of(game.log) != expected.view
+    assert caught == len(cases)
+
+
+def test_the_virtual_clock_counts_evaluations():
+    game = games.SubsetGame(9)
+    clock = games.VirtualClock(game)
+    assert clock() == 0
+    game.evaluation([38])
+    game.evaluation([38, 31])
+    assert clock() == pytest.approx(2 * games.VirtualClock.TICK)
+
+
+def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
+    for case in suite.virtual_budget_cases():
+        salt, state, budget, depth, allowed = case.args
+        done = suite._evaluations_to_finish(salt, state, depth)
+        later = suite._evaluations_to_finish(salt, state, depth + 1)
+        assert done < allowed < later and later - done >= 6
+        game = games.SubsetGame(salt)
+        with games.reference_on(game):
+            _, _, reached = ref.iterative_deepening(list(state), budget, game.evaluation,
+                                                    clock=games.VirtualClock(game))
+        assert reached == depth and game.evaluations <= allowed
+
+
+# ------------------------------------------------------------------ fixtures of the checks
+def test_the_tournament_has_a_drawn_game_and_scores_it():
+    result = suite.expected_tournament()
+    drawn = [g for g in result["games"] if g["winner"] is None]
+    assert drawn and all(g["moves"] == 42 for g in drawn)
+    assert {g["winner"] for g in result["games"]} >= {None, *suite.TOURNAMENT_NAMES}
+    # a tournament counting a draw as a loss (issue 12) gets another table
+    table = {name: {"wins": 0, "draws": 0, "losses": 0, "points": 0.0}
+             for name in suite.TOURNAMENT_NAMES}
+    for game in result["games"]:
+        for name in (game["x"], game["o"]):
+            if game["winner"] == name:
+                table[name]["wins"] += 1
+                table[name]["points"] += 1
+            else:
+                table[name]["losses"] += 1
+    assert table != result["table"]
+
+
+def test_play_game_cases_include_every_result():
+    assert {case.expected[1] for case in suite.game_cases()} == {1, -1, 0}
+
+
+def test_lines_difference_names_the_missing_line():
+    right = ref.lines(list(suite.LABELS))
+    assert suite.lines_difference(right) is None
+    text = suite.lines_difference(right[:-1])
+    assert text.startswith("24 of the 25 lines are there (24 returned)")
+    assert text.endswith("missing: the diagonal running down to the left starting at cell 20 "
+                         "(cells 20, 26, 32, 38)")
+    assert "all 6 diagonals running down to the left (starting at cells 3, 4, 5, 6, 13, " \
+           "20)" in suite.lines_difference(right[:19])
+    turned = right[:7] + [right[7][::-1]] + right[8:]
+    assert "column 1" in suite.lines_difference(turned)
+    assert "read from the wrong end" in suite.lines_difference(turned)
+    swapped = right[:6] + right[13:19] + right[6:13] + right[19:]
+    assert "not in the handout's order: line 6 should be column 0" in \
+        suite.lines_difference(swapped)
+    assert suite.lines_difference("not a list") is None
+
+
+def test_given_evaluation_cases_need_the_evaluation_argument():
+    """terminal_test's second argument decides: the module's own evaluation would
+    answer differently on every case that is not a full board."""
+    for case in suite._given_evaluation_cases():
+        state, decided = case.args
+        if len(state) < 42:
+            assert case.expected != ref.terminal_test(state), state

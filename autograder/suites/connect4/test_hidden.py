@@ -3,10 +3,43 @@
 Expected values come from the reference in solutions/connect4/ (loaded into
 this trusted process) and, for "does this move keep the game value?", from
 the exact solver in solver.py next to this file. The student's functions run
-in the sandbox. The search checks run the student's maximize/minimize with
-the kit's own game rules swapped in (child_kit.py), so a wrong `nextstates`
-or `evaluation` does not also cost the search points. Positions are seeded
-random games, smallest first, so the feedback shows the simplest failure.
+in the sandbox, which holds the student's module and nothing of ours.
+
+Three kinds of checks:
+
+* The helpers (getBoard, colNrs, freeIn, free, nextstates, lines,
+  pattern_score, evaluation, evaluation_b, terminal_test, centre_first,
+  book_move) are called with plain data on seeded random positions of every
+  length, finished games in every direction and full boards: about 1,000
+  positions each, smallest first, so the feedback shows the simplest failure.
+  These calls cost no round trips, so they stay large (colNrs: all columns).
+* Technique checks (maximize/minimize values, node counts, cut-offs, visit
+  order, stopping at finished games, the order function, shallow_order,
+  iterative deepening) run the student's search on a game only the grader
+  knows (games.SubsetGame): real positions, but each position offers 2 to 5
+  of its moves in an order of its own and is worth an arbitrary small number
+  unless the game is over. The game reaches the search through callbacks
+  answered here: `nextstates` is patched into the student's module for the
+  plan and the evaluation is the search's `evaluation` argument. Everything
+  judged about the technique (visited positions in order, expansions, hence
+  nodes, evaluations and prunings) comes from the grader's own log of those
+  calls; the student's SearchStats are the student's answer, compared with
+  that log. A search that bypasses the callbacks (its own rules, an alias
+  bound at import, a copied reference) searches real Connect 4 and fails.
+  Each callback costs a pipe round trip, so these checks are sized: 24
+  positions at depths 0-3 for values, 16 at depths 1-3 (6 also at depth 4)
+  for counts, 8 at depths 2-3 for the order, finished games at depths 0 and 3
+  (about 6,000 answered calls for a correct search). With 2-5 moves per
+  position and values from 19 levels, every rule a search can break (no
+  pruning, a cut on > instead of >=, an off-by-one depth, searching past a
+  four in a row, ignoring the order) changes the log on most of them: each
+  example bug in examples/connect4 fails on many cases (tests/connect4 says
+  which check each one fails).
+* The player (computer_move on tactics judged by the solver, the opening
+  book judged by the solver, games against bundled opponents refereed here)
+  and play_game/tournament use the student's own rules; play_game and
+  tournament get their evaluation functions as callbacks of ours, with
+  weights the student cannot guess.
 """
 
 from __future__ import annotations
@@ -17,19 +50,24 @@ import json
 import math
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
 from autograder.grading.reference import load_reference
-from autograder.sandbox.protocol import Ref
+from autograder.grading.student import Callback, Plan
+from autograder.suites.connect4 import games
+from autograder.suites.connect4.games import Rotation, SubsetGame, View, reference_search
 
 HERE = Path(__file__).resolve().parent
 ref = load_reference("connect4", "connect4")
 M = "connect4."
 INF = math.inf
 WIN = ref.WIN
-KIT_EVAL = Ref("c4kit.evaluation")
-KIT_EVAL_B = Ref("c4kit.evaluation_b")
+STAT_NAMES = ("nodes", "expanded", "evaluations", "prunings")
+GAME_HINT = ("this check gives your search a game of the grader's: its own nextstates "
+             "(fewer moves, another order) and its own evaluation; look up nextstates in "
+             "the module and use the evaluation argument when the search runs")
 
 
 def _load_solver():
@@ -52,8 +90,8 @@ def judge_solver():
 
 # ------------------------------------------------------------------ positions
 def draw(state):
-    board = ref.showBoard(ref.getBoard(state))
-    return f"{board}\nstate = {state}"
+    board = ref.showBoard(ref.getBoard(list(state)))
+    return f"{board}\nstate = {list(state)}"
 
 
 def playout(rng, length):
@@ -178,6 +216,35 @@ def as_tuples(states):
     return tuple(tuple(s) for s in states)
 
 
+def check_plans(summary, cases, outcomes, judge, hint=None):
+    """check_all for call plans: `judge(case, outcome)` returns None or what went
+    wrong, in words (a plan's raw result is not worth showing)."""
+    first, failures = None, 0
+    for case, outcome in zip(cases, outcomes):
+        require(outcome)
+        if outcome.failure in ("unreached", "budget"):
+            failures += 1
+            if first is None and outcome.failure == "budget":
+                first = (case, outcome.detail, None)
+            continue
+        if not outcome.answered:
+            found = (describe(outcome), None)
+        else:
+            found = judge(case, outcome)
+            if found is None:
+                continue
+            if isinstance(found, str):
+                found = (found, None)
+        failures += 1
+        if first is None:
+            first = (case, *found)
+    if first is not None:
+        case, got, problem = first
+        raise CheckFailed(summary, call=case.call, position=case.position, got=got,
+                          problem=problem, expected=case.expected, hint=hint,
+                          failures=failures, total=len(cases))
+
+
 # ------------------------------------------------------------------ game functions
 def test_getBoard(student):
     """getBoard builds the 42-cell board of 1,000 random positions"""
@@ -238,11 +305,89 @@ def test_nextstates(student):
               hint="state + [cell] for every cell of free(board), by column 0 to 6")
 
 
+# The lines by kind, in the handout's order: (kind, the name of one line, of several,
+# the numbers that tell the lines of the kind apart).
+LINE_KINDS = (("rows", "row", "rows", tuple(range(6))),
+              ("columns", "column", "columns", tuple(range(7))),
+              ("diagonals running down to the right", "starting at cell", "starting at cells",
+               (14, 7, 0, 1, 2, 3)),
+              ("diagonals running down to the left", "starting at cell", "starting at cells",
+               (3, 4, 5, 6, 13, 20)))
+LINE_NAMES = [(kind, f"{label} {start}") for kind, label, _, starts in LINE_KINDS
+              for start in starts]
+#: A board whose every cell holds a different character: each line returned
+#: for it says exactly which cells it read, in which order.
+LABELS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEF"
+
+
+def _cells_of(text):
+    return ", ".join(str(LABELS.index(ch)) if ch in LABELS else repr(ch) for ch in text)
+
+
+def _missing_lines(missing, want):
+    """The missing lines in words, a whole kind at once where all of it is missing."""
+    notes = []
+    for kind, _, labels, starts in LINE_KINDS:
+        gone = [i for i in missing if LINE_NAMES[i][0] == kind]
+        if len(gone) == len(starts):
+            notes.append(f"all {len(starts)} {kind} ({labels} "
+                         f"{', '.join(map(str, starts))})")
+        else:
+            notes += [f"{_one_line(i)} (cells {_cells_of(want[i])})" for i in gone]
+    return notes
+
+
+def _one_line(index):
+    kind, name = LINE_NAMES[index]
+    if kind in ("rows", "columns"):
+        return name
+    return f"the diagonal running down to the {kind.rsplit(' ', 1)[-1]} {name}"
+
+
+def lines_difference(got):
+    """Which of the 25 lines `got` (lines of the labelled board) has, misses or
+    misplaces, in words; None if it is right."""
+    want = ref.lines(list(LABELS))
+    if type(got) is not list or any(type(line) is not str for line in got):
+        return None
+    if got == want:
+        return None
+    present = [i for i, line in enumerate(want) if line in got]
+    notes = [f"{len(present)} of the 25 lines are there"
+             + (f" ({len(got)} returned)" if len(got) != len(want) else "")]
+    missing = [i for i in range(len(want)) if i not in present]
+    turned = [i for i in missing if want[i][::-1] in got]
+    gone = [i for i in missing if i not in turned]
+    if gone:
+        notes.append("missing: " + "; ".join(_missing_lines(gone, want)))
+    for i in turned[:3]:
+        notes.append(f"{_one_line(i)} is read from the wrong end")
+    strangers = [line for line in got if line not in want and line[::-1] not in want]
+    for line in strangers[:2]:
+        notes.append(f"not one of the 25: a line of the cells {_cells_of(line)}")
+    if not missing and not strangers:
+        moved = next(i for i, line in enumerate(want) if i >= len(got) or got[i] != line)
+        notes.append(f"all there, but not in the handout's order: line {moved} should be "
+                     f"{_one_line(moved)}")
+    return "; ".join(notes)
+
+
 def test_lines(student):
     """lines returns the 25 lines of four or more cells in the handout's order"""
-    run(student, "lines", as_tuples(random_states()[::3]), lambda b: ref.lines(b),
-        args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
-        hint="6 rows, 7 columns, then the two kinds of diagonals, each from its top end")
+    hint = "6 rows, 7 columns, then the two kinds of diagonals, each from its top end"
+    states = as_tuples(random_states()[::3])
+    chosen = cached_cases("lines", states, lambda b: ref.lines(b), (),
+                          lambda s: (ref.getBoard(list(s)),), "getBoard(state)")
+    outcomes = student.map(M + "lines", [c.args for c in chosen])
+    try:
+        check_all("lines returned a wrong value", chosen, outcomes, exact, hint)
+    except CheckFailed as failed:
+        labelled = student.call(M + "lines", list(LABELS))
+        difference = lines_difference(labelled.value) if labelled.answered else None
+        if difference:
+            failed.problem = f"{difference} (seen on a board whose cells are labelled " \
+                             f"'{LABELS[:10]}...', cell i holding the i-th character)"
+        raise
 
 
 WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
@@ -275,142 +420,361 @@ def _terminal_states():
                             key=lambda s: (len(s), s)))
 
 
-def test_terminal_test(student):
-    """terminal_test sees wins in every direction, full boards, and open games"""
-    run(student, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
-        hint="over means four in a row (any direction) or all 42 cells taken")
+class Verdicts:
+    """An evaluation of the grader's that calls chosen positions decided (+-WIN)
+    and every other position 0: terminal_test must believe it."""
 
+    def __init__(self, decided):
+        self.decided = decided
 
-# ------------------------------------------------------------------ the search
-def _reference_search(state, bremse, order=None):
-    stats = ref.SearchStats()
-    function = ref.maximize if ref.x_to_move(state) else ref.minimize
-    best, value = function(list(state), -INF, INF, bremse, ref.evaluation, stats, order)
-    return best, value, stats.as_dict()
+    def __call__(self, state):
+        return self.decided.get(games.as_state(state, "evaluation"), 0)
 
 
 @functools.cache
-def _child_value(child, bremse):
-    return ref.search(list(child), bremse, ref.evaluation)[1]
-
-
-def _search_cases(kit_function, states, depths, order=None, note=""):
+def _given_evaluation_cases():
+    """terminal_test(state, evaluation) with evaluations of ours: open positions
+    declared won, won positions declared open; a full board is over anyway."""
     cases = []
-    for state in states:
-        for bremse in depths:
-            best, value, stats = _reference_search(state, bremse, order)
-            if best is None:
-                good = None
-            else:
-                good = [c for c in ref.nextstates(list(state))
-                        if _child_value(tuple(c), bremse - 1) == value]
-            who = "maximize" if len(state) % 2 == 0 else "minimize"
-            cases.append(Case(f"{who}(state, -inf, inf, bremse={bremse}{note})",
-                              (list(state), bremse), draw(list(state)),
-                              {"value": value, "best": best, "good": good, "stats": stats}))
+    rng = random.Random(41)
+    chosen = list(random_states()[40::60]) + list(won_states()[::20]) + list(drawn_states()[:2])
+    for index, state in enumerate(sorted(chosen, key=len)):
+        key = tuple(state)
+        won = abs(ref.evaluation(state)) >= WIN
+        decided = {} if won else {key: rng.choice((WIN, -WIN))}
+        cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
+                          draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
+                          ref.terminal_test(list(state), Verdicts(decided))))
     return cases
 
 
-def _result_shape(outcome):
-    got = outcome.value
-    if type(got) is not dict or "best" not in got:
-        return f"returned {short(got)}"
-    if type(got["value"]) not in (int, float):
-        return f"the value must be a number, got {short(got['value'])}"
+def test_terminal_test(student):
+    """terminal_test sees wins in every direction and full boards, and uses the evaluation it is given"""
+    run(student, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
+        hint="over means four in a row (any direction) or all 42 cells taken")
+    chosen = _given_evaluation_cases()
+    plans = []
+    for case in chosen:
+        plan = Plan("terminal_test")
+        state, decided = case.args
+        plans.append(plan.returns(plan.call(M + "terminal_test", state,
+                                            Callback(Verdicts(decided)))))
+    check_plans("terminal_test did not believe the evaluation it was given", chosen,
+                student.run(plans),
+                lambda case, outcome: exact(case, outcome),
+                hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
+                     "call the evaluation passed in (default: the module's)")
+
+
+# ------------------------------------------------------------------ the search
+@dataclass(frozen=True)
+class Search:
+    """One search of a technique check: maximize/minimize (whoever moves) from
+    `state` with Bremse `bremse`, full window, on the grader's game `salt`;
+    `rotate` passes an order function of ours (the children rotated by one)."""
+    state: tuple
+    bremse: int
+    salt: int
+    rotate: bool = False
+
+    @property
+    def who(self):
+        return "maximize" if len(self.state) % 2 == 0 else "minimize"
+
+    def call(self, with_stats=True):
+        extra = (", stats" if with_stats else "") + (", order" if self.rotate else "")
+        return f"{self.who}(state, -inf, inf, bremse={self.bremse}, evaluation{extra})"
+
+
+@functools.cache
+def expected_search(search: Search) -> games.Expected:
+    return reference_search(search.salt, search.state, search.bremse,
+                            Rotation() if search.rotate else None)
+
+
+def game_note(search: Search) -> str:
+    if len(search.state) == games.CELLS:
+        return "(the board is full: the game is over)"
+    if games.real_value(search.state):
+        return "(four in a row: the game is over)"
+    columns = [cell % 7 for cell in SubsetGame(search.salt).moves(search.state)]
+    return ("(in this check's game the player to move may play only the columns "
+            f"{', '.join(map(str, columns))} here, in that order, and positions are worth "
+            "numbers of the grader's)")
+
+
+def search_case(search: Search, expected_text: str, with_stats=True) -> Case:
+    return Case(search.call(with_stats), (search,), f"{draw(search.state)}\n{game_note(search)}",
+                expected_text)
+
+
+def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
+    """The student's search on `game`: nextstates patched for the plan, the
+    evaluation (and the order) passed as callbacks; nothing else of ours."""
+    plan = Plan(search.who)
+    plan.patch(M + "nextstates", Callback(game.nextstates))
+    stats = plan.call(M + "SearchStats") if with_stats else None
+    order = Callback(Rotation()) if search.rotate else None
+    found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
+                      Callback(game.evaluation), stats, order)
+    result = {"found": found}
+    if with_stats:
+        result["stats"] = {name: plan.get(stats.attr(name), default=None)
+                           for name in STAT_NAMES}
+    return plan.returns(result)
+
+
+def run_searches(student, cases, with_stats):
+    """Run every case's search; returns {id(case): (game, outcome)}."""
+    played = [SubsetGame(case.args[0].salt) for case in cases]
+    outcomes = student.run([search_plan(case.args[0], game, with_stats)
+                            for case, game in zip(cases, played)])
+    return outcomes, {id(case): game for case, game in zip(cases, played)}
+
+
+def foreign_visit(view: View, search: Search):
+    """The first position the search reached that the game never offered (a
+    child of a position nextstates was not asked about, or not among its moves)."""
+    game = SubsetGame(search.salt)
+    expanded = set(view.expanded)
+    for key in view.visits:
+        parent = key[:-1]
+        if key != search.state and (parent not in expanded
+                                    or key[-1] not in game.moves(parent)):
+            return key
     return None
 
 
-def _judge_value(case, outcome):
-    problem = _result_shape(outcome)
+def bypass_note(log, search: Search):
+    """Why a search looks as if it searched another game than the one given."""
+    view = View.of(log)
+    if not view.visits:
+        return ("the search never called the evaluation it was given nor nextstates; "
+                + GAME_HINT)
+    stranger = foreign_visit(view, search)
+    if stranger is not None:
+        return (f"the search reached {list(stranger)}, which this check's nextstates never "
+                f"offered; {GAME_HINT}")
+    if not any(kind == "e" for kind, _ in log):
+        return "the search never called the evaluation it was given; " + GAME_HINT
+    return None
+
+
+def _found(outcome):
+    """(best, value) the search returned, or a reason it is not that."""
+    result = outcome.value if type(outcome.value) is dict else {}
+    found = result.get("found")
+    if type(found) not in (tuple, list) or len(found) != 2:
+        return None, f"returned {short(found)}, not (best_state, value)"
+    best, value = found
+    if type(value) not in (int, float):
+        return None, f"returned the value {short(value)}, not a number"
+    return (best, value), None
+
+
+def judge_value(search: Search, outcome, game: SubsetGame):
+    found, problem = _found(outcome)
     if problem:
         return problem
-    got, want = outcome.value, case.expected
-    shown = f"returned ({short(got['best'], 80)}, {short(got['value'])})"
-    if got["value"] != want["value"]:
-        return shown
-    if want["good"] is None:
-        return None if got["best"] is None else f"{shown}: no successor expected here"
-    if got["best"] not in want["good"]:
-        return f"{shown}: that successor does not reach the value"
+    best, value = found
+    want = expected_search(search)
+    shown = f"returned ({short(best, 80)}, {short(value)})"
+    if value != want.value:
+        return shown, bypass_note(game.log, search)
+    if want.best is None:
+        return None if best is None else (shown, "no successor expected at this position")
+    if best not in [list(child) for child in want.good]:
+        if best not in game.children(search.state):
+            return shown, "that is not one of the successors the game offers here"
+        return shown, "that successor does not reach the value"
     return None
+
+
+def below(key, search):
+    """Where `key` is in the search tree, in words."""
+    depth = len(key) - len(search.state)
+    return "at the root" if depth == 0 else \
+        f"{depth} move{'s' if depth > 1 else ''} below the root"
+
+
+def view_difference(log, want: View, search: Search):
+    """How the positions the search visited and expanded differ from the
+    handout's, in words."""
+    got = View.of(log)
+    stranger = bypass_note(log, search)
+    if stranger:
+        return stranger
+    summary = f"the search visited {len(got.visits)} positions and expanded {len(got.expanded)}"
+    same = 0
+    for mine, theirs in zip(got.visits, want.visits):
+        if mine != theirs:
+            break
+        same += 1
+    if same < len(got.visits) and same < len(want.visits):
+        key = got.visits[same]
+        where = f"{list(key)} ({below(key, search)})"
+        if key in set(want.visits):
+            return (f"{summary}; the first {same} in the handout's order, then {where}, "
+                    "which the handout's search visits later (another order?)")
+        return (f"{summary}; the first {same} in the handout's order, then {where}, which "
+                "alpha-beta never visits (a cut-off missed before it?)")
+    if same < len(want.visits):
+        return (f"{summary}; it stopped after {same} positions in the handout's order, "
+                "where alpha-beta goes on (children that must be searched were skipped)")
+    if same < len(got.visits):
+        key = got.visits[same]
+        return (f"{summary}; after the {same} positions in the handout's order it went on "
+                f"to {list(key)} ({below(key, search)}), where "
+                "alpha-beta has already stopped")
+    for index, (mine, theirs) in enumerate(zip(got.expanded, want.expanded)):
+        if mine != theirs:
+            return (f"{summary}; it expanded {list(mine)} where the handout's search "
+                    f"expands {list(theirs)} (expansion {index + 1})")
+    extra = got.expanded[len(want.expanded):]
+    if extra:
+        return (f"{summary}; it called nextstates again on {list(extra[0])} "
+                "(each position is expanded at most once)")
+    return f"{summary}; it expanded fewer positions than the handout's search"
+
+
+def judge_work(search: Search, outcome, game: SubsetGame):
+    found, problem = _found(outcome)
+    if problem:
+        return problem
+    want = expected_search(search)
+    if found[1] != want.value:
+        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
+    seen = View.of(game.log)
+    if seen != want.view:
+        return ("visited other positions than the handout's alpha-beta",
+                view_difference(game.log, want.view, search))
+    stats = outcome.value.get("stats")
+    if stats != want.stats:
+        return (f"the SearchStats counted {short(stats)}",
+                f"the grader saw the search visit {want.stats['nodes']} positions, expand "
+                f"{want.stats['expanded']}, evaluate {want.stats['evaluations']} and cut off "
+                f"{times(want.stats['prunings'])}")
+    return None
+
+
+def times(count):
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def finished(key) -> bool:
+    return len(key) == games.CELLS or bool(games.real_value(key))
+
+
+def judge_stops(search: Search, outcome, game: SubsetGame):
+    """Right value, no finished game expanded, and a finished root evaluated at once
+    (counted as one evaluated node)."""
+    found, problem = _found(outcome)
+    if problem:
+        return problem
+    want = expected_search(search)
+    if found[1] != want.value:
+        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
+    seen = View.of(game.log)
+    past = [key for key in seen.expanded if finished(key)]
+    if past:
+        return (f"called nextstates on {list(past[0])}, where the game is already over",
+                f"{below(past[0], search)}; a finished game is evaluated, never expanded")
+    if finished(search.state):
+        stats = outcome.value.get("stats")
+        if stats != want.stats:
+            return (f"the SearchStats counted {short(stats)}",
+                    "the game is over at the root: one node, evaluated")
+    return None
+
+
+def check_searches(student, cases, judge, summary, hint, with_stats):
+    outcomes, played = run_searches(student, cases, with_stats)
+    check_plans(summary, cases, outcomes,
+                lambda case, outcome: judge(case.args[0], outcome, played[id(case)]), hint)
 
 
 @functools.cache
 def value_cases():
     states = midgame_states(24, 5) + as_tuples(t["state"] for t in tactics()["win3"][:6])
-    return _search_cases("search_value", states, (0, 1, 2, 3))
+    searches = [Search(state, bremse, 100 + index)
+                for index, state in enumerate(states) for bremse in (0, 1, 2, 3)]
+    return [search_case(s, f"the value {expected_search(s).value} and a successor that "
+                           "reaches it", with_stats=False) for s in searches]
 
 
 def test_alphabeta_values(student):
     """maximize/minimize return the depth-limited minimax value and a best successor"""
-    chosen = value_cases()
-    outcomes = student.map("c4kit.search_value", [c.args for c in chosen])
-    check_all("the search returned the wrong value", chosen, outcomes, _judge_value,
-              hint="Bremse d searches d moves deep: children get bremse - 1, and a "
-                   "position is evaluated when bremse == 0 or the game is over")
+    check_searches(student, value_cases(), judge_value, "the search returned the wrong value",
+                   "Bremse d searches d moves deep: children get bremse - 1, and a position "
+                   "is evaluated when bremse == 0 or the game is over; " + GAME_HINT,
+                   with_stats=False)
 
 
-def _judge_counts(case, outcome):
-    problem = _result_shape(outcome)
-    if problem:
-        return problem
-    got, want = outcome.value, case.expected
-    if got["value"] != want["value"]:
-        return f"returned the value {short(got['value'])}"
-    if got["stats"] != want["stats"]:
-        return f"counted {short(got['stats'])}"
-    if got["seen"] != want["stats"]["expanded"]:
-        return (f"called nextstates {got['seen']} times, the search with the handout's "
-                "rules expands a different number of positions")
-    return None
+def work_text(search: Search) -> str:
+    want = expected_search(search)
+    return f"the value {want.value} and the counts {want.stats}"
 
 
 @functools.cache
 def count_cases():
     states = midgame_states(16, 9)
-    return (_search_cases("search_counts", states, (1, 2, 3))
-            + _search_cases("search_counts", states[-3:], (4,))
-            + _search_cases("search_counts",
-                            as_tuples(t["state"] for t in tactics()["block"][:5]), (3,)))
+    searches = [Search(state, bremse, 200 + index)
+                for index, state in enumerate(states) for bremse in (1, 2, 3)]
+    searches += [Search(state, 4, 300 + index) for index, state in enumerate(states[-6:])]
+    searches += [Search(tuple(t["state"]), 3, 400 + index)
+                 for index, t in enumerate(tactics()["block"][:5])]
+    return [search_case(s, work_text(s)) for s in searches]
 
 
 def test_alphabeta_counts(student):
     """the search visits, evaluates and prunes exactly the handout's nodes"""
-    chosen = count_cases()
-    outcomes = student.map("c4kit.search_counts", [c.args for c in chosen])
-    check_all("the search did not visit the handout's nodes", chosen, outcomes,
-              _judge_counts,
-              hint="count every call of maximize/minimize; cut when best >= beta "
-                   "(max) or best <= alpha (min), after updating best")
+    check_searches(student, count_cases(), judge_work,
+                   "the search did not visit the handout's nodes",
+                   "count every call of maximize/minimize; cut when best >= beta (max) or "
+                   "best <= alpha (min), after updating best", with_stats=True)
+
+
+def _salt_offering_a_win(state, start):
+    """A game salt whose moves at `state` include a move that wins at once."""
+    wins = {cell for cell in ref.free(ref.getBoard(list(state)))
+            if games.real_value(tuple(state) + (cell,))}
+    salt = start
+    while not wins & set(SubsetGame(salt).moves(tuple(state))):
+        salt += 1
+    return salt
 
 
 @functools.cache
 def finished_cases():
     states = sorted(list(won_states()[::8]) + list(drawn_states()), key=len)
-    return _search_cases("search_finished", as_tuples(states), (0, 3))
+    searches = [Search(tuple(state), bremse, 500 + index)
+                for index, state in enumerate(states) for bremse in (0, 3)]
+    searches += [Search(tuple(t["state"]), 2, _salt_offering_a_win(t["state"], 600 + 50 * i))
+                 for i, t in enumerate(tactics()["win1"][:6])]
+    return [search_case(s, work_text(s)) for s in searches]
 
 
 def test_search_stops_at_finished_games(student):
     """the search evaluates a finished game at once and does not search past it"""
-    chosen = finished_cases()
-    outcomes = student.map("c4kit.search_finished", [c.args for c in chosen])
-    check_all("the search went on after the game was over", chosen, outcomes, _judge_counts,
-              hint="test terminal_test(state, evaluation) before generating children")
+    check_searches(student, finished_cases(), judge_stops,
+                   "the search went on after the game was over",
+                   "test terminal_test(state, evaluation) before generating children",
+                   with_stats=True)
 
 
 @functools.cache
-def reversed_cases():
-    return _search_cases("search_reversed", midgame_states(8, 13), (2, 3),
-                         order=lambda children: children[::-1], note=", order=reversed")
+def ordered_cases():
+    searches = [Search(state, bremse, 700 + index, rotate=True)
+                for index, state in enumerate(midgame_states(8, 13)) for bremse in (2, 3)]
+    return [search_case(s, work_text(s)) for s in searches]
 
 
 def test_search_applies_the_order(student):
     """maximize/minimize search the children in the order the `order` function gives"""
-    chosen = reversed_cases()
-    outcomes = student.map("c4kit.search_reversed", [c.args for c in chosen])
-    check_all("the search did not follow the order function", chosen, outcomes,
-              _judge_counts, hint="rearrange nextstates(state) with order(children), "
-                                  "and pass order on to the recursive calls")
+    check_searches(student, ordered_cases(), judge_work,
+                   "the search did not follow the order function",
+                   "rearrange nextstates(state) with order(children), and pass order on to "
+                   "the recursive calls", with_stats=True)
 
 
 # ------------------------------------------------------------------ move ordering
@@ -421,15 +785,38 @@ def test_centre_first(student):
         args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)")
 
 
+@functools.cache
+def shallow_cases():
+    cases = []
+    for index, state in enumerate(midgame_states(14, 17)):
+        salt, bremse = 800 + index, 1 + len(state) % 2
+        game = SubsetGame(salt)
+        children = game.children(state)
+        with games.reference_on(game):
+            want = ref.shallow_order(children, bremse, game.evaluation)
+        cases.append(Case(f"shallow_order(children, {bremse}, evaluation)",
+                          (salt, children, bremse),
+                          f"{draw(state)}\nchildren = {children}\n(the successors this check's "
+                          "game offers; the searches below use its nextstates and evaluation)",
+                          want))
+    return cases
+
+
 def test_shallow_order(student):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
-    states = midgame_states(14, 17)
-    run(student, "shallow_order", states,
-        lambda children, bremse, _: ref.shallow_order(children, bremse, ref.evaluation),
-        args_of=lambda s: (ref.nextstates(list(s)), 1 + len(s) % 2, KIT_EVAL),
-        first="nextstates(state)",
-        hint="search every child with the other side to move; equal values keep "
-             "their order")
+    chosen = shallow_cases()
+    plans = []
+    for case in chosen:
+        salt, children, bremse = case.args
+        game = SubsetGame(salt)
+        plan = Plan("shallow_order")
+        plan.patch(M + "nextstates", Callback(game.nextstates))
+        plans.append(plan.returns(plan.call(M + "shallow_order", children, bremse,
+                                            Callback(game.evaluation))))
+    check_plans("shallow_order put the children in the wrong order", chosen,
+                student.run(plans), exact,
+                hint="search every child with the other side to move, using the evaluation "
+                     "given; equal values keep their order")
 
 
 # ------------------------------------------------------------------ opening book
@@ -458,20 +845,29 @@ KNOWN_BOOK_VALUES = {
     (38,): set(range(7)),
 }
 SOLVABLE_STONES = 20
+BOOK_ENTRIES_CHECKED = 200
+
+
+def read_book(student):
+    """The student's OPENING_BOOK as [(key, successor)], or a CheckFailed."""
+    plan = Plan("OPENING_BOOK")
+    [outcome] = student.run([plan.returns(plan.get(M + "OPENING_BOOK"))])
+    require(outcome)
+    if not outcome.answered or type(outcome.value) is not dict or not outcome.value:
+        raise CheckFailed("OPENING_BOOK could not be read (or is empty)", got=describe(outcome))
+    return list(outcome.value.items())[:BOOK_ENTRIES_CHECKED]
 
 
 def test_opening_book_is_sound(student):
     """every entry of OPENING_BOOK is a legal move that keeps the game value"""
-    outcome = student.call("c4kit.opening_book")
-    require(outcome)
-    if not outcome.answered or type(outcome.value) is not list or not outcome.value:
-        raise CheckFailed("OPENING_BOOK could not be read (or is empty)", got=describe(outcome))
-    for key, successor in outcome.value:
+    entries = read_book(student)
+    for key, successor in entries:
         call = f"OPENING_BOOK[{short(key, 80)}] = {short(successor, 90)}"
-        if type(key) is not list or type(successor) is not list \
-                or any(type(c) is not int for c in key + successor):
+        if type(key) is not tuple or type(successor) is not list \
+                or any(type(c) is not int for c in key + tuple(successor)):
             raise CheckFailed("a book entry is not a tuple of cells -> list of cells",
                               call=call)
+        key = list(key)
         try:
             solver.Position.from_cells(key)
         except ValueError as error:
@@ -495,10 +891,9 @@ def test_opening_book_is_sound(student):
         if not keeps:
             raise CheckFailed("a book move throws away the game value", call=call,
                               position=draw(key), hint="the solver knows a better move")
-    keys = [key for key, _ in outcome.value]
-    answers = student.map(M + "book_move", [(key,) for key in keys])
-    chosen = [Case("book_move(state)", (key,), draw(key), successor)
-              for key, successor in outcome.value]
+    answers = student.map(M + "book_move", [(list(key),) for key, _ in entries])
+    chosen = [Case("book_move(state)", (list(key),), draw(list(key)), successor)
+              for key, successor in entries]
     check_all("book_move does not answer from OPENING_BOOK", chosen, answers, exact)
 
 
@@ -508,7 +903,7 @@ def _tactic_check(student, kind, summary):
                    "a move in column " + " or ".join(map(str, t["keep"])))
               for t in tactics()[kind]]
     keep = {tuple(t["state"]): set(t["keep"]) for t in tactics()[kind]}
-    outcomes = student.map("c4kit.player_move", [c.args for c in chosen])
+    outcomes = student.map(M + "computer_move", [c.args for c in chosen])
 
     def judge(case, outcome):
         state, got = case.args[0], outcome.value
@@ -536,27 +931,9 @@ def test_tactics_win_in_3(student):
 
 
 # ------------------------------------------------------------------ iterative deepening
-def _reference_deepening(state, max_bremse):
-    clock = iter(range(10 ** 9)).__next__
-    return ref.iterative_deepening(list(state), 10 ** 9, ref.evaluation,
-                                   clock=lambda: float(clock()), max_bremse=max_bremse)
-
-
-def _deepening_judge(case, outcome):
-    state, got = case.args[0], outcome.value
-    if type(got) is not tuple or len(got) != 3:
-        return f"returned {short(got)}, not (best_state, value, bremse)"
-    best, value, depth = got
-    if type(depth) is not int or depth < 1:
-        return f"returned the depth {short(depth)}"
-    if type(best) is not list or best not in ref.nextstates(state):
-        return f"returned {short(best)}, not a successor of the state"
-    want = ref.search(state, depth, ref.evaluation)[1]
-    if value != want:
-        return f"returned the value {short(value)} for depth {depth}"
-    if depth > 1 and _child_value(tuple(best), depth - 1) != value:
-        return f"its move does not reach the value of the depth-{depth} search"
-    return None
+def _fake_clock():
+    ticks = iter(range(10 ** 9)).__next__
+    return lambda: float(ticks())
 
 
 @functools.cache
@@ -564,70 +941,204 @@ def deepening_states():
     return midgame_states(8, 21, 8, 26) + as_tuples(t["state"] for t in tactics()["win3"][6:])
 
 
+@functools.cache
+def game_value(salt, state, bremse):
+    """The depth-limited value of `state` in the game `salt` (the reference)."""
+    game = SubsetGame(salt)
+    with games.reference_on(game):
+        return ref.search(list(state), bremse, game.evaluation)[1]
+
+
+def deepening_plan(salt, state, budget, **options):
+    game = SubsetGame(salt)
+    plan = Plan("iterative_deepening")
+    plan.patch(M + "nextstates", Callback(game.nextstates))
+    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
+                                  evaluation=Callback(game.evaluation), **options))
+
+
+def _deepening_judge(case, outcome):
+    salt, state = case.args[0], case.args[1]
+    got = outcome.value
+    if type(got) not in (tuple, list) or len(got) != 3:
+        return f"returned {short(got)}, not (best_state, value, bremse)"
+    best, value, depth = got
+    if type(depth) is not int or not 1 <= depth <= 42:
+        return f"returned the depth {short(depth)}"
+    if best not in SubsetGame(salt).children(tuple(state)):
+        return (f"returned {short(best)}, not one of the successors the game offers here",
+                GAME_HINT)
+    if value != game_value(salt, tuple(state), depth):
+        return f"returned the value {short(value)} for depth {depth}", GAME_HINT
+    if game_value(salt, tuple(best), depth - 1) != value:
+        return f"returned {short(best)}: that move does not reach the depth-{depth} value"
+    return None
+
+
+@functools.cache
+def deepening_cases():
+    cases = []
+    for index, state in enumerate(deepening_states()):
+        salt = 900 + index
+        game = SubsetGame(salt)
+        with games.reference_on(game):
+            _, value, depth = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
+                                                      clock=_fake_clock(), max_bremse=3)
+        cases.append(Case("iterative_deepening(state, 60, evaluation, max_bremse=3)",
+                          (salt, state, depth),
+                          f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
+                          f"the depth-{depth} value {value}"))
+    return cases
+
+
 def test_iterative_deepening_matches_fixed_depth(student):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
-    chosen, outcomes, depths = [], [], {}
-    for state in deepening_states():
-        _, value, depth = _reference_deepening(state, 3)
-        depths[state] = depth
-        chosen.append(Case("iterative_deepening(state, 60, max_bremse=3)", (list(state),),
-                           draw(list(state)), f"the depth-{depth} value {value}"))
-        outcomes.append(student.call(M + "iterative_deepening", list(state), 60.0,
-                                     evaluation=KIT_EVAL, max_bremse=3))
+    chosen = deepening_cases()
+    outcomes = student.run([deepening_plan(case.args[0], case.args[1], 60.0, max_bremse=3)
+                            for case in chosen])
 
     def judge(case, outcome):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
-        want = depths[tuple(case.args[0])]
+        want = case.args[2]
         if outcome.value[2] != want:
             return (f"stopped at depth {outcome.value[2]}; with time to spare it should "
                     f"reach depth {want} (it may stop early only for a decided game)")
         return None
-    check_all("iterative deepening did not match the fixed-depth search", chosen, outcomes,
-              judge)
+    check_plans("iterative deepening did not match the fixed-depth search", chosen, outcomes,
+                judge)
 
 
-BUDGETS = (0.0, 0.1, 0.3)
+TICK = games.VirtualClock.TICK
+
+
+def _evaluations_to_finish(salt, state, depth):
+    """Evaluation calls the reference's deepening makes to finish `depth` on the game."""
+    game = SubsetGame(salt)
+    with games.reference_on(game):
+        ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
+                                clock=games.VirtualClock(game), max_bremse=depth)
+    return game.evaluations
+
+
+@functools.cache
+def virtual_budget_cases():
+    """Budgets on the virtual clock that run out halfway through the search of
+    depth d + 1 (d = 2, 3), so the deepest finished search is the one of depth d
+    even for a search whose counts differ a little from the handout's."""
+    cases = []
+    for index, state in enumerate(midgame_states(4, 25, 8, 20)):
+        salt, depth = 960 + index, 2 + index % 2
+        done, next_done = (_evaluations_to_finish(salt, state, d) for d in (depth, depth + 1))
+        ticks = (done + next_done) // 2
+        budget = round((ticks + 0.5) * TICK, 4)
+        cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
+                          (salt, state, budget, depth, ticks + 1),
+                          f"{draw(state)}\n(clock is the grader's: it advances {TICK} s "
+                          "with every call of evaluation)",
+                          f"the depth-{depth} result, and no evaluation after the clock says "
+                          f"{budget} s"))
+    return cases
+
+
+def virtual_plan(salt, state, budget):
+    game = SubsetGame(salt)
+    plan = Plan("iterative_deepening")
+    plan.patch(M + "nextstates", Callback(game.nextstates))
+    plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
+                           evaluation=Callback(game.evaluation),
+                           clock=Callback(games.VirtualClock(game))))
+    return plan, game
+
+
+REAL_BUDGETS = (0.0, 0.2)
+
+
+@functools.cache
+def real_budget_cases():
+    return [Case(f"iterative_deepening(state, {budget}, evaluation)",
+                 (950 + index, state, budget), draw(state), f"an answer within {budget} s")
+            for index, state in enumerate(midgame_states(2, 23, 8, 14))
+            for budget in REAL_BUDGETS]
 
 
 def test_iterative_deepening_respects_the_budget(student):
     """iterative_deepening answers within its time budget with a finished search"""
-    scale = student.timeouts.call / 2.0
-    chosen, outcomes = [], []
-    for state in midgame_states(2, 23, 8, 14):
-        for budget in BUDGETS:
-            case = Case(f"iterative_deepening(state, {budget})", (list(state), budget),
-                        draw(list(state)), f"an answer within {budget} s")
-            outcome = student.call(M + "iterative_deepening", list(state), budget,
-                                   evaluation=KIT_EVAL)
-            chosen.append(case)
-            outcomes.append(outcome)
+    hint = ("check the clock you are given before every evaluation, also inside the "
+            "search, and give up a search that runs out of time: return the deepest "
+            "result that finished")
+    chosen = virtual_budget_cases()
+    plans, played = zip(*(virtual_plan(*case.args[:3]) for case in chosen))
+    by_case = {id(case): game for case, game in zip(chosen, played)}
 
-    def judge(case, outcome):
+    def judge_virtual(case, outcome):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
-        budget = case.args[1]
-        allowed = budget + (0.15 + 0.25 * budget) * scale
+        _, _, budget, depth, allowed = case.args
+        used = by_case[id(case)].evaluations
+        if used > allowed:
+            return (f"called evaluation {used} times; the clock passed {budget} s after "
+                    f"{allowed} calls, and the search should have stopped there")
+        if outcome.value[2] != depth:
+            return f"returned the result of depth {outcome.value[2]}"
+        return None
+    check_plans("iterative deepening did not stop when the clock said the budget was used",
+                chosen, student.run(list(plans)), judge_virtual, hint=hint)
+
+    scale = student.timeouts.call / 2.0
+    chosen = real_budget_cases()
+    outcomes = student.run([deepening_plan(*case.args) for case in chosen])
+
+    def judge_real(case, outcome):
+        problem = _deepening_judge(case, outcome)
+        if problem:
+            return problem
+        budget = case.args[2]
+        allowed = budget + (0.3 + 0.5 * budget) * scale
         if outcome.seconds > allowed:
             return f"took {outcome.seconds:.2f} s for a budget of {budget} s"
-        if budget >= 0.3 and outcome.value[2] < 2:
+        if budget >= 0.2 and outcome.value[2] < 2:
             return f"stopped at depth {outcome.value[2]} although it had {budget} s"
         return None
-    check_all("iterative deepening did not keep to its time budget", chosen, outcomes, judge,
-              hint="check the clock inside the search too, and give up a search that "
-                   "runs out of time: return the deepest result that finished")
+    check_plans("iterative deepening did not keep to its time budget", chosen, outcomes,
+                judge_real, hint=hint)
 
 
 # ------------------------------------------------------------------ evaluations playing
+class Weighted:
+    """An evaluation function of the grader's: pattern_score with these weights."""
+
+    def __init__(self, weights):
+        self.weights = tuple(weights)
+
+    def __call__(self, state):
+        return ref.pattern_score(ref.getBoard(list(games.as_state(state, "evaluation"))),
+                                 self.weights)
+
+
+#: The evaluations the games are played with: weights a student cannot guess.
+PLAYERS = {"A": Weighted((5, 30, 500)), "B": Weighted((5, 10, 50)),
+           "C": Weighted((1, 7, 100))}
+
+
+#: (opening, Bremse, x's weights, o's weights): two short games from the start, and
+#: two from the middle game at Bremse 2, one of them drawn (short, to save calls).
+GAMES = (((38,), 1, "A", "B"), ((35, 36), 1, "C", "A"),
+         ((39, 32, 37, 36, 30, 23, 40, 25, 35, 16, 33, 9, 2, 29, 28, 41, 22, 34, 27), 2, "A",
+          "C"),
+         ((38, 37, 36, 35, 41, 31, 30, 29, 24, 39, 34, 22, 32, 17, 10, 40), 2, "B", "A"))
+
+
 @functools.cache
 def game_cases():
     cases = []
-    for opening, bremse in (((38,), 1), ((35, 36), 1), ((38, 38 - 7), 2), ((40,), 2)):
-        state, result = ref.play_game(ref.evaluation, ref.evaluation_b, bremse, opening)
-        cases.append(Case(f"play_game(evaluation, evaluation_b, {bremse}, {list(opening)})",
-                          (KIT_EVAL, KIT_EVAL_B, bremse, list(opening)),
+    for opening, bremse, x, o in GAMES:
+        state, result = ref.play_game(PLAYERS[x], PLAYERS[o], bremse, opening)
+        weights = f"weights {PLAYERS[x].weights} for x, {PLAYERS[o].weights} for o"
+        cases.append(Case(f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}) "
+                          f"with {weights}", (x, o, bremse, list(opening)),
                           draw(list(opening)), [state, result]))
     return cases
 
@@ -635,36 +1146,72 @@ def game_cases():
 def test_play_game(student):
     """play_game lets two evaluation functions play a whole game"""
     chosen = game_cases()
-    outcomes = student.map(M + "play_game", [c.args for c in chosen])
+    plans = []
+    for case in chosen:
+        x, o, bremse, opening = case.args
+        plan = Plan("play_game")
+        plans.append(plan.returns(plan.call(M + "play_game", Callback(PLAYERS[x]),
+                                            Callback(PLAYERS[o]), bremse, opening)))
 
     def judge(case, outcome):
         got = outcome.value
-        if type(got) is not tuple or len(got) != 2:
+        if type(got) not in (tuple, list) or len(got) != 2:
             return f"returned {short(got)}, not (state, result)"
         if [got[0], got[1]] != case.expected:
             return f"returned {short(got)}"
         return None
-    check_all("play_game played a different game", chosen, outcomes, judge,
-              hint="x searches with evaluation_x, o with evaluation_o, centre first")
+    check_plans("play_game played a different game", chosen, student.run(plans), judge,
+                hint="x searches with evaluation_x, o with evaluation_o, centre first")
+
+
+TOURNAMENT_NAMES = ("north", "south")
+
+
+@functools.cache
+def tournament_openings():
+    """Two ordinary openings and one near the end of a drawn game, so the table
+    must count wins, losses and draws (the first prefix of a drawn full board
+    from which a game of this tournament is drawn)."""
+    openings = [[38], [36]]
+    for state in drawn_states():
+        for cut in range(36, 24, -2):
+            prefix = list(state[:cut])
+            result = ref.tournament(PLAYERS["A"], PLAYERS["B"], [prefix], 1, TOURNAMENT_NAMES)
+            if any(game["winner"] is None for game in result["games"]):
+                return openings + [prefix]
+    raise AssertionError("no drawn opening found")
+
+
+@functools.cache
+def expected_tournament():
+    return ref.tournament(PLAYERS["A"], PLAYERS["B"], tournament_openings(), 1,
+                          TOURNAMENT_NAMES)
 
 
 def test_tournament(student):
-    """tournament plays every opening twice, colours swapped, and keeps the table"""
-    openings = [[38], [36]]
-    want = ref.tournament(ref.evaluation, ref.evaluation_b, openings, 1, ("A", "B"))
-    outcome = student.call(M + "tournament", KIT_EVAL, KIT_EVAL_B, openings, 1, ["A", "B"])
+    """tournament plays every opening twice, colours swapped, and keeps the table (wins, draws, losses)"""
+    openings = tournament_openings()
+    want = expected_tournament()
+    plan = Plan("tournament")
+    plan.returns(plan.call(M + "tournament", Callback(PLAYERS["A"]), Callback(PLAYERS["B"]),
+                           openings, 1, list(TOURNAMENT_NAMES)))
+    [outcome] = student.run([plan])
     require(outcome)
-    call = "tournament(evaluation, evaluation_b, [[38], [36]], 1, ['A', 'B'])"
+    call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
+            f"{list(TOURNAMENT_NAMES)}) with weights {PLAYERS['A'].weights} for a and "
+            f"{PLAYERS['B'].weights} for b")
     got = outcome.value
     if not outcome.answered or type(got) is not dict:
         raise CheckFailed("tournament did not return a result", call=call,
                           got=describe(outcome))
-    if got.get("table") != want["table"]:
-        raise CheckFailed("tournament's table is wrong", call=call,
-                          got=short(got.get("table")), expected=want["table"])
     if got.get("games") != want["games"]:
         raise CheckFailed("tournament's list of games is wrong", call=call,
                           got=short(got.get("games"), 300), expected=short(want["games"]))
+    if got.get("table") != want["table"]:
+        raise CheckFailed("tournament's table is wrong", call=call,
+                          got=short(got.get("table")), expected=want["table"],
+                          hint="a win is 1 point and a draw 1/2 for each player; one of "
+                               "these games is drawn")
 
 
 # ------------------------------------------------------------------ strength

@@ -42,6 +42,11 @@ assignment):
   `terminal_test` is not called when `bremse == 0`.
 * Alpha-beta is fail-soft; the maximizer stops after a child once
   best >= beta, the minimizer once best <= alpha; each stop is one pruning.
+* A search calls `nextstates` and `terminal_test` of this module, looked up
+  when it runs, and the `evaluation` it is given. The hidden tests replace
+  `nextstates` and pass evaluations of their own, so your search is checked
+  on games the tests make up (fewer moves, another order, other values); a
+  search that keeps its own copy of a function searches the wrong game.
 """
 
 import math

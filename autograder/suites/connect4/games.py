@@ -1,0 +1,214 @@
+"""Games only the grader knows: what the connect4 suite hands the student's searches.
+
+A technique check (node counts, visit order, cut-offs) must not be passable by a
+search that ignores the game it is given. So the student's maximize/minimize
+never search real Connect 4 here. They search a `SubsetGame`: real positions,
+but each position offers only some of its legal moves (2 to 5 of them, never
+none), in an order of its own, and an unfinished position is worth an
+arbitrary small number (many ties, so `>` versus `>=` shows). Only a finished
+game keeps its real value (+-WIN for four in a row), so "the game is over"
+means the same for everybody. Which moves, in which order, and which values:
+a seeded hash of the position and the game's salt decides, so the grader can
+replay the game for the reference while the student's code can only ask.
+
+The student's code reaches the game through `Callback`s answered in this
+process: `nextstates` patched into the student's module for the plan, and the
+evaluation passed as the search's `evaluation` argument. Every call is logged
+here; `View.of(log)` turns a log into what the checks judge: the positions
+visited, in the order they were first seen, and the positions expanded.
+A search that bypasses the callbacks (its own rules, a function aliased at
+import, a copied reference) searches a different game and gets a different
+value, other nodes or another order.
+
+The reference runs on the same game in this process (`reference_search`):
+its `nextstates` is swapped for the game's while it runs, exactly as the
+student's is patched in the child, so both logs come from the same rules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import zlib
+from dataclasses import dataclass
+
+from autograder.grading.reference import load_reference
+
+ref = load_reference("connect4", "connect4")
+INF = math.inf
+WIN = ref.WIN
+CELLS = ref.CELLS
+#: Unfinished positions are worth -SPREAD * STEP .. SPREAD * STEP, in steps of STEP.
+SPREAD, STEP = 9, 7
+#: How many (salt, position) answers are remembered; a worker grades many students.
+_CACHE_LIMIT = 400_000
+_moves_cache: dict = {}
+_value_cache: dict = {}
+
+
+def as_state(value, what: str) -> tuple:
+    """A position the student's code sent, as a tuple; ValueError if it is none."""
+    if type(value) not in (list, tuple) or len(value) > CELLS:
+        raise ValueError(f"{what} expects a state (a list of cell numbers), got "
+                         f"{str(value)[:60]}")
+    for cell in value:
+        if type(cell) is not int or not 0 <= cell < CELLS:
+            raise ValueError(f"{what} got a state with {str(cell)[:20]}, not a cell 0..41")
+    if len(set(value)) != len(value):
+        raise ValueError(f"{what} got a state that takes a cell twice")
+    return tuple(value)
+
+
+def _rng(salt: int, key: tuple, purpose: bytes) -> random.Random:
+    return random.Random(zlib.crc32(bytes(key) + purpose, salt))
+
+
+def real_value(key: tuple) -> int:
+    """+-WIN for four in a row (the handout's evaluation), else 0."""
+    value = ref.evaluation(list(key))
+    return value if abs(value) >= WIN else 0
+
+
+class SubsetGame:
+    """Connect 4 positions with a subset of the moves and values of our own.
+
+    `nextstates` and `evaluation` answer like the handout's functions (and are
+    what the callbacks call); every call is logged in `log` as ("n" | "e",
+    position tuple). `moves` and `value` answer without logging."""
+
+    def __init__(self, salt: int):
+        self.salt = salt
+        self.log: list[tuple[str, tuple]] = []
+        self.evaluations = 0        # calls of evaluation so far: the virtual clock's time
+
+    # ------------------------------------------------------------ the rules
+    def moves(self, key: tuple) -> tuple:
+        """The cells the player to move may take here, in this game's order."""
+        cache_key = (self.salt, key)
+        found = _moves_cache.get(cache_key)
+        if found is None:
+            legal = ref.free(ref.getBoard(list(key)))
+            rng = _rng(self.salt, key, b"moves")
+            keep = min(len(legal), rng.randint(2, 5))
+            found = tuple(rng.sample(legal, keep))
+            if len(_moves_cache) < _CACHE_LIMIT:
+                _moves_cache[cache_key] = found
+        return found
+
+    def value(self, key: tuple) -> int:
+        """A finished game's real value; any other position an arbitrary number."""
+        cache_key = (self.salt, key)
+        found = _value_cache.get(cache_key)
+        if found is None:
+            found = real_value(key)
+            if not found:
+                found = STEP * _rng(self.salt, key, b"value").randint(-SPREAD, SPREAD)
+            if len(_value_cache) < _CACHE_LIMIT:
+                _value_cache[cache_key] = found
+        return found
+
+    def children(self, key: tuple) -> list[list[int]]:
+        return [list(key) + [cell] for cell in self.moves(key)]
+
+    # ------------------------------------------------------------ what the callbacks call
+    def nextstates(self, state):
+        key = as_state(state, "nextstates")
+        self.log.append(("n", key))
+        return self.children(key)
+
+    def evaluation(self, state):
+        key = as_state(state, "evaluation")
+        self.log.append(("e", key))
+        self.evaluations += 1
+        return self.value(key)
+
+
+class VirtualClock:
+    """A clock of the grader's for iterative deepening: time passes only when the
+    game's evaluation is called, TICK seconds per call. Deterministic whatever the
+    load of the machine, and exact: a search that checks this clock before every
+    evaluation (as the handout says) makes no evaluation once the budget is used."""
+
+    TICK = 0.001
+
+    def __init__(self, game: SubsetGame):
+        self.game = game
+
+    def __call__(self):
+        return self.game.evaluations * self.TICK
+
+
+class Rotation:
+    """An order function of the grader's: the children rotated left by one
+    (the first goes last). Logs each call."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, children):
+        if type(children) is not list:
+            raise ValueError(f"order expects the list of children, got {str(children)[:60]}")
+        self.calls += 1
+        return list(children[1:]) + list(children[:1])
+
+
+@dataclass(frozen=True)
+class View:
+    """What a search did, from the grader's log: the positions it visited (in
+    the order each was first seen by a callback) and those it expanded (each
+    call of nextstates, in order)."""
+    visits: tuple
+    expanded: tuple
+
+    @classmethod
+    def of(cls, log) -> "View":
+        seen, visits, expanded = set(), [], []
+        for kind, key in log:
+            if key not in seen:
+                seen.add(key)
+                visits.append(key)
+            if kind == "n":
+                expanded.append(key)
+        return cls(tuple(visits), tuple(expanded))
+
+    def counts(self) -> dict:
+        """nodes and expanded; evaluations = the visited positions not expanded."""
+        nodes, expanded = len(self.visits), len(self.expanded)
+        return {"nodes": nodes, "expanded": expanded, "evaluations": nodes - expanded}
+
+
+@contextlib.contextmanager
+def reference_on(game: SubsetGame):
+    """The reference searches `game`: its module-level nextstates is the game's
+    for the duration (as the student's is patched in the child)."""
+    saved = ref.nextstates
+    ref.nextstates = game.nextstates
+    try:
+        yield ref
+    finally:
+        ref.nextstates = saved
+
+
+@dataclass(frozen=True)
+class Expected:
+    best: list | None
+    value: float
+    stats: dict
+    view: View
+    good: tuple          # successors that reach the value (any of them is a right answer)
+
+
+def reference_search(salt: int, state, bremse: int, order=None) -> Expected:
+    """The handout's alpha-beta (the reference) on the game `salt`, full window."""
+    game = SubsetGame(salt)
+    stats = ref.SearchStats()
+    with reference_on(game):
+        function = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
+        best, value = function(list(state), -INF, INF, bremse, game.evaluation, stats, order)
+        view = View.of(game.log)
+        good = ()
+        if best is not None:
+            good = tuple(child for child in game.children(tuple(state))
+                         if ref.search(child, bremse - 1, game.evaluation)[1] == value)
+    return Expected(best, value, stats.as_dict(), view, good)
