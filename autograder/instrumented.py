@@ -1,17 +1,18 @@
-"""Instrumented board objects for grading make/undo searchers (kit-owned, never shipped).
+"""Trusted board objects for grading make/undo searchers (kit-owned, never shipped).
 
 A make/undo searcher (assignment `negamax`) talks to one board object through
 five methods: `getMoves()`, `makeMove(move)`, `undoMove(move)`, `evaluate()`
-and `getSide()`. `InstrumentedGame` wraps any object that has them and
-counts and checks every call, so the grader can compare a submission's work
-(expanded nodes, `evaluate` calls, `makeMove` calls) with the reference's and
-prove that the board is exactly as before after a search. It knows no game.
+and `getSide()`. The hidden suite hands the student's searcher a `Proxy` of an
+`InstrumentedGame` that lives in the grader's process: every call the search
+makes travels back over the pipe and is counted and checked *here*, so the
+grader compares the search's work (expanded nodes, `evaluate` and `makeMove`
+calls, the order of the moves made) with the reference's and sees whether the
+board is exactly as before, from records the student's code cannot reach.
+`InstrumentedGame` knows no game.
 
-`TreeGame` is a board object for small hand-built game trees, so technique
-checks can run on trees whose every node is known.
-
-Both are plain Python with no imports from the solutions; the sandbox may
-construct them on its side of the boundary and report `summary()` as JSON.
+`TreeGame` is a board object for hand-built game trees whose moves are
+arbitrary tokens, so technique checks run on games that only the grader
+knows. Neither class is ever loaded into the sandbox.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import copy
 from collections import Counter
 
 GAME_METHODS = ("getMoves", "makeMove", "undoMove", "evaluate", "getSide")
+MAX_VIOLATIONS = 20      # kept word for word; the rest are counted
+MAX_LOG = 5000           # makeMove calls remembered in order (the visit order)
 
 
 class DisciplineError(AssertionError):
@@ -34,59 +37,63 @@ def default_snapshot(game):
         return repr(game)
 
 
+def shown(move) -> str:
+    """A move as the feedback shows it (student arguments can be anything: capped)."""
+    text = repr(move)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
 class InstrumentedGame:
     """Wrap a board object; count, record and check every call a searcher makes.
 
-    Exposes exactly `getMoves`, `makeMove`, `undoMove`, `evaluate`, `getSide`
-    (plus any names given in `extra_methods`, forwarded and counted); any other
-    attribute access fails with AttributeError, so a searcher cannot peek at
-    the wrapped board's fields.
-
-    Counters (`counts`, a Counter keyed by method name) and checks:
-    - `path`: the moves made and not yet taken back, in order;
-      `max_ply` the longest `path` seen.
-    - `evaluate_plies`: Counter of len(path) at each `evaluate` call, and
-      `open_evaluate_plies` the same for positions that still had moves (when
-      `check_legal`): a searcher that respects its depth limit d evaluates an
-      undecided position only at ply d, so anything else there means
-      "evaluated above the depth limit" (or below it).
-    - `violations`: human-readable strings, one per broken rule: a move not in
-      `getMoves()` (when `check_legal`), an `undoMove` of anything but the last
-      move made, an exception from the wrapped board.
-    - `restored()`: True when every move was taken back and the wrapped
-      board's snapshot equals the one taken at construction / `reset()`.
-    - `log` (when `record=True`): every make/undo as ("make" | "undo", move).
+    Records (all kept here, in the grader's process):
+    - `counts`: calls per method name;
+    - `expanded`: positions the search expanded, i.e. visits of a position
+      from which at least one move was made (the root counts as well);
+    - `made`: the first MAX_LOG moves made, in order (the visit order);
+    - `path`: the moves made and not yet taken back; `max_ply` the longest;
+    - `evaluate_plies` / `open_evaluate_plies`: how often `evaluate` was called
+      at each ply below the root, and (with `check_legal`) how often on a
+      position that still had moves: a searcher that respects its depth limit
+      d evaluates an undecided position only at ply d;
+    - `violations`: broken rules in words (a move the board did not offer, an
+      `undoMove` of anything but the last move made, an exception of the
+      wrapped board), the first MAX_VIOLATIONS; `violation_count` all of them;
+    - `restored()`: every move taken back and the wrapped board's snapshot
+      equal to the one taken at construction / `reset()`.
 
     `snapshot(game)` returns a comparable copy of the board's state; by
     default a deep copy of its attributes. If `raise_on_violation` is True, a
-    violation raises DisciplineError at once (the violation is recorded first,
-    so a searcher that catches the exception cannot hide it).
+    violation raises DisciplineError at once (recorded first).
     """
 
     def __init__(self, game, *, snapshot=default_snapshot, check_legal=True,
-                 record=False, raise_on_violation=False, extra_methods=()):
+                 raise_on_violation=False):
         self._game = game
         self._snapshot = snapshot
         self._check_legal = check_legal
-        self._record = record
         self._raise = raise_on_violation
-        self._extra = tuple(extra_methods)
         self.reset()
 
     # -- bookkeeping -------------------------------------------------------
     def reset(self):
-        """Zero every counter and take a new snapshot of the wrapped board."""
-        self.counts = Counter({name: 0 for name in GAME_METHODS + self._extra})
+        """Zero every record and take a new snapshot of the wrapped board."""
+        self.counts = Counter({name: 0 for name in GAME_METHODS})
+        self.expanded = 0
+        self._fresh = True          # no move made yet from the current position
+        self.made = []
         self.path = []
         self.max_ply = 0
         self.evaluate_plies = Counter()
         self.open_evaluate_plies = Counter()
         self.violations = []
-        self.log = [] if self._record else None
+        self.violation_count = 0
         self._start = self._snapshot(self._game)
 
     def _violation(self, message):
-        self.violations.append(message)
+        self.violation_count += 1
+        if len(self.violations) < MAX_VIOLATIONS:
+            self.violations.append(message)
         if self._raise:
             raise DisciplineError(message)
 
@@ -98,22 +105,24 @@ class InstrumentedGame:
         """Raise DisciplineError naming every problem, if there is any."""
         problems = list(self.violations)
         if self.path:
-            problems.append(f"moves made but never taken back: {self.path!r}")
+            problems.append("moves made but never taken back: "
+                            + ", ".join(shown(m) for m in self.path))
         if self._snapshot(self._game) != self._start:
             problems.append("the board is not the same as before the search")
         if problems:
             raise DisciplineError("; ".join(problems))
 
     def summary(self):
-        """Plain data (JSON-able) describing what happened since the last reset."""
+        """Plain data describing what happened since the last reset (for comparisons)."""
         return {
             "counts": dict(self.counts),
+            "expanded": self.expanded,
+            "made": list(self.made),
             "max_ply": self.max_ply,
-            "evaluate_plies": {str(ply): n for ply, n in sorted(self.evaluate_plies.items())},
-            "open_evaluate_plies": {str(ply): n
-                                    for ply, n in sorted(self.open_evaluate_plies.items())},
+            "evaluate_plies": dict(sorted(self.evaluate_plies.items())),
+            "open_evaluate_plies": dict(sorted(self.open_evaluate_plies.items())),
             "violations": list(self.violations),
-            "pending": [repr(move) for move in self.path],
+            "pending": [shown(move) for move in self.path],
             "restored": self.restored(),
         }
 
@@ -138,98 +147,122 @@ class InstrumentedGame:
             self.open_evaluate_plies[len(self.path)] += 1
         return self._game.evaluate()
 
+    def _where(self):
+        return ("at the root" if not self.path
+                else "after " + ", ".join(shown(m) for m in self.path[-6:]))
+
     def makeMove(self, move):
         self.counts["makeMove"] += 1
+        if len(self.made) < MAX_LOG:
+            self.made.append(move)
         if self._check_legal and move not in self._game.getMoves():
-            self._violation(f"makeMove({move!r}) after {self.path!r}: not a legal move")
-        if self._record:
-            self.log.append(("make", move))
+            self._violation(f"makeMove({shown(move)}) {self._where()}: the board does not "
+                            "offer this move here")
         try:
             self._game.makeMove(move)
         except Exception as error:
-            self._violation(f"makeMove({move!r}) after {self.path!r} raised {error!r}")
+            self._violation(f"makeMove({shown(move)}) {self._where()} raised "
+                            f"{type(error).__name__}: {str(error)[:80]}")
             raise
+        if self._fresh:
+            self.expanded += 1
+        self._fresh = True
         self.path.append(move)
         self.max_ply = max(self.max_ply, len(self.path))
 
     def undoMove(self, move):
         self.counts["undoMove"] += 1
-        if self._record:
-            self.log.append(("undo", move))
         if not self.path or self.path[-1] != move:
-            last = self.path[-1] if self.path else None
-            self._violation(f"undoMove({move!r}) after {self.path!r}: "
-                            f"the last move made was {last!r}")
+            last = shown(self.path[-1]) if self.path else "none"
+            self._violation(f"undoMove({shown(move)}) {self._where()}: the last move made "
+                            f"was {last}")
         try:
             self._game.undoMove(move)
         except Exception as error:
-            self._violation(f"undoMove({move!r}) after {self.path!r} raised {error!r}")
+            self._violation(f"undoMove({shown(move)}) {self._where()} raised "
+                            f"{type(error).__name__}: {str(error)[:80]}")
             raise
+        self._fresh = False
         if self.path and self.path[-1] == move:
             self.path.pop()
         elif move in self.path:  # out of order: forget the newest copy of it
             del self.path[len(self.path) - 1 - self.path[::-1].index(move)]
 
-    def __getattr__(self, name):
-        # Only called for names not found normally: forward the allowed extras.
-        if name.startswith("_") or name not in self._extra:
-            raise AttributeError(
-                f"the board offers only {', '.join(GAME_METHODS + self._extra)}; "
-                f"a searcher may not use {name!r}")
-        method = getattr(self._game, name)
 
-        def counted(*args, **kwargs):
-            self.counts[name] += 1
-            return method(*args, **kwargs)
-        return counted
+class Node:
+    """One position of a hand-built tree: `value` is what `evaluate()` returns
+    there (from player 1's view), `children` maps each move token to the
+    position it leads to, in the order `getMoves()` lists them. A node
+    without children is a decided game."""
+
+    __slots__ = ("value", "children")
+
+    def __init__(self, value=0, children=None):
+        self.value = value
+        self.children = dict(children or {})
+
+
+def nested_tree(tree, static=None, token=None):
+    """A `Node` tree from nested lists: a number is a leaf (its value), a list
+    an inner node; `static` maps the path (child indexes) of an inner node to
+    its value (default 0); `token(path, index)` names the move to child
+    `index` (default: the index itself)."""
+    static = dict(static or {})
+
+    def build(node, path):
+        if not isinstance(node, list):
+            return Node(node)
+        kids = {}
+        for index, child in enumerate(node):
+            name = index if token is None else token(path, index)
+            if name in kids:
+                raise ValueError(f"two moves named {name!r} at {path}")
+            kids[name] = build(child, path + (index,))
+        return Node(static.get(path, 0), kids)
+    return build(tree, ())
 
 
 class TreeGame:
-    """A hand-built game tree as a board object (moves are child indexes).
+    """A hand-built game tree as a board object.
 
-    `tree` is nested lists: a number is a leaf (its `evaluate()` value, from
-    player 1's view), a list is an inner node whose children are reached by
-    the moves 0, 1, ..., len - 1 in that order. `static` maps the path (a
-    tuple of moves from the root) of an inner node to what `evaluate()`
-    returns there when a depth limit stops the search (default 0). Player
-    `first` moves at the root; the sides alternate. An inner node with no
-    children is a decided game worth `static.get(path, 0)`.
+    `tree` is a `Node` (or nested lists and `static`, see `nested_tree`; then
+    the moves are the child indexes). Player `first` moves at the root; the
+    sides alternate. Moves are whatever tokens the tree's nodes use: a move
+    the current node does not offer raises ValueError.
     """
 
     def __init__(self, tree, static=None, first=1):
-        self.tree = tree
-        self.static = dict(static or {})
+        self.root = tree if isinstance(tree, Node) else nested_tree(tree, static)
         self.first = first
         self.path = []
-
-    def _node(self):
-        node = self.tree
-        for move in self.path:
-            node = node[move]
-        return node
+        self.nodes = [self.root]
 
     def getMoves(self):
-        node = self._node()
-        return list(range(len(node))) if isinstance(node, list) else []
+        return list(self.nodes[-1].children)
 
     def makeMove(self, move):
-        node = self._node()
-        if not isinstance(node, list) or not (isinstance(move, int) and 0 <= move < len(node)):
-            raise ValueError(f"no move {move!r} at {tuple(self.path)}")
+        try:
+            child = self.nodes[-1].children.get(move)
+        except TypeError:        # an unhashable argument is no move either
+            child = None
+        if child is None:
+            raise ValueError(f"no move {shown(move)} here")
         self.path.append(move)
+        self.nodes.append(child)
 
     def undoMove(self, move):
         if not self.path or self.path[-1] != move:
-            raise ValueError(f"cannot take back {move!r} at {tuple(self.path)}")
+            raise ValueError(f"cannot take back {shown(move)}: it was not the last move")
         self.path.pop()
+        self.nodes.pop()
 
     def evaluate(self):
-        node = self._node()
-        if isinstance(node, list):
-            return self.static.get(tuple(self.path), 0)
-        return node
+        return self.nodes[-1].value
 
     def getSide(self):
-        if len(self.path) % 2 == 0:
-            return self.first
-        return 3 - self.first
+        return self.first if len(self.path) % 2 == 0 else 3 - self.first
+
+
+def tree_snapshot(game):
+    """A cheap comparable state of a TreeGame."""
+    return (tuple(game.path), len(game.nodes), id(game.nodes[-1]))

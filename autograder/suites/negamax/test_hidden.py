@@ -1,56 +1,76 @@
 """Hidden suite for negamax: the board's rules, the search's values, its technique.
 
-The student's `TicTacToe` is checked method by method on every reachable
-position. The student's `NegaMax` never searches on the student's own board:
-the kit module (`child_kit.py`, loaded into the sandbox as `kit`) hands it a
-trusted board (tic-tac-toe, or a small hand-built tree) wrapped in an
-`InstrumentedGame`, which counts every call and notices every broken rule.
-The very same kit functions run the reference solution in this trusted
-process, so the expected data (values, expanded nodes, `evaluate` calls,
-`makeMove` calls, plies) come from one code path and are compared exactly.
+Nothing of ours runs in the sandbox. Two kinds of checks:
+
+* The student's own `TicTacToe` is checked method by method with plain data
+  (call plans without proxies): every one of the 5,478 reachable positions
+  for `winner`, `evaluate`, `getMoves`, every open one for `getSide` and
+  `makeMove`/`undoMove`. These calls are cheap, so they stay exhaustive.
+* The student's `NegaMax` and `ShortSightedOpponent` never see the student's
+  board. They get a `Proxy` of a board that lives in this process
+  (`InstrumentedGame` around `games.KitBoard` or `instrumented.TreeGame`):
+  every `getMoves`/`evaluate`/`getSide` is answered here, every
+  `makeMove`/`undoMove` is recorded here, in order. Counts, the visit order,
+  the plies of `evaluate`, broken rules and the board after the search are
+  read from that object, never from the child. The reference runs in this
+  process on an identical board, so expected and observed records come from
+  the same code.
+
+Games only the grader knows. Every proxied search runs on a game the
+student's code cannot reproduce on its own: tic-tac-toe positions whose board
+(a `Twist`) lists the legal moves in an order of its own, offers only some of
+them, or scores undecided positions with values of its own; or trees with
+opaque move tokens (fixed shapes with fresh tokens and shifted values, and
+seeded random trees). A search that uses its own rules, replays a copied
+reference on real tic-tac-toe, or counts on its own answers for a different
+game and fails.
+
+How the positions were chosen, and why that is enough. Each `ask` costs a
+pipe round trip (30-50 us), so proxied searches are sampled (seeded, the same
+for every submission) and kept small: depths 1 to 3 anywhere in the game,
+full depth from positions with 5 or more marks, and full depth on subset
+boards from 3 or 4 marks, where offering half the moves keeps the tree small.
+About 1,600 proxied searches in all (about 60,000 answered calls for a
+correct submission). Every search rule a student can get wrong shows on a
+large share of these positions: each example bug in examples/negamax fails
+on dozens of them (tests/negamax asserts which checks each one fails), and
+the hand-built trees pin cut-offs at exactly the bound, narrow windows,
+decided positions above the depth limit and player 2 at the root.
 
 Which test catches which mistake:
 - values: `test_explore_values`, `test_evaluated_moves`, `test_best_move`;
-- plain minimax handed in as alpha-beta, or a cut on the wrong comparison:
-  `test_work_on_hand_built_trees`, `test_work_on_positions`;
-- the evaluation's sign for the side to move, or searching past a decided
-  game: `test_explore_leaves`;
+- plain minimax handed in as alpha-beta, a cut on the wrong comparison, the
+  wrong move order: `test_work_on_hand_built_trees`, `test_work_on_positions`;
+- the evaluation's sign for the side to move, searching past a decided game:
+  `test_explore_leaves`;
 - an off-by-one depth limit, or `evaluate` above the limit: `test_depth_limit`;
 - fail-soft instead of fail-hard: `test_fail_hard_windows`;
 - make/undo discipline: `test_board_is_restored`;
 - a fixed choice among equal moves: `test_best_move_random_choice`.
 """
 
+from __future__ import annotations
+
 import functools
-import importlib.util
 import math
 import random
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import pytest
 
 from autograder.gametrees import load_tree, to_nested
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
 from autograder.grading.reference import load_reference
+from autograder.grading.student import Outcome, Plan, Proxy
+from autograder.instrumented import InstrumentedGame, Node, TreeGame, shown, tree_snapshot
+from autograder.suites.negamax import games
+from autograder.suites.negamax.games import KitBoard, Twist
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf
 FULL = 9
-# Unpruned negamax answers a position with at least this many marks in a few
-# milliseconds, so full-depth searches cover all of them; earlier positions
-# are sampled (a plain search of the empty board takes seconds).
-ENDGAME_MARKS = 5
-
-
-def _load_kit():
-    path = Path(__file__).resolve().parent / "child_kit.py"
-    spec = importlib.util.spec_from_file_location("_negamax_suite_kit", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-KIT = _load_kit()
+ASK = ("getMoves", "evaluate", "getSide")
+TELL = ("makeMove", "undoMove")
 
 
 # ------------------------------------------------------------ positions
@@ -58,18 +78,25 @@ def marks(cells):
     return sum(1 for cell in cells if cell)
 
 
+def rows_of(cells):
+    return [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
+
+
+def is_open(cells):
+    return bool(games.MOVES[games.key_of(cells)])
+
+
+def side_of(cells):
+    return 2 if marks(cells) % 2 else 1
+
+
 def draw(cells):
     rows = ["".join(".12"[c] for c in cells[i:i + 3]) for i in (0, 3, 6)]
-    board = KIT.KitBoard(cells)
-    if board.getMoves():
-        rows.append(f"(player {board.getSide()} to move; moves are (x, y), column first)")
+    if is_open(cells):
+        rows.append(f"(player {side_of(cells)} to move; moves are (x, y), column first)")
     else:
         rows.append("(the game is decided)")
     return "\n".join(rows)
-
-
-def rows_of(cells):
-    return [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
 
 
 @functools.cache
@@ -78,7 +105,7 @@ def positions():
     seen, todo = {(0,) * 9}, [(0,) * 9]
     while todo:
         cells = todo.pop()
-        board = KIT.KitBoard(cells)
+        board = KitBoard(cells)
         for move in board.getMoves():
             board.makeMove(move)
             nxt = tuple(board.cells)
@@ -86,17 +113,17 @@ def positions():
             if nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
-    return sorted(seen, key=lambda c: (marks(c), c))
+    return tuple(sorted(seen, key=lambda c: (marks(c), c)))
 
 
 @functools.cache
 def open_positions():
-    return [c for c in positions() if KIT.KitBoard(c).getMoves()]
+    return tuple(c for c in positions() if is_open(c))
 
 
 @functools.cache
 def decided_positions():
-    return [c for c in positions() if not KIT.KitBoard(c).getMoves()]
+    return tuple(c for c in positions() if not is_open(c))
 
 
 @functools.cache
@@ -107,82 +134,232 @@ def sample(count, low, high, seed):
                         key=lambda c: (marks(c), c)))
 
 
-@functools.cache
-def full_depth_positions():
-    """All open positions with ENDGAME_MARKS+ marks, and a seeded sample of earlier ones."""
-    early = sample(10, 2, 2, 11) + sample(16, 3, 3, 12) + sample(40, 4, 4, 13)
-    late = tuple(c for c in open_positions() if marks(c) >= ENDGAME_MARKS)
-    return early + late
+# ------------------------------------------------------------ games only the proxy knows
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A position a search starts from, on a board of the grader's: tic-tac-toe
+    `cells` (with a `twist`, or plain) or a hand-built `tree` (player `first`
+    moves at its root)."""
+    name: str
+    cells: tuple | None = None
+    twist: Twist | None = None
+    tree: Node | None = None
+    first: int = 1
+
+    def board(self) -> InstrumentedGame:
+        """A fresh trusted board for one search."""
+        if self.tree is not None:
+            return InstrumentedGame(TreeGame(self.tree, first=self.first),
+                                    snapshot=tree_snapshot)
+        return InstrumentedGame(KitBoard(self.cells, self.twist),
+                                snapshot=games.board_snapshot)
+
+    @functools.cached_property
+    def text(self) -> str:
+        if self.tree is not None:
+            return (f"hand-built tree '{self.name}' (player {self.first} moves at the root; "
+                    "the moves are the tokens getMoves lists; values from player 1's view)\n"
+                    + games.draw_tree(self.tree))
+        text = draw(self.cells)
+        if self.twist is not None:
+            moves = KitBoard(self.cells, self.twist).getMoves()
+            text += (f"\n{self.twist.describe()}; here getMoves() returns "
+                     f"{short(moves, 120)}" if moves else "")
+        return text
+
+    @property
+    def size(self):
+        """For ordering cases smallest first."""
+        if self.tree is not None:
+            return (0, games.tree_size(self.tree))
+        return (1, 9 - marks(self.cells))
 
 
-# ------------------------------------------------------------ hand-built trees
-def _tree(name, nested, static=(), first=1):
-    return name, {"tree": nested, "static": [[list(p), v] for p, v in static], "first": first}
+def twist_for(index: int, *, keep=1.0, noise=0) -> Twist:
+    return Twist(salt=1000 + index, order=True, keep=keep, noise=noise)
+
+
+def twisted(cells, index, **kind) -> Game:
+    return Game(f"position {index}", cells, twist_for(index, **kind))
+
+
+FIXED_SHAPES = (
+    ("three by three", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 1),
+    ("three by three, player 2 first", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 2),
+    ("uneven, with values at inner nodes", [[[5, 6], [7, 4, 5]], [[3]], [[6], [6, 9]], [7]],
+     {(0,): 4, (1,): -2, (2,): 5, (3,): 1, (0, 0): 5, (0, 1): 6, (2, 1): 7}, 1),
+    ("two by two by two", [[[-1, 3], [5, 1]], [[-6, -4], [0, 9]]], {(0,): 1, (1,): -3}, 1),
+    ("a tie exactly at the bound", [[4, 7], [4, 2], [9, 4, 1], [3, 8]], {}, 1),
+    ("four plies", [[[[2, 8], [3, 1]], [[6, 0], [5, 4]]], [[[7, 3], [1, 9]], [[4, 4], [8, 2]]]],
+     {(0,): 2, (1,): 1, (0, 0): 3, (0, 1): 5, (1, 0): 4, (1, 1): 6}, 2),
+)
+
+
+RANDOM_TREES = 24
 
 
 @functools.cache
 def trees():
-    """Small trees whose every node is known; moves are child indexes 0, 1, ..."""
-    found = [
-        _tree("three by three", [[3, 12, 8], [2, 4, 6], [14, 5, 2]]),
-        _tree("three by three, player 2 first", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], first=2),
-        _tree("uneven, with values at inner nodes",
-              [[[5, 6], [7, 4, 5]], [[3]], [[6], [6, 9]], [7]],
-              {(0,): 4, (1,): -2, (2,): 5, (3,): 1, (0, 0): 5, (0, 1): 6, (2, 1): 7}.items()),
-        _tree("two by two by two", [[[-1, 3], [5, 1]], [[-6, -4], [0, 9]]],
-              {(0,): 1, (1,): -3}.items()),
-        _tree("a tie exactly at the bound", [[4, 7], [4, 2], [9, 4, 1], [3, 8]]),
-        _tree("four plies", [[[[2, 8], [3, 1]], [[6, 0], [5, 4]]],
-                             [[[7, 3], [1, 9]], [[4, 4], [8, 2]]]],
-              {(0,): 2, (1,): 1, (0, 0): 3, (0, 1): 5, (1, 0): 4, (1, 1): 6}.items(), first=2),
-    ]
+    """Fixed shapes with fresh tokens and shifted values, then seeded random trees."""
+    found = []
+    shapes = list(FIXED_SHAPES)
     for name in ("aima-5-2", "depth-limit", "ties-deep"):
         nested, static = to_nested(load_tree(name))
-        found.append(_tree(name, nested, static.items()))
+        shapes.append((name, nested, static, 1))
+    for index, (name, nested, static, first) in enumerate(shapes):
+        shift = random.Random(index).randint(-7, 7)
+        found.append(Game(f"shape {index + 1}", tree=games.token_tree(nested, static, 50 + index,
+                                                                     shift), first=first))
+    seed = 300
+    while len(found) < len(shapes) + RANDOM_TREES:
+        seed += 1
+        tree = games.random_tree(seed, depth=3 + seed % 3, widths=(1, 4))
+        if games.tree_depth(tree) >= 3 and games.tree_size(tree) <= 60:
+            found.append(Game(f"random {len(found) - len(shapes) + 1}", tree=tree,
+                              first=1 + seed % 2))
     return tuple(found)
 
 
-def tree_text(name, spec):
-    static = ", ".join(f"{tuple(p)}: {v}" for p, v in spec["static"])
-    return (f"hand-built tree '{name}' (player {spec['first']} moves at the root; moves are "
-            f"child indexes)\nleaves (player 1's view): {spec['tree']}"
-            + (f"\nevaluate() at inner nodes: {{{static}}}" if static else ""))
+# ------------------------------------------------------------ searches
+class Chooser:
+    """The `rng` handed to getBestMove and play: a seeded random.Random of the
+    grader's, reached through a proxy (the handout asks for rng.choice)."""
+    METHODS = ("choice", "randrange", "randint", "random", "sample")
+
+    def __init__(self, seed):
+        self._rng = random.Random(seed)
+
+    def choice(self, seq):
+        return self._rng.choice(seq)
+
+    def randrange(self, *args):
+        return self._rng.randrange(*args)
+
+    def randint(self, a, b):
+        return self._rng.randint(a, b)
+
+    def random(self):
+        return self._rng.random()
+
+    def sample(self, population, k):
+        return self._rng.sample(population, k)
 
 
-# ------------------------------------------------------------ running both sides
-def _freeze(value):
-    """Hashable, comparable form of plain data (lists and tuples alike)."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
+@dataclass(frozen=True, eq=False)
+class Search:
+    """One call of the student's searcher on a fresh board of `game`.
+    kind: explore (depth, alpha, beta), evaluated (depth), default (depth given to
+    the constructor), best (depth, seed), play (depth, seed)."""
+    kind: str
+    game: Game
+    args: tuple
+
+    @property
+    def call(self) -> str:
+        head = "tree" if self.game.tree is not None else "board"
+        if self.kind == "explore":
+            depth, alpha, beta = self.args
+            return f"NegaMax({head}).explore({depth}, {window(alpha, beta)})"
+        if self.kind == "evaluated":
+            return f"NegaMax({head}).getEvaluatedMoves({self.args[0]})"
+        if self.kind == "default":
+            return f"NegaMax({head}, {self.args[0]}).getEvaluatedMoves()"
+        if self.kind == "best":
+            return f"NegaMax({head}).getBestMove({self.args[0]}, rng)"
+        return f"ShortSightedOpponent({head}, {self.args[0]}).play(rng)"
+
+    @property
+    def name(self) -> str:
+        """What a timeout is remembered by."""
+        return {"explore": "NegaMax.explore", "evaluated": "NegaMax.getEvaluatedMoves",
+                "default": "NegaMax.getEvaluatedMoves", "best": "NegaMax.getBestMove",
+                "play": "ShortSightedOpponent.play"}[self.kind]
+
+    def plan(self, board: InstrumentedGame) -> Plan:
+        """The student's side: the same calls, on a proxy of `board`."""
+        plan = Plan(self.name)
+        proxy = Proxy(board, ask=ASK, tell=TELL)
+        kind, depth = self.kind, self.args[0]
+        if kind == "explore":
+            searcher = plan.call("negamax.NegaMax", proxy)
+            value = plan.call(searcher.attr("explore"), *self.args)
+            return plan.returns({"value": value, "nodes": plan.get(
+                searcher.attr("treeNodeCounter"), default=None)})
+        if kind == "evaluated":
+            searcher = plan.call("negamax.NegaMax", proxy)
+            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"), depth)})
+        if kind == "default":
+            searcher = plan.call("negamax.NegaMax", proxy, depth)
+            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"))})
+        rng = Proxy(Chooser(self.args[1]), ask=Chooser.METHODS)
+        if kind == "best":
+            searcher = plan.call("negamax.NegaMax", proxy)
+            return plan.returns({"move": plan.call(searcher.attr("getBestMove"), depth, rng)})
+        player = plan.call("negamax.ShortSightedOpponent", proxy, depth)
+        return plan.returns({"move": plan.call(player.attr("play"), rng)})
+
+    def reference(self, board: InstrumentedGame) -> dict:
+        """The reference's answer to the same calls, in this process."""
+        kind, depth = self.kind, self.args[0]
+        if kind == "explore":
+            searcher = ref.NegaMax(board)
+            value = searcher.explore(*self.args)
+            return {"value": value, "nodes": searcher.treeNodeCounter}
+        if kind == "evaluated":
+            try:
+                return {"moves": ref.NegaMax(board).getEvaluatedMoves(depth)}
+            except ValueError:
+                return {"raised": "ValueError"}
+        if kind == "default":
+            return {"moves": ref.NegaMax(board, depth).getEvaluatedMoves()}
+        if kind == "best":
+            return {"move": ref.NegaMax(board).getBestMove(depth, Chooser(self.args[1]))}
+        return {"move": ref.ShortSightedOpponent(board, depth).play(Chooser(self.args[1]))}
 
 
-def _args_key(args):
-    return repr(args)
+@dataclass
+class Run:
+    """A search as the student's code did it, and as the reference does it."""
+    search: Search
+    outcome: object                 # Outcome of the plan: the student's answer
+    record: dict                    # the grader's board after the student's search
+    want: dict                      # the reference's answer
+    want_record: dict = field(repr=False, default_factory=dict)
 
 
 @functools.cache
-def _expected(kind, key):
-    """The reference's answer for the same kit call (run in this process)."""
-    args = _EXPECTED_ARGS[(kind, key)]
-    function = getattr(KIT, "_" + kind)
-    return function(ref, *args)
+def expected(search: Search) -> tuple[dict, dict]:
+    board = search.game.board()
+    answer = search.reference(board)
+    return answer, board.summary()
 
 
-_EXPECTED_ARGS = {}
+def run(student, searches) -> list[Run]:
+    """Every search in one pipelined request, each on its own fresh trusted board."""
+    boards = [search.game.board() for search in searches]
+    outcomes = student.run([s.plan(b) for s, b in zip(searches, boards)])
+    runs = []
+    for search, board, outcome in zip(searches, boards, outcomes):
+        want, want_record = expected(search)
+        runs.append(Run(search, outcome, board.summary(), want, want_record))
+    return runs
 
 
-def expected(kind, args):
-    key = _args_key(args)
-    _EXPECTED_ARGS[(kind, key)] = args
-    return _expected(kind, key)
+def cases(runs) -> list[Case]:
+    return [Case(r.search.call, (r,), r.search.game.text, r.want) for r in runs]
 
 
-def run(student, kind, chosen):
-    """Run kit.<kind> on every case in the sandbox, pipelined."""
-    return student.map("kit." + kind, [c.args for c in chosen])
+def check_runs(summary, runs, judge, hint=None):
+    """check_all over runs: `judge(run)` sees the student's answer (the plan's
+    value) and the grader's records; the feedback shows the reason."""
+    chosen = cases(runs)
+    try:
+        check_all(summary, chosen, [r.outcome for r in runs],
+                  lambda case, outcome: judge(case.args[0]), hint=hint)
+    except CheckFailed as failure:
+        if failure.problem:
+            failure.got, failure.problem = failure.problem, None
+        raise
 
 
 def window(alpha, beta):
@@ -193,16 +370,162 @@ def number(value):
     return type(value) in (int, float)
 
 
+def smallest_first(searches):
+    return sorted(searches, key=lambda s: (s.game.size, s.args[0]))
+
+
 # ------------------------------------------------------------ the student's board
-def _board_cases(method, boards):
-    return [Case(f"TicTacToe(field).{method}()", (c,), draw(c),
-                 getattr(ref.TicTacToe(rows_of(c)), method)()) for c in boards]
+# Plain data, no proxies. Each plan checks CHUNK positions. The methods' calls
+# are caught one by one, so one position's exception does not hide the others;
+# a board that cannot even be built stops its plan, and a plan whose positions
+# loop forever times out as a whole (after CHUNK_TIMEOUT calls' time).
+CHUNK = 250
+CHUNK_TIMEOUT = 5
+
+
+class FixedPlan(Plan):
+    """A plan without proxies or callbacks: its wire form does not depend on the
+    request it travels in, so it is encoded once per worker, not per submission."""
+
+    def encode(self, registry, index):
+        if not hasattr(self, "_encoded"):
+            self._encoded = super().encode(registry, index)
+        return self._encoded
+
+
+def run_chunked(student, name, items, steps):
+    """For each item, `steps(plan, item)` adds its calls and returns the Value to
+    judge (calls that may raise are added with catch=True); plans of CHUNK items
+    run in one request. One Outcome per item."""
+    plans = _chunk_plans(name, items, steps)
+    outcomes = student.run([plan for plan, _ in plans],
+                           timeout=student.timeouts.call * CHUNK_TIMEOUT)
+    found = []
+    for (_, item_of_step), outcome, start in zip(plans, outcomes, range(0, len(items), CHUNK)):
+        found += _unpack(outcome, min(CHUNK, len(items) - start), item_of_step)
+    return found
+
+
+_PLANS = {}
+
+
+def _chunk_plans(name, items, steps):
+    """The plans for `items` (cached: the items are cached too), each with a table
+    from step number to the item it belongs to."""
+    key = (name, id(items))
+    if key not in _PLANS:
+        plans = []
+        for start in range(0, len(items), CHUNK):
+            plan, item_of_step, values = FixedPlan(name), [], []
+            for index, item in enumerate(items[start:start + CHUNK]):
+                values.append(steps(plan, item))
+                item_of_step += [index] * (len(plan.steps) - len(item_of_step))
+            plans.append((plan.returns(values), tuple(item_of_step)))
+        _PLANS[key] = (items, tuple(plans))
+    return _PLANS[key][1]
+
+
+def _caught(value):
+    return type(value) is dict and set(value) == {"raised"} and type(value["raised"]) is dict
+
+
+def _raised(raised):
+    return Outcome(raised={k: None if raised.get(k) is None else str(raised[k])
+                           for k in ("type", "message", "where")})
+
+
+def _unpack(outcome, count, item_of_step):
+    """One Outcome per item of a chunk's plan."""
+    if outcome.raised is not None:
+        # A step without catch raised (building the board): that item raised, the
+        # others of the chunk were not judged.
+        step = outcome.raised.get("step")
+        failing = item_of_step[step] if type(step) is int and step < len(item_of_step) else 0
+        unreached = Outcome(failure="unreached", detail="not judged: an earlier call failed")
+        return [_raised(outcome.raised) if i == failing else unreached for i in range(count)]
+    if not outcome.answered:
+        detail = outcome.detail
+        if outcome.failure == "timeout":
+            detail += f" (while checking {count} positions in one go; this is the first of them)"
+        return [Outcome(failure=outcome.failure, detail=detail)] * count
+    values = outcome.value
+    if type(values) is not list or len(values) != count:
+        return [Outcome(failure="bad_value", detail="the answers came back malformed")] * count
+    return [_raised(v["raised"]) if _caught(v) else Outcome(ok=True, value=v) for v in values]
+
+
+READS = ("winner", "evaluate", "getSide", "getMoves")
+
+
+@functools.cache
+def own_items():
+    """Every position, with the move makeMove/undoMove try there (None when decided)."""
+    found = []
+    for index, cells in enumerate(positions()):
+        legal = games.MOVES[games.key_of(cells)]
+        found.append((cells, legal[index % len(legal)] if legal else None))
+    return tuple(found)
+
+
+def _own_steps(plan, item):
+    """All of one position in one go (its rows sent once, not six times): the four
+    reading methods, then makeMove, a copy of the field right after it (a new
+    board built from it) and undoMove, on the same board. Every method call is
+    caught on its own."""
+    cells, move = item
+    board = plan.call("negamax.TicTacToe", rows_of(cells))
+    reads = [plan.call(board.attr(method), catch=True)
+             if method != "getSide" or move is not None else None for method in READS]
+    if move is None:
+        return reads
+    made = plan.call(board.attr("makeMove"), move, catch=True)
+    copy = plan.call("negamax.TicTacToe", plan.get(board.attr("field")), catch=True)
+    undone = plan.call(board.attr("undoMove"), move, catch=True)
+    return reads + [made, plan.get(copy.attr("field"), default=None), undone,
+                    plan.get(board.attr("field"), default=None)]
+
+
+@pytest.fixture(scope="session")
+def own_board_runs(student):
+    """The student's board on every position, one Outcome per position (own_items)."""
+    return run_chunked(student, "TicTacToe", own_items(), _own_steps)
+
+
+def _column(outcome, columns):
+    """The part of a position's combined outcome that one check judges."""
+    values = outcome.value
+    if type(values) is not list or len(values) <= max(columns):
+        return Outcome(failure="bad_value", detail="the answers came back malformed")
+    picked = [values[c] for c in columns]
+    if len(picked) == 1:
+        return _raised(picked[0]["raised"]) if _caught(picked[0]) else Outcome(ok=True,
+                                                                             value=picked[0])
+    return Outcome(ok=True, value=picked)
+
+
+def own_outcomes(student, own_runs, name, chosen, columns, steps, keep=lambda item: True):
+    """The outcomes of `chosen` (cases in own_items order, `keep` selects the
+    items they come from), taken from the combined runs; if any position of
+    those did not answer (a timeout, a crash), this check runs its own calls
+    alone, so one method's endless loop does not fail the others' checks."""
+    picked = [o for item, o in zip(own_items(), own_runs) if keep(item)]
+    if all(o.answered for o in picked):
+        return [_column(o, cols) for o in picked for cols in columns]
+    return run_chunked(student, name, chosen, steps)
 
 
 @functools.cache
 def board_cases(method):
     boards = positions() if method != "getSide" else open_positions()
-    return _board_cases(method, boards)
+    return tuple(Case(f"TicTacToe(field).{method}()", (cells,), draw(cells),
+                      getattr(ref.TicTacToe(rows_of(cells)), method)()) for cells in boards)
+
+
+def _method_steps(method):
+    def steps(plan, case):
+        board = plan.call("negamax.TicTacToe", rows_of(case.args[0]))
+        return plan.call(board.attr(method), catch=True)
+    return steps
 
 
 def exact(case, outcome):
@@ -212,572 +535,632 @@ def exact(case, outcome):
     return None
 
 
-def _check_board(student, method, summary, hint):
+def _check_board(student, own_runs, method, summary, hint):
     chosen = board_cases(method)
-    check_all(summary, chosen, run(student, method, chosen), exact, hint=hint)
+    keep = (lambda item: item[1] is not None) if method == "getSide" else (lambda item: True)
+    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
+                            [(READS.index(method),)], _method_steps(method), keep)
+    check_all(summary, chosen, outcomes, exact, hint=hint)
 
 
-def test_winner(student):
+def test_winner(student, own_board_runs):
     """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    _check_board(student, "winner", "winner returned the wrong player",
+    _check_board(student, own_board_runs, "winner", "winner returned the wrong player",
                  "check the three rows, the three columns and both diagonals; 0 if nobody")
 
 
-def test_evaluate(student):
+def test_evaluate(student, own_board_runs):
     """TicTacToe.evaluate scores all 5,478 positions from player 1's view"""
-    _check_board(student, "evaluate", "evaluate returned the wrong score",
+    _check_board(student, own_board_runs, "evaluate", "evaluate returned the wrong score",
                  "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
                  "player 2, 0 otherwise")
 
 
-def test_get_side(student):
+def test_get_side(student, own_board_runs):
     """TicTacToe.getSide names the player to move on every unfinished position"""
-    _check_board(student, "getSide", "getSide returned the wrong player",
+    _check_board(student, own_board_runs, "getSide", "getSide returned the wrong player",
                  "player 1 moves when the number of marks is even")
 
 
-def test_get_moves(student):
+def test_get_moves(student, own_board_runs):
     """TicTacToe.getMoves lists the free cells in order, and none once the game is decided"""
-    _check_board(student, "getMoves", "getMoves returned the wrong moves",
+    _check_board(student, own_board_runs, "getMoves", "getMoves returned the wrong moves",
                  "a list of (x, y), row by row from the top; [] after a win or on a full "
                  "board, so no search ever plays past the end of a game")
 
 
 @functools.cache
 def make_undo_cases():
-    chosen = []
-    for index, cells in enumerate(open_positions()):
+    """Per open position its move from own_items: the field after makeMove, and
+    after makeMove and undoMove."""
+    found = []
+    for cells, move in own_items():
+        if move is None:
+            continue
         board = ref.TicTacToe(rows_of(cells))
-        moves = board.getMoves()
-        move = moves[index % len(moves)]
         board.makeMove(move)
         made = [list(row) for row in board.field]
-        chosen.append(Case(f"makeMove({move}) then undoMove({move})", (cells, move),
-                           draw(cells), [made, rows_of(cells)]))
-    return chosen
+        found.append(Case(f"makeMove({move})", (cells, move, "makeMove"), draw(cells), made))
+        found.append(Case(f"makeMove({move}) then undoMove({move})", (cells, move, "undoMove"),
+                          draw(cells), rows_of(cells)))
+    return tuple(found)
 
 
-def test_make_and_undo(student):
+def _make_undo_steps(plan, case):
+    """What makeMove (and undoMove) returned or raised, then the field."""
+    cells, move, last = case.args
+    board = plan.call("negamax.TicTacToe", rows_of(cells))
+    calls = [plan.call(board.attr("makeMove"), move, catch=True)]
+    if last == "undoMove":
+        calls.append(plan.call(board.attr("undoMove"), move, catch=True))
+    return calls + [plan.get(board.attr("field"), default=None)]
+
+
+def test_make_and_undo(student, own_board_runs):
     """TicTacToe.makeMove marks the cell for the player to move; undoMove empties it again"""
     chosen = make_undo_cases()
 
     def judge(case, outcome):
-        got = outcome.value
-        if type(got) is not list or len(got) != 2:
-            return f"returned {short(got)}"
-        made, undone = got
-        if made != case.expected[0]:
-            return f"after makeMove the field was {short(made)}"
-        if undone != case.expected[1]:
-            return f"after undoMove the field was {short(undone)}"
+        *calls, field = outcome.value
+        for call in calls:
+            if _caught(call):
+                return describe(_raised(call["raised"]))
+        if field != case.expected:
+            return f"the field became {short(field)}"
         return None
-    check_all("makeMove or undoMove changed the wrong cell", chosen,
-              run(student, "make_undo", chosen), judge,
+    first = len(READS)
+    outcomes = own_outcomes(student, own_board_runs, "TicTacToe.makeMove", chosen,
+                            [(first, first + 1), (first, first + 2, first + 3)],
+                            _make_undo_steps, keep=lambda item: item[1] is not None)
+    check_all("makeMove or undoMove changed the wrong cell", chosen, outcomes, judge,
               hint="the move is (x, y): field[y][x]; getSide() says whose mark it is")
 
 
 @functools.cache
 def bad_cell_cases():
     rng = random.Random(5)
-    taken, empty = [], []
+    found = []
     for cells in sample(40, 1, 8, 6):
         full = [(i % 3, i // 3) for i in range(9) if cells[i]]
         free = [(i % 3, i // 3) for i in range(9) if not cells[i]]
-        taken.append(Case(f"makeMove({(m := rng.choice(full))}) on a taken cell", (cells, m),
-                          draw(cells), "ValueError"))
-        empty.append(Case(f"undoMove({(m := rng.choice(free))}) on an empty cell", (cells, m),
-                          draw(cells), "ValueError"))
-    return taken, empty
+        for method, move in (("makeMove", rng.choice(full)), ("undoMove", rng.choice(free))):
+            state = "a taken" if method == "makeMove" else "an empty"
+            plan = Plan(f"TicTacToe.{method}")
+            board = plan.call("negamax.TicTacToe", rows_of(cells))
+            plan.returns(plan.call(board.attr(method), move))
+            found.append((Case(f"{method}({move}) on {state} cell", (cells, move), draw(cells),
+                               "ValueError"), plan))
+    return tuple(found)
 
 
 def test_make_and_undo_refuse_bad_cells(student):
     """makeMove refuses a taken cell and undoMove an empty one (ValueError)"""
-    taken, empty = bad_cell_cases()
-    for kind, chosen in (("make_taken", taken), ("undo_empty", empty)):
-        for case, outcome in zip(chosen, run(student, kind, chosen)):
-            require(outcome)
-            if outcome.failure:
-                got = describe(outcome)
-            elif outcome.raised is None:
-                got = f"returned {short(outcome.value)} instead of raising ValueError"
-            elif outcome.raised["type"] != "ValueError":
-                got = describe(outcome)
-            else:
-                continue
-            raise CheckFailed(f"{case.call.split('(')[0]} did not refuse a bad cell",
-                              call=case.call, position=case.position, got=got,
-                              expected="ValueError",
-                              hint="raise ValueError('...') for a cell in the wrong state")
+    found = bad_cell_cases()
+    for (case, _), outcome in zip(found, student.run([plan for _, plan in found])):
+        require(outcome)
+        if outcome.failure:
+            got = describe(outcome)
+        elif outcome.raised is None:
+            got = f"returned {short(outcome.value)} instead of raising ValueError"
+        elif outcome.raised["type"] != "ValueError":
+            got = describe(outcome)
+        else:
+            continue
+        raise CheckFailed(f"{case.call.split('(')[0]} did not refuse a bad cell",
+                          call=case.call, position=case.position, got=got,
+                          expected="ValueError",
+                          hint="raise ValueError('...') for a cell in the wrong state")
 
 
 # ------------------------------------------------------------ search runs (shared)
-def _search_case(call, args, position, kind):
-    return Case(call, args, position, expected(kind, args))
+@functools.cache
+def explore_searches():
+    """Values and work on tic-tac-toe boards only the grader knows."""
+    found, index = [], 0
+    for depth, count in ((1, 70), (2, 140), (3, 70)):
+        for cells in sample(count, 0, 8, 70 + depth):
+            index += 1
+            game = twisted(cells, index, noise=9 if index % 2 else 0,
+                           keep=0.6 if index % 3 == 0 else 1.0)
+            found.append(Search("explore", game, (depth, -INF, INF)))
+    for cells in sample(100, 5, 8, 74):
+        index += 1
+        found.append(Search("explore", twisted(cells, index), (FULL, -INF, INF)))
+    for cells in sample(50, 2, 4, 75):
+        index += 1
+        found.append(Search("explore", twisted(cells, index, keep=0.5), (FULL, -INF, INF)))
+    return tuple(smallest_first(found))
 
 
 @functools.cache
-def explore_cases():
-    chosen = []
-    targets = [(c, 2) for c in open_positions()]
-    targets += [(c, d) for d in (1, 3) for c in sample(400, 0, 8, 70 + d)]
-    for cells, depth in targets:
-        chosen.append(_search_case(f"NegaMax(board).explore({depth}, {window(-INF, INF)})",
-                                   (cells, depth, -INF, INF), draw(cells), "explore"))
-    for cells in full_depth_positions():
-        chosen.append(_search_case(f"NegaMax(board).explore({FULL}, {window(-INF, INF)})",
-                                   (cells, FULL, -INF, INF), draw(cells), "explore"))
-    chosen.sort(key=lambda c: (marks(c.args[0]), c.args[1]))
-    return chosen
-
-
-@functools.cache
-def evaluated_cases():
-    chosen = []
-    for depth in (1, 2, 3):
-        for cells in sample(200, 0, 8, 20 + depth):
-            chosen.append(_search_case(f"NegaMax(board).getEvaluatedMoves({depth})",
-                                       (cells, depth), draw(cells), "evaluated_moves"))
-    for cells in full_depth_positions()[::3]:
-        chosen.append(_search_case(f"NegaMax(board).getEvaluatedMoves({FULL})",
-                                   (cells, FULL), draw(cells), "evaluated_moves"))
-    chosen.sort(key=lambda c: (marks(c.args[0]), c.args[1]))
-    return chosen
-
-
-@functools.cache
-def best_cases():
-    chosen = []
-    targets = [(c, d) for d in (1, 2, 3) for c in sample(200, 0, 8, 20 + d)]
-    targets += [(c, FULL) for c in full_depth_positions()[1::3]]
-    for index, (cells, depth) in enumerate(targets):
-        evaluated = expected("evaluated_moves", (cells, depth))["moves"]
-        best = [m for v, m, _ in evaluated if v == evaluated[0][0]]
-        chosen.append(Case(f"NegaMax(board).getBestMove({depth}, random.Random({index}))",
-                           (cells, depth, index), draw(cells),
-                           {"best": best, "value": evaluated[0][0]}))
-    chosen.sort(key=lambda c: (marks(c.args[0]), c.args[1]))
-    return chosen
-
-
-@functools.cache
-def tree_cases():
-    chosen = []
-    for name, spec in trees():
+def tree_searches():
+    found = []
+    for game in trees():
         for depth in (1, 2, 3, 4, 5):
-            chosen.append(_search_case(f"NegaMax(tree).explore({depth}, {window(-INF, INF)})",
-                                       (spec, depth, -INF, INF), tree_text(name, spec),
-                                       "explore"))
-    return chosen
+            found.append(Search("explore", game, (depth, -INF, INF)))
+    return tuple(found)
+
+
+@functools.cache
+def evaluated_searches():
+    found, index = [], 2000
+    for depth in (1, 2, 3):
+        for cells in sample(40, 0, 8, 20 + depth):
+            index += 1
+            found.append(Search("evaluated", twisted(cells, index, noise=9 if depth < 3 else 0,
+                                                     keep=0.6 if index % 2 else 1.0), (depth,)))
+    for cells in sample(40, 5, 8, 24):
+        index += 1
+        found.append(Search("evaluated", twisted(cells, index), (FULL,)))
+    for game in trees()[::2]:
+        found.append(Search("evaluated", game, (FULL,)))
+    return tuple(smallest_first(found))
+
+
+@functools.cache
+def best_searches():
+    found, index = [], 3000
+    for depth in (1, 2, 3):
+        for cells in sample(40, 0, 8, 30 + depth):
+            index += 1
+            found.append(Search("best", twisted(cells, index, noise=9, keep=0.7), (depth, index)))
+    for cells in sample(40, 5, 8, 34):
+        index += 1
+        found.append(Search("best", twisted(cells, index), (FULL, index)))
+    for game in trees()[1::2]:
+        index += 1
+        found.append(Search("best", game, (FULL, index)))
+    return tuple(smallest_first(found))
 
 
 @pytest.fixture(scope="session")
 def explore_runs(student):
-    chosen = explore_cases()
-    return chosen, run(student, "explore", chosen)
-
-
-@pytest.fixture(scope="session")
-def evaluated_runs(student):
-    chosen = evaluated_cases()
-    return chosen, run(student, "evaluated_moves", chosen)
-
-
-@pytest.fixture(scope="session")
-def best_runs(student):
-    chosen = best_cases()
-    return chosen, run(student, "best_move", chosen)
+    return run(student, explore_searches())
 
 
 @pytest.fixture(scope="session")
 def tree_runs(student):
-    chosen = tree_cases()
-    return chosen, run(student, "explore", chosen)
+    return run(student, tree_searches())
 
 
-def check_searches(summary, chosen, outcomes, judge, hint=None):
-    """check_all for kit search runs: an exception inside the student's search
-    comes back as data ("error"); the feedback shows the reason, not our dict."""
-    def wrapped(case, outcome):
-        got = outcome.value
-        if type(got) is not dict:
-            return f"the kit got {short(got)}"
-        if got.get("error"):
-            return f"raised {got['error']}"
-        return judge(case, outcome)
-    try:
-        check_all(summary, chosen, outcomes, wrapped, hint=hint)
-    except CheckFailed as failure:
-        if failure.problem:
-            failure.got, failure.problem = failure.problem, None
-        raise
+@pytest.fixture(scope="session")
+def evaluated_runs(student):
+    return run(student, evaluated_searches())
 
 
-def _game(outcome):
-    value = outcome.value
-    if type(value) is dict and type(value.get("game")) is dict:
-        return value["game"]
-    return None
+@pytest.fixture(scope="session")
+def best_runs(student):
+    return run(student, best_searches())
+
+
+def answer(r: Run, key: str):
+    """The student's answer under `key`, or None with the reason it is missing."""
+    got = r.outcome.value
+    if type(got) is not dict or key not in got:
+        return None, f"the plan returned {short(got)}"
+    return got[key], None
 
 
 # ------------------------------------------------------------ values
-def test_explore_values(student, explore_runs):
-    """explore returns the depth-limited game value (depth 2 everywhere, 1 and 3 sampled, 9 on endgames)"""
-    chosen, outcomes = explore_runs
-
-    def judge(case, outcome):
-        got = outcome.value["value"]
+def test_explore_values(student, explore_runs, tree_runs):
+    """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
+    def judge(r):
+        got, problem = answer(r, "value")
+        if problem:
+            return problem
         if not number(got):
             return f"returned {short(got)}, not a number"
-        return None if got == case.expected["value"] else f"returned {short(got)}"
-    check_searches("explore returned the wrong value", chosen, outcomes, judge,
-              hint="the value is from the view of the player to move: the highest of the "
-                   "negated values of the children")
+        return None if got == r.want["value"] else f"returned {short(got)}"
+    check_runs("explore returned the wrong value", explore_runs + tree_runs, judge,
+               hint="the value is from the view of the player to move: the highest of the "
+                    "negated values of the children, in the order getMoves lists them")
+
+
+def _evaluated_reason(got, want):
+    if type(got) is not list or not all(type(e) is tuple and len(e) == 3 for e in got):
+        return f"returned {short(got)}: expected a list of (value, move, nodes) tuples"
+    if sorted(map(repr, (m for _, m, _ in got))) != sorted(map(repr, (m for _, m, _ in want))):
+        return (f"listed the moves {short([m for _, m, _ in got])}, not every move "
+                "getMoves offers")
+    values = {repr(m): v for v, m, _ in got}
+    for v, m, _ in want:
+        if not number(values[repr(m)]) or values[repr(m)] != v:
+            return f"gave move {m!r} the value {short(values[repr(m)])}"
+    if [(v, m) for v, m, _ in got] != [(v, m) for v, m, _ in want]:
+        return (f"the order {short([m for _, m, _ in got])} is not best first with ties "
+                "in getMoves order")
+    return None
 
 
 def test_evaluated_moves(student, evaluated_runs):
     """getEvaluatedMoves values every move exactly and sorts best first, ties in move order"""
-    chosen, outcomes = evaluated_runs
-
-    def judge(case, outcome):
-        got = outcome.value["moves"]
-        want = case.expected["moves"]
-        if type(got) is not list or not all(type(e) is tuple and len(e) == 3 for e in got):
-            return f"returned {short(got)}: expected a list of (value, move, nodes) tuples"
-        if sorted(map(repr, (m for _, m, _ in got))) != sorted(map(repr, (m for _, m, _ in want))):
-            return f"listed the moves {short([m for _, m, _ in got])}, not every legal move"
-        values = {repr(m): v for v, m, _ in got}
-        for v, m, _ in want:
-            if not number(values[repr(m)]) or values[repr(m)] != v:
-                return f"gave move {m} the value {short(values[repr(m)])}"
-        if [(v, m) for v, m, _ in got] != [(v, m) for v, m, _ in want]:
-            return (f"the order {short([m for _, m, _ in got])} is not best first with ties "
-                    "in getMoves order")
-        return None
-    check_searches("getEvaluatedMoves returned wrong values or order", chosen, outcomes, judge,
-              hint="value = -explore(depth - 1, -infinity, +infinity) after making the move; "
-                   "sort by value, highest first (a stable sort keeps ties in order)")
+    def judge(r):
+        got, problem = answer(r, "moves")
+        return problem or _evaluated_reason(got, r.want["moves"])
+    check_runs("getEvaluatedMoves returned wrong values or order", evaluated_runs, judge,
+               hint="value = -explore(depth - 1, -infinity, +infinity) after making the move; "
+                    "sort by value, highest first (a stable sort keeps ties in order)")
 
 
-def test_best_move(student, best_runs):
-    """getBestMove returns a legal move with the best value at the given depth"""
-    chosen, outcomes = best_runs
-
-    def judge(case, outcome):
-        move = outcome.value["move"]
-        if move not in case.expected["best"]:
-            return f"{short(move)} is not one of the best moves"
-        return None
-    check_searches("getBestMove chose a move that is not among the best", chosen, outcomes, judge,
-              hint="choose among the moves whose value equals the best value")
+def best_moves(evaluated):
+    return [m for v, m, _ in evaluated if v == evaluated[0][0]]
 
 
 @functools.cache
-def choice_cases():
-    found = []
-    for cells in full_depth_positions()[::3]:
-        if marks(cells) < 3:
-            continue
-        evaluated = expected("evaluated_moves", (cells, FULL))["moves"]
-        best = [m for v, m, _ in evaluated if v == evaluated[0][0]]
-        if len(best) >= 2 and len(best) < len(evaluated):
-            found.append((cells, tuple(best)))
-    picked = random.Random(3).sample(found, 12)
-    return sorted(picked, key=lambda p: (marks(p[0]), p[0]))
+def best_of(search: Search):
+    """The best moves at the search's depth, from the reference's evaluated moves."""
+    evaluated = expected(Search("evaluated", search.game, (search.args[0],)))[0]["moves"]
+    return best_moves(evaluated)
+
+
+def test_best_move(student, best_runs):
+    """getBestMove returns a move with the best value at the given depth"""
+    def judge(r):
+        move, problem = answer(r, "move")
+        if problem:
+            return problem
+        if move not in best_of(r.search):
+            return f"{short(move)} is not one of the best moves"
+        return None
+    check_runs("getBestMove chose a move that is not among the best", best_runs, judge,
+               hint="choose among the moves whose value equals the best value")
 
 
 SEEDS = 40
 
 
+@functools.cache
+def choice_games():
+    """(game, depth) with two or more best moves and at least one worse move at
+    that depth, cheap to search 40 times: small random trees at full depth, and
+    tic-tac-toe positions whose board scores undecided positions itself (values
+    from -3 to 3, so ties are common) at depth 1."""
+    found = []
+    for seed in range(400, 3000):
+        tree = games.random_tree(seed, depth=2, widths=(2, 4), values=(-3, 3), decided=0.2)
+        game = Game(f"random tie {len(found) + 1}", tree=tree, first=1 + seed % 2)
+        best = best_of(Search("best", game, (FULL, 0)))
+        if 2 <= len(best) < len(tree.children) and games.tree_size(tree) <= 12:
+            found.append((game, FULL))
+        if len(found) == 4:
+            break
+    for index, cells in enumerate(sample(300, 2, 6, 9)):
+        game = twisted(cells, 4000 + index, noise=3)
+        best = best_of(Search("best", game, (1, 0)))
+        if 2 <= len(best) < len(KitBoard(cells, game.twist).getMoves()):
+            found.append((game, 1))
+        if len(found) == 10:
+            break
+    return tuple(found)
+
+
+@functools.cache
+def choice_searches():
+    return tuple(Search("best", game, (depth, seed)) for game, depth in choice_games()
+                 for seed in range(SEEDS))
+
+
 def test_best_move_random_choice(student):
     """getBestMove picks every one of several equally good moves over 40 seeds, and never a worse one"""
-    chosen = choice_cases()
-    args = [(cells, FULL, seed) for cells, _ in chosen for seed in range(SEEDS)]
-    outcomes = student.map("kit.best_move", args)
-    for index, (cells, best) in enumerate(chosen):
+    searches = choice_searches()
+    runs = run(student, searches)
+    for start in range(0, len(runs), SEEDS):
+        group = runs[start:start + SEEDS]
+        game = group[0].search.game
+        best = best_of(group[0].search)
+        call = (f"{group[0].search.call} with rng = random.Random(seed), "
+                f"seeds 0 to {SEEDS - 1}")
         picks = []
-        for outcome in outcomes[index * SEEDS:(index + 1) * SEEDS]:
-            check_searches("getBestMove failed", [Case(f"getBestMove({FULL}, rng)", (cells,),
-                                                       draw(cells))], [outcome],
-                           lambda case, outcome: None)
-            picks.append(outcome.value["move"])
-        call = f"getBestMove({FULL}, random.Random(seed)) for seeds 0 to {SEEDS - 1}"
+        for r in group:
+            require(r.outcome)
+            move, problem = answer(r, "move") if r.outcome.answered else (None, describe(r.outcome))
+            if problem:
+                raise CheckFailed("getBestMove failed", call=call, position=game.text,
+                                  got=problem)
+            picks.append(move)
         wrong = [m for m in picks if m not in best]
         if wrong:
             raise CheckFailed("getBestMove chose a move that is not among the best",
-                              call=call, position=draw(cells), got=f"chose {short(wrong[0])}",
-                              expected=" or ".join(map(str, best)))
+                              call=call, position=game.text, got=f"chose {short(wrong[0])}",
+                              expected=" or ".join(map(repr, best)))
         never = [m for m in best if m not in picks]
         if never:
             raise CheckFailed(
                 "getBestMove does not choose at random among the equally best moves",
-                call=call, position=draw(cells),
-                got=f"chose only {short(sorted(set(picks)))}, never {short(never)}",
-                expected=" and ".join(map(str, best)),
+                call=call, position=game.text,
+                got=f"chose only {short(sorted(set(map(repr, picks))))}, never {short(never)}",
+                expected=" and ".join(map(repr, best)),
                 hint="collect every move with the best value and pick one with "
                      "rng.choice(bestMoves) (the random module if rng is None)")
 
 
 @functools.cache
-def play_cases():
-    chosen = []
-    targets = [(c, d) for d in (1, 2, 3) for c in sample(100, 0, 8, 20 + d)]
-    targets += [(c, d) for d in (1, 2) for c in decided_positions()[::97]]
-    for index, (cells, depth) in enumerate(targets):
-        evaluated = expected("evaluated_moves", (cells, depth))["moves"] \
-            if KIT.KitBoard(cells).getMoves() else []
-        best = [m for v, m, _ in evaluated if v == evaluated[0][0]]
-        chosen.append(Case(f"ShortSightedOpponent(board, {depth}).play(random.Random({index}))",
-                           (cells, depth, index), draw(cells), best or None))
-    chosen.sort(key=lambda c: (marks(c.args[0]), c.args[1]))
-    return chosen
+def play_searches():
+    found, index = [], 5000
+    for depth in (1, 2, 3):
+        for cells in sample(30, 0, 8, 40 + depth):
+            index += 1
+            found.append(Search("play", twisted(cells, index, noise=9, keep=0.7),
+                                (depth, index)))
+    for depth in (1, 2):
+        for cells in decided_positions()[::97]:
+            index += 1
+            found.append(Search("play", twisted(cells, index), (depth, index)))
+    return tuple(smallest_first(found))
 
 
 def test_short_sighted_play(student):
     """ShortSightedOpponent.play makes a best move at its own depth (None when decided)"""
-    chosen = play_cases()
-
-    def judge(case, outcome):
-        got = outcome.value
-        cells, move = case.args[0], got["move"]
-        if case.expected is None:
+    def judge(r):
+        move, problem = answer(r, "move")
+        if problem:
+            return problem
+        left = r.record["pending"]
+        if not r.search.game.board().getMoves():
             if move is not None:
                 return f"returned {short(move)} on a decided game"
-            if got["after"] != list(cells) or got["made"]:
-                return "changed the board of a decided game"
+            if left or r.record["counts"]["makeMove"]:
+                return "made a move on a decided game"
             return None
-        if move not in case.expected:
+        if move not in best_of(r.search):
             return f"{short(move)} is not one of the best moves at this depth"
-        if got["made"] != [list(move)] or len(got["after"]) != 9:
-            return f"returned {short(move)} but left the moves {short(got['made'])} on the board"
+        if left != [shown(move)]:
+            return (f"returned {short(move)} but left the moves {', '.join(left) or 'none'} "
+                    "on the board")
         return None
-    check_searches("ShortSightedOpponent.play did not make a best move", chosen,
-              run(student, "play", chosen), judge,
-              hint="getBestMove(self.depth, rng), then make that move on the board")
+    check_runs("ShortSightedOpponent.play did not make a best move",
+               run(student, play_searches()), judge,
+               hint="getBestMove(self.depth, rng), then make that move on the board")
+
+
+@functools.cache
+def edge_searches():
+    decided = Game("a decided game", decided_positions()[0], twist_for(6000))
+    opening = open_positions()[40]
+    noisy = twisted(opening, 6001, noise=9)
+    found = [
+        (Search("evaluated", decided, (3,)), "getEvaluatedMoves must return [] on a decided game"),
+        (Search("best", decided, (3, 0)), "getBestMove must return None on a decided game"),
+        (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
+    ]
+    for depth in (1, 2):
+        found.append((Search("default", noisy, (depth,)),
+                      "getEvaluatedMoves() without a depth must search self.depth"))
+    return tuple(found)
 
 
 def test_edge_cases(student):
     """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1"""
-    decided = decided_positions()[0]
-    opening = open_positions()[40]
-    checks = [
-        ("getEvaluatedMoves must return [] on a decided game",
-         "NegaMax(board).getEvaluatedMoves(3)", decided, ("evaluated_moves", decided, 3),
-         lambda v: v.get("moves") == [], "[]"),
-        ("getBestMove must return None on a decided game",
-         "NegaMax(board).getBestMove(3, rng)", decided, ("best_move", decided, 3, 0),
-         lambda v: "move" in v and v["move"] is None, "None"),
-        ("getEvaluatedMoves(0) must raise ValueError",
-         "NegaMax(board).getEvaluatedMoves(0)", opening, ("evaluated_moves", opening, 0),
-         lambda v: str(v.get("error", "")).startswith("ValueError"), "ValueError"),
-    ]
-    for depth in (1, 2):
-        want = expected("default_depth", (opening, depth))["moves"]
-        checks.append(("getEvaluatedMoves() without a depth must search self.depth",
-                       f"NegaMax(board, {depth}).getEvaluatedMoves()", opening,
-                       ("default_depth", opening, depth),
-                       lambda v, want=want: v.get("moves") == want, short(want)))
-    for summary, call, cells, (kind, *args), good, want in checks:
-        outcome = student.call("kit." + kind, *args)
-        require(outcome)
-        if not outcome.answered or type(outcome.value) is not dict or not good(outcome.value):
-            raise CheckFailed(summary, call=call, position=draw(cells),
-                              got=_describe(outcome), expected=want)
-
-
-def _describe(outcome):
-    if outcome.answered and type(outcome.value) is dict:
-        if outcome.value.get("error"):
-            return f"raised {outcome.value['error']}"
-        shown = {k: v for k, v in outcome.value.items() if k != "game"}
-        return f"returned {short(shown)}"
-    return describe(outcome)
+    found = edge_searches()
+    for (search, summary), r in zip(found, run(student, [s for s, _ in found])):
+        require(r.outcome)
+        got = r.outcome.value if r.outcome.answered and type(r.outcome.value) is dict else None
+        if "raised" in r.want:
+            good = r.outcome.raised is not None and r.outcome.raised["type"] == "ValueError"
+            want = "ValueError"
+        else:
+            key = next(iter(r.want))
+            good = got is not None and key in got and got[key] == r.want[key] and \
+                type(got[key]) is type(r.want[key])
+            want = short(r.want[key])
+        if not good:
+            raise CheckFailed(summary, call=search.call, position=search.game.text,
+                              got=describe(r.outcome), expected=want)
 
 
 # ------------------------------------------------------------ technique
-def _work_reason(case, outcome):
-    got, want = outcome.value, case.expected
-    if not number(got["value"]) or got["value"] != want["value"]:
-        return f"returned {short(got['value'])}"
-    gc, wc = got["game"]["counts"], want["game"]["counts"]
-    if got["nodes"] != want["nodes"]:
-        return (f"expanded {short(got['nodes'])} nodes (treeNodeCounter); alpha-beta with "
-                f"these rules expands {want['nodes']}")
-    if gc["evaluate"] != wc["evaluate"]:
-        return f"called evaluate {gc['evaluate']} times; alpha-beta calls it {wc['evaluate']} times"
-    if gc["makeMove"] != wc["makeMove"]:
-        return f"made {gc['makeMove']} moves; alpha-beta makes {wc['makeMove']}"
+def work_reason(r: Run, counter: bool = True):
+    """Why the student's search did not do alpha-beta's work, from the grader's
+    board records (and, with `counter`, the treeNodeCounter the search reports)."""
+    got, want = r.record, r.want_record
+    if got["expanded"] != want["expanded"]:
+        return (f"expanded {got['expanded']} positions (the grader's board saw moves made "
+                f"from {got['expanded']} positions); alpha-beta expands {want['expanded']}")
+    if got["counts"]["evaluate"] != want["counts"]["evaluate"]:
+        return (f"called evaluate {got['counts']['evaluate']} times; alpha-beta calls it "
+                f"{want['counts']['evaluate']} times")
+    if got["counts"]["makeMove"] != want["counts"]["makeMove"]:
+        return (f"made {got['counts']['makeMove']} moves; alpha-beta makes "
+                f"{want['counts']['makeMove']}")
+    for count, (mine, theirs) in enumerate(zip(got["made"], want["made"]), 1):
+        if mine != theirs:
+            return (f"made the moves in another order than alpha-beta: move {count} was "
+                    f"{short(mine)}, alpha-beta's is {short(theirs)}")
+    if counter:
+        nodes, problem = answer(r, "nodes")
+        if problem:
+            return problem
+        if nodes != r.want["nodes"]:
+            return (f"treeNodeCounter says {short(nodes)} expanded nodes; alpha-beta "
+                    f"expands {r.want['nodes']}")
     return None
 
 
-WORK_HINT = ("cut (return beta) as soon as a child's value is >= beta, try the moves in "
-             "getMoves order, and count a node once per explore call that is not a leaf")
+WORK_HINT = ("try the moves in getMoves order, cut (return beta) as soon as a child's value "
+             "is >= beta, and count a node once per explore call that is not a leaf")
+
+
+def _value_then_work(r: Run):
+    got, problem = answer(r, "value")
+    if problem:
+        return problem
+    if not number(got) or got != r.want["value"]:
+        return f"returned {short(got)}"
+    return work_reason(r)
 
 
 def test_work_on_hand_built_trees(student, tree_runs):
-    """explore expands exactly the nodes alpha-beta expands on small hand-built trees"""
-    chosen, outcomes = tree_runs
-    check_searches("explore did not do the work of alpha-beta", chosen, outcomes, _work_reason,
-              hint=WORK_HINT)
+    """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
+    check_runs("explore did not do the work of alpha-beta", tree_runs, _value_then_work,
+               hint=WORK_HINT)
 
 
 def test_work_on_positions(student, explore_runs, evaluated_runs):
     """explore and getEvaluatedMoves expand exactly the nodes alpha-beta expands on tic-tac-toe"""
-    chosen, outcomes = explore_runs
-    check_searches("explore did not do the work of alpha-beta", chosen, outcomes, _work_reason,
-              hint=WORK_HINT)
-    chosen, outcomes = evaluated_runs
+    check_runs("explore did not do the work of alpha-beta", explore_runs, _value_then_work,
+               hint=WORK_HINT)
 
-    def judge(case, outcome):
-        got, want = outcome.value, case.expected
-        nodes = {repr(m): n for _, m, n in got["moves"]} if type(got["moves"]) is list else {}
-        for _, m, n in want["moves"]:
+    def judge(r):
+        got, problem = answer(r, "moves")
+        if problem:
+            return problem
+        nodes = {repr(e[1]): e[2] for e in got if type(e) is tuple and len(e) == 3} \
+            if type(got) is list else {}
+        for _, m, n in r.want["moves"]:
             if nodes.get(repr(m)) != n:
-                return (f"reported {short(nodes.get(repr(m)))} nodes for move {m}; "
+                return (f"reported {short(nodes.get(repr(m)))} nodes for move {m!r}; "
                         f"alpha-beta expands {n}")
-        gc, wc = got["game"]["counts"], want["game"]["counts"]
-        if gc["evaluate"] != wc["evaluate"]:
-            return (f"called evaluate {gc['evaluate']} times; alpha-beta calls it "
-                    f"{wc['evaluate']} times")
-        return None
-    check_searches("getEvaluatedMoves did not do the work of alpha-beta", chosen, outcomes, judge,
-              hint="reset treeNodeCounter to 0 before each move, search it with the full "
-                   "window, and record the counter afterwards")
+        return work_reason(r, counter=False)
+    check_runs("getEvaluatedMoves did not do the work of alpha-beta", evaluated_runs, judge,
+               hint="reset treeNodeCounter to 0 before each move, search it with the full "
+                    "window, and record the counter afterwards")
 
 
 @functools.cache
-def leaf_cases():
-    chosen = []
-    for cells in sorted(random.Random(8).sample(positions(), 800), key=lambda c: (marks(c), c)):
-        chosen.append(_search_case("NegaMax(board).explore(0, -infinity, infinity)",
-                                   (cells, 0, -INF, INF), draw(cells), "explore"))
+def leaf_searches():
+    found, index = [], 7000
+    for cells in sample(120, 0, 8, 8):
+        index += 1
+        found.append(Search("explore", twisted(cells, index, noise=9), (0, -INF, INF)))
+    decided = decided_positions()
     for depth in (1, 4):
-        for cells in decided_positions():
-            chosen.append(_search_case(f"NegaMax(board).explore({depth}, -infinity, infinity)",
-                                       (cells, depth, -INF, INF), draw(cells), "explore"))
-    for name, spec in trees():
-        chosen.append(_search_case("NegaMax(tree).explore(0, -infinity, infinity)",
-                                   (spec, 0, -INF, INF), tree_text(name, spec), "explore"))
-    chosen.sort(key=lambda c: (len(c.args[0]) if isinstance(c.args[0], tuple) else 0,
-                               c.args[1]))
-    return chosen
+        for cells in random.Random(depth).sample(decided, 60):
+            index += 1
+            found.append(Search("explore", twisted(cells, index), (depth, -INF, INF)))
+    for game in trees():
+        found.append(Search("explore", game, (0, -INF, INF)))
+    return tuple(smallest_first(found))
 
 
 def test_explore_leaves(student):
     """explore evaluates a leaf (depth 0, or a decided game) once, from the mover's view"""
-    chosen = leaf_cases()
-
-    def judge(case, outcome):
-        got, want = outcome.value, case.expected
-        if not number(got["value"]) or got["value"] != want["value"]:
-            side = "player 2" if "player 2 to move" in (case.position or "") else "the mover"
-            return (f"returned {short(got['value'])}: a leaf is worth evaluate() from the "
-                    f"view of {side}")
-        if got["nodes"] != 0:
-            return f"counted {short(got['nodes'])} expanded nodes at a leaf"
-        if got["game"]["counts"]["evaluate"] != 1:
-            return f"called evaluate {got['game']['counts']['evaluate']} times, not once"
-        if got["game"]["counts"]["makeMove"]:
+    def judge(r):
+        got, problem = answer(r, "value")
+        if problem:
+            return problem
+        if not number(got) or got != r.want["value"]:
+            side = r.search.game.board().getSide()
+            return (f"returned {short(got)}: a leaf is worth evaluate() from the view of "
+                    f"the player to move (player {side} here)")
+        nodes, problem = answer(r, "nodes")
+        if nodes != 0:
+            return f"counted {short(nodes)} expanded nodes at a leaf"
+        if r.record["counts"]["evaluate"] != 1:
+            return f"called evaluate {r.record['counts']['evaluate']} times, not once"
+        if r.record["counts"]["makeMove"]:
             return "made a move from a leaf: a decided game is never searched further"
         return None
-    check_searches("explore got a leaf wrong", chosen, run(student, "explore", chosen), judge,
-              hint="at depth <= 0 or without moves: return evaluate() if player 1 is to move, "
-                   "-evaluate() if player 2 is")
+    check_runs("explore got a leaf wrong", run(student, leaf_searches()), judge,
+               hint="at depth <= 0 or without moves: return evaluate() if player 1 is to move, "
+                    "-evaluate() if player 2 is")
 
 
 @functools.cache
-def depth_cases():
-    chosen = []
+def depth_searches():
+    found, index = [], 8000
     for depth in (1, 2, 3, 4):
-        for cells in sample(40, 0, 6, 50 + depth):
-            chosen.append(_search_case(f"NegaMax(board).explore({depth}, -infinity, infinity)",
-                                       (cells, depth, -INF, INF), draw(cells), "explore"))
-        for name, spec in trees():
-            chosen.append(_search_case(f"NegaMax(tree).explore({depth}, -infinity, infinity)",
-                                       (spec, depth, -INF, INF), tree_text(name, spec),
-                                       "explore"))
-    return chosen
+        for cells in sample(20, 0, 6, 50 + depth):
+            index += 1
+            found.append(Search("explore", twisted(cells, index, noise=9, keep=0.5),
+                                (depth, -INF, INF)))
+        for game in trees()[depth % 2::2]:
+            found.append(Search("explore", game, (depth, -INF, INF)))
+    return tuple(found)
 
 
 def test_depth_limit(student):
     """explore looks exactly `depth` half-moves ahead and evaluates only there (or at decided games)"""
-    chosen = depth_cases()
-
-    def judge(case, outcome):
-        got, depth = outcome.value["game"], case.args[1]
+    def judge(r):
+        got, depth = r.record, r.search.args[0]
         if got["max_ply"] > depth:
             return (f"made moves {got['max_ply']} half-moves deep with depth {depth}: "
                     "the depth limit is off by one")
-        above = sorted(int(p) for p in got["open_evaluate_plies"] if int(p) < depth)
+        above = sorted(p for p in got["open_evaluate_plies"] if p < depth)
         if above:
             return (f"called evaluate on an undecided position {above[0]} half-move(s) below "
                     f"the root, above the depth limit {depth}")
+        if not got["counts"]["makeMove"] and r.want_record["counts"]["makeMove"]:
+            return "made no move at all: nothing was searched"
         return None
-    check_searches("explore did not respect its depth limit", chosen,
-              run(student, "explore", chosen), judge,
-              hint="depth counts the half-moves still to look ahead: evaluate when it "
-                   "reaches 0, and only then (or when there are no moves)")
+    check_runs("explore did not respect its depth limit", run(student, depth_searches()),
+               judge, hint="depth counts the half-moves still to look ahead: evaluate when it "
+                           "reaches 0, and only then (or when there are no moves)")
+
+
+WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
 
 
 @functools.cache
-def window_cases():
-    chosen = []
-    windows = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
-    for index, cells in enumerate(sample(120, 4, 8, 60)):
-        for alpha, beta in (windows[index % len(windows)], windows[(index + 3) % len(windows)]):
-            chosen.append(_search_case(f"NegaMax(board).explore({FULL}, {alpha}, {beta})",
-                                       (cells, FULL, alpha, beta), draw(cells), "explore"))
-    for name, spec in trees():
+def window_searches():
+    found, index = [], 9000
+    for position, cells in enumerate(sample(40, 5, 8, 60)):
+        for alpha, beta in (WINDOWS[position % 7], WINDOWS[(position + 3) % 7]):
+            index += 1
+            found.append(Search("explore", twisted(cells, index), (FULL, alpha, beta)))
+    for game in trees():
         for depth in (2, 3):
             for alpha, beta in ((-1, 1), (3, 4), (5, 8), (-7, -5)):
-                chosen.append(_search_case(f"NegaMax(tree).explore({depth}, {alpha}, {beta})",
-                                           (spec, depth, alpha, beta), tree_text(name, spec),
-                                           "explore"))
-    return chosen
+                found.append(Search("explore", game, (depth, alpha, beta)))
+    return tuple(found)
 
 
 def test_fail_hard_windows(student):
     """explore with a narrow window is fail-hard: it returns a value inside [alpha, beta]"""
-    chosen = window_cases()
-
-    def judge(case, outcome):
-        got = outcome.value["value"]
-        if not number(got) or got != case.expected["value"]:
-            alpha, beta = case.args[2], case.args[3]
+    def judge(r):
+        got, problem = answer(r, "value")
+        if problem:
+            return problem
+        if not number(got) or got != r.want["value"]:
+            alpha, beta = r.search.args[1], r.search.args[2]
             inside = number(got) and alpha <= got <= beta
             return f"returned {short(got)}" + ("" if inside else
                                                f", outside the window [{alpha}, {beta}]")
         return None
-    check_searches("explore returned the wrong value for a narrow window", chosen,
-              run(student, "explore", chosen), judge,
-              hint="fail-hard: return beta on a cut, and alpha (raised by better children) "
-                   "after the last move")
+    check_runs("explore returned the wrong value for a narrow window",
+               run(student, window_searches()), judge,
+               hint="fail-hard: return beta on a cut, and alpha (raised by better children) "
+                    "after the last move")
 
 
 def test_board_is_restored(student, explore_runs, evaluated_runs, best_runs, tree_runs):
     """every search leaves the board exactly as it found it (make/undo discipline)"""
+    def judge(r):
+        got = r.record
+        if got["violations"]:
+            return got["violations"][0]
+        if got["pending"]:
+            return (f"left the moves {', '.join(got['pending'])} on the board "
+                    "(made, never taken back)")
+        if not got["restored"]:
+            return "left the board different from before the search"
+        return None
     for runs in (explore_runs, tree_runs, evaluated_runs, best_runs):
-        chosen, outcomes = runs
-
-        def judge(case, outcome):
-            game = _game(outcome)
-            if game is None:
-                return None     # no data: the value tests report this call
-            if game["violations"]:
-                return game["violations"][0]
-            if game["pending"]:
-                return (f"left the moves {', '.join(game['pending'])} on the board "
-                        "(made, never taken back)")
-            if not game["restored"]:
-                return "left the board different from before the search"
-            return None
-        name = chosen[0].call.split(".")[1].split("(")[0]
-        answered = [(c, o) for c, o in zip(chosen, outcomes) if o.answered or o.failure]
+        name = runs[0].search.call.split(".")[1].split("(")[0]
+        # The board's records are ours, so a search that raised is judged too. A
+        # search that made no move shows nothing (a timeout or a crash is reported
+        # by the value checks); if no search made a move, there is nothing to pass.
+        done = [r for r in runs if (r.outcome.answered or r.outcome.raised)
+                and r.record["counts"]["makeMove"]]
+        if not done:
+            first = runs[0]
+            require(first.outcome)
+            raise CheckFailed(f"{name} never made a move, so the discipline could not be "
+                              "checked", call=first.search.call, position=first.search.game.text,
+                              got=describe(first.outcome))
         try:
-            check_all(f"{name} broke the make/undo discipline", [c for c, _ in answered],
-                      [o for _, o in answered], judge,
+            check_all(f"{name} broke the make/undo discipline", cases(done),
+                      [_as_answered(r.outcome) for r in done],
+                      lambda case, outcome: judge(case.args[0]),
                       hint="every makeMove needs an undoMove of the same move before you "
                            "return, on a cut too; take back the last move made first")
         except CheckFailed as failure:
             if failure.problem:
                 failure.got, failure.problem = failure.problem, None
             raise
+
+
+def _as_answered(outcome):
+    """A search that raised is judged by the board's records as well."""
+    if outcome.answered:
+        return outcome
+    return type(outcome)(ok=True, value={"raised": outcome.raised})
