@@ -28,7 +28,7 @@ from .checks import CheckFailed
 from .student import Event, Student, Timeouts
 
 MAX_BYTES = 5 << 20
-IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", ".ipynb_checkpoints"}
+IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", "venv", ".ipynb_checkpoints"}
 
 
 @dataclass

@@ -98,6 +98,12 @@ def graded(tmp_path_factory):
     (subs / "reads_through_symlink" / "notes.txt").symlink_to("/etc/passwd")
     (subs / "reads_through_symlink" / "tictactoe.py").write_text(
         "try:\n    LEAK = open('notes.txt').read()\nexcept OSError:\n    LEAK = None\n" + CORRECT)
+    for env in (".venv", "venv"):     # environments (with a copy of the module) are skipped
+        site = subs / "with_environments" / env / "lib" / "python3.11" / "site-packages"
+        site.mkdir(parents=True)
+        (site / "tictactoe.py").write_text("def player(board):\n    return 'Z'\n")
+        (site / "helper.py").write_text("")
+    (subs / "with_environments" / "tictactoe.py").write_text(CORRECT)
     (subs / "two_copies" / "a").mkdir(parents=True)
     (subs / "two_copies" / "b").mkdir(parents=True)
     (subs / "two_copies" / "a" / "tictactoe.py").write_text(CORRECT)
@@ -144,7 +150,7 @@ def test_every_student_has_a_row_and_a_report(graded):
 
 @pytest.mark.parametrize("student", ["correct", "nested_crlf", "kills_parent", "reads_secrets",
                                      "appends_outside", "phones_home", "output_flood",
-                                     "reads_through_symlink"])
+                                     "reads_through_symlink", "with_environments"])
 def test_correct_code_gets_full_marks_whatever_else_it_tries(graded, student):
     assert score(graded, student) == FULL, _feedback(graded, student)
 
@@ -252,3 +258,11 @@ def test_a_stubbed_helper_is_named_and_minimax_is_not_called_unwritten(graded):
                        "minimax picks an optimal move on every position with 5 or more marks")
     assert "minimax is not implemented yet" not in minimax
     assert "earlier failure: player is not implemented yet" in minimax
+
+
+def test_python_environments_in_a_submission_are_not_looked_at(graded):
+    """A .venv or venv (with a stale copy of the module inside) neither makes the
+    submission ambiguous nor shows up in the list of files not graded."""
+    row = graded["rows"]["with_environments"]
+    assert row["status"] == "graded" and float(row["score"]) == FULL
+    assert "helper.py" not in _feedback(graded, "with_environments")
