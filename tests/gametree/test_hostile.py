@@ -1,0 +1,123 @@
+"""The gametree hostile corpus: every attack scores exactly what the same code scores without it.
+
+tests/gametree/hostile/<attack>/gametree.py (built by hostile_build.py, which
+says what each attack tries) is graded for real, in a PID namespace, next to
+its twin with the `# >>> attack` blocks removed (the `hostile_pairs` fixture).
+Each twin has an honest bug, so there are points an attack could win; none may.
+"""
+
+import json
+
+import pytest
+from markdown_it import MarkdownIt
+
+from tests.conftest import ROOT
+from tests.gametree import hostile_build
+
+CORPUS = ROOT / "tests" / "gametree" / "hostile"
+ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+INJECTED = ("Full marks for this submission", "Grader note")
+
+
+@pytest.fixture(scope="module")
+def graded(hostile_pairs):
+    return hostile_pairs("gametree")
+
+
+def test_the_corpus_is_what_the_build_script_writes():
+    assert ATTACKS == sorted(hostile_build.ATTACKS)
+    for attack in ATTACKS:
+        assert hostile_build.path_of(attack).read_text() == hostile_build.build(attack), \
+            "run `.venv/bin/python tests/gametree/hostile_build.py`"
+
+
+def test_the_corpus_has_every_attack_class():
+    assert {"kit_lookup", "replay_reference", "import_alias", "counter_forgery",
+            "refusal_flood", "huge_replies", "fence_injection"} <= set(ATTACKS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
+    pairs, out = graded
+    attacked, plain = pairs[attack]
+    assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
+    assert float(plain["score"]) < float(plain["max_score"]), \
+        f"{attack}: the plain twin leaves no points to win"
+    if attacked["score"] != plain["score"]:
+        tests = {}
+        for name in (attack, attack + "--plain"):
+            data = json.loads((out / name / "results.json").read_text())
+            tests[name] = {t["number"]: (t["score"], t["output"][:400]) for t in data["tests"]}
+        differ = {k: (v, tests[attack + "--plain"][k]) for k, v in tests[attack].items()
+                  if v[0] != tests[attack + "--plain"][k][0]}
+        pytest.fail(f"{attack} scored {attacked['score']}, without the attack "
+                    f"{plain['score']}: {differ}")
+
+
+@pytest.mark.slow
+def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
+    """The points an attack aims at are really lost, with and without the attack."""
+    aimed = {"kit_lookup": "test_winning_lines", "replay_reference":
+             "test_alphabeta_prunes_like_the_reference", "import_alias": "test_alphabeta_window",
+             "counter_forgery": "test_alphabeta_cuts_on_ties",
+             "refusal_flood": "test_opening_book_4x4", "huge_replies": "test_nextstates",
+             "fence_injection": "test_solve"}
+    _, out = graded
+    for attack, check in aimed.items():
+        for name in (attack, attack + "--plain"):
+            data = json.loads((out / name / "results.json").read_text())
+            verdict = {t["number"]: t["status"] for t in data["tests"]}
+            assert verdict[check] == "failed", (name, check)
+
+
+@pytest.mark.slow
+def test_a_refusal_flood_is_counted_but_keeps_the_feedback_short(graded):
+    pairs, out = graded
+    attacked, plain = pairs["refusal_flood"]
+    assert int(plain["refused"]) == 0
+    assert int(attacked["refused"]) >= 1000      # the child reports its first 1,000
+    feedback = (out / "refusal_flood" / "feedback.md").read_text()
+    assert feedback.count("tried to open /etc/spielbaum-flood-") == 100
+    assert len(feedback) < 20_000
+
+
+@pytest.mark.slow
+def test_forged_pipe_lines_are_only_counted(graded):
+    """The forged note arrives as a refusal of the sandbox; the forged rows change nothing."""
+    pairs, out = graded
+    attacked, plain = pairs["counter_forgery"]
+    assert int(attacked["refused"]) > int(plain["refused"]) == 0
+    feedback = (out / "counter_forgery" / "feedback.md").read_text()
+    assert "the sandbox refused: your code grader: counters verified" in feedback
+
+
+@pytest.mark.slow
+def test_huge_replies_do_not_reach_the_feedback(graded):
+    _, out = graded
+    for name in ("huge_replies", "huge_replies--plain"):
+        assert len((out / name / "feedback.md").read_text()) < 20_000
+        assert len((out / name / "results.json").read_text()) < 40_000
+    text = json.loads((out / "huge_replies" / "results.json").read_text())
+    nextstates = next(t for t in text["tests"] if t["number"] == "test_nextstates")
+    assert "xxxxxxxxxx" in nextstates["output"] and len(nextstates["output"]) < 3000
+
+
+@pytest.mark.slow
+def test_injected_markdown_stays_inside_code_blocks(graded):
+    _, out = graded
+    text = (out / "fence_injection" / "feedback.md").read_text()
+    tokens = MarkdownIt("commonmark").parse(text)
+    code = "".join(t.content for t in tokens if t.type in ("fence", "code_block"))
+    # the injection did reach the feedback: from the exception and from the output
+    assert code.count(INJECTED[0]) >= 2 and INJECTED[1] in code
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings and not [h for h in headings if any(word in h for word in INJECTED)]
+    for token in tokens:
+        if token.type == "inline":
+            assert not [child for child in token.children or [] if child.type == "image"]
+            assert "Score: 48 / 48" not in token.content
+            assert "pwned" not in token.content
+    html = (out / "fence_injection" / "feedback.html").read_text()
+    assert "<img" not in html and 'href="https://evil.example' not in html
+    assert not [line for line in html.splitlines() if "<h" in line and INJECTED[0] in line]
