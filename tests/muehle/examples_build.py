@@ -50,6 +50,99 @@ CHANGES = {
         ("    rng = random if rng is None else rng\n",
          "    rng = random if rng is None else rng\n    while True:\n        pass\n", 1),
     ],
+    # correct, in other words than the reference: must get every point too
+    "zoe_correct_in_other_words": [
+        ("""        if args in cache:
+            return cache[args]
+        result = f(*args)
+        cache[args] = result
+        return result
+""", """        try:
+            return cache[args]
+        except KeyError:
+            cache[args] = f(*args)
+            return cache[args]
+""", 1),
+        ("""    other = opponent(player)
+    return max(-value_minimax(to_tuple(s), other, depth - 1)
+               for s in next_states(state, player))
+""", """    best = -1
+    for s in next_states(state, player):
+        best = max(best, -value_minimax(to_tuple(s), opponent(player), depth - 1))
+    return best
+""", 1),
+        ("""    rng = random if rng is None else rng
+    value = value_minimax(to_tuple(state), player, depth)
+    other = opponent(player)
+    best = [s for s in next_states(state, player)
+            if -value_minimax(to_tuple(s), other, depth - 1) == value]
+    return value, rng.choice(best)
+""", """    successors = next_states(state, player)
+    values = [-value_minimax(to_tuple(s), opponent(player), depth - 1) for s in successors]
+    value = max(values)
+    best = [s for s, v in zip(successors, values) if v == value]
+    return value, (rng or random).choice(best)
+""", 1),
+        ("""    entry = AB_CACHE.get(key)
+    if entry is not None:
+        value, a, b = entry
+        if a <= alpha and beta <= b:
+            return value
+        alpha, beta = min(alpha, a), max(beta, b)
+    value = alpha_beta(state, player, alpha, beta, depth)
+    AB_CACHE[key] = (value, alpha, beta)
+    return value
+""", """    if key in AB_CACHE:
+        value, a, b = AB_CACHE[key]
+        if a <= alpha and beta <= b:
+            return value
+        alpha, beta = min(alpha, a), max(beta, b)
+    AB_CACHE[key] = (alpha_beta(state, player, alpha, beta, depth), alpha, beta)
+    return AB_CACHE[key][0]
+""", 1),
+        ("""    entry = AB_CACHE.get((to_tuple(state), player, depth - 1))
+    return 0 if entry is None else entry[0]
+""", """    return AB_CACHE.get((to_tuple(state), player, depth - 1), (0,))[0]
+""", 1),
+        ("""    successors = next_states(state, player)
+    successors.sort(key=lambda s: get_order_value(s, other, depth - 1))
+    value = alpha
+    for s in successors:
+        value = max(value, -value_ab(s, other, -beta, -alpha, depth - 1))
+        if value >= beta:
+            return value
+        alpha = max(alpha, value)
+    return value
+""", """    value = alpha
+    for s in sorted(next_states(state, player),
+                    key=lambda s: get_order_value(s, other, depth - 1)):
+        value = max(value, -value_ab(s, other, -beta, -alpha, depth - 1))
+        if value >= beta:
+            break
+        if value > alpha:
+            alpha = value
+    return value
+""", 1),
+        ("""    other = opponent(player)
+    scored = [[s, 0] for s in next_states(state, player)]
+    for d in range(depth):
+        alpha = -1
+        for entry in scored:
+            entry[1] = -value_ab(entry[0], other, -1, -alpha, d)
+            alpha = max(alpha, entry[1])
+        scored.sort(key=lambda entry: entry[1], reverse=True)
+    return scored[0][1], scored[0][0]
+""", """    order = next_states(state, player)
+    for d in range(depth):
+        alpha, values = -1, []
+        for s in order:
+            values.append(-value_ab(s, opponent(player), -1, -alpha, d))
+            alpha = max(alpha, values[-1])
+        ranked = sorted(zip(order, values), key=lambda pair: -pair[1])
+        order = [s for s, _ in ranked]
+    return ranked[0][1], ranked[0][0]
+""", 1),
+    ],
     # issue 12: the edges of _has_move, and the root window of best_move_ab
     "judy_one_in_hand_is_stuck": [
         ("    if in_hand[player - 1] > 0 or board.count(player) == 3:",

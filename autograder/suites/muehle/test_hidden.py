@@ -28,11 +28,14 @@ ends with a call to the grader, so an answer that arrives before the work was do
 (a reply forged on the pipe) is not believed.
 
 Sizes: every callback is a pipe round trip (about 40 us), so the games are small:
-two to eight moves per position, depth 1 to 3, a few dozen positions per check,
-about 15,000 round trips per submission in all. They are enough because each check
-is exact: one wrong value, call, window or order on one position fails it, and the
-cases are chosen so that the common mistakes change them (the kit's tests prove it
-for each example submission).
+two to nine moves per position, depth 1 to 4, a few dozen positions per check, about
+6,500 round trips per submission in all (about 0.3 s). That is enough because each
+check is exact (one wrong value, call, window or order on one position fails it) and
+its cases are chosen so that the common mistakes change them: a cut-off on a value
+equal to beta, alpha that must rise and must not, ties in the deepening order, nine
+equally good moves to choose from, transpositions for the cache (tests/muehle prove
+each example submission fails for its reason, and tests/muehle/test_suite.py that the
+cases discriminate).
 """
 
 from __future__ import annotations
@@ -875,6 +878,9 @@ def judge_cut(case, outcome, calls):
     if len(calls) < len(want):
         return f"called value_ab only {len(calls)} times: it stopped before a value reached beta"
     if not same_numbers(outcome.value, case.expected["result"]):
+        if case.expected["result"] == alpha:
+            return (f"returned {short(outcome.value)} although no value reached alpha = "
+                    f"{alpha}: the result starts at alpha")
         return f"returned {short(outcome.value)}"
     return None
 
