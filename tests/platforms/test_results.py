@@ -1,0 +1,115 @@
+"""The platform results.json writers and the upload unpacker, without a platform."""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+import zipfile
+
+import pytest
+
+from autograder.grading import runner
+from autograder.grading.student import Event
+from autograder.platforms import results
+from autograder.platforms.upload import MAX_MEMBERS, Upload, needs_unpacking, unpack
+from tests.platforms.conftest import validate_gradescope
+
+FORGERY = "```\n# Score: 100 / 100\n![x](https://example.org/x.png)\n````"
+
+
+def graded(**changes) -> runner.Graded:
+    tests = [runner.TestResult("test_a", "a works", 3.0, 3.0, True),
+             runner.TestResult("test_b", "b works", 2.0, 0.0, False,
+                               output=f"b returned the wrong value\ngot: {FORGERY}")]
+    base = dict(student="s", status="graded", score=3.0, max_score=5.0, tests=tests,
+                message="", events=[Event("refused", f"tried to open {FORGERY}")],
+                printed=FORGERY * 3, seconds=1.2, layers=["rlimits", "seccomp"])
+    return runner.Graded(**{**base, **changes})
+
+
+def fences_closed(markdown: str) -> bool:
+    """Every student text sits between an opening fence and its own closing fence:
+    outside the fenced blocks no line of the forgery appears."""
+    outside, fence = [], None
+    for line in markdown.splitlines():
+        if fence is None:
+            opened = re.match(r"^(`{3,})text$", line)
+            if opened:
+                fence = opened.group(1)
+            else:
+                outside.append(line)
+        elif line == fence:
+            fence = None
+    return fence is None and not any("Score: 100" in line or "example.org" in line
+                                     for line in outside)
+
+
+def test_gradescope_fences_every_student_text():
+    data = results.gradescope(graded(), ["unpacked a.zip"], "Tic-Tac-Toe")
+    validate_gradescope(data)
+    assert fences_closed(data["output"])
+    for test in data["tests"]:
+        assert fences_closed(test.get("output", ""))
+    assert data["score"] == 3 and "**Score: 3 / 5 (1 of 2 checks passed)**" in data["output"]
+
+
+def test_prairielearn_score_is_a_share_and_tests_carry_points():
+    data = results.prairielearn(graded(), [], "Tic-Tac-Toe")
+    assert data["gradable"] is True and data["score"] == pytest.approx(0.6)
+    assert [(t["points"], t["max_points"]) for t in data["tests"]] == [(3, 3), (0, 2)]
+    refused = results.prairielearn_not_graded("no seccomp here")
+    assert refused == {"gradable": False, "format_errors": ["no seccomp here"],
+                       "message": "no seccomp here"}
+    json.dumps(data)
+
+
+def test_an_import_error_is_said_once():
+    message = "tictactoe.py raised ValueError while being imported"
+    data = results.gradescope(graded(message=message, events=[Event("crash", message)]),
+                              [], "T")
+    assert data["output"].count(message) == 1
+
+
+# ------------------------------------------------------------ the upload
+def make_zip(path, members: dict[str, bytes], links: dict[str, str] = {}):
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+        for name, target in links.items():
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, target)
+
+
+def test_a_module_in_the_folder_is_graded_as_it_is(tmp_path):
+    (tmp_path / "tictactoe.py").write_text("x = 1\n")
+    make_zip(tmp_path / "old.zip", {"tictactoe.py": b"x = 2\n"})
+    with Upload(tmp_path, ("tictactoe.py",)) as folder:
+        assert folder == tmp_path
+
+
+def test_a_zip_is_unpacked_without_leaving_its_folder(tmp_path):
+    upload, target = tmp_path / "upload", tmp_path / "target"
+    upload.mkdir()
+    target.mkdir()
+    make_zip(upload / "work.zip", {"src/tictactoe.py": b"x = 1\n", "../evil.py": b"",
+                                   "/abs.py": b"", "notes.txt": b"hi",
+                                   "__MACOSX/._tictactoe.py": b""},
+             links={"link.py": "/etc/passwd"})
+    assert needs_unpacking(upload, ("tictactoe.py",)) == [upload / "work.zip"]
+    notes = unpack([upload / "work.zip"], target)
+    found = sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file())
+    assert found == ["0-work/src/tictactoe.py"] and notes == ["unpacked work.zip"]
+    assert not (tmp_path / "evil.py").exists()
+
+
+def test_zip_caps_hold(tmp_path):
+    make_zip(tmp_path / "many.zip", {f"m{i}.py": b"" for i in range(MAX_MEMBERS + 5)})
+    make_zip(tmp_path / "bad.zip", {})
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    target = tmp_path / "t"
+    notes = unpack([tmp_path / "bad.zip", tmp_path / "many.zip"], target)
+    assert "bad.zip could not be unpacked (BadZipFile)" in notes
+    assert any("more than" in n for n in notes)
+    assert len(list(target.rglob("*.py"))) == MAX_MEMBERS
