@@ -195,3 +195,78 @@ def test_given_evaluation_cases_need_the_evaluation_argument():
         state, decided = case.args
         if len(state) < 42:
             assert case.expected != ref.terminal_test(state), state
+
+
+# ------------------------------------------------------------------ the judges, in process
+def _minimax(game, state, bremse, maximizing):
+    """Minimax without cut-offs on the game's callbacks (what bob_no_pruning does)."""
+    if bremse == 0 or ref.terminal_test(state, game.evaluation):
+        return None, game.evaluation(state)
+    best, best_value = None, -INF if maximizing else INF
+    for child in game.nextstates(state):
+        _, value = _minimax(game, child, bremse - 1, not maximizing)
+        if (value > best_value) if maximizing else (value < best_value):
+            best, best_value = child, value
+    return best, best_value
+
+
+def _outcome(best, value, stats):
+    from autograder.sandbox.client import Outcome
+    return Outcome(ok=True, value={"found": (best, value), "stats": stats})
+
+
+@pytest.fixture(scope="module")
+def deep_search():
+    """A count case where alpha-beta cuts off (so a search without cuts differs)."""
+    for case in suite.count_cases():
+        search = case.args[0]
+        if suite.expected_search(search).stats["prunings"] >= 2:
+            return search
+    raise AssertionError("no count case with cut-offs")
+
+
+def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
+    search = deep_search
+    want = suite.expected_search(search)
+    maximizing = ref.x_to_move(list(search.state))
+
+    game = games.SubsetGame(search.salt)
+    with games.reference_on(game):
+        ref.search(list(search.state), search.bremse, game.evaluation)
+    right = _outcome(want.best, want.value, want.stats)
+    assert suite.judge_work(search, right, game) is None
+
+    wrong_stats = dict(want.stats, prunings=want.stats["prunings"] + 1)
+    got, problem = suite.judge_work(search, _outcome(want.best, want.value, wrong_stats), game)
+    assert got.startswith("the SearchStats counted") and "cut off" in problem
+
+    game = games.SubsetGame(search.salt)
+    best, value = _minimax(game, list(search.state), search.bremse, maximizing)
+    got, problem = suite.judge_work(search, _outcome(best, value, want.stats), game)
+    assert value == want.value and "which alpha-beta never visits" in problem
+
+    game = games.SubsetGame(search.salt)
+    with games.reference_on(game):
+        ref.search(list(search.state), search.bremse, game.evaluation)
+    game.log.append(("n", search.state))
+    got, problem = suite.judge_work(search, right, game)
+    assert "more than once" in problem
+
+    game = games.SubsetGame(search.salt)
+    best, value = ref.search(list(search.state), search.bremse, game.evaluation)  # real rules
+    got, problem = suite.judge_work(search, _outcome(best, want.value, want.stats), game)
+    assert got == "visited other positions than the handout's alpha-beta"
+    assert "which this check's nextstates never offered" in problem
+
+
+def test_judge_stops_catches_a_search_past_a_won_game():
+    search = next(case.args[0] for case in suite.finished_cases()
+                  if case.args[0].bremse == 3 and games.real_value(case.args[0].state))
+    want = suite.expected_search(search)
+    game = games.SubsetGame(search.salt)
+    game.evaluation(list(search.state))
+    right = _outcome(None, want.value, want.stats)
+    assert suite.judge_stops(search, right, game) is None
+    game.nextstates(list(search.state))
+    got, problem = suite.judge_stops(search, right, game)
+    assert "where the game is already over" in got and "at the root" in problem

@@ -5,7 +5,7 @@ this trusted process) and, for "does this move keep the game value?", from
 the exact solver in solver.py next to this file. The student's functions run
 in the sandbox, which holds the student's module and nothing of ours.
 
-Three kinds of checks:
+The checks:
 
 * The helpers (getBoard, colNrs, freeIn, free, nextstates, lines,
   pattern_score, evaluation, evaluation_b, terminal_test, centre_first,
@@ -26,15 +26,23 @@ Three kinds of checks:
   calls; the student's SearchStats are the student's answer, compared with
   that log. A search that bypasses the callbacks (its own rules, an alias
   bound at import, a copied reference) searches real Connect 4 and fails.
-  Each callback costs a pipe round trip, so these checks are sized: 24
-  positions at depths 0-3 for values, 16 at depths 1-3 (6 also at depth 4)
-  for counts, 8 at depths 2-3 for the order, finished games at depths 0 and 3
-  (about 6,000 answered calls for a correct search). With 2-5 moves per
-  position and values from 19 levels, every rule a search can break (no
+  Each callback costs a pipe round trip (30-50 us), so these checks are
+  sized: values on 30 positions at Bremse 0-3 (120 searches), counts on 16
+  positions at Bremse 1-3, 6 of them also at 4, and 5 forced blocks at 3 (59),
+  the order on 8 positions at 2-3, finished games (26 boards at 0 and 3, 6
+  wins-in-one inside the tree at 2), shallow_order on 14 and iterative
+  deepening on 12 positions: about 8,500 answered calls for a correct
+  submission, half of them in the values and counts checks. With 2-5 moves
+  per position and values from 19 levels, every rule a search can break (no
   pruning, a cut on > instead of >=, an off-by-one depth, searching past a
-  four in a row, ignoring the order) changes the log on most of them: each
-  example bug in examples/connect4 fails on many cases (tests/connect4 says
-  which check each one fails).
+  four in a row, ignoring the order, its own copy of nextstates) changes the
+  log on many of them: each example bug in examples/connect4 fails on dozens
+  (tests/connect4 says which check each one fails, and that a search on
+  real rules answers for another game on every one of 80 cases tried).
+* The time budget is checked twice: on a virtual clock of ours that advances
+  1 ms per evaluation (exact and independent of the machine's load: the
+  search must make no evaluation once the budget is used, and return the
+  deepest finished depth), and with the real clock at 0 and 0.2 s.
 * The player (computer_move on tactics judged by the solver, the opening
   book judged by the solver, games against bundled opponents refereed here)
   and play_game/tournament use the student's own rules; play_game and
@@ -201,8 +209,20 @@ def run(student, function, states, expected, extra=(), summary="", hint=None, ju
     check_all(summary or f"{function} returned a wrong value", chosen, outcomes, judge, hint)
 
 
-@functools.cache
+_CASES: dict = {}
+
+
 def cached_cases(function, states, expected, extra, args_of, first="state"):
+    """The cases of one function on `states`, built once per worker: keyed by the
+    function's name and the positions, since each function is always checked with
+    the same expectation (the callers' lambdas are new objects on every call)."""
+    key = (function, states, extra, first)
+    if key not in _CASES:
+        _CASES[key] = _build_cases(function, states, expected, extra, args_of, first)
+    return _CASES[key]
+
+
+def _build_cases(function, states, expected, extra, args_of, first):
     cases = []
     for state in states:
         args = args_of(state) if args_of else (list(state), *extra)
@@ -460,8 +480,7 @@ def test_terminal_test(student):
         plans.append(plan.returns(plan.call(M + "terminal_test", state,
                                             Callback(Verdicts(decided)))))
     check_plans("terminal_test did not believe the evaluation it was given", chosen,
-                student.run(plans),
-                lambda case, outcome: exact(case, outcome),
+                student.run(plans), exact,
                 hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
                      "call the evaluation passed in (default: the module's)")
 
@@ -626,15 +645,20 @@ def view_difference(log, want: View, search: Search):
         return (f"{summary}; after the {same} positions in the handout's order it went on "
                 f"to {list(key)} ({below(key, search)}), where "
                 "alpha-beta has already stopped")
-    for index, (mine, theirs) in enumerate(zip(got.expanded, want.expanded)):
-        if mine != theirs:
-            return (f"{summary}; it expanded {list(mine)} where the handout's search "
-                    f"expands {list(theirs)} (expansion {index + 1})")
-    extra = got.expanded[len(want.expanded):]
-    if extra:
-        return (f"{summary}; it called nextstates again on {list(extra[0])} "
-                "(each position is expanded at most once)")
-    return f"{summary}; it expanded fewer positions than the handout's search"
+    expanded, theirs = set(got.expanded), set(want.expanded)
+    for key in got.expanded:
+        if key not in theirs:
+            return (f"{summary}; it expanded {list(key)} ({below(key, search)}), which the "
+                    "handout's search evaluates (the depth limit, or a finished game)")
+    for key in want.expanded:
+        if key not in expanded:
+            return (f"{summary}; it evaluated {list(key)} ({below(key, search)}) instead of "
+                    "expanding it")
+    twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
+    if twice is None:
+        return f"{summary}; it expanded the handout's positions, but in another order"
+    return (f"{summary}; it called nextstates more than once on {list(twice)} "
+            f"({below(twice, search)}): each position is expanded at most once")
 
 
 def judge_work(search: Search, outcome, game: SubsetGame):
