@@ -171,7 +171,8 @@ class Seat:
             return Move(seconds=seconds, failure="import",
                         detail=self.student.import_failure.detail)
         if outcome.failure is not None:
-            kind = "missing" if outcome.failure == "missing" else "crash"
+            kind = {"missing": "missing", "bad_value": "bad_answer"}.get(outcome.failure,
+                                                                         "crash")
             return Move(seconds=seconds, failure=kind,
                         detail=outcome.detail or outcome.failure)
         if outcome.raised:
