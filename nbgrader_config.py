@@ -5,7 +5,10 @@
 # modules. docs/TEACHING.md walks through the whole cycle. Environment variables
 # override the defaults without editing this file:
 #   SPIELBAUM_COURSE_ID     the course id students fetch with (default: spielbaum)
-#   SPIELBAUM_EXCHANGE      the exchange folder (default: nbgrader's /srv/nbgrader/exchange)
+#   SPIELBAUM_EXCHANGE      the exchange folder (default: nbgrader 0.9.6's own,
+#                           /usr/local/share/nbgrader/exchange). Students' nbgrader
+#                           never reads this file: `make student-config` writes the
+#                           file they need (docs/TEACHING.md, "What students run").
 #   SPIELBAUM_COURSE_ROOT   where release/, submitted/, autograded/, feedback/ and
 #                           gradebook.db live (default: this folder)
 #   SPIELBAUM_CELL_TIMEOUT  seconds one notebook cell may run under `nbgrader autograde`
@@ -15,6 +18,8 @@
 import os
 import tomllib
 from pathlib import Path
+
+from autograder.nbgrader import IGNORE
 
 c = get_config()  # noqa: F821 (provided by nbgrader's config loader)
 
@@ -26,6 +31,11 @@ c.CourseDirectory.root = os.environ.get("SPIELBAUM_COURSE_ROOT", str(HERE))
 c.CourseDirectory.source_directory = str(SOLUTIONS)
 if os.environ.get("SPIELBAUM_EXCHANGE"):
     c.Exchange.root = os.environ["SPIELBAUM_EXCHANGE"]
+
+# Python environments and caches are never copied: not when collecting (a student
+# whose nbgrader lacks `make student-config`'s file may have submitted a .venv), not
+# into autograded/ or feedback/.
+c.CourseDirectory.ignore = IGNORE
 
 # Students edit the .py modules. Autograde copies the source folder's files over
 # the student's unless they are named here, which would grade the reference.

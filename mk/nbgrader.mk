@@ -4,6 +4,9 @@
 # step (assignments/), so the nbgrader release is `nb-release`.
 #   make notebooks              regenerate solutions/<a>/<a>.ipynb for every assignment
 #   make nb-release A=<a>       nbgrader generate_assignment + strip the modules + release_assignment
+#                               (again: replaces the earlier release, and says so)
+#   make student-config TO=<f>  the nbgrader_config.py students need (the exchange, what
+#                               a submission leaves out); TO=/etc/jupyter/nbgrader_config.py
 #   make collect A=<a>          collect the submissions from the exchange
 #   make grade-collected A=<a>  grade them in parallel into the gradebook and autograded/
 #   make autograde A=<a>        the same through plain, serial `nbgrader autograde`
@@ -12,7 +15,8 @@
 NB_CYCLE = $(PY) -m autograder.nbgrader.cycle
 NB_GRADES ?= grades-nbgrader.csv
 
-.PHONY: notebooks nb-release collect grade-collected autograde feedback export nb-need-a
+.PHONY: notebooks nb-release collect grade-collected autograde feedback export nb-need-a \
+	student-config
 
 nb-need-a:
 	@test -n "$(A)" || { echo "say which assignment: make $(MAKECMDGOALS) A=<assignment>"; exit 2; }
@@ -37,3 +41,7 @@ feedback: $(STAMP) nb-need-a
 
 export: $(STAMP)
 	$(NB_CYCLE) export --to $(NB_GRADES)
+
+student-config: $(STAMP)
+	@test -n "$(TO)" || { echo "say where: make student-config TO=/etc/jupyter/nbgrader_config.py"; exit 2; }
+	$(NB_CYCLE) student-config --to "$(TO)"

@@ -10,3 +10,9 @@
 #: nbgrader's marker for the hidden part of a test cell.
 BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
 END_HIDDEN = "### END HIDDEN TESTS"
+
+#: What nbgrader leaves out whenever it copies an assignment (release, submit, collect,
+#: autograde, feedback): its own defaults, plus Python environments and caches. A
+#: `.venv` is 40 MB and more; it would be copied four times per student.
+IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
+          ".venv", "venv", ".pytest_cache", ".mypy_cache"]

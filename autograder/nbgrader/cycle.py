@@ -1,11 +1,13 @@
 """The nbgrader course cycle, with the kit's stripping and parallel grading.
 
     python -m autograder.nbgrader.cycle release A        generate_assignment, strip, release_assignment
+                                                         (again: replaces the earlier release)
     python -m autograder.nbgrader.cycle collect A        collect the submissions from the exchange
     python -m autograder.nbgrader.cycle grade A [--jobs N]   grade submitted/*/A/ in parallel
     python -m autograder.nbgrader.cycle autograde A      plain serial `nbgrader autograde` (safe too)
     python -m autograder.nbgrader.cycle feedback A       generate_feedback and release_feedback
     python -m autograder.nbgrader.cycle export [--to F]  the gradebook as CSV (nbgrader export)
+    python -m autograder.nbgrader.cycle student-config --to F   the nbgrader settings students need
 
 Every command runs nbgrader in this process (one start-up instead of one per
 step), configured by nbgrader_config.py. `grade` does what `nbgrader autograde`
@@ -24,6 +26,7 @@ import shutil
 import sys
 import tempfile
 import warnings
+from datetime import datetime
 from pathlib import Path
 
 from .. import KitError, ROOT, release as kit_release, slices
@@ -86,7 +89,26 @@ def strip_release(name: str, folder: Path) -> None:
         raise KitError(f"solution markers left in the release: {leaks[0]}")
 
 
-def release(name: str, api=None) -> Path:
+def _exchange_app(api, step: str, **traits):
+    """One of nbgrader's exchange apps ("ReleaseAssignment", "FetchAssignment", ...)."""
+    return getattr(api.exchange, step)(coursedir=api.coursedir, authenticator=api.authenticator,
+                                       parent=api, **traits)
+
+
+def exchange_root(api) -> Path:
+    """The exchange folder as nbgrader's exchange apps see it (config or nbgrader's default)."""
+    return Path(_exchange_app(api, "ReleaseAssignment").root)
+
+
+def released_copy(name: str, api) -> Path:
+    """Where release_assignment puts `name` in the exchange (outbound/<name>)."""
+    return exchange_root(api) / api.coursedir.course_id / "outbound" / name
+
+
+def release(name: str, api=None, say=print) -> Path:
+    """generate_assignment, the kit's stripping, release_assignment. Releasing again
+    (a typo fixed) replaces the earlier release in the exchange and says so."""
+    from nbgrader.utils import capture_log, temp_attrs
     api = api or make_api()
     stale = notebooks.differences(name)
     if stale:
@@ -94,7 +116,15 @@ def release(name: str, api=None) -> Path:
     _run("generate_assignment", api.generate_assignment(name, force=True, create=True))
     folder = Path(api.coursedir.format_path(api.coursedir.release_directory, ".", name))
     strip_release(name, folder)
-    _run("release_assignment", api.release_assignment(name))
+    earlier = released_copy(name, api)
+    if earlier.is_dir():
+        when = datetime.fromtimestamp(earlier.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        say(f"replacing the release of {name} from {when} in {earlier}; students who "
+            "fetched it keep their copy (`nbgrader fetch_assignment --replace` adds only "
+            "the files they lack), and submissions already made stay in the exchange")
+    with temp_attrs(api.coursedir, assignment_id=name):
+        _run("release_assignment", capture_log(_exchange_app(api, "ReleaseAssignment",
+                                                             force=True)))
     return folder
 
 
@@ -112,11 +142,15 @@ def submitted_students(name: str, api) -> list[str]:
 
 
 # ------------------------------------------------------------ grade
+def _ignored(api):
+    """What nbgrader leaves out of copies (CourseDirectory.ignore): environments, caches."""
+    return shutil.ignore_patterns(*api.coursedir.ignore)
+
+
 def _stage(name: str, api, students: list[str], staging: Path) -> None:
     for student in students:
         source = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
-        shutil.copytree(source, staging / student, symlinks=True,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        shutil.copytree(source, staging / student, symlinks=True, ignore=_ignored(api))
 
 
 def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
@@ -201,8 +235,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None) 
                                                 student, name))
         if target.exists():
             shutil.rmtree(target)
-        shutil.copytree(submitted, target, symlinks=True,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        shutil.copytree(submitted, target, symlinks=True, ignore=_ignored(api))
         nb, scores = filled_notebook(name, submitted, checks, results)
         nbformat.write(nb, target / f"{name}.ipynb")
         record(name, api, student, scores)
@@ -258,9 +291,32 @@ def student_step(step: str, name: str, api) -> None:
     for the student of `api` (see student_api)."""
     from nbgrader.utils import capture_log, temp_attrs
     with temp_attrs(api.coursedir, assignment_id=name):
-        app = getattr(api.exchange, step)(coursedir=api.coursedir,
-                                          authenticator=api.authenticator, parent=api)
-        _run(step, capture_log(app))
+        _run(step, capture_log(_exchange_app(api, step)))
+
+
+STUDENT_CONFIG = """\
+# nbgrader settings for the students of the course {course!r}, written by
+# `make student-config` from the course's nbgrader_config.py. A student's nbgrader
+# never reads the course's own file: it reads this one from /etc/jupyter/ (every
+# user of the machine) or ~/.jupyter/ (one user), as nbgrader_config.py.
+c = get_config()  # noqa: F821 (provided by nbgrader's config loader)
+
+# The exchange the course releases into and collects from.
+c.Exchange.root = {root!r}
+
+# Never hand in a Python environment or caches: `make check` keeps its test tools
+# outside the assignment folder, but a .venv made by hand would be submitted
+# (40 MB and more per student, copied to the exchange, submitted/, autograded/ and
+# feedback/).
+c.CourseDirectory.ignore = {ignore!r}
+"""
+
+
+def student_config(api=None) -> str:
+    """The nbgrader_config.py students need to reach this course's exchange."""
+    api = api or make_api()
+    return STUDENT_CONFIG.format(course=api.coursedir.course_id, root=str(exchange_root(api)),
+                                 ignore=list(api.coursedir.ignore))
 
 
 # ------------------------------------------------------------ command line
@@ -268,12 +324,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.cycle",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["release", "collect", "grade", "autograde",
-                                            "feedback", "export"])
+                                            "feedback", "export", "student-config"])
     parser.add_argument("assignment", nargs="?")
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--to", default="grades.csv")
+    parser.add_argument("--to", default=None)
     args = parser.parse_args(argv)
-    if args.command != "export" and not args.assignment:
+    if args.command == "student-config" and not args.to:
+        parser.error("student-config needs a file to write: --to /etc/jupyter/nbgrader_config.py")
+    if args.command not in ("export", "student-config") and not args.assignment:
         parser.error(f"{args.command} needs an assignment: A=<assignment>")
     try:
         if args.command == "release":
@@ -292,8 +350,14 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "feedback":
             feedback(args.assignment)
             print(f"feedback for {args.assignment} generated and released")
+        elif args.command == "export":
+            print(f"grades exported to {export(args.to or 'grades.csv')}")
         else:
-            print(f"grades exported to {export(args.to)}")
+            target = Path(args.to)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(student_config(), encoding="utf-8")
+            print(f"wrote {target}: students' nbgrader reads it as "
+                  "/etc/jupyter/nbgrader_config.py or ~/.jupyter/nbgrader_config.py")
     except KitError as error:
         print(f"nbgrader cycle: {error}", file=sys.stderr)
         return 2

@@ -181,10 +181,14 @@ def render(name: str) -> str:
     return nbformat.writes(build(name)) + "\n"
 
 
-def write(name: str) -> Path:
-    path = notebook_path(name)
-    path.write_text(render(name), encoding="utf-8")
-    return path
+def write(name: str) -> bool:
+    """Write the notebook of `name` if it differs from the generator's output;
+    return whether it did (so a teacher is told only of real changes)."""
+    path, text = notebook_path(name), render(name)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
 
 
 def differences(name: str) -> list[str]:
@@ -210,7 +214,9 @@ def main(argv: list[str] | None = None) -> int:
                 print("\n".join(problems) or f"{notebook_path(name)} is up to date")
                 status |= bool(problems)
             else:
-                print(f"wrote {write(name)}")
+                changed = write(name)
+                print(f"wrote {notebook_path(name)}" if changed
+                      else f"{notebook_path(name)} is up to date")
         except KitError as error:
             print(f"notebooks: {name}: {error}", file=sys.stderr)
             status = 2

@@ -4,6 +4,8 @@
                                                    grade-collected, feedback, export
     python -m tests.nbgrader.scenario traps BASE   plain `nbgrader autograde` on
                                                    submissions that attack it
+    python -m tests.nbgrader.scenario students BASE  the student commands of
+                                                   docs/TEACHING.md, run as written
 
 Both build a temporary course and exchange under BASE, grade the same files
 with the bulk grader (`grade_all`), and print one JSON line the tests judge.
@@ -15,7 +17,9 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,12 +28,12 @@ EXAMPLES = ROOT / "examples" / "tictactoe"
 A = "tictactoe"
 
 
-def setup(base: Path):
+def setup(base: Path, course_id: str = "testcourse"):
     for name in ("course", "exchange"):
         (base / name).mkdir(parents=True, exist_ok=True)
     os.environ.update(SPIELBAUM_COURSE_ROOT=str(base / "course"),
                       SPIELBAUM_EXCHANGE=str(base / "exchange"),
-                      SPIELBAUM_COURSE_ID="testcourse", CI="true")
+                      SPIELBAUM_COURSE_ID=course_id, CI="true")
     from autograder.nbgrader import cycle
     return cycle, cycle.make_api()
 
@@ -178,7 +182,142 @@ def traps_scenario(base: Path) -> dict:
     }
 
 
+# ------------------------------------------------------------ the students' side of the doc
+DOC = ROOT / "docs" / "TEACHING.md"
+DOC_COURSE = "gts-2027"
+DOC_SYSTEM_CONFIG = "/etc/jupyter/nbgrader_config.py"
+
+
+def doc_blocks() -> list[tuple[str, list[str]]]:
+    """The doc's fenced blocks marked ```sh teacher / ```sh student, in order."""
+    found = re.findall(r"^```sh (teacher|student)\n(.*?)^```", DOC.read_text(), re.M | re.S)
+    return [(who, [line for line in text.splitlines() if line.strip()]) for who, text in found]
+
+
+def student_env(home: Path, system_config: Path | None) -> dict:
+    """A student's shell: their own HOME, nbgrader on PATH, none of the course's
+    variables (a student never has SPIELBAUM_EXCHANGE), and a Python with pytest
+    (the test tools' install is tested in tests/student)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SPIELBAUM_", "JUPYTER_", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
+               PYTHON=sys.executable)
+    if system_config is not None:     # stands for /etc/jupyter, which a test must not write
+        env["JUPYTER_CONFIG_PATH"] = str(system_config)
+    return env
+
+
+def run_as_student(lines: list[str], home: Path, env: dict, steps: list) -> None:
+    """Run the doc's lines one by one in `home` (a `cd` moves the next ones), the way
+    a student types them; the student's work happens before `make check`."""
+    where = home
+    for line in lines:
+        if line.startswith("cd "):
+            where = (where / line[3:].strip()).resolve()
+            continue
+        if line.startswith("make check"):     # the student has written the module
+            shutil.copyfile(EXAMPLES / "ada_alphabeta" / "tictactoe.py", where / "tictactoe.py")
+            fake = where / ".venv" / "lib"          # and made an environment by hand
+            fake.mkdir(parents=True, exist_ok=True)
+            (fake / "big.bin").write_bytes(b"0" * (1 << 20))
+            (where / "venv").mkdir(exist_ok=True)
+            (where / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        done = subprocess.run(["bash", "-c", line], cwd=where, env=env, capture_output=True,
+                              text=True, timeout=300)
+        steps.append({"home": home.name, "line": line, "rc": done.returncode,
+                      "said": (done.stdout + done.stderr)[-1500:]})
+        if done.returncode != 0:
+            raise RuntimeError(f"{home.name}: `{line}` failed")
+
+
+def students_scenario(base: Path) -> dict:
+    cycle, api = setup(base, DOC_COURSE)
+    blocks = doc_blocks()
+    homes = {name: base / "homes" / name for name in ("alice", "bob")}
+    for home in homes.values():
+        home.mkdir(parents=True)
+    outcome = {"blocks": blocks, "steps": [], "unconfigured": None}
+    # Without the student config a student's nbgrader does not find the exchange.
+    bare = subprocess.run(["bash", "-c", f"nbgrader fetch_assignment {A} --course {DOC_COURSE}"],
+                          cwd=homes["bob"], env=student_env(homes["bob"], None),
+                          capture_output=True, text=True, timeout=300)
+    outcome["unconfigured"] = {"rc": bare.returncode, "said": bare.stderr[-1500:],
+                               "default_exists": os.path.isdir(
+                                   "/usr/local/share/nbgrader/exchange")}
+    cycle.release(A, api, say=lambda _: None)
+    system = base / "etc-jupyter"
+    teacher_env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}"
+                                         f"{os.environ['PATH']}"}
+    envs = {"alice": student_env(homes["alice"], system),      # root wrote /etc/jupyter
+            "bob": student_env(homes["bob"], None)}            # copied it to ~/.jupyter
+    collected_once = False
+    try:
+        for who, lines in blocks:
+            if who == "teacher":
+                target = str(system / "nbgrader_config.py")
+                for line in lines:
+                    done = subprocess.run(["bash", "-c", line.replace(DOC_SYSTEM_CONFIG, target)],
+                                          cwd=ROOT, env=teacher_env, capture_output=True,
+                                          text=True, timeout=300)
+                    outcome["steps"].append({"home": "teacher", "line": line,
+                                             "rc": done.returncode,
+                                             "said": (done.stdout + done.stderr)[-1500:]})
+                # Without root: the same file, copied by the student into ~/.jupyter.
+                (homes["bob"] / ".jupyter").mkdir()
+                shutil.copyfile(target, homes["bob"] / ".jupyter" / "nbgrader_config.py")
+                continue
+            if any(line.startswith("nbgrader fetch_feedback") for line in lines) \
+                    and not collected_once:
+                collected_once = True
+                teacher_collects(cycle, api, base, outcome)
+            for name, home in homes.items():
+                run_as_student(lines, home, envs[name], outcome["steps"])
+    except RuntimeError as error:
+        outcome["stopped"] = str(error)
+        return outcome
+    course = base / "course"
+    outcome["feedback"] = {name: sorted(str(p.relative_to(home)) for p in
+                                        (home / A / "feedback").rglob("*.html"))
+                           for name, home in homes.items()}
+    outcome["kept"] = {name: sorted(p.name for p in (home / A).iterdir())
+                       for name, home in homes.items()}
+    outcome["autograded"] = sorted(str(p.relative_to(course)) for p in
+                                   (course / "autograded").rglob("*"))
+    return outcome
+
+
+def teacher_collects(cycle, api, base: Path, outcome: dict) -> None:
+    """Collect, grade and release feedback; first plant a .venv in one submission, as
+    a student's nbgrader without the student config would have submitted it."""
+    inbound = base / "exchange" / DOC_COURSE / "inbound"
+    outcome["inbound"] = sorted(str(p.relative_to(inbound)) for p in inbound.rglob("*"))
+    first = sorted(inbound.iterdir())[-1]
+    (first / ".venv" / "bin").mkdir(parents=True)
+    (first / ".venv" / "bin" / "python").write_text("not a python")
+    outcome["collected"] = cycle.collect(A, api)
+    submitted = base / "course" / "submitted"
+    outcome["submitted"] = sorted(str(p.relative_to(submitted)) for p in submitted.rglob("*"))
+    cycle.grade_collected(A, api, jobs=2)
+    cycle.feedback(A, api)
+    outcome["exported"] = exported(cycle, api, base / "grades.csv")
+
+
+# ------------------------------------------------------------ a second release
+def rerelease_scenario(base: Path) -> dict:
+    """`make nb-release A=tictactoe` twice, as a teacher who fixed a typo would."""
+    setup(base)
+    runs = [subprocess.run(["make", "--no-print-directory", "nb-release", f"A={A}"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600) for _ in range(2)]
+    outbound = base / "exchange" / "testcourse" / "outbound" / A
+    return {"runs": [{"rc": r.returncode, "out": r.stdout, "err": r.stderr[-2000:]}
+                     for r in runs],
+            "outbound": sorted(p.name for p in outbound.iterdir()) if outbound.is_dir() else []}
+
+
+SCENARIOS = {"cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
+             "rerelease": rerelease_scenario}
+
 if __name__ == "__main__":
     which, where = sys.argv[1], Path(sys.argv[2])
-    outcome = cycle_scenario(where) if which == "cycle" else traps_scenario(where)
+    outcome = SCENARIOS[which](where)
     sys.stdout.write("\n" + json.dumps(outcome) + "\n")

@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,94 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
                     if c.metadata.get("nbgrader", {}).get("grade")}
     assert set(outcome["graded_cells"]["mallory"]) == rubric_tests   # deleted one restored
     check_feedback(outcome["feedback"], expect_failures=True)
+
+
+# ------------------------------------------------------------ the students' side of TEACHING.md
+ENVIRONMENTS = {".venv", "venv"}
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_nbgrader_student_commands_of_the_doc_work_as_written_with_the_exchange_elsewhere(
+        tmp_path):
+    """docs/TEACHING.md's student blocks, line by line, by two students whose shells know
+    nothing of SPIELBAUM_EXCHANGE: one reads the student config from the system folder,
+    one from ~/.jupyter. Both made a .venv and a venv by hand before submitting."""
+    outcome = run_scenario("students", tmp_path)
+    blocks = outcome["blocks"]
+    student_lines = [line for who, lines in blocks if who == "student" for line in lines]
+    for command in ("nbgrader fetch_assignment tictactoe --course gts-2027", "make check",
+                    "nbgrader submit tictactoe --course gts-2027",
+                    "nbgrader fetch_feedback tictactoe --course gts-2027"):
+        assert command in student_lines, f"the doc no longer tells students: {command}"
+    assert [who for who, _ in blocks][0] == "teacher", "the student config comes first"
+    unconfigured = outcome["unconfigured"]
+    if not unconfigured["default_exists"]:     # the trap the doc now explains
+        assert unconfigured["rc"] != 0 and "Unwritable directory" in unconfigured["said"]
+    assert "stopped" not in outcome, (outcome["stopped"], outcome["steps"][-1])
+    ran = [(s["home"], s["line"]) for s in outcome["steps"]]
+    for name in ("alice", "bob"):
+        assert [line for home, line in ran if home == name] == \
+            [line for line in student_lines if not line.startswith("cd ")]
+    assert all(s["rc"] == 0 for s in outcome["steps"])
+    check = next(s for s in outcome["steps"] if s["line"] == "make check")
+    assert "minimax" in check["said"] and "needs work" not in check["said"]
+    # no Python environment anywhere a submission travels
+    for where in ("inbound", "submitted", "autograded"):
+        travelled = [p for p in outcome[where] if ENVIRONMENTS & set(Path(p).parts)]
+        assert not travelled, (where, travelled[:3])
+    assert outcome["collected"] == [outcome["collected"][0]] and outcome["exported"] == \
+        {outcome["collected"][0]: 25.0}
+    # Both shells run as this machine's one user, so bob's later submission is the one
+    # collected and graded, and only it has feedback (nbgrader matches it by its hash).
+    assert len(outcome["feedback"]["bob"]) == 1 and not outcome["feedback"]["alice"], \
+        outcome["feedback"]
+    assert all(ENVIRONMENTS <= set(kept) for kept in outcome["kept"].values()), \
+        "the students' own folders keep what they made"
+
+
+@pytest.mark.slow
+def test_nbgrader_a_second_release_replaces_the_first_and_says_so(tmp_path):
+    outcome = run_scenario("rerelease", tmp_path)
+    first, second = outcome["runs"]
+    assert first["rc"] == 0, first["err"]
+    assert second["rc"] == 0, second["err"]
+    assert "replacing" not in first["out"]
+    assert "replacing the release of tictactoe from " in second["out"]
+    assert f"{tmp_path}/exchange/testcourse/outbound/tictactoe" in second["out"]
+    assert "Destination already exists" not in second["out"] + second["err"]
+    assert {"tictactoe.py", "tictactoe.ipynb", "Makefile"} <= set(outcome["outbound"])
+
+
+def test_nbgrader_student_config_names_the_exchange_and_leaves_environments_out(
+        tmp_path, monkeypatch):
+    from autograder.nbgrader import IGNORE, cycle
+    monkeypatch.setenv("SPIELBAUM_EXCHANGE", str(tmp_path / "exchange"))
+    monkeypatch.setenv("SPIELBAUM_COURSE_ID", "gts-2027")
+    text = cycle.student_config(cycle.make_api())
+    from traitlets.config import Config
+    namespace = {"get_config": Config}
+    exec(compile(text, "student_nbgrader_config.py", "exec"), namespace)
+    config = namespace["c"]
+    assert config.Exchange.root == str(tmp_path / "exchange")
+    assert config.CourseDirectory.ignore == IGNORE and {".venv", "venv"} <= set(IGNORE)
+
+
+def test_nbgrader_course_config_leaves_environments_out():
+    from autograder.nbgrader import IGNORE, cycle
+    assert cycle.make_api().coursedir.ignore == IGNORE
+
+
+def test_make_notebooks_says_wrote_only_for_a_changed_notebook(tmp_path, monkeypatch, capsys):
+    import os
+    copy = tmp_path / "tictactoe.ipynb"
+    copy.write_text(notebooks.render("tictactoe"))
+    os.utime(copy, ns=(10**18, 10**18))
+    monkeypatch.setattr(notebooks, "notebook_path", lambda name: copy)
+    assert notebooks.main(["tictactoe"]) == 0
+    assert capsys.readouterr().out.strip() == f"{copy} is up to date"
+    assert copy.stat().st_mtime_ns == 10**18, "an unchanged notebook was rewritten"
+    copy.write_text(copy.read_text().replace("Tic-Tac-Toe", "Tic-Tac-Tow"))
+    assert notebooks.main(["tictactoe"]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {copy}"
+    assert copy.read_text() == notebooks.render("tictactoe")
