@@ -6,6 +6,7 @@
     autograder doctor
     autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
     autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
+    autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J]
 
 Problems a teacher can fix print one line and exit 2; nothing prints a traceback
 from the kit unless --debug is given.
@@ -119,6 +120,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="take the dependency wheels from an earlier export's wheels "
                              "folder instead of downloading them")
     export.set_defaults(run=_export)
+
+    from .mutate.command import add_command as add_mutate   # docs/MUTATION.md
+    add_mutate(commands)
     return parser
 
 

@@ -1,0 +1,122 @@
+"""mutation.md (for the teacher to read) and mutation.csv (one row per mutant)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from .allowlist import toml_entry
+from .run import Analysis, Verdict
+
+COLUMNS = ["mutant", "module", "line", "function", "operator", "occurrence", "status",
+           "original", "mutated", "killed_by", "score", "max_score", "seconds", "reason"]
+
+
+def score_line(analysis: Analysis) -> str:
+    killed, survived = len(analysis.of("killed")), len(analysis.of("survived"))
+    if analysis.score is None:
+        return "mutation score: none (no mutant was judged)"
+    return (f"mutation score {analysis.score:.1%}: {killed} of {killed + survived} "
+            f"non-equivalent mutants killed")
+
+
+def write(analysis: Analysis, out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with (out_dir / "mutation.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, COLUMNS)
+        writer.writeheader()
+        for verdict in analysis.verdicts:
+            writer.writerow(_row(verdict))
+    (out_dir / "mutation.md").write_text(markdown(analysis), encoding="utf-8")
+
+
+def _row(verdict: Verdict) -> dict:
+    m = verdict.mutant
+    return {"mutant": m.ident, "module": m.module, "line": m.line, "function": m.function,
+            "operator": m.operator, "occurrence": m.occurrence, "status": verdict.status,
+            "original": m.original, "mutated": m.mutated, "killed_by": verdict.killed_by,
+            "score": f"{verdict.score:g}", "max_score": f"{verdict.max_score:g}",
+            "seconds": f"{verdict.seconds:.2f}", "reason": verdict.reason}
+
+
+def _code(text: str) -> str:
+    """Inline code in a table cell: no pipe may end the cell, no backtick the span."""
+    text = text.replace("|", "\\|")
+    fence = "``" if "`" in text else "`"
+    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(analysis: Analysis) -> str:
+    t = analysis.target
+    survivors, killed = analysis.of("survived"), analysis.of("killed")
+    equivalent, errors = analysis.of("equivalent"), analysis.of("error")
+    modules = ", ".join(f"`{m}`" for m in t.modules)
+    lines = [f"# Mutation analysis: {t.title} (`{t.name}`)", "",
+             f"**{score_line(analysis)}.**", "",
+             f"- Sample: the first {analysis.count} gradable mutants of seed {analysis.seed}'s "
+             f"permutation of all {analysis.population} single-change mutants inside the "
+             f"solution regions of {modules}"
+             f" ({analysis.not_compiling} passed over because they do not compile).",
+             f"- Reviewed equivalent mutants met on the way (not graded, not counted): "
+             f"{len(equivalent)}; allowlist `{_relative(t.allowlist_path)}`.",
+             f"- Graded with the hidden suite in the sandbox, {analysis.jobs} at a time, in "
+             f"{analysis.seconds:.0f} s; " + ("each mutant's run stopped at its first lost "
+                                            "point." if analysis.stop_early else
+                                            "every check of every mutant was run."),
+             "- A mutant is killed when it loses any point. A survivor is a change to the "
+             "reference that the hidden suite does not notice: either a gap in the suite "
+             "(add a check that tells it apart) or an equivalent mutant (no correct check "
+             "can; allowlist it with the reason).", ""]
+    if errors:
+        lines += ["## Grader errors (not counted: please report them)", "",
+                  "| mutant | line | operator | error |", "|---|---|---|---|"]
+        lines += [f"| {v.mutant.ident} | {v.mutant.line} | {v.mutant.operator} | "
+                  f"{_cell(v.killed_by)} |" for v in errors]
+        lines.append("")
+    lines += [f"## Survivors ({len(survivors)})", ""]
+    if survivors:
+        lines += ["| mutant | line | function | operator | original | mutated |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| {v.mutant.ident} | {v.mutant.line} | `{v.mutant.function}` | "
+                  f"{v.mutant.operator} | {_code(v.mutant.original)} | "
+                  f"{_code(v.mutant.mutated)} |" for v in survivors]
+        lines += ["", "If, after review, a survivor behaves like the reference on every input "
+                      "the assignment allows, paste its entry into the allowlist and replace "
+                      "the TODO with the reason:", "", "```toml"]
+        lines += ["\n\n".join(toml_entry(v.mutant) for v in survivors), "```", ""]
+    else:
+        lines += ["None: the hidden suite noticed every non-equivalent mutant of the sample.",
+                  ""]
+    if equivalent:
+        lines += [f"## Equivalent mutants in the sample ({len(equivalent)})", "",
+                  "| line | operator | original | mutated | why it is equivalent |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {v.mutant.line} | {v.mutant.operator} | {_code(v.mutant.original)} | "
+                  f"{_code(v.mutant.mutated)} | {_cell(v.reason)} |" for v in equivalent]
+        lines.append("")
+    if analysis.stale:
+        lines += [f"## Stale allowlist entries ({len(analysis.stale)})", "",
+                  "These entries match no mutant of the current reference (its line changed "
+                  "or went): remove or update them.", ""]
+        lines += [f"- `{e.module}`: {_code(e.line)} with {e.operator} (occurrence "
+                  f"{e.occurrence})" for e in analysis.stale]
+        lines.append("")
+    lines += [f"## Killed ({len(killed)})", "",
+              "| line | operator | original | mutated | first check it failed | seconds |",
+              "|---|---|---|---|---|---|"]
+    lines += [f"| {v.mutant.line} | {v.mutant.operator} | {_code(v.mutant.original)} | "
+              f"{_code(v.mutant.mutated)} | {_cell(v.killed_by)} | {v.seconds:.1f} |"
+              for v in killed]
+    return "\n".join(lines) + "\n"
+
+
+def _relative(path: Path) -> str:
+    from .. import ROOT
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)

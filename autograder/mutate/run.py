@@ -1,0 +1,220 @@
+"""Sample mutants, grade each with the hidden suite in the sandbox, report.
+
+A mutant is a submission folder holding the mutated module (and the other
+modules of the reference unchanged); it is graded exactly as a student would
+be, by `grade_submission` in forked workers that start after the reference has
+been graded (the warm-up fills every cache of expected values once). A mutant
+is killed when it loses any point.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import random
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from .. import KitError, slices
+from ..grading import calibrate
+from ..grading.batch import warm_up
+from ..grading.runner import grade_submission, load_rubric
+from ..sandbox import layers as sandbox_layers
+from . import allowlist
+from .operators import Mutant, compiles, mutants
+
+STOP_PLUGIN = "autograder.mutate.stop"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What grading needs of an assignment; a kit test points it at a fixture."""
+    name: str
+    title: str
+    modules: tuple[str, ...]
+    solution_dir: Path
+    suite_dir: Path
+
+    @property
+    def module_names(self) -> tuple[str, ...]:
+        return tuple(Path(m).stem for m in self.modules)
+
+    @property
+    def allowlist_path(self) -> Path:
+        return self.suite_dir / allowlist.FILE_NAME
+
+    @classmethod
+    def of(cls, name: str) -> "Target":
+        piece = slices.load(name)
+        if not piece.suite_dir.is_dir():
+            raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
+        return cls(piece.name, piece.title, piece.modules, piece.solution_dir, piece.suite_dir)
+
+
+@dataclass
+class Verdict:
+    mutant: Mutant
+    status: str                 # killed, survived, equivalent, error
+    killed_by: str = ""         # the first check that cost points, or why the run failed
+    score: float = 0.0
+    max_score: float = 0.0
+    seconds: float = 0.0
+    reason: str = ""            # the allowlist's reason, for equivalent mutants
+
+
+@dataclass
+class Analysis:
+    target: Target
+    seed: int
+    count: int
+    population: int             # candidate mutants in the solution regions
+    not_compiling: int
+    verdicts: list[Verdict]
+    stale: list[allowlist.Entry] = field(default_factory=list)
+    stop_early: bool = True
+    seconds: float = 0.0
+    jobs: int = 1
+
+    def of(self, status: str) -> list[Verdict]:
+        return [v for v in self.verdicts if v.status == status]
+
+    @property
+    def score(self) -> float | None:
+        """Killed over killed plus survived (equivalent and errored ones left out)."""
+        judged = len(self.of("killed")) + len(self.of("survived"))
+        return len(self.of("killed")) / judged if judged else None
+
+
+# ------------------------------------------------------------ choosing mutants
+def population(target: Target) -> list[Mutant]:
+    found = []
+    for module in target.modules:
+        path = target.solution_dir / module
+        if not path.is_file():
+            raise KitError(f"{path}: listed in assignment.toml but missing")
+        found += mutants(module, path.read_text(encoding="utf-8"))
+    return found
+
+
+def sample(everything: list[Mutant], count: int, seed: int, equivalent: dict
+           ) -> tuple[list[Mutant], list[Mutant], int]:
+    """The first `count` gradable mutants of a seeded permutation of all mutants,
+    the allowlisted ones met on the way, and how many did not compile.
+
+    Taking a prefix of one permutation keeps a sample stable: allowlisting a
+    survivor, or asking for more mutants, only adds mutants at the end."""
+    order = list(everything)
+    random.Random(seed).shuffle(order)
+    chosen, skipped, broken = [], [], 0
+    for mutant in order:
+        if len(chosen) == count:
+            break
+        if mutant.key in equivalent:
+            skipped.append(mutant)
+        elif not compiles(mutant):
+            broken += 1
+        else:
+            chosen.append(mutant)
+    return chosen, skipped, broken
+
+
+# ------------------------------------------------------------ grading, in workers
+_worker: dict = {}
+
+
+def _init_worker(target: Target, layers: list[str], scale: float, stop_early: bool) -> None:
+    _worker.update(target=target, layers=layers, scale=scale)
+    if stop_early:
+        extra = os.environ.get("PYTEST_ADDOPTS", "")
+        os.environ["PYTEST_ADDOPTS"] = f"{extra} -p {STOP_PLUGIN}".strip()
+
+
+def _grade(mutant: Mutant) -> tuple[str, str, float, float, float]:
+    """(status, killed_by, score, max_score, seconds) of one mutant."""
+    target: Target = _worker["target"]
+    started = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix="mutant-"))
+    try:
+        for module in target.modules:
+            if module == mutant.module:
+                (folder / module).write_text(mutant.source, encoding="utf-8")
+            else:
+                shutil.copyfile(target.solution_dir / module, folder / module)
+        graded = grade_submission(target, mutant.ident, folder, layers=_worker["layers"],
+                                  scale=_worker["scale"])
+    except Exception as error:      # a grader bug: reported, never counted
+        return ("error", f"{type(error).__name__}: {error}", 0.0, 0.0,
+                time.perf_counter() - started)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    seconds = time.perf_counter() - started
+    if graded.status not in ("graded", "import-error"):
+        return "error", f"{graded.status}: {graded.message}", 0.0, graded.max_score, seconds
+    if graded.score >= graded.max_score:
+        return "survived", "", graded.score, graded.max_score, seconds
+    return "killed", _first_loss(graded), graded.score, graded.max_score, seconds
+
+
+def _first_loss(graded) -> str:
+    if graded.status == "import-error":
+        return f"import: {graded.message}"
+    lost = [t for t in graded.tests if t.score < t.max_score and t.output != "not run"]
+    if not lost:
+        return "a check that did not run"
+    first = lost[0]
+    summary = first.output.strip().splitlines()[0].rstrip(" :") if first.output.strip() else ""
+    return first.title + (f": {summary}" if summary else "")
+
+
+def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
+            stop_early: bool = True, console: Console | None = None) -> Analysis:
+    """Grade a seeded sample of `count` mutants of the reference with its hidden suite."""
+    if count < 1:
+        raise KitError("--count must be at least 1")
+    if jobs < 1:
+        raise KitError("--jobs must be at least 1")
+    started = time.perf_counter()
+    console = console or Console(stderr=True)
+    load_rubric(target.suite_dir)                     # fail early on a broken rubric
+    everything = population(target)
+    entries = allowlist.load(target.allowlist_path, target.modules)
+    equivalent, stale = allowlist.match(entries, everything, target.allowlist_path)
+    chosen, skipped, broken = sample(everything, count, seed, equivalent)
+    verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
+    layers = list(sandbox_layers.available())
+    scale = calibrate.scale()
+    console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
+                  f"mutants (seed {seed}), {jobs} workers; sandbox: {', '.join(layers)}; "
+                  f"time limits x{scale:.2f}")
+    warm_up(target, layers, scale)                    # the reference must score full marks
+    gc.freeze()
+    progress = Progress("[progress.description]{task.description}", BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                        disable=not console.is_terminal)
+    context = multiprocessing.get_context("fork")
+    with progress, ProcessPoolExecutor(max_workers=max(1, min(jobs, len(chosen))),
+                                       mp_context=context, initializer=_init_worker,
+                                       initargs=(target, layers, scale, stop_early)) as pool:
+        task = progress.add_task("mutants", total=len(chosen))
+        futures = {pool.submit(_grade, mutant): mutant for mutant in chosen}
+        for future in as_completed(futures):
+            status, killed_by, score, max_score, seconds = future.result()
+            verdicts.append(Verdict(futures[future], status, killed_by, score, max_score,
+                                    seconds))
+            progress.advance(task)
+            if not console.is_terminal:          # a log gets one line per mutant instead
+                console.print(f"[{len(verdicts) - len(skipped)}/{len(chosen)}] {status}: "
+                              f"{futures[future].ident} ({seconds:.1f} s)",
+                              markup=False, highlight=False)
+    verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
+                                 v.mutant.occurrence))
+    return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
+                    stop_early, time.perf_counter() - started, jobs)
