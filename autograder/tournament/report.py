@@ -90,6 +90,7 @@ def write_games(path: Path, games: list[dict], referee) -> None:
                     "result": result_text(record["score"]), "score": record["score"],
                     "reason": record["reason"], "failure": record["failure"],
                     "refused": record.get("notes", {}), "seconds": record.get("seconds"),
+                    "start_seconds": record.get("start_seconds"),
                     "worker": record.get("worker"), "sandbox": record.get("layers")}
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
 
