@@ -164,6 +164,11 @@ def test_the_tournament_has_a_drawn_game_and_scores_it():
             else:
                 table[name]["losses"] += 1
     assert table != result["table"]
+    # and one that swaps wins and losses (a mutant `autograder mutate` found)
+    swapped = {name: dict(row, wins=row["losses"], losses=row["wins"],
+                          points=row["losses"] + row["draws"] / 2)
+               for name, row in result["table"].items()}
+    assert swapped != result["table"]
 
 
 def test_play_game_cases_include_every_result():

@@ -42,7 +42,9 @@ The checks:
 * The time budget is checked twice: on a virtual clock of ours that advances
   1 ms per evaluation (exact and independent of the machine's load: the
   search must make no evaluation once the budget is used, and return the
-  deepest finished depth), and with the real clock at 0 and 0.2 s.
+  deepest finished depth), and with the real clock at 0 and 0.2 s on the
+  student's own rules and evaluation (no call comes back to the grader, so
+  the time measured is the search's alone, whatever the machine's load).
 * The player (computer_move on tactics judged by the solver, the opening
   book judged by the solver, games against bundled opponents refereed here)
   and play_game/tournament use the student's own rules; play_game and
@@ -1001,34 +1003,39 @@ def _deepening_judge(case, outcome):
 
 @functools.cache
 def deepening_cases():
+    """max_bremse 3 on every position; 1 and 0 on two of them (the depth-1 search
+    always finishes, so both stop after it)."""
     cases = []
     for index, state in enumerate(deepening_states()):
         salt = 900 + index
-        game = SubsetGame(salt)
-        with games.reference_on(game):
-            _, value, depth = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
-                                                      clock=_fake_clock(), max_bremse=3)
-        cases.append(Case("iterative_deepening(state, 60, evaluation, max_bremse=3)",
-                          (salt, state, depth),
-                          f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
-                          f"the depth-{depth} value {value}"))
+        for most in (3,) + ((1, 0) if index < 2 else ()):
+            game = SubsetGame(salt)
+            with games.reference_on(game):
+                _, value, depth = ref.iterative_deepening(list(state), 10 ** 9,
+                                                          game.evaluation,
+                                                          clock=_fake_clock(), max_bremse=most)
+            cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
+                              (salt, state, depth, most),
+                              f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
+                              f"the depth-{depth} value {value}"))
     return cases
 
 
 def test_iterative_deepening_matches_fixed_depth(student):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
     chosen = deepening_cases()
-    outcomes = student.run([deepening_plan(case.args[0], case.args[1], 60.0, max_bremse=3)
-                            for case in chosen])
+    outcomes = student.run([deepening_plan(case.args[0], case.args[1], 60.0,
+                                           max_bremse=case.args[3]) for case in chosen])
 
     def judge(case, outcome):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
-        want = case.args[2]
+        want, most = case.args[2], case.args[3]
         if outcome.value[2] != want:
-            return (f"stopped at depth {outcome.value[2]}; with time to spare it should "
-                    f"reach depth {want} (it may stop early only for a decided game)")
+            return (f"stopped at depth {outcome.value[2]}; with time to spare and "
+                    f"max_bremse={most} it should reach depth {want} (it may stop early "
+                    "only for a decided game)")
         return None
     check_plans("iterative deepening did not match the fixed-depth search", chosen, outcomes,
                 judge)
@@ -1081,10 +1088,17 @@ REAL_BUDGETS = (0.0, 0.2)
 
 @functools.cache
 def real_budget_cases():
-    return [Case(f"iterative_deepening(state, {budget}, evaluation)",
-                 (950 + index, state, budget), draw(state), f"an answer within {budget} s")
-            for index, state in enumerate(midgame_states(2, 23, 8, 14))
-            for budget in REAL_BUDGETS]
+    """The real clock, on the student's own rules and evaluation: no call comes
+    back to the grader, so the time measured is the search's, however loaded the
+    machine. Only the time, a legal move and the depth are judged here."""
+    return [Case(f"iterative_deepening(state, {budget})", (state, budget), draw(state),
+                 f"an answer within {budget} s")
+            for state in midgame_states(2, 23, 8, 14) for budget in REAL_BUDGETS]
+
+
+def real_plan(state, budget):
+    plan = Plan("iterative_deepening")
+    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget))
 
 
 def test_iterative_deepening_respects_the_budget(student):
@@ -1113,18 +1127,21 @@ def test_iterative_deepening_respects_the_budget(student):
 
     scale = student.timeouts.call / 2.0
     chosen = real_budget_cases()
-    outcomes = student.run([deepening_plan(*case.args) for case in chosen])
+    outcomes = student.run([real_plan(*case.args) for case in chosen])
 
     def judge_real(case, outcome):
-        problem = _deepening_judge(case, outcome)
-        if problem:
-            return problem
-        budget = case.args[2]
-        allowed = budget + (0.3 + 0.5 * budget) * scale
+        (state, budget), got = case.args, outcome.value
+        if type(got) not in (tuple, list) or len(got) != 3:
+            return f"returned {short(got)}, not (best_state, value, bremse)"
+        if got[0] not in ref.nextstates(list(state)):
+            return f"returned {short(got[0])}, not a successor of the state"
+        if type(got[2]) is not int:
+            return f"returned the depth {short(got[2])}"
+        allowed = budget + (0.15 + 0.25 * budget) * scale
         if outcome.seconds > allowed:
             return f"took {outcome.seconds:.2f} s for a budget of {budget} s"
-        if budget >= 0.2 and outcome.value[2] < 2:
-            return f"stopped at depth {outcome.value[2]} although it had {budget} s"
+        if budget >= 0.2 and got[2] < 2:
+            return f"stopped at depth {got[2]} although it had {budget} s"
         return None
     check_plans("iterative deepening did not keep to its time budget", chosen, outcomes,
                 judge_real, hint=hint)
@@ -1189,6 +1206,9 @@ def test_play_game(student):
 
 
 TOURNAMENT_NAMES = ("north", "south")
+#: Weights that make a lopsided table (3 wins to 1, and 2 draws): a table that swaps
+#: wins and losses, or scores a draw as a loss, is caught.
+TOURNAMENT_PLAYERS = (PLAYERS["A"], PLAYERS["C"])
 
 
 @functools.cache
@@ -1200,7 +1220,7 @@ def tournament_openings():
     for state in drawn_states():
         for cut in range(36, 24, -2):
             prefix = list(state[:cut])
-            result = ref.tournament(PLAYERS["A"], PLAYERS["B"], [prefix], 1, TOURNAMENT_NAMES)
+            result = ref.tournament(*TOURNAMENT_PLAYERS, [prefix], 1, TOURNAMENT_NAMES)
             if any(game["winner"] is None for game in result["games"]):
                 return openings + [prefix]
     raise AssertionError("no drawn opening found")
@@ -1208,8 +1228,7 @@ def tournament_openings():
 
 @functools.cache
 def expected_tournament():
-    return ref.tournament(PLAYERS["A"], PLAYERS["B"], tournament_openings(), 1,
-                          TOURNAMENT_NAMES)
+    return ref.tournament(*TOURNAMENT_PLAYERS, tournament_openings(), 1, TOURNAMENT_NAMES)
 
 
 def test_tournament(student):
@@ -1217,13 +1236,13 @@ def test_tournament(student):
     openings = tournament_openings()
     want = expected_tournament()
     plan = Plan("tournament")
-    plan.returns(plan.call(M + "tournament", Callback(PLAYERS["A"]), Callback(PLAYERS["B"]),
+    plan.returns(plan.call(M + "tournament", *map(Callback, TOURNAMENT_PLAYERS),
                            openings, 1, list(TOURNAMENT_NAMES)))
     [outcome] = student.run([plan])
     require(outcome)
     call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
-            f"{list(TOURNAMENT_NAMES)}) with weights {PLAYERS['A'].weights} for a and "
-            f"{PLAYERS['B'].weights} for b")
+            f"{list(TOURNAMENT_NAMES)}) with weights {TOURNAMENT_PLAYERS[0].weights} for a "
+            f"and {TOURNAMENT_PLAYERS[1].weights} for b")
     got = outcome.value
     if not outcome.answered or type(got) is not dict:
         raise CheckFailed("tournament did not return a result", call=call,
