@@ -8,6 +8,7 @@ waiting again. Suites never see the child, only `Outcome`s.
 
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,7 @@ class Student:
     timeouts: Timeouts = field(default_factory=Timeouts)
     limits: Limits = field(default_factory=Limits)
     kit: dict[str, str] = field(default_factory=dict)
+    uid_slot: int = 0        # see Sandbox.uid_slot
 
     def __post_init__(self):
         self._sandbox: Sandbox | None = None
@@ -86,7 +88,8 @@ class Student:
         if self.starts >= 50:
             return Outcome(failure="crash", detail="gave up after 50 restarts of the sandbox")
         self._collect_notes()
-        self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits, self.kit)
+        self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits, self.kit,
+                                uid_slot=self.uid_slot)
         self._counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
@@ -108,6 +111,15 @@ class Student:
                 text = self._sandbox.output()
             self._sandbox.kill()
         return text
+
+    def pause(self) -> None:
+        """Freeze the child (it keeps its state; its clock does not run on CPU)."""
+        if self._sandbox is not None:
+            self._sandbox.signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.signal(signal.SIGCONT)
 
     @property
     def importable(self) -> Outcome | None:

@@ -73,6 +73,7 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     kit: dict[str, str] = field(default_factory=dict)
     python: str = sys.executable
+    uid_slot: int = 0      # children alive at once in one process need different slots
 
     def __post_init__(self):
         self.process = None
@@ -100,7 +101,7 @@ class Sandbox:
             if os.geteuid() != 0:
                 raise SandboxError("sandbox setup failed: only root can run the child as "
                                    "a user of its own")
-            confine_uid = _worker_uid()
+            confine_uid = _worker_uid(self.uid_slot)
             _hand_over(Path(self.scratch), confine_uid)
         parent_r, child_w = os.pipe()
         child_r, parent_w = os.pipe()
@@ -476,6 +477,15 @@ class Sandbox:
         outcome = self.request({"op": "loaded"}, timeout)
         return [tuple(pair) for pair in outcome.value] if outcome.ok else []
 
+    def signal(self, sig: int) -> None:
+        """Send `sig` to the child's whole process group (SIGSTOP/SIGCONT to freeze
+        a player while its opponent thinks)."""
+        if self.alive:
+            try:
+                os.killpg(self.process.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
     def output(self, timeout: float = 2.0) -> str:
         if not self.alive:
             return ""
@@ -500,10 +510,11 @@ def _row_outcome(row: list, seconds: float) -> Outcome:
     return Outcome(failure="bad_value", detail=str(value)[:300], seconds=seconds)
 
 
-def _worker_uid() -> int:
-    """A user of its own for each grading process (its sandboxes cannot touch another
-    worker's), from a range no ordinary account uses."""
-    return 61000 + os.getpid() % 4000
+def _worker_uid(slot: int = 0) -> int:
+    """A user of its own for each grading process and slot (two children alive at
+    once, like the players of a game, get two), from a range no ordinary account
+    uses, so one sandbox can never signal or read another's."""
+    return 61000 + (os.getpid() % 16000) * 2 + slot % 2
 
 
 def _hand_over(scratch: Path, uid: int) -> None:

@@ -63,9 +63,9 @@ def play(spec: dict) -> dict:
               "failure": None, "notes": {}, "layers": layers,
               "worker": f"{socket.gethostname()}:{os.getpid()}"}
     try:
-        for player in spec["players"]:
+        for side, player in enumerate(spec["players"]):     # a user of its own per side
             seats.append(Seat(player, layers, timing["hard"], timing["imports"],
-                              timing["memory_mb"], timing["cpu_seconds"]))
+                              timing["memory_mb"], timing["cpu_seconds"], uid_slot=side))
         # Both children start at once: most of a start is waiting for the child to
         # confine itself and import, and a game has two.
         began = time.perf_counter()

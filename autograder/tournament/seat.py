@@ -21,9 +21,7 @@ How the time budget reaches the player (see manifest.py):
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import tempfile
 import threading
 import time
@@ -56,7 +54,7 @@ class Move:
 
 class Seat:
     def __init__(self, spec: dict, layers: list[str], hard: float, imports: float,
-                 memory_mb: int, cpu_seconds: int):
+                 memory_mb: int, cpu_seconds: int, uid_slot: int = 0):
         self.name = spec["name"]
         self.ask = Ask(spec["ask"]["call"], tuple(spec["ask"]["args"]),
                        dict(spec["ask"]["kwargs"]), spec["ask"]["answer"])
@@ -70,7 +68,8 @@ class Seat:
             self._scratch, _ = make_scratch(self._home, modules)
         self.student = Student(self._scratch, [Path(m).stem for m in modules], layers,
                                Timeouts(call=hard, imports=imports, check=1e9, test=1e9),
-                               Limits(memory_bytes=memory_mb << 20, cpu_seconds=cpu_seconds))
+                               Limits(memory_bytes=memory_mb << 20, cpu_seconds=cpu_seconds),
+                               uid_slot=uid_slot)
 
     # ------------------------------------------------------------ life
     def start(self) -> Move | None:
@@ -87,21 +86,12 @@ class Seat:
         shutil.rmtree(self._scratch, ignore_errors=True)
         shutil.rmtree(self._home, ignore_errors=True)
 
-    def _signal(self, sig) -> None:
-        sandbox = getattr(self.student, "_sandbox", None)
-        process = getattr(sandbox, "process", None)
-        if process is not None and process.poll() is None:
-            try:
-                os.killpg(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
-
     def pause(self) -> None:
         """Freeze the child while the other player thinks."""
-        self._signal(signal.SIGSTOP)
+        self.student.pause()
 
     def resume(self) -> None:
-        self._signal(signal.SIGCONT)
+        self.student.resume()
 
     def notes(self) -> list[str]:
         """What the sandbox refused this player (first few, word for word)."""
