@@ -453,17 +453,24 @@ class Verdicts:
         return self.decided.get(games.as_state(state, "evaluation"), 0)
 
 
+#: What the given evaluation says of an open position: decided (at least WIN or at
+#: most -WIN, also beyond) or just short of it.
+GIVEN_VALUES = (WIN, -WIN, WIN + 1, -WIN - 1, 3 * WIN, -3 * WIN, WIN - 1, 1 - WIN)
+
+
 @functools.cache
 def _given_evaluation_cases():
     """terminal_test(state, evaluation) with evaluations of ours: open positions
-    declared won, won positions declared open; a full board is over anyway."""
+    declared decided (or nearly), won positions declared open; a full board is
+    over anyway."""
     cases = []
-    rng = random.Random(41)
     chosen = list(random_states()[40::60]) + list(won_states()[::20]) + list(drawn_states()[:2])
-    for index, state in enumerate(sorted(chosen, key=len)):
+    said = 0
+    for state in sorted(chosen, key=len):
         key = tuple(state)
-        won = abs(ref.evaluation(state)) >= WIN
-        decided = {} if won else {key: rng.choice((WIN, -WIN))}
+        decided = {}
+        if abs(ref.evaluation(state)) < WIN:
+            decided, said = {key: GIVEN_VALUES[said % len(GIVEN_VALUES)]}, said + 1
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
                           draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
                           ref.terminal_test(list(state), Verdicts(decided))))
