@@ -55,7 +55,7 @@ def kit_version() -> str:
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
     done = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     return f"{version} ({done.stdout.strip()})" if done.returncode == 0 else version
 
 

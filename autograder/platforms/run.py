@@ -46,7 +46,7 @@ class Package:
     required_layers: tuple[str, ...]
 
     @classmethod
-    def read(cls, folder: Path) -> "Package":
+    def read(cls, folder: Path) -> Package:
         try:
             data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
             return cls(folder, data["assignment"], data["platform"],
@@ -114,7 +114,7 @@ def run_platform(platform: str, package: Package, root: Path) -> int:
         graded, notes, title = grade(package, student)
     except NotGraded as refusal:
         return _not_graded(platform, target, str(refusal))
-    except Exception as error:  # a grader bug: no grade rather than a wrong one
+    except Exception as error:  # noqa: BLE001 (a grader bug: no grade rather than a wrong one)
         return _not_graded(platform, target, f"grader error ({type(error).__name__}: "
                                              f"{error}); please report it")
     writer = results.gradescope if platform == "gradescope" else results.prairielearn
@@ -142,18 +142,13 @@ def check(package: Package) -> int:
     the reference solution, which must score full marks."""
     piece = slices.load(package.assignment)
     _say(f"spielbaum: {piece.title} ({package.assignment}) for {package.platform}")
-    offered = sandbox_layers.available()
-    for layer in sandbox_layers.ALL_LAYERS:
-        reason = None if layer in offered else sandbox_layers.probe(layer) or "narrowed away"
-        _say(f"  [{'yes' if reason is None else 'no '}] {layer:<9} "
-             f"{sandbox_layers.WHAT[layer]}" + (f"\n      not available: {reason}"
-                                                if reason else ""))
+    sandbox_layers.doctor()
     lacking, reasons = lacking_layers(package.required_layers)
     if lacking:
         _say(f"spielbaum: this container does not offer the sandbox layers the package "
              f"requires ({reasons}): every submission would be refused")
         return 1
-    warm_up(piece, list(offered), calibrate.scale())
+    warm_up(piece, list(sandbox_layers.available()), calibrate.scale())
     _say("spielbaum: the reference solution scores full marks here; ready to grade")
     return 0
 

@@ -43,7 +43,7 @@ NOT_FOR_GRADING = {"copydetect"}
 
 def _pip(*args: str, cwd: Path | None = None) -> None:
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise KitError(f"pip {args[0]} failed ({' / '.join(tail)}); the export needs the "
@@ -79,7 +79,7 @@ def _can_build_here() -> bool:
     spec = importlib.util.find_spec("setuptools")
     if spec is None or not spec.submodule_search_locations:
         return False
-    folder = Path(list(spec.submodule_search_locations)[0])
+    folder = Path(next(iter(spec.submodule_search_locations)))
     return (folder / "command" / "bdist_wheel.py").is_file() or \
         importlib.util.find_spec("wheel") is not None
 

@@ -62,7 +62,8 @@ def main():
     fprog = Fprog(len(raw) // 8, ctypes.addressof(buffer))
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         sys.exit(f"docker_like: seccomp: {os.strerror(ctypes.get_errno())}")
-    last = int(open("/proc/sys/kernel/cap_last_cap").read())
+    with open("/proc/sys/kernel/cap_last_cap") as handle:
+        last = int(handle.read())
     for cap in range(last + 1):
         if cap not in DOCKER_CAPS and libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             sys.exit(f"docker_like: dropping capability {cap}: "

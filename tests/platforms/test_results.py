@@ -22,9 +22,9 @@ def graded(**changes) -> runner.Graded:
     tests = [runner.TestResult("test_a", "a works", 3.0, 3.0, True),
              runner.TestResult("test_b", "b works", 2.0, 0.0, False,
                                output=f"b returned the wrong value\ngot: {FORGERY}")]
-    base = dict(student="s", status="graded", score=3.0, max_score=5.0, tests=tests,
-                message="", events=[Event("refused", f"tried to open {FORGERY}")],
-                printed=FORGERY * 3, seconds=1.2, layers=["rlimits", "seccomp"])
+    base = {"student": "s", "status": "graded", "score": 3.0, "max_score": 5.0,
+            "tests": tests, "message": "", "events": [Event("refused", f"tried to open {FORGERY}")],
+            "printed": FORGERY * 3, "seconds": 1.2, "layers": ["rlimits", "seccomp"]}
     return runner.Graded(**{**base, **changes})
 
 
@@ -72,11 +72,11 @@ def test_an_import_error_is_said_once():
 
 
 # ------------------------------------------------------------ the upload
-def make_zip(path, members: dict[str, bytes], links: dict[str, str] = {}):
+def make_zip(path, members: dict[str, bytes], links: dict[str, str] | None = None):
     with zipfile.ZipFile(path, "w") as archive:
         for name, data in members.items():
             archive.writestr(name, data)
-        for name, target in links.items():
+        for name, target in (links or {}).items():
             info = zipfile.ZipInfo(name)
             info.external_attr = (stat.S_IFLNK | 0o777) << 16
             archive.writestr(info, target)
