@@ -1,0 +1,43 @@
+"""The export's choices that need no package built: layers, errors, wheel selection."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from autograder import KitError, slices
+from autograder.platforms import export, wheels
+from tests.conftest import ROOT
+
+
+def test_required_layers_add_to_the_rubric_in_the_sandbox_order():
+    piece = slices.load("tictactoe")
+    assert export.required_layers(piece, []) == ["rlimits"]
+    assert export.required_layers(piece, ["seccomp", "landlock"]) == \
+        ["rlimits", "landlock", "seccomp"]
+    with pytest.raises(KitError, match="unknown sandbox layers"):
+        export.required_layers(piece, ["selinux"])
+
+
+def test_an_unknown_assignment_is_one_line_and_exit_2(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "autograder", "export", "gradescope",
+                           "chess", "--out", str(tmp_path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "unknown assignment 'chess'" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_grading_needs_neither_extras_nor_the_similarity_report(tmp_path):
+    kit = tmp_path / "spielbaum-0.1.0-py3-none-any.whl"
+    metadata = "\n".join(["Metadata-Version: 2.1", "Name: spielbaum", "Version: 0.1.0",
+                          "Requires-Dist: pytest>=7", "Requires-Dist: rich>=13",
+                          "Requires-Dist: copydetect<0.6,>=0.5",
+                          'Requires-Dist: nbgrader==0.9.6; extra == "nbgrader"', ""])
+    with zipfile.ZipFile(kit, "w") as archive:
+        archive.writestr("spielbaum-0.1.0.dist-info/METADATA", metadata)
+    assert wheels.grading_requirements(kit) == ["pytest>=7", "rich>=13"]
