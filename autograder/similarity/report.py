@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from .run import Result
+from .run import KIT, Result
 from .compare import Match, Submission
 
 CSV_FIELDS = ["a", "b", "score", "a_share", "b_share", "lines"]
@@ -161,7 +161,7 @@ def write_html(out_dir: Path, result: Result) -> Path:
 
 
 def summary(result: Result) -> str:
-    line = (f"{len(result.submissions)} submissions of {result.assignment} compared; "
+    line = (f"{sum(not s.student.startswith(KIT) for s in result.submissions)} submissions of {result.assignment} compared; "
             f"{len(result.matches)} pairs at or above {result.floor:.0%}")
     if result.matches:
         m = result.matches[0]

@@ -32,12 +32,31 @@ def _read(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
-def boilerplate_files(piece) -> list[Path]:
+KIT = "kit:"     # names of the kit's own files when they take part as sources
+
+
+def released_files(piece) -> list[Path]:
     """Every Python file students received for the assignment."""
     if not piece.assignment_dir.is_dir():
         raise KitError(f"{piece.assignment_dir} is missing: run `autograder release "
                        f"{piece.name}` first (its files are the boilerplate)")
     return sorted(piece.assignment_dir.rglob("*.py"))
+
+
+def boilerplate_files(piece) -> list[Path]:
+    """The code a student's module is expected to contain because it was handed
+    out: the skeleton modules and the public tests. It never counts."""
+    return [p for p in released_files(piece)
+            if p.name in piece.modules or p.name.startswith("test_")]
+
+
+def kit_sources(piece) -> list[Submission]:
+    """The other files students received (play.py, duel.py with its referee and
+    players): not boilerplate but sources, compared like a submission, so a
+    module that pastes the duel's move generator is reported next to it."""
+    boilerplate = set(boilerplate_files(piece))
+    return [Submission(KIT + path.name, [(path.name, normalise(_read(path)))])
+            for path in released_files(piece) if path not in boilerplate]
 
 
 def collect(piece, submissions_dir: Path) -> tuple[list[Submission], list[tuple[str, str]]]:
@@ -100,16 +119,21 @@ def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
         raise KitError(f"--floor must lie between 0 and 1, not {floor}")
     given = boilerplate_files(piece)
     submissions, skipped = collect(piece, Path(submissions_dir))
+    submissions += kit_sources(piece)
     boilerplate = compare.boilerplate_hashes([normalise(_read(p)).codes for p in given])
     prints = [compare.fingerprint(s, boilerplate) for s in submissions]
     for s, p in zip(submissions, prints):
         s.fingerprint = p
     keep = [i for i, p in enumerate(prints) if p.token_coverage > 0]
     for i in sorted(set(range(len(submissions))) - set(keep)):
+        if submissions[i].student.startswith(KIT):
+            continue
         skipped.append((submissions[i].student, "no code of its own: everything in it "
                                                 "was handed out with the assignment"))
     submissions = [submissions[i] for i in keep]
-    matches = compare.compare_all([prints[i] for i in keep], floor, jobs)
+    matches = [m for m in compare.compare_all([prints[i] for i in keep], floor, jobs)
+               if not (submissions[m.a].student.startswith(KIT)
+                       and submissions[m.b].student.startswith(KIT))]
     matches.sort(key=lambda m: (-round(m.score, 6), -min(m.a_share, m.b_share),
                                 submissions[m.a].student, submissions[m.b].student))
     groups = mutual_groups(len(submissions), matches)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import KitError, ROOT
+from autograder import KitError, ROOT, slices
 from autograder.similarity import FLOOR, run
 from autograder.similarity.compare import Match
 from autograder.similarity.tokens import normalise
@@ -36,7 +36,8 @@ def classify(result, origin: dict[str, str]):
     names = [s.student for s in result.submissions]
     reported = {(names[m.a], names[m.b]): m.score for m in result.matches}
     copies, independent = [], []
-    for a, b in itertools.combinations(names, 2):
+    students = [n for n in names if not n.startswith(run.KIT)]    # not the kit's files
+    for a, b in itertools.combinations(students, 2):
         score = reported.get((a, b), reported.get((b, a), 0.0))
         (copies if origin[a] == origin[b] else independent).append((score, a, b))
     return copies, independent
@@ -48,7 +49,8 @@ def test_every_disguised_copy_ranks_above_every_independent_pair(assignment, tmp
     origin = batches.build(assignment, tmp_path)
     result = run.analyse(assignment, tmp_path, floor=0.0, jobs=2)
     copies, independent = classify(result, origin)
-    assert len(result.submissions) == len(origin)
+    students = [s for s in result.submissions if not s.student.startswith(run.KIT)]
+    assert len(students) == len(origin)
     assert copies and independent
     worst_copy, best_independent = min(copies), max(independent)
     margin = worst_copy[0] - best_independent[0]
@@ -58,7 +60,8 @@ def test_every_disguised_copy_ranks_above_every_independent_pair(assignment, tmp
     assert margin > 0, f"a disguised copy {worst_copy} scores no more than {best_independent}"
     # The ranking the teacher reads puts every copy pair first.
     names = [s.student for s in result.submissions]
-    kinds = [origin[names[m.a]] == origin[names[m.b]] for m in result.matches]
+    kinds = [origin[names[m.a]] == origin[names[m.b]] for m in result.matches
+             if names[m.a] in origin and names[m.b] in origin]
     assert kinds == sorted(kinds, reverse=True)
     # At the default floor every copy is reported and no independent pair is.
     assert worst_copy[0] >= FLOOR > best_independent[0]
@@ -71,6 +74,8 @@ def test_each_disguise_alone_keeps_most_of_the_copy(tmp_path):
     names = [s.student for s in result.submissions]
     for m in result.matches:
         a, b = names[m.a], names[m.b]
+        if a.startswith(run.KIT) or b.startswith(run.KIT):
+            continue
         if origin[a] != origin[b] or "copy" in a and "copy" in b:
             continue
         original_share = m.a_share if origin[a] == a else m.b_share
@@ -171,7 +176,9 @@ def test_code_students_received_never_counts(tmp_path):
     skipped = dict(result.skipped)
     assert set(skipped) == {"untouched1", "untouched2"}
     assert "handed out" in skipped["untouched1"]
-    [pair] = result.matches
+    [pair] = [m for m in result.matches
+              if not {result.submissions[m.a].student, result.submissions[m.b].student}
+              & {f"{run.KIT}{p.name}" for p in run.released_files(slices.load("tictactoe"))}]
     assert pair.score < FLOOR
 
 
@@ -285,3 +292,20 @@ def test_grade_writes_the_report_beside_the_grades(tmp_path):
         pairs = [(r["a"], r["b"]) for r in csv.DictReader(handle)]
     assert pairs == [("anna", "anna2")]
     assert (tmp_path / "out" / "similarity.html").is_file()
+
+
+def test_code_pasted_from_a_shipped_kit_file_is_reported_next_to_it(tmp_path):
+    """duel.py ships a referee with a move generator; a module that pastes it is not
+    boilerplate: it is reported as a pair with the kit's file."""
+    duel = (ROOT / "assignments" / "connect4" / "duel.py").read_text()
+    hana = (batches.CORPUS / "connect4" / "hana" / "connect4.py").read_text()
+    ivo = (batches.CORPUS / "connect4" / "ivo" / "connect4.py").read_text()
+    for student, text in (("paster", hana + "\n\n" + duel), ("honest", ivo)):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "connect4.py").write_text(text)
+    result = run.analyse("connect4", tmp_path, floor=0.3)
+    names = {(result.submissions[m.a].student, result.submissions[m.b].student)
+             for m in result.matches}
+    flagged = {frozenset(pair) for pair in names}
+    assert frozenset({"paster", "kit:duel.py"}) in flagged
+    assert not any("honest" in pair for pair in flagged)
