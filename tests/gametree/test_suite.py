@@ -52,7 +52,9 @@ def local_run(module, search):
     stats = module.SearchStats() if search.with_stats else None
     root = search.root(game)
     try:
-        if search.function in cases.PLAIN:
+        if search.defaults:
+            result = getattr(module, search.function)(root, game=game)
+        elif search.function in cases.PLAIN:
             result = getattr(module, search.function)(root, game, stats)
         elif search.function == "computer_move":
             book = {k: list(v) for k, v in search.book} if search.use_book else None

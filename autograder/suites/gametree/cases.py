@@ -29,7 +29,6 @@ from autograder import gametrees
 from autograder.grading.checks import CheckFailed, describe, require, short
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Plan, Proxy
-from autograder.suites.gametree.kitgame import GameSpec
 
 ref = load_reference("gametree", "gametree")
 INF = math.inf
@@ -140,6 +139,8 @@ class Search:
     with_stats: bool = False
     book: tuple = ()            # computer_move's book as ((key, successor), ...)
     use_book: bool = False
+    defaults: bool = False      # call with the state and game=... only (the defaults
+                                # of alpha, beta, bremse and book must do the rest)
 
     @property
     def is_tree(self):
@@ -156,6 +157,8 @@ class Search:
     def call_text(self):
         root = list(self.game.tokens()[self.game.tree()["root"]]) if self.is_tree \
             else list(self.game.root)
+        if self.defaults:
+            return f"{self.function}({root}, game=game)"
         if self.function in PLAIN:
             text = f"{self.function}({root}, game"
         elif self.function == "computer_move":
@@ -190,7 +193,9 @@ class Expected:
 def _run_reference(search, game):
     stats = ref.SearchStats()
     root = search.root(game)
-    if search.function in PLAIN:
+    if search.defaults:
+        result = getattr(ref, search.function)(root, game=game, stats=stats)
+    elif search.function in PLAIN:
         result = getattr(ref, search.function)(root, game, stats)
     elif search.function == "computer_move":
         book = dict((k, list(v)) for k, v in search.book) if search.use_book else None
@@ -221,7 +226,9 @@ def plan_for(search, game):
     proxy = Proxy(game, ask=GAME_METHODS)
     stats = plan.call(M + "SearchStats") if search.with_stats else None
     root = search.root(game)
-    if search.function in PLAIN:
+    if search.defaults:
+        result = plan.call(M + search.function, root, game=proxy)
+    elif search.function in PLAIN:
         result = plan.call(M + search.function, root, proxy, stats)
     elif search.function == "computer_move":
         book = {k: list(v) for k, v in search.book} if search.use_book else None

@@ -43,7 +43,6 @@ fresh table and with one table reused across calls, as its docstring allows.
 """
 
 import functools
-import math
 import random
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
@@ -61,10 +60,6 @@ ORDER_HINT = ("children in game.nextstates order; a child replaces the best only
 
 
 # ------------------------------------------------------------------ positions
-def x_to_move(state):
-    return len(state) % 2 == 0
-
-
 def draw(state, board):
     return GameSpec(tuple(board), tuple(state)).drawing()
 
@@ -335,8 +330,9 @@ def test_minimax_values(student):
 def minimax_technique_cases():
     chosen = trees("minimax", ("aima-5-2", "ties-deep", "depth-limit", "deep-cutoff",
                                "min-root"))
-    chosen += random_trees("minimax", 2, 300, leaf_chance=0.2)
-    chosen += positions("minimax", B3X3, 6, 31, 5, 6, cap=150)
+    # narrow values: ties at max and min roots, where the first best child counts
+    chosen += random_trees("minimax", 3, 300, leaf_chance=0.2, low=0, high=2)
+    chosen += positions("minimax", B3X3, 8, 31, 4, 6, cap=300)
     return smallest_first(chosen)
 
 
@@ -359,6 +355,8 @@ def ab_values_3x3_cases():
     chosen += positions("alphabeta", B3X3, 16, 41, 3, 5, "exact", INF, cap=250)
     chosen += positions("alphabeta", B3X3, 24, 42, 5, 8, "exact", INF, cap=150)
     chosen += positions("alphabeta", B3X3, 8, 43, 2, 5, "lines", (1, 2), cap=150)
+    # only the state and the game: the defaults (full window, no depth limit) must hold
+    chosen += positions("alphabeta", B3X3, 4, 44, 4, 6, "exact", INF, cap=200, defaults=True)
     return smallest_first(chosen)
 
 
@@ -394,6 +392,9 @@ def prune_cases():
     # the next check, not this one
     chosen += random_trees("alphabeta", 4, 400, depth=3, branching=(2, 3), low=-50, high=50,
                            distinct=True)
+    # only the root and the game: the default window is the full one
+    chosen += [search_for("alphabeta", TreeSpec(name, seed=12), defaults=True)
+               for name in ("aima-5-2", "min-root")]
     return smallest_first(chosen)
 
 
@@ -542,6 +543,8 @@ def move_reason(run):
 @functools.cache
 def move_cases():
     chosen = positions("computer_move", B3X3, 16, 101, 2, 8, "exact", INF, cap=250)
+    chosen += positions("computer_move", B3X3, 3, 105, 4, 7, "exact", INF, cap=200,
+                        defaults=True)
     chosen += positions("computer_move", B4X3, 8, 102, 6, 10, "exact", INF, cap=300)
     chosen += positions("computer_move", B4X4, 8, 103, 2, 9, "lines", (1, 2), cap=300)
     return smallest_first(chosen)
