@@ -42,8 +42,7 @@ def _row(verdict: Verdict) -> dict:
 def _code(text: str) -> str:
     """Inline code in a table cell: no pipe may end the cell, no backtick the span."""
     text = text.replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
 def _cell(text: str) -> str:

@@ -286,3 +286,9 @@ def test_hidden_suite_kills_its_mutants(name, tmp_path):
           f"{time.perf_counter() - started:.0f} s")
     assert killed / len(judged) >= REQUIRED, \
         f"{name}: {killed} of {len(judged)} killed; survivors:\n" + "\n".join(survivors)
+
+
+def test_report_cells_keep_pipes_and_backticks_inside():
+    from autograder.mutate.report import _code
+    assert _code("a | b") == "`a \\| b`"
+    assert _code("f'`'") == "`` f'`' ``"
