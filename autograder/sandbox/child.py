@@ -376,7 +376,7 @@ def call_back(number, method, args, sync):
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
     try:
-        encoded = protocol.to_plain(list(args))
+        encoded = protocol.to_plain(_grader_things(list(args)))
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
@@ -395,6 +395,24 @@ def call_back(number, method, args, sync):
     return reply["r"]
 
 
+_given = {}     # id() of the stand-ins handed out in the running plan -> (it, its spec)
+
+
+def _grader_things(value):
+    """Stand-ins of the grader's objects and functions, passed back to the grader
+    (an evaluation function handed on to terminal_test), travel as their specs;
+    the grader turns them back into its own objects."""
+    spec = _given.get(id(value))
+    if spec is not None and spec[0] is value:
+        return spec[1]
+    kind = type(value)
+    if kind is list:
+        return [_grader_things(v) for v in value]
+    if kind is tuple:
+        return tuple(_grader_things(v) for v in value)
+    return value
+
+
 def make_proxy(spec):
     """An object whose methods are the grader's (see ProxySpec)."""
     methods = {}
@@ -407,7 +425,9 @@ def make_proxy(spec):
         methods[name] = staticmethod(method)
     methods["__repr__"] = lambda self: f"<the grader's object #{spec.number}>"
     methods["__slots__"] = ()
-    return type("GraderObject", (), methods)()
+    stand_in = type("GraderObject", (), methods)()
+    _given[id(stand_in)] = (stand_in, spec)
+    return stand_in
 
 
 def make_callback(spec):
@@ -415,6 +435,7 @@ def make_callback(spec):
         if kwargs:
             raise TypeError("this function takes positional arguments only")
         return call_back(spec.number, "__call__", args, bool(spec.sync))
+    _given[id(callback)] = (callback, spec)
     return callback
 
 
@@ -547,6 +568,7 @@ def run_plans(request):
                 row = [base, index, 1, describe(error)]
         finally:
             _running = None
+            _given.clear()
         _pending.add(row)
     _pending.flush()
 

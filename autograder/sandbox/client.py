@@ -422,7 +422,7 @@ class Sandbox:
         if found is None:
             error = ["RuntimeError", refusal]
         else:
-            args = call[2] if type(call[2]) is list else []
+            args = self._registry.own(call[2], index) if type(call[2]) is list else []
             try:
                 value = found[0](*args)
             except Exception as problem:   # the student's arguments made the grader's object fail

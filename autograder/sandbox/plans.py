@@ -163,6 +163,7 @@ class Entry:
     """One proxy or callback of a request: which plan it belongs to and what it may do."""
     index: int
     methods: dict        # name -> (callable, waits for an answer)
+    thing: object        # the grader's object or function itself
 
 
 class Registry:
@@ -175,13 +176,32 @@ class Registry:
         number = len(self.entries) + 1
         methods = {name: (getattr(proxy.obj, name), bool(sync))
                    for name, sync in proxy.methods.items()}
-        self.entries[number] = Entry(index, methods)
+        self.entries[number] = Entry(index, methods, proxy.obj)
         return number
 
     def add_callback(self, callback: Callback, index: int) -> int:
         number = len(self.entries) + 1
-        self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)})
+        self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)},
+                                     callback.function)
         return number
+
+    def own(self, value, index):
+        """Arguments the child sent back: stand-ins of this plan's proxies and
+        callbacks (as their tags) become the grader's objects again; anything
+        else, including tags of other plans, stays plain data."""
+        kind = type(value)
+        if kind is dict and len(value) == 1:
+            (tag, inner), = value.items()
+            if tag in ("__proxy__", "__callback__") and type(inner) is list and inner:
+                entry = self.entries.get(inner[0]) if type(inner[0]) is int else None
+                if entry is not None and entry.index == index:
+                    return entry.thing
+            return value
+        if kind is list:
+            return [self.own(v, index) for v in value]
+        if kind is tuple:
+            return tuple(self.own(v, index) for v in value)
+        return value
 
     def lookup(self, number, method, index):
         """(callable, waits) for a call the child sent, or a reason to refuse it."""

@@ -63,6 +63,18 @@ def illegal_then_ask(board):
 CACHE = {}
 
 
+def terminal_test(state, evaluation=None):
+    return False
+
+
+def search(state, evaluation, board):
+    return terminal_test(state, evaluation), pass_on(board)
+
+
+def pass_on(board):
+    return None
+
+
 def ask_forever(board):
     while True:
         board.evaluate()
@@ -193,3 +205,23 @@ def test_a_plan_that_keeps_calling_back_is_killed_at_its_deadline(sandbox):
     assert first.failure == "timeout" and second.failure == "unreached"
     assert board.log.count("evaluate") > 100     # it was answered until the deadline
     assert not sandbox.alive
+
+
+def test_the_graders_stand_ins_passed_back_to_the_grader_are_its_own_objects_again(sandbox):
+    seen = []
+    board = Board()
+
+    def evaluation(state):
+        return len(state)
+
+    def terminal(state, function):
+        seen.append(function)
+        return function(state) > 1
+
+    plan = Plan("search")
+    plan.patch("m.terminal_test", Callback(terminal))
+    plan.patch("m.pass_on", Callback(lambda thing: seen.append(thing) or "ok"))
+    plan.returns(plan.call("m.search", [1, 2], Callback(evaluation), proxy(board)))
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.value == (True, "ok")
+    assert seen == [evaluation, board]
