@@ -26,11 +26,19 @@ def sample(count, seed):
     return rng.sample(positions.everything(), count)
 
 
-def mutant(student):
+def mutant(student, text=None):
     """An example submission (the reference with one bug) loaded in this process."""
     module = types.ModuleType(f"muehle_{student}")
-    exec(compile(examples_build.build(student), f"{student}.py", "exec"), module.__dict__)
+    exec(compile(text or examples_build.build(student), f"{student}.py", "exec"),
+         module.__dict__)
     return module
+
+
+def edited(old, new):
+    """The reference with one edit, loaded in this process."""
+    text = examples_build.plain_reference()
+    assert text.count(old) == 1
+    return mutant("edited", text.replace(old, new))
 
 
 # ------------------------------------------------------------------ nothing of ours in the child
@@ -124,6 +132,9 @@ def test_positions_are_built_for_every_edge_of_has_move():
         lost = [s for s, p in pool["over"] if p == player and s[2] >= ref.DRAW_PLIES
                 and ref.utility(s, player) == -1]
         assert lost, "blocked with the quiet counter at the limit: lost, not drawn"
+        flying = [s for s, p in pool["flying"] if p == player
+                  and not positions.movable(s[0], player)]
+        assert len(flying) >= 4, "three stones, none of which can slide: they fly"
 
 
 def test_the_position_pool_covers_every_group():
@@ -140,12 +151,19 @@ def test_the_position_pool_covers_every_group():
     assert len(positions.everything()) >= 2100
 
 
-@pytest.mark.parametrize("student", ["judy_one_in_hand_is_stuck", "kim_forgets_the_last_point"])
-def test_has_move_mistakes_change_finished_on_the_pool(student):
-    """The mutants issue 12 found surviving: the finished check now sees them."""
-    wrong = mutant(student)
+HAS_MOVE = "    if in_hand[player - 1] > 0 or board.count(player) == 3:\n"
+
+
+@pytest.mark.parametrize("wrong", [
+    "judy_one_in_hand_is_stuck", "kim_forgets_the_last_point",
+    HAS_MOVE.replace("== 3", "== 2"), HAS_MOVE.replace("== 3", "< 3"),
+    HAS_MOVE.replace(" or board.count(player) == 3", "")])
+def test_has_move_mistakes_change_finished_on_the_pool(wrong):
+    """The mutants issue 12 and `autograder mutate` found surviving (one stone in hand,
+    the last point, three stones that cannot slide): the finished check sees them."""
+    module = mutant(wrong) if wrong in examples_build.CHANGES else edited(HAS_MOVE, wrong)
     cases = hidden.end_cases("finished")
-    assert any(wrong.finished(*c.args) != c.expected for c in cases)
+    assert any(module.finished(*c.args) != c.expected for c in cases)
 
 
 # ------------------------------------------------------------------ cases that discriminate

@@ -8,9 +8,10 @@ Three sources, all seeded, so every submission sees the same positions:
   the player to move is blocked;
 * positions built for each edge of each rule (`built`), because sampling misses
   them: one stone in hand while every board stone is blocked, the only movable
-  stone on each of the 24 points, stones in hand keeping a player in the game,
-  the quiet counter one below, at and above the limit, a mill closed while the
-  opponent has no stone on the board, three stones with one still in hand.
+  stone on each of the 24 points, three stones none of which can slide (they
+  fly), stones in hand keeping a player in the game, the quiet counter one below,
+  at and above the limit, a mill closed while the opponent has no stone on the
+  board, three stones with one still in hand.
 
 `pool()` groups them by what decides their successors: placing, moving, flying, a
 mill whose removal the protection rule decides, and game over.
@@ -212,6 +213,14 @@ def built():
             hand[other - 1] = rng.randrange(0, 3)
             state = (board, tuple(hand), 0)
             if ref.next_states(state, player) and not movable(board, player):
+                found.append((state, player))
+                made += 1
+        # _has_move: three stones, none in hand, none can slide: they fly, not lost.
+        made = 0
+        while made < 4:
+            board = _blocked_board(rng, player, 3, 4)
+            state = (board, (0, 0), rng.randrange(0, 49)) if board else None
+            if state and ref.next_states(state, player) and not movable(board, player):
                 found.append((state, player))
                 made += 1
         # Blocked with the quiet counter at the limit: lost, not drawn.

@@ -443,7 +443,7 @@ def cache_cases():
 def test_value_minimax_uses_its_cache(student):
     """value_minimax is memoised: every position is evaluated once, and a repeated call costs nothing"""
     chosen = cache_cases()
-    jobs, again = [], {}
+    jobs = []
     for case in chosen:
         game, state, player = case.args
         key = (state, player, 3)
