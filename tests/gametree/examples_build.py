@@ -87,12 +87,12 @@ EXAMPLES = {
         "plain minimax handed in as alpha-beta: the window is kept, nothing is cut",
         ((_CUT_MAX, ""), (_CUT_MIN, "")),
         fails=("test_alphabeta_prunes_like_the_reference", "test_alphabeta_work_on_positions"),
-        phrase="evaluated", keeps=VALUE_TESTS + ("test_minimax_values",)),
+        phrase="evaluation calls", keeps=VALUE_TESTS + ("test_minimax_values",)),
     "carol_strict_cut": Example(
         "cuts on best > beta and best < alpha: a bound that is only reached is not cut",
         (("        if best_value >= beta:\n", "        if best_value > beta:\n"),
          ("        if best_value <= alpha:\n", "        if best_value < alpha:\n")),
-        fails=("test_alphabeta_cuts_on_ties",), phrase="expanded", keeps=VALUE_TESTS),
+        fails=("test_alphabeta_cuts_on_ties",), phrase="game call", keeps=VALUE_TESTS),
     "dan_off_by_one": Example(
         "the depth limit stops one ply too late (bremse < 0 instead of bremse == 0)",
         (("    if bremse <= 0 or game.terminal_test(state):\n",
@@ -118,6 +118,13 @@ EXAMPLES = {
         (("(5, 6): 9,", "(5, 6): 0,"),),
         fails=("test_opening_book_4x4",), phrase="value",
         keeps=VALUE_TESTS + ("test_computer_move_uses_the_book",)),
+    "judy_wrong_table_bound": Example(
+        "solve stores 2 as the lower bound of an immediate win: right with a fresh table, "
+        "wrong (2) once the same table is passed again (issue 12)",
+        (("            table[key] = (1, 1)\n            return 1\n",
+          "            table[key] = (2, 1)\n            return 1\n"),),
+        fails=("test_solve_reuses_its_table",), phrase="reused table",
+        keeps=("test_solve", "test_opening_book_4x4")),
     "ivan_ignores_book": Example(
         "computer_move searches even where the book has an answer",
         (("    if book is not None and tuple(state) in book:\n"

@@ -219,10 +219,39 @@ def position_value(spec, bremse):
     return expected(search_for("alphabeta", spec, bremse=bremse)).result[1]
 
 
+@functools.cache
+def full_width_nodes(spec, bremse):
+    """Nodes of a search without pruning at depth limit `bremse` (cases are capped
+    on it too, so a search that does not prune is still judged quickly)."""
+    rules = spec.rules()
+
+    def count(state, left):
+        if left <= 0 or rules.decided(state):
+            return 1
+        return 1 + sum(count(child, left - 1) for child in rules.nextstates(state))
+    return count(list(spec.root), bremse)
+
+
+@functools.cache
+def calls_allowed(search):
+    """Game calls a search of this case may make in the handout's way or without
+    pruning: every node of the tree (within the depth limit), two calls each."""
+    if search.is_tree:
+        nodes = len(_depths(search.game))
+    else:
+        nodes = full_width_nodes(search.game, search.bremse)
+    return 2 * max(nodes, len(expected(search).log))
+
+
 # ------------------------------------------------------------------ plans
-def plan_for(search, game):
-    """The student's call on a proxy of `game`; returns the result and the counters."""
-    plan = Plan(M + search.function)
+def plan_for(search, game, call_timeout):
+    """The student's call on a proxy of `game`; returns the result and the counters.
+
+    Each game call is a pipe round trip, so the time limit grows with the calls
+    the case allows: the per-call limit, plus that limit again per 500 calls
+    (on a loaded machine a round trip can take milliseconds)."""
+    plan = Plan(M + search.function,
+                timeout=call_timeout * (1 + calls_allowed(search) / 500))
     proxy = Proxy(game, ask=GAME_METHODS)
     stats = plan.call(M + "SearchStats") if search.with_stats else None
     root = search.root(game)
@@ -266,7 +295,8 @@ class Run:
 
 def run_searches(student, searches):
     games = [s.game.make() for s in searches]
-    outcomes = student.run([plan_for(s, g) for s, g in zip(searches, games)])
+    call = student.timeouts.call
+    outcomes = student.run([plan_for(s, g, call) for s, g in zip(searches, games)])
     return [Run(s, g, o) for s, g, o in zip(searches, games, outcomes)]
 
 

@@ -49,7 +49,7 @@ from autograder.grading.checks import Case, CheckFailed, check_all, describe, re
 from autograder.grading.student import Plan
 from autograder.suites.gametree.cases import (INF, M, Search, TreeSpec, all_of,
                                               check_searches, decided_reason, depth_reason,
-                                              fmt, got_text, position_value, ref,
+                                              fmt, full_width_nodes, got_text, position_value, ref,
                                               result_reason, search_for, stats_reason,
                                               tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
@@ -124,18 +124,6 @@ def variant(state, board, seed, mode="exact", blocked=None, order="shuffled"):
     return GameSpec(tuple(board), tuple(state), mode, order, cells, rng.randrange(1 << 30))
 
 
-def full_width_calls(spec, bremse):
-    """Game calls of a search without pruning (cases are capped on it too, so a
-    search that does not prune is still judged quickly)."""
-    rules = spec.rules()
-
-    def count(state, left):
-        if left <= 0 or rules.decided(state):
-            return 1
-        return 1 + sum(count(child, left - 1) for child in rules.nextstates(state))
-    return count(list(spec.root), bremse)
-
-
 def positions(kind, board, count, seed, low, high, mode="exact", bremse=INF, cap=400,
               decided=False, blocked=None, **options):
     """Searches on `count` sampled positions (seeded), each its own game, at most
@@ -147,7 +135,7 @@ def positions(kind, board, count, seed, low, high, mode="exact", bremse=INF, cap
         search = search_for(kind, spec, bremse=depth, **options)
         if kind == "minimax":
             search = search_for(kind, spec, **options)
-        if search.size <= cap and full_width_calls(spec, depth) <= 6 * cap:
+        if search.size <= cap and full_width_nodes(spec, depth) <= 6 * cap:
             chosen.append(search)
         if len(chosen) == count:
             break
