@@ -247,4 +247,4 @@ def test_every_search_case_has_a_reference_answer_and_a_clean_record():
         assert record["restored"] and not record["violations"], search.call
         assert record["counts"]["makeMove"] > 0 or search.args[0] == 0, search.call
         assert "raised" not in answer
-    assert len(suite.choice_games()) == 8
+    assert len(suite.choice_games()) == 6
