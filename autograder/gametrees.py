@@ -49,7 +49,9 @@ proxy, so a search that does not ask this game cannot know the tree.
 
 `random_tree(name, seed, ...)` makes seeded random trees of a given depth and
 branching, with arbitrary values (narrow value ranges give many ties), inner
-values for depth limits and early leaves (decided games above the leaves). Pass a `TreeGame` where a search takes a game object
+values for depth limits and early leaves (decided games above the leaves).
+
+Pass a `TreeGame` where a search takes a game object
 (`game=` in the gametree assignment), or use `patch_module(module, game)` to
 replace a module's own `nextstates`/`terminal_test`/`evaluation` functions for
 the duration of a `with` block (connect4 style, where the search calls module
@@ -72,7 +74,8 @@ the kit's search rules (the same as `solutions/gametree/gametree.py`):
 It returns a `TreeResult` with the value, the chosen child, the visited,
 evaluated and expanded nodes in visit order, the number of prunings and the
 skipped children per node. This module imports nothing from the solutions
-and nothing outside the standard library, so a sandbox can load it by path.
+and nothing outside the standard library (kit tests load it by path); it
+runs on the trusted side only: untrusted code never sees a tree, only a proxy.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ Searches (`maximize`, `minimize`, `maximize_ab`, `minimize_ab`,
 `computer_move`) receive as `game` a proxy of a game object of the grader's
 (cases.py): each nextstates / terminal_test / evaluation call is answered and
 recorded by the grader, so node counts, visit order, cut-offs and plies are
-the grader's own records, never the child's. The games are ones only the
-proxy knows:
+the grader's own records, never the child's; the student's SearchStats
+counters are the student's answer to "count your nodes", judged against those
+records. The games are ones only the proxy knows:
 
 * real positions (kitgame.PositionGame) in which nextstates lists the
   successors in an order of the game's own for every state, some cells are
@@ -47,11 +48,10 @@ import random
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
 from autograder.grading.student import Plan
-from autograder.suites.gametree.cases import (INF, M, Search, TreeSpec, all_of,
-                                              check_searches, decided_reason, depth_reason,
-                                              fmt, full_width_nodes, got_text, position_value, ref,
-                                              result_reason, search_for, stats_reason,
-                                              tree_work_reason, value_reason, work_reason)
+from autograder.suites.gametree.cases import (
+    INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
+    full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
+    tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
@@ -349,7 +349,7 @@ def ab_values_3x3_cases():
 
 
 def test_alphabeta_values_3x3(student):
-    """alpha-beta returns the right value on tic-tac-toe positions, with and without a depth limit"""
+    """alpha-beta returns the right value on tic-tac-toe positions, depth-limited or not"""
     check_searches(student, "maximize_ab / minimize_ab returned a wrong result",
                    ab_values_3x3_cases(), value_reason,
                    hint="with the full window alpha-beta returns the minimax value at the "
