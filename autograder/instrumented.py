@@ -149,7 +149,7 @@ class InstrumentedGame:
 
     def _where(self):
         return ("at the root" if not self.path
-                else "after " + ", ".join(shown(m) for m in self.path[-6:]))
+                else "after the moves " + ", ".join(shown(m) for m in self.path[-6:]))
 
     def makeMove(self, move):
         self.counts["makeMove"] += 1
