@@ -5,8 +5,8 @@ graders have none; Gradescope's build is faster and repeatable without it), so
 the export builds and downloads every wheel here, on the teacher's machine:
 
 - the kit itself, built from this checkout (`pip wheel`);
-- the dependencies grading needs (not the nbgrader extra, not the similarity
-  report's), pinned to the versions installed next to the exporting kit, so the
+- the dependencies grading one submission needs (`GRADING_NEEDS`, with their
+  own), pinned to the versions installed next to the exporting kit, so the
   platform grades with the same pytest the teacher tested with (`pip download`);
 - pip, so setup.sh can install where the platform's Python has no pip;
 - for a dependency that is not pure Python (MarkupSafe), a wheel for every
@@ -36,9 +36,12 @@ MACHINES = ("x86_64", "aarch64")
 #: What a kit wheel is built from (everything else in the checkout stays out).
 KIT_SOURCES = ("pyproject.toml", "autograder")
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
-#: Dependencies of the kit that grading one submission never imports: the
-#: similarity report compares a whole batch on the teacher's machine.
-NOT_FOR_GRADING = {"copydetect"}
+#: The kit's dependencies that grading one submission imports: pytest and
+#: pytest-timeout (runner), rich (batch's reference check), Jinja2 (report). The
+#: others serve the teacher's machine (similarity report, tournaments, nbgrader)
+#: and would make the package hundreds of megabytes. A grading module that
+#: starts importing another one fails the platform tests loudly.
+GRADING_NEEDS = {"pytest", "pytest-timeout", "rich", "jinja2"}
 
 
 def _pip(*args: str, cwd: Path | None = None) -> None:
@@ -96,7 +99,7 @@ def pinned_constraints(path: Path) -> Path:
 
 
 def grading_requirements(kit: Path) -> list[str]:
-    """The kit wheel's Requires-Dist lines that grading needs (no extras)."""
+    """The kit wheel's Requires-Dist lines for GRADING_NEEDS (no extras)."""
     with zipfile.ZipFile(kit) as archive:
         name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         metadata = email.parser.Parser().parsestr(archive.read(name).decode("utf-8"))
@@ -104,7 +107,7 @@ def grading_requirements(kit: Path) -> list[str]:
     for line in metadata.get_all("Requires-Dist") or []:
         requirement, _, marker = line.partition(";")
         project = re.split(r"[\s<>=!~\[(]", requirement.strip(), maxsplit=1)[0]
-        if "extra" in marker or project.lower() in NOT_FOR_GRADING:
+        if "extra" in marker or project.lower().replace("_", "-") not in GRADING_NEEDS:
             continue
         wanted.append(line.strip())
     return wanted

@@ -32,12 +32,14 @@ def test_an_unknown_assignment_is_one_line_and_exit_2(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_grading_needs_neither_extras_nor_the_similarity_report(tmp_path):
+def test_grading_needs_neither_extras_nor_the_teachers_tools(tmp_path):
     kit = tmp_path / "spielbaum-0.1.0-py3-none-any.whl"
     metadata = "\n".join(["Metadata-Version: 2.1", "Name: spielbaum", "Version: 0.1.0",
                           "Requires-Dist: pytest>=7", "Requires-Dist: rich>=13",
-                          "Requires-Dist: copydetect<0.6,>=0.5",
+                          "Requires-Dist: copydetect<0.6,>=0.5", "Requires-Dist: matplotlib>=3.7",
+                          "Requires-Dist: Pytest_Timeout>=2.1",
                           'Requires-Dist: nbgrader==0.9.6; extra == "nbgrader"', ""])
     with zipfile.ZipFile(kit, "w") as archive:
         archive.writestr("spielbaum-0.1.0.dist-info/METADATA", metadata)
-    assert wheels.grading_requirements(kit) == ["pytest>=7", "rich>=13"]
+    assert wheels.grading_requirements(kit) == ["pytest>=7", "rich>=13",
+                                                "Pytest_Timeout>=2.1"]

@@ -55,7 +55,9 @@ def grade_on_gradescope(root: Path, fresh_python: Path, submission: Path):
 
 
 def test_zip_has_what_gradescope_needs_at_its_root(exported):
-    with zipfile.ZipFile(exported("gradescope") / "tictactoe-gradescope.zip") as archive:
+    package = exported("gradescope") / "tictactoe-gradescope.zip"
+    assert package.stat().st_size < 10 << 20, "only what grading needs is bundled"
+    with zipfile.ZipFile(package) as archive:
         names = set(archive.namelist())
         modes = {i.filename: i.external_attr >> 16 for i in archive.infolist()}
         config = json.loads(archive.read("spielbaum/spielbaum.json"))
