@@ -131,6 +131,17 @@ class Batched:
 _pending = Batched()
 
 
+def add_row(replies, row):
+    """Queue a reply row; an answer too large to encode in the memory left becomes
+    a row saying so (the child lives on) instead of a crash with a wrong reason."""
+    try:
+        replies.add(row)
+    except (MemoryError, RecursionError):
+        row[2:] = [2, "the answer is too large to send (the sandbox's memory ran out "
+                      "while encoding it)"]
+        replies.add(row)
+
+
 def _flusher():
     while True:
         time.sleep(Batched.AGE)
@@ -169,7 +180,8 @@ def audit(event, args):
         note(reason)
     elif event == "open" and args and isinstance(args[0], (str, bytes)):
         path = os.path.abspath(os.fsdecode(args[0]))
-        if not path.startswith(SCRATCH) and not path.startswith(sys.base_prefix):
+        # Python itself reads this folder's files to print a traceback: not the student.
+        if not path.startswith((SCRATCH, sys.base_prefix, HERE + os.sep)):
             note(f"tried to open {path}, outside its own folder")
 
 
@@ -358,7 +370,7 @@ def run_map(request):
             row = [base, index, 2, str(error)]
         except BaseException as error:
             row = [base, index, 1, describe(error)]
-        replies.add(row)
+        add_row(replies, row)
     replies.flush()
 
 
@@ -569,7 +581,7 @@ def run_plans(request):
         finally:
             _running = None
             _given.clear()
-        _pending.add(row)
+        add_row(_pending, row)
     _pending.flush()
 
 

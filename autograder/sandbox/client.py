@@ -365,10 +365,8 @@ class Sandbox:
             return [Outcome(failure="crash", detail=self.death())] * len(plans)
         base = secrets.token_hex(8)
         registry = Registry()
-        encoded = [plan.encode(registry, index) for index, plan in enumerate(plans)]
-        message = protocol.dumps(protocol.to_plain({"op": "plans", "id": base,
-                                                    "plans": encoded}))
-        self._send_text(message)
+        texts = [plan.wire(registry, index) for index, plan in enumerate(plans)]
+        self._send_text(f'{{"op":"plans","id":"{base}","plans":[{",".join(texts)}]}}\n')
         self._registry = registry
         try:
             return self._collect_rows(base, [plan.timeout or timeout_each for plan in plans],
@@ -428,6 +426,8 @@ class Sandbox:
             except Exception as problem:   # the student's arguments made the grader's object fail
                 error = [type(problem).__name__, str(problem)[:300]]
         if not waits:
+            if found is None:
+                return      # a recorded call that is not this plan's: nobody waits, drop it
             if error is not None and self._late_error is None:
                 self._late_error = [error[0], f"an earlier {call[1] if call else 'call'}() "
                                               f"failed: {error[1]}"]

@@ -29,8 +29,10 @@ the plan returns is the student's answer, judged like any other value.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
+from . import protocol
 from .protocol import CallbackSpec, ProxySpec, Slot
 
 _ABSENT = object()
@@ -85,9 +87,11 @@ class Plan:
         self.timeout = timeout
         self.steps: list[dict] = []
         self.result = None
+        self._text: str | None = None    # the wire form, once known to fit any request
 
     def _add(self, step: dict) -> Value:
         self.steps.append(step)
+        self._text = None
         return Value(len(self.steps) - 1)
 
     def call(self, target, *args, catch: bool = False, **kwargs) -> Value:
@@ -123,7 +127,21 @@ class Plan:
     def returns(self, template) -> "Plan":
         """What the plan answers: plain data in which Values are filled in."""
         self.result = template
+        self._text = None
         return self
+
+    def wire(self, registry: "Registry", index: int) -> str:
+        """The plan as one JSON text. A plan that hands the child nothing of the
+        grader's is the same in every request: encoded once, then reused (suites
+        keep their plain plans across the submissions a worker grades)."""
+        if self._text is not None:
+            return self._text
+        before = len(registry.entries)
+        text = json.dumps(protocol.to_plain(self.encode(registry, index)),
+                          separators=(",", ":"), allow_nan=False)
+        if len(registry.entries) == before:
+            self._text = text
+        return text
 
     # ------------------------------------------------------------ encoding
     def encode(self, registry: "Registry", index: int) -> dict:

@@ -75,6 +75,10 @@ def pass_on(board):
     return None
 
 
+def big():
+    return "x" * 900_000
+
+
 def ask_forever(board):
     while True:
         board.evaluate()
@@ -225,3 +229,26 @@ def test_the_graders_stand_ins_passed_back_to_the_grader_are_its_own_objects_aga
     [outcome] = sandbox.plans([plan], 10)
     assert outcome.value == (True, "ok")
     assert seen == [evaluation, board]
+
+
+def test_an_answer_too_large_to_encode_is_a_bad_value_not_a_crash(sandbox):
+    plan = Plan("big")
+    plan.returns([plan.call("m.big") for _ in range(400)])
+    small = Plan("apply")
+    small.returns(small.call("m.apply", Callback(abs), -2))
+    huge, after = sandbox.plans([plan, small], 30)
+    assert huge.failure in ("bad_value", "protocol"), huge
+    assert "outside its own folder" not in huge.detail
+    if huge.failure == "bad_value":
+        assert "too large" in huge.detail and after.value == 3
+
+
+def test_a_plan_with_nothing_of_the_graders_is_encoded_once():
+    from autograder.sandbox.plans import Registry
+    plain = Plan("x")
+    plain.returns(plain.call("m.apply", [1, 2]))
+    assert plain.wire(Registry(), 0) is plain.wire(Registry(), 5)
+    with_proxy = Plan("y")
+    with_proxy.returns(with_proxy.call("m.walk", proxy(Board()), 1))
+    registry = Registry()
+    assert with_proxy.wire(registry, 0) != with_proxy.wire(registry, 1)

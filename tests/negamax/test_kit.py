@@ -234,12 +234,6 @@ def test_chunked_outcomes_are_split_per_position():
     assert stopped[1].raised["type"] == "TypeError"
 
 
-def test_fixed_plans_are_encoded_once():
-    plan = suite.FixedPlan("x")
-    plan.returns(plan.call("negamax.f", [1, 2]))
-    assert plan.encode(None, 0) is plan.encode(None, 5)
-
-
 def test_every_search_case_has_a_reference_answer_and_a_clean_record():
     for search in (suite.explore_searches() + suite.tree_searches() + suite.evaluated_searches()
                    + suite.best_searches()):

@@ -397,16 +397,6 @@ CHUNK = 50
 CHUNK_TIMEOUT = 5
 
 
-class FixedPlan(Plan):
-    """A plan without proxies or callbacks: its wire form does not depend on the
-    request it travels in, so it is encoded once per worker, not per submission."""
-
-    def encode(self, registry, index):
-        if not hasattr(self, "_encoded"):
-            self._encoded = super().encode(registry, index)
-        return self._encoded
-
-
 def run_chunked(student, name, items, steps):
     """For each item, `steps(plan, item)` adds its calls and returns the Value to
     judge (calls that may raise are added with catch=True); plans of CHUNK items
@@ -430,7 +420,7 @@ def _chunk_plans(name, items, steps):
     if key not in _PLANS:
         plans = []
         for start in range(0, len(items), CHUNK):
-            plan, item_of_step, values = FixedPlan(name), [], []
+            plan, item_of_step, values = Plan(name), [], []
             for index, item in enumerate(items[start:start + CHUNK]):
                 values.append(steps(plan, item))
                 item_of_step += [index] * (len(plan.steps) - len(item_of_step))
