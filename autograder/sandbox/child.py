@@ -516,6 +516,8 @@ def run_step(step, slots, patches):
         patches.append((module, name, module.__dict__.get(name, missing), missing))
         setattr(module, name, plan_value(step["value"], slots))
         return None
+    if op == "value":
+        return plan_value(step["value"], slots)
     if op == "setitem":
         container = plan_target(step["target"], slots)
         container[plan_value(step["key"], slots)] = plan_value(step["value"], slots)

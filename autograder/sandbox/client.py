@@ -82,6 +82,7 @@ class Sandbox:
         self.last_note = ""
         self.bytes_left = self.limits.check_bytes
         self.callbacks = 0                 # calls back answered (or recorded) in all plans
+        self._plan_callbacks = 0           # ... in the plan being run (capped)
         self.applied: list[str] = []
         self._buffer = bytearray()
         self._scanned = 0     # bytes of the buffer known to hold no newline
@@ -383,6 +384,7 @@ class Sandbox:
             deadline = time.monotonic() + timeout
             over_budget = budget_end is not None and budget_end < deadline
             self._late_error = None
+            self._plan_callbacks = 0
             row = self._read_row(min(deadline, budget_end) if over_budget else deadline,
                                  base, index)
             if row is None:
@@ -408,13 +410,14 @@ class Sandbox:
         may be called, and the grader's own object decides the answer."""
         waits = row[2] == 5
         self.callbacks += 1
+        self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
         call = row[3] if type(row[3]) is list and len(row[3]) == 3 else None
         if self._registry is not None and call is not None and row[1] == index:
             found, refusal = self._registry.lookup(call[0], call[1], index)
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
-        if self.callbacks > MAX_CALLBACKS:
+        if self._plan_callbacks > MAX_CALLBACKS:
             found, refusal = None, f"more than {MAX_CALLBACKS:,} calls to the grader's objects"
         error = None
         if found is None:

@@ -114,6 +114,11 @@ class Plan:
             step["default"] = default
         return self._add(step)
 
+    def value(self, data) -> Value:
+        """`data` built in the child once, as a value later steps can share (one
+        dict passed to two calls, a table kept between them)."""
+        return self._add({"op": "value", "value": data})
+
     def patch(self, target: str, value) -> None:
         """Set the module attribute `target` ("module.name") to `value` until the
         plan ends (restored afterwards, also after an exception or a timeout's

@@ -75,6 +75,11 @@ def pass_on(board):
     return None
 
 
+def remember(table, key):
+    table[key] = len(table)
+    return dict(table)
+
+
 def big():
     return "x" * 900_000
 
@@ -252,3 +257,12 @@ def test_a_plan_with_nothing_of_the_graders_is_encoded_once():
     with_proxy.returns(with_proxy.call("m.walk", proxy(Board()), 1))
     registry = Registry()
     assert with_proxy.wire(registry, 0) != with_proxy.wire(registry, 1)
+
+
+def test_a_value_made_once_is_shared_by_later_steps(sandbox):
+    plan = Plan("remember")
+    table = plan.value({})
+    plan.returns([plan.call("m.remember", table, "a"), plan.call("m.remember", table, "b"),
+                  plan.call("m.remember", {}, "c")])
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.value == [{"a": 0}, {"a": 0, "b": 1}, {"c": 0}]

@@ -710,7 +710,7 @@ def test_solve_reuses_its_table(student):
     for board, states, values in table_runs():
         plan = Plan(M + "solve", timeout=student.timeouts.call * 5)
         game = plan.call(M + "Game", *board)
-        table = plan.get("spielbaum.fresh_table", default={})   # a new dict in the child
+        table = plan.value({})          # one dict in the child, passed to every call
         answers = [plan.call(M + "solve", list(s), game, table, catch=True)
                    for _ in range(2) for s in states]
         plans.append(plan.returns(answers))
