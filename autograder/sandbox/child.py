@@ -380,7 +380,7 @@ _ERRORS = {cls.__name__: cls for cls in (ValueError, KeyError, IndexError, TypeE
 _call_lock = threading.Lock()
 
 
-def call_back(number, method, args, sync):
+def call_back(number, method, args, kwargs, sync):
     """Send one call of a proxy or callback to the grader; wait for its answer
     only when `sync`. Goes through the ordered reply buffer, so the grader sees
     the calls and the rows of finished plans in the order they happened."""
@@ -388,12 +388,14 @@ def call_back(number, method, args, sync):
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
     try:
-        encoded = protocol.to_plain(_grader_things(list(args)))
+        call = [number, method, protocol.to_plain(_grader_things(list(args)))]
+        if kwargs:
+            call.append(protocol.to_plain({k: _grader_things(v) for k, v in kwargs.items()}))
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
     with _call_lock:
-        _pending.add([base, index, 5 if sync else 6, [number, method, encoded]])
+        _pending.add([base, index, 5 if sync else 6, call])
         if not sync:
             return None
         _pending.flush()
@@ -425,16 +427,17 @@ def _grader_things(value):
     return value
 
 
+def _sender(number, name, sync):
+    def send_call(*args, **kwargs):
+        return call_back(number, name, args, kwargs, sync)
+    send_call.__name__ = name
+    return send_call
+
+
 def make_proxy(spec):
     """An object whose methods are the grader's (see ProxySpec)."""
-    methods = {}
-    for name, sync in spec.methods.items():
-        def method(*args, _name=name, _sync=bool(sync), **kwargs):
-            if kwargs:
-                raise TypeError(f"{_name}() takes positional arguments only")
-            return call_back(spec.number, _name, args, _sync)
-        method.__name__ = name
-        methods[name] = staticmethod(method)
+    methods = {name: staticmethod(_sender(spec.number, name, bool(sync)))
+               for name, sync in spec.methods.items()}
     methods["__repr__"] = lambda self: f"<the grader's object #{spec.number}>"
     methods["__slots__"] = ()
     stand_in = type("GraderObject", (), methods)()
@@ -443,10 +446,7 @@ def make_proxy(spec):
 
 
 def make_callback(spec):
-    def callback(*args, **kwargs):
-        if kwargs:
-            raise TypeError("this function takes positional arguments only")
-        return call_back(spec.number, "__call__", args, bool(spec.sync))
+    callback = _sender(spec.number, "__call__", bool(spec.sync))
     _given[id(callback)] = (callback, spec)
     return callback
 

@@ -90,6 +90,7 @@ class Sandbox:
         self._reader = None
         self._writer = None
         self._registry: Registry | None = None
+        self._next_number = 1     # proxies get numbers never used before in this child
         self._late_error = None
         self._fail_reason = ""
         self.start_seconds = 0.0
@@ -365,8 +366,9 @@ class Sandbox:
         if not self.alive:
             return [Outcome(failure="crash", detail=self.death())] * len(plans)
         base = secrets.token_hex(8)
-        registry = Registry()
+        registry = Registry(first=self._next_number)
         texts = [plan.wire(registry, index) for index, plan in enumerate(plans)]
+        self._next_number = registry.next_number
         self._send_text(f'{{"op":"plans","id":"{base}","plans":[{",".join(texts)}]}}\n')
         self._registry = registry
         try:
@@ -412,7 +414,7 @@ class Sandbox:
         self.callbacks += 1
         self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
-        call = row[3] if type(row[3]) is list and len(row[3]) == 3 else None
+        call = row[3] if type(row[3]) is list and len(row[3]) in (3, 4) else None
         if self._registry is not None and call is not None and row[1] == index:
             found, refusal = self._registry.lookup(call[0], call[1], index)
         if found is not None and found[1] != waits:
@@ -424,8 +426,11 @@ class Sandbox:
             error = ["RuntimeError", refusal]
         else:
             args = self._registry.own(call[2], index) if type(call[2]) is list else []
+            kwargs = call[3] if len(call) == 4 and type(call[3]) is dict else {}
+            kwargs = {k: self._registry.own(v, index) for k, v in kwargs.items()
+                      if type(k) is str}
             try:
-                value = found[0](*args)
+                value = found[0](*args, **kwargs)
             except Exception as problem:   # the student's arguments made the grader's object fail
                 error = [type(problem).__name__, str(problem)[:300]]
         if not waits:

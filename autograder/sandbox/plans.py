@@ -192,18 +192,23 @@ class Entry:
 class Registry:
     """The grader's objects that the plans of one request hand to the child."""
 
-    def __init__(self):
+    def __init__(self, first: int = 1):
         self.entries: dict[int, Entry] = {}
+        self.next_number = first    # never reused by one child: a kept stand-in matches nothing
+
+    def _number(self) -> int:
+        self.next_number += 1
+        return self.next_number - 1
 
     def add_proxy(self, proxy: Proxy, index: int) -> int:
-        number = len(self.entries) + 1
+        number = self._number()
         methods = {name: (getattr(proxy.obj, name), bool(sync))
                    for name, sync in proxy.methods.items()}
         self.entries[number] = Entry(index, methods, proxy.obj)
         return number
 
     def add_callback(self, callback: Callback, index: int) -> int:
-        number = len(self.entries) + 1
+        number = self._number()
         self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)},
                                      callback.function)
         return number

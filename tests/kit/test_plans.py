@@ -75,6 +75,10 @@ def pass_on(board):
     return None
 
 
+def by_keyword(function):
+    return function(1, scale=10) + function(x=2)
+
+
 def remember(table, key):
     table[key] = len(table)
     return dict(table)
@@ -266,3 +270,23 @@ def test_a_value_made_once_is_shared_by_later_steps(sandbox):
                   plan.call("m.remember", {}, "c")])
     [outcome] = sandbox.plans([plan], 10)
     assert outcome.value == [{"a": 0}, {"a": 0, "b": 1}, {"c": 0}]
+
+
+def test_keyword_arguments_reach_the_graders_functions(sandbox):
+    plan = Plan("by_keyword")
+    plan.returns(plan.call("m.by_keyword", Callback(lambda x, scale=1: x * scale)))
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.value == 12
+
+
+def test_a_stand_in_kept_from_an_earlier_request_matches_nothing_later(sandbox):
+    first, later = Board(), Board()
+    keep = Plan("keep")
+    keep.returns(keep.call("m.keep", proxy(first)))
+    assert sandbox.plans([keep], 10)[0].value == "kept"
+    use = Plan("use_kept")
+    use.call("m.walk", proxy(later), 0)        # a proxy in this plan too, numbered anew
+    use.returns(use.call("m.use_kept"))
+    [outcome] = sandbox.plans([use], 10)
+    assert outcome.raised["type"] == "RuntimeError"
+    assert first.log == [] and later.log == ["evaluate"]

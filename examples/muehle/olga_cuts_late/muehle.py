@@ -108,9 +108,9 @@ check (and, to check one function at a time, also the function it calls:
 `value_minimax`, `alpha_beta`, `value_ab` or `get_order_value`). They may
 offer only some of the moves and give values of their own, and the grader
 counts what your search asks them. So call these functions by their names in
-this module, with positional arguments, as the skeleton's docstrings do: a
-copy bound to another name when the module is imported is not the function
-the grader put there, and the search would answer for another game.
+this module, as the skeleton's docstrings do: a copy bound to another name
+when the module is imported is not the function the grader put there, and the
+search would answer for another game.
 """
 
 import contextlib
