@@ -36,7 +36,6 @@ class Rubric:
     points: dict[str, float]
     timeouts: Timeouts
     limits: Limits
-    kit: dict[str, str]
     required: tuple[str, ...] = ("rlimits",)   # sandbox layers without which nobody is graded
 
     @property
@@ -58,14 +57,17 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
                         check=base.get("check", 60.0) * scale,
                         test=base.get("test", 120.0) * scale)
     memory = data.get("limits", {}).get("memory_mb", 512)
-    kit = {name: str((suite_dir / rel).resolve()) for name, rel in data.get("kit", {}).items()}
+    if "kit" in data:
+        raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
+                       "sandbox; give the student's code the grader's objects through call "
+                       "plans instead (docs/SLICES.md)")
     required = tuple(data.get("sandbox", {}).get("required", ("rlimits",)))
     unknown = set(required) - set(ALL_LAYERS)
     if unknown:
         raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
                        f"(known: {', '.join(ALL_LAYERS)})")
     return Rubric(points=dict(data.get("points", {})), timeouts=timeouts, required=required,
-                  limits=Limits(memory_bytes=memory << 20), kit=kit)
+                  limits=Limits(memory_bytes=memory << 20))
 
 
 @dataclass
@@ -289,7 +291,7 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                         else "ambiguous", problem)
     scratch, skipped = make_scratch(home, piece.modules)
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits, rubric.kit)
+                      rubric.limits)
     try:
         plugin = GradingPlugin(student, rubric, reveal)
         try:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ..sandbox.client import MAX_NOTES, Limits, Outcome, Sandbox, SandboxError
 from ..sandbox.plans import Callback, Plan, Proxy
-from ..sandbox.protocol import Handle, Ref
+from ..sandbox.protocol import Handle
 
-__all__ = ["Student", "Outcome", "Handle", "Ref", "Timeouts", "Plan", "Proxy", "Callback",
+__all__ = ["Student", "Outcome", "Handle", "Timeouts", "Plan", "Proxy", "Callback",
            "Event"]
 
 
@@ -49,7 +49,6 @@ class Student:
     layers: list[str]
     timeouts: Timeouts = field(default_factory=Timeouts)
     limits: Limits = field(default_factory=Limits)
-    kit: dict[str, str] = field(default_factory=dict)
     uid_slot: int = 0        # see Sandbox.uid_slot
 
     def __post_init__(self):
@@ -88,7 +87,7 @@ class Student:
         if self.starts >= 50:
             return Outcome(failure="crash", detail="gave up after 50 restarts of the sandbox")
         self._collect_notes()
-        self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits, self.kit,
+        self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
                                 uid_slot=self.uid_slot)
         self._counted = 0
         self.starts += 1
@@ -223,7 +222,7 @@ class Student:
 
 
 def _name(function) -> str:
-    """What a timeout is remembered by: the full target, so a timeout in one kit
+    """What a timeout is remembered by: the full target, so a timeout in one
     wrapper does not skip the others."""
     if isinstance(function, tuple):
         return str(function[1])

@@ -13,7 +13,7 @@ Requests (one JSON line each):
     {"id", "op": "plans", "plans": [plan, ...]}  compact rows, one per plan
     {"id", "op": "output"}                      what the student printed so far
     {"id", "op": "loaded"}                      the modules this interpreter holds
-Targets: "module.function", "module.Class", "kit.function" or
+Targets: "module.function", "module.Class" (of the student's modules only) or
 {"handle": n, "attr": "method"} for an object kept in the child.
 Replies: {"id", "ok": value} | {"id", "raised": {...}} | {"id", "bad_value": text},
 plus {"note": text} lines when the student tried something the sandbox forbids.
@@ -27,7 +27,6 @@ it. This file knows no game and no answer: it is generic plumbing.
 """
 
 import importlib
-import importlib.util
 import io
 import json
 import os
@@ -46,7 +45,6 @@ CONFIG = json.loads(sys.argv[1])
 RFD, WFD = CONFIG["rfd"], CONFIG["wfd"]
 SCRATCH = CONFIG["scratch"]
 handles = {}
-kits = {}
 notes = set()
 MAX_NOTES = 1000          # distinct notes sent; the grader keeps fewer
 _stream = None            # the request pipe, read by serve() and by proxies
@@ -185,15 +183,6 @@ def audit(event, args):
             note(f"tried to open {path}, outside its own folder")
 
 
-def load_kits():
-    for name, path in CONFIG.get("kit", {}).items():
-        spec = importlib.util.spec_from_file_location(f"_kit_{name}", path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        kits[name] = module
-
-
 def redirect_output():
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -271,9 +260,7 @@ def resolve(target):
     if isinstance(target, dict):
         return getattr(handles[target["handle"]], target["attr"])
     head, _, rest = target.partition(".")
-    if head in kits:
-        obj = kits[head]
-    elif head in CONFIG["modules"]:
+    if head in CONFIG["modules"]:
         obj = sys.modules[head]
     else:
         raise KeyError(head)
@@ -283,12 +270,10 @@ def resolve(target):
 
 
 def unwrap(value):
-    """Replace handles and kit references in decoded arguments by the real objects."""
+    """Replace handles in decoded arguments by the objects they stand for."""
     kind = type(value)
     if kind is protocol.Handle:
         return handles[value.number]
-    if kind is protocol.Ref:
-        return resolve(value.name)
     if kind is list:
         return [unwrap(v) for v in value]
     if kind is tuple:
@@ -630,7 +615,6 @@ def serve():
 
 def main():
     try:
-        load_kits()
         redirect_output()
         sys.path[:] = [SCRATCH] + [p for p in sys.path if p.startswith(sys.base_prefix)]
         applied = confine_self()

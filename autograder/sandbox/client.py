@@ -71,7 +71,6 @@ class Sandbox:
     modules: list[str]
     layers: list[str]
     limits: Limits = field(default_factory=Limits)
-    kit: dict[str, str] = field(default_factory=dict)
     python: str = sys.executable
     uid_slot: int = 0      # children alive at once in one process need different slots
 
@@ -109,7 +108,7 @@ class Sandbox:
         child_r, parent_w = os.pipe()
         config = {
             "rfd": child_r, "wfd": child_w, "scratch": str(Path(self.scratch).resolve()),
-            "modules": list(self.modules), "kit": dict(self.kit), "layers": list(self.layers),
+            "modules": list(self.modules), "layers": list(self.layers),
             "uid": confine_uid,
             "output_cap": self.limits.output_cap,
             "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
@@ -539,7 +538,7 @@ _ENCODED: dict[int, tuple[tuple, str, bool]] = {}
 
 
 def _encoded(args: tuple) -> tuple[str, bool]:
-    """(JSON text, has no handles or kit references) of an argument tuple, cached."""
+    """(JSON text, has no handles) of an argument tuple, cached."""
     hit = _ENCODED.get(id(args))
     if hit is not None and hit[0] is args:
         return hit[1], hit[2]
@@ -555,9 +554,9 @@ def _encoded_args(args: tuple) -> str:
 
 
 def _is_plain(value) -> bool:
-    """True if no handle or kit reference hides inside (the child can skip unwrapping)."""
+    """True if no handle hides inside (the child can skip unwrapping)."""
     kind = type(value)
-    if kind is protocol.Handle or kind is protocol.Ref:
+    if kind is protocol.Handle:
         return False
     if kind is list or kind is tuple:
         return all(_is_plain(v) for v in value)

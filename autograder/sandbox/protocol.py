@@ -9,7 +9,6 @@ of tuples), so containers are tagged:
     frozenset  {"__frozenset__": [...]}
     dict with non-string keys      {"__dict__": [[key, value], ...]}
     object kept in the child       {"__handle__": 7}
-    kit function passed by name    {"__ref__": "kit.evaluate"}
 
 Requests to the child may also carry the parts of a call plan (see
 `autograder/sandbox/plans.py`): a value computed by an earlier step
@@ -85,18 +84,6 @@ class Handle:
         return hash(("handle", self.number))
 
 
-class Ref:
-    """A kit-provided function, named so the child can look it up."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-
 def to_plain(value, depth=0, kept=None):
     """Turn `value` into JSON-ready data with tags; raise Unencodable otherwise.
 
@@ -125,8 +112,6 @@ def to_plain(value, depth=0, kept=None):
                              for k, v in value.items()]}
     if kind is Handle:
         return {"__handle__": value.number}
-    if kind is Ref:
-        return {"__ref__": value.name}
     if kind is Slot:
         return {"__slot__": value.number}
     if kind is ProxySpec:
@@ -168,8 +153,6 @@ def _request_tagged(obj):
             return ProxySpec(*inner)
         if tag == "__callback__" and type(inner) is list and len(inner) == 2:
             return CallbackSpec(*inner)
-        if tag == "__ref__":
-            return Ref(inner)
     return _tagged(obj)
 
 

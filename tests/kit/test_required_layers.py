@@ -13,3 +13,12 @@ def test_a_missing_required_layer_gives_no_grade_and_one_clear_line():
     graded = grade_submission(piece, "ada", piece.solution_dir, layers=["seccomp"])
     assert graded.status == "sandbox-error" and graded.score == 0
     assert "requires: rlimits" in graded.message and "not run" in graded.message
+
+
+def test_a_rubric_that_still_loads_kit_code_into_the_sandbox_is_refused(tmp_path):
+    import pytest
+
+    from autograder import KitError
+    (tmp_path / "rubric.toml").write_text('[points]\ntest_x = 1\n[kit]\nkit = "child_kit.py"\n')
+    with pytest.raises(KitError, match=r"\[kit\] table is gone"):
+        load_rubric(tmp_path)

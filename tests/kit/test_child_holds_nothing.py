@@ -1,0 +1,59 @@
+"""Nothing inside the sandbox may know an answer.
+
+For every assignment, the reference solution is graded as a student would be,
+by the full hidden suite; just before its child is stopped, the child lists
+every module its interpreter holds. Only three kinds may appear: the standard
+library, the student's own folder, and the sandbox's generic plumbing
+(child.py, confine.py, protocol.py). No rules, no searches, no kit modules.
+"""
+
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from autograder import slices
+from autograder.grading import runner
+from autograder.grading.student import Student
+from autograder.sandbox import layers
+
+pytestmark = pytest.mark.slow
+
+SANDBOX = Path(runner.__file__).resolve().parents[1] / "sandbox"
+PLUMBING = {SANDBOX / name for name in ("child.py", "confine.py", "protocol.py")}
+STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
+SITE = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib")}
+
+
+def allowed(file: str | None, scratch: Path) -> bool:
+    if file is None:
+        return True                      # built into the interpreter
+    path = Path(file).resolve()
+    if path in PLUMBING or path.is_relative_to(scratch):
+        return True
+    return path.is_relative_to(STDLIB) and not any(path.is_relative_to(s) for s in SITE)
+
+
+@pytest.mark.parametrize("assignment", slices.names())
+def test_the_child_holds_only_the_standard_library_the_student_and_plumbing(
+        assignment, monkeypatch):
+    seen = {}
+    close = Student.close
+
+    def listing_close(self):
+        if self._sandbox is not None and self._sandbox.alive and "modules" not in seen:
+            seen["modules"] = self._sandbox.loaded()
+            seen["scratch"] = Path(self.scratch).resolve()
+        return close(self)
+
+    monkeypatch.setattr(Student, "close", listing_close)
+    piece = slices.load(assignment)
+    graded = runner.grade_submission(piece, "reference", piece.solution_dir,
+                                     layers=list(layers.available()))
+    assert graded.score == graded.max_score, graded.message
+    modules = seen["modules"]
+    assert any(name in piece.module_names for name, _ in modules)
+    strangers = [(name, file) for name, file in modules if not allowed(file, seen["scratch"])]
+    assert strangers == [], f"modules in the child that are not ours to allow: {strangers}"
+    assert not [name for name, _ in modules if "kit" in name.lower()]
