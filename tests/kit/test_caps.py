@@ -8,9 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
-from pathlib import Path
 
 import pytest
 

@@ -7,7 +7,6 @@ library, the student's own folder, and the sandbox's generic plumbing
 (child.py, confine.py, protocol.py). No rules, no searches, no kit modules.
 """
 
-import sys
 import sysconfig
 from pathlib import Path
 

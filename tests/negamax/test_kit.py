@@ -16,8 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
 from autograder.grading.student import Outcome  # noqa: E402
-from autograder.instrumented import (MAX_LOG, MAX_VIOLATIONS, InstrumentedGame, Node,  # noqa: E402
-                                     TreeGame, nested_tree, tree_snapshot)
+from autograder.instrumented import (MAX_LOG, MAX_VIOLATIONS, InstrumentedGame, TreeGame, nested_tree, tree_snapshot)
 from autograder.suites.negamax import games  # noqa: E402
 from autograder.suites.negamax import test_hidden as suite  # noqa: E402
 from autograder.suites.negamax.games import KitBoard, Twist  # noqa: E402
