@@ -211,7 +211,7 @@ def confine_self():
                                 CONFIG["uid"] if "uid" in layers else os.getuid())
         applied.append("tmpfs")
     if "uid" in layers:
-        confine.drop_to_uid(CONFIG["uid"])
+        confine.drop_to_uid(CONFIG["uid"], keep_read="landlock" in layers)
         applied.append("uid")
     if "landlock" in layers:
         # Without a size-limited folder of its own, the student writes nothing.

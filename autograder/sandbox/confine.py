@@ -145,14 +145,17 @@ CAP_DAC_READ_SEARCH = 2
 _CAPSET = {"x86_64": 126, "aarch64": 91}
 
 
-def drop_to_uid(uid):
-    """Become `uid` (no groups), keeping one capability: CAP_DAC_READ_SEARCH.
+def drop_to_uid(uid, keep_read=True):
+    """Become `uid` (no groups) with no capability, or with one: CAP_DAC_READ_SEARCH.
 
     The Python installation may live in a private home folder (here /root), which
     a plain unprivileged user could not read; the capability keeps reading
-    possible while Landlock (applied next) still decides *what* may be read.
-    Every other capability is gone: no signals to other users' processes, no
-    privileged system calls."""
+    possible, and Landlock (applied next) decides *what* may be read. So it is
+    kept only when Landlock follows (`keep_read`) and the process may hold it
+    (Docker's default set lacks it): without Landlock it would open every file.
+    Without the capability the child must still be able to read the Python
+    installation, or the layer fails. Every other capability is gone: no
+    signals to other users' processes, no privileged system calls."""
     if os.geteuid() != 0:
         raise LayerError("only root can switch to a separate user")
     if platform.machine() not in _CAPSET:
@@ -164,12 +167,21 @@ def drop_to_uid(uid):
         os.setresuid(uid, uid, uid)
     except OSError as error:
         raise LayerError(f"switching to uid {uid}: {error.strerror}") from None
-    keep = 1 << CAP_DAC_READ_SEARCH
-    header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
-    data = ctypes.create_string_buffer(struct.pack("6I", keep, keep, 0, 0, 0, 0), 24)
-    _check(_syscall(_CAPSET[platform.machine()], header, data), "capset")
+    kept = keep_read and _capset(1 << CAP_DAC_READ_SEARCH) == 0
+    if not kept:
+        _check(_capset(0), "capset")
     if os.getuid() != uid or os.geteuid() != uid:
         raise LayerError("the user switch did not hold")
+    if not kept and not os.access(sys.base_prefix, os.R_OK | os.X_OK):
+        raise LayerError(f"a plain user cannot read the Python installation "
+                         f"({sys.base_prefix}) and the capability to read it is not "
+                         "available here")
+
+
+def _capset(mask):
+    header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
+    data = ctypes.create_string_buffer(struct.pack("6I", mask, mask, 0, 0, 0, 0), 24)
+    return _syscall(_CAPSET[platform.machine()], header, data)
 
 
 # ---------------------------------------------------------------- landlock

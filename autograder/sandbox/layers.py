@@ -20,18 +20,24 @@ WHAT = {
     "netns": "a network namespace without interfaces",
     "tmpfs": "a private scratch folder capped at 64 MB and 1,000 files (a tmpfs in a "
              "mount namespace); without it, Landlock makes the folder read-only",
-    "uid": "a separate user per grading process (root only), keeping no capability "
-           "but reading files",
+    "uid": "a separate user per grading process (root only), keeping no capability but "
+           "reading files, and that one only under Landlock",
     "landlock": "files: read the Python install and the scratch folder only; no TCP; "
                 "no signals out",
     "seccomp": "no new processes, no sockets, no kill() of other processes",
 }
 
 
+@functools.lru_cache(maxsize=None)
 def probe(layer: str) -> str | None:
-    """None if `layer` works here, else the reason it does not."""
+    """None if `layer` works here, else the reason it does not. The uid layer is
+    tried as grading applies it: with Landlock when Landlock works, since only
+    then may the child keep the capability to read a private Python install."""
+    together = [layer]
+    if layer == "uid" and probe("landlock") is None:
+        together.append("landlock")
     with tempfile.TemporaryDirectory(prefix="spielbaum-probe-") as scratch:
-        sandbox = Sandbox(Path(scratch), [], [layer])
+        sandbox = Sandbox(Path(scratch), [], together)
         try:
             sandbox.start()
         except SandboxError as error:
