@@ -18,7 +18,8 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the kit into $(VENV) ..."
-	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[nbgrader,dev]'
+	@$(PY) -m pip install --quiet --disable-pip-version-check \
+		-e '.[nbgrader,similarity,tournament,cluster,dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

@@ -26,7 +26,7 @@ from rich.table import Table
 from .. import KitError, slices
 from ..sandbox import layers as sandbox_layers
 from . import calibrate, report
-from .runner import Graded, TestResult, grade_submission, load_rubric
+from .runner import Graded, grade_submission, load_rubric, unrun_tests
 
 _piece = None
 
@@ -43,8 +43,7 @@ def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], sc
                                   scale=scale, reveal=reveal)
     except Exception as error:  # a grader bug must not end the batch
         rubric = load_rubric(_piece.suite_dir)
-        tests = [TestResult(n, n, float(p), output="not graded: grader error")
-                 for n, p in rubric.points.items()]
+        tests = unrun_tests(_piece.suite_dir, rubric.points, "not graded: grader error")
         graded = Graded(student_id, "error", 0.0, rubric.max_score, tests,
                         f"grader error ({type(error).__name__}: {error}); please report it")
     report.write_student(Path(out_dir), graded, _piece.title)

@@ -7,8 +7,10 @@ student's code only ever runs in the sandboxed child behind `Student`.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import fcntl
+import functools
 import io
 import multiprocessing.util
 import os
@@ -108,6 +110,27 @@ class Graded:
     @property
     def unlisted_refusals(self) -> int:
         return self.refused - sum(e.kind == "refused" for e in self.events)
+
+
+@functools.cache
+def check_titles(suite_dir: Path) -> dict[str, str]:
+    """The line a student reads for each hidden check (its docstring's first line),
+    read from the suite's source without running it: for the rows of submissions
+    that were never graded."""
+    titles = {}
+    for path in sorted(suite_dir.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                doc = ast.get_docstring(node)
+                titles[node.name] = doc.strip().splitlines()[0] if doc else node.name
+    return titles
+
+
+def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list["TestResult"]:
+    titles = check_titles(suite_dir)
+    return [TestResult(name, titles.get(name, name), float(value), output=output)
+            for name, value in points.items()]
 
 
 # ------------------------------------------------------------ finding the files
@@ -269,7 +292,7 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                      scale: float = 1.0, reveal: bool = False) -> Graded:
     started = time.perf_counter()
     rubric = load_rubric(piece.suite_dir, scale)
-    empty = [TestResult(name, name, float(points)) for name, points in rubric.points.items()]
+    empty = unrun_tests(piece.suite_dir, rubric.points, "")
 
     def ungraded(status, message):
         for result in empty:
@@ -304,7 +327,8 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     finally:
         student.close()
         shutil.rmtree(scratch, ignore_errors=True)
-    tests = [plugin.results.get(name) or TestResult(name, name, float(points),
+    titles = check_titles(piece.suite_dir)
+    tests = [plugin.results.get(name) or TestResult(name, titles.get(name, name), float(points),
                                                     output="not run")
              for name, points in rubric.points.items()]
     unknown = set(plugin.collected) - set(rubric.points)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import slices
 from ..grading import calibrate, report
-from ..grading.runner import Graded, TestResult, grade_submission, load_rubric
+from ..grading.runner import Graded, grade_submission, load_rubric, unrun_tests
 from ..sandbox import layers as sandbox_layers
 
 
@@ -29,8 +29,7 @@ def grade(name: str, folder: Path, student: str = "student") -> dict:
                                   scale=calibrate.scale())
     except Exception as error:  # the same rule as the bulk grader: a grader bug scores 0
         rubric = load_rubric(piece.suite_dir)
-        tests = [TestResult(n, n, float(p), output="not graded: grader error")
-                 for n, p in rubric.points.items()]
+        tests = unrun_tests(piece.suite_dir, rubric.points, "not graded: grader error")
         graded = Graded(student, "error", 0.0, rubric.max_score, tests,
                         f"grader error ({type(error).__name__}: {error}); please report it")
     return report.results_json(graded)

@@ -22,3 +22,12 @@ def test_a_rubric_that_still_loads_kit_code_into_the_sandbox_is_refused(tmp_path
     (tmp_path / "rubric.toml").write_text('[points]\ntest_x = 1\n[kit]\nkit = "child_kit.py"\n')
     with pytest.raises(KitError, match=r"\[kit\] table is gone"):
         load_rubric(tmp_path)
+
+
+def test_a_submission_never_graded_still_reads_each_checks_sentence(tmp_path):
+    piece = slices.load("tictactoe")
+    (tmp_path / "nothing.txt").write_text("no module here")
+    graded = grade_submission(piece, "ken", tmp_path, layers=["rlimits"])
+    assert graded.status == "missing"
+    titles = {t.name: t.title for t in graded.tests}
+    assert titles["test_player"] != "test_player" and " " in titles["test_player"]
