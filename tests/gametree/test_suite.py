@@ -48,7 +48,7 @@ TECHNIQUE_CHECKS = tuple(c for c in SEARCH_CHECKS if c not in VALUE_CHECKS + (
 # ---------------------------------------------------------------- running checks here
 def local_run(module, search):
     """What the proxy run does, in-process: the module's function on the grader's game."""
-    game = search.game.make()
+    game = cases.game_for(search)
     stats = module.SearchStats() if search.with_stats else None
     root = search.root(game)
     try:
@@ -135,6 +135,25 @@ def test_position_game_variants_are_its_own():
         with pytest.raises(ValueError):
             game.nextstates(foreign)
     assert game.evaluation([5, 6, 9]) == KitGame(4, 4, 3).heuristic([5, 6, 9])
+
+
+def test_a_search_past_the_end_of_the_game_is_stopped_by_a_call_count_not_the_clock():
+    """frank_past_decided once lost 2 points on a loaded machine only: its search
+    went on past won games until the time limit. The game now stops answering
+    after a number of calls fixed by the case, the same on any machine."""
+    frank = eb.load("frank_past_decided")
+    for search in hidden.decided_cases():
+        if search.is_tree:
+            continue
+        run = local_run(frank, search)
+        assert run.game.calls <= run.game.call_limit + 1 == cases.call_limit(search) + 1
+        assert cases.decided_reason(run) is not None
+    spec = GameSpec((4, 4, 3), (0, 4, 1, 5, 2))                # x has won: 11 free cells
+    limited = cases.game_for(cases.search_for("alphabeta", spec))
+    assert limited.call_limit == cases.call_limit(cases.search_for("alphabeta", spec))
+    with pytest.raises(ValueError, match="answers at most"):
+        frank.maximize_ab(list(spec.root), -inf, inf, inf, limited)
+    assert limited.calls == limited.call_limit + 1
 
 
 def test_position_game_is_full_when_the_playable_cells_are():

@@ -208,6 +208,21 @@ class PositionGame(KitGame):
         self.root = tuple(spec.root)
         self.log = []
         self.tested = 0
+        self.calls = 0
+        self.call_limit = None      # set per case by the suite (cases.run_searches)
+
+    def _count_call(self):
+        """Count a game call; past `call_limit` every call raises ValueError.
+
+        A search that keeps going where the handout's stops (past a decided
+        game, say) makes calls without end; stopping it here, after a number of
+        calls fixed by the case, makes its verdict the same on a fast or a
+        loaded machine instead of hanging on the time limit."""
+        self.calls += 1
+        if self.call_limit is not None and self.calls > self.call_limit:
+            raise ValueError(f"this game answers at most {self.call_limit} calls, more than a "
+                             "search of the handout's kind makes here even without pruning "
+                             "(does the search go on past the end of the game?)")
 
     # ------------------------------------------------------------ checking states
     def key(self, state):
@@ -239,16 +254,19 @@ class PositionGame(KitGame):
         return free
 
     def nextstates(self, state, *ignored):
+        self._count_call()
         key = self.key(state)
         self.log.append(("n", key))
         return [list(key) + [cell] for cell in self.ordered(key)]
 
     def terminal_test(self, state, *ignored):
+        self._count_call()
         key = self.key(state)
         self.tested += 1
         return self.decided(key)
 
     def evaluation(self, state, *ignored):
+        self._count_call()
         key = self.key(state)
         self.log.append(("e", key))
         return self.value(key)
