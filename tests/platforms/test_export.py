@@ -11,6 +11,7 @@ import pytest
 from autograder import KitError, slices
 from autograder.platforms import export, wheels
 from tests.conftest import ROOT
+from tests.platforms.conftest import ASSIGNMENTS, PLATFORMS, examples, examples_on
 
 
 def test_required_layers_add_to_the_rubric_in_the_sandbox_order():
@@ -43,3 +44,15 @@ def test_grading_needs_neither_extras_nor_the_teachers_tools(tmp_path):
         archive.writestr("spielbaum-0.1.0.dist-info/METADATA", metadata)
     assert wheels.grading_requirements(kit) == ["pytest>=7", "rich>=13",
                                                 "Pytest_Timeout>=2.1"]
+
+
+def test_every_example_is_graded_on_a_platform_and_every_assignment_on_both():
+    for assignment in ASSIGNMENTS:
+        everyone = {e.name for e in examples(assignment)}
+        chosen = {platform: {e.name for e in examples_on(platform, assignment)}
+                  for platform in PLATFORMS}
+        assert chosen["gradescope"] | chosen["prairielearn"] == everyone, assignment
+        for names in chosen.values():
+            assert any(n.startswith("ada_") for n in names) and len(names) >= 3, assignment
+        hostile = {n for n in everyone if "hostile" in n}
+        assert hostile <= chosen["gradescope"] & chosen["prairielearn"]

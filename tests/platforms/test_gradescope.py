@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples,
+from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples_on,
                                       offline_env, put_submission, read_results, run,
                                       unzip_keeping_modes, validate_gradescope)
 
@@ -73,12 +73,12 @@ def test_zip_has_what_gradescope_needs_at_its_root(exported):
 
 @pytest.mark.hostile
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_every_example_scores_as_the_bulk_grader(assignment, gradescope_root, fresh_python,
+def test_examples_score_as_the_bulk_grader(assignment, gradescope_root, fresh_python,
                                                   graded_examples):
     root = gradescope_root(assignment)
     expected = bulk_scores(graded_examples, assignment)
     differ = {}
-    for example in examples(assignment):
+    for example in examples_on("gradescope", assignment):
         done = grade_on_gradescope(root, fresh_python, example)
         assert done.returncode == 0, f"{example.name}: {done.stdout}{done.stderr}"
         results = read_results(root / "results" / "results.json")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples,
+from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples_on,
                                       offline_env, put_submission, read_results, run,
                                       validate_prairielearn)
 
@@ -74,13 +74,13 @@ def test_question_snippet_points_at_the_grader_files(exported):
 
 @pytest.mark.hostile
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_every_example_scores_as_the_bulk_grader(assignment, prairielearn_root, fresh_python,
+def test_examples_score_as_the_bulk_grader(assignment, prairielearn_root, fresh_python,
                                                   graded_examples):
     root = prairielearn_root(assignment)
     expected = bulk_scores(graded_examples, assignment)
     rows, _ = graded_examples(assignment)
     differ = {}
-    for example in examples(assignment):
+    for example in examples_on("prairielearn", assignment):
         done = grade_on_prairielearn(root, assignment, fresh_python, example)
         assert done.returncode == 0, f"{example.name}: {done.stdout}{done.stderr}"
         path = root / "results" / "results.json"
