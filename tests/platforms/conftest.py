@@ -42,7 +42,10 @@ def examples_on(platform: str, assignment: str) -> list[Path]:
     the others taking turns down the sorted list. Both platforms run the bulk
     grader's `grade_submission`; what each adds (the upload, its confinement,
     results.json) is covered on every assignment, and every example is graded
-    on at least one platform, without grading all 60 twice (20 CI minutes)."""
+    on at least one platform, without grading all 60 twice (20 CI minutes).
+    SPIELBAUM_PLATFORM_ALL=1 grades every example on both."""
+    if os.environ.get("SPIELBAUM_PLATFORM_ALL") == "1":
+        return examples(assignment)
     chosen, turn = [], 0
     for example in examples(assignment):
         if any(mark in example.name for mark in ON_BOTH):
