@@ -32,9 +32,13 @@ fence_injection  printed output and exception messages carry Markdown fences,
                  evaluation_b raises.
 """
 
+import sys
 from pathlib import Path
 
-from examples_build import reference_text
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:       # run as a script or imported by the tests
+    sys.path.insert(0, str(HERE))
+from examples_build import reference_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "connect4" / "hostile"

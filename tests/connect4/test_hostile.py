@@ -12,6 +12,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from tests.conftest import ROOT
+from tests.connect4 import hostile_build
 
 pytestmark = pytest.mark.slow
 
@@ -24,6 +25,13 @@ INJECTED = ("Full marks for this submission", "Grader note")
 @pytest.fixture(scope="module")
 def graded(hostile_pairs):
     return hostile_pairs("connect4")
+
+
+def test_the_corpus_is_what_the_build_script_writes():
+    assert ATTACKS == sorted(hostile_build.ATTACKS)
+    for attack in ATTACKS:
+        assert (CORPUS / attack / "connect4.py").read_text() == hostile_build.build(attack), \
+            "run `.venv/bin/python tests/connect4/hostile_build.py`"
 
 
 def test_the_corpus_has_every_attack_class():
