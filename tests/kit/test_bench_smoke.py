@@ -1,0 +1,26 @@
+"""The benchmarks still run: each script on a tiny size, so a change to the kit that
+breaks one (as the kit-sources change once broke bench_similarity) fails here, not
+on the teacher's next `make bench`. Numbers are not judged: a tiny run measures nothing."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+SMALL_RUNS = {
+    "bench_similarity.py": ["--count", "12"],
+    "bench_mutation.py": ["--count", "2", "--only", "tictactoe", "--speedup", "tictactoe",
+                          "--speedup-count", "2"],
+}
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("script", sorted(SMALL_RUNS))
+def test_bench_script_runs_on_a_tiny_size(script):
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *SMALL_RUNS[script]],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert done.stdout.strip(), "the bench printed nothing"
