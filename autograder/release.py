@@ -98,6 +98,13 @@ def strip_solutions(source: str, where: str = "<module>") -> Stripped:
     return Stripped(text, stubbed, removed)
 
 
+def public_wall_timeout(assignment: slices.Slice) -> float:
+    """The wall-clock backstop of one public test: three times its CPU-time limit
+    plus 2 s (the student's own machine runs only this; a sleeping test should not
+    keep them waiting long)."""
+    return 3 * assignment.public_timeout + 2
+
+
 def render(assignment: slices.Slice, target: Path) -> list[str]:
     """Write the student folder for `assignment` into `target`; return stubbed names."""
     source_dir = assignment.solution_dir
@@ -124,6 +131,7 @@ def render(assignment: slices.Slice, target: Path) -> list[str]:
         if template.is_file():
             text = template.read_text(encoding="utf-8")
             text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
+            text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
             text = text.replace("@TITLE@", assignment.title)
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
     return stubbed

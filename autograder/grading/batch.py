@@ -4,19 +4,23 @@
 
 Each worker process runs the hidden suite for one submission at a time (the
 reference and its expected values are computed once per worker and reused);
-each submission's code runs in its own sandboxed child. A grader error on one
-submission is recorded in its row and the batch goes on.
+each submission's code runs in its own sandboxed child. Everything done for one
+submission (grading, reporting, writing its files) is inside one error boundary:
+a failure becomes that student's row (status `error`, the kit's traceback kept
+in `<student>/grader-error.txt`), never the batch's end. A worker that dies or
+runs past the submission's wall-clock ceiling is killed and replaced
+(grading/pool.py).
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
+import json
 import os
 import shutil
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import traceback
 from pathlib import Path
 
 from rich.console import Console
@@ -26,9 +30,11 @@ from rich.table import Table
 from .. import KitError, slices
 from ..sandbox import layers as sandbox_layers
 from . import calibrate, report
+from .pool import Pool
 from .runner import Graded, grade_submission, load_rubric, unrun_tests
 
 _piece = None
+CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
 
 
 def _init_worker(name: str) -> None:
@@ -38,16 +44,65 @@ def _init_worker(name: str) -> None:
 
 def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], scale: float,
                reveal: bool) -> dict:
+    """Grade one submission and write its files; whatever fails, a row comes back."""
+    _reset_peak_memory()
     try:
         graded = grade_submission(_piece, student_id, Path(folder), layers=layers,
                                   scale=scale, reveal=reveal)
-    except Exception as error:  # a grader bug must not end the batch
-        rubric = load_rubric(_piece.suite_dir)
-        tests = unrun_tests(_piece.suite_dir, rubric.points, "not graded: grader error")
-        graded = Graded(student_id, "error", 0.0, rubric.max_score, tests,
-                        f"grader error ({type(error).__name__}: {error}); please report it")
-    report.write_student(Path(out_dir), graded, _piece.title)
+    except Exception:  # a grader bug must not end the batch
+        return error_row(_piece, student_id, out_dir, "grader error while grading",
+                         traceback.format_exc(limit=30))
+    graded.peak_mb = _peak_memory_mb()
+    try:
+        report.write_student(Path(out_dir), graded, _piece.title)
+        return report.csv_row(graded)
+    except Exception:
+        return error_row(_piece, student_id, out_dir, "grader error while writing the "
+                         "feedback", traceback.format_exc(limit=30))
+
+
+def error_row(piece, student_id: str, out_dir: str, what: str, details: str) -> dict:
+    """The row of a submission the grader failed on; the traceback goes to
+    `<student>/grader-error.txt` for the teacher (the student's feedback says only
+    that the grader failed). Never raises."""
+    message = f"{what}; please report it (details in {student_id}/grader-error.txt)"
+    try:
+        rubric = load_rubric(piece.suite_dir)
+        tests = unrun_tests(piece.suite_dir, rubric.points, "not graded: grader error")
+        max_score = rubric.max_score
+    except Exception:
+        tests, max_score = [], 0.0
+    graded = Graded(student_id, "error", 0.0, max_score, tests, message)
+    try:
+        folder = Path(out_dir) / student_id
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "grader-error.txt").write_text(
+            details.encode("utf-8", "backslashreplace").decode("utf-8"), encoding="utf-8")
+        report.write_student(Path(out_dir), graded, piece.title)
+    except Exception:
+        pass        # the row below still reaches grades.csv
     return report.csv_row(graded)
+
+
+def _reset_peak_memory() -> None:
+    """Start measuring this process's peak memory anew (Linux: VmHWM)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+
+def _peak_memory_mb() -> int:
+    """This process's peak resident memory since the last reset, in MB."""
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def student_folders(submissions: Path) -> list[Path]:
@@ -72,32 +127,52 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
     layers = list(sandbox_layers.available())
-    scale = calibrate.scale()
+    timing = calibrate.measure_scale()
+    scale = timing.scale
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
         shutil.rmtree(out_dir / folder.name, ignore_errors=True)
     console.print(f"Grading {len(folders)} submissions of [bold]{name}[/] with {jobs} "
                   f"workers; sandbox: {', '.join(layers) or 'none'}; "
-                  f"time limits x{scale:.2f}")
+                  f"time limits x{scale:.2f} ({timing.source})")
     warm_up(piece, layers, scale)
     gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
+    ceiling = load_rubric(piece.suite_dir, scale).timeouts.submission + CEILING_GRACE
     rows = []
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
     # Workers are forked after the warm-up, so they start with the reference's
     # expected values already computed.
-    context = multiprocessing.get_context("fork")
-    with progress, ProcessPoolExecutor(max_workers=min(jobs, len(folders)), mp_context=context,
-                                       initializer=_init_worker, initargs=(name,)) as pool:
+    pool = Pool(min(jobs, len(folders)), _grade_one, ceiling=ceiling,
+                lost=lambda task, reason: error_row(piece, task[0], task[2],
+                                                    reason.splitlines()[0], reason),
+                initializer=_init_worker, initargs=(name,))
+    tasks = [(f.name, str(f), str(out_dir), layers, scale, reveal) for f in folders]
+    with progress:
         task = progress.add_task("grading", total=len(folders))
-        futures = {pool.submit(_grade_one, f.name, str(f), str(out_dir), layers, scale, reveal): f
-                   for f in folders}
-        for future in as_completed(futures):
-            rows.append(future.result())
+        for row in pool.run(tasks):
+            rows.append(row)
             progress.advance(task)
     report.write_grades(out_dir, rows)
+    write_run(out_dir, name, layers, timing, rows)
     return rows
+
+
+def write_run(out_dir: Path, name: str, layers: list[str], timing, rows: list[dict]) -> Path:
+    """`run.json`: how this batch was graded (the time scale and where it came from,
+    the sandbox layers), so two runs can be compared and a run repeated exactly
+    (SPIELBAUM_TIME_SCALE pins the scale)."""
+    path = out_dir / "run.json"
+    path.write_text(json.dumps({
+        "assignment": name, "submissions": len(rows),
+        "time_scale": round(timing.scale, 3), "time_scale_source": timing.source,
+        "calibration_seconds": [round(s, 5) for s in timing.samples],
+        "sandbox_layers": layers,
+        "limits": "CPU time of the student's process; wall-clock backstop "
+                  f"{calibrate.WALL_FACTOR}x + {calibrate.WALL_EXTRA:g} s",
+    }, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
 def warm_up(piece, layers: list[str], scale: float) -> None:

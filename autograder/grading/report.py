@@ -55,7 +55,7 @@ def results_json(graded: Graded) -> dict:
             "visibility": "visible",
         } for test in graded.tests],
         "extra_data": {"status": graded.status, "events": [str(e) for e in graded.events],
-                       "sandbox_layers": graded.layers},
+                       "sandbox_layers": graded.layers, "grader_peak_mb": graded.peak_mb},
     }
 
 

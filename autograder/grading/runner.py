@@ -15,6 +15,7 @@ import io
 import multiprocessing.util
 import os
 import shutil
+import sys
 import tempfile
 import time
 import tomllib
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from .. import KitError
-from ..sandbox.client import Limits, SandboxError
+from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
 from .student import Event, Student, Timeouts
@@ -54,10 +55,14 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     except tomllib.TOMLDecodeError as error:
         raise KitError(f"{path}: {error}") from None
     base = data.get("timeouts", {})
-    timeouts = Timeouts(call=base.get("call", 2.0) * scale,
-                        imports=base.get("imports", 5.0) * scale,
-                        check=base.get("check", 60.0) * scale,
-                        test=base.get("test", 120.0) * scale)
+    points = dict(data.get("points", {}))
+    check, imports = base.get("check", 60.0), base.get("imports", 5.0)
+    # The ceiling ends only what no finite program needs: by default every check's
+    # CPU budget used to the end, at the wall-clock backstop's pace.
+    ceiling = base.get("submission", backstop(len(points) * check + imports))
+    timeouts = Timeouts(call=base.get("call", 2.0) * scale, imports=imports * scale,
+                        check=check * scale, test=base.get("test", 120.0) * scale,
+                        submission=ceiling * scale)
     memory = data.get("limits", {}).get("memory_mb", 512)
     if "kit" in data:
         raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
@@ -68,7 +73,7 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     if unknown:
         raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
                        f"(known: {', '.join(ALL_LAYERS)})")
-    return Rubric(points=dict(data.get("points", {})), timeouts=timeouts, required=required,
+    return Rubric(points=points, timeouts=timeouts, required=required,
                   limits=Limits(memory_bytes=memory << 20))
 
 
@@ -97,6 +102,7 @@ class Graded:
     seconds: float = 0.0
     layers: list[str] = field(default_factory=list)
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
+    peak_mb: int = 0            # the grading process's peak memory for this submission
 
     @property
     def timeouts(self) -> int:
@@ -247,10 +253,23 @@ class GradingPlugin:
     def pytest_runtest_setup(self, item):
         self._student.start_check()
 
+    @property
+    def wall_limit(self) -> float:
+        return backstop(self.rubric.timeouts.test)
+
+    def pytest_runtest_teardown(self, item):
+        # pytest keeps the last failure for post-mortem debugging: its frames hold
+        # the check's outcomes, which are the student's data. Keep nothing.
+        for name in ("last_type", "last_value", "last_traceback"):
+            if hasattr(sys, name):
+                delattr(sys, name)
+
     def pytest_collection_modifyitems(self, items):
         self.collected = [item.name for item in items]
+        # A wall-clock backstop around each check, the grader's own work included
+        # (the student's calls have CPU-time limits of their own).
         for item in items:
-            item.add_marker(pytest.mark.timeout(self.rubric.timeouts.test))
+            item.add_marker(pytest.mark.timeout(self.wall_limit))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -272,7 +291,7 @@ class GradingPlugin:
             return error.render(self._reveal), error.root_cause
         text = str(error)
         if text.startswith("Timeout"):
-            return (f"the hidden test took longer than {self.rubric.timeouts.test:.0f} s "
+            return (f"the hidden test took longer than {self.wall_limit:.0f} s (wall clock) "
                     "in total and was stopped"), False
         # A bug in the suite, never the student's fault: say so plainly.
         return f"internal grader error ({type(error).__name__}): {text[:300]}", False

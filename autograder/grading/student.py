@@ -46,7 +46,9 @@ class Timeouts:
     imports: float = 5.0     # importing the student's modules (CPU)
     check: float = 60.0      # all calls of one hidden test together (CPU)
     test: float = 120.0      # one hidden test (pytest-timeout: backstop(test) of wall time)
-    submission: float = 900.0  # everything one submission may take (wall): the ceiling
+    submission: float = 3600.0  # everything one submission may take (wall): the ceiling
+                                # (rubric.toml: by default what every check's budget,
+                                # used to the end at the backstop's pace, would take)
 
 
 @dataclass

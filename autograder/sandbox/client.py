@@ -30,6 +30,8 @@ MAX_REPLY = 1 * MB         # bytes in one reply line
 MAX_NOTES = 100            # refusals kept word for word per sandbox; the rest are counted
 MAX_CALLBACKS = 250_000    # calls back to the grader's objects in one plan (honest: < 1,000)
 MAX_TEXT = 400             # characters kept of any text the child sends (messages, notes)
+ANSWER_WRITE_SECONDS = 5.0  # a child that asked a grader's object is waiting for the
+                            # answer: if it does not read it within this, it stopped reading
 # Time limits are seconds of the child's own CPU time: other processes on the machine
 # do not count against the student. A wall-clock backstop ends a call that sleeps or
 # blocks (or waits on a grader that is slow to answer): WALL_FACTOR times its CPU
@@ -55,7 +57,7 @@ class Limits:
     disk_bytes: int = 64 * MB       # the whole scratch folder (a private tmpfs)
     disk_files: int = 1000          # files and folders in it
     check_bytes: int = 16 * MB      # reply bytes read during one check, all calls together
-    check_items: int = 2_000_000    # JSON values decoded during one check (honest: < 500,000)
+    check_items: int = 1_000_000    # JSON values decoded during one check (honest: < 430,000)
 
 
 class Failure(StrEnum):
@@ -105,6 +107,8 @@ class Wait:
     cpu: float
     wall_end: float
     cpu_start: float | None = None    # the child's CPU time when waiting began (lazy)
+    answering: float = 0.0            # CPU seconds the grader spent answering its calls
+    calls: int = 0                    # ... and how many
 
     @classmethod
     def of(cls, cpu: float) -> "Wait":
@@ -364,13 +368,14 @@ class Sandbox:
         if budget is not None:
             if budget.spent_before + self.check_cpu() >= budget.cpu or now >= budget.wall_end:
                 raise _Stop(Failure.BUDGET)
-        if cpu - wait.cpu_start >= wait.cpu:
+        used = cpu - wait.cpu_start + wait.answering
+        if used >= wait.cpu:
             raise _Stop(Failure.TIMEOUT)
         if now >= self.wall_ceiling:
             raise _Stop(Failure.CEILING)
         if now >= wait.wall_end:
             raise _Stop(Failure.WAITED)
-        return wait.cpu - (cpu - wait.cpu_start)
+        return wait.cpu - used
 
     def _stop_report(self) -> str:
         """Ask the child where the student's code is (SIGUSR1; the child's answer is
@@ -456,10 +461,13 @@ class Sandbox:
         self.kill()
         stuck = f"; it was stopped in {where}" if where else ""
         if reason == Failure.TIMEOUT:
-            detail = f"used more than {wait.cpu:.1f} s of CPU time{stuck}"
+            helped = (f", counting the grader's time for answering its {wait.calls:,} calls "
+                      "to the grader's objects" if wait.answering > wait.cpu / 10 else "")
+            detail = f"used more than {wait.cpu:.1f} s of CPU time{helped}{stuck}"
         elif reason == Failure.WAITED:
-            detail = (f"waited {backstop(wait.cpu):.0f} s without finishing, using little "
-                      f"CPU time (does it sleep, or wait for input?){stuck}")
+            detail = (f"waited {seconds:.0f} s without finishing, using less than its "
+                      f"{wait.cpu:.1f} s of CPU time (does it sleep, or wait for input?)"
+                      f"{stuck}")
         elif reason == Failure.CRASH:
             detail = self.death()
         elif reason == Failure.BUDGET:
@@ -587,7 +595,8 @@ class Sandbox:
         message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                    f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
                    f'"plain":{flag[plain]},"args":[{encoded}]}}\n')
-        return self._collect_rows(base, message, [timeout_each] * len(arg_lists), budget)
+        return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
+                                  budget)
 
     def plans(self, plans: list[Plan], timeout_each: float,
               budget: Budget | None = None) -> list[Outcome]:
@@ -606,25 +615,30 @@ class Sandbox:
         self._registry = registry
         try:
             return self._collect_rows(base, message,
-                                      [plan.timeout or timeout_each for plan in plans], budget)
+                                      [(plan.timeout or timeout_each, plan.wall)
+                                       for plan in plans], budget)
         finally:
             self._registry = None
 
-    def _collect_rows(self, base: str, message: str, timeouts: list[float],
+    def _collect_rows(self, base: str, message: str, limits: list[tuple[float, float | None]],
                       budget: Budget | None) -> list[Outcome]:
         """Send a map or plans request, then one outcome per row, each with its own
-        CPU-time limit (and the check's budget over all of them)."""
+        limit (CPU seconds, and wall seconds where a plan sets them; the check's
+        budget over all of them)."""
+        def wait_for(cpu, wall):
+            return Wait.of(cpu) if wall is None else Wait(cpu, time.monotonic() + wall)
+
         outcomes: list[Outcome] = []
         started = time.perf_counter()
-        wait = self._wait = Wait.of(timeouts[0])
+        wait = self._wait = wait_for(*limits[0])
         try:
             self._send_text(message, wait)
         except _Stop as stopped:
             outcomes.append(self._failed(stopped, wait, started))
-        for index in range(len(outcomes), len(timeouts)):
+        for index in range(len(outcomes), len(limits)):
             if index:
                 started = time.perf_counter()
-                wait = self._wait = Wait.of(timeouts[index])
+                wait = self._wait = wait_for(*limits[index])
             self._late_error = None
             self._plan_callbacks = 0
             try:
@@ -639,18 +653,31 @@ class Sandbox:
             rest = Outcome(failure=last.failure, detail=last.detail)
         else:
             rest = Outcome(failure=Failure.UNREACHED, detail="not reached: an earlier call failed")
-        return outcomes + [rest] * (len(timeouts) - len(outcomes))
+        return outcomes + [rest] * (len(limits) - len(outcomes))
 
     def _answer(self, row: list, index: int) -> None:
         """A call of the child's to one of the grader's objects (ASK: wait for the
         answer, TELL: record only). Nothing in it is trusted: the registry decides
-        what may be called, and the grader's own object decides the answer."""
+        what may be called, and the grader's own object decides the answer. The
+        grader's CPU time for it counts toward the call's limit, so a search that
+        makes many calls is timed the same on a quiet and on a busy machine."""
+        started = time.thread_time()
+        try:
+            self._answer_call(row, index)
+        finally:
+            if self._wait is not None:
+                self._wait.answering += time.thread_time() - started
+                self._wait.calls += 1
+
+    def _answer_call(self, row: list, index: int) -> None:
+        if self._registry is None:
+            raise _Stop(Failure.PROTOCOL, "called the grader's objects where it was given none")
         waits = row[2] == ASK
         self.callbacks += 1
         self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
         call = row[3] if type(row[3]) is list and len(row[3]) in (3, 4) else None
-        if self._registry is not None and call is not None and row[1] == index:
+        if call is not None and row[1] == index:
             found, refusal = self._registry.lookup(call[0], call[1], index)
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
@@ -685,7 +712,9 @@ class Sandbox:
                 reply = protocol.dumps({"r": protocol.to_plain(value)})
             except protocol.Unencodable as problem:   # a bug in a suite, not the student's
                 reply = protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
-        self._send_text(reply, self._wait or Wait.of(1.0))
+        wait = self._wait or Wait.of(1.0)
+        self._send_text(reply, Wait(wait.cpu, min(wait.wall_end,
+                                                  time.monotonic() + ANSWER_WRITE_SECONDS)))
 
     def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
         """The reply row [base, index, kind, value, ...], parsing buffered rows in
