@@ -49,12 +49,12 @@ class IntakeError(Exception):
 class Survey:
     folders: list[Path]                                   # one per student id
     refused: list[tuple[str, str]] = field(default_factory=list)   # (folder name, why)
-    mentions: list[str] = field(default_factory=list)     # what is not a student folder
+    others: list[tuple[str, str]] = field(default_factory=list)    # not a student folder
 
     def lines(self) -> list[str]:
         """What to tell the teacher about entries that are not graded as they are."""
-        return ([f"{name}: not a usable student id: the name {why}; rename the "
-                 "folder" for name, why in self.refused] + self.mentions)
+        return ([f"{name}: not a usable student id: the name {why}; rename the folder"
+                 for name, why in self.refused] + [f"{name}: {why}" for name, why in self.others])
 
 
 def survey(submissions: Path) -> Survey:
@@ -68,8 +68,8 @@ def survey(submissions: Path) -> Survey:
         if entry.is_symlink() or entry.is_dir():
             if name.startswith("."):
                 if name not in IGNORED_DIRS:
-                    result.mentions.append(f"{name}/: a hidden folder, not graded "
-                                           "(a student id never starts with a dot)")
+                    result.others.append((name, "a hidden folder, not graded (a student "
+                                                "id never starts with a dot)"))
                 continue
             problem = student_id_problem(name)
             if problem:
@@ -77,8 +77,8 @@ def survey(submissions: Path) -> Survey:
             else:
                 result.folders.append(entry)
         elif not name.startswith("."):
-            result.mentions.append(f"{name}: a file, not a student folder, not graded "
-                                   "(put each student's files in a folder named by their id)")
+            result.others.append((name, "a file, not a student folder, not graded (put "
+                                        "each student's files in a folder named by their id)"))
     if not result.folders:
         why = f": {visible(result.refused[0][0], False)} {result.refused[0][1]}" \
             if result.refused else ""

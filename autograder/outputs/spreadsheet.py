@@ -5,13 +5,14 @@ formula to a spreadsheet (OWASP's CSV injection): `=HYPERLINK(...)` from a
 folder name or an exception message would be a live link in the teacher's
 gradebook. Such a text cell is prefixed with a single quote, as OWASP
 recommends (leading spaces do not hide the formula from this check). Numbers
-stay numbers. Every text cell is also made writable, control characters other
+stay numbers, also when written as text ("-1.250": a number, never a formula). Every text cell is also made writable, control characters other
 than newline and tab shown as escapes.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 from .text import visible
@@ -19,11 +20,16 @@ from .text import visible
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?")
+
+
 def cell(value):
     if value is None or isinstance(value, (bool, int, float)):
         return value
     text = visible(value)
-    if text.lstrip(" ").startswith(FORMULA_START) or text.startswith(FORMULA_START):
+    if _NUMBER.fullmatch(text):
+        return text
+    if text.lstrip(" ").startswith(FORMULA_START):
         return "'" + text
     return text
 
