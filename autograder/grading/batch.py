@@ -120,7 +120,7 @@ def summary_table(rows: list[dict], seconds: float) -> Table:
     # table keeps its borders at any width (a terminal, a log, a pipe). Every
     # cell is Text, never markup: student names and messages are shown as they
     # are, their control characters as escapes (outputs/terminal.py).
-    table = Table(title=f"{_submissions(len(rows))} graded in {seconds:.1f} s")
+    table = Table(title=f"{_submissions(len(rows))} in {seconds:.1f} s")
     table.add_column("student", overflow="fold", max_width=28)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("status", overflow="fold")
@@ -131,7 +131,7 @@ def summary_table(rows: list[dict], seconds: float) -> Table:
         table.add_row(*(terminal.text(value) for value in (
             row["student"], f"{row['score']}/{row['max_score']}", row["status"],
             row["timeouts"], row["crashes"], row["refused"])),
-            terminal.text(row["message"], lines=True))
+            terminal.text(row["message"]))
     return table
 
 
