@@ -135,7 +135,8 @@ def attacked_notebook(handout: Path) -> dict:
     fake["source"] = "100"
     cells[1:1] = [code(FAKE_MODULE), code(TRANSFORMER), fake,
                   {"cell_type": "markdown", "metadata": {},
-                   "source": "### BEGIN HIDDEN TESTS\nmy notes\n### END HIDDEN TESTS"}]
+                   "source": "### BEGIN HIDDEN TESTS\nmy notes\n### END HIDDEN TESTS"},
+                  {"cell_type": "markdown", "metadata": {}, "source": XSS_MARKDOWN}]
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n}"
     return nb
@@ -158,6 +159,8 @@ def traps_scenario(base: Path) -> dict:
         (folder / "tictactoe.py").write_text(source)
         (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
         nb = attacked_notebook(handout) if attack else json.loads(handout.read_text())
+        if student == "wanda":       # one cell's nbgrader metadata that nbgrader cannot read
+            nb["cells"][0]["metadata"]["nbgrader"] = "oops"
         (folder / f"{A}.ipynb").write_text(json.dumps(nb))
         if attack:   # files that shadow what the kernel or a graded cell imports
             fake = folder / "autograder" / "nbgrader"
@@ -411,7 +414,13 @@ def intake_scenario(base: Path) -> dict:
     cycle.feedback(A, api, say=said.append)
     course = base / "course"
     feedback = {p.parent.parent.name: str(p) for p in (course / "feedback").glob(f"*/{A}/*.html")}
+    pages = base / "pages"
+    pages.mkdir()
     return {
+        "formgrader": {"gina": formgrader_page(cycle, course / "autograded" / "gina" / A,
+                                               pages / "autograded.html")},
+        "formgrader_raw": {"gina": formgrader_page(cycle, course / "submitted" / "gina" / A,
+                                                   pages / "submitted.html")},
         "owned": owned,
         "collected": collected,
         "said": said,
@@ -424,6 +433,15 @@ def intake_scenario(base: Path) -> dict:
         "autograded": {s: str(course / "autograded" / s / A / f"{A}.ipynb")
                        for s in collected},
     }
+
+
+def formgrader_page(cycle, folder: Path, target: Path) -> str:
+    """The notebook in `folder` as formgrader renders it: nbconvert's HTMLExporter with
+    the course's configuration (formgrader builds its exporter from that same config)."""
+    from nbconvert import HTMLExporter
+    html, _ = HTMLExporter(config=cycle.load_config()).from_filename(str(folder / f"{A}.ipynb"))
+    target.write_text(html, encoding="utf-8")
+    return str(target)
 
 
 SCENARIOS = {"cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
