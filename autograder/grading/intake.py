@@ -205,8 +205,9 @@ def locate(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str, st
 
 
 def read_module(path: Path, limit: int = MAX_BYTES) -> bytes:
-    """The bytes of one module, its size checked before anything is read; a link,
-    a folder or a special file is refused (IntakeError)."""
+    """The bytes of one module (or another file of the student's the grader must
+    read), its size checked before anything is read; a link, a folder or a special
+    file is refused (IntakeError)."""
     name = visible(path.name, lines=False)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -218,11 +219,11 @@ def read_module(path: Path, limit: int = MAX_BYTES) -> bytes:
             raise IntakeError(f"{name} is not a regular file")
         if info.st_size > limit:
             raise IntakeError(f"{name} is {_megabytes(info.st_size)}, larger than the "
-                              f"{_megabytes(limit)} the grader reads of a module; not graded")
+                              f"{_megabytes(limit)} the grader reads of a file; not graded")
         data = handle.read(limit + 1)
     if len(data) > limit:            # grew while being read
         raise IntakeError(f"{name} is larger than the {_megabytes(limit)} the grader reads "
-                          "of a module; not graded")
+                          "of a file; not graded")
     return data
 
 

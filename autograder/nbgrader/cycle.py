@@ -35,6 +35,8 @@ from ..outputs.terminal import plain
 from . import notebooks
 
 CONFIG = ROOT / "nbgrader_config.py"
+#: The largest submitted notebook the kit reads (the handout shows the results instead).
+NOTEBOOK_BYTES = 20 << 20
 
 
 # ------------------------------------------------------------ configuration
@@ -172,16 +174,19 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
 
     from .cells import _number, cell_text
     from .preprocessors import keep_only_checks, repair, sanitize_markup
+    from ..grading.intake import IntakeError, read_module
     path = submitted / f"{name}.ipynb"
     notes = []
     try:
-        nb = nbformat.read(path, as_version=4)
+        nb = nbformat.reads(read_module(path, NOTEBOOK_BYTES).decode("utf-8"), as_version=4)
         notes = [f"{name}.ipynb: {note}" for note in repair(nb)]
-    except Exception:     # missing or not a notebook: grade the module all the same
+    except IntakeError as error:
         nb = notebooks.build(name)
-        if path.exists():
-            notes = [f"{name}.ipynb could not be read as a notebook: the handout shows "
-                     "the results"]
+        notes = [f"{error}: the handout shows the results"] if path.exists() else []
+    except Exception:     # not a notebook: grade the module all the same
+        nb = notebooks.build(name)
+        notes = [f"{name}.ipynb could not be read as a notebook: the handout shows the "
+                 "results"]
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
