@@ -27,7 +27,7 @@ from .. import KitError, slices
 from ..sandbox import layers as sandbox_layers
 from ..outputs import terminal
 from . import calibrate, intake, report
-from .intake import student_folders  # noqa: F401 (its old home: the similarity report imports it here)
+from .intake import student_folders  # noqa: F401 (similarity imports it from here)
 from .runner import Graded, grade_submission, load_rubric, unrun_tests
 
 _piece = None

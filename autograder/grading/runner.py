@@ -24,9 +24,8 @@ from ..sandbox.client import Limits, SandboxError
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
 from .intake import IntakeError, locate, make_scratch
-from .intake import find_modules  # noqa: F401 (its old home: the similarity report imports it here)
+from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
-
 
 
 @dataclass

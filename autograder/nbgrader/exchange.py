@@ -92,12 +92,13 @@ class SafeCollect(ExchangeCollect):
             self._note(f"ownership not checked for {len(self.unchecked)} student ids that "
                        f"are no user of this machine ({', '.join(sorted(self.unchecked)[:5])}"
                        f"{', ...' if len(self.unchecked) > 5 else ''}): see docs/TEACHING.md")
-        self.src_records = [self._chosen(group) for group in
+        duedate = self._duedate()
+        self.src_records = [self._chosen(group, duedate) for group in
                             groupby(records, lambda r: r["username"]).values()]
 
-    def _chosen(self, group: list[dict]) -> dict:
+    def _chosen(self, group: list[dict], duedate) -> dict:
+        """nbgrader's choice: the newest, or with --before-duedate the newest in time."""
         newest = self._sort_by_timestamp(group)
-        duedate = self._duedate()
         if duedate is not None and self.before_duedate:
             early = [r for r in newest if r["timestamp"] <= duedate]
             return (early or newest)[0]
@@ -121,7 +122,10 @@ class SafeCollect(ExchangeCollect):
         problem = student_id_problem(username)
         if problem:
             return None, f"the student id {problem}"
-        info = os.lstat(path)
+        try:
+            info = os.lstat(path)
+        except OSError as error:
+            return None, f"it could not be read ({error.strerror})"
         if not stat.S_ISDIR(info.st_mode):
             return None, "it is not a folder (a symbolic link is never followed)"
         try:
@@ -162,13 +166,20 @@ class SafeCollect(ExchangeCollect):
             return "its timestamp.txt and its name give different times"
         return ""
 
-    def _owner_problem(self, student: str, info) -> str:
+    def _user_id(self, student: str) -> int | None:
+        """The uid of the user named like the student, if ownership is checked."""
         if not self.check_owner:
-            return ""
+            return None
         try:
-            expected = pwd.getpwnam(student).pw_uid
+            return pwd.getpwnam(student).pw_uid
         except KeyError:
-            self.unchecked.add(student)
+            return None
+
+    def _owner_problem(self, student: str, info) -> str:
+        expected = self._user_id(student)
+        if expected is None:
+            if self.check_owner:
+                self.unchecked.add(student)
             return ""
         if info.st_uid == expected:
             return ""
@@ -180,7 +191,10 @@ class SafeCollect(ExchangeCollect):
 
     # ------------------------------------------------------------ copying
     def copy_files(self):
-        check, self.check_owner = self.check_owner, False   # checked above, as a refusal
+        # nbgrader's own check only warns; it was made a refusal above, and the
+        # owner's uid is kept for do_copy, which leaves out files another user added.
+        self._owners = {r["username"]: self._user_id(r["username"]) for r in self.src_records}
+        check, self.check_owner = self.check_owner, False
         try:
             super().copy_files()
         finally:
@@ -193,13 +207,21 @@ class SafeCollect(ExchangeCollect):
         budget = 1000 * self.coursedir.max_dir_size
         Path(dest).mkdir(parents=True, exist_ok=True)
         walked = walk(Path(src), max_entries=MAX_FILES)
-        left_out = []
+        left_out, skipped = [], set()
+        owner = getattr(self, "_owners", {}).get(student)
         for entry in walked.entries:
             relative = os.path.join(*entry.parts)
+            if any(entry.parts[:n] in skipped for n in range(1, len(entry.parts))):
+                continue                                  # inside a folder left out
             if any(fnmatch.fnmatch(part, pattern) for part in entry.parts
                    for pattern in self.coursedir.ignore):
+                skipped.add(entry.parts)
                 continue
             target = os.path.join(dest, relative)
+            if owner is not None and os.lstat(entry.path).st_uid != owner:
+                left_out.append(f"{relative} (owned by another user)")
+                skipped.add(entry.parts)
+                continue
             if entry.kind == "dir":
                 os.makedirs(target, exist_ok=True)
             elif entry.kind != "file":

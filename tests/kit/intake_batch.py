@@ -29,6 +29,12 @@ HONEST = {"ada": CORRECT, "eve": WRONG, "a[": CORRECT, "b]": CORRECT, "caf\udce9
           "-2": CORRECT, "$\\frac{1}{$": CORRECT}
 
 
+#: A lone surrogate printed, and a file name with one (refused or missing: its note
+#: carries the name), before a correct module.
+BYTES = ('print("caf\\udce9 printed")\n'
+         'try:\n    open("/etc/caf\\udce9")\nexcept OSError:\n    pass\n')
+
+
 def raising(message: str, kind: str = "ValueError") -> str:
     """A module that raises at import, after defining the right functions."""
     prefix = f"class {kind}(Exception):\n    pass\n\n\n" if kind == "SystemExit" else ""
@@ -79,6 +85,7 @@ def build(target: Path) -> dict[str, str]:
     student("fake_exit", raising(FORMULA, "SystemExit"),
             "a class named SystemExit to put its message first")
     student("surrogate", raising("caf\udce9 \udcff"), "a lone surrogate in a message")
+    student("bytes", BYTES + CORRECT, "a lone surrogate printed, and in a path")
     student("brackets", None, "two copies in sub-folders a[ and b], named in the note",
             **{"a[__tictactoe.py": CORRECT, "b]__tictactoe.py": CORRECT})
     deep = student("deep", CORRECT, "1,100 nested folders beside the module")

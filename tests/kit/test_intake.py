@@ -98,6 +98,10 @@ def test_a_lone_surrogate_anywhere_is_written_as_its_escape(batch):
     for name in ("feedback.md", "feedback.html", "results.json"):
         assert "\\udcff" in (folder / name).read_text(encoding="utf-8")
     json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    printed = row(batch, "bytes")
+    assert printed["score"] == "25", printed
+    for name in ("feedback.md", "feedback.html", "results.json"):
+        (batch["out"] / "bytes" / name).read_text(encoding="utf-8")
     from markdown_it import MarkdownIt
     named = (batch["out"] / "caf\udce9" / "feedback.md").read_text(encoding="utf-8")
     assert "feedback for caf\\udce9</h1>" in MarkdownIt("commonmark").render(named)

@@ -321,7 +321,8 @@ def rerelease_scenario(base: Path) -> dict:
 #: Who submits what through the real exchange (all by nbgrader submit, as themselves).
 INTAKE_HONEST = {"alice": "ada_alphabeta", "mallory": "eve_no_antidiagonal",
                  "cora": "ada_alphabeta", "erin": "ada_alphabeta", "fritz": "ada_alphabeta",
-                 "gina": "ada_alphabeta", "=SUM(1;2)": "ada_alphabeta", "grades.csv": "ada_alphabeta"}
+                 "gina": "ada_alphabeta", "=SUM(1;2)": "ada_alphabeta",
+                 "grades.csv": "ada_alphabeta"}
 #: Markup in a student's notebook that would run in the teacher's (formgrader) and the
 #: student's (feedback) browser if rendered as it is.
 XSS_MARKDOWN = ("My notes <img src=x onerror=\"document.title='pwned'\"> and "

@@ -309,7 +309,8 @@ def test_nbgrader_one_broken_notebook_and_odd_ids_cost_nobody_else_anything(inta
 
 SCRIPT_CHECK = """() => {
   const handlers = [...document.querySelectorAll('*')].flatMap(
-      e => [...e.attributes].filter(a => a.name.startsWith('on')).map(a => e.tagName + ' ' + a.name));
+      e => [...e.attributes].filter(a => a.name.startsWith('on'))
+                            .map(a => e.tagName + ' ' + a.name));
   const links = [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
       .filter(h => /^\\s*(javascript|data|vbscript):/i.test(h));
   const images = [...document.querySelectorAll('img')].map(i => i.getAttribute('src'))
