@@ -19,6 +19,7 @@ read is bounded and nothing is followed:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import multiprocessing.util
@@ -132,9 +133,9 @@ def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIE
     """Every entry under `folder`, breadth first, sorted within a folder, links
     never followed, IGNORED_DIRS left out; bounded in depth and count."""
     entries, cut = [], ""
-    queue = [((), folder)]
+    queue = collections.deque([((), folder)])
     while queue:
-        parts, here = queue.pop(0)
+        parts, here = queue.popleft()
         try:
             with os.scandir(here) as listing:
                 found = sorted(listing, key=lambda e: e.name)
