@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     except KitError as error:
         if args.debug:
             raise
-        print(f"autograder: {error}", file=sys.stderr)
+        from .outputs.terminal import plain     # a message may name a student's folder
+        print(f"autograder: {plain(error, lines=True)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)

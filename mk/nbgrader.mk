@@ -7,7 +7,8 @@
 #                               (again: replaces the earlier release, and says so)
 #   make student-config TO=<f>  the nbgrader_config.py students need (the exchange, what
 #                               a submission leaves out); TO=/etc/jupyter/nbgrader_config.py
-#   make collect A=<a>          collect the submissions from the exchange
+#   make collect A=<a>          collect the submissions from the exchange (links, special
+#                               files and forged folders refused: one line each)
 #   make grade-collected A=<a>  grade them in parallel into the gradebook and autograded/
 #   make autograde A=<a>        the same through plain, serial `nbgrader autograde`
 #   make feedback A=<a>         generate_feedback + release_feedback

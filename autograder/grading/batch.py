@@ -29,7 +29,9 @@ from rich.table import Table
 
 from .. import KitError, slices
 from ..sandbox import layers as sandbox_layers
-from . import calibrate, report
+from ..outputs import terminal
+from . import calibrate, intake, report
+from .intake import student_folders  # noqa: F401 (similarity imports it from here)
 from .pool import Pool
 from .runner import Graded, grade_submission, load_rubric, unrun_tests
 
@@ -105,24 +107,15 @@ def _peak_memory_mb() -> int:
     return 0
 
 
-def student_folders(submissions: Path) -> list[Path]:
-    if not submissions.is_dir():
-        raise KitError(f"{submissions} is not a folder of submissions")
-    # A symbolic link gets its row too (graded as missing, never followed).
-    folders = sorted(p for p in submissions.iterdir()
-                     if (p.is_dir() or p.is_symlink()) and not p.name.startswith("."))
-    if not folders:
-        raise KitError(f"{submissions} holds no student folders (one folder per student)")
-    return folders
-
-
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
               console: Console | None = None) -> list[dict]:
     piece = slices.load(name)
     if not piece.suite_dir.is_dir():
         raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
     load_rubric(piece.suite_dir)          # fail early on a broken rubric
-    folders = student_folders(submissions)
+    found = intake.survey(submissions)
+    folders = found.folders
+    intake.claim_out_dir(submissions, out_dir, [folder.name for folder in folders])
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
@@ -132,13 +125,15 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
         shutil.rmtree(out_dir / folder.name, ignore_errors=True)
-    console.print(f"Grading {len(folders)} submissions of [bold]{name}[/] with {jobs} "
+    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] with {jobs} "
                   f"workers; sandbox: {', '.join(layers) or 'none'}; "
                   f"time limits x{scale:.2f} ({timing.source})")
+    for line in found.lines():
+        console.print(f"  {terminal.markup(line)}")
     warm_up(piece, layers, scale)
     gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
     ceiling = load_rubric(piece.suite_dir, scale).timeouts.submission + CEILING_GRACE
-    rows = []
+    rows = [report.csv_row(report.refused(piece, name, why)) for name, why in found.refused]
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
@@ -191,10 +186,16 @@ def warm_up(piece, layers: list[str], scale: float) -> None:
                        "fix the suite or the reference before grading students")
 
 
+def _submissions(count: int) -> str:
+    return f"{count} submission" + ("" if count == 1 else "s")
+
+
 def summary_table(rows: list[dict], seconds: float) -> Table:
     # Nothing is ever cut: long names and notes wrap inside their cells, so the
-    # table keeps its borders at any width (a terminal, a log, a pipe).
-    table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
+    # table keeps its borders at any width (a terminal, a log, a pipe). Every
+    # cell is Text, never markup: student names and messages are shown as they
+    # are, their control characters as escapes (outputs/terminal.py).
+    table = Table(title=f"{_submissions(len(rows))} in {seconds:.1f} s")
     table.add_column("student", overflow="fold", max_width=28)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("status", overflow="fold")
@@ -202,9 +203,10 @@ def summary_table(rows: list[dict], seconds: float) -> Table:
         table.add_column(column, justify="right", overflow="fold")
     table.add_column("note", overflow="fold")
     for row in sorted(rows, key=lambda r: r["student"]):
-        table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
-                      str(row["timeouts"]), str(row["crashes"]), str(row["refused"]),
-                      row["message"])
+        table.add_row(*(terminal.text(value) for value in (
+            row["student"], f"{row['score']}/{row['max_score']}", row["status"],
+            row["timeouts"], row["crashes"], row["refused"])),
+            terminal.text(row["message"]))
     return table
 
 
@@ -228,5 +230,5 @@ def grade_cli(name: str, submissions: str, out: str, jobs: int, reveal=False) ->
     console.print(distribution(rows))
     console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
                   f"crashes: {sum(r['crashes'] for r in rows)}; "
-                  f"grades in {Path(out) / 'grades.csv'}")
+                  f"grades in {terminal.markup(Path(out) / 'grades.csv')}")
     return 0

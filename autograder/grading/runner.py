@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import fcntl
 import functools
 import io
-import multiprocessing.util
-import os
 import shutil
 import sys
-import tempfile
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -28,10 +24,9 @@ from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
+from .intake import IntakeError, locate, make_scratch
+from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
-
-MAX_BYTES = 5 << 20
-IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", "venv", ".ipynb_checkpoints"}
 
 
 @dataclass
@@ -139,102 +134,6 @@ def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list[
             for name, value in points.items()]
 
 
-# ------------------------------------------------------------ finding the files
-def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str]:
-    """The folder holding every module, or None and a sentence saying why not."""
-    homes = []
-    for module in modules:
-        found = [p for p in folder.rglob(module)
-                 if not (set(p.relative_to(folder).parts) & IGNORED_DIRS)]
-        links = [p for p in found if p.is_symlink()]
-        found = [p for p in found if p.is_file() and not p.is_symlink()]
-        if not found:
-            if links:
-                return None, f"{module} is a symbolic link, which the grader does not follow"
-            return None, f"no file named {module} in the submission"
-        if len(found) > 1:
-            places = ", ".join(str(p.relative_to(folder)) for p in found[:4])
-            return None, f"{module} appears {len(found)} times ({places}): keep only one"
-        homes.append(found[0].parent)
-    if len(set(homes)) > 1:
-        return None, "the modules must sit in the same folder"
-    return homes[0], ""
-
-
-# Scratch folders live under one folder per grading process, which holds a lock
-# for as long as the process lives. A grader killed with SIGKILL cannot clean
-# up; the next grading process finds its folder unlocked and removes it.
-SCRATCH_ROOT = Path(tempfile.gettempdir()) / "spielbaum-scratch"
-_owner: tuple[int, Path, object] | None = None
-
-
-def _scratch_home() -> Path:
-    global _owner
-    if _owner is None or _owner[0] != os.getpid():
-        SCRATCH_ROOT.mkdir(mode=0o711, exist_ok=True)
-        sweep_scratch()
-        # Made under a name the sweeper leaves alone, locked, then renamed: a
-        # run-* folder is locked from the moment it exists.
-        young = Path(tempfile.mkdtemp(prefix="new-", dir=SCRATCH_ROOT))
-        young.chmod(0o711)      # sandbox users (uid layer) pass through to their own folder
-        lock = open(young / ".lock", "w")
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        folder = SCRATCH_ROOT / f"run-{os.getpid()}-{young.name.removeprefix('new-')}"
-        young.rename(folder)
-        _owner = (os.getpid(), folder, lock)
-        # At a clean exit (also of a forked worker, which skips atexit), remove it.
-        multiprocessing.util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=10)
-    return _owner[1]
-
-
-def sweep_scratch() -> int:
-    """Remove the scratch folders of grading processes that are gone; how many."""
-    removed = 0
-    for folder in SCRATCH_ROOT.glob("new-*"):
-        with contextlib.suppress(OSError):
-            if time.time() - folder.stat().st_mtime > 60:   # a creation cut short
-                shutil.rmtree(folder, ignore_errors=True)
-    for folder in SCRATCH_ROOT.glob("run-*"):
-        try:
-            with open(folder / ".lock", "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                shutil.rmtree(folder, ignore_errors=True)
-                removed += 1
-        except (BlockingIOError, FileNotFoundError, NotADirectoryError):
-            continue        # alive (locked), or half made or removed by another sweeper
-    return removed
-
-
-def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
-    """Copy the student's modules (and nothing else) into a fresh folder; say what
-    was left out. Other files never reach the sandbox: a copy of a file the kit
-    ships (a referee, the public tests) cannot be imported to stand in for work."""
-    scratch = Path(tempfile.mkdtemp(prefix="s-", dir=_scratch_home()))
-    size = 0
-    for module in modules:
-        source = home / module
-        size += source.stat().st_size
-        if size > MAX_BYTES:
-            return scratch, [f"{module}: larger than {MAX_BYTES >> 20} MB, not copied"]
-        shutil.copyfile(source, scratch / module)
-    notes = []
-    rest = [p for p in home.rglob("*") if not set(p.relative_to(home).parts) & IGNORED_DIRS
-            and p.name not in modules]
-    links = sorted(str(p.relative_to(home)) for p in rest if p.is_symlink())
-    if links:
-        notes.append(f"{_few(links)}: symbolic links are not copied")
-    others = sorted(str(p.relative_to(home)) for p in rest
-                    if p.suffix == ".py" and not p.is_symlink())
-    if others:
-        graded = ", ".join(modules) + (" is" if len(modules) == 1 else " are")
-        notes.append(f"only {graded} graded; not copied: {_few(others)}")
-    return scratch, notes
-
-
-def _few(names: list[str]) -> str:
-    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-
-
 # ------------------------------------------------------------ the pytest plugin
 class GradingPlugin:
     def __init__(self, student: Student, rubric: Rubric, reveal: bool):
@@ -327,11 +226,13 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     if folder.is_symlink():
         return ungraded("missing", "the submission folder is a symbolic link, "
                                    "which the grader does not follow")
-    home, problem = find_modules(folder, piece.modules)
+    home, status, problem = locate(folder, piece.modules)
     if home is None:
-        return ungraded("missing" if "no file" in problem or "link" in problem
-                        else "ambiguous", problem)
-    scratch, skipped = make_scratch(home, piece.modules)
+        return ungraded(status, problem)
+    try:
+        scratch, skipped = make_scratch(home, piece.modules)
+    except IntakeError as error:
+        return ungraded("import-error", str(error))
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:

@@ -265,8 +265,8 @@ def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
         kind, message = outcome.raised["type"], outcome.raised["message"]
         if kind == "SyntaxError":
             detail = f"your file does not parse: {message}"
-        elif kind == "SystemExit":
-            detail = f"{message} while being imported"
+        elif kind == "SystemExit":        # the kit's text first: the type name is the student's
+            detail = f"exited while being imported: {message}"
         else:
             where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
             detail = f"raised {kind} while being imported: {message}{where}"

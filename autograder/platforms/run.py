@@ -30,6 +30,8 @@ from .. import KitError, slices
 from ..grading import calibrate
 from ..grading.batch import warm_up
 from ..grading.runner import Graded, grade_submission
+from ..outputs import jsondata
+from ..outputs.terminal import plain
 from ..sandbox import layers as sandbox_layers
 from . import CONFIG, results
 from .upload import Upload
@@ -97,13 +99,13 @@ def _write_json(path: Path, data: dict) -> None:
     temp.unlink(missing_ok=True)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2)
+        handle.write(jsondata.dumps(data, indent=2))
         handle.write("\n")
     os.replace(temp, path)
 
 
 def _say(message: str) -> None:
-    print(message, flush=True)
+    print(plain(message, lines=True), flush=True)   # the log may quote the student
 
 
 def run_platform(platform: str, package: Package, root: Path) -> int:

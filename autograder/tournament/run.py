@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from .. import KitError, slices
 from ..grading import calibrate
 from ..grading.runner import load_rubric
+from ..outputs import terminal
 from ..sandbox import layers as sandbox_layers
 from . import entrants as entrants_module
 from . import manifest, pairing, ratings, report
@@ -92,7 +93,7 @@ def run(options: Options, console: Console | None = None) -> dict:
                       f"{', '.join(layers) or 'none'}"
                       + (f"; resuming: {already} games already played" if already else ""))
         for name, why in left_out.items():
-            console.print(f"  not entered: {name}: {why}")
+            console.print(f"  not entered: {terminal.markup(name)}: {terminal.markup(why)}")
         base = {"referee": config.referee, "referee_digest": settings["referee"],
                 "required_layers": list(rubric.required), "timing": timing,
                 "session": store.session}

@@ -1,8 +1,8 @@
 """One player in one game: its own sandboxed child, asked for one move at a time.
 
 A seat is the grader's `Student` (grading/student.py) on a scratch folder made by
-the grader's `make_scratch`: the player's declared modules and nothing else, with
-every sandbox layer the machine offers. The child lives for one game, so a player
+the grader's `make_scratch` (grading/intake.py): the player's declared modules and
+nothing else, with every sandbox layer the machine offers. The child lives for one game, so a player
 keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
 other player thinks, so it cannot think on the opponent's time. It is told only
 what the referee's `question()` gives: the position and its colour.
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..grading.checks import short
-from ..grading.runner import make_scratch
+from ..grading.intake import make_scratch
 from ..grading.student import Failure, Plan, Student, Timeouts
 from ..sandbox.client import Limits
 from .manifest import Ask
