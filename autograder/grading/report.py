@@ -9,13 +9,13 @@ exception text can neither break a file nor stop the batch's reports.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import jinja2
 
 from ..outputs import html, jsondata, markdown, spreadsheet
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
+from ..outputs.text import writable
 from .runner import Graded, load_rubric, unrun_tests
 
 CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "timeouts",
@@ -84,6 +84,8 @@ def write_student(out_dir: Path, graded: Graded, title: str) -> None:
                                          encoding="utf-8")
     (folder / "feedback.md").write_text(feedback_markdown(graded, title), encoding="utf-8")
     (folder / "feedback.html").write_text(feedback_html(graded, title), encoding="utf-8")
+    if graded.details:          # for the teacher only: the kit's traceback of its error
+        (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
 
 
 def refused(piece, student: str, why: str) -> Graded:
