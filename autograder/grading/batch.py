@@ -28,6 +28,7 @@ from rich.table import Table
 from .. import KitError, assignment
 from ..outputs import terminal
 from . import intake, report
+from .cluster import ClusterGrading
 from .grader import Grader
 from .intake import student_folders  # noqa: F401 (similarity imports it from here)
 from .pool import Pool
@@ -82,7 +83,7 @@ def _peak_memory_mb() -> int:
 
 
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
-              console: Console | None = None) -> list[dict]:
+              console: Console | None = None, scheduler: str | None = None) -> list[dict]:
     global _grader
     piece = assignment.load(name)
     grader = Grader(piece, reveal=reveal)
@@ -92,33 +93,45 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
-    grader.require_layers()
+    cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
+    done = cluster.done() if cluster else {}
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
-        shutil.rmtree(out_dir / folder.name, ignore_errors=True)
-    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] with {jobs} "
-                  f"workers; {grader.describe()}")
+        if folder.name not in done:
+            shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+    where = cluster.where if cluster else f"{jobs} workers; {grader.describe()}"
+    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] on {where}"
+                  + (f"; resuming: {len(done)} already graded" if done else ""))
     for line in found.lines():
         console.print(f"  {terminal.markup(line)}")
-    grader.warm_up()
-    gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
-    _grader = grader
     rows = [report.csv_row(report.refused(piece, name, why)) for name, why in found.refused]
+    if cluster is None:
+        grader.require_layers()
+        grader.warm_up()
+        gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
+        _grader = grader
+        # Workers are forked after the warm-up, so they start with the reference's
+        # expected values already computed.
+        pool = Pool(min(jobs, len(folders)), _grade_one,
+                    ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
+                    lost=lambda task, reason: write(grader.error(task[0],
+                                                                 reason.splitlines()[0],
+                                                                 reason), task[2]))
+        finished = pool.run([(f.name, str(f), str(out_dir)) for f in folders])
+    else:
+        finished = cluster.run(folders, done)
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
-    # Workers are forked after the warm-up, so they start with the reference's
-    # expected values already computed.
-    pool = Pool(min(jobs, len(folders)), _grade_one,
-                ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
-                lost=lambda task, reason: write(grader.error(task[0], reason.splitlines()[0],
-                                                             reason), task[2]))
-    tasks = [(f.name, str(f), str(out_dir)) for f in folders]
-    with progress:
-        task = progress.add_task("grading", total=len(folders))
-        for row in pool.run(tasks):
-            rows.append(row)
-            progress.advance(task)
+    try:
+        with progress:
+            task = progress.add_task("grading", total=len(folders))
+            for row in finished:
+                rows.append(row)
+                progress.advance(task)
+    finally:
+        if cluster is not None:
+            cluster.close()
     report.write_grades(out_dir, rows)
     write_run(out_dir, grader, rows)
     return rows

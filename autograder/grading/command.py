@@ -14,6 +14,9 @@ def add_command(commands) -> None:
                        help="submissions graded at once (default: number of cores)")
     grade.add_argument("--reveal-expected", action="store_true",
                        help="show expected values of hidden tests in the feedback")
+    grade.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="grade on the workers of this Dask scheduler (a killed run "
+                            "resumes where it stopped; README, 'Grading past one machine')")
     grade.set_defaults(run=run)
 
 
@@ -30,7 +33,8 @@ def run(args) -> int:
     console = Console(width=None if sys.stdout.isatty() else 130)
     started = time.perf_counter()
     rows = grade_all(args.assignment, Path(args.submissions), Path(args.out), args.jobs,
-                     reveal=args.reveal_expected, console=Console(stderr=True))
+                     reveal=args.reveal_expected, console=Console(stderr=True),
+                     scheduler=args.scheduler)
     console.print(summary_table(rows, time.perf_counter() - started))
     console.print(distribution(rows))
     console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "

@@ -21,7 +21,8 @@ from pathlib import Path
 from .. import KitError
 from ..sandbox import layers as sandbox_layers
 from . import calibrate
-from .runner import Graded, Rubric, grade_submission, load_rubric, unrun_tests
+from .intake import Prepared
+from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubric, unrun_tests
 
 
 class Grader:
@@ -90,6 +91,16 @@ class Grader:
                                     reveal=self.reveal if reveal is None else reveal,
                                     plugins=self.plugins)
         except Exception:  # a grader bug must not end the batch, nor score the student
+            return self.error(student_id, "grader error while grading",
+                              traceback.format_exc(limit=30))
+
+    def grade_prepared(self, student_id: str, prepared: Prepared) -> Graded:
+        """Grade modules prepared elsewhere (intake.prepare, e.g. on the machine that
+        holds the submissions while this one is a cluster's worker). Never raises."""
+        try:
+            return grade_prepared(self.assignment, student_id, prepared, rubric=self.rubric,
+                                  layers=self.layers, reveal=self.reveal, plugins=self.plugins)
+        except Exception:
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))
 

@@ -25,7 +25,7 @@ from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
-from .intake import IntakeError, locate, make_scratch
+from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
 
@@ -224,6 +224,17 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                      plugins: tuple = ()) -> Graded:
     """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
     a grader error into the student's row)."""
+    prepared, status, problem = prepare(folder, piece.modules)
+    return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
+                          reveal=reveal, rubric=rubric, plugins=plugins,
+                          refusal=(status, problem))
+
+
+def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
+                   scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
+                   plugins: tuple = (), refusal: tuple[str, str] = ("", "")) -> Graded:
+    """Grade a prepared submission (its modules' bytes and notes); `prepared` None
+    gives the row of a submission that cannot be graded, `refusal` saying why."""
     started = time.perf_counter()
     rubric = rubric or load_rubric(piece.suite_dir, scale)
     empty = unrun_tests(piece.suite_dir, rubric.points, "")
@@ -236,19 +247,13 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
 
     lacking = [layer for layer in rubric.required if layer not in layers]
     if lacking:
-        return ungraded(Status.SANDBOX_ERROR, f"this machine does not offer the sandbox layers the "
-                                         f"rubric requires: {', '.join(lacking)} (see "
-                                         f"`autograder doctor`); the code was not run")
-    if folder.is_symlink():
-        return ungraded(Status.MISSING, "the submission folder is a symbolic link, "
-                                   "which the grader does not follow")
-    home, status, problem = locate(folder, piece.modules)
-    if home is None:
-        return ungraded(status, problem)
-    try:
-        scratch, skipped = make_scratch(home, piece.modules)
-    except IntakeError as error:
-        return ungraded(Status.IMPORT_ERROR, str(error))
+        return ungraded(Status.SANDBOX_ERROR, f"this machine does not offer the sandbox layers "
+                                              f"the rubric requires: {', '.join(lacking)} (see "
+                                              f"`autograder doctor`); the code was not run")
+    if prepared is None:
+        return ungraded(*refusal)
+    scratch = scratch_for(prepared)
+    skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:
