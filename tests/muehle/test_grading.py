@@ -15,7 +15,7 @@ from tests.muehle import examples_build
 RUBRIC = load_rubric(slices.load("muehle").suite_dir)
 MAX = RUBRIC.max_score
 
-CORRECT = {"ada_correct", "zoe_correct_in_other_words"}
+CORRECT = {"ada_correct", "zoe_correct_in_other_words", "paul_named_results"}
 # example -> (the hidden tests it must fail, the only other tests it may fail)
 WRONG = {
     "bob_no_flying": ({"test_next_states_flying"}, {"test_strength"}),
