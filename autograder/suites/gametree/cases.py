@@ -37,7 +37,7 @@ from autograder.grading.checks import CheckFailed, describe, require, short
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Plan, Proxy
-from autograder.suites.verdicts import refused
+from autograder.suites.verdicts import refused, slow
 
 ref = load_reference("gametree", "gametree")
 INF = math.inf
@@ -406,6 +406,10 @@ def got_text(run):
     if outcome.answered:
         return f"returned {short(run.returned)}"
     text = describe(outcome)
+    if slow(outcome):
+        text += (f" (the handout's search makes {run.search.size} calls of the game here, "
+                 "each answered by the grader: is there an endless loop, or work outside "
+                 "the game's methods?)")
     if "never handed to the search" in text or "not a state of this game" in text:
         text += (" (the game only knows the states its nextstates gave: use the game "
                  "object's methods, not the module's functions)")

@@ -283,7 +283,8 @@ def test_next_states_keeps_its_input(student):
         # state the first call changed has other successors), never from the state
         # as the child reports it after the call (quoted only).
         second = outcome.again
-        if second is None or not second.answered or second.value != outcome.value:
+        if second is None or not second.answered or \
+                _as_states(second.value) != _as_states(outcome.value):
             said = describe(second) if second is not None else "gave no answer"
             after = outcome.args_after[0] if type(outcome.args_after) is list and \
                 outcome.args_after else None
@@ -305,14 +306,22 @@ def test_next_states_keeps_its_input(student):
                  M + "next_states", M + "next_states", chosen[::5], _probes, "state", hint=hint)
 
 
+def _as_states(value):
+    """Successors as compared (the order of next_states' list is free): sorted tuple forms."""
+    if type(value) is not list:
+        return value
+    states = [as_state(s) for s in value]
+    return sorted(states) if None not in states else value
+
+
 def _probes(state, rest):
-    """Questions asked of a list-form state after next_states(state, player): its
-    tuple form (which spells out the whole state), its successors for the other
-    player and its heuristic value."""
+    """Questions asked of a list-form state after next_states(state, player), whose
+    answers do not depend on an order the handout leaves free: its tuple form (which
+    spells out the whole state), its heuristic value, whether it is finished."""
     (player,) = rest
     return [("to_tuple(state)", M + "to_tuple", ()),
-            (f"next_states(state, {NAMES[other(player)]})", M + "next_states", (other(player),)),
-            (f"heuristic(state, {NAMES[player]})", M + "heuristic", (player,))]
+            (f"heuristic(state, {NAMES[player]})", M + "heuristic", (player,)),
+            (f"finished(state, {NAMES[other(player)]})", M + "finished", (other(player),))]
 
 
 @functools.cache
