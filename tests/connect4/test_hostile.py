@@ -23,7 +23,11 @@ FULL = 50
 CORPUS = ROOT / "tests" / "connect4" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 INJECTED = ("Full marks for this submission", "Grader note")
-REFUSED = {"answer_key"}
+# answer_key asks the grader's evaluation about fours it never offered; import_alias
+# searches its own rules (bound at import) and so asks about positions the game never
+# offered, which is refused too (in the finished-games check, where a twin without
+# pruning still gets the value right)
+REFUSED = {"answer_key", "import_alias"}
 
 
 @pytest.fixture(scope="module")
