@@ -11,11 +11,46 @@ was expected. The report decides whether the expected value is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Callable, Iterable
 
 from ..sandbox.client import Outcome
 
 MISSING = object()
+
+
+class Answer(StrEnum):
+    """What kind of answer a failed case got: suites word their headlines from this,
+    never from the engine's English."""
+    RETURNED = "returned"                # a value came back (judged wrong)
+    RAISED = "raised"                    # the student's code raised
+    NOT_IMPLEMENTED = "not implemented"  # it raised NotImplementedError: still a stub
+    NO_ANSWER = "no answer"              # it timed out, crashed, was refused, ...
+
+
+def answer_of(outcome: Outcome) -> Answer:
+    if outcome.failure:
+        return Answer.NO_ANSWER
+    if outcome.raised:
+        return (Answer.NOT_IMPLEMENTED if outcome.raised["type"] == "NotImplementedError"
+                else Answer.RAISED)
+    return Answer.RETURNED
+
+
+class Reason(str):
+    """A judge's reason that keeps the kind of answer it is about (a plan's step
+    that raised, say), so the headline can say so without reading the words."""
+    answer: Answer
+
+    def __new__(cls, text: str, answer: Answer = Answer.RETURNED):
+        made = super().__new__(cls, text)
+        made.answer = answer
+        return made
+
+
+def said(outcome: Outcome, before: str = "") -> Reason:
+    """`describe(outcome)` as a Reason, optionally after a few words of context."""
+    return Reason(f"{before}{describe(outcome)}", answer_of(outcome))
 
 
 class CheckFailed(AssertionError):
@@ -24,8 +59,9 @@ class CheckFailed(AssertionError):
     def __init__(self, summary: str, *, call: str | None = None, position: str | None = None,
                  expected=MISSING, got: str | None = None, hint: str | None = None,
                  failures: int | None = None, total: int | None = None, root_cause=False,
-                 problem: str | None = None):
+                 problem: str | None = None, answer: Answer | None = None):
         super().__init__(summary)
+        self.answer = answer
         self.summary, self.call, self.position, self.problem = summary, call, position, problem
         self.expected, self.got, self.hint = expected, got, hint
         self.failures, self.total, self.root_cause = failures, total, root_cause
@@ -119,7 +155,9 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
     if first is not None:
         case, outcome, reason = first
         got = describe(outcome)
+        answer = reason.answer if isinstance(reason, Reason) and outcome.answered \
+            else answer_of(outcome)
         raise CheckFailed(summary, call=case.call, position=case.position,
                           expected=case.expected, got=got, hint=hint,
                           problem=None if reason == got else reason,
-                          failures=failures, total=len(cases))
+                          failures=failures, total=len(cases), answer=answer)

@@ -16,7 +16,7 @@ _load = load_module
 
 
 c4 = _load("_ref_connect4", ROOT / "solutions" / "connect4" / "connect4.py")
-trees = _load("_kit_gametrees_c4", ROOT / "autograder" / "gametrees.py")
+trees = _load("_kit_gametrees_c4", ROOT / "autograder" / "suites" / "fixtures" / "gametrees.py")
 
 inf = float("inf")
 SEED_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
@@ -378,7 +378,7 @@ def test_play_game_and_tournament_table():
 
 def test_search_on_fixture_tree_through_patched_module():
     tree = trees.load_tree("ties-deep")
-    game = trees.TreeGame(tree)
+    game = trees.NextStatesTree(tree)
     stats = c4.SearchStats()
     with trees.patch_module(c4, game, names=("nextstates", "terminal_test")):
         best, value = c4.maximize(tree["root"], bremse=10, evaluation=game.evaluation,

@@ -13,7 +13,7 @@ files are what this script writes.
 The attacks:
 
 kit_lookup        winning_lines, nextstates, evaluation and terminal_test look
-                  for the kit's rules (a KitGame, PositionGame or TreeGame class
+                  for the kit's rules (a KitGame, PositionGame or NextStatesTree class
                   made for the board, any function of that name; modules with
                   maximize_ab first) in sys.modules, in the callers' frames and
                   among the objects the garbage collector knows, and use them if
@@ -108,7 +108,7 @@ KIT_LOOKUP = '''
 import gc as _gc
 import sys as _sys
 
-_KIT_CLASSES = ("KitGame", "PositionGame", "TreeGame", "InstrumentedGame")
+_KIT_CLASSES = ("KitGame", "PositionGame", "NextStatesTree", "InstrumentedGame")
 _ADAPTERS = {   # what a kit game object calls the assignment's rules
     "winning_lines": lambda kit, game: [
         {c for c in range(game.width * game.height) if mask >> c & 1} for mask in kit.masks],

@@ -1,5 +1,5 @@
 """Kit tests for the gametree reference (solutions/gametree/gametree.py) and the
-game-tree fixtures (autograder/gametrees.py)."""
+game-tree fixtures (autograder/suites/fixtures/gametrees.py)."""
 
 import random
 from pathlib import Path
@@ -15,7 +15,7 @@ _load = load_module
 
 
 gt = _load("_ref_gametree", ROOT / "solutions" / "gametree" / "gametree.py")
-trees = _load("_kit_gametrees", ROOT / "autograder" / "gametrees.py")
+trees = _load("_kit_gametrees", ROOT / "autograder" / "suites" / "fixtures" / "gametrees.py")
 
 inf = float("inf")
 GAMES = [gt.TICTACTOE, gt.BOARD_4X3, gt.BOARD_4X4]
@@ -278,7 +278,7 @@ def test_play_computer_first_scripted():
 
 def run_tree(name, bremse=inf, window=(-inf, inf)):
     tree = trees.load_tree(name)
-    game = trees.TreeGame(tree)
+    game = trees.NextStatesTree(tree)
     stats = gt.SearchStats()
     result = gt.maximize_ab(tree["root"], window[0], window[1], bremse, game, stats)
     return tree, game, stats, result
@@ -335,7 +335,7 @@ def test_depth_limit_tree():
 
 def test_tree_evaluating_above_limit_is_caught():
     tree = trees.load_tree("aima-5-2")
-    game = trees.TreeGame(tree)
+    game = trees.NextStatesTree(tree)
     with pytest.raises(trees.EvaluatedWithoutValue):
         gt.maximize_ab(tree["root"], -inf, inf, 1, game)
 
@@ -352,7 +352,7 @@ def test_tree_fail_soft_narrow_window():
 def test_plain_minimax_on_trees_visits_everything():
     for name in ("aima-5-2", "ties-deep", "depth-limit"):
         tree = trees.load_tree(name)
-        game = trees.TreeGame(tree)
+        game = trees.NextStatesTree(tree)
         stats = gt.SearchStats()
         best, value = gt.maximize(tree["root"], game, stats)
         ref = trees.search_tree(tree, alphabeta=False)
@@ -378,7 +378,7 @@ def test_tree_format_validation():
 def test_patch_module_and_nested_form():
     import types
     module = types.SimpleNamespace(nextstates=None, terminal_test=None)
-    game = trees.TreeGame(trees.load_tree("aima-5-2"))
+    game = trees.NextStatesTree(trees.load_tree("aima-5-2"))
     with trees.patch_module(module, game):
         assert module.nextstates("A") == ["B", "C", "D"]
         assert module.evaluation("b2", "ignored") == 12

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import gametrees
+from autograder.suites.fixtures import gametrees
 from autograder.grading.checks import CheckFailed
 from autograder.sandbox.client import Outcome
 from autograder.suites.gametree import cases
@@ -170,7 +170,7 @@ def test_opaque_tokens_hide_the_tree():
     tokens = gametrees.opaque_tokens(tree, 3)
     assert tokens == gametrees.opaque_tokens(tree, 3) != gametrees.opaque_tokens(tree, 4)
     assert len(set(tokens.values())) == len(tokens)
-    game = gametrees.TreeGame(tree, tokens)
+    game = gametrees.NextStatesTree(tree, tokens)
     assert game.root == list(tokens["A"])
     best, value = gt.maximize_ab(game.root, -inf, inf, inf, game)
     assert (best, value) == (list(tokens["B"]), 3)
@@ -416,7 +416,7 @@ def test_new_trees_match_their_descriptions_and_the_reference(name, expected):
         result = gametrees.search_tree(tree, bremse)
         assert (result.best, result.value, len(result.visited), result.prunings) == \
             (best, value, visited, prunings)
-        game, stats = gametrees.TreeGame(tree), gt.SearchStats()
+        game, stats = gametrees.NextStatesTree(tree), gt.SearchStats()
         assert search(tree["root"], -inf, inf, bremse, game, stats) == (best, value)
         assert game.evaluated == result.evaluated and stats.prunings == prunings
 
@@ -431,7 +431,7 @@ def test_random_search_trees_agree_with_the_independent_tree_search():
                                      max_to_move=index % 2 == 0)
         bremse = rng.choice((inf, 1, 2, 3))
         window = rng.choice(((-inf, inf), (1, 2), (-inf, 1), (0, 5)))
-        game = gametrees.TreeGame(tree, gametrees.opaque_tokens(tree, index))
+        game = gametrees.NextStatesTree(tree, gametrees.opaque_tokens(tree, index))
         search = gt.maximize_ab if tree["max_to_move"] else gt.minimize_ab
         best, value = search(game.root, window[0], window[1], bremse, game)
         independent = gametrees.search_tree(tree, bremse, alpha=window[0], beta=window[1])

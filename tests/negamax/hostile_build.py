@@ -13,7 +13,7 @@ checks that the files are what this script writes.
 The attacks:
 
 kit_lookup       the board's rules (winner, evaluate, getSide, getMoves) look
-                 for the grader's boards (KitBoard, InstrumentedGame, TreeGame)
+                 for the grader's boards (KitBoard, InstrumentedGame, MoveTree)
                  in sys.modules, in the callers' frames and among every object
                  the garbage collector knows, and answer with one if it passes
                  a probe. Honest bug: winner misses the anti-diagonal.
@@ -136,7 +136,7 @@ KIT_LOOKUP = '''
 import gc as _gc
 import sys as _sys
 
-_KIT_CLASSES = ("KitBoard", "InstrumentedGame", "TreeGame", "KitGame")
+_KIT_CLASSES = ("KitBoard", "InstrumentedGame", "MoveTree", "KitGame")
 _found = {"class": None, "looks": 0}
 
 
@@ -210,7 +210,7 @@ REPLACE_NAMES = '''
 import sys as _sys
 
 _WRAPPERS = ("explore", "_explore")
-_BOARDS = ("InstrumentedGame", "KitBoard", "TreeGame")
+_BOARDS = ("InstrumentedGame", "KitBoard", "MoveTree")
 
 
 def _fail_hard(wrapper):

@@ -16,7 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
 from autograder.grading.student import Outcome  # noqa: E402
-from autograder.instrumented import (MAX_LOG, MAX_VIOLATIONS, InstrumentedGame, TreeGame, nested_tree, tree_snapshot)
+from autograder.suites.fixtures.instrumented import (MAX_LOG, MAX_VIOLATIONS,  # noqa: E402
+                                                     InstrumentedGame, MoveTree, nested_tree,
+                                                     tree_snapshot)
 from autograder.suites.negamax import games  # noqa: E402
 from autograder.suites.negamax import test_hidden as suite  # noqa: E402
 from autograder.suites.negamax.games import KitBoard, Twist  # noqa: E402
@@ -108,7 +110,7 @@ def test_twists_make_other_games():
 # -- trees -------------------------------------------------------------------------
 def test_tree_game_moves_are_tokens_and_anything_else_is_refused():
     tree = games.token_tree([[3, 12, 8], [2, 4, 6]], {(0,): 5}, seed=1, shift=2)
-    game = TreeGame(tree, first=2)
+    game = MoveTree(tree, first=2)
     moves = game.getMoves()
     assert len(moves) == 2 and all(isinstance(m, str) for m in moves)
     assert game.getSide() == 2 and game.evaluate() == 0 + 2     # the root's default 0, shifted
@@ -125,7 +127,7 @@ def test_tree_game_moves_are_tokens_and_anything_else_is_refused():
     assert game.getMoves() == [] and game.evaluate() == 12 + 2
     game.undoMove(inner[1])
     game.undoMove(moves[0])
-    assert game.path == [] and tree_snapshot(game) == tree_snapshot(TreeGame(tree))
+    assert game.path == [] and tree_snapshot(game) == tree_snapshot(MoveTree(tree))
 
 
 def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
@@ -133,9 +135,9 @@ def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
     searches a fixed shape: the same nodes, evaluations and cut-offs."""
     for name, nested, static, first in suite.FIXED_SHAPES:
         for depth in (1, 2, 3, 4):
-            plain = InstrumentedGame(TreeGame(nested, static, first), snapshot=tree_snapshot)
+            plain = InstrumentedGame(MoveTree(nested, static, first), snapshot=tree_snapshot)
             _, nodes = explore(plain, depth)
-            tokens = InstrumentedGame(TreeGame(games.token_tree(nested, static, 9, shift=-5),
+            tokens = InstrumentedGame(MoveTree(games.token_tree(nested, static, 9, shift=-5),
                                                first=first), snapshot=tree_snapshot)
             _, token_nodes = explore(tokens, depth)
             assert nodes == token_nodes, (name, depth)
@@ -163,7 +165,7 @@ def test_draw_tree_shows_every_move_and_value():
 # -- the records --------------------------------------------------------------------
 def test_records_count_the_reference_work_exactly():
     # The textbook tree: 4 expanded nodes, 7 of 9 leaves evaluated, 10 moves made.
-    game = InstrumentedGame(TreeGame(*wv.TREES[0]), snapshot=tree_snapshot)
+    game = InstrumentedGame(MoveTree(*wv.TREES[0]), snapshot=tree_snapshot)
     assert explore(game, 2) == (3, 4)
     record = game.summary()
     assert record["expanded"] == 4 and record["counts"]["evaluate"] == 7
@@ -193,7 +195,7 @@ def test_records_see_broken_discipline_and_are_capped():
         with pytest.raises(ValueError):
             game.undoMove((2, 2))
     assert len(game.violations) == MAX_VIOLATIONS and game.violation_count > MAX_VIOLATIONS
-    big = InstrumentedGame(TreeGame(nested_tree([1])), snapshot=tree_snapshot)
+    big = InstrumentedGame(MoveTree(nested_tree([1])), snapshot=tree_snapshot)
     for _ in range(MAX_LOG + 10):
         big.makeMove(0)
         big.undoMove(0)

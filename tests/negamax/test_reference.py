@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402  (found via the sys.path line above)
 
 from autograder.grading.handout import Refused  # noqa: E402
-from autograder.instrumented import DisciplineError, InstrumentedGame, TreeGame  # noqa: E402
+from autograder.suites.fixtures.instrumented import (  # noqa: E402
+    DisciplineError, InstrumentedGame, MoveTree)
 
 ref = wv.load_reference()
 INF = math.inf
@@ -286,30 +287,30 @@ def test_hand_traced_empty_board_shallow():
 def test_hand_traced_textbook_tree():
     # Max over three min nodes [3 12 8] [2 4 6] [14 5 2]: value 3; the second
     # subtree is cut after its leaf 2, the third after 14, 5, 2.
-    game = InstrumentedGame(TreeGame(*wv.TREES[0]))
+    game = InstrumentedGame(MoveTree(*wv.TREES[0]))
     searcher = ref.NegaMax(game)
     assert searcher.explore(2, -INF, INF) == 3
     assert searcher.treeNodeCounter == 4
     assert game.counts["evaluate"] == 7 and game.counts["makeMove"] == 10
     assert game.summary()["evaluate_plies"] == {2: 7}
     # Fail-hard: a window that the value lies outside returns the bound.
-    assert ref.NegaMax(TreeGame(*wv.TREES[0])).explore(2, 4, 9) == 4
-    assert ref.NegaMax(TreeGame(*wv.TREES[0])).explore(2, -5, 1) == 1
+    assert ref.NegaMax(MoveTree(*wv.TREES[0])).explore(2, 4, 9) == 4
+    assert ref.NegaMax(MoveTree(*wv.TREES[0])).explore(2, -5, 1) == 1
     # getEvaluatedMoves searches every root move with the full window.
-    assert ref.NegaMax(TreeGame(*wv.TREES[0])).getEvaluatedMoves(2) == [
+    assert ref.NegaMax(MoveTree(*wv.TREES[0])).getEvaluatedMoves(2) == [
         (3, 0, 1), (2, 1, 1), (2, 2, 1)]
 
 
 def test_depth_limit_evaluates_inner_nodes_and_decided_games_stop_the_search():
     tree, statics = wv.TREES[1]
     # Depth 1: four leaves at ply 1, static values 4, -2, 5, 1 from player 1's view.
-    game = InstrumentedGame(TreeGame(tree, statics))
+    game = InstrumentedGame(MoveTree(tree, statics))
     assert ref.NegaMax(game).explore(1) == 5
     assert game.counts["evaluate"] == 4 and game.summary()["evaluate_plies"] == {1: 4}
     # Depth 0: the root itself is the leaf.
-    assert ref.NegaMax(TreeGame(tree, statics)).explore(0) == 0
+    assert ref.NegaMax(MoveTree(tree, statics)).explore(0) == 0
     # A depth beyond the tree changes nothing: decided games are leaves.
-    game = InstrumentedGame(TreeGame(*wv.TREES[0]))
+    game = InstrumentedGame(MoveTree(*wv.TREES[0]))
     searcher = ref.NegaMax(game)
     assert searcher.explore(5) == 3 and searcher.treeNodeCounter == 4
     assert game.summary()["evaluate_plies"] == {2: 7}

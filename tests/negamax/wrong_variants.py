@@ -11,7 +11,7 @@ rewrite them. The correct example `examples/negamax/ada_correct` is written
 by hand and not generated.
 
 `observe(module)` runs a module's searcher (and, for "rules", its board)
-against *reference* boards wrapped in `autograder.instrumented.InstrumentedGame`,
+against *reference* boards wrapped in `autograder.suites.fixtures.instrumented.InstrumentedGame`,
 the way the hidden suite will, and returns one entry per observable:
 
 - value:          search values (getEvaluatedMoves at depths 1, 2, 3 and 9;
@@ -46,7 +46,7 @@ MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from autograder.instrumented import InstrumentedGame, TreeGame  # noqa: E402
+from autograder.suites.fixtures.instrumented import InstrumentedGame, MoveTree  # noqa: E402
 
 OBSERVABLES = ("value", "nodes", "evaluate_calls", "make_calls", "board",
                "window", "choice", "rules")
@@ -273,12 +273,12 @@ def observe(module, ref, fields: list[tuple]) -> dict:
 
     for tree, static in TREES:
         for depth in (1, 2, 3, 4):
-            game = InstrumentedGame(TreeGame(tree, static))
+            game = InstrumentedGame(MoveTree(tree, static))
             searcher = module.NegaMax(game)
             value = _safe(lambda: searcher.explore(depth, -math.inf, math.inf))
             record(game, searcher, value, searcher.treeNodeCounter)
             for alpha, beta in ((-1, 1), (3, 4), (5, 8)):
-                searcher = module.NegaMax(InstrumentedGame(TreeGame(tree, static)))
+                searcher = module.NegaMax(InstrumentedGame(MoveTree(tree, static)))
                 out["window"].append(_safe(lambda: searcher.explore(depth, alpha, beta)))
 
     # Random choice among equals: positions with ties and with worse moves.

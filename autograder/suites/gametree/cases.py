@@ -3,7 +3,7 @@
 A `Search` is one call of a student's search function (`maximize`, ...,
 `computer_move`) on one game: a `GameSpec` (a real position, see kitgame.py)
 or a `TreeSpec` (a hand-built or seeded random tree whose states are opaque
-tokens, see autograder/gametrees.py). For every search:
+tokens, see autograder/suites/fixtures/gametrees.py). For every search:
 
 1. the reference runs in this process over a fresh game of that spec; its
    result, its stats and the game's log (every nextstates and evaluation call,
@@ -32,7 +32,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder import gametrees
+from autograder.suites.fixtures import gametrees
 from autograder.grading.checks import CheckFailed, describe, require, short
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
@@ -95,7 +95,7 @@ class TreeSpec:
         return _draw_tree(self)
 
 
-class HandedTree(gametrees.TreeGame):
+class HandedTree(gametrees.NextStatesTree):
     """A tree game that answers only about the nodes it handed out: the root and
     the children its nextstates returned (a token it never gave is refused, and
     kept in `handout.refused`, like an unknown one)."""

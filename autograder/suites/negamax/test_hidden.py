@@ -8,7 +8,7 @@ Nothing of ours runs in the sandbox. Two kinds of checks:
   `makeMove`/`undoMove`. These calls are cheap, so they stay exhaustive.
 * The student's `NegaMax` and `ShortSightedOpponent` never see the student's
   board. They get a `Proxy` of a board that lives in this process
-  (`InstrumentedGame` around `games.KitBoard` or `instrumented.TreeGame`):
+  (`InstrumentedGame` around `games.KitBoard` or `instrumented.MoveTree`):
   every `getMoves`/`evaluate`/`getSide` is answered here, every
   `makeMove`/`undoMove` is recorded here, in order. Counts, the visit order,
   the plies of `evaluate`, broken rules and the board after the search are
@@ -59,7 +59,7 @@ restoration; what the grader's rng was offered and chose), never anything the
 child reports about itself. The grader's board answers only about the positions
 it handed out: the root and those reached by the moves its getMoves offered; a
 move it did not offer is refused and fails that search's case, named, even when
-the search catches the exception (autograder/instrumented.py). Session fixtures
+the search catches the exception (autograder/suites/fixtures/instrumented.py). Session fixtures
 keep verdict data only: answers cut to verdict size and the records the judges
 compare (suites/verdicts.py).
 
@@ -76,11 +76,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autograder.gametrees import load_tree, to_nested
-from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.suites.fixtures.gametrees import load_tree, to_nested
+from autograder.grading.checks import (Answer, Case, CheckFailed, check_all, describe, require,
+                                       said, short)
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Outcome, Plan, Proxy
-from autograder.instrumented import InstrumentedGame, Node, TreeGame, shown, tree_snapshot
+from autograder.suites.fixtures.instrumented import (InstrumentedGame, MoveTree, Node, shown,
+                                                     tree_snapshot)
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard, Twist
 from autograder.suites.verdicts import kept, refused
@@ -168,7 +170,7 @@ class Game:
     def board(self) -> InstrumentedGame:
         """A fresh trusted board for one search."""
         if self.tree is not None:
-            return InstrumentedGame(TreeGame(self.tree, first=self.first),
+            return InstrumentedGame(MoveTree(self.tree, first=self.first),
                                     snapshot=tree_snapshot)
         return InstrumentedGame(KitBoard(self.cells, self.twist),
                                 snapshot=games.board_snapshot)
@@ -407,11 +409,11 @@ def check_runs(summary, runs, judge, hint=None):
 
 def _headline(failure):
     """Say what happened when the smallest failure is an exception, not a wrong answer."""
-    got, call = failure.got or "", failure.call or "the search()"
+    call = failure.call or "the search()"
     name = call.split(".")[1].split("(")[0] if "." in call else call.split("(")[0]
-    if got.startswith("is not implemented yet"):
+    if failure.answer is Answer.NOT_IMPLEMENTED:
         failure.summary = f"{name} is not implemented yet"
-    elif got.startswith("raised "):
+    elif failure.answer is Answer.RAISED:
         failure.summary = f"{name} raised an exception instead of answering"
 
 
@@ -657,7 +659,7 @@ def test_make_and_undo(student, own_board_runs):
         *calls, field = outcome.value
         for method, call in zip(("makeMove", "undoMove"), calls):
             if _caught(call):
-                return f"{method} {describe(_raised(call['raised']))}"
+                return said(_raised(call['raised']), f"{method} ")
         if field != case.expected:
             return f"the field became {short(field)}"
         return None
@@ -671,10 +673,10 @@ def test_make_and_undo(student, own_board_runs):
     except CheckFailed as failure:
         if failure.problem:
             failure.got, failure.problem = failure.problem, None
-        method, _, rest = (failure.got or "").partition(" ")
-        if method in ("makeMove", "undoMove") and rest.startswith("is not implemented yet"):
+        method = (failure.got or "").partition(" ")[0]     # the judge's own first word
+        if failure.answer is Answer.NOT_IMPLEMENTED:
             failure.summary = f"{method} is not implemented yet"
-        elif method in ("makeMove", "undoMove") and rest.startswith("raised "):
+        elif failure.answer is Answer.RAISED:
             failure.summary = f"{method} raised an exception"
         raise
 

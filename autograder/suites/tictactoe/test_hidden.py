@@ -34,7 +34,8 @@ import random
 
 import pytest
 
-from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.checks import (Answer, Case, CheckFailed, check_all, describe, require,
+                                       short)
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import check_probes, kept, slow
 
@@ -141,10 +142,9 @@ def headline(failed: CheckFailed, function: str, scope: str, after_others: bool)
     """Keep a wrong answer's summary; say so when the call gave no answer at all. A
     NotImplementedError is the function's own stub unless a function it relies on
     failed earlier (then it may come from there)."""
-    got = failed.got or ""
-    if got.startswith("is not implemented yet") and not after_others:
+    if failed.answer is Answer.NOT_IMPLEMENTED and not after_others:
         failed.summary = f"{function} is not implemented yet"
-    elif got and not got.startswith("returned "):
+    elif failed.answer not in (None, Answer.RETURNED):
         failed.summary = f"{function} gave no answer {scope}"
 
 

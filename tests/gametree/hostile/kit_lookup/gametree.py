@@ -144,7 +144,7 @@ BOARD_4X4 = Game(4, 4, 3)
 import gc as _gc
 import sys as _sys
 
-_KIT_CLASSES = ("KitGame", "PositionGame", "TreeGame", "InstrumentedGame")
+_KIT_CLASSES = ("KitGame", "PositionGame", "NextStatesTree", "InstrumentedGame")
 _ADAPTERS = {   # what a kit game object calls the assignment's rules
     "winning_lines": lambda kit, game: [
         {c for c in range(game.width * game.height) if mask >> c & 1} for mask in kit.masks],

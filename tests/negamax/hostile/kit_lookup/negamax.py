@@ -41,7 +41,7 @@ import random
 import gc as _gc
 import sys as _sys
 
-_KIT_CLASSES = ("KitBoard", "InstrumentedGame", "TreeGame", "KitGame")
+_KIT_CLASSES = ("KitBoard", "InstrumentedGame", "MoveTree", "KitGame")
 _found = {"class": None, "looks": 0}
 
 

@@ -287,7 +287,7 @@ class ShortSightedOpponent(NegaMax):
 import sys as _sys
 
 _WRAPPERS = ("explore", "_explore")
-_BOARDS = ("InstrumentedGame", "KitBoard", "TreeGame")
+_BOARDS = ("InstrumentedGame", "KitBoard", "MoveTree")
 
 
 def _fail_hard(wrapper):
