@@ -7,14 +7,14 @@ import importlib.util
 import sys
 
 from .. import KitError
-from ..slices import SOLUTIONS
+from .. import assignment as assignments
 
 
 @functools.cache
 def load_reference(assignment: str, module: str):
     """The reference module solutions/<assignment>/<module>.py, under a private name
     so it can never be confused with a student's module of the same name."""
-    path = SOLUTIONS / assignment / f"{module}.py"
+    path = assignments.load(assignment).solution_dir / f"{module}.py"
     if not path.is_file():
         raise KitError(f"reference {path} is missing")
     name = f"_reference_{assignment}_{module}"

@@ -138,7 +138,8 @@ def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
                                 submissions[m.a].student, submissions[m.b].student))
     groups = mutual_groups(len(submissions), matches)
     return Result(name, piece.title, submissions, sorted(skipped), matches, groups,
-                  [str(p.relative_to(ROOT)) for p in given], floor)
+                  [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+                   for p in given], floor)
 
 
 def similarity_cli(name: str, submissions_dir: str, out: str, floor: float = FLOOR,
