@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -38,7 +39,13 @@ from .. import KitError
 from . import intake
 
 JOURNAL = ".grading.jsonl"
-CHUNK = 8                  # submissions per task: the reference is graded once per chunk
+CHUNK = 8                  # submissions per task at most: the reference is graded once per chunk
+
+
+def chunk_size(submissions: int, workers: int) -> int:
+    """Submissions per task: up to CHUNK (each task grades the reference once), but
+    small enough that every worker gets about two tasks of a small batch."""
+    return max(1, min(CHUNK, math.ceil(submissions / (2 * max(1, workers)))))
 
 
 def digest(piece) -> str:
@@ -70,6 +77,7 @@ class ClusterGrading:
         piece = grader.assignment
         self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
         workers = self.client.scheduler_info().get("workers", {})
+        self.workers = len(workers)
         self.where = f"the Dask cluster at {address} ({len(workers)} workers now)"
 
     def close(self) -> None:
@@ -107,6 +115,7 @@ class ClusterGrading:
         journal = self._journal(fresh=not done)
         try:
             chunks, current = [], []
+            size = chunk_size(len(folders) - len(done), self.workers)
             for folder in folders:
                 if folder.name in done:
                     yield done[folder.name]
@@ -120,7 +129,7 @@ class ClusterGrading:
                     yield row
                     continue
                 current.append([folder.name, _encode(prepared)])
-                if len(current) == CHUNK:
+                if len(current) == size:
                     chunks.append(current)
                     current = []
             if current:

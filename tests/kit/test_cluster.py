@@ -24,9 +24,10 @@ from tests.conftest import ROOT, in_pid_namespace
 
 pytestmark = [pytest.mark.slow, pytest.mark.hostile]
 DASK = Path(sys.executable).with_name("dask")
-STUDENTS = ["ada_alphabeta", "bob_plain", "carol_shallow_copy", "dan_negative_cells",
-            "eve_no_antidiagonal", "frank_syntax_error", "grace_endless_minimax",
-            "judy_nested", "ken_missing"]
+# Full marks, two kinds of wrong, one that does not parse and one without its file:
+# few, so that the test stays cheap; four submissions on two workers are four tasks.
+STUDENTS = ["ada_alphabeta", "carol_shallow_copy", "eve_no_antidiagonal",
+            "frank_syntax_error", "ken_missing"]
 
 
 def free_port() -> int:
@@ -108,13 +109,13 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
     journal = out / ".grading.jsonl"
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and run.poll() is None:
-        if journal.exists() and len(journal.read_text().splitlines()) >= 4:
+        if journal.exists() and len(journal.read_text().splitlines()) >= 3:
             break
         time.sleep(0.2)
     os.killpg(run.pid, signal.SIGKILL)
     run.wait(timeout=30)
     before = len(journal.read_text().splitlines()) - 1
-    assert before >= 3, "the killed run finished nothing: kill it later"
+    assert before >= 2, "the killed run finished nothing: kill it later"
     done = subprocess.run(grade_command(subs, out, "--scheduler", cluster), cwd=ROOT,
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-3000:]
