@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 2 --dist loadfile --durations=30
 
 demo: $(STAMP)
 	@rm -rf out

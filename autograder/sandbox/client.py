@@ -465,9 +465,10 @@ class Sandbox:
                       "to the grader's objects" if wait.answering > wait.cpu / 10 else "")
             detail = f"used more than {wait.cpu:.1f} s of CPU time{helped}{stuck}"
         elif reason == Failure.WAITED:
-            detail = (f"waited {seconds:.0f} s without finishing, using less than its "
-                      f"{wait.cpu:.1f} s of CPU time (does it sleep, or wait for input?)"
-                      f"{stuck}")
+            # the allowed wall time, not the measured one: the same words on any machine
+            detail = (f"waited more than {backstop(wait.cpu):.0f} s without finishing, using "
+                      f"less than its {wait.cpu:.1f} s of CPU time (does it sleep, or wait for "
+                      f"input?){stuck}")
         elif reason == Failure.CRASH:
             detail = self.death()
         elif reason == Failure.BUDGET:
