@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jinja2
 
+from . import fingerprint
 from .runner import Graded
 
 CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "timeouts",
@@ -76,6 +77,7 @@ def write_student(out_dir: Path, graded: Graded, title: str) -> None:
                                         .render(context), encoding="utf-8")
     (folder / "feedback.html").write_text(_TEMPLATES.get_template("feedback.html.j2")
                                           .render(context), encoding="utf-8")
+    fingerprint.write(folder, graded.fingerprint)
 
 
 def csv_row(graded: Graded) -> dict:

@@ -97,6 +97,7 @@ class Graded:
     seconds: float = 0.0
     layers: list[str] = field(default_factory=list)
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
+    fingerprint: dict = field(default_factory=dict)   # grading/fingerprint.py
 
     @property
     def timeouts(self) -> int:
@@ -340,7 +341,8 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
                     message, events=[Event("skipped", s) for s in skipped] + student.events,
                     printed=printed, seconds=time.perf_counter() - started,
-                    layers=list(layers), refused=student.refused)
+                    layers=list(layers), refused=student.refused,
+                    fingerprint=student.fingerprint.data())
     return graded
 
 
