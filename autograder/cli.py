@@ -2,7 +2,7 @@
 
     autograder release [ASSIGNMENT ...] [--check]
     autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
-    autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
+    autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F] [--boilerplate P]
     autograder doctor
     autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
     autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
@@ -52,7 +52,7 @@ def _grade(args) -> int:
 def _similarity(args) -> int:
     from .similarity import FLOOR, run
     return run.similarity_cli(args.assignment, args.submissions, args.out,
-                              getattr(args, "floor", FLOOR), args.jobs)
+                              getattr(args, "floor", FLOOR), args.jobs, args.boilerplate)
 
 
 def _doctor(args) -> int:
@@ -87,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="show expected values of hidden tests in the feedback")
     grade.add_argument("--similarity", action="store_true",
                        help="also write the similarity report into --out")
+    grade.add_argument("--boilerplate", action="append", default=[], metavar="PATH",
+                       help="with --similarity: starting code students shared (a .py file "
+                            "or a folder of them; repeatable); it never counts")
     grade.set_defaults(run=_grade)
 
     similar = commands.add_parser("similarity", help="find copied submissions in a batch")
@@ -98,6 +101,9 @@ def _parser() -> argparse.ArgumentParser:
                          help=f"report pairs whose score reaches this (0 to 1, default {FLOOR})")
     similar.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                          help="processes comparing at once (default: number of cores)")
+    similar.add_argument("--boilerplate", action="append", default=[], metavar="PATH",
+                         help="starting code students shared (a .py file or a folder of "
+                              "them; repeatable); it never counts")
     similar.set_defaults(run=_similarity)
 
     doctor = commands.add_parser("doctor", help="show which sandbox layers this machine offers")
