@@ -41,8 +41,9 @@ KEEP_ONE_IN = 4
 MAX_CALLS = 16384
 #: A fingerprint file larger than this is not read.
 MAX_FILE_BYTES = 8 << 20
-#: Values nested deeper than this are digested as one marker.
+#: Values nested deeper than this, or holding more items, are digested as a marker.
 MAX_DEPTH = 40
+MAX_ITEMS = 10_000
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15        # odd: the repetitions of a call cycle through the sample
 _MEMO_LIMIT = 200_000
@@ -76,6 +77,8 @@ def plain(value, depth: int = 0) -> str:
         return repr(value)
     if depth > MAX_DEPTH:
         return "<deep>"
+    if kind in (tuple, list, set, frozenset, dict) and len(value) > MAX_ITEMS:
+        return f"<{kind.__name__} of {len(value)}>"     # bounded work for any reply
     if kind is tuple or kind is list:
         if _flat(value):
             return repr(value)

@@ -171,14 +171,18 @@ def interface(piece) -> frozenset[str]:
     return frozenset(names)
 
 
-def _streams(texts: list[tuple[str, str]], names: frozenset[str]) -> tuple[Stream, Stream]:
-    """The text and structure streams of one submission's files."""
+def _streams(texts: list[tuple[str, str]], names: frozenset[str],
+             problems: list[str] | None = None) -> tuple[Stream, Stream]:
+    """The text and structure streams of one submission's files (a file whose
+    structure cannot be compared is added to `problems`)."""
     text_parts, structure_parts = [], []
-    for index, (_, text) in enumerate(texts):
+    for index, (shown, text) in enumerate(texts):
         tokens = normalise(text)
         text_parts.append((tokens.codes, [(index, *s, *e) for s, e in
                                           zip(tokens.starts, tokens.ends)]))
         form = structure.canonical(text, names)
+        if form.problem and problems is not None:
+            problems.append(f"{shown}: {form.problem}")
         structure_parts.append((form.stream, [(index, line, 0, line, 1 << 20)
                                               for line in form.lines]))
     return Stream.joined(text_parts), Stream.joined(structure_parts)
@@ -208,7 +212,8 @@ def _prepare(job) -> tuple[Submission | None, str]:
         submission = _read_student(folder, modules)
     except sources.Unreadable as error:
         return None, str(error)
-    submission.text, submission.structure = _streams(submission.files, names)
+    submission.text, submission.structure = _streams(submission.files, names,
+                                                     submission.problems)
     return submission, ""
 
 

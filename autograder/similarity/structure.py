@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from .tokens import code_of
@@ -66,8 +66,19 @@ MUTATING_METHODS = frozenset({
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _OPERATOR_KINDS = frozenset(c for c in vars(ast).values() if isinstance(c, type) and issubclass(
     c, ast.operator | ast.boolop | ast.cmpop | ast.unaryop))
-#: Inlining stops when a function would grow past this many statements.
-MAX_INLINED = 400
+#: Inlining stops after this many nodes were put in place of calls (a module's
+#: helpers are a few hundred), and a helper larger than MAX_HELPER_NODES stays: the
+#: work stays proportional to the file, whatever a student nests.
+MAX_INLINED = 20_000
+MAX_HELPER_NODES = 2_000
+#: A module larger than this is compared as text only (about 400 KB of code; a
+#: submission is rarely a twentieth of that) and named in the report.
+MAX_NODES = 150_000
+#: A block longer than this keeps its order (sorting it is quadratic).
+MAX_SORTED = 400
+#: `if c: return a` + rest becomes `if`/`else` up to this depth (a wall of such
+#: statements would otherwise nest past what can be walked).
+MAX_NESTED = 40
 #: Rounds of rewriting before the form is taken as it is (each round only shrinks
 #: or reorders; a pathological file stops here rather than looping).
 MAX_ROUNDS = 8
@@ -79,7 +90,8 @@ class Canonical:
     student's file its statement came from."""
     stream: list[int] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
-    complete: bool = True       # False when the file did not parse
+    complete: bool = True       # False when the file did not parse or was too much
+    problem: str = ""           # why a file that parses has no canonical form
 
 
 # ------------------------------------------------------------------ names
@@ -580,6 +592,8 @@ class Canonicaliser:
         self.tree = tree
         self.interface = interface
         self.hoist = _Hoister()
+        self.budget = MAX_INLINED           # nodes inlining may still add, for the module
+        self.depth = 0                      # blocks nested by `if c: return` + rest
         self.cache: dict[int, tuple] = {}     # id -> (statement, facts, key), one pass
 
     def run(self) -> ast.Module:
@@ -650,14 +664,14 @@ class Canonicaliser:
 
     def _block(self, block: list[ast.stmt], scope_loads: set[str] | None) -> list[ast.stmt]:
         out: list[ast.stmt] = []
-        queue = list(block)
+        queue = deque(block)
         while queue:
-            stmt = queue.pop(0)
+            stmt = queue.popleft()
             replaced = self._statement(stmt, scope_loads)
             if replaced is None:
                 continue
             if isinstance(replaced, list):
-                queue[:0] = replaced
+                queue.extendleft(reversed(replaced))
                 continue
             stmt = replaced
             if isinstance(stmt, ast.While) and scope_loads is not None:
@@ -669,11 +683,15 @@ class Canonicaliser:
             if isinstance(stmt, _EXITS):
                 break                       # the rest cannot run
             if isinstance(stmt, ast.If) and not stmt.orelse and _ends_in_exit(stmt.body) \
-                    and queue:
+                    and queue and self.depth < MAX_NESTED:
                 # `if c: return a` + rest is `if c: return a` / `else: rest`
-                stmt.orelse = self._block(queue, scope_loads)
+                self.depth += 1
+                try:
+                    stmt.orelse = self._block(list(queue), scope_loads)
+                finally:
+                    self.depth -= 1
                 self._orient(stmt)
-                queue = []
+                queue = deque()
         return self._order(out)
 
     def _initialiser(self, done: list[ast.stmt], loop: ast.While) -> ast.Assign | None:
@@ -830,7 +848,7 @@ class Canonicaliser:
         """The block with independent statements sorted by shape: a statement stays
         after every earlier one it reads, writes or that writes what it reads;
         exits and statements with effects keep their order among themselves."""
-        if len(block) < 2:
+        if len(block) < 2 or len(block) > MAX_SORTED:
             return block
         info = [self._facts(stmt) for stmt in block]
         after: list[set[int]] = [set() for _ in block]
@@ -986,9 +1004,8 @@ class Canonicaliser:
             return False
         recursive = self._recursive(helpers)
         helpers = {n: f for n, f in helpers.items() if n not in recursive}
-        if not helpers:
+        if not helpers or self.budget <= 0:
             return False
-        self.budget = MAX_INLINED
         self.inlined = 0
         for function in self.tree.body:
             if isinstance(function, ast.FunctionDef):
@@ -997,12 +1014,14 @@ class Canonicaliser:
 
     def _inlinable(self, function: ast.FunctionDef) -> bool:
         args = function.args
+        nodes = _walk(ast.Module(function.body, []))
         return (function.name not in self.interface and not function.decorator_list
+                and len(nodes) <= MAX_HELPER_NODES
                 and not (args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs
                          or args.defaults)
                 and not any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Global
                                        | ast.Nonlocal | ast.FunctionDef | ast.Lambda)
-                            for n in _walk(ast.Module(function.body, []))))
+                            for n in nodes))
 
     def _recursive(self, helpers: dict[str, ast.FunctionDef]) -> set[str]:
         calls = {n: {c.id for c in _walk(f) if isinstance(c, ast.Name) and c.id in
@@ -1033,10 +1052,11 @@ class Canonicaliser:
             if self.budget > 0:
                 body = self._inline_statement(stmt, helpers, inside)
             if body is None:
-                self._inline_expressions(stmt, helpers)
+                if self.budget > 0:
+                    self._inline_expressions(stmt, helpers)
                 out.append(stmt)
             else:
-                self.budget -= len(body)
+                self.budget -= sum(len(_walk(s)) for s in body)
                 self.inlined += 1
                 out.extend(body)
         return out
@@ -1106,7 +1126,7 @@ class Canonicaliser:
             def visit_Call(inner, node):
                 inner.generic_visit(node)
                 found = self._call_of(node, simple)
-                if not found:
+                if not found or self.budget <= 0:
                     return node
                 function, call = found
                 expression = copy.deepcopy(function.body[0].value)
@@ -1117,6 +1137,7 @@ class Canonicaliser:
                         return node         # would evaluate the argument twice
                     bound[param.arg] = arg
                 self.inlined += 1
+                self.budget -= len(_walk(expression))
 
                 class Bind(ast.NodeTransformer):
                     def visit_Name(self, name):
@@ -1402,11 +1423,15 @@ def canonical(source: str, interface: frozenset[str] = frozenset()) -> Canonical
         tree = ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return Canonical(complete=False)
+    if len(_walk(tree)) > MAX_NODES:
+        return Canonical(complete=False, problem=f"more than {MAX_NODES:,} syntax-tree nodes: "
+                                                 "compared as text only")
     try:
         tree = Canonicaliser(tree, interface).run()
         emitter = _Emitter(interface)
         for stmt in tree.body:
             emitter.statement(stmt)
     except RecursionError:          # nested too deeply to walk: the text still counts
-        return Canonical(complete=False)
+        return Canonical(complete=False, problem="nested too deeply to compare its "
+                                                 "structure: compared as text only")
     return Canonical(emitter.codes, emitter.lines)

@@ -276,3 +276,23 @@ def test_decorated_helpers_are_not_inlined():
         """)
     plain = cached.replace("@functools.lru_cache(maxsize=None)\n", "")
     assert form(cached) != form(plain)
+
+
+def test_the_work_stays_bounded_whatever_a_student_nests(monkeypatch):
+    """A wall of `if ...: return` (each moving the rest into an else), helpers that
+    call each other twice over, and a file past the size bound: each gives a form
+    (or, past the bound, none, with the reason) and never stops the report."""
+    from autograder.similarity import structure
+    wall = "def player(board):\n" + "".join(
+        f"    if len(board) < -{i}:\n        return {i}\n" for i in range(120)) + \
+        "    return 1\n"
+    assert canonical(wall, INTERFACE).complete
+    doubling = "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x)\n"
+                       for i in range(30)) + "def h30(x):\n    return x\n" + \
+        "def player(board):\n    return h0(board)\n"
+    monkeypatch.setattr(structure, "MAX_INLINED", 2000)     # the same, sooner
+    found = canonical(doubling, INTERFACE)
+    assert found.complete and 1000 < len(found.stream) < 20 * 2000
+    monkeypatch.setattr(structure, "MAX_NODES", 500)
+    big = canonical(wall, INTERFACE)
+    assert not big.complete and "compared as text only" in big.problem
