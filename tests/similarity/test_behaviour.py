@@ -37,6 +37,8 @@ def test_equal_answers_digest_alike_and_different_ones_apart():
         value.append([])
         value = value[0]
     assert plain(nested).endswith("<deep>" + "]" * 41)
+    # Any reply is digested in bounded work: a huge one by its kind and length.
+    assert plain(list(range(20000))) == "<list of 20000>" != plain(list(range(20001)))
 
 
 def test_every_student_keeps_the_same_calls_and_only_the_answers_count():

@@ -304,9 +304,14 @@ def test_grade_writes_the_report_beside_the_grades(tmp_path):
                         extra=("--similarity",))
     assert rows["anna"]["score"] == rows["anna"]["max_score"]
     with open(tmp_path / "out" / "similarity.csv", newline="") as handle:
-        pairs = [(r["a"], r["b"]) for r in csv.DictReader(handle)]
-    assert pairs == [("anna", "anna2")]
+        rows = list(csv.DictReader(handle))
+    assert [(r["a"], r["b"]) for r in rows] == [("anna", "anna2")]
     assert (tmp_path / "out" / "similarity.html").is_file()
+    # Grading left each student's behaviour beside the grades, and the report used it
+    # (three students are too few for any answer to be rare: it says 0, not nothing).
+    for student in ("anna", "ben", "anna2"):
+        assert (tmp_path / "out" / student / "fingerprint.json").is_file()
+    assert rows[0]["behaviour"] == "0.000"
 
 
 def test_code_pasted_from_a_shipped_kit_file_is_reported_next_to_it(tmp_path):
