@@ -297,11 +297,13 @@ def _boilerplate(paths: list[Path], names: frozenset[str]) -> dict[str, set[int]
             "structure": compare.boilerplate_hashes(canonical, K["structure"])}
 
 
-def _behaviour(result_subs: list[Submission], out_dir: Path | None
+def _behaviour(submissions: list[Submission], out_dir: Path | None
                ) -> tuple[behaviour.Behaviour | None, list[int], str, list[tuple[str, str]]]:
-    students = [i for i, s in enumerate(result_subs) if s.kind == STUDENT]
-    names = [result_subs[i].name for i in students]
-    digests = [result_subs[i].digests for i in students]
+    """The students' fingerprints from `out_dir`: (their table or None, the indexes
+    of `submissions` in it, one sentence for the page, notes on unusable ones)."""
+    students = [i for i, s in enumerate(submissions) if s.kind == STUDENT]
+    names = [submissions[i].name for i in students]
+    digests = [submissions[i].digests for i in students]
     found, usable, problems = behaviour.load(out_dir, names, digests)
     notes = [(names[i], why) for i, why in problems.items()]
     rows = [students[i] for i in usable]

@@ -119,7 +119,9 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=list(FUNCTIONS))
     args = parser.parse_args()
     sys.setrecursionlimit(10_000)
-    json.dump(answers(load(args.module), args.only), sys.stdout, separators=(",", ":"))
+    out, sys.stdout = sys.stdout, sys.stderr        # what the module prints is not ours
+    found = answers(load(args.module), args.only)
+    json.dump(found, out, separators=(",", ":"))
     return 0
 
 

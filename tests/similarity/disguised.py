@@ -15,7 +15,6 @@ bench/bench_similarity.py, which puts the kit next to Dolos on the same files).
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 import json
 import random
 import subprocess
@@ -149,7 +148,8 @@ def build(target: Path, seed: int = 0, names=None) -> list[Pair]:
 # ------------------------------------------------------------------ verification
 def _answers(path: Path, only: tuple[str, ...]) -> dict:
     done = subprocess.run([sys.executable, "-I", str(HERE / "behave.py"), str(path),
-                           "--only", *only], capture_output=True, text=True, timeout=900)
+                           "--only", *only], capture_output=True, text=True, timeout=900,
+                          stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         return {"failed": done.stderr[-600:]}
     return json.loads(done.stdout)
@@ -192,12 +192,3 @@ def verify(folder: Path, pairs: list[Pair], jobs: int = 2) -> dict[str, str]:
         if problem:
             problems[f"{pair.copy} ({pair.original})"] = problem
     return problems
-
-
-def digest(folder: Path) -> str:
-    """One hash over every file of a built corpus (to show two builds are equal)."""
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            h.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
