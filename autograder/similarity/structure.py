@@ -584,6 +584,95 @@ def _is_increment(stmt: ast.stmt, counter: str) -> bool:
                for a, b in (sides, sides[::-1]))
 
 
+def _conditional_expression(stmt: ast.If) -> ast.stmt | None:
+    """`if c: x = a` / `else: x = b` as `x = a if c else b`, and the same for two
+    returns (an `if` that returns early has become that already)."""
+    if len(stmt.body) != 1 or len(stmt.orelse) != 1:
+        return None
+    first, second = stmt.body[0], stmt.orelse[0]
+    if isinstance(first, ast.Return) and isinstance(second, ast.Return) and \
+            first.value is not None and second.value is not None:
+        made = ast.Return(ast.IfExp(stmt.test, first.value, second.value))
+    elif isinstance(first, ast.Assign) and isinstance(second, ast.Assign) and \
+            len(first.targets) == len(second.targets) == 1 and \
+            isinstance(first.targets[0], ast.Name) and isinstance(second.targets[0], ast.Name) \
+            and first.targets[0].id == second.targets[0].id:
+        made = ast.Assign(first.targets, ast.IfExp(stmt.test, first.value, second.value))
+    else:
+        return None
+    return ast.copy_location(_Expressions().visit(made), stmt)
+
+
+def _for_each(loop: ast.For, hoist: "_Hoister") -> None:
+    """`for i in range(len(s)): ... s[i] ...` as `for x in s: ... x ...`, when `i` is
+    used for nothing else and neither `s` nor `i` changes in the loop (in place)."""
+    iterable = loop.iter
+    if not (isinstance(loop.target, ast.Name) and isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Name) and iterable.func.id == "range"
+            and len(iterable.args) == 1 and isinstance(iterable.args[0], ast.Call)
+            and isinstance(iterable.args[0].func, ast.Name)
+            and iterable.args[0].func.id == "len" and len(iterable.args[0].args) == 1
+            and isinstance(iterable.args[0].args[0], ast.Name) and not loop.orelse):
+        return
+    index, sequence = loop.target.id, iterable.args[0].args[0].id
+    body = ast.Module(loop.body, [])
+    if {index, sequence} & _stores(body):
+        return
+    uses = [n for n in _walk(body) if isinstance(n, ast.Name) and n.id == index]
+    items = [n for n in _walk(body) if isinstance(n, ast.Subscript)
+             and isinstance(n.value, ast.Name) and n.value.id == sequence
+             and isinstance(n.slice, ast.Name) and n.slice.id == index
+             and isinstance(n.ctx, ast.Load)]
+    if not items or len(uses) != len(items):
+        return
+    first = loop.body[0]
+    if isinstance(first, ast.Assign) and len(first.targets) == 1 and \
+            isinstance(first.targets[0], ast.Name) and first.value in items:
+        name = first.targets[0].id                  # `x = s[i]` first: that is the item
+        loop.body = loop.body[1:] or [ast.Pass()]
+    else:
+        hoist.count += 1
+        name = f"_item{hoist.count}"
+    for item in items:
+        _replace(ast.Module(loop.body, []), item, ast.Name(name, ast.Load()))
+    loop.target = ast.copy_location(ast.Name(name, ast.Store()), loop.target)
+    loop.iter = ast.copy_location(ast.Name(sequence, ast.Load()), iterable)
+
+
+def _loop_of_reduction(stmt: ast.stmt, target: ast.expr | None) -> list[ast.stmt] | None:
+    """`return any(e for x in s if c)` as the loop that returns True at the first
+    e (and `all` alike), and `t = sum(e for x in s if c)` as `t = 0` and a loop
+    adding e: the loops students write for them."""
+    call = getattr(stmt, "value", None)
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and len(call.args) == 1
+            and not call.keywords and isinstance(call.args[0], ast.GeneratorExp
+                                                 | ast.ListComp)):
+        return None
+    kind, generator = call.func.id, call.args[0]
+    if isinstance(stmt, ast.Return) and kind in ("any", "all"):
+        found = kind == "any"
+        test = generator.elt if found else negate(generator.elt)
+        inner: list[ast.stmt] = [ast.If(test, [ast.Return(ast.Constant(found))], [])]
+        after = [ast.Return(ast.Constant(not found))]
+    elif isinstance(stmt, ast.Assign) and kind == "sum" and isinstance(target, ast.Name):
+        total = ast.BinOp(ast.Name(target.id, ast.Load()), ast.Add(), generator.elt)
+        inner = [ast.Assign([ast.Name(target.id, ast.Store())], total)]
+        after = []
+        before = [ast.Assign([ast.Name(target.id, ast.Store())], ast.Constant(0))]
+    else:
+        return None
+    for comprehension in reversed(generator.generators):
+        for condition in reversed(comprehension.ifs):
+            inner = [ast.If(condition, inner, [])]
+        inner = [ast.For(comprehension.target, comprehension.iter, inner, [])]
+    made = (before if kind == "sum" else []) + inner + after
+    for new in made:
+        for node in _walk(new):
+            if "lineno" in node._attributes and not hasattr(node, "lineno"):
+                ast.copy_location(node, stmt)
+    return made
+
+
 # ------------------------------------------------------------------ the rewriting
 class Canonicaliser:
     """Rewrites one parsed module into canonical form (see the module docstring)."""
@@ -760,7 +849,7 @@ class Canonicaliser:
             if not stmt.body:
                 stmt.test, stmt.body, stmt.orelse = negate(stmt.test), stmt.orelse, []
             self._orient(stmt)
-            return stmt
+            return _conditional_expression(stmt) or stmt
         if isinstance(stmt, ast.While):
             value = _constant(stmt.test)
             if value is not _UNKNOWN and not value:
@@ -771,6 +860,7 @@ class Canonicaliser:
         if isinstance(stmt, ast.For):
             if _never_iterates(stmt.iter):
                 return stmt.orelse or None
+            _for_each(stmt, self.hoist)
             stmt.body = self._block(stmt.body, observed)
             stmt.orelse = self._block(stmt.orelse, observed)
             loop_names = _stores(stmt.target)
@@ -797,6 +887,9 @@ class Canonicaliser:
             self._function(stmt)
             return stmt
         if isinstance(stmt, ast.Return | ast.Raise):
+            loop = _loop_of_reduction(stmt, None)
+            if loop is not None:
+                return loop
             hoisted = self.hoist(stmt)
             return hoisted if hoisted is not None else stmt
         return stmt
@@ -831,6 +924,9 @@ class Canonicaliser:
                 not {t.id for t in target.elts} & _loads(stmt.value):
             return [ast.copy_location(ast.Assign([t], v), stmt)
                     for t, v in zip(target.elts, stmt.value.elts)]
+        loop = _loop_of_reduction(stmt, target)
+        if loop is not None:
+            return loop
         hoisted = self.hoist(stmt)
         return hoisted if hoisted is not None else stmt
 
@@ -1434,4 +1530,8 @@ def canonical(source: str, interface: frozenset[str] = frozenset()) -> Canonical
     except RecursionError:          # nested too deeply to walk: the text still counts
         return Canonical(complete=False, problem="nested too deeply to compare its "
                                                  "structure: compared as text only")
+    except Exception as error:      # a bug of ours must not end the report for everyone
+        return Canonical(complete=False, problem=f"its structure could not be compared "
+                                                 f"({type(error).__name__} in the kit: please "
+                                                 "report it); compared as text only")
     return Canonical(emitter.codes, emitter.lines)

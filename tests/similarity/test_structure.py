@@ -172,6 +172,56 @@ SAME = {
                         n = n + 1
             return X if n % 2 == 0 else O
         """),
+    "a conditional expression and the if/else it stands for": ("""
+        def player(board):
+            if len(board) % 2 == 0:
+                mover = X
+            else:
+                mover = O
+            return mover
+        """, """
+        def player(board):
+            mover = O if len(board) % 2 != 0 else X
+            return mover
+        """),
+    "for each item and for each index": ("""
+        def winner(board):
+            for row in board:
+                if row[0] == row[1] == row[2] != EMPTY:
+                    return row[0]
+            return None
+        """, """
+        def winner(board):
+            for k in range(len(board)):
+                row = board[k]
+                if row[0] == row[1] == row[2] != EMPTY:
+                    return row[0]
+            return None
+        """),
+    "any() and the loop that returns True": ("""
+        def winner(board):
+            return any(cell == EMPTY for row in board for cell in row)
+        """, """
+        def winner(board):
+            for row in board:
+                for cell in row:
+                    if cell == EMPTY:
+                        return True
+            return False
+        """),
+    "sum() and the loop that counts": ("""
+        def player(board):
+            count = sum(1 for row in board for cell in row if cell == X)
+            return count
+        """, """
+        def player(board):
+            count = 0
+            for row in board:
+                for cell in row:
+                    if cell == X:
+                        count += 1
+            return count
+        """),
 }
 
 DIFFERENT = {
@@ -222,6 +272,26 @@ DIFFERENT = {
                 return O
             else:
                 return X
+        """),
+    "all() is not any()": ("""
+        def winner(board):
+            return any(cell == EMPTY for row in board for cell in row)
+        """, """
+        def winner(board):
+            return all(cell == EMPTY for row in board for cell in row)
+        """),
+    "the index used for more than the item": ("""
+        def winner(board):
+            for k in range(len(board)):
+                if board[k] == EMPTY:
+                    return k
+            return None
+        """, """
+        def winner(board):
+            for row in board:
+                if row == EMPTY:
+                    return row
+            return None
         """),
     "another comparison": ("""
         def winner(board):
