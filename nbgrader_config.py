@@ -48,11 +48,13 @@ c.Autograde.exclude_overwriting = {
 # kit's sandboxed grader, and the kernel starts in an empty folder
 # (autograder/nbgrader/preprocessors.py says why).
 c.Autograde.sanitize_preprocessors = [
+    "autograder.nbgrader.preprocessors.RepairNotebook",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
     "autograder.nbgrader.preprocessors.RunOnlyGradedChecks",
+    "autograder.nbgrader.preprocessors.SanitizeMarkup",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.Autograde.autograde_preprocessors = [
@@ -68,12 +70,23 @@ c.Autograde.autograde_preprocessors = [
 c.Execute.timeout = int(os.environ.get("SPIELBAUM_CELL_TIMEOUT", "1800"))
 
 # Feedback never shows the hidden part of a graded cell (it holds no test code,
-# only the call of the grader, but it stays hidden all the same).
+# only the call of the grader, but it stays hidden all the same), nor a student's
+# markup as markup: every page nbgrader renders (feedback, formgrader) shows a
+# student's Markdown without script, event handlers or javascript: links.
 c.GenerateFeedback.preprocessors = [
+    "autograder.nbgrader.preprocessors.SanitizeMarkup",
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
     "nbgrader.preprocessors.ClearHiddenTests",
 ]
+c.HTMLExporter.preprocessors = ["autograder.nbgrader.preprocessors.SanitizeMarkup"]
 
-# One teacher account often submits for test students; do not warn about it.
-c.ExchangeCollect.check_owner = False
+# The shared inbound folder is writable by every student: collect refuses links,
+# special files, forged names and times, folders nbgrader submit did not make, and
+# (where student ids are users of this machine) folders another user owns. See
+# autograder/nbgrader/exchange.py and docs/TEACHING.md, "What the exchange guarantees".
+c.ExchangeFactory.collect = "autograder.nbgrader.exchange.SafeCollect"
+c.ExchangeCollect.check_owner = True
+
+# `nbgrader export` quotes every cell and neutralises formulas (ids are the students').
+c.ExportApp.plugin_class = "autograder.nbgrader.export.SafeCsvExportPlugin"

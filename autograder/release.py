@@ -98,6 +98,13 @@ def strip_solutions(source: str, where: str = "<module>") -> Stripped:
     return Stripped(text, stubbed, removed)
 
 
+def public_wall_timeout(assignment: slices.Slice) -> float:
+    """The wall-clock backstop of one public test: three times its CPU-time limit
+    plus 2 s (the student's own machine runs only this; a sleeping test should not
+    keep them waiting long)."""
+    return 3 * assignment.public_timeout + 2
+
+
 def render(assignment: slices.Slice, target: Path) -> list[str]:
     """Write the student folder for `assignment` into `target`; return stubbed names."""
     source_dir = assignment.solution_dir
@@ -124,6 +131,7 @@ def render(assignment: slices.Slice, target: Path) -> list[str]:
         if template.is_file():
             text = template.read_text(encoding="utf-8")
             text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
+            text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
             text = text.replace("@TITLE@", assignment.title)
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
     return stubbed
@@ -164,3 +172,29 @@ def _compare(expected: Path, actual: Path) -> list[str]:
                  for p in sorted(mine & theirs)
                  if not filecmp.cmp(expected / p, actual / p, shallow=False)]
     return problems
+
+
+# ------------------------------------------------------------ the command
+def add_command(commands) -> None:
+    """`autograder release [ASSIGNMENT ...] [--check]`."""
+    parser = commands.add_parser("release", help="generate assignments/ from solutions/")
+    parser.add_argument("assignments", nargs="*", help="default: every assignment")
+    parser.add_argument("--check", action="store_true",
+                        help="only report whether assignments/ is up to date")
+    parser.set_defaults(run=_run)
+
+
+def _run(args) -> int:
+    from . import assignment
+    status = 0
+    for name in args.assignments or assignment.names():
+        if args.check:
+            problems = differences(name)
+            for problem in problems:
+                print(problem)
+            status |= bool(problems)
+            if not problems:
+                print(f"assignments/{name} is up to date")
+        else:
+            print(f"released {name} -> {release(name)}")
+    return status

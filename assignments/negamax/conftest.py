@@ -6,6 +6,7 @@ Each public test is marked with the function it checks, e.g.
 """
 
 import os
+import signal
 import textwrap
 import traceback
 
@@ -18,8 +19,43 @@ _broken = []    # what stopped a file from being imported: shown before anything
 NOT_RUN_AFTER_TIMEOUT = "not run: an earlier test of {} timed out"
 
 
+def pytest_addoption(parser):
+    parser.addini("cpu_timeout", "seconds of CPU time one test may use", default="10")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "checks(name): the student function a test checks")
+
+
+# ------------------------------------------------------------ the CPU-time limit
+class CpuTimeUp(BaseException):
+    """Raised in a test that used up its CPU time. A BaseException, so that an
+    `except Exception` in the code under test does not swallow it."""
+
+
+def _cpu_limit(item):
+    return float(item.config.getini("cpu_timeout"))
+
+
+def _on_cpu_time_up(signum, frame):
+    raise CpuTimeUp()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    # ITIMER_PROF counts this process's own CPU time: a busy computer does not make
+    # a correct function fail. Where it does not exist (Windows), only the wall-clock
+    # `timeout` of pytest.ini applies.
+    armed = hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")
+    if armed:
+        previous = signal.signal(signal.SIGPROF, _on_cpu_time_up)
+        signal.setitimer(signal.ITIMER_PROF, _cpu_limit(item))
+    try:
+        yield
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
 
 
 def _function_of(item):
@@ -111,10 +147,14 @@ def _problem(item, call):
     if excinfo.errisinstance(NotImplementedError):
         return "not implemented yet"
     message = str(excinfo.value)
+    if excinfo.errisinstance(CpuTimeUp):
+        _timed_out.add(_function_of(item))
+        return (f"used more than {_cpu_limit(item):g} s of CPU time{_stopped_in(excinfo)}: "
+                "is there an infinite loop, or a search that never stops?")
     if message.startswith("Timeout"):
         _timed_out.add(_function_of(item))
-        return (f"timed out after {_timeout_of(item)} s: is there an infinite loop, "
-                "or a search that never stops?")
+        return (f"waited {_timeout_of(item)} s without finishing{_stopped_in(excinfo)}: "
+                "does it sleep, or wait for input?")
     if excinfo.errisinstance(AssertionError):
         return message.split("\nassert ")[0] or "a check failed"
     if excinfo.errisinstance(RecursionError):
@@ -127,6 +167,18 @@ def _problem(item, call):
             where = f" (in {path.rsplit('/', 1)[-1]}, line {entry.lineno + 1})"
             break
     return f"raised {type(excinfo.value).__name__}: {excinfo.value}{where}"
+
+
+def _stopped_in(excinfo):
+    """', stopped in minimax (tictactoe.py, line 42)': the innermost frame of the
+    student's own files when the limit hit, if any."""
+    for entry in reversed(excinfo.traceback):
+        name = os.path.basename(str(entry.path))
+        if name.endswith(".py") and not name.startswith("test_") and name != "conftest.py" \
+                and "site-packages" not in str(entry.path) and \
+                os.path.dirname(os.path.abspath(str(entry.path))) == os.getcwd():
+            return f", stopped in {entry.name} ({name}, line {entry.lineno + 1})"
+    return ""
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -4,122 +4,166 @@
 
 Each worker process runs the hidden suite for one submission at a time (the
 reference and its expected values are computed once per worker and reused);
-each submission's code runs in its own sandboxed child. A grader error on one
-submission is recorded in its row and the batch goes on.
+each submission's code runs in its own sandboxed child. Everything done for one
+submission (grading, reporting, writing its files) is inside one error boundary:
+a failure becomes that student's row (status `error`, the kit's traceback kept
+in `<student>/grader-error.txt`), never the batch's end. A worker that dies or
+runs past the submission's wall-clock ceiling is killed and replaced
+(grading/pool.py).
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
+import json
 import os
 import shutil
-import sys
-import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import traceback
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from .. import KitError, slices
-from ..sandbox import layers as sandbox_layers
-from . import calibrate, report
-from .runner import Graded, grade_submission, load_rubric, unrun_tests
+from .. import KitError, assignment
+from ..outputs import terminal
+from . import intake, report
+from .cluster import ClusterGrading
+from .grader import Grader
+from .intake import student_folders  # noqa: F401 (similarity imports it from here)
+from .pool import Pool
+from .runner import Graded
 
-_piece = None
+CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
+_grader: Grader | None = None   # set before the workers fork; they inherit it warm
 
 
-def _init_worker(name: str) -> None:
-    global _piece
-    _piece = slices.load(name)
+def _grade_one(student_id: str, folder: str, out_dir: str) -> dict:
+    """Grade one submission and write its files; whatever fails, a row comes back."""
+    _reset_peak_memory()
+    graded = _grader.grade(student_id, Path(folder))
+    graded.peak_mb = _peak_memory_mb()
+    return write(graded, out_dir)
 
 
-def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], scale: float,
-               reveal: bool) -> dict:
+def write(graded: Graded, out_dir: str) -> dict:
+    """Write one student's files and return their row; a failure while writing is
+    the student's row too (the traceback in `<student>/grader-error.txt`)."""
     try:
-        graded = grade_submission(_piece, student_id, Path(folder), layers=layers,
-                                  scale=scale, reveal=reveal)
-    except Exception as error:  # a grader bug must not end the batch
-        rubric = load_rubric(_piece.suite_dir)
-        tests = unrun_tests(_piece.suite_dir, rubric.points, "not graded: grader error")
-        graded = Graded(student_id, "error", 0.0, rubric.max_score, tests,
-                        f"grader error ({type(error).__name__}: {error}); please report it")
-    report.write_student(Path(out_dir), graded, _piece.title)
+        report.write_student(Path(out_dir), graded, _grader.assignment.title)
+    except Exception:
+        graded = _grader.error(graded.student, "grader error while writing the feedback",
+                               traceback.format_exc(limit=30))
+        try:
+            report.write_student(Path(out_dir), graded, _grader.assignment.title)
+        except Exception:
+            pass        # the row below still reaches grades.csv
     return report.csv_row(graded)
 
 
-def student_folders(submissions: Path) -> list[Path]:
-    if not submissions.is_dir():
-        raise KitError(f"{submissions} is not a folder of submissions")
-    # A symbolic link gets its row too (graded as missing, never followed).
-    folders = sorted(p for p in submissions.iterdir()
-                     if (p.is_dir() or p.is_symlink()) and not p.name.startswith("."))
-    if not folders:
-        raise KitError(f"{submissions} holds no student folders (one folder per student)")
-    return folders
+def _reset_peak_memory() -> None:
+    """Start measuring this process's peak memory anew (Linux: VmHWM)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+
+def _peak_memory_mb() -> int:
+    """This process's peak resident memory since the last reset, in MB."""
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
-              console: Console | None = None) -> list[dict]:
-    piece = slices.load(name)
-    if not piece.suite_dir.is_dir():
-        raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
-    load_rubric(piece.suite_dir)          # fail early on a broken rubric
-    folders = student_folders(submissions)
+              console: Console | None = None, scheduler: str | None = None) -> list[dict]:
+    global _grader
+    piece = assignment.load(name)
+    grader = Grader(piece, reveal=reveal)
+    found = intake.survey(submissions)
+    folders = found.folders
+    intake.claim_out_dir(submissions, out_dir, [folder.name for folder in folders])
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
-    layers = list(sandbox_layers.available())
-    scale = calibrate.scale()
+    cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
+    done = cluster.done() if cluster else {}
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
-        shutil.rmtree(out_dir / folder.name, ignore_errors=True)
-    console.print(f"Grading {len(folders)} submissions of [bold]{name}[/] with {jobs} "
-                  f"workers; sandbox: {', '.join(layers) or 'none'}; "
-                  f"time limits x{scale:.2f}")
-    warm_up(piece, layers, scale)
-    gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
-    rows = []
+        if folder.name not in done:
+            shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+    where = cluster.where if cluster else f"{jobs} workers; {grader.describe()}"
+    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] on {where}"
+                  + (f"; resuming: {len(done)} already graded" if done else ""))
+    for line in found.lines():
+        console.print(f"  {terminal.markup(line)}")
+    rows = [report.csv_row(report.refused(piece, name, why)) for name, why in found.refused]
+    if cluster is None:
+        grader.require_layers()
+        grader.warm_up()
+        gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
+        _grader = grader
+        # Workers are forked after the warm-up, so they start with the reference's
+        # expected values already computed.
+        pool = Pool(min(jobs, len(folders)), _grade_one,
+                    ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
+                    lost=lambda task, reason: write(grader.error(task[0],
+                                                                 reason.splitlines()[0],
+                                                                 reason), task[2]))
+        finished = pool.run([(f.name, str(f), str(out_dir)) for f in folders])
+    else:
+        finished = cluster.run(folders, done)
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
-    # Workers are forked after the warm-up, so they start with the reference's
-    # expected values already computed.
-    context = multiprocessing.get_context("fork")
-    with progress, ProcessPoolExecutor(max_workers=min(jobs, len(folders)), mp_context=context,
-                                       initializer=_init_worker, initargs=(name,)) as pool:
-        task = progress.add_task("grading", total=len(folders))
-        futures = {pool.submit(_grade_one, f.name, str(f), str(out_dir), layers, scale, reveal): f
-                   for f in folders}
-        for future in as_completed(futures):
-            rows.append(future.result())
-            progress.advance(task)
+    try:
+        with progress:
+            task = progress.add_task("grading", total=len(folders))
+            for row in finished:
+                rows.append(row)
+                progress.advance(task)
+    finally:
+        if cluster is not None:
+            cluster.close()
     report.write_grades(out_dir, rows)
+    write_run(out_dir, grader, rows)
     return rows
 
 
-def warm_up(piece, layers: list[str], scale: float) -> None:
-    """Grade the reference solution itself before any student.
+def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
+    """`run.json`: how this batch was graded (the time scale and where it came from,
+    the sandbox layers), so two runs can be compared and a run repeated exactly
+    (SPIELBAUM_TIME_SCALE pins the scale)."""
+    from ..sandbox.client import WALL_EXTRA, WALL_FACTOR
+    path = out_dir / "run.json"
+    path.write_text(json.dumps({
+        "assignment": grader.assignment.name, "submissions": len(rows),
+        "time_scale": round(grader.scale, 3), "time_scale_source": grader.timing.source,
+        "calibration_seconds": [round(s, 5) for s in grader.timing.samples],
+        "sandbox_layers": grader.layers,
+        "limits": "CPU time of the student's process; wall-clock backstop "
+                  f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
+    }, indent=2) + "\n", encoding="utf-8")
+    return path
 
-    It must score full marks (otherwise the suite or the reference is broken,
-    and no student should be graded against it), and it fills every cache of
-    expected values before the workers are forked."""
-    graded = grade_submission(piece, "reference", piece.solution_dir, layers=layers,
-                              scale=scale, reveal=True)
-    if graded.score != graded.max_score:
-        failing = [t for t in graded.tests if not t.passed]
-        first = failing[0].output.splitlines()[0] if failing else graded.message
-        raise KitError(f"the reference solution of {piece.name} scores {graded.score:g}/"
-                       f"{graded.max_score:g} on its own hidden suite ({first}); "
-                       "fix the suite or the reference before grading students")
+
+def _submissions(count: int) -> str:
+    return f"{count} submission" + ("" if count == 1 else "s")
 
 
 def summary_table(rows: list[dict], seconds: float) -> Table:
     # Nothing is ever cut: long names and notes wrap inside their cells, so the
-    # table keeps its borders at any width (a terminal, a log, a pipe).
-    table = Table(title=f"{len(rows)} submissions graded in {seconds:.1f} s")
+    # table keeps its borders at any width (a terminal, a log, a pipe). Every
+    # cell is Text, never markup: student names and messages are shown as they
+    # are, their control characters as escapes (outputs/terminal.py).
+    table = Table(title=f"{_submissions(len(rows))} in {seconds:.1f} s")
     table.add_column("student", overflow="fold", max_width=28)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("status", overflow="fold")
@@ -127,9 +171,10 @@ def summary_table(rows: list[dict], seconds: float) -> Table:
         table.add_column(column, justify="right", overflow="fold")
     table.add_column("note", overflow="fold")
     for row in sorted(rows, key=lambda r: r["student"]):
-        table.add_row(row["student"], f"{row['score']}/{row['max_score']}", row["status"],
-                      str(row["timeouts"]), str(row["crashes"]), str(row["refused"]),
-                      row["message"])
+        table.add_row(*(terminal.text(value) for value in (
+            row["student"], f"{row['score']}/{row['max_score']}", row["status"],
+            row["timeouts"], row["crashes"], row["refused"])),
+            terminal.text(row["message"]))
     return table
 
 
@@ -141,17 +186,3 @@ def distribution(rows: list[dict]) -> str:
             else "50-99%"
         buckets[label] += 1
     return "score distribution: " + ", ".join(f"{k}: {v}" for k, v in buckets.items())
-
-
-def grade_cli(name: str, submissions: str, out: str, jobs: int, reveal=False) -> int:
-    # Piped into a file or CI log, rich would squeeze the table into 80 columns.
-    console = Console(width=None if sys.stdout.isatty() else 130)
-    started = time.perf_counter()
-    rows = grade_all(name, Path(submissions), Path(out), jobs, reveal=reveal,
-                     console=Console(stderr=True))
-    console.print(summary_table(rows, time.perf_counter() - started))
-    console.print(distribution(rows))
-    console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
-                  f"crashes: {sum(r['crashes'] for r in rows)}; "
-                  f"grades in {Path(out) / 'grades.csv'}")
-    return 0

@@ -1,36 +1,41 @@
-"""Write what grading found: results.json, feedback.md/.html, grades.csv."""
+"""Write what grading found: results.json, feedback.md/.html, grades.csv.
+
+Each kind of file is written through its module in autograder/outputs/: the
+Markdown template escapes every `{{ }}` as inline text unless it is a fenced
+block, the HTML template is autoescaped, grades.csv neutralises formulas, and
+results.json holds writable strings only. A student's name, output or
+exception text can neither break a file nor stop the batch's reports.
+"""
 
 from __future__ import annotations
 
-import csv
-import json
-import re
 from pathlib import Path
 
 import jinja2
 
+from ..outputs import html, jsondata, markdown, spreadsheet
+from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
+from ..outputs.text import writable
 from . import fingerprint
-from .runner import Graded
+from .runner import Graded, load_rubric, unrun_tests
 
+# Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
+# file. How long each submission took is in its results.json (execution_time).
 CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "timeouts",
-              "crashes", "refused", "seconds", "message"]
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=jinja2.select_autoescape(["html", "html.j2"]), trim_blocks=True, lstrip_blocks=True,
-    keep_trailing_newline=True)
+              "crashes", "refused", "message"]
 
 
-def fenced(text: str) -> str:
-    """`text` as a Markdown code block that nothing inside it can end: the fence is
-    longer than the longest run of backticks in the text (student output, exception
-    messages and feedback lines may contain fences of their own)."""
-    text = str(text)
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{text}\n{fence}"
+def _environment(finalize, autoescape: bool) -> jinja2.Environment:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
+        autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, finalize=finalize)
+    environment.filters["fenced"] = markdown.fenced
+    return environment
 
 
-_TEMPLATES.filters["fenced"] = fenced
+_MARKDOWN = _environment(markdown.finalize, autoescape=False)
+_HTML = _environment(html.finalize, autoescape=True)
 
 
 def _number(x: float):
@@ -39,7 +44,7 @@ def _number(x: float):
 
 def results_json(graded: Graded) -> dict:
     """Gradescope's results.json schema."""
-    return {
+    return jsondata.plain_data({
         "score": _number(graded.score),
         "max_score": _number(graded.max_score),
         "execution_time": round(graded.seconds, 2),
@@ -56,8 +61,8 @@ def results_json(graded: Graded) -> dict:
             "visibility": "visible",
         } for test in graded.tests],
         "extra_data": {"status": graded.status, "events": [str(e) for e in graded.events],
-                       "sandbox_layers": graded.layers},
-    }
+                       "sandbox_layers": graded.layers, "grader_peak_mb": graded.peak_mb},
+    })
 
 
 def _context(graded: Graded, title: str) -> dict:
@@ -67,17 +72,33 @@ def _context(graded: Graded, title: str) -> dict:
             "passed": sum(t.passed for t in graded.tests)}
 
 
+def feedback_markdown(graded: Graded, title: str) -> str:
+    return _MARKDOWN.get_template("feedback.md.j2").render(_context(graded, title))
+
+
+def feedback_html(graded: Graded, title: str) -> str:
+    return _HTML.get_template("feedback.html.j2").render(_context(graded, title))
+
+
 def write_student(out_dir: Path, graded: Graded, title: str) -> None:
     folder = out_dir / graded.student
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "results.json").write_text(json.dumps(results_json(graded), indent=2) + "\n",
+    (folder / "results.json").write_text(jsondata.dumps(results_json(graded), indent=2) + "\n",
                                          encoding="utf-8")
-    context = _context(graded, title)
-    (folder / "feedback.md").write_text(_TEMPLATES.get_template("feedback.md.j2")
-                                        .render(context), encoding="utf-8")
-    (folder / "feedback.html").write_text(_TEMPLATES.get_template("feedback.html.j2")
-                                          .render(context), encoding="utf-8")
+    (folder / "feedback.md").write_text(feedback_markdown(graded, title), encoding="utf-8")
+    (folder / "feedback.html").write_text(feedback_html(graded, title), encoding="utf-8")
+    if graded.details:          # for the teacher only: the kit's traceback of its error
+        (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
     fingerprint.write(folder, graded.fingerprint)
+
+
+def refused(piece, student: str, why: str) -> Graded:
+    """The row of a folder whose name cannot be a student id (nothing is written
+    for it but its row in grades.csv)."""
+    rubric = load_rubric(piece.suite_dir)
+    message = (f"not graded: the folder's name {why}; rename the folder and grade again")
+    return Graded(student, "bad-name", 0.0, rubric.max_score,
+                  unrun_tests(piece.suite_dir, rubric.points, message), message)
 
 
 def csv_row(graded: Graded) -> dict:
@@ -87,15 +108,10 @@ def csv_row(graded: Graded) -> dict:
         "passed": sum(t.passed for t in graded.tests),
         "failed": sum(not t.passed for t in graded.tests),
         "timeouts": graded.timeouts, "crashes": graded.crashes, "refused": graded.refused,
-        "seconds": round(graded.seconds, 2), "message": graded.message,
+        "message": graded.message,
     }
 
 
 def write_grades(out_dir: Path, rows: list[dict]) -> Path:
-    path = out_dir / "grades.csv"
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        for row in sorted(rows, key=lambda r: r["student"]):
-            writer.writerow(row)
-    return path
+    return spreadsheet.write(out_dir / "grades.csv", CSV_FIELDS,
+                             sorted(rows, key=lambda r: r["student"]))

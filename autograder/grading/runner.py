@@ -9,28 +9,25 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import fcntl
 import functools
 import io
-import multiprocessing.util
-import os
 import shutil
-import tempfile
+import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
 
 from .. import KitError
-from ..sandbox.client import Limits, SandboxError
+from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
+from .intake import Prepared, prepare, scratch_for
+from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
-
-MAX_BYTES = 5 << 20
-IGNORED_DIRS = {"__pycache__", "__MACOSX", ".git", ".venv", "venv", ".ipynb_checkpoints"}
 
 
 @dataclass
@@ -54,10 +51,14 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     except tomllib.TOMLDecodeError as error:
         raise KitError(f"{path}: {error}") from None
     base = data.get("timeouts", {})
-    timeouts = Timeouts(call=base.get("call", 2.0) * scale,
-                        imports=base.get("imports", 5.0) * scale,
-                        check=base.get("check", 60.0) * scale,
-                        test=base.get("test", 120.0) * scale)
+    points = dict(data.get("points", {}))
+    check, imports = base.get("check", 60.0), base.get("imports", 5.0)
+    # The ceiling ends only what no finite program needs: by default every check's
+    # CPU budget used to the end, at the wall-clock backstop's pace.
+    ceiling = base.get("submission", backstop(len(points) * check + imports))
+    timeouts = Timeouts(call=base.get("call", 2.0) * scale, imports=imports * scale,
+                        check=check * scale, test=base.get("test", 120.0) * scale,
+                        submission=ceiling * scale)
     memory = data.get("limits", {}).get("memory_mb", 512)
     if "kit" in data:
         raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
@@ -68,7 +69,7 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     if unknown:
         raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
                        f"(known: {', '.join(ALL_LAYERS)})")
-    return Rubric(points=dict(data.get("points", {})), timeouts=timeouts, required=required,
+    return Rubric(points=points, timeouts=timeouts, required=required,
                   limits=Limits(memory_bytes=memory << 20))
 
 
@@ -84,10 +85,21 @@ class TestResult:
     seconds: float = 0.0
 
 
+class Status(StrEnum):
+    """What became of one submission (grades.csv's `status`); equal to its string."""
+    GRADED = "graded"
+    MISSING = "missing"               # no module, or only a link to one
+    AMBIGUOUS = "ambiguous"           # the module appears more than once
+    IMPORT_ERROR = "import-error"     # it does not parse, crashes, loops or exits on import
+    SANDBOX_ERROR = "sandbox-error"   # this machine could not confine it: not run
+    BAD_NAME = "bad-name"             # its folder's name cannot be a student id
+    ERROR = "error"                   # the grader failed on it
+
+
 @dataclass
 class Graded:
     student: str
-    status: str                 # graded, missing, ambiguous, import-error, sandbox-error
+    status: str                 # a Status
     score: float
     max_score: float
     tests: list[TestResult] = field(default_factory=list)
@@ -97,6 +109,8 @@ class Graded:
     seconds: float = 0.0
     layers: list[str] = field(default_factory=list)
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
+    peak_mb: int = 0            # the grading process's peak memory for this submission
+    details: str = ""           # for the teacher: the kit's traceback of a grader error
     fingerprint: dict = field(default_factory=dict)   # grading/fingerprint.py
 
     @property
@@ -134,102 +148,6 @@ def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list[
             for name, value in points.items()]
 
 
-# ------------------------------------------------------------ finding the files
-def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str]:
-    """The folder holding every module, or None and a sentence saying why not."""
-    homes = []
-    for module in modules:
-        found = [p for p in folder.rglob(module)
-                 if not (set(p.relative_to(folder).parts) & IGNORED_DIRS)]
-        links = [p for p in found if p.is_symlink()]
-        found = [p for p in found if p.is_file() and not p.is_symlink()]
-        if not found:
-            if links:
-                return None, f"{module} is a symbolic link, which the grader does not follow"
-            return None, f"no file named {module} in the submission"
-        if len(found) > 1:
-            places = ", ".join(str(p.relative_to(folder)) for p in found[:4])
-            return None, f"{module} appears {len(found)} times ({places}): keep only one"
-        homes.append(found[0].parent)
-    if len(set(homes)) > 1:
-        return None, "the modules must sit in the same folder"
-    return homes[0], ""
-
-
-# Scratch folders live under one folder per grading process, which holds a lock
-# for as long as the process lives. A grader killed with SIGKILL cannot clean
-# up; the next grading process finds its folder unlocked and removes it.
-SCRATCH_ROOT = Path(tempfile.gettempdir()) / "spielbaum-scratch"
-_owner: tuple[int, Path, object] | None = None
-
-
-def _scratch_home() -> Path:
-    global _owner
-    if _owner is None or _owner[0] != os.getpid():
-        SCRATCH_ROOT.mkdir(mode=0o711, exist_ok=True)
-        sweep_scratch()
-        # Made under a name the sweeper leaves alone, locked, then renamed: a
-        # run-* folder is locked from the moment it exists.
-        young = Path(tempfile.mkdtemp(prefix="new-", dir=SCRATCH_ROOT))
-        young.chmod(0o711)      # sandbox users (uid layer) pass through to their own folder
-        lock = open(young / ".lock", "w")
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        folder = SCRATCH_ROOT / f"run-{os.getpid()}-{young.name.removeprefix('new-')}"
-        young.rename(folder)
-        _owner = (os.getpid(), folder, lock)
-        # At a clean exit (also of a forked worker, which skips atexit), remove it.
-        multiprocessing.util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=10)
-    return _owner[1]
-
-
-def sweep_scratch() -> int:
-    """Remove the scratch folders of grading processes that are gone; how many."""
-    removed = 0
-    for folder in SCRATCH_ROOT.glob("new-*"):
-        with contextlib.suppress(OSError):
-            if time.time() - folder.stat().st_mtime > 60:   # a creation cut short
-                shutil.rmtree(folder, ignore_errors=True)
-    for folder in SCRATCH_ROOT.glob("run-*"):
-        try:
-            with open(folder / ".lock", "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                shutil.rmtree(folder, ignore_errors=True)
-                removed += 1
-        except (BlockingIOError, FileNotFoundError, NotADirectoryError):
-            continue        # alive (locked), or half made or removed by another sweeper
-    return removed
-
-
-def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
-    """Copy the student's modules (and nothing else) into a fresh folder; say what
-    was left out. Other files never reach the sandbox: a copy of a file the kit
-    ships (a referee, the public tests) cannot be imported to stand in for work."""
-    scratch = Path(tempfile.mkdtemp(prefix="s-", dir=_scratch_home()))
-    size = 0
-    for module in modules:
-        source = home / module
-        size += source.stat().st_size
-        if size > MAX_BYTES:
-            return scratch, [f"{module}: larger than {MAX_BYTES >> 20} MB, not copied"]
-        shutil.copyfile(source, scratch / module)
-    notes = []
-    rest = [p for p in home.rglob("*") if not set(p.relative_to(home).parts) & IGNORED_DIRS
-            and p.name not in modules]
-    links = sorted(str(p.relative_to(home)) for p in rest if p.is_symlink())
-    if links:
-        notes.append(f"{_few(links)}: symbolic links are not copied")
-    others = sorted(str(p.relative_to(home)) for p in rest
-                    if p.suffix == ".py" and not p.is_symlink())
-    if others:
-        graded = ", ".join(modules) + (" is" if len(modules) == 1 else " are")
-        notes.append(f"only {graded} graded; not copied: {_few(others)}")
-    return scratch, notes
-
-
-def _few(names: list[str]) -> str:
-    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-
-
 # ------------------------------------------------------------ the pytest plugin
 class GradingPlugin:
     def __init__(self, student: Student, rubric: Rubric, reveal: bool):
@@ -248,10 +166,23 @@ class GradingPlugin:
     def pytest_runtest_setup(self, item):
         self._student.start_check()
 
+    @property
+    def wall_limit(self) -> float:
+        return backstop(self.rubric.timeouts.test)
+
+    def pytest_runtest_teardown(self, item):
+        # pytest keeps the last failure for post-mortem debugging: its frames hold
+        # the check's outcomes, which are the student's data. Keep nothing.
+        for name in ("last_type", "last_value", "last_traceback"):
+            if hasattr(sys, name):
+                delattr(sys, name)
+
     def pytest_collection_modifyitems(self, items):
         self.collected = [item.name for item in items]
+        # A wall-clock backstop around each check, the grader's own work included
+        # (the student's calls have CPU-time limits of their own).
         for item in items:
-            item.add_marker(pytest.mark.timeout(self.rubric.timeouts.test))
+            item.add_marker(pytest.mark.timeout(self.wall_limit))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -273,26 +204,40 @@ class GradingPlugin:
             return error.render(self._reveal), error.root_cause
         text = str(error)
         if text.startswith("Timeout"):
-            return (f"the hidden test took longer than {self.rubric.timeouts.test:.0f} s "
+            return (f"the hidden test took longer than {self.wall_limit:.0f} s (wall clock) "
                     "in total and was stopped"), False
         # A bug in the suite, never the student's fault: say so plainly.
         return f"internal grader error ({type(error).__name__}): {text[:300]}", False
 
 
-def run_suite(suite_dir: Path, plugin: GradingPlugin) -> int:
+def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> int:
     args = [str(suite_dir), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--rootdir", str(suite_dir), "-o", "timeout_method=signal",
             "-o", "python_files=test_*.py", "-W", "ignore"]
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        return pytest.main(args, plugins=[plugin])
+        return pytest.main(args, plugins=[plugin, *plugins])
 
 
 # ------------------------------------------------------------ one submission
 def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
-                     scale: float = 1.0, reveal: bool = False) -> Graded:
+                     scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
+                     plugins: tuple = ()) -> Graded:
+    """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
+    a grader error into the student's row)."""
+    prepared, status, problem = prepare(folder, piece.modules)
+    return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
+                          reveal=reveal, rubric=rubric, plugins=plugins,
+                          refusal=(status, problem))
+
+
+def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
+                   scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
+                   plugins: tuple = (), refusal: tuple[str, str] = ("", "")) -> Graded:
+    """Grade a prepared submission (its modules' bytes and notes); `prepared` None
+    gives the row of a submission that cannot be graded, `refusal` saying why."""
     started = time.perf_counter()
-    rubric = load_rubric(piece.suite_dir, scale)
+    rubric = rubric or load_rubric(piece.suite_dir, scale)
     empty = unrun_tests(piece.suite_dir, rubric.points, "")
 
     def ungraded(status, message):
@@ -303,25 +248,21 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
 
     lacking = [layer for layer in rubric.required if layer not in layers]
     if lacking:
-        return ungraded("sandbox-error", f"this machine does not offer the sandbox layers the "
-                                         f"rubric requires: {', '.join(lacking)} (see "
-                                         f"`autograder doctor`); the code was not run")
-    if folder.is_symlink():
-        return ungraded("missing", "the submission folder is a symbolic link, "
-                                   "which the grader does not follow")
-    home, problem = find_modules(folder, piece.modules)
-    if home is None:
-        return ungraded("missing" if "no file" in problem or "link" in problem
-                        else "ambiguous", problem)
-    scratch, skipped = make_scratch(home, piece.modules)
+        return ungraded(Status.SANDBOX_ERROR, f"this machine does not offer the sandbox layers "
+                                              f"the rubric requires: {', '.join(lacking)} (see "
+                                              f"`autograder doctor`); the code was not run")
+    if prepared is None:
+        return ungraded(*refusal)
+    scratch = scratch_for(prepared)
+    skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:
         plugin = GradingPlugin(student, rubric, reveal)
         try:
-            code = run_suite(piece.suite_dir, plugin)
+            code = run_suite(piece.suite_dir, plugin, plugins)
         except SandboxError as error:
-            return ungraded("sandbox-error", str(error))
+            return ungraded(Status.SANDBOX_ERROR, str(error))
         if code not in (0, 1):
             raise KitError(f"the hidden suite of {piece.name} could not run (pytest exit {code})")
         printed = student.close()
@@ -335,9 +276,9 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     unknown = set(plugin.collected) - set(rubric.points)
     if unknown:
         raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
-    status, message = "graded", ""
+    status, message = Status.GRADED, ""
     if student.import_failure is not None:
-        status, message = "import-error", student.import_failure.detail
+        status, message = Status.IMPORT_ERROR, student.import_failure.detail
     graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
                     message, events=[Event("skipped", s) for s in skipped] + student.events,
                     printed=printed, seconds=time.perf_counter() - started,

@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sandbox.client import MAX_NOTES, Limits, Outcome, Sandbox, SandboxError
+from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome, Sandbox,
+                              SandboxError, backstop)
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
 from .fingerprint import Recorder
 
-__all__ = ["Student", "Outcome", "Handle", "Timeouts", "Plan", "Proxy", "Callback",
-           "Event"]
+__all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy",
+           "Callback", "Event"]
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,19 @@ class Event:
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Seconds, already scaled to this machine's measured speed."""
-    call: float = 2.0        # one call of a student function
-    imports: float = 5.0     # importing the student's modules
-    check: float = 60.0      # all calls of one hidden test together (Student.map)
-    test: float = 120.0      # one hidden test (pytest-timeout), a backstop
+    """Seconds, already scaled to this machine's measured speed.
+
+    `call`, `imports` and `check` are seconds of the child's own CPU time (what
+    other processes do on the machine never counts), each with a wall-clock
+    backstop (client.backstop) for code that sleeps or blocks. `test` and
+    `submission` are wall-clock backstops around the grader's own work."""
+    call: float = 2.0        # one call of a student function (CPU)
+    imports: float = 5.0     # importing the student's modules (CPU)
+    check: float = 60.0      # all calls of one hidden test together (CPU)
+    test: float = 120.0      # one hidden test (pytest-timeout: backstop(test) of wall time)
+    submission: float = 3600.0  # everything one submission may take (wall): the ceiling
+                                # (rubric.toml: by default what every check's budget,
+                                # used to the end at the backstop's pace, would take)
 
 
 @dataclass
@@ -61,15 +70,21 @@ class Student:
         self.refused = 0                    # refusal notes in all, kept or not
         self._counted = 0                   # notes of the current sandbox already counted
         self.starts = 0
-        self.budget_end: float | None = None   # set per hidden test by the runner
+        self.budget: Budget | None = None       # set per hidden test by the runner
+        self.ceiling_end = time.monotonic() + self.timeouts.submission
         self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
 
     def start_check(self) -> None:
-        """A hidden test begins: its calls share one time budget and one allowance
-        of reply bytes."""
-        self.budget_end = time.monotonic() + self.timeouts.check
+        """A hidden test begins: its calls share one budget of CPU time and one
+        allowance of reply bytes and values."""
+        self.budget = Budget.of(self.timeouts.check)
         if self._sandbox is not None:
             self._sandbox.new_check()
+
+    @property
+    def ceiling_left(self) -> float:
+        """Wall-clock seconds left of the submission's ceiling."""
+        return self.ceiling_end - time.monotonic()
 
     def event(self, kind: str, text: str) -> None:
         if kind == "refused":     # counted by _collect_notes; kept once, at most MAX_NOTES
@@ -86,11 +101,17 @@ class Student:
             return self.import_failure
         if self._sandbox is not None and self._sandbox.alive:
             return None
+        if self.ceiling_left <= 0:
+            return self._ceiling()
         if self.starts >= 50:
-            return Outcome(failure="crash", detail="gave up after 50 restarts of the sandbox")
+            return Outcome(failure=Failure.CRASH,
+                           detail="gave up after 50 restarts of the sandbox")
         self._collect_notes()
+        if self._sandbox is not None and self.budget is not None:
+            self.budget.spent_before += self._sandbox.check_cpu()   # it died in this check
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
                                 uid_slot=self.uid_slot)
+        self._sandbox.wall_ceiling = self.ceiling_end
         self._counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
@@ -98,11 +119,18 @@ class Student:
         self._collect_notes()
         if not outcome.answered:
             self.import_failure = _import_failure(outcome, self.timeouts.imports)
-            self.event("timeout" if outcome.failure == "timeout" else "crash",
-                       self.import_failure.detail)
+            self.event("timeout" if outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
+                       else "crash", self.import_failure.detail)
             self._sandbox.kill()
             return self.import_failure
         return None
+
+    def _ceiling(self) -> Outcome:
+        detail = (f"not run: the submission used up the {self.timeouts.submission:.0f} s "
+                  "(wall clock) that grading one submission may take")
+        if not any(e.text == detail for e in self.events):
+            self.event("timeout", detail)
+        return Outcome(failure=Failure.CEILING, detail=detail)
 
     def close(self) -> str:
         """Stop the child; return what the student's code printed (capped)."""
@@ -141,17 +169,17 @@ class Student:
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()
-        if outcome.failure in ("timeout", "crash", "protocol", "too_much"):
-            what = "timed out" if outcome.failure == "timeout" else "failed"
+        if outcome.failure in FATAL:
+            slow = outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
+            what = "ran out of time" if slow else "failed"
             self.broken.setdefault(function, f"skipped: an earlier call of {function} {what} "
                                              f"({outcome.detail})")
-            self.event("timeout" if outcome.failure == "timeout" else "crash",
-                       f"{function}: {outcome.detail}")
+            self.event("timeout" if slow else "crash", f"{function}: {outcome.detail}")
         return outcome
 
     def _skip(self, function: str) -> Outcome | None:
         if function in self.broken:
-            return Outcome(failure="skipped", detail=self.broken[function])
+            return Outcome(failure=Failure.SKIPPED, detail=self.broken[function])
         return None
 
     def call(self, function: str, *args, timeout: float | None = None, return_args=False,
@@ -167,8 +195,11 @@ class Student:
         return self._note(name, outcome)
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
-            return_args=False) -> list[Outcome]:
-        """Call `function` once per argument tuple, pipelined in one request."""
+            return_args=False, again=False) -> list[Outcome]:
+        """Call `function` once per argument tuple, pipelined in one request. With
+        `again`, every call that returned is made once more on the same argument
+        objects, its answer in `outcome.again`: a function that changes its input
+        shows it in its own second answer (see docs/SLICES.md)."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
         early = self._skip(name) or self._ready()
@@ -176,7 +207,7 @@ class Student:
             return [early] * len(arg_lists)
         if isinstance(function, str):
             outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
-                                         return_args, self.budget_end)
+                                         return_args, self.budget, again)
         else:
             outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
                                            timeout or self.timeouts.call, return_args)
@@ -200,7 +231,7 @@ class Student:
                 todo.append(index)
         if todo:
             ran = self._sandbox.plans([plans[i] for i in todo], timeout or self.timeouts.call,
-                                      self.budget_end)
+                                      self.budget)
             self.fingerprint.saw_plans([plans[i] for i in todo], ran)
             names = {plans[i].name for i in todo}
             self._after_many(" / ".join(sorted(names)), ran, plans=[plans[i] for i in todo])
@@ -210,13 +241,13 @@ class Student:
 
     def _after_many(self, name: str, outcomes: list[Outcome], plans=None) -> list[Outcome]:
         self._collect_notes()
-        if outcomes and outcomes[-1].failure == "budget":
-            done = sum(o.failure != "budget" for o in outcomes)
+        if outcomes and outcomes[-1].failure == Failure.BUDGET:
+            done = sum(o.failure != Failure.BUDGET for o in outcomes)
             self.event("timeout", f"{name}: the check's time budget of "
-                                  f"{self.timeouts.check:.0f} s ran out after {done} of "
-                                  f"{len(outcomes)} calls")
+                                  f"{self.timeouts.check:.0f} s of CPU time ran out after "
+                                  f"{done} of {len(outcomes)} calls")
         for index, outcome in enumerate(outcomes):
-            if outcome.failure in ("timeout", "crash", "protocol", "too_much"):
+            if outcome.failure in FATAL:
                 self._note(plans[index].name if plans else name, outcome)
                 break
         return outcomes
@@ -239,16 +270,19 @@ def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
         kind, message = outcome.raised["type"], outcome.raised["message"]
         if kind == "SyntaxError":
             detail = f"your file does not parse: {message}"
-        elif kind == "SystemExit":
-            detail = f"{message} while being imported"
+        elif kind == "SystemExit":        # the kit's text first: the type name is the student's
+            detail = f"exited while being imported: {message}"
         else:
             where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
             detail = f"raised {kind} while being imported: {message}{where}"
-    elif outcome.failure == "timeout":
-        detail = f"importing your module timed out after {timeout:.1f} s"
+    elif outcome.failure == Failure.TIMEOUT:
+        detail = f"importing your module used more than {timeout:.1f} s of CPU time"
+    elif outcome.failure == Failure.WAITED:
+        detail = (f"importing your module waited {backstop(timeout):.0f} s without "
+                  "finishing (does it sleep, or wait for input?)")
     else:
         detail = f"{outcome.detail} while being imported"
-    return Outcome(failure="import", detail=detail)
+    return Outcome(failure=Failure.IMPORT, detail=detail)
 
 
 __all__ += ["SandboxError"]

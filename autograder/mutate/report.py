@@ -1,10 +1,15 @@
-"""mutation.md (for the teacher to read) and mutation.csv (one row per mutant)."""
+"""mutation.md (for the teacher to read) and mutation.csv (one row per mutant).
+
+mutation.csv is written like every CSV of the kit (outputs/spreadsheet.py): a
+line of code such as `-value` in the original or mutated column is text, never
+a formula.
+"""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
+from ..outputs import spreadsheet
 from .allowlist import toml_entry
 from .run import Analysis, Verdict
 
@@ -22,11 +27,7 @@ def score_line(analysis: Analysis) -> str:
 
 def write(analysis: Analysis, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    with (out_dir / "mutation.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, COLUMNS)
-        writer.writeheader()
-        for verdict in analysis.verdicts:
-            writer.writerow(_row(verdict))
+    spreadsheet.write(out_dir / "mutation.csv", COLUMNS, map(_row, analysis.verdicts))
     (out_dir / "mutation.md").write_text(markdown(analysis), encoding="utf-8")
 
 

@@ -30,9 +30,13 @@ from datetime import datetime
 from pathlib import Path
 
 from .. import KitError, ROOT, release as kit_release, slices
+from ..outputs.paths import student_id_problem
+from ..outputs.terminal import plain
 from . import notebooks
 
 CONFIG = ROOT / "nbgrader_config.py"
+#: The largest submitted notebook the kit reads (the handout shows the results instead).
+NOTEBOOK_BYTES = 20 << 20
 
 
 # ------------------------------------------------------------ configuration
@@ -129,9 +133,18 @@ def release(name: str, api=None, say=print) -> Path:
 
 
 # ------------------------------------------------------------ collect
-def collect(name: str, api=None) -> list[str]:
+def collect(name: str, api=None, say=print) -> list[str]:
+    """nbgrader collect with the exchange of nbgrader_config.py (exchange.SafeCollect):
+    say what it refused and left out, one line each."""
+    from nbgrader.utils import capture_log, temp_attrs
     api = api or make_api()
-    _run("collect", api.collect(name, update=True))
+    with temp_attrs(api.coursedir, assignment_id=name):
+        app = _exchange_app(api, "Collect")
+        app.update = True
+        result = capture_log(app)
+    for note in getattr(app, "notes", []):
+        say(f"collect: {plain(note)}")
+    _run("collect", result)
     return submitted_students(name, api)
 
 
@@ -160,12 +173,20 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
     from nbformat.v4 import new_output
 
     from .cells import _number, cell_text
-    from .preprocessors import keep_only_checks
+    from .preprocessors import keep_only_checks, repair, sanitize_markup
+    from ..grading.intake import IntakeError, read_module
     path = submitted / f"{name}.ipynb"
+    notes = []
     try:
-        nb = nbformat.read(path, as_version=4)
-    except Exception:     # missing or not a notebook: grade the module all the same
+        nb = nbformat.reads(read_module(path, NOTEBOOK_BYTES).decode("utf-8"), as_version=4)
+        notes = [f"{name}.ipynb: {note}" for note in repair(nb)]
+    except IntakeError as error:
         nb = notebooks.build(name)
+        notes = [f"{error}: the handout shows the results"] if path.exists() else []
+    except Exception:     # not a notebook: grade the module all the same
+        nb = notebooks.build(name)
+        notes = [f"{name}.ipynb could not be read as a notebook: the handout shows the "
+                 "results"]
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
@@ -183,7 +204,8 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
         cell.outputs = [new_output("stream", name="stdout", text=text + "\n"),
                         new_output("execute_result", execution_count=count,
                                    data={"text/plain": repr(_number(score))})]
-    return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}
+    sanitize_markup(nb)
+    return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}, notes
 
 
 def record(name: str, api, student: str, scores: dict[str, float]) -> None:
@@ -204,15 +226,24 @@ def record(name: str, api, student: str, scores: dict[str, float]) -> None:
         gb.db.commit()
 
 
-def grade_collected(name: str, api=None, jobs: int | None = None, console=None) -> list[dict]:
-    """Grade submitted/*/<name>/ in parallel; fill the gradebook and autograded/."""
+def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
+                    say=print) -> list[dict]:
+    """Grade submitted/*/<name>/ in parallel; fill the gradebook and autograded/.
+    A folder whose name is no usable student id, or a student whose results cannot
+    be recorded, is one line for the teacher; everyone else is graded."""
     import nbformat
     from rich.console import Console
 
     from ..grading import batch
     from .preprocessors import graded_checks
     api = api or make_api()
-    students = submitted_students(name, api)
+    students = []
+    for student in submitted_students(name, api):
+        problem = student_id_problem(student)
+        if problem:
+            say(f"grade-collected: {plain(student)} left out: the student id {problem}")
+        else:
+            students.append(student)
     if not students:
         raise KitError(f"no submissions of {name} in {api.coursedir.submitted_directory}/: "
                        "run `make collect` first")
@@ -228,18 +259,28 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None) 
         rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
                                console=console)
     for student in students:
-        results = json.loads((kit_out / student / "results.json").read_text(encoding="utf-8"))
-        submitted = Path(api.coursedir.format_path(api.coursedir.submitted_directory,
-                                                   student, name))
-        target = Path(api.coursedir.format_path(api.coursedir.autograded_directory,
-                                                student, name))
-        if target.exists():
-            shutil.rmtree(target)
-        shutil.copytree(submitted, target, symlinks=True, ignore=_ignored(api))
-        nb, scores = filled_notebook(name, submitted, checks, results)
-        nbformat.write(nb, target / f"{name}.ipynb")
-        record(name, api, student, scores)
+        try:
+            notes = _record_one(name, api, student, checks, kit_out, nbformat)
+        except Exception as error:  # noqa: BLE001 (one student's record, never the batch)
+            say(f"grade-collected: {plain(student)}: not recorded in the gradebook "
+                f"({type(error).__name__}: {plain(error)})")
+            continue
+        for note in notes:
+            say(f"grade-collected: {plain(student)}: {plain(note)}")
     return rows
+
+
+def _record_one(name: str, api, student: str, checks: dict, kit_out: Path, nbformat) -> list:
+    results = json.loads((kit_out / student / "results.json").read_text(encoding="utf-8"))
+    submitted = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
+    target = Path(api.coursedir.format_path(api.coursedir.autograded_directory, student, name))
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(submitted, target, symlinks=True, ignore=_ignored(api))
+    nb, scores, notes = filled_notebook(name, submitted, checks, results)
+    nbformat.write(nb, target / f"{name}.ipynb")
+    record(name, api, student, scores)
+    return notes
 
 
 def autograde(name: str, api=None) -> None:
@@ -249,17 +290,30 @@ def autograde(name: str, api=None) -> None:
 
 
 # ------------------------------------------------------------ feedback and export
-def feedback(name: str, api=None) -> None:
+def feedback(name: str, api=None, say=print) -> None:
+    """generate_feedback and release_feedback; a submission that lacks nbgrader's
+    submission_secret.txt (made by hand, collected before the kit's collect) is
+    left out with a line, so it cannot stop everyone else's feedback."""
+    from nbgrader.utils import temp_attrs
     api = api or make_api()
-    _run("generate_feedback", api.generate_feedback(name, force=True))
-    _run("release_feedback", api.release_feedback(name))
+    base = Path(api.coursedir.root) / api.coursedir.autograded_directory
+    lacking = sorted(p.parent.name for p in base.glob(f"*/{name}")
+                     if not (p / "submission_secret.txt").is_file())
+    for student in lacking:
+        say(f"feedback: {plain(student)} left out: the submission has no "
+            "submission_secret.txt (it was not made by nbgrader submit)")
+    excluded = ",".join(filter(None, [api.coursedir.student_id_exclude, *lacking]))
+    with temp_attrs(api.coursedir, student_id_exclude=excluded):
+        _run("generate_feedback", api.generate_feedback(name, force=True))
+        _run("release_feedback", api.release_feedback(name))
 
 
 def export(to: str, api=None) -> Path:
     from nbgrader.api import Gradebook
-    from nbgrader.plugins import CsvExportPlugin
+
+    from .export import SafeCsvExportPlugin
     api = api or make_api()
-    plugin = CsvExportPlugin(config=api.config)
+    plugin = SafeCsvExportPlugin(config=api.config)
     plugin.to = str(to)
     with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb:
         plugin.export(gb)
@@ -342,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "grade":
             rows = grade_collected(args.assignment, jobs=args.jobs)
             for row in sorted(rows, key=lambda r: r["student"]):
-                print(f"{row['student']:<24} {row['score']:>6}/{row['max_score']:<4} "
+                print(f"{plain(row['student']):<24} {row['score']:>6}/{row['max_score']:<4} "
                       f"{row['status']}")
             print(f"{len(rows)} submissions graded into the gradebook and autograded/")
         elif args.command == "autograde":

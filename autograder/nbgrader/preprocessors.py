@@ -18,19 +18,35 @@ run, and they only ask the kit's sandboxed grader (cells.py):
   `autograder/` package, `json.py`, `ipykernel_launcher.py`) can shadow a
   module the kernel imports, and tells the graded cells where the submission
   is through $SPIELBAUM_SUBMISSION.
+- `RepairNotebook` (first of all): a cell whose nbgrader metadata nbgrader's
+  own validator refuses (`"nbgrader": "oops"`), whose metadata is not a
+  mapping or whose id is not one nbformat allows has that part dropped, and the
+  notebook is graded (only the gradebook's cells count): one student's broken
+  notebook never stops everyone's grading.
+- `SanitizeMarkup` (after the others, and in front of every HTML nbgrader
+  renders: feedback, formgrader): every Markdown or raw cell that is not the
+  handout's own is the student's, shown through `outputs.html.student_markdown`
+  (no script, no event handler, no `javascript:` link, no remote image), and
+  outputs other than plain text, attachments and notebook metadata are dropped.
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import os
+import re
 import shutil
 import tempfile
+import uuid
 
+from nbformat import from_dict
 from nbformat.v4 import new_code_cell
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from ..outputs.html import student_markdown
+from ..outputs.markdown import fenced
 from . import BEGIN_HIDDEN, END_HIDDEN
 
 MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
@@ -126,5 +142,115 @@ class GradeInCleanFolder(NbGraderPreprocessor):
         return nb, resources
 
 
-__all__ = ["RunOnlyGradedChecks", "GradeInCleanFolder", "keep_only_checks", "defuse",
-           "BEGIN_HIDDEN", "END_HIDDEN"]
+# ------------------------------------------------------------ a notebook as data
+_CELL_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+CELL_TYPES = ("code", "markdown", "raw")
+
+
+def repair(nb) -> list[str]:
+    """Make a submitted notebook's structure one the kit and nbgrader can read,
+    dropping what is malformed; one line per repair, for the teacher."""
+    from nbgrader.nbgraderformat import MetadataValidator
+    notes, kept = [], []
+    cells = nb.get("cells")
+    if not isinstance(cells, list):
+        nb["cells"] = []
+        return ["the notebook has no list of cells"]
+    validator = MetadataValidator()
+    for number, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict) or cell.get("cell_type") not in CELL_TYPES:
+            notes.append(f"cell {number} is not a notebook cell: left out")
+            continue
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = from_dict({})
+            notes.append(f"cell {number}: its metadata is not a mapping: dropped")
+        source = cell.get("source", "")
+        if not isinstance(source, str):
+            ok = isinstance(source, list) and all(isinstance(line, str) for line in source)
+            cell["source"] = "".join(source) if ok else ""
+        if "nbgrader" in cell["metadata"]:
+            try:
+                if not isinstance(cell["metadata"]["nbgrader"], dict):
+                    raise TypeError("not a mapping")
+                validator.validate_cell(cell)
+            except Exception as error:  # noqa: BLE001 (nbgrader's validator raises many kinds)
+                cell["metadata"].pop("nbgrader")
+                notes.append(f"cell {number}: its nbgrader metadata is malformed "
+                             f"({str(error).splitlines()[0][:80]}): ignored")
+        if "id" in cell and not (isinstance(cell["id"], str) and _CELL_ID.match(cell["id"])):
+            cell["id"] = uuid.uuid4().hex[:12]
+            notes.append(f"cell {number}: its id is not one nbformat allows: replaced")
+        kept.append(cell)
+    nb["cells"] = kept
+    return notes
+
+
+@functools.cache
+def handout_sources() -> frozenset[str]:
+    """The Markdown of every handout notebook the kit makes: text that is the kit's,
+    not a student's, when a submitted notebook still holds it unchanged."""
+    from .. import KitError, slices
+    from . import notebooks
+    sources = set()
+    for name in slices.names():
+        try:
+            built = notebooks.build(name)
+        except (KitError, OSError, KeyError):
+            continue         # a slice without a rubric has no notebook
+        sources |= {cell.source for cell in built.cells if cell.cell_type == "markdown"}
+    return frozenset(sources)
+
+
+def sanitize_markup(nb):
+    """Every piece of a notebook a browser would render, made inert unless it is
+    the handout's own (see the module docstring)."""
+    trusted = handout_sources()
+    for cell in nb.cells:
+        cell.pop("attachments", None)
+        if cell.cell_type == "raw":
+            cell.cell_type = "markdown"
+            cell.source = student_markdown(fenced(cell.source))
+            for key in ("format", "raw_mimetype"):
+                cell.metadata.pop(key, None)
+        elif cell.cell_type == "markdown" and cell.source not in trusted:
+            cell.source = student_markdown(cell.source)
+        elif cell.cell_type == "code":
+            cell.outputs = [_plain_output(o) for o in cell.get("outputs", [])
+                            if o.get("output_type") in ("stream", "execute_result",
+                                                        "display_data", "error")]
+    metadata = {key: nb.metadata[key] for key in ("kernelspec",) if key in nb.metadata}
+    language = nb.metadata.get("language_info")
+    if isinstance(language, dict) and isinstance(language.get("name"), str):
+        metadata["language_info"] = {"name": language["name"]}
+    nb.metadata = from_dict(metadata)
+    return nb
+
+
+def _plain_output(output):
+    if output.get("output_type") in ("execute_result", "display_data"):
+        text = output.get("data", {}).get("text/plain", "")
+        output["data"] = from_dict({"text/plain": text})
+        output["metadata"] = from_dict({})
+    return output
+
+
+class RepairNotebook(NbGraderPreprocessor):
+    """Drop malformed parts of a submitted notebook (see the module docstring)."""
+
+    def preprocess(self, nb, resources):
+        for note in repair(nb):
+            self.log.warning("%s: %s", resources.get("unique_key", "notebook"), note)
+        return nb, resources
+
+
+class SanitizeMarkup(NbGraderPreprocessor):
+    """Student markup made inert before any HTML is made (see the module docstring)."""
+
+    def preprocess(self, nb, resources):
+        repair(nb)
+        return sanitize_markup(nb), resources
+
+
+__all__ = ["RunOnlyGradedChecks", "GradeInCleanFolder", "RepairNotebook", "SanitizeMarkup",
+           "keep_only_checks", "defuse", "repair", "sanitize_markup", "BEGIN_HIDDEN",
+           "END_HIDDEN"]

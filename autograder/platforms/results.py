@@ -4,16 +4,22 @@ Gradescope renders the top-level output and each test's output as Markdown here
 (`"md"`): every piece of text the student controls (what the code printed, an
 exception message, a refusal naming a path, a check's output quoting a returned
 value) is inside a code fence longer than any backtick run in it
-(`report.fenced`), so it cannot end its block and add headings, links or a
-fake score. PrairieLearn shows test output as preformatted text.
+(`outputs.markdown.fenced`), so it cannot end its block and add headings, links
+or a fake score. PrairieLearn shows test output as preformatted text: there every
+line of student text is marked with a bar (`quoted`), and its one-line `message`
+puts the student's text in quotes after the score, on one line, so a message
+reading "## Score: 25 / 25" is seen as what it is. Every string is made writable
+(`outputs.jsondata`): a lone surrogate would make PrairieLearn refuse the results.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..grading.report import fenced
 from ..grading.runner import Graded
+from ..outputs.jsondata import plain_data
+from ..outputs.markdown import fenced
+from ..outputs.text import visible
 
 #: What a student sees of the printed output (as in feedback.md).
 PRINTED_SHOWN = 2000
@@ -82,7 +88,7 @@ def gradescope(graded: Graded, notes: list[str], title: str) -> dict:
             entry["output"] = fenced(_capped(test.output))
             entry["output_format"] = "md"
         tests.append(entry)
-    return {
+    return plain_data({
         "score": _number(graded.score),
         "execution_time": math.ceil(graded.seconds),
         "output": "\n\n".join(parts),
@@ -94,34 +100,37 @@ def gradescope(graded: Graded, notes: list[str], title: str) -> dict:
         "extra_data": {"status": graded.status, "max_score": _number(graded.max_score),
                        "sandbox_layers": list(graded.layers), "refused": graded.refused},
         "tests": tests,
-    }
+    })
 
 
 # ------------------------------------------------------------ PrairieLearn
-def _plain(text: str) -> str:
-    return text
+def quoted(text: str) -> str:
+    """Student text in PrairieLearn's preformatted output: every line behind a bar."""
+    return "\n".join(f"  | {line}" for line in visible(text).splitlines() or [""])
 
 
 def prairielearn(graded: Graded, notes: list[str], title: str) -> dict:
     """PrairieLearn's results.json: gradable, score in [0, 1], message, output, tests."""
     share = graded.score / graded.max_score if graded.max_score else 0.0
     output = [f"{title}: {score_line(graded)}"]
-    for heading, text in _sections(graded, notes, _plain):
+    for heading, text in _sections(graded, notes, quoted):
         output.append(f"{heading}:\n{text}" if heading else text)
     output.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
-    return {
+    about = f' About your submission: "{visible(graded.message, lines=False)}"' \
+        if graded.message else ""
+    return plain_data({
         "gradable": True,
         "score": min(1.0, max(0.0, share)),
-        "message": score_line(graded) + (f". {graded.message}" if graded.message else ""),
+        "message": score_line(graded) + "." + about,
         "output": "\n\n".join(output),
         "tests": [{"name": t.title, "points": _number(t.score),
                    "max_points": _number(t.max_score),
                    "message": "passed" if t.passed else "failed",
                    "output": _capped(t.output)} for t in graded.tests],
-    }
+    })
 
 
 def prairielearn_not_graded(message: str) -> dict:
     """No grade: the submission is marked "invalid, not gradable", no points are
     awarded or lost and the attempt is not counted (PrairieLearn's `gradable`)."""
-    return {"gradable": False, "format_errors": [message], "message": message}
+    return plain_data({"gradable": False, "format_errors": [message], "message": message})

@@ -14,40 +14,39 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from ..grading.runner import IGNORED_DIRS, MAX_BYTES
+from ..grading.intake import IGNORED_DIRS, MAX_BYTES, walk
 
 MAX_MEMBERS = 200           # Python files taken from all zips together
 MAX_TOTAL = 4 * MAX_BYTES   # bytes taken from all zips together
 
 
-def _holds(folder: Path, module: str) -> bool:
-    return any(not set(p.relative_to(folder).parts) & IGNORED_DIRS
-               for p in folder.rglob(module))
-
-
 def needs_unpacking(folder: Path, modules: tuple[str, ...]) -> list[Path]:
-    """The zips to unpack: every zip in the upload, when a module is missing."""
-    if all(_holds(folder, m) for m in modules):
+    """The zips to unpack: every zip in the upload, when a module is missing
+    (looked for with the grader's own bounded walk, links never followed)."""
+    entries = walk(folder).entries
+    names = {e.parts[-1] for e in entries}
+    if all(m in names for m in modules):
         return []
-    return sorted(p for p in folder.rglob("*.zip")
-                  if p.is_file() and not p.is_symlink()
-                  and not set(p.relative_to(folder).parts) & IGNORED_DIRS)
+    return [e.path for e in sorted(entries, key=lambda e: e.parts)
+            if e.kind == "file" and e.parts[-1].endswith(".zip")]
 
 
-def _safe_name(info: zipfile.ZipInfo) -> PurePosixPath | None:
-    """The member's path inside the target, or None to leave it out."""
+def _safe_name(info: zipfile.ZipInfo, modules: tuple[str, ...] = ()) -> PurePosixPath | None:
+    """The member's path inside the target, or None to leave it out. A folder is
+    kept only when it bears a module's name, so the grader can say that the
+    module is a folder rather than that there is none."""
     name = PurePosixPath(info.filename.replace("\\", "/"))
     mode = info.external_attr >> 16
-    if info.is_dir() or stat.S_ISLNK(mode) or name.is_absolute():
+    if stat.S_ISLNK(mode) or name.is_absolute():
         return None
-    if any(part in ("", ".", "..") for part in name.parts) or name.suffix != ".py":
+    if any(part in ("", ".", "..") for part in name.parts) or set(name.parts) & IGNORED_DIRS:
         return None
-    if set(name.parts) & IGNORED_DIRS:
-        return None
-    return name
+    if info.is_dir():
+        return name if name.name in modules else None
+    return name if name.suffix == ".py" else None
 
 
-def unpack(zips: list[Path], target: Path) -> list[str]:
+def unpack(zips: list[Path], target: Path, modules: tuple[str, ...] = ()) -> list[str]:
     """Unpack the Python files of `zips` into `target` (one folder per zip);
     return notes for the feedback."""
     notes, members, total = [], 0, 0
@@ -56,8 +55,12 @@ def unpack(zips: list[Path], target: Path) -> list[str]:
         try:
             with zipfile.ZipFile(archive) as opened:
                 for info in opened.infolist():
-                    name = _safe_name(info)
+                    name = _safe_name(info, modules)
                     if name is None:
+                        continue
+                    if info.is_dir():
+                        home.joinpath(*name.parts).mkdir(parents=True, exist_ok=True)
+                        notes.append(f"{archive.name}: {name} is a folder, not a file")
                         continue
                     if members >= MAX_MEMBERS or total >= MAX_TOTAL:
                         notes.append(f"{archive.name}: more than {MAX_MEMBERS} Python files "
@@ -95,7 +98,7 @@ class Upload:
             return self.folder
         self._temp = tempfile.TemporaryDirectory(prefix="spielbaum-upload-")
         target = Path(self._temp.name)
-        self.notes = unpack(zips, target)
+        self.notes = unpack(zips, target, self.modules)
         return target
 
     def __exit__(self, *exc) -> None:

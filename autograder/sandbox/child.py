@@ -30,6 +30,7 @@ import importlib
 import io
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -140,10 +141,47 @@ def add_row(replies, row):
         replies.add(row)
 
 
+_stuck = []     # where the student's code was when the grader asked (SIGUSR1)
+
+
+def _on_stop_request(signum, frame):
+    """The grader is about to stop a call that ran out of time: note where the
+    student's code is (for the feedback only; the flusher thread sends it, since
+    a signal handler must not take the write lock its own thread may hold)."""
+    _stuck.append(student_frames(frame))
+
+
+def student_frames(frame):
+    """'function (file, line N)' of the innermost frame in the student's files, and
+    of the outermost one if it differs."""
+    found = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.startswith(SCRATCH):
+            found.append(f"{frame.f_code.co_name} ({os.path.basename(filename)}, "
+                         f"line {frame.f_lineno})")
+        frame = frame.f_back
+    if not found:
+        return "code outside your files (a built-in function, or the kit's plumbing)"
+    if len(found) == 1:
+        return found[0]
+    return f"{found[0]}, called from {found[-1]}"
+
+
+_getppid = os.getppid
+
+
 def _flusher():
+    """Sends buffered replies older than Batched.AGE and the stop report; ends the
+    child when the grader that started it is gone (a killed grading process must
+    not leave a sleeping or looping child behind)."""
     while True:
         time.sleep(Batched.AGE)
+        if _getppid() != CONFIG["parent"]:
+            os._exit(0)
         try:
+            if _stuck:
+                send({"stuck": _stuck.pop()})
             _pending.flush_if_old()
         except OSError:
             return
@@ -234,26 +272,76 @@ def where(error):
 
 
 def describe(error):
-    kind = type(error).__name__
+    """{"type", "message", "where"} of the student's exception. Nothing of the
+    exception is trusted to behave: a `__str__` that raises, an `errno` with a
+    lying `__eq__` or a strange class name still give a description."""
+    try:
+        return _describe(error)
+    except BaseException:
+        return {"type": _kind(error), "message": "(the exception's message could not be read)",
+                "where": None}
+
+
+def _kind(error):
+    try:
+        name = type.__dict__["__name__"].__get__(type(error))
+    except BaseException:
+        name = None
+    return name[:100] if type(name) is str else "Exception"
+
+
+def _text(value, limit=400):
+    """str(value), or a placeholder when its `__str__` fails or returns no str."""
+    try:
+        text = str(value)
+    except BaseException:
+        return "(the exception's message could not be read)"
+    return text[:limit] if type(text) is str else "(the exception's message could not be read)"
+
+
+def _errno(error):
+    number = getattr(error, "errno", None) if isinstance(error, OSError) else None
+    return number if type(number) is int else None
+
+
+def _describe(error):
+    kind = _kind(error)
+    number = _errno(error)
     if isinstance(error, SystemExit):
-        message = f"called exit({error.code!r})"
+        message = f"called exit({_text(repr_of(error.code), 100)})"
     elif isinstance(error, MemoryError):
         message = f"used more than {CONFIG['limits']['memory_bytes'] >> 20} MB of memory"
-    elif isinstance(error, OSError) and error.errno == 27:
-        message = f"wrote a file larger than the sandbox allows ({error.strerror})"
-    elif isinstance(error, OSError) and error.errno == 28:
+    elif number == 27:
+        message = f"wrote a file larger than the sandbox allows ({_text(error.strerror)})"
+    elif number == 28:
         disk = CONFIG["disk"]
         message = (f"filled its scratch folder: the sandbox allows {disk['bytes'] >> 20} MB "
-                   f"and {disk['files']:,} files in all ({error.strerror})")
-    elif isinstance(error, OSError) and error.errno in (13, 30) and "tmpfs" not in _applied \
-            and os.path.abspath(os.fsdecode(error.filename or "/")).startswith(SCRATCH):
-        message = f"tried to write a file: the sandbox's folder is read-only here ({error.strerror})"
+                   f"and {disk['files']:,} files in all ({_text(error.strerror)})")
+    elif number in (13, 30) and "tmpfs" not in _applied and _in_scratch(error.filename):
+        message = (f"tried to write a file: the sandbox's folder is read-only here "
+                   f"({_text(error.strerror)})")
     else:
-        message = str(error)[:400]
+        message = _text(error)
     if isinstance(error, SyntaxError):
-        return {"type": kind, "message": f"{error.msg} ({os.path.basename(error.filename or '')}, "
-                                         f"line {error.lineno})", "where": None}
+        filename = error.filename if type(error.filename) is str else ""
+        line = error.lineno if type(error.lineno) is int else None
+        return {"type": kind, "message": f"{_text(error.msg)} ({os.path.basename(filename)}, "
+                                         f"line {line})", "where": None}
     return {"type": kind, "message": message, "where": where(error)}
+
+
+def repr_of(value):
+    try:
+        return repr(value)
+    except BaseException:
+        return "?"
+
+
+def _in_scratch(filename):
+    try:
+        return os.path.abspath(os.fsdecode(filename or "/")).startswith(SCRATCH)
+    except BaseException:
+        return False
 
 
 def resolve(target):
@@ -327,9 +415,13 @@ def run_call(request):
 
 
 def run_map(request):
-    """One function over many argument lists; compact replies [id, i, kind, value(, args)]:
-    kind 0 returned, 1 raised, 2 returned something that cannot be sent, 3 no such function."""
-    base, return_args = request["id"], request.get("return_args")
+    """One function over many argument lists; compact replies [id, i, kind, value(, args,
+    again)]: kind 0 returned, 1 raised, 2 returned something that cannot be sent, 3 no
+    such function. With "again", a call that returned is made a second time on the
+    same argument objects and its answer added as [kind, value]: a function that
+    changed its input shows it in its own second answer (the grader judges that,
+    never the arguments as this process reports them)."""
+    base, return_args, again = request["id"], request.get("return_args"), request.get("again")
     replies = _pending
     kept = _kept()
     try:
@@ -342,21 +434,31 @@ def run_map(request):
             continue
         if not request.get("plain"):
             args = unwrap(args)
-        try:
-            value = function(*args)
-        except BaseException as error:
-            replies.add([base, index, 1, describe(error)])
-            continue
-        try:
-            row = [base, index, 0, protocol.to_plain(value, kept=kept)]
-            if return_args:
-                row.append(protocol.to_plain(args, kept=kept))
-        except protocol.Unencodable as error:
-            row = [base, index, 2, str(error)]
-        except BaseException as error:
-            row = [base, index, 1, describe(error)]
+        row = answer(base, index, function, args, kept)
+        if row[2] == 0 and (return_args or again):
+            try:
+                row.append(protocol.to_plain(args, kept=kept) if return_args else None)
+            except BaseException:
+                row.append(None)
+            if again:
+                second = answer(base, index, function, args, kept)
+                row.append(second[2:4])
         add_row(replies, row)
     replies.flush()
+
+
+def answer(base, index, function, args, kept):
+    """The row for one call of `function(*args)`."""
+    try:
+        value = function(*args)
+    except BaseException as error:
+        return [base, index, 1, describe(error)]
+    try:
+        return [base, index, 0, protocol.to_plain(value, kept=kept)]
+    except protocol.Unencodable as error:
+        return [base, index, 2, str(error)]
+    except BaseException as error:
+        return [base, index, 1, describe(error)]
 
 
 # ---------------------------------------------------------------- calls back
@@ -624,6 +726,7 @@ def main():
         send({"ready": False, "error": str(error)})
         os._exit(3)
     threading.Thread(target=_flusher, daemon=True).start()
+    signal.signal(signal.SIGUSR1, _on_stop_request)
     sys.addaudithook(audit)
     send({"ready": True, "layers": applied, "pid": os.getpid()})
     serve()

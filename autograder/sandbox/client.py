@@ -17,22 +17,39 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from . import protocol
 from .plans import Plan, Registry
+from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL
 
 CHILD = Path(__file__).with_name("child.py")
 MB = 1 << 20
 MAX_REPLY = 1 * MB         # bytes in one reply line
 MAX_NOTES = 100            # refusals kept word for word per sandbox; the rest are counted
-MAX_CALLBACKS = 2_000_000  # calls back to the grader's objects in one plan
+MAX_CALLBACKS = 250_000    # calls back to the grader's objects in one plan (honest: < 1,000)
+MAX_TEXT = 400             # characters kept of any text the child sends (messages, notes)
+ANSWER_WRITE_SECONDS = 5.0  # a child that asked a grader's object is waiting for the
+                            # answer: if it does not read it within this, it stopped reading
+# Time limits are seconds of the child's own CPU time: other processes on the machine
+# do not count against the student. A wall-clock backstop ends a call that sleeps or
+# blocks (or waits on a grader that is slow to answer): WALL_FACTOR times its CPU
+# limit, plus WALL_EXTRA seconds.
+WALL_FACTOR = 8
+WALL_EXTRA = 2.0
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def backstop(cpu_seconds: float) -> float:
+    """Wall-clock seconds a wait with `cpu_seconds` of CPU time may take at most."""
+    return WALL_FACTOR * cpu_seconds + WALL_EXTRA
 
 
 @dataclass(frozen=True)
 class Limits:
     memory_bytes: int = 512 * MB
-    cpu_seconds: int = 300          # for the child's whole life; calls have wall-clock limits
+    cpu_seconds: int = 300          # for the child's whole life (RLIMIT_CPU)
     file_bytes: int = 4 * MB
     open_files: int = 64
     output_cap: int = 20000         # characters of student output kept
@@ -40,6 +57,28 @@ class Limits:
     disk_bytes: int = 64 * MB       # the whole scratch folder (a private tmpfs)
     disk_files: int = 1000          # files and folders in it
     check_bytes: int = 16 * MB      # reply bytes read during one check, all calls together
+    check_items: int = 1_000_000    # JSON values decoded during one check (honest: < 430,000)
+
+
+class Failure(StrEnum):
+    """Why a call gave no normal answer (`Outcome.failure`); equal to its string."""
+    TIMEOUT = "timeout"       # used more than its CPU time
+    WAITED = "waited"         # the wall-clock backstop ended it (it slept or blocked)
+    CRASH = "crash"           # the child died
+    BAD_VALUE = "bad_value"   # returned something that cannot be checked
+    PROTOCOL = "protocol"     # broke the wire format, or stopped reading the grader
+    SKIPPED = "skipped"       # not run: an earlier call of the same function failed
+    UNREACHED = "unreached"   # not run: an earlier call of the same request failed
+    MISSING = "missing"       # no such function
+    BUDGET = "budget"         # the check's time budget ran out before this call
+    TOO_MUCH = "too_much"     # the check's replies passed Limits.check_bytes / check_items
+    IMPORT = "import"         # the modules do not import
+    CEILING = "ceiling"       # the submission's total time ran out
+
+
+#: Failures after which the child is gone (killed or dead) and the function is skipped later.
+FATAL = frozenset({Failure.TIMEOUT, Failure.WAITED, Failure.CRASH, Failure.PROTOCOL,
+                   Failure.TOO_MUCH, Failure.CEILING})
 
 
 @dataclass
@@ -48,11 +87,11 @@ class Outcome:
     ok: bool = False
     value: object = None
     raised: dict | None = None      # {"type", "message", "where"} of the student's exception
-    args_after: list | None = None
-    failure: str | None = None      # timeout, crash, bad_value, protocol, skipped, unreached,
-                                    # missing (no such function), budget (the check's
-                                    # time budget ran out before this call), too_much (the
-                                    # check's replies passed Limits.check_bytes)
+    args_after: list | None = None  # the arguments after the call as the child reports
+                                    # them: for feedback only, never for a verdict
+    again: "Outcome | None" = None  # the answer of the same call made again on the same
+                                    # argument objects (map(..., again=True))
+    failure: Failure | None = None
     detail: str = ""                # human words for a failure
     seconds: float = 0.0
 
@@ -61,8 +100,56 @@ class Outcome:
         return self.failure is None and self.raised is None
 
 
+@dataclass
+class Wait:
+    """How long one reply may take: `cpu` seconds of the child's CPU time from the
+    moment the grader starts waiting, and a wall-clock end as a backstop."""
+    cpu: float
+    wall_end: float
+    cpu_start: float | None = None    # the child's CPU time when waiting began (lazy)
+    answering: float = 0.0            # CPU seconds the grader spent answering its calls
+    calls: int = 0                    # ... and how many
+
+    @classmethod
+    def of(cls, cpu: float) -> "Wait":
+        return cls(cpu, time.monotonic() + backstop(cpu))
+
+
+@dataclass
+class Budget:
+    """One hidden check's time: `cpu` seconds of child CPU time for all its calls
+    together (children restarted during the check included), and a wall-clock end."""
+    cpu: float
+    wall_end: float
+    spent_before: float = 0.0         # CPU of children that died during this check
+
+    @classmethod
+    def of(cls, cpu: float) -> "Budget":
+        return cls(cpu, time.monotonic() + backstop(cpu))
+
+
+def text(value, limit: int = MAX_TEXT) -> str:
+    """Student text as the grader keeps it: a str, at most `limit` characters, and
+    writable anywhere (lone surrogates and other unencodable code points escaped)."""
+    value = value if type(value) is str else str(value)
+    value = value[:limit]
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class SandboxError(Exception):
     """The child could not be started or confined: the student code did not run."""
+
+
+class _Stop(Exception):
+    """A read or write to the child gave up; `failure` and `detail` say why."""
+
+    def __init__(self, failure: Failure, detail: str = ""):
+        super().__init__(detail)
+        self.failure, self.detail = failure, detail
 
 
 @dataclass
@@ -80,6 +167,7 @@ class Sandbox:
         self.notes_total = 0               # every refusal note received
         self.last_note = ""
         self.bytes_left = self.limits.check_bytes
+        self.items_left = self.limits.check_items
         self.callbacks = 0                 # calls back answered (or recorded) in all plans
         self._plan_callbacks = 0           # ... in the plan being run (capped)
         self.applied: list[str] = []
@@ -88,10 +176,16 @@ class Sandbox:
         self._rows = collections.deque()   # parsed rows of a map not yet consumed
         self._reader = None
         self._writer = None
+        self._stat = None     # /proc/<pid>/stat of the child, open: its CPU time
         self._registry: Registry | None = None
+        self._wait: Wait | None = None     # the wait in progress (answers share its end)
         self._next_number = 1     # proxies get numbers never used before in this child
         self._late_error = None
-        self._fail_reason = ""
+        self._checked = 0.0       # when time was last checked (monotonic)
+        self.wall_ceiling = float("inf")   # monotonic end of the submission's time
+        self.cpu_mark = 0.0       # the child's CPU time when the current check began
+        self.cpu_final = None     # ... and when it was killed
+        self.stuck = ""           # where the student's code was when a call was stopped
         self.start_seconds = 0.0
 
     # ------------------------------------------------------------ life cycle
@@ -109,7 +203,7 @@ class Sandbox:
         config = {
             "rfd": child_r, "wfd": child_w, "scratch": str(Path(self.scratch).resolve()),
             "modules": list(self.modules), "layers": list(self.layers),
-            "uid": confine_uid,
+            "uid": confine_uid, "parent": os.getpid(),
             "output_cap": self.limits.output_cap,
             "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
             "limits": {"cpu_seconds": self.limits.cpu_seconds,
@@ -128,12 +222,18 @@ class Sandbox:
             os.close(child_r)
             os.close(child_w)
         self._reader, self._writer = parent_r, parent_w
-        hello = self._read_message(time.monotonic() + self.limits.start_timeout, None)
+        os.set_blocking(parent_w, False)     # every write has a deadline (_send_text)
+        try:
+            self._stat = os.open(f"/proc/{self.process.pid}/stat", os.O_RDONLY)
+        except OSError:
+            self._stat = None
+        hello = self._read_message(Wait(float("inf"),
+                                        time.monotonic() + self.limits.start_timeout), None)
         if hello is None or not hello.get("ready"):
-            reason = (hello or {}).get("error") or "the sandbox did not start"
+            reason = text((hello or {}).get("error") or "the sandbox did not start")
             self.kill()
             raise SandboxError(f"sandbox setup failed: {reason}")
-        self.applied = hello.get("layers", [])
+        self.applied = [layer for layer in hello.get("layers", []) if type(layer) is str]
         missing = set(self.layers) - set(self.applied)
         if missing:
             self.kill()
@@ -144,9 +244,28 @@ class Sandbox:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def cpu_seconds(self) -> float | None:
+        """The child's CPU time so far (all its threads), read from /proc; None once
+        it is gone. Other processes on the machine never count here."""
+        if self._stat is None:
+            return self.cpu_final
+        try:
+            data = os.pread(self._stat, 1024, 0)
+            fields = data[data.rindex(b")") + 2:].split()
+            return (int(fields[11]) + int(fields[12])) / _TICKS
+        except (OSError, ValueError, IndexError):
+            return self.cpu_final
+
+    def check_cpu(self) -> float:
+        """CPU seconds the child has used since the current check began."""
+        now = self.cpu_seconds()
+        return max(0.0, (now if now is not None else self.cpu_mark) - self.cpu_mark)
+
     def kill(self) -> None:
         if self.process is None:
             return
+        if self._stat is not None:
+            self.cpu_final = self.cpu_seconds()
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -155,13 +274,13 @@ class Sandbox:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for fd in (self._reader, self._writer):
+        for fd in (self._reader, self._writer, self._stat):
             if fd is not None:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-        self._reader = self._writer = None
+        self._reader = self._writer = self._stat = None
 
     close = kill
 
@@ -173,100 +292,202 @@ class Sandbox:
         self.kill()
 
     # ------------------------------------------------------------ transport
-    def _send(self, message: dict) -> None:
-        self._send_text(protocol.dumps(message))
+    def _send(self, message: dict, wait: Wait) -> None:
+        self._send_text(protocol.dumps(message), wait)
 
-    def _send_text(self, text: str) -> None:
-        data = text.encode()
-        try:
-            view = memoryview(data)
-            while view:
+    def _send_text(self, message: str, wait: Wait) -> None:
+        """Write to the child before the wait's wall-clock end: a child that stops
+        reading cannot block the grader (the pipe is non-blocking)."""
+        view = memoryview(message.encode())
+        while view:
+            try:
                 view = view[os.write(self._writer, view):]
-        except (BrokenPipeError, OSError):
-            pass  # the child is gone; the read below reports how
+                continue
+            except BlockingIOError:
+                pass
+            except (OSError, TypeError):
+                return    # the child is gone; the read that follows reports how
+            remaining = min(wait.wall_end, self.wall_ceiling) - time.monotonic()
+            if remaining <= 0:
+                raise _Stop(Failure.PROTOCOL, "stopped reading what the grader sent")
+            select.select([], [self._writer], [], min(remaining, 1.0))
 
     def new_check(self) -> None:
-        """A hidden check begins: its replies get a fresh byte allowance."""
+        """A hidden check begins: fresh allowances of reply bytes and decoded values,
+        and its CPU time counted from here."""
         self.bytes_left = self.limits.check_bytes
+        self.items_left = self.limits.check_items
+        now = self.cpu_seconds()
+        self.cpu_mark = now if now is not None else 0.0
 
-    def _note(self, text) -> None:
+    def _note(self, note) -> None:
         self.notes_total += 1
-        text = str(text)[:200]
-        self.last_note = text
+        note = text(note, 200)
+        self.last_note = note
         if len(self.notes) < MAX_NOTES:
-            self.notes[text] = None
+            self.notes[note] = None
 
-    def _fill(self, deadline: float) -> bool:
-        """Read what the child sent into the buffer; False (with a reason) when it
-        is too late, the child is gone, or a reply grows past the cap."""
+    def _fill(self, wait: Wait, budget: Budget | None = None) -> None:
+        """Read what the child sent into the buffer, or raise _Stop: the reply grew
+        past its cap, the call used its CPU time (or the check its budget), the wall
+        clock passed the backstop, or the child is gone. Time is checked whenever
+        the grader would block, and every 50 ms while data keeps coming."""
         if len(self._buffer) > MAX_REPLY:
-            self._fail_reason = f"sent a reply larger than {MAX_REPLY // MB} MB"
-            return False
+            raise _Stop(Failure.PROTOCOL, f"sent a reply larger than {MAX_REPLY // MB} MB")
         if self.bytes_left < 0:
-            self._fail_reason = "too_much"
-            return False
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            self._fail_reason = "timeout"
-            return False
-        ready, _, _ = select.select([self._reader], [], [], remaining)
-        if ready:
+            raise _Stop(Failure.TOO_MUCH, f"sent more than {self.limits.check_bytes // MB} MB "
+                                          "of answers in one check; the rest was not read")
+        if self.items_left < 0:
+            raise self._too_many()
+        now = time.monotonic()
+        if now - self._checked >= 0.05:
+            self._check_time(wait, budget)
+        ready, _, _ = select.select([self._reader], [], [], 0)
+        while not ready:
+            cpu_left = self._check_time(wait, budget)
+            pause = min(0.2, max(0.005, cpu_left / 2),
+                        min(wait.wall_end, self.wall_ceiling) - time.monotonic())
+            if budget is not None:
+                pause = min(pause, budget.wall_end - time.monotonic())
+            ready, _, _ = select.select([self._reader], [], [], max(0.0, pause))
+        chunk = os.read(self._reader, 1 << 16)
+        if not chunk:
+            raise _Stop(Failure.CRASH)
+        self.bytes_left -= len(chunk)
+        self._buffer += chunk
+
+    def _check_time(self, wait: Wait, budget: Budget | None) -> float:
+        """Raise _Stop if the call or the check is out of time; else the CPU seconds
+        the call has left."""
+        now, cpu = time.monotonic(), self.cpu_seconds()
+        self._checked = now
+        if cpu is None:
+            return 0.0                   # gone: the read that follows sees the end
+        if wait.cpu_start is None:
+            wait.cpu_start = cpu
+        if budget is not None:
+            if budget.spent_before + self.check_cpu() >= budget.cpu or now >= budget.wall_end:
+                raise _Stop(Failure.BUDGET)
+        used = cpu - wait.cpu_start + wait.answering
+        if used >= wait.cpu:
+            raise _Stop(Failure.TIMEOUT)
+        if now >= self.wall_ceiling:
+            raise _Stop(Failure.CEILING)
+        if now >= wait.wall_end:
+            raise _Stop(Failure.WAITED)
+        return wait.cpu - used
+
+    def _stop_report(self) -> str:
+        """Ask the child where the student's code is (SIGUSR1; the child's answer is
+        for the feedback only) and wait briefly for the answer."""
+        if not self.alive:
+            return ""
+        try:
+            os.kill(self.process.pid, signal.SIGUSR1)
+        except (ProcessLookupError, PermissionError):
+            return ""
+        end = time.monotonic() + 0.3
+        seen = bytearray()
+        while time.monotonic() < end and len(seen) < MAX_REPLY:
+            ready, _, _ = select.select([self._reader], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                break
             chunk = os.read(self._reader, 1 << 16)
             if not chunk:
-                self._fail_reason = "eof"
-                return False
-            self.bytes_left -= len(chunk)
-            self._buffer += chunk
-        return True
-
-    def _read_message(self, deadline: float, expected_id: str | None) -> dict | None:
-        """The next reply with `expected_id` (or the hello), None on timeout or EOF."""
-        while True:
-            newline = self._buffer.find(b"\n", self._scanned)
-            self._scanned = len(self._buffer) if newline < 0 else 0
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[:newline + 1]
+                break
+            seen += chunk
+            start = seen.find(b'{"stuck":')
+            if start >= 0 and seen.find(b"\n", start) > 0:
+                line = bytes(seen[start:seen.find(b"\n", start)])
                 try:
                     message = protocol.loads(line)
                 except (ValueError, RecursionError):
-                    self._fail_reason = "sent something that is not a valid reply"
-                    return None
-                if not isinstance(message, dict):
-                    continue
-                if "note" in message and len(message) == 1:
-                    self._note(message["note"])
-                    continue
-                if expected_id is None or message.get("id") == expected_id:
-                    return message
-                continue  # a reply nobody asked for: forged or stale, ignore it
-            if not self._fill(deadline):
-                return None
+                    return ""
+                return text(message.get("stuck", ""), 300) if type(message) is dict else ""
+        return ""
+
+    def _too_many(self) -> _Stop:
+        return _Stop(Failure.TOO_MUCH, f"sent more than {self.limits.check_items:,} values in "
+                                       "its answers in one check; the rest was not read")
+
+    def _decode(self, data: bytes):
+        """Decode reply bytes, bounded: depth and decoded values are checked on the
+        bytes first, so no reply can grow the grader past what the caps allow."""
+        self.items_left -= protocol.items(data)
+        if self.items_left < 0:
+            raise self._too_many()
+        if not protocol.nested_within(data):
+            raise _Stop(Failure.PROTOCOL, "sent a reply nested too deeply")
+        try:
+            return protocol.loads(data)
+        except (ValueError, RecursionError, TypeError):
+            raise _Stop(Failure.PROTOCOL, "sent something that is not a valid reply") from None
+
+    def _read_message(self, wait: Wait, expected_id: str | None,
+                      stop: list | None = None) -> dict | None:
+        """The next reply with `expected_id` (or the hello); None if it never came
+        (then `stop[0]` holds the _Stop saying why)."""
+        try:
+            while True:
+                newline = self._buffer.find(b"\n", self._scanned)
+                self._scanned = len(self._buffer) if newline < 0 else 0
+                if newline >= 0:
+                    line = bytes(self._buffer[:newline])
+                    del self._buffer[:newline + 1]
+                    message = self._decode(line)
+                    if not isinstance(message, dict):
+                        continue
+                    if "note" in message and len(message) == 1:
+                        self._note(message["note"])
+                        continue
+                    if expected_id is None or message.get("id") == expected_id:
+                        return message
+                    continue  # a reply nobody asked for: forged or stale, ignore it
+                self._fill(wait)
+        except _Stop as stopped:
+            if stop is not None:
+                stop.append(stopped)
+            return None
 
     # ------------------------------------------------------------ calls
-    def _outcome(self, reply: dict | None, timeout: float, started: float) -> Outcome:
+    def _failed(self, stopped: _Stop, wait: Wait, started: float) -> Outcome:
+        """The outcome of a call that gave no reply; the child is killed."""
         seconds = time.perf_counter() - started
-        if reply is None:
-            reason = self._fail_reason
-            self.kill()
-            if reason == "timeout":
-                return Outcome(failure="timeout", detail=f"timed out after {timeout:.1f} s",
-                               seconds=seconds)
-            if reason == "eof":
-                return Outcome(failure="crash", detail=self.death(), seconds=seconds)
-            if reason == "too_much":
-                return Outcome(failure="too_much", seconds=seconds,
-                               detail=f"sent more than {self.limits.check_bytes // MB} MB of "
-                                      "answers in one check; the rest was not read")
-            return Outcome(failure="protocol", detail=reason, seconds=seconds)
+        reason = stopped.failure
+        where = ""
+        if reason in (Failure.TIMEOUT, Failure.WAITED, Failure.BUDGET, Failure.CEILING):
+            where = self._stop_report()
+            self.stuck = where
+        self.kill()
+        stuck = f"; it was stopped in {where}" if where else ""
+        if reason == Failure.TIMEOUT:
+            helped = (f", counting the grader's time for answering its {wait.calls:,} calls "
+                      "to the grader's objects" if wait.answering > wait.cpu / 10 else "")
+            detail = f"used more than {wait.cpu:.1f} s of CPU time{helped}{stuck}"
+        elif reason == Failure.WAITED:
+            detail = (f"waited {seconds:.0f} s without finishing, using less than its "
+                      f"{wait.cpu:.1f} s of CPU time (does it sleep, or wait for input?)"
+                      f"{stuck}")
+        elif reason == Failure.CRASH:
+            detail = self.death()
+        elif reason == Failure.BUDGET:
+            detail = f"not reached: the check's time budget ran out{stuck}"
+        elif reason == Failure.CEILING:
+            detail = ("stopped: the submission used up the time grading one submission may "
+                      f"take{stuck}")
+        else:
+            detail = stopped.detail
+        return Outcome(failure=reason, detail=detail, seconds=seconds)
+
+    def _outcome(self, reply: dict, started: float) -> Outcome:
+        seconds = time.perf_counter() - started
         if "raised" in reply:
-            raised = reply["raised"] if isinstance(reply["raised"], dict) else {}
-            return Outcome(raised={k: str(raised.get(k)) if raised.get(k) is not None else None
-                                   for k in ("type", "message", "where")}, seconds=seconds)
+            return Outcome(raised=_raised(reply["raised"]), seconds=seconds)
         if "missing" in reply:
-            return Outcome(failure="missing", detail=str(reply["missing"])[:300], seconds=seconds)
+            return Outcome(failure=Failure.MISSING, detail=text(reply["missing"], 300),
+                           seconds=seconds)
         if "bad_value" in reply:
-            return Outcome(failure="bad_value", detail=str(reply["bad_value"])[:300],
+            return Outcome(failure=Failure.BAD_VALUE, detail=text(reply["bad_value"], 300),
                            seconds=seconds)
         return Outcome(ok=True, value=reply.get("ok"), args_after=reply.get("args"),
                        seconds=seconds)
@@ -281,7 +502,7 @@ class Sandbox:
         if code < 0:
             sig = -code
             if sig == signal.SIGXCPU:
-                return f"used more than {self.limits.cpu_seconds} s of CPU time"
+                return f"used more than {self.limits.cpu_seconds} s of CPU time in all"
             if sig == signal.SIGSYS:
                 return "killed: tried to start processes or use a forbidden system call"
             if sig == signal.SIGXFSZ:
@@ -291,14 +512,23 @@ class Sandbox:
             return f"killed by signal {signal.Signals(sig).name}"
         return f"exited with code {code}"
 
-    def request(self, message: dict, timeout: float) -> Outcome:
+    def request(self, message: dict, timeout: float, wall: float | None = None) -> Outcome:
+        """One request and its reply: `timeout` seconds of the child's CPU time, and
+        at most `wall` seconds (default: the backstop) on the clock."""
         started = time.perf_counter()
         if not self.alive:
-            return Outcome(failure="crash", detail=self.death())
+            return Outcome(failure=Failure.CRASH, detail=self.death())
+        wait = Wait.of(timeout) if wall is None else Wait(timeout, time.monotonic() + wall)
         message = dict(message, id=secrets.token_hex(8))
-        self._send(message)
-        reply = self._read_message(time.monotonic() + timeout, message["id"])
-        return self._outcome(reply, timeout, started)
+        stop: list[_Stop] = []
+        try:
+            self._send(message, wait)
+        except _Stop as stopped:
+            return self._failed(stopped, wait, started)
+        reply = self._read_message(wait, message["id"], stop)
+        if reply is None:
+            return self._failed(stop[0], wait, started)
+        return self._outcome(reply, started)
 
     def import_modules(self, timeout: float) -> Outcome:
         return self.request({"op": "import"}, timeout)
@@ -311,12 +541,12 @@ class Sandbox:
         """Run many calls with one request; each reply has its own deadline.
 
         Stops at the first call after which the child is gone; later calls get
-        a "skipped" outcome."""
+        an "unreached" outcome."""
         if not calls:
             return []
         outcomes: list[Outcome] = []
         if not self.alive:
-            return [Outcome(failure="crash", detail=self.death())] * len(calls)
+            return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(calls)
         base = secrets.token_hex(8)
         ids = [f"{base}:{i}" for i in range(len(calls))]
         flags = f',"kwargs":{{}},"keep":false,"return_args":{"true" if return_args else "false"}'
@@ -328,98 +558,132 @@ class Sandbox:
             else:
                 parts.append(f'{{"op":"call","target":{json.dumps(target)},'
                              f'"args":{_encoded_args(args)}{flags},"id":"{call_id}"}}')
-        self._send_text(f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n')
-        for call_id in ids:
+        started = time.perf_counter()
+        wait = Wait.of(timeout_each)
+        try:
+            self._send_text(f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n',
+                            wait)
+        except _Stop as stopped:
+            outcomes.append(self._failed(stopped, wait, started))
+        for call_id in ids[len(outcomes):]:
             started = time.perf_counter()
-            reply = self._read_message(time.monotonic() + timeout_each, call_id)
-            outcomes.append(self._outcome(reply, timeout_each, started))
+            stop: list[_Stop] = []
+            wait = Wait.of(timeout_each)
+            reply = self._read_message(wait, call_id, stop)
             if reply is None:
+                outcomes.append(self._failed(stop[0], wait, started))
                 break
-        skipped = Outcome(failure="unreached", detail="not reached: an earlier call failed")
+            outcomes.append(self._outcome(reply, started))
+        skipped = Outcome(failure=Failure.UNREACHED, detail="not reached: an earlier call failed")
         return outcomes + [skipped] * (len(calls) - len(outcomes))
 
     def map(self, target: str, arg_lists: list[tuple], timeout_each: float,
-            return_args=False, budget_end: float | None = None) -> list[Outcome]:
+            return_args=False, budget: Budget | None = None, again=False) -> list[Outcome]:
         """`target(*args)` for every args tuple: one request, compact replies,
-        and still a deadline per call. The fast path for exhaustive checks."""
+        and still a CPU-time limit per call. The fast path for exhaustive checks.
+        With `again`, each call that returned is made a second time on the same
+        argument objects (`Outcome.again`)."""
         if not arg_lists:
             return []
         if not self.alive:
-            return [Outcome(failure="crash", detail=self.death())] * len(arg_lists)
+            return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(arg_lists)
         base = secrets.token_hex(8)
         encoded = [_encoded(args) for args in arg_lists]
         plain = all(flag for _, flag in encoded)
-        encoded = ",".join(text for text, _ in encoded)
-        self._send_text(f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
-                        f'"return_args":{"true" if return_args else "false"},'
-                        f'"plain":{"true" if plain else "false"},"args":[{encoded}]}}\n')
-        return self._collect_rows(base, [timeout_each] * len(arg_lists), budget_end)
+        encoded = ",".join(data for data, _ in encoded)
+        flag = {True: "true", False: "false"}
+        message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
+                   f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
+                   f'"plain":{flag[plain]},"args":[{encoded}]}}\n')
+        return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
+                                  budget)
 
     def plans(self, plans: list[Plan], timeout_each: float,
-              budget_end: float | None = None) -> list[Outcome]:
+              budget: Budget | None = None) -> list[Outcome]:
         """Run call plans (see plans.py) in one request; while plan i runs, the
         child's calls to the grader's proxies and callbacks of plan i are
         answered here, by the grader's own objects."""
         if not plans:
             return []
         if not self.alive:
-            return [Outcome(failure="crash", detail=self.death())] * len(plans)
+            return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(plans)
         base = secrets.token_hex(8)
         registry = Registry(first=self._next_number)
         texts = [plan.wire(registry, index) for index, plan in enumerate(plans)]
         self._next_number = registry.next_number
-        self._send_text(f'{{"op":"plans","id":"{base}","plans":[{",".join(texts)}]}}\n')
+        message = f'{{"op":"plans","id":"{base}","plans":[{",".join(texts)}]}}\n'
         self._registry = registry
         try:
-            return self._collect_rows(base, [plan.timeout or timeout_each for plan in plans],
-                                      budget_end)
+            return self._collect_rows(base, message,
+                                      [(plan.timeout or timeout_each, plan.wall)
+                                       for plan in plans], budget)
         finally:
             self._registry = None
 
-    def _collect_rows(self, base: str, timeouts: list[float],
-                      budget_end: float | None) -> list[Outcome]:
-        """One outcome per row of a map or plans request, each with its own deadline."""
+    def _collect_rows(self, base: str, message: str, limits: list[tuple[float, float | None]],
+                      budget: Budget | None) -> list[Outcome]:
+        """Send a map or plans request, then one outcome per row, each with its own
+        limit (CPU seconds, and wall seconds where a plan sets them; the check's
+        budget over all of them)."""
+        def wait_for(cpu, wall):
+            return Wait.of(cpu) if wall is None else Wait(cpu, time.monotonic() + wall)
+
         outcomes: list[Outcome] = []
-        for index, timeout in enumerate(timeouts):
-            started = time.perf_counter()
-            deadline = time.monotonic() + timeout
-            over_budget = budget_end is not None and budget_end < deadline
+        started = time.perf_counter()
+        wait = self._wait = wait_for(*limits[0])
+        try:
+            self._send_text(message, wait)
+        except _Stop as stopped:
+            outcomes.append(self._failed(stopped, wait, started))
+        for index in range(len(outcomes), len(limits)):
+            if index:
+                started = time.perf_counter()
+                wait = self._wait = wait_for(*limits[index])
             self._late_error = None
             self._plan_callbacks = 0
-            row = self._read_row(min(deadline, budget_end) if over_budget else deadline,
-                                 base, index)
-            if row is None:
-                if over_budget and self._fail_reason == "timeout":
-                    self.kill()
-                    outcomes.append(Outcome(failure="budget", detail="not reached: the check's "
-                                            "time budget ran out", seconds=0.0))
-                else:
-                    outcomes.append(self._outcome(None, timeout, started))
+            try:
+                row = self._read_row(wait, budget, base, index)
+            except _Stop as stopped:
+                outcomes.append(self._failed(stopped, wait, started))
                 break
             outcomes.append(_row_outcome(row, time.perf_counter() - started))
-        if outcomes[-1].failure == "budget":
-            rest = outcomes[-1]
-        elif outcomes[-1].failure == "too_much":
-            rest = Outcome(failure="too_much", detail=outcomes[-1].detail)
+        self._wait = None
+        last = outcomes[-1]
+        if last.failure in (Failure.BUDGET, Failure.TOO_MUCH):
+            rest = Outcome(failure=last.failure, detail=last.detail)
         else:
-            rest = Outcome(failure="unreached", detail="not reached: an earlier call failed")
-        return outcomes + [rest] * (len(timeouts) - len(outcomes))
+            rest = Outcome(failure=Failure.UNREACHED, detail="not reached: an earlier call failed")
+        return outcomes + [rest] * (len(limits) - len(outcomes))
 
     def _answer(self, row: list, index: int) -> None:
-        """A call of the child's to one of the grader's objects (kinds 5: wait for the
-        answer, 6: record only). Nothing in it is trusted: the registry decides what
-        may be called, and the grader's own object decides the answer."""
-        waits = row[2] == 5
+        """A call of the child's to one of the grader's objects (ASK: wait for the
+        answer, TELL: record only). Nothing in it is trusted: the registry decides
+        what may be called, and the grader's own object decides the answer. The
+        grader's CPU time for it counts toward the call's limit, so a search that
+        makes many calls is timed the same on a quiet and on a busy machine."""
+        started = time.thread_time()
+        try:
+            self._answer_call(row, index)
+        finally:
+            if self._wait is not None:
+                self._wait.answering += time.thread_time() - started
+                self._wait.calls += 1
+
+    def _answer_call(self, row: list, index: int) -> None:
+        if self._registry is None:
+            raise _Stop(Failure.PROTOCOL, "called the grader's objects where it was given none")
+        waits = row[2] == ASK
         self.callbacks += 1
         self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
         call = row[3] if type(row[3]) is list and len(row[3]) in (3, 4) else None
-        if self._registry is not None and call is not None and row[1] == index:
+        if call is not None and row[1] == index:
             found, refusal = self._registry.lookup(call[0], call[1], index)
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
         if self._plan_callbacks > MAX_CALLBACKS:
-            found, refusal = None, f"more than {MAX_CALLBACKS:,} calls to the grader's objects"
+            raise _Stop(Failure.PROTOCOL, f"made more than {MAX_CALLBACKS:,} calls to the "
+                                          "grader's objects in one call")
         error = None
         if found is None:
             error = ["RuntimeError", refusal]
@@ -431,7 +695,7 @@ class Sandbox:
             try:
                 value = found[0](*args, **kwargs)
             except Exception as problem:   # the student's arguments made the grader's object fail
-                error = [type(problem).__name__, str(problem)[:300]]
+                error = [type(problem).__name__, text(problem, 300)]
         if not waits:
             if found is None:
                 return      # a recorded call that is not this plan's: nobody waits, drop it
@@ -442,21 +706,24 @@ class Sandbox:
         if error is None and self._late_error is not None:
             error, self._late_error = self._late_error, None
         if error is not None:
-            self._send_text(protocol.dumps({"e": error}))
-            return
-        try:
-            self._send_text(protocol.dumps({"r": protocol.to_plain(value)}))
-        except protocol.Unencodable as problem:   # a bug in a suite, not the student's
-            self._send_text(protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]}))
+            reply = protocol.dumps({"e": error})
+        else:
+            try:
+                reply = protocol.dumps({"r": protocol.to_plain(value)})
+            except protocol.Unencodable as problem:   # a bug in a suite, not the student's
+                reply = protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
+        wait = self._wait or Wait.of(1.0)
+        self._send_text(reply, Wait(wait.cpu, min(wait.wall_end,
+                                                  time.monotonic() + ANSWER_WRITE_SECONDS)))
 
-    def _read_row(self, deadline: float, base: str, index: int) -> list | None:
-        """The reply row [base, index, kind, value(, args)], parsing buffered rows in
+    def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
+        """The reply row [base, index, kind, value, ...], parsing buffered rows in
         bulk and answering the child's calls to the grader's objects on the way."""
         while True:
             while self._rows:
                 row = self._rows.popleft()
                 if type(row) is list and len(row) >= 4 and row[0] == base:
-                    if row[2] == 5 or row[2] == 6:
+                    if row[2] == ASK or row[2] == TELL:
                         self._answer(row, index)
                         continue
                     if row[1] == index:
@@ -469,14 +736,9 @@ class Sandbox:
                 chunk = bytes(self._buffer[:end])
                 del self._buffer[:end + 1]
                 self._scanned = 0
-                try:
-                    self._rows.extend(protocol.loads(b"[" + chunk.replace(b"\n", b",") + b"]"))
-                except (ValueError, RecursionError):
-                    self._fail_reason = "sent something that is not a valid reply"
-                    return None
+                self._rows.extend(self._decode(b"[" + chunk.replace(b"\n", b",") + b"]"))
                 continue
-            if not self._fill(deadline):
-                return None
+            self._fill(wait, budget)
 
     def loaded(self, timeout: float = 5.0) -> list[tuple[str, str | None]]:
         """The modules the child's interpreter holds, with their files (what the
@@ -494,27 +756,42 @@ class Sandbox:
                 pass
 
     def output(self, timeout: float = 2.0) -> str:
+        """What the student's code printed (capped), within `timeout` seconds of wall
+        time: the kit's own request, never waited for longer."""
         if not self.alive:
             return ""
-        outcome = self.request({"op": "output"}, timeout)
-        return outcome.value if outcome.ok and isinstance(outcome.value, str) else ""
+        outcome = self.request({"op": "output"}, timeout, wall=timeout)
+        value = outcome.value if outcome.ok else ""
+        return text(value, self.limits.output_cap) if type(value) is str else ""
+
+
+def _raised(value) -> dict:
+    """The student's exception as plain, writable text fields."""
+    value = value if type(value) is dict else {}
+    raised = {k: None if value.get(k) is None else text(value.get(k))
+              for k in ("type", "message", "where")}
+    if raised["type"] is None:
+        raised["type"] = "Exception"
+    if type(value.get("step")) is int:
+        raised["step"] = value["step"]
+    return raised
 
 
 def _row_outcome(row: list, seconds: float) -> Outcome:
-    """The outcome of one compact row [base, index, kind, value(, args)]."""
+    """The outcome of one compact row [base, index, kind, value(, args, again)]."""
     kind, value = row[2], row[3]
-    if kind == 0:
-        return Outcome(ok=True, value=value, seconds=seconds,
-                       args_after=row[4] if len(row) > 4 else None)
-    if kind == 1 and isinstance(value, dict):
-        raised = {k: None if value.get(k) is None else str(value.get(k))
-                  for k in ("type", "message", "where")}
-        if type(value.get("step")) is int:
-            raised["step"] = value["step"]
-        return Outcome(raised=raised, seconds=seconds)
-    if kind == 3:
-        return Outcome(failure="missing", detail=str(value)[:300], seconds=seconds)
-    return Outcome(failure="bad_value", detail=str(value)[:300], seconds=seconds)
+    if kind == RETURNED:
+        outcome = Outcome(ok=True, value=value, seconds=seconds,
+                          args_after=row[4] if len(row) > 4 else None)
+        again = row[5] if len(row) > 5 else None
+        if type(again) is list and len(again) == 2:
+            outcome.again = _row_outcome([None, None, *again], 0.0)
+        return outcome
+    if kind == RAISED:
+        return Outcome(raised=_raised(value), seconds=seconds)
+    if kind == ABSENT:
+        return Outcome(failure=Failure.MISSING, detail=text(value, 300), seconds=seconds)
+    return Outcome(failure=Failure.BAD_VALUE, detail=text(value, 300), seconds=seconds)
 
 
 def _worker_uid(slot: int = 0) -> int:

@@ -79,12 +79,15 @@ class Plan:
 
     The name is what a timeout is remembered by: after a plan named
     "NegaMax.explore" timed out, later plans of that name are skipped at once.
-    `timeout` overrides the per-call limit for this plan (seconds, unscaled
-    by nothing: pass a scaled value)."""
+    `timeout` overrides the per-call limit for this plan (seconds of the child's
+    CPU time, not scaled here: pass a scaled value). `wall`, where given, is a
+    limit on the clock instead of the backstop: for a tournament's move clock,
+    which is wall time by the rules of the game; never for a grade."""
 
-    def __init__(self, name: str, timeout: float | None = None):
+    def __init__(self, name: str, timeout: float | None = None, wall: float | None = None):
         self.name = name
         self.timeout = timeout
+        self.wall = wall
         self.steps: list[dict] = []
         self.result = None
         self._text: str | None = None    # the wire form, once known to fit any request

@@ -17,21 +17,46 @@ back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
 and a function of the grader's {"__callback__": [id, 1 | 0]}. Only the child
 decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
 
-Encoding accepts only the exact built-in types (no subclasses), so an object
-with a lying `__eq__` cannot be sent back; decoding builds only built-in types.
+Encoding sends only built-in types. A subclass of a built-in container, number
+or string (a namedtuple, an IntEnum, an OrderedDict) is sent as its base value,
+read with the base type's own methods, so an overridden `__eq__`, `__iter__` or
+`__len__` changes nothing on the grader's side; anything else is refused.
+Decoding builds only built-in types.
 This module is imported by the child before it is confined and must stay
 standard-library only.
 """
 
 import json
 import math
+import re
 
 # Bound here, before any student code runs in the child: a student who patches
 # json.dumps or builtins.type changes their own module, not the wire format.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool = (
     type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
+issubclass, Exception = issubclass, Exception
 MAX_DEPTH = 64
+# JSON nesting of a reply: a tagged value nests two levels per Python level
+# ({"__tuple__": [...]}), and rows add a few of their own.
+MAX_JSON_DEPTH = 2 * MAX_DEPTH + 8
+
+# The kinds of compact rows [request id, index, kind, value, ...] the child sends.
+RETURNED = 0     # the call returned value
+RAISED = 1       # the call raised: value is {"type", "message", "where"(, "step")}
+UNSENDABLE = 2   # the call returned something that cannot cross the boundary
+ABSENT = 3       # the function (or class, or attribute) does not exist
+ASK = 5          # a call of the student's to a grader's object, waiting for the answer
+TELL = 6         # the same, only recorded (no answer)
+# A subclass of one of these is sent as the base value, read by the base's own
+# C methods (called unbound, so no method of the subclass runs).
+_BASE_READERS = (
+    (bool, None),                      # cannot be subclassed; listed so it is never int's
+    (int, int.__int__), (float, float.__float__), (str, str.__str__),
+    (list, lambda v: list(list.__iter__(v))), (tuple, lambda v: tuple(tuple.__iter__(v))),
+    (frozenset, lambda v: frozenset(frozenset.__iter__(v))),
+    (set, lambda v: set(set.__iter__(v))), (dict, lambda v: dict(dict.items(v))),
+)
 
 
 class Slot:
@@ -118,7 +143,29 @@ def to_plain(value, depth=0, kept=None):
         return {"__proxy__": [value.number, value.methods]}
     if kind is CallbackSpec:
         return {"__callback__": [value.number, value.sync]}
-    raise Unencodable(f"an object of type {kind.__name__} cannot be checked")
+    return to_plain(_as_base(value, kind), depth + 1, kept)
+
+
+def _as_base(value, kind):
+    """The built-in value inside an instance of a subclass of a built-in type."""
+    for base, read in _BASE_READERS:
+        if read is not None and issubclass(kind, base):
+            try:
+                plain = read(value)
+            except Exception:
+                break
+            if type(plain) is base:
+                return plain
+            break
+    raise Unencodable(f"an object of type {_type_name(kind)} cannot be checked")
+
+
+def _type_name(kind) -> str:
+    try:
+        name = type.__dict__["__name__"].__get__(kind)
+    except Exception:
+        name = None
+    return name if type(name) is str else "?"
 
 
 def _freeze(item):
@@ -154,6 +201,43 @@ def _request_tagged(obj):
         if tag == "__callback__" and type(inner) is list and len(inner) == 2:
             return CallbackSpec(*inner)
     return _tagged(obj)
+
+
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+
+
+def items(data: bytes) -> int:
+    """An upper bound on the JSON values in `data`, counted on its bytes (commas,
+    colons and openings inside strings count too): what decoding it may build."""
+    return (data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{")
+            + data.count(b"\n") + 1)
+
+
+def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH) -> bool:
+    """False if the JSON text `data` may nest deeper than `passes` levels, decided on
+    its bytes before anything is decoded (True guarantees at most 2 * `passes`).
+
+    Only C-speed byte operations: escaped backslashes and quotes go, then all but
+    brackets and quotes; adjacent quotes go (that changes no bracket's being inside
+    or outside a string); strings still holding brackets go; then each pass removes
+    the innermost bracket pairs, one or two levels at a time."""
+    if data.count(b"[") + data.count(b"{") <= passes:
+        return True
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    structure = data.translate(None, _NOT_STRUCTURE)
+    structure = structure.replace(b'""', b"")
+    if b'"' in structure:
+        structure = _STRING.sub(b"", structure)
+    for _ in range(passes):
+        if not structure:
+            return True
+        shorter = structure.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(structure):
+            return False                        # unbalanced: not valid JSON anyway
+        structure = shorter
+    return not structure
 
 
 def dumps(message):

@@ -397,16 +397,3 @@ def _add_behaviour(submissions, matches: dict, found: behaviour.Behaviour,
                                           submissions[b].prints[kind])
                     setattr(match, kind, shares or Shares())
             match.behaviour, match.alike = score, same
-
-
-def similarity_cli(name: str, submissions_dir: str, out: str, floor: float = FLOOR,
-                   jobs: int | None = None, boilerplate: list[str] = ()) -> int:
-    from . import report
-    out_dir = Path(out)
-    result = analyse(name, Path(submissions_dir), floor, jobs, boilerplate, out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path = report.write_csv(out_dir, result)
-    html_path = report.write_html(out_dir, result)
-    print(report.summary(result))
-    print(f"report in {html_path} (open it in a browser); pairs in {csv_path}")
-    return 0

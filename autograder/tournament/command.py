@@ -51,6 +51,7 @@ def _command(args) -> int:
             [n.strip() for n in args.bundled.split(",") if n.strip()]
     from rich.console import Console
 
+    from ..outputs import terminal
     from .run import Options, run
     options = Options(args.assignment, Path(args.submissions), args.out, args.jobs,
                       args.move_time, args.depth, args.swiss, args.round_robin, args.seed,
@@ -60,12 +61,17 @@ def _command(args) -> int:
     console = Console(width=None if sys.stdout.isatty() else 130)
     console.print(_table(result["standings"], time.perf_counter() - started,
                          result["summary"]["played_now"]))
-    console.print(f"standings.csv, games.jsonl and tournament.html in {options.out}")
+    console.print(f"standings.csv, games.jsonl and tournament.html in "
+                  f"{terminal.markup(options.out)}")
     return 0
 
 
 def _table(rows, seconds: float, played: int):
+    """The standings as a table; every cell is Text (player names are the students'
+    folder names: never markup, control characters shown as escapes)."""
     from rich.table import Table
+
+    from ..outputs import terminal
     table = Table(title=f"{played} games played in {seconds:.1f} s")
     for column, justify in (("#", "right"), ("player", "left"), ("points", "right"),
                             ("W-D-L", "right"), ("rating (mu ± sigma)", "right"),
@@ -73,7 +79,7 @@ def _table(rows, seconds: float, played: int):
         table.add_column(column, justify=justify, overflow="fold")
     for row in rows:
         failures = ", ".join(f"{kind} {count}" for kind, count in sorted(row.failures.items()))
-        table.add_row(str(row.rank), row.name, f"{row.points:g}",
-                      f"{row.wins}-{row.draws}-{row.losses}",
-                      f"{row.mu:.1f} ± {row.sigma:.1f}", failures)
+        table.add_row(*(terminal.text(cell) for cell in (
+            row.rank, row.name, f"{row.points:g}", f"{row.wins}-{row.draws}-{row.losses}",
+            f"{row.mu:.1f} ± {row.sigma:.1f}", failures)))
     return table

@@ -3,8 +3,10 @@
 A player travels to wherever its games run (a local worker or a Dask worker on
 another machine) as plain data: its name, the bytes of its module files and how
 it is asked for a move. The worker puts the files into a sandbox scratch folder
-with the grader's own machinery (grading/runner.py make_scratch), so a player is
-exactly what `autograder grade` would grade: the declared modules, nothing else.
+with the grader's own machinery (grading/intake.py make_scratch), so a player is
+exactly what `autograder grade` would grade: the declared modules, nothing else,
+read with the grader's caps (a module over MAX_BYTES, or one with a NUL byte,
+is not entered, and says why).
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import KitError
-from ..grading.batch import student_folders
-from ..grading.runner import find_modules
+from ..grading import intake
 from .manifest import Ask, Tournament
 
 #: Bundled players' names start with this: a student folder's name cannot hold a "/".
@@ -76,17 +77,33 @@ def students(piece, config: Tournament, submissions: Path,
     plays, and loses its games)."""
     ask = config.ask_for(depth)
     entered, left_out = [], {}
-    for folder in student_folders(submissions):
+    found = intake.survey(submissions)
+    for name, why in found.refused:
+        left_out[name] = f"not a usable student id: the name {why}"
+    left_out.update(found.others)
+    for folder in found.folders:
         if folder.is_symlink():
             left_out[folder.name] = "the folder is a symbolic link, which is not followed"
             continue
-        home, problem = find_modules(folder, piece.modules)
+        home, problem = intake.find_modules(folder, piece.modules)
         if home is None:
             left_out[folder.name] = problem
             continue
-        files = tuple((module, (home / module).read_bytes()) for module in piece.modules)
+        try:
+            files = tuple((module, _module_bytes(home / module)) for module in piece.modules)
+        except intake.IntakeError as error:
+            left_out[folder.name] = str(error)
+            continue
         entered.append(Entrant(folder.name, files, ask, depth))
     return entered, left_out
+
+
+def _module_bytes(path: Path) -> bytes:
+    data = intake.read_module(path)
+    problem = intake.module_problem(path.name, data)
+    if problem:
+        raise intake.IntakeError(problem)
+    return data
 
 
 def total_size(entrant: Entrant) -> int:

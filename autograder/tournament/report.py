@@ -8,20 +8,22 @@ that steps through every game on a drawn board. The board is drawn from the
 referee's BOARD description and per-move frames the referee computes by replaying
 the recorded moves; the page itself knows no game.
 
-Everything a player controls (names, exception messages in the reasons) is
-escaped; the replay data sits in a JSON script block that cannot be closed early.
+Everything a player controls (names, exception messages in the reasons) goes
+through autograder/outputs/: escaped in the page, neutralised in standings.csv,
+writable in games.jsonl, drawn as plain text in the plots (a name with `$...$`
+is no mathtext); the replay data sits in a JSON script block that cannot be
+closed early.
 """
 
 from __future__ import annotations
 
 import base64
-import csv
 import io
-import json
 from pathlib import Path
 
 import jinja2
 
+from ..outputs import html, jsondata, plot, spreadsheet
 from .ratings import Row, head_to_head
 
 STANDINGS_FIELDS = ["rank", "player", "bundled", "points", "games", "wins", "draws", "losses",
@@ -31,7 +33,7 @@ STANDINGS_FIELDS = ["rank", "player", "bundled", "points", "games", "wins", "dra
 TABLE_LIMIT = 40
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    autoescape=True, trim_blocks=True, lstrip_blocks=True, finalize=html.finalize)
 
 
 def result_text(score) -> str:
@@ -58,24 +60,21 @@ def write(out: Path, referee, summary: dict, rows: list[Row], games: list[dict],
         images={k: base64.b64encode(v).decode() for k, v in images.items()},
         matrix=_matrix(order, h2h) if len(order) <= TABLE_LIMIT else None,
         order=order, byes=[p.a for p in pairings if p.b is None],
-        board=_script_json(referee.BOARD), sides=list(referee.SIDES),
-        replays=_script_json([_replay(g, referee) for g in games]))
+        board=html.script_json(referee.BOARD), sides=list(referee.SIDES),
+        replays=html.script_json([_replay(g, referee) for g in games]))
     (out / "tournament.html").write_text(page, encoding="utf-8")
 
 
 def write_standings(path: Path, rows: list[Row]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=STANDINGS_FIELDS)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({
-                "rank": row.rank, "player": row.name, "bundled": int(row.bundled),
-                "points": f"{row.points:g}", "games": row.games, "wins": row.wins,
-                "draws": row.draws, "losses": row.losses, "byes": row.byes,
-                "score": f"{row.score:.3f}", "mu": f"{row.mu:.3f}",
-                "sigma": f"{row.sigma:.3f}", "ordinal": f"{row.ordinal:.3f}",
-                "lost_by_failure": row.forfeits,
-                "failures": " ".join(f"{k}:{v}" for k, v in sorted(row.failures.items()))})
+    spreadsheet.write(path, STANDINGS_FIELDS, ({
+        "rank": row.rank, "player": row.name, "bundled": int(row.bundled),
+        "points": f"{row.points:g}", "games": row.games, "wins": row.wins,
+        "draws": row.draws, "losses": row.losses, "byes": row.byes,
+        "score": f"{row.score:.3f}", "mu": f"{row.mu:.3f}",
+        "sigma": f"{row.sigma:.3f}", "ordinal": f"{row.ordinal:.3f}",
+        "lost_by_failure": row.forfeits,
+        "failures": " ".join(f"{k}:{v}" for k, v in sorted(row.failures.items()))}
+        for row in rows))
 
 
 def write_games(path: Path, games: list[dict], referee) -> None:
@@ -92,16 +91,10 @@ def write_games(path: Path, games: list[dict], referee) -> None:
                     "refused": record.get("notes", {}), "seconds": record.get("seconds"),
                     "start_seconds": record.get("start_seconds"),
                     "worker": record.get("worker"), "sandbox": record.get("layers")}
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+            handle.write(jsondata.dumps(line) + "\n")
 
 
 # ------------------------------------------------------------ the page's data
-def _script_json(value) -> str:
-    """JSON for a <script type="application/json"> block: nothing in it can end it."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 def _game_row(record: dict, referee) -> dict:
     return {"id": game_id(record["key"]), "round": record["key"][0],
             "players": record["players"], "result": result_text(record["score"]),
@@ -166,7 +159,7 @@ def ratings_plot(rows: list[Row]) -> bytes:
             axes.errorbar([r.mu for _, r in chosen], [y for y, _ in chosen],
                           xerr=[3 * r.sigma for _, r in chosen], fmt="o", color=colour,
                           markersize=5, elinewidth=2, capsize=3)
-    axes.set_yticks(list(positions), [r.name for r in ordered],
+    axes.set_yticks(list(positions), [plot.label(r.name) for r in ordered],
                     fontsize=9 if len(ordered) <= 60 else 6)
     axes.set_xlabel("rating mu; bars: mu ± 3 sigma (left end: the conservative rating)")
     axes.set_title("Ratings (openskill, Plackett-Luce); grey: bundled players")
@@ -189,8 +182,9 @@ def heat_map(rows: list[Row], games: list[dict]) -> bytes:
     colours.set_bad("#eeeeee")
     image = axes.imshow(grid, cmap=colours, vmin=0, vmax=1)
     if len(order) <= TABLE_LIMIT:
-        axes.set_xticks(range(len(order)), order, rotation=90, fontsize=8)
-        axes.set_yticks(range(len(order)), order, fontsize=8)
+        labels = [plot.label(name) for name in order]
+        axes.set_xticks(range(len(order)), labels, rotation=90, fontsize=8)
+        axes.set_yticks(range(len(order)), labels, fontsize=8)
     else:
         axes.set_xticks([])
         axes.set_yticks([])

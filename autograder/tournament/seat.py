@@ -1,8 +1,8 @@
 """One player in one game: its own sandboxed child, asked for one move at a time.
 
 A seat is the grader's `Student` (grading/student.py) on a scratch folder made by
-the grader's `make_scratch`: the player's declared modules and nothing else, with
-every sandbox layer the machine offers. The child lives for one game, so a player
+the grader's `make_scratch` (grading/intake.py): the player's declared modules and
+nothing else, with every sandbox layer the machine offers. The child lives for one game, so a player
 keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
 other player thinks, so it cannot think on the opponent's time. It is told only
 what the referee's `question()` gives: the position and its colour.
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..grading.checks import short
-from ..grading.runner import make_scratch
-from ..grading.student import Plan, Student, Timeouts
+from ..grading.intake import make_scratch
+from ..grading.student import Failure, Plan, Student, Timeouts
 from ..sandbox.client import Limits
 from .manifest import Ask
 
@@ -38,6 +38,7 @@ from .manifest import Ask
 MAX_DEPTH = 40
 #: The smallest growth assumed from one depth to the next when predicting.
 MIN_GROWTH = 3.0
+TIME_UP = (Failure.TIMEOUT, Failure.WAITED)   # either way, no move within the move clock
 _scratch_lock = threading.Lock()     # make_scratch's folder bookkeeping, for Dask threads
 
 
@@ -112,8 +113,9 @@ class Seat:
     def _call(self, question: dict, extra: dict, name: str, timeout: float):
         args, kwargs = self.ask.filled({**question, **extra})
         # A plan per ply (and depth): a deeper search stopped at the limit must not
-        # make the grader skip the same function at the next move.
-        plan = Plan(name, timeout=timeout)
+        # make the grader skip the same function at the next move. The move clock is
+        # wall time, by the rules of the game (the other player is frozen meanwhile).
+        plan = Plan(name, timeout=timeout, wall=timeout)
         plan.returns(plan.call(self.ask.call, *args, **kwargs))
         self.student.start_check()          # a fresh allowance of reply bytes per move
         [outcome] = self.student.run([plan])
@@ -141,7 +143,7 @@ class Seat:
             outcome = self._call(question, {"depth": depth},
                                  f"{self.ask.call} ply {ply} depth {depth}", self.hard - used)
             seconds = time.perf_counter() - call_started
-            if outcome.failure == "timeout" and best is not None:
+            if outcome.failure in TIME_UP and best is not None:
                 best.stopped = f"depth {depth} stopped at the limit of {self.hard:.2f} s"
                 break
             move = self._judge(outcome, seconds)
@@ -154,7 +156,7 @@ class Seat:
         return best
 
     def _judge(self, outcome, seconds: float) -> Move:
-        if outcome.failure == "timeout":
+        if outcome.failure in TIME_UP:
             return Move(seconds=seconds, failure="timeout",
                         detail=f"no move within the limit of {self.hard:.2f} s")
         if outcome.failure in ("import", "skipped") and self.student.import_failure:

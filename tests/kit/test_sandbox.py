@@ -1,12 +1,13 @@
 """The sandbox and its wire format, on their own."""
 
 import math
+import re
 import time
 
 import pytest
 
 from autograder.sandbox import layers, protocol
-from autograder.sandbox.client import Sandbox
+from autograder.sandbox.client import Limits, Sandbox
 
 
 @pytest.mark.parametrize("value", [
@@ -23,11 +24,43 @@ def test_nan_survives_as_nan():
     assert math.isnan(protocol.loads(protocol.dumps(protocol.to_plain(math.nan))))
 
 
-@pytest.mark.parametrize("value", [object(), type("Liar", (tuple,), {})((1,)),
-                                   type("S", (str,), {})("x"), b"bytes"])
-def test_anything_but_exact_builtin_types_is_refused(value):
+@pytest.mark.parametrize("value", [object(), b"bytes", bytearray(b"x"), range(3),
+                                   type("Box", (), {"__eq__": lambda s, o: True})()])
+def test_anything_but_builtin_values_is_refused(value):
     with pytest.raises(protocol.Unencodable):
         protocol.to_plain(value)
+
+
+def _liar(base, **methods):
+    """A subclass of `base` whose every comparison and iteration lies."""
+    lies = {"__eq__": lambda s, o: True, "__ne__": lambda s, o: False,
+            "__hash__": lambda s: 0, "__iter__": lambda s: iter([9, 9, 9]),
+            "__len__": lambda s: 99, "__str__": lambda s: "lie", "__repr__": lambda s: "lie",
+            "__int__": lambda s: 99, "__float__": lambda s: 9.5, "items": lambda s: [],
+            "__getitem__": lambda s, i: 9}
+    return type("Liar" + base.__name__, (base,), dict(lies, **methods))
+
+
+@pytest.mark.parametrize("base, value, plain", [
+    (tuple, (1, 2), (1, 2)), (list, [1, [2]], [1, [2]]), (set, {(0, 1)}, {(0, 1)}),
+    (frozenset, {3}, frozenset({3})), (dict, {"a": 1}, {"a": 1}), (dict, {(1,): 2}, {(1,): 2}),
+    (int, 7, 7), (float, 2.5, 2.5), (str, "X", "X"),
+])
+def test_a_subclass_of_a_builtin_is_sent_as_its_base_value_whatever_it_overrides(
+        base, value, plain):
+    back = protocol.loads(protocol.dumps(protocol.to_plain(_liar(base)(value))))
+    assert back == plain and type(back) is type(plain)
+
+
+def test_namedtuples_enums_and_ordered_dicts_are_their_base_values():
+    import collections
+    import enum
+    pair = collections.namedtuple("Result", "best_state value")([3, 4], 1)
+    mark = enum.Enum("Mark", {"X": "X"}, type=str).X
+    counts = collections.OrderedDict(a=1)
+    back = protocol.loads(protocol.dumps(protocol.to_plain([pair, mark, counts])))
+    assert back == [([3, 4], 1), "X", {"a": 1}]
+    assert [type(v) for v in back] == [tuple, str, dict]
 
 
 def test_deep_nesting_is_refused():
@@ -45,6 +78,7 @@ def scratch(tmp_path):
         "def add(a, b):\n    return a + b\n"
         "def boom():\n    raise ValueError('no')\n"
         "def slow():\n    time.sleep(30)\n"
+        "def spin():\n    n = 0\n    while True:\n        n += 1\n"
         "def mutate(board):\n    board[0][0] = 'X'\n    return None\n"
         "class Counter:\n    def __init__(self):\n        self.n = 0\n"
         "    def bump(self, k=1):\n        self.n += k\n        return self.n\n"
@@ -97,16 +131,31 @@ def test_map_gives_one_outcome_per_call_in_order(scratch):
         assert [o.value for o in outcomes] == [2 * i for i in range(500)]
 
 
-def test_a_slow_call_is_killed_at_its_deadline_and_later_calls_are_unreached(scratch):
+def test_a_call_that_uses_its_cpu_time_is_stopped_and_told_where_it_was(scratch):
     with make(scratch) as sandbox:
         sandbox.import_modules(5)
         started = time.monotonic()
-        outcomes = sandbox.batch([("m.add", (1, 1), None), ("m.slow", (), None),
+        outcomes = sandbox.batch([("m.add", (1, 1), None), ("m.spin", (), None),
                                   ("m.add", (2, 2), None)], 0.5)
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 3
         assert [o.failure for o in outcomes] == [None, "timeout", "unreached"]
-        assert outcomes[1].detail == "timed out after 0.5 s"
+        assert outcomes[1].detail.startswith("used more than 0.5 s of CPU time; it was "
+                                             "stopped in spin (m.py, line ")
         assert not sandbox.alive
+
+
+def test_a_call_that_sleeps_is_stopped_by_the_wall_clock_backstop(scratch):
+    from autograder.sandbox.client import backstop
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        started = time.monotonic()
+        [outcome] = sandbox.map("m.slow", [()], 0.2)
+        waited = time.monotonic() - started
+        assert backstop(0.2) <= waited < backstop(0.2) + 2
+        assert outcome.failure == "waited"
+        assert re.match(r"waited \d+ s without finishing, using less than its 0.2 s of CPU",
+                        outcome.detail), outcome.detail
+        assert "stopped in slow (m.py, line 7)" in outcome.detail
 
 
 def test_forged_replies_are_ignored(scratch):
@@ -150,3 +199,62 @@ def test_the_child_runs_as_its_own_user_without_power_over_others(scratch):
         uid, euid, groups = sandbox.call("m.who", timeout=5).value
         assert uid == euid != 0 and groups == []
         assert sandbox.call("m.write", timeout=5).value == uid
+
+
+def test_a_function_that_changes_its_input_shows_it_in_its_own_second_answer(scratch):
+    """`again` judges input preservation from the student's answers, not from the
+    child's report of the arguments after the call, which the child can forge."""
+    (scratch / "m.py").write_text(
+        "import sys\n"
+        "plain = sys.modules['protocol'].to_plain\n"
+        "def grow(state):\n    state.append(len(state))\n    return sorted(state)\n"
+        "def keep(state):\n    return sorted(state + [len(state)])\n"
+        "def hide(value, *rest, **kw):\n"          # forge what the child reports
+        "    if type(value) is list and value and type(value[0]) is list:\n"
+        "        value = [v[:1] for v in value]\n"
+        "    return plain(value, *rest, **kw)\n"
+        "sys.modules['protocol'].to_plain = hide\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        grown = sandbox.map("m.grow", [([5],)], 5, return_args=True, again=True)[0]
+        kept = sandbox.map("m.keep", [([5],)], 5, return_args=True, again=True)[0]
+    assert grown.args_after == [[5]]            # the forged report looks innocent ...
+    assert grown.value == [1, 5] and grown.again.value == [1, 2, 5]   # ... the answers do not
+    assert kept.value == kept.again.value == [1, 5]
+
+
+def test_an_exception_whose_message_cannot_be_read_is_still_described(scratch):
+    (scratch / "m.py").write_text(
+        "class Odd(Exception):\n"
+        "    def __str__(self):\n        raise RuntimeError('no')\n"
+        "    errno = property(lambda self: 1 / 0)\n"
+        "def odd():\n    raise Odd()\n"
+        "def surrogate():\n    raise ValueError('bad \\udcff byte')\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        odd = sandbox.call("m.odd", timeout=5)
+        again = sandbox.call("m.odd", timeout=5)
+        weird = sandbox.call("m.surrogate", timeout=5)
+        assert sandbox.alive
+    assert odd.raised["type"] == "Odd" and "could not be read" in odd.raised["message"]
+    assert again.raised == odd.raised
+    assert weird.raised["message"] == "bad \\udcff byte"
+    weird.raised["message"].encode("utf-8")     # writable anywhere
+
+
+@pytest.mark.parametrize("reply", [b"[" * 300 + b"]" * 300, b"[" + b"[0]," * 200_000 + b"0]"])
+def test_a_forged_reply_too_deep_or_too_large_to_decode_is_refused_unread(scratch, reply):
+    (scratch / "m.py").write_text(
+        "import json, os, sys\n"
+        "WFD = json.loads(sys.argv[1])['wfd']\n"
+        f"REPLY = {reply!r}\n"
+        "def forge():\n"
+        "    os.write(WFD, REPLY + b'\\n')\n"
+        "    return 1\n")
+    with Sandbox(scratch, ["m"], list(layers.available()),
+                 Limits(check_items=200_000)) as sandbox:
+        sandbox.import_modules(5)
+        sandbox.new_check()
+        outcome = sandbox.call("m.forge", timeout=5)
+    assert outcome.failure in ("protocol", "too_much")
+    assert ("nested too deeply" in outcome.detail) or ("200,000 values" in outcome.detail)

@@ -135,7 +135,8 @@ def attacked_notebook(handout: Path) -> dict:
     fake["source"] = "100"
     cells[1:1] = [code(FAKE_MODULE), code(TRANSFORMER), fake,
                   {"cell_type": "markdown", "metadata": {},
-                   "source": "### BEGIN HIDDEN TESTS\nmy notes\n### END HIDDEN TESTS"}]
+                   "source": "### BEGIN HIDDEN TESTS\nmy notes\n### END HIDDEN TESTS"},
+                  {"cell_type": "markdown", "metadata": {}, "source": XSS_MARKDOWN}]
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n}"
     return nb
@@ -158,6 +159,8 @@ def traps_scenario(base: Path) -> dict:
         (folder / "tictactoe.py").write_text(source)
         (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
         nb = attacked_notebook(handout) if attack else json.loads(handout.read_text())
+        if student == "wanda":       # one cell's nbgrader metadata that nbgrader cannot read
+            nb["cells"][0]["metadata"]["nbgrader"] = "oops"
         (folder / f"{A}.ipynb").write_text(json.dumps(nb))
         if attack:   # files that shadow what the kernel or a graded cell imports
             fake = folder / "autograder" / "nbgrader"
@@ -314,8 +317,136 @@ def rerelease_scenario(base: Path) -> dict:
             "outbound": sorted(p.name for p in outbound.iterdir()) if outbound.is_dir() else []}
 
 
+# ------------------------------------------------------------ the exchange, attacked
+#: Who submits what through the real exchange (all by nbgrader submit, as themselves).
+INTAKE_HONEST = {"alice": "ada_alphabeta", "mallory": "eve_no_antidiagonal",
+                 "cora": "ada_alphabeta", "erin": "ada_alphabeta", "fritz": "ada_alphabeta",
+                 "gina": "ada_alphabeta", "=SUM(1;2)": "ada_alphabeta",
+                 "grades.csv": "ada_alphabeta"}
+#: Markup in a student's notebook that would run in the teacher's (formgrader) and the
+#: student's (feedback) browser if rendered as it is.
+XSS_MARKDOWN = ("My notes <img src=x onerror=\"document.title='pwned'\"> and "
+                "[a link](javascript:document.title='pwned') and "
+                "<script>document.title='pwned'</script> and `a < b`")
+XSS_RAW = "<img src=y onerror=\"document.title='pwned'\">"
+
+
+def _stamp(when) -> str:
+    return when.strftime("%Y-%m-%d %H:%M:%S.%f %Z")
+
+
+def _forge(inbound: Path, student: str, when, files: dict, secret: bool = True) -> Path:
+    """A submission folder made by hand in the inbound folder, as any student can."""
+    import secrets
+    folder = inbound / f"{student}+{A}+{_stamp(when)}+{secrets.token_urlsafe(6)}"
+    folder.mkdir()
+    (folder / "timestamp.txt").write_text(_stamp(when))
+    if secret:
+        (folder / "submission_secret.txt").write_text(secrets.token_hex(64))
+    for name, content in files.items():
+        if isinstance(content, Path):          # a symbolic link to that path
+            (folder / name).symlink_to(content)
+        else:
+            (folder / name).write_text(content)
+    return folder
+
+
+def _notebook_with(handout: Path, markdown: str | None = None, raw: str | None = None,
+                   broken_metadata: bool = False) -> str:
+    nb = json.loads(handout.read_text(encoding="utf-8"))
+    if markdown is not None:
+        nb["cells"].insert(1, {"cell_type": "markdown", "id": "student-notes", "metadata": {},
+                               "source": markdown})
+    if raw is not None:
+        nb["cells"].insert(2, {"cell_type": "raw", "id": "student-raw",
+                               "metadata": {"format": "text/html"}, "source": raw})
+    if broken_metadata:
+        nb["cells"][0]["metadata"]["nbgrader"] = "oops"
+    return json.dumps(nb)
+
+
+def intake_scenario(base: Path) -> dict:
+    """Honest submissions through the real exchange, and next to them what a student
+    can do to the shared inbound folder: a link to the teacher's reference, a folder
+    for another student (a later and an impossible time), one without nbgrader's
+    secret, reserved and formula-like ids, a FIFO, broken metadata, script in markup."""
+    import datetime
+    import pwd
+    cycle, api = setup(base)
+    cycle.release(A, api, say=lambda _: None)
+    inbound = base / "exchange" / "testcourse" / "inbound"
+    homes = base / "homes"
+    honest = dict(INTAKE_HONEST)
+    owned = os.geteuid() == 0          # only root can stand for another user of the machine
+    if owned:
+        honest["nobody"] = "ada_alphabeta"
+    for student, example in honest.items():
+        home = homes / student.replace("/", "_")
+        home.mkdir(parents=True)
+        mine = cycle.student_api(home, student)
+        cycle.student_step("FetchAssignment", A, mine)
+        shutil.copyfile(EXAMPLES / example / "tictactoe.py", home / A / "tictactoe.py")
+        handout = home / A / f"{A}.ipynb"
+        if student == "fritz":
+            handout.write_text(_notebook_with(handout, broken_metadata=True))
+        if student == "gina":
+            handout.write_text(_notebook_with(handout, XSS_MARKDOWN, XSS_RAW))
+        cycle.student_step("Submit", A, mine)
+    if owned:                          # nobody's own submission belongs to nobody
+        uid = pwd.getpwnam("nobody").pw_uid
+        for path in [*inbound.glob(f"nobody+{A}+*")]:
+            for item in [path, *path.rglob("*")]:
+                os.lchown(item, uid, -1)
+    erin = next(inbound.glob(f"erin+{A}+*"))
+    os.mkfifo(erin / "pipe")             # collect must neither hang on it nor copy it
+    now = datetime.datetime.now(datetime.timezone.utc)
+    wrong = (EXAMPLES / "frank_syntax_error" / "tictactoe.py").read_text()
+    reference = ROOT / "solutions" / A / "tictactoe.py"
+    _forge(inbound, "mallory", now, {"tictactoe.py": reference})       # a link to the answer
+    if owned:
+        _forge(inbound, "nobody", now, {"tictactoe.py": wrong})        # for another student
+    _forge(inbound, "cora", now + datetime.timedelta(days=3650), {"tictactoe.py": wrong})
+    _forge(inbound, "dora", now, {"tictactoe.py": wrong}, secret=False)
+    (inbound / f"zeno+{A}+{_stamp(now)}+link").symlink_to(reference.parent)
+    (inbound / f"yves+{A}+not a time+x").mkdir()
+    said = []
+    collected = cycle.collect(A, api, say=said.append)
+    rows = cycle.grade_collected(A, api, jobs=2, say=said.append)
+    cycle.feedback(A, api, say=said.append)
+    course = base / "course"
+    feedback = {p.parent.parent.name: str(p) for p in (course / "feedback").glob(f"*/{A}/*.html")}
+    pages = base / "pages"
+    pages.mkdir()
+    return {
+        "formgrader": {"gina": formgrader_page(cycle, course / "autograded" / "gina" / A,
+                                               pages / "autograded.html")},
+        "formgrader_raw": {"gina": formgrader_page(cycle, course / "submitted" / "gina" / A,
+                                                   pages / "submitted.html")},
+        "owned": owned,
+        "collected": collected,
+        "said": said,
+        "graded": {row["student"]: row["status"] for row in rows},
+        "exported": exported(cycle, api, base / "grades.csv"),
+        "export_text": (base / "grades.csv").read_text(encoding="utf-8"),
+        "submitted": sorted(str(p.relative_to(course / "submitted"))
+                            for p in (course / "submitted").rglob("*")),
+        "feedback": feedback,
+        "autograded": {s: str(course / "autograded" / s / A / f"{A}.ipynb")
+                       for s in collected},
+    }
+
+
+def formgrader_page(cycle, folder: Path, target: Path) -> str:
+    """The notebook in `folder` as formgrader renders it: nbconvert's HTMLExporter with
+    the course's configuration (formgrader builds its exporter from that same config)."""
+    from nbconvert import HTMLExporter
+    html, _ = HTMLExporter(config=cycle.load_config()).from_filename(str(folder / f"{A}.ipynb"))
+    target.write_text(html, encoding="utf-8")
+    return str(target)
+
+
 SCENARIOS = {"cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
-             "rerelease": rerelease_scenario}
+             "rerelease": rerelease_scenario, "intake": intake_scenario}
 
 if __name__ == "__main__":
     which, where = sys.argv[1], Path(sys.argv[2])

@@ -136,9 +136,10 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
     """mallory: a wrong module (the source module must not overwrite it), an input
     transformer and a fake sys.modules entry in added and edited cells, a deleted and
     a forged test cell, a fake `autograder` package and `json.py` in her folder, the
-    hidden-test marker in her notes; wanda: a correct module that warns and writes to
-    stderr; ivan: answers whose __eq__ lies. Plain autograde must agree with the bulk
-    grader on all three, and their feedback must not show hidden tests."""
+    hidden-test marker and markup that would run script in her notes; wanda: a correct
+    module that warns and writes to stderr, and a cell whose nbgrader metadata is
+    "oops"; ivan: answers whose __eq__ lies. Plain autograde must agree with the bulk
+    grader on all three, and their feedback must not show hidden tests or her markup."""
     outcome = run_scenario("traps", tmp_path)
     assert outcome["exported"] == outcome["bulk"]
     assert outcome["exported"]["wanda"] == 25
@@ -147,6 +148,11 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
                     if c.metadata.get("nbgrader", {}).get("grade")}
     assert set(outcome["graded_cells"]["mallory"]) == rubric_tests   # deleted one restored
     check_feedback(outcome["feedback"], expect_failures=True)
+    mallory = [t for p, t in outcome["feedback"].items()
+               if "/mallory/" in p and p.endswith(".html")]
+    assert mallory and "My notes &lt;img src=x onerror=" in mallory[0]
+    assert not any("<img src=x" in t or 'href="javascript:' in t
+                   for t in outcome["feedback"].values())
 
 
 # ------------------------------------------------------------ the students' side of TEACHING.md
@@ -238,3 +244,103 @@ def test_make_notebooks_says_wrote_only_for_a_changed_notebook(tmp_path, monkeyp
     assert notebooks.main(["tictactoe"]) == 0
     assert capsys.readouterr().out.strip() == f"wrote {copy}"
     assert copy.read_text() == notebooks.render("tictactoe")
+
+
+# ------------------------------------------------------------ the exchange, attacked
+@pytest.fixture(scope="module")
+def intake(tmp_path_factory):
+    """scenario.py's intake: honest students through the real exchange, and beside them
+    everything a student can put into the shared inbound folder (one nbgrader run)."""
+    return run_scenario("intake", tmp_path_factory.mktemp("intake"))
+
+
+REFUSED = {"cora": "in the future", "dora": "it was not made by nbgrader submit",
+           "grades.csv": "is the name of a file the grader writes",
+           "zeno": "not a folder (a symbolic link is never followed)",
+           "yves": "cannot be read"}
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_nbgrader_collect_refuses_what_no_student_can_honestly_have_made(intake):
+    """Forged folders are refused with a line each, the real submission is collected
+    in their place, and every honest student keeps full marks."""
+    said = "\n".join(intake["said"])
+    for name, why in REFUSED.items():
+        assert any(line.startswith(f"collect: refused {name}+tictactoe+") and why in line
+                   for line in intake["said"]), (name, said)
+    honest = {"alice", "cora", "erin", "fritz", "gina", "'=SUM(1;2)"}
+    if intake["owned"]:        # a folder for nobody, made by another user of the machine
+        honest.add("nobody")
+        assert "claims to be submitted by nobody but is owned by root; cheating attempt?" in said
+    for student in honest:
+        assert intake["exported"][student] == 25.0, (student, intake["exported"])
+    assert "dora" not in intake["exported"] and "grades.csv" not in intake["exported"]
+    assert set(intake["collected"]) == {s.strip("'") for s in honest} | {"mallory"}
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_nbgrader_collect_never_follows_a_link_or_opens_a_fifo(intake):
+    """mallory's newest folder links tictactoe.py to the teacher's reference: the link is
+    left out and named, so she gets nothing for it (she had 25 from nbgrader's collect);
+    erin's FIFO is left out, and her work is graded (it used to stop collect for all)."""
+    assert intake["exported"]["mallory"] == 0.0 and intake["graded"]["mallory"] == "missing"
+    assert "mallory/tictactoe/tictactoe.py" not in intake["submitted"]
+    assert "collect: mallory: left out tictactoe.py (a symbolic link" in "\n".join(intake["said"])
+    assert "collect: erin: left out pipe (a named pipe" in "\n".join(intake["said"])
+    assert "erin/tictactoe/pipe" not in intake["submitted"]
+    assert not any(path.startswith(("zeno", "grades.csv", "dora"))
+                   for path in intake["submitted"])
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_nbgrader_one_broken_notebook_and_odd_ids_cost_nobody_else_anything(intake):
+    """fritz's notebook has `"nbgrader": "oops"` in a cell: he is graded with a line for the
+    teacher and so is everyone else; feedback is released to every collected student;
+    the export neutralises an id that is a formula."""
+    assert any(line.startswith("grade-collected: fritz: tictactoe.ipynb: cell 1: its nbgrader "
+                               "metadata is malformed") for line in intake["said"])
+    assert set(intake["feedback"]) == set(intake["collected"])
+    assert "'=SUM(1;2)" in intake["export_text"]
+    assert not any(line.startswith("=") for line in intake["export_text"].splitlines())
+
+
+SCRIPT_CHECK = """() => {
+  const handlers = [...document.querySelectorAll('*')].flatMap(
+      e => [...e.attributes].filter(a => a.name.startsWith('on'))
+                            .map(a => e.tagName + ' ' + a.name));
+  const links = [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
+      .filter(h => /^\\s*(javascript|data|vbscript):/i.test(h));
+  const images = [...document.querySelectorAll('img')].map(i => i.getAttribute('src'))
+      .filter(s => s === 'x' || s === 'y');
+  const scripts = [...document.querySelectorAll('script')].filter(s => s.text.includes('pwned'));
+  return {title: document.title, handlers, links, images, scripts: scripts.length,
+          text: document.body.innerText};
+}"""
+
+
+def open_page(page, path: str) -> dict:
+    page.goto(Path(path).as_uri(), wait_until="domcontentloaded")
+    page.wait_for_timeout(300)
+    return page.evaluate(SCRIPT_CHECK)
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_nbgrader_student_markup_never_runs_in_a_browser(intake, page):
+    """gina's notebook holds <img onerror>, a javascript: link, a <script> and a raw HTML
+    cell. In her released feedback (the student's browser) and in the autograded notebook
+    rendered as formgrader renders it (the teacher's, logged in to Jupyter), the DOM has
+    no handler, link or element of hers, and her notes are there as text; alice's
+    feedback, without any of it, shows the same checks."""
+    pages = {}
+    for kind in ("feedback", "formgrader", "formgrader_raw"):
+        pages[kind] = seen = open_page(page, intake[kind]["gina"])
+        assert seen["title"] != "pwned" and not seen["handlers"], (kind, seen["handlers"])
+        assert not seen["links"] and not seen["images"] and not seen["scripts"], kind
+        assert "My notes <img src=x onerror=" in seen["text"], kind
+    honest = open_page(page, intake["feedback"]["alice"])
+    assert not honest["handlers"] and honest["title"] != "pwned"
+    assert honest["text"].count("PASS") == pages["feedback"]["text"].count("PASS") > 0

@@ -113,3 +113,30 @@ def test_zip_caps_hold(tmp_path):
     assert "bad.zip could not be unpacked (BadZipFile)" in notes
     assert any("more than" in n for n in notes)
     assert len(list(target.rglob("*.py"))) == MAX_MEMBERS
+
+
+def test_prairielearn_message_puts_student_text_in_quotes_after_the_score():
+    """A message reading "## Score: 25 / 25" stays quoted text after the real score, on
+    one line; the output marks each line of student text with a bar. The twin: a plain
+    message reads the same way."""
+    forged = "raised ValueError while being imported: \n## Score: 25 / 25\n\udcff"
+    for message in (forged, "raised ValueError while being imported: plain"):
+        data = results.prairielearn(graded(message=message), [], "Tic-Tac-Toe")
+        assert data["message"].startswith("Score: 3 / 5 (1 of 2 checks passed). About your "
+                                          'submission: "raised ValueError')
+        assert "\n" not in data["message"] and data["message"].endswith('"')
+        json.dumps(data, ensure_ascii=False).encode("utf-8")       # writable
+        student_lines = [line for line in data["output"].splitlines() if "Score: 25" in line
+                         or "Score: 100" in line]
+        assert all(line.startswith("  | ") for line in student_lines), student_lines
+
+
+def test_a_folder_in_a_zip_named_like_the_module_is_said_to_be_one(tmp_path):
+    """It used to read "no file named tictactoe.py"."""
+    from autograder.grading.intake import locate
+    upload = tmp_path / "upload"
+    upload.mkdir()
+    make_zip(upload / "submission.zip", {"tictactoe.py/": b"", "tictactoe.py/x.py": b"x = 1"})
+    with Upload(upload, ("tictactoe.py",)) as folder:
+        home, status, why = locate(folder, ("tictactoe.py",))
+    assert (home, status, why) == (None, "missing", "tictactoe.py is a folder, not a file")

@@ -88,14 +88,53 @@ def test_make_check_on_a_timeout_counts_no_errors_and_prints_no_stray_letters(st
     folder = student_copy("tictactoe")
     shutil.copy(ROOT / "examples/tictactoe/grace_endless_minimax/tictactoe.py", folder)
     ini = folder / "pytest.ini"     # the behaviour, not the length of the limit, is tested
-    ini.write_text(re.sub(r"^timeout = .*$", "timeout = 1", ini.read_text(), flags=re.M))
+    ini.write_text(re.sub(r"^cpu_timeout = .*$", "cpu_timeout = 1", ini.read_text(),
+                          flags=re.M))
     done = make("check", folder)
     lines = done.stdout.splitlines()
     assert not [line for line in lines if re.fullmatch(r"[.EFsx]+\s*(\[\s*\d+%\])?", line.strip())
                 and line.strip()], done.stdout
-    assert "timed out after 1 s" in done.stdout
+    assert re.search(r"used more than 1 s of CPU time, stopped in \w+ \(tictactoe\.py, line "
+                     r"\d+\): is there an infinite loop", done.stdout), done.stdout
     assert re.search(r"minimax\s+0/5\s+needs work", done.stdout)
     assert "error" not in lines[-1] and "4 skipped" in lines[-1], lines[-1]
+
+
+def test_make_check_stops_a_sleeping_function_at_the_clock_backstop(student_copy):
+    folder = student_copy("tictactoe")
+    module = folder / "tictactoe.py"
+    module.write_text(module.read_text().replace(
+        'def player(board):\n', 'def player(board):\n    import time\n    time.sleep(60)\n', 1))
+    ini = folder / "pytest.ini"
+    ini.write_text(re.sub(r"^timeout = .*$", "timeout = 1", ini.read_text(), flags=re.M))
+    done = make("check", folder)
+    assert re.search(r"waited 1 s without finishing, stopped in player \(tictactoe\.py, line "
+                     r"\d+\): does it sleep", done.stdout), done.stdout
+
+
+def test_make_check_does_not_count_other_processes_time(student_copy):
+    """A test that needs 0.6 s of CPU passes with a 1 s CPU limit while two busy
+    loops keep both cores of the machine busy (on the clock it takes longer)."""
+    folder = student_copy("tictactoe")
+    (folder / "test_busy.py").write_text(
+        "import time\n"
+        "def test_needs_cpu():\n"
+        "    end = time.process_time() + 0.6\n"
+        "    while time.process_time() < end:\n"
+        "        pass\n")
+    ini = folder / "pytest.ini"
+    ini.write_text(re.sub(r"^cpu_timeout = .*$", "cpu_timeout = 1", ini.read_text(),
+                          flags=re.M))
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        done = subprocess.run([sys.executable, "-m", "pytest", "test_busy.py", "-p",
+                               "no:randomly"], cwd=folder, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+    assert "1 passed" in done.stdout, done.stdout
 
 
 # ------------------------------------------------------------ the test tools

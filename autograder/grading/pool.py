@@ -1,0 +1,152 @@
+"""Worker processes that no single submission can crash or hang.
+
+`concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies
+(every pending submission fails with BrokenProcessPool) and cannot stop one
+worker that hangs. Here each worker is a forked process with a pipe of its own:
+a worker that dies, or runs past its task's wall-clock ceiling, is killed and
+replaced, its task becomes a row saying so (`lost`), and the batch goes on.
+Workers are forked from the caller, so they start with its warm caches.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Callable, Iterable
+
+_context = multiprocessing.get_context("fork")
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.Process
+    conn: Connection
+    task: object = None
+    started: float = 0.0
+
+
+def _serve(conn: Connection, initializer, initargs, function) -> None:
+    if initializer is not None:
+        initializer(*initargs)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:        # the pool is done: exit, so the worker cleans up after itself
+            return
+        try:
+            result = ("ok", function(*task))
+        except BaseException:       # a bug of ours: the parent turns it into a row
+            result = ("error", traceback.format_exc(limit=20))
+        conn.send(result)
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "it did not exit"
+    if code < 0:
+        return f"killed by signal {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+class Pool:
+    """Run `function(*task)` for every task on `jobs` workers.
+
+    `ceiling` is the wall-clock seconds one task may take before its worker is
+    killed. `lost(task, reason)` makes the result of a task whose worker died,
+    was killed, or raised (`reason` says which, with the traceback if any)."""
+
+    def __init__(self, jobs: int, function: Callable, *, ceiling: float,
+                 lost: Callable[[object, str], object], initializer=None, initargs=()):
+        self.jobs, self.function, self.ceiling, self.lost = jobs, function, ceiling, lost
+        self.initializer, self.initargs = initializer, initargs
+        self.workers: list[_Worker] = []
+
+    def _start(self) -> _Worker:
+        parent, child = _context.Pipe()
+        process = _context.Process(target=_serve, daemon=True,
+                                   args=(child, self.initializer, self.initargs, self.function))
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def _stop(self, worker: _Worker, gently: bool = False) -> str:
+        """End a worker: gently (its pipe closed, so it exits and cleans up after
+        itself) when it is idle, else at once."""
+        if gently:
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+            worker.process.join(10)
+        if worker.process.is_alive():
+            os.kill(worker.process.pid, signal.SIGKILL)
+        worker.process.join(5)
+        worker.conn.close()
+        return describe_exit(worker.process.exitcode)
+
+    def run(self, tasks: Iterable) -> Iterable:
+        """Yield one result per task, in the order they finish."""
+        pending = list(tasks)[::-1]
+        try:
+            self.workers = [self._start() for _ in range(min(self.jobs, len(pending)))]
+            idle = list(self.workers)
+            busy: list[_Worker] = []
+            while pending or busy:
+                while idle and pending:
+                    worker = idle.pop()
+                    worker.task, worker.started = pending.pop(), time.monotonic()
+                    try:
+                        worker.conn.send(worker.task)
+                    except OSError:
+                        pass        # it died meanwhile: its sentinel says so below
+                    busy.append(worker)
+                now = time.monotonic()
+                timeout = max(0.0, min(w.started + self.ceiling for w in busy) - now)
+                ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
+                             timeout=min(timeout, 5.0))
+                for worker in list(busy):
+                    done = self._collect(worker, ready)
+                    if done is None:
+                        continue
+                    result, replace = done
+                    busy.remove(worker)
+                    if replace:
+                        self.workers.remove(worker)
+                        worker = self._start() if pending else None
+                    if worker is not None:
+                        worker.task = None
+                        idle.append(worker)
+                        if worker not in self.workers:
+                            self.workers.append(worker)
+                    yield result
+        finally:
+            for worker in self.workers:
+                self._stop(worker, gently=worker.task is None)
+
+    def _collect(self, worker: _Worker, ready) -> tuple | None:
+        """(result, replace the worker) when `worker` is done with its task, else None."""
+        if worker.conn in ready:
+            try:
+                kind, value = worker.conn.recv()
+            except (EOFError, OSError):
+                return self._lost(worker, f"the grading process died ({self._stop(worker)})")
+            if kind == "ok":
+                return value, False
+            return self.lost(worker.task, f"grader error in the worker:\n{value}"), False
+        if worker.process.sentinel in ready:
+            return self._lost(worker, f"the grading process died ({self._stop(worker)})")
+        if time.monotonic() - worker.started > self.ceiling:
+            self._stop(worker)
+            return self._lost(worker, f"grading did not finish within {self.ceiling:.0f} s "
+                                      "(wall clock); its processes were stopped")
+        return None
+
+    def _lost(self, worker: _Worker, reason: str) -> tuple:
+        return self.lost(worker.task, reason), True

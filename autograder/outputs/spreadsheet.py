@@ -1,0 +1,49 @@
+"""Every CSV the kit writes (grades.csv, standings.csv, mutation.csv, the nbgrader export).
+
+A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a
+formula to a spreadsheet (OWASP's CSV injection): `=HYPERLINK(...)` from a
+folder name or an exception message would be a live link in the teacher's
+gradebook. Such a text cell is prefixed with a single quote, as OWASP
+recommends (leading spaces do not hide the formula from this check). Numbers
+stay numbers, also when written as text ("-1.250": a number, never a formula).
+Every text cell is also made writable, control characters other than newline
+and tab shown as escapes.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from .text import visible
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?")
+
+
+def cell(value):
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    text = visible(value)
+    if _NUMBER.fullmatch(text):
+        return text
+    if text.lstrip(" ").startswith(FORMULA_START):
+        return "'" + text
+    return text
+
+
+def row(values: dict) -> dict:
+    return {key: cell(value) for key, value in values.items()}
+
+
+def write(path: Path, fieldnames: list[str], rows) -> Path:
+    """Write `rows` (dicts) under a header of `fieldnames`, every cell neutralised."""
+    with Path(path).open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fieldnames)
+        writer.writeheader()
+        for values in rows:
+            writer.writerow(row(values))
+    return Path(path)
