@@ -2,19 +2,20 @@
 
 Every student string (ids are folder names, paths are the student's) is escaped for
 where it goes: the page's template autoescapes everything (nothing is marked safe),
-the CSV and the terminal line go through escape.py.
+the CSV goes through the kit's `outputs.spreadsheet` (formulas neutralised, controls
+shown as escapes) and the terminal line through `outputs.text.visible`.
 """
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
+from ..outputs import spreadsheet
+from ..outputs.text import visible as _visible
 from .compare import Shares
-from .escape import csv_cell, visible
 from .run import KIT, Match, Result, Submission, counts
 
 CSV_FIELDS = ["a", "b", "b_kind", "score", "evidence", "text", "structure", "behaviour",
@@ -35,6 +36,12 @@ class Region:
     file: int
     start: tuple[int, int]
     end: tuple[int, int]
+
+
+def visible(text) -> str:
+    """One line of student text (an id, a path, a reason) with every control
+    character shown as an escape, line breaks too."""
+    return _visible(text, lines=False)
 
 
 def regions(submission: Submission, kind: str, slices: list[tuple[int, int]]) -> list[Region]:
@@ -79,23 +86,18 @@ def csv_rows(result: Result) -> list[dict]:
     for m in result.matches:
         a, b = result.submissions[m.a], result.submissions[m.b]
         rows.append({
-            "a": csv_cell(a.name), "b": csv_cell(b.name),
+            "a": a.name, "b": b.name,
             "b_kind": "kit file" if b.kind == KIT else "student",
             "score": f"{m.score:.3f}", "evidence": m.strongest,
             "text": f"{m.text.score:.3f}", "structure": f"{m.structure.score:.3f}",
             "behaviour": "" if m.behaviour is None else f"{m.behaviour:.3f}",
-            "lines": csv_cell(_both(result, m, "text")),
-            "structure_lines": csv_cell(_both(result, m, "structure"))})
+            "lines": _both(result, m, "text"),
+            "structure_lines": _both(result, m, "structure")})
     return rows
 
 
 def write_csv(out_dir: Path, result: Result) -> Path:
-    path = out_dir / "similarity.csv"
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        writer.writerows(csv_rows(result))
-    return path
+    return spreadsheet.write(out_dir / "similarity.csv", CSV_FIELDS, csv_rows(result))
 
 
 def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, bool]]]:

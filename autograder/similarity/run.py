@@ -24,7 +24,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import ROOT, KitError, slices
+from .. import ROOT, KitError, assignment
+from ..grading import intake
 from . import FLOOR, behaviour, compare, sources, structure
 from .compare import Shares, Stream
 from .tokens import normalise
@@ -221,8 +222,7 @@ def collect(piece, submissions_dir: Path, names: frozenset[str], jobs: int = 1
             ) -> tuple[list[Submission], list[tuple[str, str]], int]:
     """The students to compare, the ones left out with the reason, and how many
     student folders there are (the grader's count)."""
-    from ..grading.batch import student_folders
-    folders = student_folders(submissions_dir)
+    folders = intake.student_folders(submissions_dir)
     work = [(folder, tuple(piece.modules), names) for folder in folders]
     if jobs > 1 and len(work) >= 40:
         gc.freeze()         # forked workers then leave the parent's pages alone
@@ -320,7 +320,7 @@ def _behaviour(submissions: list[Submission], out_dir: Path | None
 def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
             jobs: int | None = None, boilerplate: list[str | Path] = (),
             out_dir: Path | None = None) -> Result:
-    piece = slices.load(name)
+    piece = assignment.load(name)
     if not 0 <= floor <= 1:
         raise KitError(f"--floor must lie between 0 and 1, not {floor}")
     jobs = max(1, jobs or os.cpu_count() or 1)

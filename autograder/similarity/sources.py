@@ -2,9 +2,9 @@
 
 Every byte here is the student's, so nothing is trusted:
 
-- the folder walk is bounded in depth and in the number of entries it looks at,
-  and follows no symbolic link (1,100 nested folders once crashed the report for
-  everyone);
+- the module is found by the grader's own walk (`grading/intake.py`), bounded in
+  depth and in the number of entries it looks at, following no symbolic link
+  (1,100 nested folders once crashed the report for everyone);
 - a file's size is checked before it is read, and never more than the cap is read;
 - the bytes are decoded exactly as `import` decodes them
   (`importlib.util.decode_source`: the `# coding:` line or BOM, UTF-8 otherwise, and
@@ -24,15 +24,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..grading import intake
+
 #: A module larger than this is not compared (the grader refuses 5 MB in all).
 MAX_SOURCE_BYTES = 1 << 20
-#: How deep below the student's folder, and how many entries in all, the search for
-#: the module looks before it gives up on that student (with a line in the report).
-MAX_DEPTH = 32
-MAX_ENTRIES = 20_000
-#: Folders the grader ignores too (caches, virtualenvs, macOS zip debris).
-IGNORED_DIRS = frozenset({"__pycache__", "__MACOSX", ".git", ".venv", "venv",
-                          ".ipynb_checkpoints"})
 
 
 class Unreadable(Exception):
@@ -101,56 +96,13 @@ def _size(limit: int) -> str:
     return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
 
 
-def find_modules(folder: Path, modules: tuple[str, ...], max_depth: int = MAX_DEPTH,
-                 max_entries: int = MAX_ENTRIES) -> Path:
-    """The folder inside `folder` that holds every module, exactly once each, by the
-    grader's rules (any depth, ignored folders skipped, links never followed).
-    Raises `Unreadable` with the reason otherwise.
-
-    The walk is iterative and bounded: deeper than `max_depth` folders, or more than
-    `max_entries` entries, and the student is named instead of searched further.
-    (The grader has its own walk in grading/runner.py; the two should become one.)"""
-    wanted = set(modules)
-    found: dict[str, list[Path]] = {m: [] for m in modules}
-    links: set[str] = set()
-    seen = 0
-    todo = [(folder, 0)]
-    while todo:
-        here, depth = todo.pop()
-        try:
-            entries = list(os.scandir(here))
-        except OSError:
-            continue
-        for entry in entries:
-            seen += 1
-            if seen > max_entries:
-                raise Unreadable(f"the submission holds more than {max_entries:,} files and "
-                                 "folders; it was not searched for the module")
-            if entry.is_symlink():
-                if entry.name in wanted:
-                    links.add(entry.name)
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name in IGNORED_DIRS:
-                    continue
-                if depth + 1 > max_depth:
-                    raise Unreadable(f"the submission's folders are nested more than "
-                                     f"{max_depth} deep; it was not searched for the module")
-                todo.append((Path(entry.path), depth + 1))
-            elif entry.name in wanted and entry.is_file(follow_symlinks=False):
-                found[entry.name].append(Path(entry.path))
-    homes = []
-    for module in modules:
-        places = sorted(found[module])
-        if not places:
-            if module in links:
-                raise Unreadable(f"{module} is a symbolic link, which the grader does not follow")
-            raise Unreadable(f"no file named {module} in the submission")
-        if len(places) > 1:
-            shown = ", ".join(str(p.relative_to(folder)) for p in places[:4])
-            raise Unreadable(f"{module} appears {len(places)} times ({shown}): keep only one")
-        homes.append(places[0].parent)
-    if len(set(homes)) > 1:
-        raise Unreadable("the modules must sit in the same folder")
-    return homes[0]
-
+def find_modules(folder: Path, modules: tuple[str, ...]) -> Path:
+    """The folder inside `folder` that holds every module, exactly once each, found
+    by the grader's own walk (`grading/intake.py`: any depth, ignored folders
+    skipped, links never followed, bounded in depth and entries), so the report
+    compares the file the grader graded. Raises `Unreadable` with the grader's
+    reason otherwise."""
+    home, _, why = intake.locate(folder, modules)
+    if home is None:
+        raise Unreadable(why)
+    return home

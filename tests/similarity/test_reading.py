@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder import ROOT
+from autograder.grading import intake
 from autograder.similarity import report, run, sources
 
 from . import disguise, disguised
@@ -103,8 +104,11 @@ def test_deeply_nested_folders_are_named_not_searched(tmp_path):
         result = run.analyse("tictactoe", tmp_path / "batch", floor=0.0, jobs=1)
     finally:
         _unnest(deep, 1100)             # shutil.rmtree recurses, and would fail here
-    assert dict(result.skipped) == {"deep": "the submission's folders are nested more than "
-                                            "32 deep; it was not searched for the module"}
+    # The grader's own walk (intake.locate) gives the reason: the report compares
+    # exactly the files the grader grades.
+    assert dict(result.skipped) == {"deep": "no file named tictactoe.py in the submission "
+                                            "(the grader stopped looking at folders more "
+                                            "than 32 deep)"}
     assert {s.name for s in result.submissions if s.kind == run.STUDENT} == {"shallow", "ben"}
 
 
@@ -126,14 +130,20 @@ def _unnest(folder: Path, depth: int) -> None:
 
 
 def test_a_crowded_submission_is_named_not_searched(tmp_path):
-    folder = tmp_path / "crowded"
-    folder.mkdir()
-    for number in range(60):
-        (folder / f"f{number}.txt").write_text("")
-    (folder / "tictactoe.py").write_text(ANNA)
-    with pytest.raises(sources.Unreadable, match="more than 50 files"):
-        sources.find_modules(folder, ("tictactoe.py",), max_entries=50)
-    assert sources.find_modules(folder, ("tictactoe.py",), max_entries=100) == folder
+    """Past the grader's entry budget the walk stops; the report says why, in the
+    grader's words, and its honest twin (the same module, few files) is compared."""
+    crowded = tmp_path / "batch" / "crowded"
+    crowded.mkdir(parents=True)
+    for number in range(intake.MAX_ENTRIES):
+        (crowded / f"f{number:05}.txt").touch()
+    (crowded / "tictactoe.py").write_text(ANNA)        # sorted after the f*.txt files
+    batch(tmp_path / "batch", {"honest": ANNA, "ben": disguised.source_of("ben")})
+    with pytest.raises(sources.Unreadable, match="stopped looking at more than 10,000"):
+        sources.find_modules(crowded, ("tictactoe.py",))
+    assert sources.find_modules(tmp_path / "batch" / "honest", ("tictactoe.py",)) == \
+        tmp_path / "batch" / "honest"
+    result = run.analyse("tictactoe", tmp_path / "batch", floor=0.0, jobs=1)
+    assert "stopped looking" in dict(result.skipped)["crowded"]
 
 
 def test_a_module_over_the_size_cap_is_named_without_being_read(tmp_path):
