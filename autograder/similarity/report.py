@@ -2,8 +2,9 @@
 
 Every student string (ids are folder names, paths are the student's) is escaped for
 where it goes: the page's template autoescapes everything (nothing is marked safe),
-the CSV goes through the kit's `outputs.spreadsheet` (formulas neutralised, controls
-shown as escapes) and the terminal line through `outputs.text.visible`.
+after the kit's `outputs.html.finalize` made it writable with its controls shown; the
+CSV goes through the kit's `outputs.spreadsheet` (formulas neutralised, controls shown
+as escapes) and the terminal line through `outputs.text.visible`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 
-from ..outputs import spreadsheet
+from ..outputs import html, spreadsheet
 from ..outputs.text import visible as _visible
 from .compare import Shares
 from .run import KIT, Match, Result, Submission, counts
@@ -27,7 +28,8 @@ OPEN = 5
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    finalize=html.finalize)     # the kit's pages: writable, controls shown, then escaped
 
 
 @dataclass
