@@ -146,9 +146,10 @@ def build(target: Path, seed: int = 0, names=None) -> list[Pair]:
 
 
 # ------------------------------------------------------------------ verification
-def _answers(path: Path, only: tuple[str, ...]) -> dict:
+def _answers(path: Path, only: tuple[str, ...], minimax_marks: int = 0) -> dict:
     done = subprocess.run([sys.executable, "-I", str(HERE / "behave.py"), str(path),
-                           "--only", *only], capture_output=True, text=True, timeout=900,
+                           "--minimax-marks", str(minimax_marks), "--only", *only],
+                          capture_output=True, text=True, timeout=900,
                           stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         return {"failed": done.stderr[-600:]}
@@ -167,17 +168,18 @@ def _compare(mine: dict, theirs: dict) -> str:
     return ""
 
 
-def verify(folder: Path, pairs: list[Pair], jobs: int = 2) -> dict[str, str]:
-    """Run every copy and its original(s) on every position, in subprocesses (`jobs`
-    at a time, each file once); {copy: where it behaves differently} for each copy
+def verify(folder: Path, pairs: list[Pair], jobs: int = 2,
+           minimax_marks: int = 0) -> dict[str, str]:
+    """Run every copy and its original(s) on every position (minimax on those with
+    `minimax_marks` marks or more), in subprocesses (`jobs` at a time, each file once); {copy: where it behaves differently} for each copy
     that does (empty when all behave alike). A merged copy must answer like the
     author of its rules in the rules, and like the author of its search in the
     search."""
     from .behave import FUNCTIONS
     files = sorted({p.copy for p in pairs} | {p.original for p in pairs})
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = {name: pool.submit(_answers, folder / name / MODULE, FUNCTIONS)
-                   for name in files}
+        futures = {name: pool.submit(_answers, folder / name / MODULE, FUNCTIONS,
+                                     minimax_marks) for name in files}
         results = {name: future.result() for name, future in futures.items()}
     problems = {}
     for pair in pairs:
