@@ -28,7 +28,8 @@ test: $(STAMP)
 
 demo: $(STAMP)
 	@rm -rf out
-	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity
+	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity \
+		--boilerplate examples/tictactoe/bob_plain/tictactoe.py
 
 assignments: $(STAMP)
 	$(VENV)/bin/autograder release $(A)

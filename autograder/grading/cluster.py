@@ -17,7 +17,8 @@ pins it on every machine), refuses to grade with a kit whose hidden suite or
 reference differs from the client's (a digest of those files), grades the
 reference first, and then each submission in a worker pool of its own
 (grading/pool.py), so a submission that crashes or hangs costs its own row.
-Rows and feedback files come back as data; the client writes them.
+Rows and the student's files (feedback, and the behavioural fingerprint the
+similarity report reads) come back as data; the client writes them.
 
 A killed client resumes: every finished row is appended to `OUT/.grading.jsonl`
 with the run's settings, and a run with the same settings skips the students

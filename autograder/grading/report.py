@@ -16,6 +16,7 @@ import jinja2
 from ..outputs import html, jsondata, markdown, spreadsheet
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
 from ..outputs.text import writable
+from . import fingerprint
 from .runner import Graded, load_rubric, unrun_tests
 
 # Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
@@ -88,6 +89,7 @@ def write_student(out_dir: Path, graded: Graded, title: str) -> None:
     (folder / "feedback.html").write_text(feedback_html(graded, title), encoding="utf-8")
     if graded.details:          # for the teacher only: the kit's traceback of its error
         (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
+    fingerprint.write(folder, graded.fingerprint)
 
 
 def refused(piece, student: str, why: str) -> Graded:

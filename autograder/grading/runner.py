@@ -111,6 +111,7 @@ class Graded:
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
     peak_mb: int = 0            # the grading process's peak memory for this submission
     details: str = ""           # for the teacher: the kit's traceback of a grader error
+    fingerprint: dict = field(default_factory=dict)   # grading/fingerprint.py
 
     @property
     def timeouts(self) -> int:
@@ -281,7 +282,8 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
                     message, events=[Event("skipped", s) for s in skipped] + student.events,
                     printed=printed, seconds=time.perf_counter() - started,
-                    layers=list(layers), refused=student.refused)
+                    layers=list(layers), refused=student.refused,
+                    fingerprint=student.fingerprint.data())
     return graded
 
 

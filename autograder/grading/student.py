@@ -17,6 +17,7 @@ from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome
                               SandboxError, backstop)
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
+from .fingerprint import Recorder
 
 __all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy",
            "Callback", "Event"]
@@ -71,6 +72,7 @@ class Student:
         self.starts = 0
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
+        self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
 
     def start_check(self) -> None:
         """A hidden test begins: its calls share one budget of CPU time and one
@@ -189,6 +191,7 @@ class Student:
             return early
         outcome = self._sandbox.call(function, args, kwargs, timeout=timeout or self.timeouts.call,
                                      keep=keep, return_args=return_args)
+        self.fingerprint.saw(name, args, kwargs, outcome)
         return self._note(name, outcome)
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
@@ -208,6 +211,7 @@ class Student:
         else:
             outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
                                            timeout or self.timeouts.call, return_args)
+        self.fingerprint.saw_many(name, arg_lists, outcomes)
         return self._after_many(name, outcomes)
 
     def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
@@ -228,6 +232,7 @@ class Student:
         if todo:
             ran = self._sandbox.plans([plans[i] for i in todo], timeout or self.timeouts.call,
                                       self.budget)
+            self.fingerprint.saw_plans([plans[i] for i in todo], ran)
             names = {plans[i].name for i in todo}
             self._after_many(" / ".join(sorted(names)), ran, plans=[plans[i] for i in todo])
             for index, outcome in zip(todo, ran):

@@ -1,10 +1,17 @@
-"""The `autograder similarity` subcommand (docs/SIMILARITY.md)."""
+"""The `autograder similarity` subcommand (docs/SIMILARITY.md), and `grade --similarity`.
+
+This module ties the two halves together: `run` finds the pairs, `report` writes
+them; neither imports the other's caller, so the package has no import circle.
+"""
 
 from __future__ import annotations
 
 import os
 
 from . import FLOOR
+
+BOILERPLATE_HELP = ("starting code students shared (a .py file or a folder of them; "
+                    "repeatable); it never counts")
 
 
 def add_command(commands) -> None:
@@ -17,15 +24,30 @@ def add_command(commands) -> None:
                          help=f"report pairs whose score reaches this (0 to 1, default {FLOOR})")
     similar.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                          help="processes comparing at once (default: number of cores)")
+    similar.add_argument("--boilerplate", action="append", default=[], metavar="PATH",
+                         help=BOILERPLATE_HELP)
     similar.set_defaults(run=run)
     # `grade --similarity`: the report after grading, into the same --out.
     grade = commands.choices.get("grade")
     if grade is not None:
         grade.add_argument("--similarity", action="append_const", const=run, dest="then",
                            help="also write the similarity report into --out")
+        grade.add_argument("--boilerplate", action="append", default=[], metavar="PATH",
+                           help=f"with --similarity: {BOILERPLATE_HELP}")
 
 
 def run(args) -> int:
-    from .run import similarity_cli
-    return similarity_cli(args.assignment, args.submissions, args.out,
-                          getattr(args, "floor", FLOOR), args.jobs)
+    """Compare the batch, write similarity.csv and similarity.html into --out."""
+    from pathlib import Path
+
+    from . import report
+    from .run import analyse
+    out_dir = Path(args.out)
+    result = analyse(args.assignment, Path(args.submissions), getattr(args, "floor", FLOOR),
+                     args.jobs, getattr(args, "boilerplate", None) or [], out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv_path = report.write_csv(out_dir, result)
+    html_path = report.write_html(out_dir, result)
+    print(report.summary(result))
+    print(f"report in {html_path} (open it in a browser); pairs in {csv_path}")
+    return 0

@@ -1,17 +1,26 @@
-"""Write what the comparison found: similarity.csv and similarity.html."""
+"""Write what the comparison found: similarity.csv and similarity.html.
+
+Every student string (ids are folder names, paths are the student's) is escaped for
+where it goes: the page's template autoescapes everything (nothing is marked safe),
+after the kit's `outputs.html.finalize` made it writable with its controls shown; the
+CSV goes through the kit's `outputs.spreadsheet` (formulas neutralised, controls shown
+as escapes) and the terminal line through `outputs.text.visible`.
+"""
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
-from .run import KIT, Result
-from .compare import Match, Submission
+from ..outputs import html, spreadsheet
+from ..outputs.text import visible as _visible
+from .compare import Shares
+from .run import KIT, Match, Result, Submission, counts
 
-CSV_FIELDS = ["a", "b", "score", "a_share", "b_share", "lines"]
+CSV_FIELDS = ["a", "b", "b_kind", "score", "evidence", "text", "structure", "behaviour",
+              "lines", "structure_lines"]
 #: Pairs shown side by side on the page (all of them are in the table and the CSV).
 SHOWN = 60
 #: Pairs whose side-by-side view is open when the page loads.
@@ -19,7 +28,8 @@ OPEN = 5
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    finalize=html.finalize)     # the kit's pages: writable, controls shown, then escaped
 
 
 @dataclass
@@ -30,20 +40,19 @@ class Region:
     end: tuple[int, int]
 
 
-def regions(submission: Submission, slices: list[tuple[int, int]]) -> list[Region]:
-    """The token ranges copydetect matched, as places in the student's files."""
+def visible(text) -> str:
+    """One line of student text (an id, a path, a reason) with every control
+    character shown as an escape, line breaks too."""
+    return _visible(text, lines=False)
+
+
+def regions(submission: Submission, kind: str, slices: list[tuple[int, int]]) -> list[Region]:
+    """The token ranges matched in one kind of stream, as places in the files."""
+    stream = getattr(submission, kind)
     found = []
     for first, stop in slices:
-        start = submission.locate(first)
-        end = submission.locate_end(stop - 1)
-        if start[0] == end[0]:
-            found.append(Region(start[0], start[1:], end[1:]))
-            continue
-        # A range across two modules is split at the module boundary.
-        found.append(Region(start[0], start[1:], (10 ** 9, 0)))
-        for middle in range(start[0] + 1, end[0]):
-            found.append(Region(middle, (1, 0), (10 ** 9, 0)))
-        found.append(Region(end[0], (1, 0), end[1:]))
+        for file, line, col, end_line, end_col in stream.span(first, stop):
+            found.append(Region(file, (line, col), (end_line, end_col)))
     return sorted(found, key=lambda r: (r.file, r.start))
 
 
@@ -52,7 +61,7 @@ def line_ranges(submission: Submission, found: list[Region]) -> str:
     parts = []
     for index, (name, _) in enumerate(submission.files):
         spans = []
-        for region in (r for r in found if r.file == index):
+        for region in sorted((r for r in found if r.file == index), key=lambda r: r.start):
             first, last = region.start[0], region.end[0]
             if region.end[1] == 0 and last > first:
                 last -= 1               # ends at the start of the next line
@@ -66,25 +75,31 @@ def line_ranges(submission: Submission, found: list[Region]) -> str:
     return " ".join(parts)
 
 
+def _both(result: Result, m: Match, kind: str) -> str:
+    shares: Shares = getattr(m, kind)
+    a, b = result.submissions[m.a], result.submissions[m.b]
+    left = line_ranges(a, regions(a, kind, shares.a_slices))
+    right = line_ranges(b, regions(b, kind, shares.b_slices))
+    return f"a:{left} b:{right}" if left or right else ""
+
+
 def csv_rows(result: Result) -> list[dict]:
     rows = []
     for m in result.matches:
         a, b = result.submissions[m.a], result.submissions[m.b]
-        lines = (f"a:{line_ranges(a, regions(a, m.a_slices))} "
-                 f"b:{line_ranges(b, regions(b, m.b_slices))}")
-        rows.append({"a": a.student, "b": b.student, "score": f"{m.score:.3f}",
-                     "a_share": f"{m.a_share:.3f}", "b_share": f"{m.b_share:.3f}",
-                     "lines": lines})
+        rows.append({
+            "a": a.name, "b": b.name,
+            "b_kind": "kit file" if b.kind == KIT else "student",
+            "score": f"{m.score:.3f}", "evidence": m.strongest,
+            "text": f"{m.text.score:.3f}", "structure": f"{m.structure.score:.3f}",
+            "behaviour": "" if m.behaviour is None else f"{m.behaviour:.3f}",
+            "lines": _both(result, m, "text"),
+            "structure_lines": _both(result, m, "structure")})
     return rows
 
 
 def write_csv(out_dir: Path, result: Result) -> Path:
-    path = out_dir / "similarity.csv"
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        writer.writerows(csv_rows(result))
-    return path
+    return spreadsheet.write(out_dir / "similarity.csv", CSV_FIELDS, csv_rows(result))
 
 
 def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, bool]]]:
@@ -94,9 +109,10 @@ def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, 
         lines.pop()
     spans: list[list[tuple[int, int]]] = [[] for _ in lines]
     for region in found:
-        for row in range(region.start[0], min(region.end[0], len(lines)) + 1):
+        for row in range(max(region.start[0], 1), min(region.end[0], len(lines)) + 1):
             first = region.start[1] if row == region.start[0] else 0
             last = region.end[1] if row == region.end[0] else len(lines[row - 1])
+            last = min(last, len(lines[row - 1]))
             if last > first:
                 spans[row - 1].append((first, last))
     pieces = []
@@ -120,38 +136,55 @@ def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, 
     return pieces
 
 
-def _side(submission: Submission, slices: list[tuple[int, int]], share: float) -> dict:
-    found = regions(submission, slices)
-    return {"student": submission.student, "share": share,
-            "files": [{"name": name,
-                       "lines": highlighted_lines(tokens.source,
-                                                  [r for r in found if r.file == index])}
-                      for index, (name, tokens) in enumerate(submission.files)]}
+def _structure_lines(found: list[Region], count: int) -> list[bool]:
+    marked = [False] * count
+    for region in found:
+        for row in range(max(region.start[0], 1), min(region.end[0], count) + 1):
+            marked[row - 1] = True
+    return marked
+
+
+def _side(submission: Submission, m: Match, side: str) -> dict:
+    text = regions(submission, "text", getattr(m.text, f"{side}_slices"))
+    shape = regions(submission, "structure", getattr(m.structure, f"{side}_slices"))
+    files = []
+    for index, (name, source) in enumerate(submission.files):
+        lines = highlighted_lines(source, [r for r in text if r.file == index])
+        files.append({"name": name, "lines": lines,
+                      "structure": _structure_lines([r for r in shape if r.file == index],
+                                                    len(lines))})
+    return {"label": visible(submission.label), "files": files,
+            "text": getattr(m.text, f"{side}_share"),
+            "structure": getattr(m.structure, f"{side}_share")}
 
 
 def pair_view(result: Result, rank: int, m: Match) -> dict:
-    return {"rank": rank, "score": m.score,
-            "left": _side(result.submissions[m.a], m.a_slices, m.a_share),
-            "right": _side(result.submissions[m.b], m.b_slices, m.b_share)}
+    return {"rank": rank, "score": m.score, "evidence": m.evidence, "strongest": m.strongest,
+            "behaviour": m.behaviour, "alike": m.alike,
+            "left": _side(result.submissions[m.a], m, "a"),
+            "right": _side(result.submissions[m.b], m, "b")}
 
 
 def _group_view(result: Result, group: list[int]) -> dict:
     scores = {(m.a, m.b): m.score for m in result.matches}
     inside = [scores[(a, b)] for i, a in enumerate(group) for b in group[i + 1:]]
-    return {"students": [result.submissions[i].student for i in group],
+    return {"students": [visible(result.submissions[i].label) for i in group],
             "lowest": min(inside), "highest": max(inside)}
 
 
 def render_html(result: Result) -> str:
-    ranked = [{"rank": rank, "a": result.submissions[m.a].student,
-               "b": result.submissions[m.b].student, "score": m.score,
-               "a_share": m.a_share, "b_share": m.b_share}
+    ranked = [{"rank": rank, "a": visible(result.submissions[m.a].label),
+               "b": visible(result.submissions[m.b].label), "score": m.score,
+               "text": m.text.score, "structure": m.structure.score,
+               "behaviour": m.behaviour, "strongest": m.strongest}
               for rank, m in enumerate(result.matches, 1)]
     shown = [pair_view(result, rank, m) for rank, m in enumerate(result.matches[:SHOWN], 1)]
     return _TEMPLATES.get_template("similarity.html.j2").render(
-        r=result, ranked=ranked, shown=shown, open_count=OPEN,
+        r=result, counts=counts(result), ranked=ranked, shown=shown, open_count=OPEN,
+        skipped=[(visible(n), visible(why)) for n, why in result.skipped],
+        problems=[(visible(n), visible(what)) for n, what in result.problems],
         groups=[_group_view(result, g) for g in result.groups],
-        pct=lambda x: f"{100 * x:.0f}%")
+        pct=lambda x: "" if x is None else f"{100 * x:.0f}%")
 
 
 def write_html(out_dir: Path, result: Result) -> Path:
@@ -161,15 +194,16 @@ def write_html(out_dir: Path, result: Result) -> Path:
 
 
 def summary(result: Result) -> str:
-    line = (f"{sum(not s.student.startswith(KIT) for s in result.submissions)} submissions of {result.assignment} compared; "
+    """The line the command prints (student names made visible-safe)."""
+    line = (f"{counts(result)} ({result.assignment}); "
             f"{len(result.matches)} pairs at or above {result.floor:.0%}")
     if result.matches:
         m = result.matches[0]
-        line += (f"; most similar: {result.submissions[m.a].student} and "
-                 f"{result.submissions[m.b].student} ({m.score:.0%})")
+        line += (f"; most similar: {visible(result.submissions[m.a].label)} and "
+                 f"{visible(result.submissions[m.b].label)} ({m.score:.0%}, {m.strongest})")
     if result.groups:
         count = len(result.groups)
         line += f"; {count} group{'s' if count > 1 else ''} of three or more"
-    if result.skipped:
-        line += f"; {len(result.skipped)} not compared (see the report)"
+    if result.problems:
+        line += f"; {len(result.problems)} files read with problems (see the report)"
     return line

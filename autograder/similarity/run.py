@@ -1,17 +1,90 @@
-"""Collect the submissions, compare every pair, group them, write the report."""
+"""Collect the submissions, compare every pair by each kind of evidence, group them.
+
+Three kinds of evidence, each a score from 0 to 1 (docs/SIMILARITY.md):
+
+- **text**: the normalised tokens (tokens.py), winnowed: what renaming, layout,
+  comments and reordered functions cannot hide;
+- **structure**: the canonical syntax tree (structure.py), winnowed the same way:
+  what dead code, reordered statements, negated branches, while/for, comprehension
+  or loop, inlined or split helpers cannot hide either;
+- **behaviour**: the answers the grader saw (behaviour.py), where `autograder grade`
+  left fingerprints in the output folder.
+
+A pair's score is its strongest evidence; the report shows each kind.
+
+Names live in two namespaces that never mix: students (folder names, whatever they
+are) and the kit's own files taking part as sources (`Submission.kind`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import gc
+import multiprocessing
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import ROOT, KitError, slices
-from . import FLOOR, compare
-from .compare import Match, Submission
+from .. import ROOT, KitError, assignment
+from ..grading import intake
+from . import FLOOR, behaviour, compare, sources, structure
+from .compare import Shares, Stream
 from .tokens import normalise
 
-#: A module larger than this is not compared (the grader refuses 5 MB in all).
-MAX_SOURCE_BYTES = 1 << 20
+STUDENT, KIT = "student", "kit"
+#: Behaviour counts towards a pair's score only when it rests on at least this many
+#: calls the two answered alike, with an answer few others gave.
+MIN_ALIKE = 50
+#: Tokens per k-gram in each kind of stream (compare.K for text; the canonical
+#: form is more regular than text, so runs of equal structure must be longer to
+#: count: see docs/SIMILARITY.md for how these were chosen).
+K = {"text": compare.K, "structure": 24}
+#: More than this many boilerplate files or folders declared is refused.
+MAX_BOILERPLATE_FILES = 200
+
+
+@dataclass
+class Submission:
+    """One student's modules (or one kit file), read and ready to compare."""
+    name: str
+    kind: str                               # STUDENT or KIT
+    files: list[tuple[str, str]]            # (path inside the folder, text as read)
+    text: Stream = field(default_factory=Stream)
+    structure: Stream = field(default_factory=Stream)
+    digests: dict[str, str] = field(default_factory=dict)    # module -> sha256
+    problems: list[str] = field(default_factory=list)        # what Python objects to
+    prints: dict = field(default_factory=dict)               # kind -> fingerprint
+
+    @property
+    def label(self) -> str:
+        """How the report names it."""
+        return self.name if self.kind == STUDENT else f"kit file {self.name}"
+
+
+@dataclass
+class Match:
+    """Two submissions and the evidence that they share code (or behaviour)."""
+    a: int
+    b: int
+    text: Shares = field(default_factory=Shares)
+    structure: Shares = field(default_factory=Shares)
+    behaviour: float | None = None          # None: no fingerprint for one of them
+    alike: int = 0                          # calls answered alike where the class differs
+
+    @property
+    def evidence(self) -> dict[str, float]:
+        found = {"text": self.text.score, "structure": self.structure.score}
+        if self.behaviour is not None and self.alike >= MIN_ALIKE:
+            found["behaviour"] = self.behaviour
+        return found
+
+    @property
+    def score(self) -> float:
+        return max(self.evidence.values())
+
+    @property
+    def strongest(self) -> str:
+        evidence = self.evidence
+        return max(evidence, key=lambda k: (evidence[k], k == "structure"))
 
 
 @dataclass
@@ -19,22 +92,33 @@ class Result:
     """Everything the report shows."""
     assignment: str
     title: str
-    submissions: list[Submission]
+    submissions: list[Submission]       # compared: students, then kit files
     skipped: list[tuple[str, str]]      # (student, why it was not compared)
+    problems: list[tuple[str, str]]     # (student, what Python would object to)
     matches: list[Match]                # ranked, most similar first
     groups: list[list[int]]             # indexes into submissions, 3 or more each
     boilerplate: list[str]              # files whose code never counts
     floor: float
+    folders: int = 0                    # student folders found
+    behaviour: str = ""                 # one sentence: where behaviour came from
+
+    @property
+    def students(self) -> int:
+        """Students compared (kit files not counted)."""
+        return sum(s.kind == STUDENT for s in self.submissions)
 
 
-def _read(path: Path) -> str:
-    text = path.read_bytes().decode("utf-8", errors="replace")
-    return text.replace("\r\n", "\n")
+def counts(result: Result) -> str:
+    """The one sentence about how many were compared, for the terminal and the page."""
+    skipped = len(result.skipped)
+    line = (f"{result.folders} student folder{'s' if result.folders != 1 else ''}: "
+            f"{result.students} compared")
+    if skipped:
+        line += f", {skipped} not compared"
+    return line
 
 
-KIT = "kit:"     # names of the kit's own files when they take part as sources
-
-
+# ------------------------------------------------------------------ reading
 def released_files(piece) -> list[Path]:
     """Every Python file students received for the assignment."""
     if not piece.assignment_dir.is_dir():
@@ -50,43 +134,131 @@ def boilerplate_files(piece) -> list[Path]:
             if p.name in piece.modules or p.name.startswith("test_")]
 
 
-def kit_sources(piece) -> list[Submission]:
+def declared_files(paths: list[str | Path]) -> list[Path]:
+    """The Python files a teacher declares as shared starting code (files, or
+    folders searched for *.py); one clear line when one is missing."""
+    found = []
+    for given in paths:
+        path = Path(given)
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.py") if p.is_file()))
+        else:
+            raise KitError(f"--boilerplate {given}: no such file or folder")
+        if len(found) > MAX_BOILERPLATE_FILES:
+            raise KitError(f"--boilerplate names more than {MAX_BOILERPLATE_FILES} Python "
+                           "files; name the starting code itself")
+    return found
+
+
+def interface(piece) -> frozenset[str]:
+    """The names the assignment fixes: the skeleton's top-level functions, classes
+    and constants (a student cannot rename them, so they are compared as they are)."""
+    import ast
+    names = set()
+    for path in boilerplate_files(piece):
+        if path.name not in piece.modules:
+            continue
+        try:
+            tree = ast.parse(sources.read(path).text)
+        except (SyntaxError, sources.Unreadable):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _streams(texts: list[tuple[str, str]], names: frozenset[str],
+             problems: list[str] | None = None) -> tuple[Stream, Stream]:
+    """The text and structure streams of one submission's files (a file whose
+    structure cannot be compared is added to `problems`)."""
+    text_parts, structure_parts = [], []
+    for index, (shown, text) in enumerate(texts):
+        tokens = normalise(text)
+        text_parts.append((tokens.codes, [(index, *s, *e) for s, e in
+                                          zip(tokens.starts, tokens.ends)]))
+        form = structure.canonical(text, names)
+        if form.problem and problems is not None:
+            problems.append(f"{shown}: {form.problem}")
+        structure_parts.append((form.stream, [(index, line, 0, line, 1 << 20)
+                                              for line in form.lines]))
+    return Stream.joined(text_parts), Stream.joined(structure_parts)
+
+
+def _read_student(folder: Path, modules: tuple[str, ...]) -> Submission:
+    """Raises sources.Unreadable with the reason when it cannot be compared."""
+    if folder.is_symlink():
+        raise sources.Unreadable("the submission folder is a symbolic link, which the "
+                                 "grader does not follow")
+    home = sources.find_modules(folder, modules)
+    files, digests, problems = [], {}, []
+    for module in modules:
+        source = sources.read(home / module)
+        shown = str((home / module).relative_to(folder))
+        files.append((shown, source.text))
+        digests[module] = source.sha256
+        if source.problem:
+            problems.append(f"{shown}: {source.problem}")
+    return Submission(folder.name, STUDENT, files, digests=digests, problems=problems)
+
+
+def _prepare(job) -> tuple[Submission | None, str]:
+    """One student folder read and turned into streams (in a worker process)."""
+    folder, modules, names = job
+    try:
+        submission = _read_student(folder, modules)
+    except sources.Unreadable as error:
+        return None, str(error)
+    submission.text, submission.structure = _streams(submission.files, names,
+                                                     submission.problems)
+    return submission, ""
+
+
+def collect(piece, submissions_dir: Path, names: frozenset[str], jobs: int = 1
+            ) -> tuple[list[Submission], list[tuple[str, str]], int]:
+    """The students to compare, the ones left out with the reason, and how many
+    student folders there are (the grader's count)."""
+    folders = intake.student_folders(submissions_dir)
+    work = [(folder, tuple(piece.modules), names) for folder in folders]
+    if jobs > 1 and len(work) >= 40:
+        gc.freeze()         # forked workers then leave the parent's pages alone
+        try:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                done = pool.map(_prepare, work, chunksize=8)
+        finally:
+            gc.unfreeze()
+    else:
+        done = [_prepare(job) for job in work]
+    found, skipped = [], []
+    for folder, (submission, problem) in zip(folders, done):
+        if submission is None:
+            skipped.append((folder.name, problem))
+        else:
+            found.append(submission)
+    return found, skipped, len(folders)
+
+
+def kit_sources(piece, names: frozenset[str]) -> list[Submission]:
     """The other files students received (play.py, duel.py with its referee and
     players): not boilerplate but sources, compared like a submission, so a
     module that pastes the duel's move generator is reported next to it."""
     boilerplate = set(boilerplate_files(piece))
-    return [Submission(KIT + path.name, [(path.name, normalise(_read(path)))])
-            for path in released_files(piece) if path not in boilerplate]
-
-
-def collect(piece, submissions_dir: Path) -> tuple[list[Submission], list[tuple[str, str]]]:
-    """The submissions to compare, and the students left out with the reason."""
-    from ..grading.batch import student_folders
-    from ..grading.runner import find_modules
-    found, skipped = [], []
-    for folder in student_folders(submissions_dir):
-        if folder.is_symlink():
-            skipped.append((folder.name, "the submission folder is a symbolic link, "
-                                         "which the grader does not follow"))
+    found = []
+    for path in released_files(piece):
+        if path in boilerplate:
             continue
-        home, problem = find_modules(folder, piece.modules)
-        if home is None:
-            skipped.append((folder.name, problem))
-            continue
-        files = []
-        for module in piece.modules:
-            path = home / module
-            if path.stat().st_size > MAX_SOURCE_BYTES:
-                problem = f"{module} is larger than {MAX_SOURCE_BYTES >> 20} MB"
-                break
-            files.append((str(path.relative_to(folder)), normalise(_read(path))))
-        if problem:
-            skipped.append((folder.name, problem))
-        else:
-            found.append(Submission(folder.name, files))
-    return found, skipped
+        files = [(path.name, sources.read(path).text)]
+        submission = Submission(path.name, KIT, files)
+        submission.text, submission.structure = _streams(files, names)
+        found.append(submission)
+    return found
 
 
+# ------------------------------------------------------------------ comparing
 def mutual_groups(count: int, matches: list[Match], limit: int = 50) -> list[list[int]]:
     """Maximal groups of three or more submissions in which every two are a
     reported pair (maximal cliques, Bron-Kerbosch with pivoting), largest first."""
@@ -112,44 +284,116 @@ def mutual_groups(count: int, matches: list[Match], limit: int = 50) -> list[lis
     return groups[:limit]
 
 
+def _boilerplate(paths: list[Path], names: frozenset[str]) -> dict[str, set[int]]:
+    text, canonical = [], []
+    for path in paths:
+        try:
+            source = sources.read(path).text
+        except sources.Unreadable as error:
+            raise KitError(f"boilerplate {path}: {error}") from None
+        text.append(normalise(source).codes)
+        canonical.append(structure.canonical(source, names).stream)
+    return {"text": compare.boilerplate_hashes(text, K["text"]),
+            "structure": compare.boilerplate_hashes(canonical, K["structure"])}
+
+
+def _behaviour(submissions: list[Submission], out_dir: Path | None
+               ) -> tuple[behaviour.Behaviour | None, list[int], str, list[tuple[str, str]]]:
+    """The students' fingerprints from `out_dir`: (their table or None, the indexes
+    of `submissions` in it, one sentence for the page, notes on unusable ones)."""
+    students = [i for i, s in enumerate(submissions) if s.kind == STUDENT]
+    names = [submissions[i].name for i in students]
+    digests = [submissions[i].digests for i in students]
+    found, usable, problems = behaviour.load(out_dir, names, digests)
+    notes = [(names[i], why) for i, why in problems.items()]
+    rows = [students[i] for i in usable]
+    if found is None:
+        sentence = ("no behaviour: grade the batch into the same --out folder first "
+                    "(autograder grade ... --similarity)") if not usable else \
+            "no behaviour: fewer than two graded students to compare"
+        return None, [], sentence, notes
+    sentence = (f"behaviour from grading: {len(usable)} of {len(students)} students, "
+                f"{found.answers.shape[1]:,} calls with answers few others gave")
+    return found, rows, sentence, notes
+
+
 def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
-            jobs: int | None = None) -> Result:
-    piece = slices.load(name)
+            jobs: int | None = None, boilerplate: list[str | Path] = (),
+            out_dir: Path | None = None) -> Result:
+    piece = assignment.load(name)
     if not 0 <= floor <= 1:
         raise KitError(f"--floor must lie between 0 and 1, not {floor}")
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    names = interface(piece)
     given = boilerplate_files(piece)
-    submissions, skipped = collect(piece, Path(submissions_dir))
-    submissions += kit_sources(piece)
-    boilerplate = compare.boilerplate_hashes([normalise(_read(p)).codes for p in given])
-    prints = [compare.fingerprint(s, boilerplate) for s in submissions]
-    for s, p in zip(submissions, prints):
-        s.fingerprint = p
-    keep = [i for i, p in enumerate(prints) if p.token_coverage > 0]
+    declared = declared_files(list(boilerplate))
+    removed = _boilerplate(given + declared, names)
+    submissions, skipped, folders = collect(piece, Path(submissions_dir), names, jobs)
+    submissions += kit_sources(piece, names)
+    for s in submissions:
+        for kind in ("text", "structure"):
+            s.prints[kind] = compare.fingerprint(getattr(s, kind).codes, removed[kind], K[kind])
+    keep = [i for i, s in enumerate(submissions)
+            if any(p.token_coverage > 0 for p in s.prints.values())]
     for i in sorted(set(range(len(submissions))) - set(keep)):
-        if submissions[i].student.startswith(KIT):
-            continue
-        skipped.append((submissions[i].student, "no code of its own: everything in it "
-                                                "was handed out with the assignment"))
+        if submissions[i].kind == STUDENT:
+            skipped.append((submissions[i].name, "no code of its own: everything in it "
+                                                 "was handed out as starting code"))
     submissions = [submissions[i] for i in keep]
-    matches = [m for m in compare.compare_all([prints[i] for i in keep], floor, jobs)
-               if not (submissions[m.a].student.startswith(KIT)
-                       and submissions[m.b].student.startswith(KIT))]
-    matches.sort(key=lambda m: (-round(m.score, 6), -min(m.a_share, m.b_share),
-                                submissions[m.a].student, submissions[m.b].student))
+    problems = [(s.name, p) for s in submissions for p in s.problems]
+    matches = _compare(submissions, floor, jobs)
+    found, rows, sentence, notes = _behaviour(submissions, out_dir)
+    problems += notes
+    if found is not None:
+        _add_behaviour(submissions, matches, found, rows, floor)
+    matches = [m for m in matches.values() if m.score >= floor and not (
+        submissions[m.a].kind == KIT and submissions[m.b].kind == KIT)]
+    matches.sort(key=lambda m: (-round(m.score, 6), -round(min(m.evidence.values()), 6),
+                                submissions[m.a].label, submissions[m.b].label))
     groups = mutual_groups(len(submissions), matches)
-    return Result(name, piece.title, submissions, sorted(skipped), matches, groups,
-                  [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
-                   for p in given], floor)
+    shown = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+             for p in given + declared]
+    return Result(name, piece.title, submissions, sorted(skipped), sorted(problems), matches,
+                  groups, shown, floor, folders, sentence)
 
 
-def similarity_cli(name: str, submissions_dir: str, out: str, floor: float = FLOOR,
-                   jobs: int | None = None) -> int:
-    from . import report
-    result = analyse(name, Path(submissions_dir), floor, jobs)
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path = report.write_csv(out_dir, result)
-    html_path = report.write_html(out_dir, result)
-    print(report.summary(result))
-    print(f"report in {html_path} (open it in a browser); pairs in {csv_path}")
-    return 0
+def _compare(submissions: list[Submission], floor: float, jobs: int
+             ) -> dict[tuple[int, int], Match]:
+    """Every pair that reaches `floor` by text or structure, with both numbers."""
+    found: dict[tuple[int, int], Match] = {}
+    results = {kind: compare.compare_all([s.prints[kind] for s in submissions], floor, jobs)
+               for kind in ("text", "structure")}
+    for kind, pairs in results.items():
+        for (a, b), shares in pairs.items():
+            match = found.setdefault((a, b), Match(a, b))
+            setattr(match, kind, shares)
+    for (a, b), match in found.items():
+        for kind in ("text", "structure"):
+            if (a, b) not in results[kind]:
+                shares = compare.pair(submissions[a].prints[kind], submissions[b].prints[kind])
+                setattr(match, kind, shares or Shares())
+    return found
+
+
+def _add_behaviour(submissions, matches: dict, found: behaviour.Behaviour,
+                   rows: list[int], floor: float) -> None:
+    """Behaviour for every pair of graded students; a pair that only behaviour
+    brings over the floor is added, with its text and structure numbers."""
+    table_rows = {index: i for i, index in enumerate(sorted(
+        i for i, s in enumerate(submissions) if s.kind == STUDENT))}
+    for a in rows:
+        scores, alike = found.scores(table_rows[a])
+        for b in rows:
+            if b <= a:
+                continue
+            score, same = float(scores[table_rows[b]]), int(alike[table_rows[b]])
+            match = matches.get((a, b))
+            if match is None and (same < MIN_ALIKE or score < floor):
+                continue
+            if match is None:
+                match = matches[(a, b)] = Match(a, b)
+                for kind in ("text", "structure"):
+                    shares = compare.pair(submissions[a].prints[kind],
+                                          submissions[b].prints[kind])
+                    setattr(match, kind, shares or Shares())
+            match.behaviour, match.alike = score, same

@@ -108,7 +108,7 @@ def normalise(source: str) -> Tokens:
                 line = []
             else:
                 line.append(token)
-    except (tokenize.TokenError, SyntaxError):
-        out.complete = False
+    except (tokenize.TokenError, SyntaxError, ValueError, SystemError):
+        out.complete = False        # (3.12's tokenizer raises SystemError on some input)
     _emit(out, line, line[-1].end if line else (1, 0))
     return out

@@ -99,6 +99,15 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
     assert (tmp_path / "cluster" / "grades.csv").read_bytes() == local
     for student in STUDENTS:
         assert feedback(tmp_path / "cluster", student) == feedback(tmp_path / "local", student)
+        # The behavioural fingerprint (for `similarity`) comes back from the worker
+        # too, recorded from the same modules as locally.
+        local_print = tmp_path / "local" / student / "fingerprint.json"
+        cluster_print = tmp_path / "cluster" / student / "fingerprint.json"
+        assert local_print.is_file() == cluster_print.is_file(), student
+        if local_print.is_file():
+            assert json.loads(cluster_print.read_text())["modules"] == \
+                json.loads(local_print.read_text())["modules"]
+    assert (tmp_path / "cluster" / "bob_plain" / "fingerprint.json").is_file()
 
     # A client killed halfway resumes: the same grades.csv, and the students already
     # graded are not sent to the cluster again.

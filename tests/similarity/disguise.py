@@ -10,6 +10,7 @@ with the original's. Used by tests/similarity and bench/bench_similarity.py.
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
 import io
 import keyword
@@ -63,8 +64,10 @@ def interface_names(skeleton: str) -> set[str]:
     return names
 
 
-def rename(source: str, rng: random.Random, keep: set[str] = frozenset()) -> str:
-    """Give every name the student chose a new, consistent one."""
+def rename(source: str, rng: random.Random, keep: set[str] = frozenset(),
+           language: str | None = None) -> str:
+    """Give every name the student chose a new, consistent one: invented words, or
+    with `language` ("nl", "de") the name translated word by word."""
     fixed = fixed_names(source) | set(keep)
     tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     chosen = sorted({t.string for i, t in enumerate(tokens) if t.type == tokenize.NAME
@@ -72,11 +75,16 @@ def rename(source: str, rng: random.Random, keep: set[str] = frozenset()) -> str
     taken = set(fixed) | set(chosen)
     mapping = {}
     for name in chosen:
+        attempt = 0
         while True:
-            new = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
-            new = ("_" if name.startswith("_") else "") + new
-            if new not in taken:
+            if language:
+                new = translated(name, language, rng, attempt)
+            else:
+                new = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+                new = ("_" if name.startswith("_") else "") + new
+            if new not in taken and new.isidentifier() and not keyword.iskeyword(new):
                 break
+            attempt += 1
         taken.add(new)
         mapping[name] = new
     lines = source.splitlines(keepends=True)
@@ -96,6 +104,70 @@ def rename(source: str, rng: random.Random, keep: set[str] = frozenset()) -> str
                 line = lines[row - 1]
                 lines[row - 1] = line[:col] + text + line[col + len(t.string):]
     return "".join(lines)
+
+
+# ------------------------------------------------------------------ translate
+WORDS = {
+    "nl": {"board": "bord", "row": "rij", "rows": "rijen", "col": "kol", "column": "kolom",
+           "columns": "kolommen", "cell": "vak", "cells": "vakken", "move": "zet",
+           "moves": "zetten", "action": "actie", "actions": "acties", "player": "speler",
+           "value": "waarde", "values": "waarden", "best": "beste", "score": "score",
+           "count": "aantal", "result": "uitkomst", "new": "nieuw", "copy": "kopie",
+           "empty": "leeg", "win": "winst", "winner": "winnaar", "line": "lijn",
+           "lines": "lijnen", "diag": "diagonaal", "max": "hoogste", "min": "laagste",
+           "current": "huidig", "next": "volgend", "possible": "mogelijk", "temp": "tijdelijk",
+           "state": "stand", "game": "spel", "turn": "beurt", "total": "totaal",
+           "free": "vrij", "opponent": "tegenstander", "check": "controleer", "is": "is",
+           "get": "haal", "make": "maak", "helper": "hulp", "depth": "diepte",
+           "cache": "geheugen", "memo": "geheugen", "key": "sleutel", "freeze": "bevries",
+           "alpha": "alfa", "beta": "bèta", "v": "w", "i": "r", "j": "k", "k": "t",
+           "x": "kruis", "o": "rondje", "found": "gevonden", "filled": "gevuld",
+           "scored": "gescoord", "triple": "drietal", "candidates": "kandidaten",
+           "champion": "kampioen", "frozen": "bevroren", "marks": "tekens",
+           "mark": "teken", "full": "vol", "over": "voorbij", "done": "klaar",
+           "unused": "ongebruikt", "limit": "grens", "rest": "rest", "a": "z",
+           "b": "p", "c": "q", "r": "rr", "w": "ww", "n": "nn", "part": "deel"},
+    "de": {"board": "brett", "row": "zeile", "rows": "zeilen", "col": "spalte",
+           "column": "spalte", "columns": "spalten", "cell": "feld", "cells": "felder",
+           "move": "zug", "moves": "zuege", "action": "aktion", "actions": "aktionen",
+           "player": "spieler", "value": "wert", "values": "werte", "best": "bester",
+           "score": "punkte", "count": "anzahl", "result": "ergebnis", "new": "neu",
+           "copy": "kopie", "empty": "leer", "win": "sieg", "winner": "gewinner",
+           "line": "linie", "lines": "linien", "diag": "diagonale", "max": "hoechster",
+           "min": "kleinster", "current": "aktuell", "next": "naechster",
+           "possible": "moeglich", "temp": "zwischen", "state": "stellung", "game": "spiel",
+           "turn": "zug", "total": "summe", "free": "frei", "opponent": "gegner",
+           "check": "pruefe", "is": "ist", "get": "hole", "make": "mache",
+           "helper": "hilfe", "depth": "tiefe", "cache": "speicher", "memo": "speicher",
+           "key": "schluessel", "freeze": "friere", "alpha": "alpha", "beta": "beta",
+           "v": "w", "i": "z", "j": "s", "k": "m", "x": "kreuz", "o": "kreis",
+           "found": "gefunden", "filled": "belegt", "scored": "bewertet",
+           "triple": "dreier", "candidates": "kandidaten", "champion": "sieger",
+           "frozen": "gefroren", "marks": "zeichen", "mark": "zeichen", "full": "voll",
+           "over": "vorbei", "done": "fertig", "unused": "unbenutzt", "limit": "grenze",
+           "rest": "rest", "a": "q", "b": "p", "c": "u", "r": "rr", "w": "ww", "n": "nn",
+           "part": "teil"},
+}
+_SOUNDS = {"nl": ["aa", "ij", "oe", "sch", "ui", "ee", "ge", "van", "de", "lijk"],
+           "de": ["sch", "ei", "au", "ung", "ge", "ch", "ie", "tz", "en", "lich"]}
+
+
+def translated(name: str, language: str, rng: random.Random, attempt: int = 0) -> str:
+    """`name` with each of its words in `language` (snake_case and camelCase are
+    split; a word without a translation gets an invented one that sounds right)."""
+    lead = "_" * (len(name) - len(name.lstrip("_")))
+    parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", name.lstrip("_")) if p]
+    words = []
+    for part in parts:
+        digits = re.sub(r"\D", "", part)
+        word = re.sub(r"\d", "", part).lower()
+        new = WORDS[language].get(word)
+        if new is None:
+            new = "".join(rng.choice(_SOUNDS[language]) for _ in range(2)) + word[:2]
+        words.append(new + digits)
+    out = lead + "_".join(words or ["naam" if language == "nl" else "name"])
+    out = out.replace("è", "e")
+    return out + (str(attempt + 1) if attempt else "")
 
 
 # ------------------------------------------------------------------ reorder
@@ -235,8 +307,23 @@ _DOCSTRINGS = ["Does what the assignment asks.", "My implementation.", "Helper."
                "Computes the answer step by step.", "See the task description."]
 
 
-def recomment(source: str, rng: random.Random) -> str:
-    """Drop every comment, rewrite every docstring, add comments of its own."""
+_LANGUAGE_COMMENTS = {
+    "nl": (["# loop over alle gevallen", "# eerst het randgeval", "# hier gebeurt het echte werk",
+            "# nog opruimen", "# werkt, niet aankomen", "# zie college 3", "# hulpvariabele"],
+           ["Doet wat de opdracht vraagt.", "Mijn uitwerking.", "Hulpfunctie.",
+            "Berekent het antwoord stap voor stap."]),
+    "de": (["# alle Faelle durchgehen", "# zuerst der Randfall", "# hier passiert die Arbeit",
+            "# noch aufraeumen", "# funktioniert, nicht anfassen", "# siehe Vorlesung 3",
+            "# Hilfsvariable"],
+           ["Macht, was die Aufgabe verlangt.", "Meine Loesung.", "Hilfsfunktion.",
+            "Berechnet die Antwort Schritt fuer Schritt."]),
+}
+
+
+def recomment(source: str, rng: random.Random, language: str | None = None) -> str:
+    """Drop every comment, rewrite every docstring, add comments of its own (in
+    `language` when given)."""
+    comments, docstrings = _LANGUAGE_COMMENTS.get(language, (_COMMENTS, _DOCSTRINGS))
     lines = source.splitlines(keepends=True)
     edits = []                          # (first line, last line, replacement), 1-based
     for t in tokenize.generate_tokens(io.StringIO(source).readline):
@@ -254,7 +341,7 @@ def recomment(source: str, rng: random.Random) -> str:
             doc = body[0]
             indent = " " * doc.col_offset
             edits.append((doc.lineno, doc.end_lineno,
-                          f'{indent}"""{rng.choice(_DOCSTRINGS)}"""\n'))
+                          f'{indent}"""{rng.choice(docstrings)}"""\n'))
         if isinstance(node, ast.stmt) and not isinstance(node, ast.Expr):
             line = lines[node.lineno - 1]
             if line[:node.col_offset].strip() == "":
@@ -262,7 +349,7 @@ def recomment(source: str, rng: random.Random) -> str:
     edited = {row for first, last, _ in edits for row in range(first, last + 1)}
     for stmt in rng.sample(statements, min(len(statements), max(2, len(statements) // 8))):
         if stmt.lineno not in edited:
-            comment = " " * stmt.col_offset + rng.choice(_COMMENTS) + "\n"
+            comment = " " * stmt.col_offset + rng.choice(comments) + "\n"
             edits.append((stmt.lineno, stmt.lineno - 1, comment))   # an insertion
     for first, last, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         lines[first - 1:last] = [text] if text else []
@@ -365,6 +452,41 @@ def reformat(source: str, rng: random.Random) -> str:
     if line:
         finish()
     return "".join(out)
+
+
+# ------------------------------------------------------------------ bytes
+def lone_cr(source: str) -> bytes:
+    """The file with every line ended by a carriage return alone (old Mac style),
+    which Python reads as line ends."""
+    return source.replace("\r\n", "\n").replace("\n", "\r").encode("utf-8")
+
+
+_DIRECT = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'(),-./:? \t")
+
+
+def utf7(source: str) -> bytes:
+    """The file saved as UTF-7 behind a `# coding: utf-7` line, with every line
+    break encoded too, so the whole file is one comment line to anything that reads
+    it as UTF-8 (Python reads it as the code it is)."""
+    out = ["# coding: utf-7"]
+    run: list[str] = []
+
+    def flush():
+        if run:
+            data = "".join(run).encode("utf-16-be")
+            out.append("+" + base64.b64encode(data).decode("ascii").rstrip("=") + "-")
+            run.clear()
+
+    for char in "\n" + source:
+        if char in _DIRECT:
+            flush()
+            out.append(char)
+        else:
+            run.append(char)
+    flush()
+    data = "".join(out).encode("ascii")
+    assert b"\n" not in data and data.decode("utf-7") == "# coding: utf-7\n" + source
+    return data
 
 
 # ------------------------------------------------------------------ all of them
