@@ -45,8 +45,8 @@ CHUNK = 8                  # submissions per task at most: the reference is grad
 
 def chunk_size(submissions: int, workers: int) -> int:
     """Submissions per task: up to CHUNK (each task grades the reference once), but
-    small enough that every worker gets about two tasks of a small batch."""
-    return max(1, min(CHUNK, math.ceil(submissions / (2 * max(1, workers)))))
+    small enough that every worker gets a task of a small batch."""
+    return max(1, min(CHUNK, math.ceil(submissions / max(1, workers))))
 
 
 def digest(piece) -> str:
