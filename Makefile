@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the kit into $(VENV) ..."
 	@$(PY) -m pip install --quiet --disable-pip-version-check \
-		-e '.[nbgrader,similarity,tournament,cluster,dev]'
+		-e '.[nbgrader,similarity,tournament,cluster,lms,dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

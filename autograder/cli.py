@@ -2,6 +2,8 @@
 
     autograder release [ASSIGNMENT ...] [--check]
     autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
+                     [--from moodle|canvas|classroom|gradescope|folders|flat]
+    autograder import FORMAT SRC --out DIR [--assignment A]
     autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
     autograder doctor
     autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
@@ -88,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--similarity", action="store_true",
                        help="also write the similarity report into --out")
     grade.set_defaults(run=_grade)
+    from .lms.command import add_command as add_import   # LMS downloads (docs/TEACHING.md)
+    add_import(commands, grade)
 
     similar = commands.add_parser("similarity", help="find copied submissions in a batch")
     similar.add_argument("assignment")
