@@ -17,8 +17,9 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@echo "Installing the kit into $(VENV) ..."
-	@$(PY) -m pip install --quiet --disable-pip-version-check \
+	@echo "Installing the kit and its tools into $(VENV): a minute or two on a fresh machine" \
+		"(nbgrader and its dependencies are most of it); pip says what it fetches."
+	@$(PY) -m pip install --disable-pip-version-check --progress-bar off \
 		-e '.[nbgrader,similarity,tournament,cluster,lms,dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
@@ -26,8 +27,9 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile
 
+# The grader replaces what it writes (each student's folder, grades.csv, the
+# similarity report) and nothing else: other work in out/ (out/mutation) stays.
 demo: $(STAMP)
-	@rm -rf out
 	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity
 
 assignments: $(STAMP)
