@@ -20,6 +20,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
+from autograder.grading.handout import Handout
+
 GAME_METHODS = ("getMoves", "makeMove", "undoMove", "evaluate", "getSide")
 MAX_VIOLATIONS = 20      # kept word for word; the rest are counted
 MAX_LOG = 5000           # makeMove calls remembered in order (the visit order)
@@ -59,6 +61,11 @@ class InstrumentedGame:
     - `violations`: broken rules in words (a move the board did not offer, an
       `undoMove` of anything but the last move made, an exception of the
       wrapped board), the first MAX_VIOLATIONS; `violation_count` all of them;
+    - `handout`: the board answers only about positions it handed out (the
+      root, and those reached by the moves its getMoves offered), so a move it
+      did not offer is refused (`Refused`, a ValueError, the board unchanged)
+      and kept in `handout.refused`: a check fails on it even when the search
+      catches the exception (autograder/grading/handout.py);
     - `restored()`: every move taken back and the wrapped board's snapshot
       equal to the one taken at construction / `reset()`.
 
@@ -88,6 +95,7 @@ class InstrumentedGame:
         self.open_evaluate_plies = Counter()
         self.violations = []
         self.violation_count = 0
+        self.handout = Handout()
         self._start = self._snapshot(self._game)
 
     def _violation(self, message):
@@ -124,6 +132,7 @@ class InstrumentedGame:
             "violations": list(self.violations),
             "pending": [shown(move) for move in self.path],
             "restored": self.restored(),
+            "refused": self.handout.first_refusal,
         }
 
     @property
@@ -156,8 +165,10 @@ class InstrumentedGame:
         if len(self.made) < MAX_LOG:
             self.made.append(move)
         if self._check_legal and move not in self._game.getMoves():
-            self._violation(f"makeMove({shown(move)}) {self._where()}: the board does not "
-                            "offer this move here")
+            text = (f"makeMove({shown(move)}) {self._where()}: the board does not offer this "
+                    "move here")
+            self._violation(text)
+            self.handout.refuse(text)
         try:
             self._game.makeMove(move)
         except Exception as error:

@@ -172,3 +172,29 @@ def _compare(expected: Path, actual: Path) -> list[str]:
                  for p in sorted(mine & theirs)
                  if not filecmp.cmp(expected / p, actual / p, shallow=False)]
     return problems
+
+
+# ------------------------------------------------------------ the command
+def add_command(commands) -> None:
+    """`autograder release [ASSIGNMENT ...] [--check]`."""
+    parser = commands.add_parser("release", help="generate assignments/ from solutions/")
+    parser.add_argument("assignments", nargs="*", help="default: every assignment")
+    parser.add_argument("--check", action="store_true",
+                        help="only report whether assignments/ is up to date")
+    parser.set_defaults(run=_run)
+
+
+def _run(args) -> int:
+    from . import assignment
+    status = 0
+    for name in args.assignments or assignment.names():
+        if args.check:
+            problems = differences(name)
+            for problem in problems:
+                print(problem)
+            status |= bool(problems)
+            if not problems:
+                print(f"assignments/{name} is up to date")
+        else:
+            print(f"released {name} -> {release(name)}")
+    return status

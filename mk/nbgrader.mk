@@ -13,7 +13,7 @@
 #   make autograde A=<a>        the same through plain, serial `nbgrader autograde`
 #   make feedback A=<a>         generate_feedback + release_feedback
 #   make export                 the gradebook as grades-nbgrader.csv
-NB_CYCLE = $(PY) -m autograder.nbgrader.cycle
+NB_CYCLE = $(VENV)/bin/autograder nbgrader
 NB_GRADES ?= grades-nbgrader.csv
 
 .PHONY: notebooks nb-release collect grade-collected autograde feedback export nb-need-a \
@@ -23,7 +23,7 @@ nb-need-a:
 	@test -n "$(A)" || { echo "say which assignment: make $(MAKECMDGOALS) A=<assignment>"; exit 2; }
 
 notebooks: $(STAMP)
-	$(PY) -m autograder.nbgrader.notebooks
+	$(VENV)/bin/autograder nbgrader notebooks
 
 nb-release: $(STAMP) nb-need-a
 	$(NB_CYCLE) release $(A)

@@ -18,8 +18,6 @@ import gc
 import json
 import os
 import shutil
-import sys
-import time
 import traceback
 from pathlib import Path
 
@@ -27,62 +25,39 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from .. import KitError, slices
-from ..sandbox import layers as sandbox_layers
+from .. import KitError, assignment
 from ..outputs import terminal
-from . import calibrate, intake, report
+from . import intake, report
+from .cluster import ClusterGrading
+from .grader import Grader
 from .intake import student_folders  # noqa: F401 (similarity imports it from here)
 from .pool import Pool
-from .runner import Graded, grade_submission, load_rubric, unrun_tests
+from .runner import Graded
 
-_piece = None
 CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
+_grader: Grader | None = None   # set before the workers fork; they inherit it warm
 
 
-def _init_worker(name: str) -> None:
-    global _piece
-    _piece = slices.load(name)
-
-
-def _grade_one(student_id: str, folder: str, out_dir: str, layers: list[str], scale: float,
-               reveal: bool) -> dict:
+def _grade_one(student_id: str, folder: str, out_dir: str) -> dict:
     """Grade one submission and write its files; whatever fails, a row comes back."""
     _reset_peak_memory()
-    try:
-        graded = grade_submission(_piece, student_id, Path(folder), layers=layers,
-                                  scale=scale, reveal=reveal)
-    except Exception:  # a grader bug must not end the batch
-        return error_row(_piece, student_id, out_dir, "grader error while grading",
-                         traceback.format_exc(limit=30))
+    graded = _grader.grade(student_id, Path(folder))
     graded.peak_mb = _peak_memory_mb()
-    try:
-        report.write_student(Path(out_dir), graded, _piece.title)
-        return report.csv_row(graded)
-    except Exception:
-        return error_row(_piece, student_id, out_dir, "grader error while writing the "
-                         "feedback", traceback.format_exc(limit=30))
+    return write(graded, out_dir)
 
 
-def error_row(piece, student_id: str, out_dir: str, what: str, details: str) -> dict:
-    """The row of a submission the grader failed on; the traceback goes to
-    `<student>/grader-error.txt` for the teacher (the student's feedback says only
-    that the grader failed). Never raises."""
-    message = f"{what}; please report it (details in {student_id}/grader-error.txt)"
+def write(graded: Graded, out_dir: str) -> dict:
+    """Write one student's files and return their row; a failure while writing is
+    the student's row too (the traceback in `<student>/grader-error.txt`)."""
     try:
-        rubric = load_rubric(piece.suite_dir)
-        tests = unrun_tests(piece.suite_dir, rubric.points, "not graded: grader error")
-        max_score = rubric.max_score
+        report.write_student(Path(out_dir), graded, _grader.assignment.title)
     except Exception:
-        tests, max_score = [], 0.0
-    graded = Graded(student_id, "error", 0.0, max_score, tests, message)
-    try:
-        folder = Path(out_dir) / student_id
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "grader-error.txt").write_text(
-            details.encode("utf-8", "backslashreplace").decode("utf-8"), encoding="utf-8")
-        report.write_student(Path(out_dir), graded, piece.title)
-    except Exception:
-        pass        # the row below still reaches grades.csv
+        graded = _grader.error(graded.student, "grader error while writing the feedback",
+                               traceback.format_exc(limit=30))
+        try:
+            report.write_student(Path(out_dir), graded, _grader.assignment.title)
+        except Exception:
+            pass        # the row below still reaches grades.csv
     return report.csv_row(graded)
 
 
@@ -108,82 +83,75 @@ def _peak_memory_mb() -> int:
 
 
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
-              console: Console | None = None) -> list[dict]:
-    piece = slices.load(name)
-    if not piece.suite_dir.is_dir():
-        raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
-    load_rubric(piece.suite_dir)          # fail early on a broken rubric
+              console: Console | None = None, scheduler: str | None = None) -> list[dict]:
+    global _grader
+    piece = assignment.load(name)
+    grader = Grader(piece, reveal=reveal)
     found = intake.survey(submissions)
     folders = found.folders
     intake.claim_out_dir(submissions, out_dir, [folder.name for folder in folders])
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
-    layers = list(sandbox_layers.available())
-    timing = calibrate.measure_scale()
-    scale = timing.scale
+    cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
+    done = cluster.done() if cluster else {}
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
-        shutil.rmtree(out_dir / folder.name, ignore_errors=True)
-    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] with {jobs} "
-                  f"workers; sandbox: {', '.join(layers) or 'none'}; "
-                  f"time limits x{scale:.2f} ({timing.source})")
+        if folder.name not in done:
+            shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+    where = cluster.where if cluster else f"{jobs} workers; {grader.describe()}"
+    console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] on {where}"
+                  + (f"; resuming: {len(done)} already graded" if done else ""))
     for line in found.lines():
         console.print(f"  {terminal.markup(line)}")
-    warm_up(piece, layers, scale)
-    gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
-    ceiling = load_rubric(piece.suite_dir, scale).timeouts.submission + CEILING_GRACE
     rows = [report.csv_row(report.refused(piece, name, why)) for name, why in found.refused]
+    if cluster is None:
+        grader.require_layers()
+        grader.warm_up()
+        gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
+        _grader = grader
+        # Workers are forked after the warm-up, so they start with the reference's
+        # expected values already computed.
+        pool = Pool(min(jobs, len(folders)), _grade_one,
+                    ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
+                    lost=lambda task, reason: write(grader.error(task[0],
+                                                                 reason.splitlines()[0],
+                                                                 reason), task[2]))
+        finished = pool.run([(f.name, str(f), str(out_dir)) for f in folders])
+    else:
+        finished = cluster.run(folders, done)
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal and os.environ.get("CI") == "true")
-    # Workers are forked after the warm-up, so they start with the reference's
-    # expected values already computed.
-    pool = Pool(min(jobs, len(folders)), _grade_one, ceiling=ceiling,
-                lost=lambda task, reason: error_row(piece, task[0], task[2],
-                                                    reason.splitlines()[0], reason),
-                initializer=_init_worker, initargs=(name,))
-    tasks = [(f.name, str(f), str(out_dir), layers, scale, reveal) for f in folders]
-    with progress:
-        task = progress.add_task("grading", total=len(folders))
-        for row in pool.run(tasks):
-            rows.append(row)
-            progress.advance(task)
+    try:
+        with progress:
+            task = progress.add_task("grading", total=len(folders))
+            for row in finished:
+                rows.append(row)
+                progress.advance(task)
+    finally:
+        if cluster is not None:
+            cluster.close()
     report.write_grades(out_dir, rows)
-    write_run(out_dir, name, layers, timing, rows)
+    write_run(out_dir, grader, rows)
     return rows
 
 
-def write_run(out_dir: Path, name: str, layers: list[str], timing, rows: list[dict]) -> Path:
+def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
     """`run.json`: how this batch was graded (the time scale and where it came from,
     the sandbox layers), so two runs can be compared and a run repeated exactly
     (SPIELBAUM_TIME_SCALE pins the scale)."""
+    from ..sandbox.client import WALL_EXTRA, WALL_FACTOR
     path = out_dir / "run.json"
     path.write_text(json.dumps({
-        "assignment": name, "submissions": len(rows),
-        "time_scale": round(timing.scale, 3), "time_scale_source": timing.source,
-        "calibration_seconds": [round(s, 5) for s in timing.samples],
-        "sandbox_layers": layers,
+        "assignment": grader.assignment.name, "submissions": len(rows),
+        "time_scale": round(grader.scale, 3), "time_scale_source": grader.timing.source,
+        "calibration_seconds": [round(s, 5) for s in grader.timing.samples],
+        "sandbox_layers": grader.layers,
         "limits": "CPU time of the student's process; wall-clock backstop "
-                  f"{calibrate.WALL_FACTOR}x + {calibrate.WALL_EXTRA:g} s",
+                  f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
     }, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-def warm_up(piece, layers: list[str], scale: float) -> None:
-    """Grade the reference solution itself before any student.
-
-    It must score full marks (otherwise the suite or the reference is broken,
-    and no student should be graded against it), and it fills every cache of
-    expected values before the workers are forked."""
-    graded = grade_submission(piece, "reference", piece.solution_dir, layers=layers,
-                              scale=scale, reveal=True)
-    if graded.score != graded.max_score:
-        failing = [t for t in graded.tests if not t.passed]
-        first = failing[0].output.splitlines()[0] if failing else graded.message
-        raise KitError(f"the reference solution of {piece.name} scores {graded.score:g}/"
-                       f"{graded.max_score:g} on its own hidden suite ({first}); "
-                       "fix the suite or the reference before grading students")
 
 
 def _submissions(count: int) -> str:
@@ -218,17 +186,3 @@ def distribution(rows: list[dict]) -> str:
             else "50-99%"
         buckets[label] += 1
     return "score distribution: " + ", ".join(f"{k}: {v}" for k, v in buckets.items())
-
-
-def grade_cli(name: str, submissions: str, out: str, jobs: int, reveal=False) -> int:
-    # Piped into a file or CI log, rich would squeeze the table into 80 columns.
-    console = Console(width=None if sys.stdout.isatty() else 130)
-    started = time.perf_counter()
-    rows = grade_all(name, Path(submissions), Path(out), jobs, reveal=reveal,
-                     console=Console(stderr=True))
-    console.print(summary_table(rows, time.perf_counter() - started))
-    console.print(distribution(rows))
-    console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
-                  f"crashes: {sum(r['crashes'] for r in rows)}; "
-                  f"grades in {terminal.markup(Path(out) / 'grades.csv')}")
-    return 0

@@ -294,12 +294,32 @@ def sweep_scratch() -> int:
     return removed
 
 
-def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
-    """Copy the student's modules (and nothing else) into a fresh folder; say what
-    was left out. Other files never reach the sandbox: a copy of a file the kit
-    ships (a referee, the public tests) cannot be imported to stand in for work.
-    A module that cannot be graded (too large, a NUL byte, not a file) raises
-    IntakeError and leaves no folder behind."""
+@dataclass
+class Prepared:
+    """What grading takes from one submission, as plain data: the modules' bytes
+    (nothing else of the folder ever reaches the sandbox) and the notes on what
+    was left out. It can travel to another machine (grading on a cluster)."""
+    modules: dict[str, bytes]
+    notes: list[str]
+
+
+def prepare(folder: Path, modules: tuple[str, ...]) -> tuple[Prepared | None, str, str]:
+    """(Prepared, "", "") or (None, status, why the submission cannot be graded)."""
+    if folder.is_symlink():
+        return None, "missing", ("the submission folder is a symbolic link, which the "
+                                 "grader does not follow")
+    home, status, problem = locate(folder, modules)
+    if home is None:
+        return None, status, problem
+    try:
+        return read_modules(home, modules), "", ""
+    except IntakeError as error:
+        return None, "import-error", str(error)
+
+
+def read_modules(home: Path, modules: tuple[str, ...]) -> Prepared:
+    """The modules in `home`, checked; IntakeError if one cannot be graded (too
+    large, a NUL byte, not a file)."""
     contents = {}
     for module in modules:
         data = read_module(home / module)
@@ -310,10 +330,24 @@ def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]
     if sum(map(len, contents.values())) > MAX_BYTES:
         raise IntakeError(f"the modules are larger than {_megabytes(MAX_BYTES)} together; "
                           "not graded")
+    return Prepared(contents, _left_out(home, modules))
+
+
+def scratch_for(prepared: Prepared) -> Path:
+    """A fresh scratch folder holding the prepared modules (and nothing else)."""
     scratch = Path(tempfile.mkdtemp(prefix="s-", dir=_scratch_home()))
-    for module, data in contents.items():
+    for module, data in prepared.modules.items():
         (scratch / module).write_bytes(data)
-    return scratch, _left_out(home, modules)
+    return scratch
+
+
+def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
+    """Copy the student's modules (and nothing else) into a fresh folder; say what
+    was left out. Other files never reach the sandbox: a copy of a file the kit
+    ships (a referee, the public tests) cannot be imported to stand in for work.
+    A module that cannot be graded raises IntakeError and leaves no folder behind."""
+    prepared = read_modules(home, modules)
+    return scratch_for(prepared), prepared.notes
 
 
 def _left_out(home: Path, modules: tuple[str, ...]) -> list[str]:

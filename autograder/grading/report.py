@@ -9,7 +9,6 @@ exception text can neither break a file nor stop the batch's reports.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import jinja2
@@ -17,10 +16,13 @@ import jinja2
 from ..outputs import html, jsondata, markdown, spreadsheet
 from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
+from ..outputs.text import writable
 from .runner import Graded, load_rubric, unrun_tests
 
+# Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
+# file. How long each submission took is in its results.json (execution_time).
 CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "timeouts",
-              "crashes", "refused", "seconds", "message"]
+              "crashes", "refused", "message"]
 
 
 def _environment(finalize, autoescape: bool, code) -> jinja2.Environment:
@@ -95,6 +97,8 @@ def write_student(out_dir: Path, graded: Graded, title: str) -> None:
                                          encoding="utf-8")
     (folder / "feedback.md").write_text(feedback_markdown(graded, title), encoding="utf-8")
     (folder / "feedback.html").write_text(feedback_html(graded, title), encoding="utf-8")
+    if graded.details:          # for the teacher only: the kit's traceback of its error
+        (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
 
 
 def refused(piece, student: str, why: str) -> Graded:
@@ -113,7 +117,7 @@ def csv_row(graded: Graded) -> dict:
         "passed": sum(t.passed for t in graded.tests),
         "failed": sum(not t.passed for t in graded.tests),
         "timeouts": graded.timeouts, "crashes": graded.crashes, "refused": graded.refused,
-        "seconds": round(graded.seconds, 2), "message": graded.message,
+        "message": graded.message,
     }
 
 

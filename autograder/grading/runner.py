@@ -16,6 +16,7 @@ import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
 from .checks import CheckFailed
-from .intake import IntakeError, locate, make_scratch
+from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
 
@@ -84,10 +85,21 @@ class TestResult:
     seconds: float = 0.0
 
 
+class Status(StrEnum):
+    """What became of one submission (grades.csv's `status`); equal to its string."""
+    GRADED = "graded"
+    MISSING = "missing"               # no module, or only a link to one
+    AMBIGUOUS = "ambiguous"           # the module appears more than once
+    IMPORT_ERROR = "import-error"     # it does not parse, crashes, loops or exits on import
+    SANDBOX_ERROR = "sandbox-error"   # this machine could not confine it: not run
+    BAD_NAME = "bad-name"             # its folder's name cannot be a student id
+    ERROR = "error"                   # the grader failed on it
+
+
 @dataclass
 class Graded:
     student: str
-    status: str                 # graded, missing, ambiguous, import-error, sandbox-error
+    status: str                 # a Status
     score: float
     max_score: float
     tests: list[TestResult] = field(default_factory=list)
@@ -98,6 +110,7 @@ class Graded:
     layers: list[str] = field(default_factory=list)
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
     peak_mb: int = 0            # the grading process's peak memory for this submission
+    details: str = ""           # for the teacher: the kit's traceback of a grader error
 
     @property
     def timeouts(self) -> int:
@@ -196,20 +209,34 @@ class GradingPlugin:
         return f"internal grader error ({type(error).__name__}): {text[:300]}", False
 
 
-def run_suite(suite_dir: Path, plugin: GradingPlugin) -> int:
+def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> int:
     args = [str(suite_dir), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--rootdir", str(suite_dir), "-o", "timeout_method=signal",
             "-o", "python_files=test_*.py", "-W", "ignore"]
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        return pytest.main(args, plugins=[plugin])
+        return pytest.main(args, plugins=[plugin, *plugins])
 
 
 # ------------------------------------------------------------ one submission
 def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
-                     scale: float = 1.0, reveal: bool = False) -> Graded:
+                     scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
+                     plugins: tuple = ()) -> Graded:
+    """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
+    a grader error into the student's row)."""
+    prepared, status, problem = prepare(folder, piece.modules)
+    return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
+                          reveal=reveal, rubric=rubric, plugins=plugins,
+                          refusal=(status, problem))
+
+
+def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
+                   scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
+                   plugins: tuple = (), refusal: tuple[str, str] = ("", "")) -> Graded:
+    """Grade a prepared submission (its modules' bytes and notes); `prepared` None
+    gives the row of a submission that cannot be graded, `refusal` saying why."""
     started = time.perf_counter()
-    rubric = load_rubric(piece.suite_dir, scale)
+    rubric = rubric or load_rubric(piece.suite_dir, scale)
     empty = unrun_tests(piece.suite_dir, rubric.points, "")
 
     def ungraded(status, message):
@@ -220,27 +247,21 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
 
     lacking = [layer for layer in rubric.required if layer not in layers]
     if lacking:
-        return ungraded("sandbox-error", f"this machine does not offer the sandbox layers the "
-                                         f"rubric requires: {', '.join(lacking)} (see "
-                                         f"`autograder doctor`); the code was not run")
-    if folder.is_symlink():
-        return ungraded("missing", "the submission folder is a symbolic link, "
-                                   "which the grader does not follow")
-    home, status, problem = locate(folder, piece.modules)
-    if home is None:
-        return ungraded(status, problem)
-    try:
-        scratch, skipped = make_scratch(home, piece.modules)
-    except IntakeError as error:
-        return ungraded("import-error", str(error))
+        return ungraded(Status.SANDBOX_ERROR, f"this machine does not offer the sandbox layers "
+                                              f"the rubric requires: {', '.join(lacking)} (see "
+                                              f"`autograder doctor`); the code was not run")
+    if prepared is None:
+        return ungraded(*refusal)
+    scratch = scratch_for(prepared)
+    skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:
         plugin = GradingPlugin(student, rubric, reveal)
         try:
-            code = run_suite(piece.suite_dir, plugin)
+            code = run_suite(piece.suite_dir, plugin, plugins)
         except SandboxError as error:
-            return ungraded("sandbox-error", str(error))
+            return ungraded(Status.SANDBOX_ERROR, str(error))
         if code not in (0, 1):
             raise KitError(f"the hidden suite of {piece.name} could not run (pytest exit {code})")
         printed = student.close()
@@ -254,9 +275,9 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     unknown = set(plugin.collected) - set(rubric.points)
     if unknown:
         raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
-    status, message = "graded", ""
+    status, message = Status.GRADED, ""
     if student.import_failure is not None:
-        status, message = "import-error", student.import_failure.detail
+        status, message = Status.IMPORT_ERROR, student.import_failure.detail
     graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
                     message, events=[Event("skipped", s) for s in skipped] + student.events,
                     printed=printed, seconds=time.perf_counter() - started,

@@ -13,11 +13,14 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from ..outputs.terminal import plain
-from . import LAYOUTS, ROSTER, add_names, import_submissions, read_roster
+#: The layouts `import` reads: formats.PARSERS' keys (a kit test compares), named
+#: here so `autograder --help` does not import the parsers.
+LAYOUTS = ("moodle", "canvas", "classroom", "gradescope", "folders", "flat")
 
 
 def report(imported, out_label: str) -> None:
+    from ..outputs.terminal import plain
+    from . import ROSTER
     print(f"imported {len(imported.students)} student"
           f"{'' if len(imported.students) == 1 else 's'} into {plain(out_label)} "
           f"({ROSTER} lists each id with its name)")
@@ -31,6 +34,7 @@ def report(imported, out_label: str) -> None:
 
 
 def import_cli(args) -> int:
+    from . import import_submissions
     imported = import_submissions(args.format, Path(args.source), Path(args.out),
                                   args.assignment)
     report(imported, args.out)
@@ -40,6 +44,8 @@ def import_cli(args) -> int:
 def _graded_from(run):
     """grade's command, importing first when --from is given."""
     def grade(args) -> int:
+        from ..outputs.terminal import plain
+        from . import ROSTER, add_names, import_submissions, read_roster
         if not args.from_format:
             status = run(args)
             if add_names(Path(args.out), read_roster(Path(args.submissions))):
@@ -56,12 +62,18 @@ def _graded_from(run):
             args.submissions = str(folder)
             status = run(args)
             add_names(Path(args.out), read_roster(folder))
+            # What runs after grading (grade --similarity) reads the submissions too:
+            # here, while the imported folder still exists.
+            for then in getattr(args, "then", None) or ():
+                status |= then(args)
+            args.then = None
             return status
     return grade
 
 
-def add_command(commands, grade) -> None:
-    """`autograder import`, and `--from` on the grade parser `grade`."""
+def add_command(commands) -> None:
+    """`autograder import`, and `--from` on the grade command (declared before this
+    one in cli.COMMANDS)."""
     command = commands.add_parser(
         "import", help="turn an LMS's download of submissions into one folder per student")
     command.add_argument("format", choices=LAYOUTS,
@@ -73,6 +85,7 @@ def add_command(commands, grade) -> None:
     command.add_argument("--assignment", help="look only for this assignment's modules "
                                               "(default: every assignment's)")
     command.set_defaults(run=import_cli)
+    grade = commands.choices["grade"]
     grade.add_argument("--from", dest="from_format", choices=LAYOUTS, metavar="FORMAT",
                        help="SUBMISSIONS_DIR is an LMS's download in this layout "
                             f"({', '.join(LAYOUTS)}): import it first")

@@ -25,6 +25,41 @@ def add_command(commands) -> None:
 
 
 def _run(args) -> int:
-    from . import mutate_cli
     return mutate_cli(args.assignment, args.count, args.seed, args.out, args.jobs,
                       full=args.full, fail_under=args.fail_under)
+
+
+def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
+               full: bool = False, fail_under: float | None = None) -> int:
+    import sys
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from . import report
+    from .run import Target, analyse
+    target = Target.of(name)
+    out_dir = Path(out) if out else Path("out") / "mutation" / name
+    analysis = analyse(target, count=count, seed=seed, jobs=jobs, stop_early=not full,
+                       console=Console(stderr=True))
+    report.write(analysis, out_dir)
+    console = Console(width=None if sys.stdout.isatty() else 130)
+    console.print(f"{name}: {report.score_line(analysis)} (seed {seed}, "
+                  f"{analysis.seconds:.0f} s)", markup=False, highlight=False)
+    for verdict in analysis.of("survived"):
+        m = verdict.mutant
+        console.print(f"  survived: {m.module}:{m.line} {m.operator}: {m.original}  ->  "
+                      f"{m.mutated}", markup=False, highlight=False)
+    for verdict in analysis.of("error"):
+        console.print(f"  grader error: {verdict.mutant.ident}: {verdict.killed_by}",
+                      markup=False, highlight=False)
+    for entry in analysis.stale:
+        console.print(f"  stale allowlist entry: {entry.line!r} {entry.operator}",
+                      markup=False, highlight=False)
+    console.print(f"report in {out_dir / 'mutation.md'} and {out_dir / 'mutation.csv'}",
+                  markup=False, highlight=False)
+    if analysis.of("error"):
+        return 1
+    if fail_under is not None and (analysis.score or 0.0) * 100 < fail_under:
+        return 1
+    return 0

@@ -2,7 +2,7 @@
 
 A mutant is a submission folder holding the mutated module (and the other
 modules of the reference unchanged); it is graded exactly as a student would
-be, by `grade_submission` in forked workers that start after the reference has
+be, by the assignment's `Grader` in forked workers that start after the reference has
 been graded (the warm-up fills every cache of expected values once). A mutant
 is killed when it loses any point.
 """
@@ -10,13 +10,10 @@ is killed when it loses any point.
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import os
 import random
 import shutil
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,14 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from .. import KitError, slices
-from ..grading import calibrate
-from ..grading.batch import warm_up
-from ..grading.runner import grade_submission, load_rubric
-from ..sandbox import layers as sandbox_layers
-from . import allowlist
+from ..grading.grader import Grader
+from ..grading.pool import Pool
+from . import allowlist, stop
 from .operators import Mutant, compiles, mutants
 
-STOP_PLUGIN = "autograder.mutate.stop"
 
 
 @dataclass(frozen=True)
@@ -128,19 +122,16 @@ def sample(everything: list[Mutant], count: int, seed: int, equivalent: dict
 
 
 # ------------------------------------------------------------ grading, in workers
-_worker: dict = {}
+_grader: Grader | None = None      # set before the workers fork
 
 
-def _init_worker(target: Target, layers: list[str], scale: float, stop_early: bool) -> None:
-    _worker.update(target=target, layers=layers, scale=scale)
-    if stop_early:
-        extra = os.environ.get("PYTEST_ADDOPTS", "")
-        os.environ["PYTEST_ADDOPTS"] = f"{extra} -p {STOP_PLUGIN}".strip()
+def _grade(mutant: Mutant) -> tuple:
+    """(mutant, status, killed_by, score, max_score, seconds) of one mutant."""
+    return (mutant, *_verdict(mutant))
 
 
-def _grade(mutant: Mutant) -> tuple[str, str, float, float, float]:
-    """(status, killed_by, score, max_score, seconds) of one mutant."""
-    target: Target = _worker["target"]
+def _verdict(mutant: Mutant) -> tuple[str, str, float, float, float]:
+    target = _grader.assignment
     started = time.perf_counter()
     folder = Path(tempfile.mkdtemp(prefix="mutant-"))
     try:
@@ -149,16 +140,13 @@ def _grade(mutant: Mutant) -> tuple[str, str, float, float, float]:
                 (folder / module).write_text(mutant.source, encoding="utf-8")
             else:
                 shutil.copyfile(target.solution_dir / module, folder / module)
-        graded = grade_submission(target, mutant.ident, folder, layers=_worker["layers"],
-                                  scale=_worker["scale"])
-    except Exception as error:      # a grader bug: reported, never counted
-        return ("error", f"{type(error).__name__}: {error}", 0.0, 0.0,
-                time.perf_counter() - started)
+        graded = _grader.grade(mutant.ident, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     seconds = time.perf_counter() - started
-    if graded.status not in ("graded", "import-error"):
-        return "error", f"{graded.status}: {graded.message}", 0.0, graded.max_score, seconds
+    if graded.status not in ("graded", "import-error"):    # a grader bug: reported, not counted
+        detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
+        return "error", f"{graded.status}: {detail}", 0.0, graded.max_score, seconds
     if graded.score >= graded.max_score:
         return "survived", "", graded.score, graded.max_score, seconds
     return "killed", _first_loss(graded), graded.score, graded.max_score, seconds
@@ -182,40 +170,39 @@ def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
         raise KitError("--count must be at least 1")
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
+    global _grader
     started = time.perf_counter()
     console = console or Console(stderr=True)
-    load_rubric(target.suite_dir)                     # fail early on a broken rubric
+    grader = Grader(target, plugins=(stop,) if stop_early else ())   # fails on a bad rubric
     everything = population(target)
     entries = allowlist.load(target.allowlist_path, target.modules)
     equivalent, stale = allowlist.match(entries, everything, target.allowlist_path)
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
-    layers = list(sandbox_layers.available())
-    scale = calibrate.scale()
+    grader.require_layers()
     console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
-                  f"mutants (seed {seed}), {jobs} workers; sandbox: {', '.join(layers)}; "
-                  f"time limits x{scale:.2f}")
-    warm_up(target, layers, scale)                    # the reference must score full marks
+                  f"mutants (seed {seed}), {jobs} workers; {grader.describe()}")
+    grader.warm_up()                                  # the reference must score full marks
     gc.freeze()
+    _grader = grader
     grading_started = time.perf_counter()
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal)
-    context = multiprocessing.get_context("fork")
-    with progress, ProcessPoolExecutor(max_workers=max(1, min(jobs, len(chosen))),
-                                       mp_context=context, initializer=_init_worker,
-                                       initargs=(target, layers, scale, stop_early)) as pool:
+    pool = Pool(max(1, min(jobs, len(chosen))), _grade,
+                ceiling=grader.rubric.timeouts.submission + 60,
+                lost=lambda task, reason: (task[0], "error", reason.splitlines()[0], 0.0, 0.0,
+                                           0.0))
+    with progress:
         task = progress.add_task("mutants", total=len(chosen))
-        futures = {pool.submit(_grade, mutant): mutant for mutant in chosen}
-        for future in as_completed(futures):
-            status, killed_by, score, max_score, seconds = future.result()
-            verdicts.append(Verdict(futures[future], status, killed_by, score, max_score,
-                                    seconds))
+        for mutant, status, killed_by, score, max_score, seconds in pool.run(
+                [(m,) for m in chosen]):
+            verdicts.append(Verdict(mutant, status, killed_by, score, max_score, seconds))
             progress.advance(task)
             if not console.is_terminal:          # a log gets one line per mutant instead
                 console.print(f"[{len(verdicts) - len(skipped)}/{len(chosen)}] {status}: "
-                              f"{futures[future].ident} ({seconds:.1f} s)",
-                              markup=False, highlight=False)
+                              f"{mutant.ident} ({seconds:.1f} s)", markup=False,
+                              highlight=False)
     verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
                                  v.mutant.occurrence))
     finished = time.perf_counter()

@@ -1,7 +1,7 @@
 """A pytest plugin that ends a hidden suite's run at the first lost point.
 
-`autograder mutate` loads it into its grading workers (through PYTEST_ADDOPTS,
-so the runner's own pytest arguments stay untouched). A mutant is killed when it
+`autograder mutate` hands it to its Grader (`plugins=`), which adds it to the
+hidden suite's pytest run. A mutant is killed when it
 loses any point, so once one check has cost points the remaining checks cannot
 change the verdict: the run stops there, the way `pytest -x` does, but only for
 a check that carries points (a zero-point check failing decides nothing).

@@ -3,9 +3,9 @@
     python -m autograder.nbgrader.grade_one ASSIGNMENT FOLDER [--student ID]
 
 This is what a graded notebook cell runs (through cells.verdict) when plain
-`nbgrader autograde` executes the kit's notebooks: the same `grade_submission`
-as `autograder grade`, with the same sandbox layers and time scale, so both
-give the same score. The last line of stdout is the Gradescope-style
+`nbgrader autograde` executes the kit's notebooks: the same `Grader` as
+`autograder grade`, with the same sandbox layers and time scale, so both give
+the same score. The last line of stdout is the Gradescope-style
 results.json; nothing else is printed.
 """
 
@@ -16,23 +16,14 @@ import json
 import sys
 from pathlib import Path
 
-from .. import slices
-from ..grading import calibrate, report
-from ..grading.runner import Graded, grade_submission, load_rubric, unrun_tests
-from ..sandbox import layers as sandbox_layers
+from .. import assignment
+from ..grading import report
+from ..grading.grader import Grader
 
 
 def grade(name: str, folder: Path, student: str = "student") -> dict:
-    piece = slices.load(name)
-    try:
-        graded = grade_submission(piece, student, folder, layers=list(sandbox_layers.available()),
-                                  scale=calibrate.scale())
-    except Exception as error:  # the same rule as the bulk grader: a grader bug scores 0
-        rubric = load_rubric(piece.suite_dir)
-        tests = unrun_tests(piece.suite_dir, rubric.points, "not graded: grader error")
-        graded = Graded(student, "error", 0.0, rubric.max_score, tests,
-                        f"grader error ({type(error).__name__}: {error}); please report it")
-    return report.results_json(graded)
+    # The same rule as the bulk grader: a grader bug scores 0 and says so.
+    return report.results_json(Grader(assignment.load(name)).grade(student, folder))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,8 +31,7 @@ from pathlib import Path
 import jinja2
 
 from .. import ROOT, KitError, slices
-from ..grading import calibrate
-from ..grading.batch import warm_up
+from ..grading.grader import Grader
 from ..grading.runner import load_rubric
 from ..sandbox import layers as sandbox_layers
 from . import CONFIG, PLATFORMS, wheels
@@ -143,10 +142,9 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
         raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
     pieces = [slices.load(name) for name in names]
     required = {piece.name: required_layers(piece, list(require)) for piece in pieces}
-    layers, scale = list(sandbox_layers.available()), calibrate.scale()
     for piece in pieces:
         log(f"grading the reference of {piece.name} with its hidden suite ...")
-        warm_up(piece, layers, scale)
+        Grader(piece).warm_up()
     version = kit_version()
     out.mkdir(parents=True, exist_ok=True)
     written = []

@@ -26,10 +26,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import KitError, slices
-from ..grading import calibrate
-from ..grading.batch import warm_up
-from ..grading.runner import Graded, grade_submission
+from .. import KitError, assignment
+from ..grading.grader import Grader
+from ..grading.runner import Graded
 from ..outputs import jsondata
 from ..outputs.terminal import plain
 from ..sandbox import layers as sandbox_layers
@@ -62,33 +61,30 @@ class NotGraded(Exception):
     """The submission gets no grade; the message says why, for the teacher."""
 
 
-def lacking_layers(required: tuple[str, ...]) -> tuple[list[str], str]:
-    """The required layers this container does not offer, and a sentence naming
-    each with the reason its probe gave."""
-    offered = sandbox_layers.available()
-    lacking = [layer for layer in required if layer not in offered]
-    reasons = "; ".join(f"{layer}: {sandbox_layers.probe(layer) or 'narrowed away'}"
-                        for layer in lacking)
-    return lacking, reasons
+def _grader(package: Package) -> Grader:
+    grader = Grader(assignment.load(package.assignment), reveal=package.reveal_expected)
+    # The package's floor of layers, which may be stricter than the rubric's.
+    grader.rubric.required = tuple(dict.fromkeys(grader.rubric.required
+                                                 + tuple(package.required_layers)))
+    return grader
 
 
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     """Grade the upload in `submission`; (graded, notes, title) or NotGraded."""
-    piece = slices.load(package.assignment)
-    lacking, reasons = lacking_layers(package.required_layers)
-    if lacking:
+    grader = _grader(package)
+    if grader.lacking:
         raise NotGraded(f"this container does not offer the sandbox layers the package "
-                        f"requires ({reasons}); the student's code was not run. Offered: "
-                        f"{', '.join(sandbox_layers.available()) or 'none'}.")
-    layers = list(sandbox_layers.available())
-    upload = Upload(submission, piece.modules)
+                        f"requires ({grader.lacking_reasons()}); the student's code was not "
+                        f"run. Offered: {', '.join(grader.layers) or 'none'}.")
+    upload = Upload(submission, grader.assignment.modules)
     with upload as folder:
-        graded = grade_submission(piece, "submission", folder, layers=layers,
-                                  scale=calibrate.scale(), reveal=package.reveal_expected)
+        graded = grader.grade("submission", folder)
     if graded.status == "sandbox-error":
         raise NotGraded(f"the sandbox could not confine the student's code here: "
                         f"{graded.message}")
-    return graded, upload.notes, piece.title
+    if graded.status == "error":
+        raise NotGraded(graded.message)
+    return graded, upload.notes, grader.assignment.title
 
 
 def _write_json(path: Path, data: dict) -> None:
@@ -142,15 +138,15 @@ def check(package: Package) -> int:
     """Run once where the package is installed (Gradescope's setup.sh): say which
     layers this container offers, refuse if a required one is missing, and grade
     the reference solution, which must score full marks."""
-    piece = slices.load(package.assignment)
-    _say(f"spielbaum: {piece.title} ({package.assignment}) for {package.platform}")
+    grader = _grader(package)
+    _say(f"spielbaum: {grader.assignment.title} ({package.assignment}) for "
+         f"{package.platform}")
     sandbox_layers.doctor()
-    lacking, reasons = lacking_layers(package.required_layers)
-    if lacking:
+    if grader.lacking:
         _say(f"spielbaum: this container does not offer the sandbox layers the package "
-             f"requires ({reasons}): every submission would be refused")
+             f"requires ({grader.lacking_reasons()}): every submission would be refused")
         return 1
-    warm_up(piece, list(sandbox_layers.available()), calibrate.scale())
+    grader.warm_up()
     _say("spielbaum: the reference solution scores full marks here; ready to grade")
     return 0
 

@@ -19,10 +19,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from .. import KitError, slices
-from ..grading import calibrate
-from ..grading.runner import load_rubric
+from ..grading.grader import Grader
 from ..outputs import terminal
-from ..sandbox import layers as sandbox_layers
 from . import entrants as entrants_module
 from . import manifest, pairing, ratings, report
 from .game import referee_digest
@@ -55,7 +53,8 @@ def run(options: Options, console: Console | None = None) -> dict:
     piece = slices.load(options.assignment)
     config = manifest.load(piece)
     referee = config.load_referee()
-    rubric = load_rubric(piece.suite_dir)
+    grader = Grader(piece)               # the sandbox layers and time scale, checked once
+    rubric = grader.rubric
     players = entrants_module.bundled(piece, config, options.bundled)
     students, left_out = entrants_module.students(piece, config, options.submissions,
                                                   options.depth)
@@ -64,15 +63,12 @@ def run(options: Options, console: Console | None = None) -> dict:
         raise KitError("a tournament needs at least two players")
     by_name = {p.name: p for p in players}
     names = [p.name for p in players]
-    layers = list(sandbox_layers.available())
-    lacking = [layer for layer in rubric.required if layer not in layers]
-    if lacking:
-        raise KitError(f"this machine lacks the sandbox layers the rubric requires: "
-                       f"{', '.join(lacking)} (see `autograder doctor`)")
+    grader.require_layers()
+    layers = grader.layers
     move_time = options.move_time if options.move_time is not None else config.move_time
     if move_time <= 0:
         raise KitError("--move-time must be positive")
-    scale = calibrate.scale()
+    scale = grader.scale
     timing = {"move_time": move_time, "hard": round(move_time + max(GRACE, move_time) * scale, 3),
               "imports": round(5.0 * scale, 3), "memory_mb": rubric.limits.memory_bytes >> 20,
               "cpu_seconds": CPU_SECONDS}

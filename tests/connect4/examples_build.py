@@ -56,6 +56,27 @@ CHANGES = {
          "def terminal_test(state, evaluation=None):", 1),
         ("    children = nextstates(state)\n", "    children = _own_nextstates(state)\n", 2),
     ],
+    # correct, in other words: namedtuples for the pairs and triples the handout asks for
+    # (a tuple by another name: sent as a tuple, full marks)
+    "mia_named_results": [
+        ("import math\n", "import math\nfrom collections import namedtuple\n", 1),
+        ("WIN = 10000\n", "WIN = 10000\nFound = namedtuple(\"Found\", \"best_state value\")\n"
+         "Deepened = namedtuple(\"Deepened\", \"best_state value bremse\")\n"
+         "Played = namedtuple(\"Played\", \"state result\")\n", 1),
+        ("        return None, evaluation(state)\n",
+         "        return Found(None, evaluation(state))\n", 2),
+        ("    return best_state, best_value\n", "    return Found(best_state, best_value)\n", 2),
+        ("    return best[0], best[1], done\n", "    return Deepened(best[0], best[1], done)\n", 1),
+        ("    return state, (1 if value >= WIN else -1 if value <= -WIN else 0)\n",
+         "    return Played(state, (1 if value >= WIN else -1 if value <= -WIN else 0))\n", 1),
+    ],
+    # correct but slow, as students write it: every line scored pattern by pattern on
+    # every call, nothing remembered (the reference keeps a table per line)
+    "nora_slow_but_correct": [
+        ("        entry = table.get(line)\n        if entry is None:\n"
+         "            entry = table[line] = _score_line(line, weights)\n",
+         "        entry = _score_line(line, weights)\n", 1),
+    ],
     "judy_hostile": [
         ('    """\n    if not children:\n        return []\n',
          '    """\n    while True:\n        pass\n', 1),

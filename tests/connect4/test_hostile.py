@@ -1,9 +1,12 @@
-"""The connect4 hostile corpus: every attack scores exactly what the same code scores without it.
+"""The connect4 hostile corpus: no attack scores more than the same code scores without it.
 
 tests/connect4/hostile/<attack>/connect4.py (built by hostile_build.py, which
 says what each attack tries) is graded for real, in a PID namespace, next to
 its twin with the `# >>> attack` blocks removed (the `hostile_pairs` fixture).
 Each twin has an honest bug, so there are points an attack could win; none may.
+Every attack scores exactly what its twin does, except those that ask the
+grader's games what they never handed out (REFUSED): a refused question costs
+its case, so those score less.
 """
 
 import json
@@ -20,6 +23,11 @@ FULL = 50
 CORPUS = ROOT / "tests" / "connect4" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 INJECTED = ("Full marks for this submission", "Grader note")
+# answer_key asks the grader's evaluation about fours it never offered; import_alias
+# searches its own rules (bound at import) and so asks about positions the game never
+# offered, which is refused too (in the finished-games check, where a twin without
+# pruning still gets the value right)
+REFUSED = {"answer_key", "import_alias"}
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +44,8 @@ def test_the_corpus_is_what_the_build_script_writes():
 
 def test_the_corpus_has_every_attack_class():
     assert {"kit_lookup", "import_alias", "counter_forgery", "refusal_flood", "huge_replies",
-            "fence_injection"} <= set(ATTACKS)
+            "fence_injection", "answer_key", "forged_args_after",
+            "unreadable_error"} <= set(ATTACKS)
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -45,6 +54,8 @@ def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
     attacked, plain = pairs[attack]
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
     assert float(plain["score"]) < FULL, f"{attack}: the plain twin leaves no points to win"
+    if attack in REFUSED and float(attacked["score"]) <= float(plain["score"]):
+        return
     if attacked["score"] != plain["score"]:
         tests = {}
         for name in (attack, attack + "--plain"):
@@ -96,3 +107,35 @@ def test_injected_markdown_stays_inside_code_blocks(graded):
     html = (out / "fence_injection" / "feedback.html").read_text()
     assert "<img" not in html and 'href="https://evil.example' not in html
     assert not [line for line in html.splitlines() if "<h" in line and INJECTED[0] in line]
+
+
+def _failed(out, name):
+    data = json.loads((out / name / "results.json").read_text())
+    return {t["number"]: t["output"] for t in data["tests"] if t["status"] == "failed"}
+
+
+def test_an_answer_key_by_questions_is_refused_and_costs_the_case(graded):
+    """The first search asks the grader's evaluation about every four cells in a row,
+    gravity or not: refused, named, and the case lost although the attack catches
+    the exception; the module's own win detection learns nothing (tactics still fail)."""
+    pairs, out = graded
+    attacked, plain = pairs["answer_key"]
+    assert float(attacked["score"]) < float(plain["score"])
+    lost = _failed(out, "answer_key")
+    assert "which this check's nextstates never offered" in lost["test_alphabeta_values"]
+    assert "test_tactics_win_in_1" in lost and "test_tactics_win_in_1" in \
+        _failed(out, "answer_key--plain")
+
+
+def test_a_changed_state_costs_its_points_even_when_hidden(graded):
+    _, out = graded
+    for name in ("forged_args_after", "forged_args_after--plain"):
+        assert set(_failed(out, name)) == {"test_nextstates"}, name
+    assert "on an untouched copy it" in _failed(out, "forged_args_after")["test_nextstates"]
+
+
+def test_an_unreadable_exception_is_described(graded):
+    pairs, out = graded
+    assert "(the exception's message could not be read)" in \
+        _failed(out, "unreadable_error")["test_evaluation"]
+    assert int(pairs["unreadable_error"][0]["crashes"]) == 0

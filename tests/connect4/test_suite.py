@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from autograder.grading.handout import Refused
 from autograder.suites.connect4 import games
 from autograder.suites.connect4 import test_hidden as suite
 from tests.conftest import ROOT, load_module
@@ -84,7 +85,7 @@ def test_a_subset_game_keeps_real_wins_and_invents_the_rest():
 
 
 def test_the_callbacks_log_every_call_and_refuse_what_is_not_a_state():
-    game = games.SubsetGame(5)
+    game = games.SubsetGame(5, [[38]])
     children = game.nextstates([38])
     assert children == [[38, c] for c in game.moves((38,))]
     game.evaluation(children[0])
@@ -92,7 +93,41 @@ def test_the_callbacks_log_every_call_and_refuse_what_is_not_a_state():
     for bad in ("38", [38.0], [42], [38, 38], [True], None, list(range(43))):
         with pytest.raises(ValueError):
             game.nextstates(bad)
-    assert len(game.log) == 2
+    assert len(game.log) == 2 and game.handout.refusals == 7
+
+
+def test_the_game_answers_only_about_what_it_handed_out():
+    """The answer key by questions: a position nextstates never offered (not even
+    one of real Connect 4, or cells without gravity) is refused and kept, also when
+    the caller catches the exception."""
+    game = games.SubsetGame(5, [[38]])
+    offered = game.nextstates([38])
+    real = [[38, c] for c in ref.free(ref.getBoard([38]))]
+    stranger = next(s for s in real if s not in offered)
+    for question in ([35, 36, 37, 38], stranger, [38, 31, 24]):
+        with pytest.raises(ValueError, match="never offered"):
+            game.evaluation(question)
+    assert game.handout.refusals == 3 and "never offered" in game.handout.first_refusal
+    assert game.log == [("n", (38,))]
+    game.evaluation(offered[0])           # what it handed out is answered
+    assert game.log[-1] == ("e", tuple(offered[0]))
+
+
+def test_a_game_stops_answering_after_its_call_limit():
+    game = games.SubsetGame(5, [[38]], call_limit=3)
+    for _ in range(3):
+        game.evaluation([38])
+    with pytest.raises(ValueError, match="at most 3 calls"):
+        game.evaluation([38])
+
+
+def test_the_legal_evaluation_answers_about_the_game_being_played_only():
+    legal = games.Legal([[38]])
+    assert legal.check("evaluation", [38, 31, 37]) == (38, 31, 37)
+    for question in ([35, 36, 37, 38], [38, 24], [31, 38]):
+        with pytest.raises(ValueError, match="no legal game"):
+            legal.check("evaluation", question)
+    assert legal.handout.refusals == 3
 
 
 @pytest.mark.parametrize("rotate", [False, True])
@@ -117,16 +152,20 @@ def test_a_search_on_its_own_rules_answers_for_another_game():
     cases = [(state, bremse) for state in _positions(40, 4) for bremse in (2, 3)]
     for index, (state, bremse) in enumerate(cases):
         expected = games.reference_search(2000 + index, state, bremse)
-        game = games.SubsetGame(2000 + index)
+        game = games.SubsetGame(2000 + index, [state])
         stats = ref.SearchStats()
         search = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
-        _, value = search(list(state), -INF, INF, bremse, game.evaluation, stats)
+        try:
+            _, value = search(list(state), -INF, INF, bremse, game.evaluation, stats)
+        except Refused:             # it asked about a position the game never offered
+            caught += 1
+            continue
         caught += value != expected.value or games.View.of(game.log) != expected.view
     assert caught == len(cases)
 
 
 def test_the_virtual_clock_counts_evaluations():
-    game = games.SubsetGame(9)
+    game = games.SubsetGame(9, [[38], [38, 31]])
     clock = games.VirtualClock(game)
     assert clock() == 0
     game.evaluation([38])
@@ -136,11 +175,11 @@ def test_the_virtual_clock_counts_evaluations():
 
 def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
     for case in suite.virtual_budget_cases():
-        salt, state, budget, depth, allowed = case.args
+        salt, state, budget, depth, allowed, calls = case.args
         done = suite._evaluations_to_finish(salt, state, depth)
         later = suite._evaluations_to_finish(salt, state, depth + 1)
-        assert done < allowed < later and later - done >= 6
-        game = games.SubsetGame(salt)
+        assert done < allowed < later and later - done >= 6 and calls >= later
+        game = games.SubsetGame(salt, [state])
         with games.reference_on(game):
             _, _, reached = ref.iterative_deepening(list(state), budget, game.evaluation,
                                                     clock=games.VirtualClock(game))
@@ -239,7 +278,7 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
     want = suite.expected_search(search)
     maximizing = ref.x_to_move(list(search.state))
 
-    game = games.SubsetGame(search.salt)
+    game = games.SubsetGame(search.salt, [search.state])
     with games.reference_on(game):
         ref.search(list(search.state), search.bremse, game.evaluation)
     right = _outcome(want.best, want.value, want.stats)
@@ -249,30 +288,28 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
     got, problem = suite.judge_work(search, _outcome(want.best, want.value, wrong_stats), game)
     assert got.startswith("the SearchStats counted") and "cut off" in problem
 
-    game = games.SubsetGame(search.salt)
+    game = games.SubsetGame(search.salt, [search.state])
     best, value = _minimax(game, list(search.state), search.bremse, maximizing)
     got, problem = suite.judge_work(search, _outcome(best, value, want.stats), game)
     assert value == want.value and "which alpha-beta never visits" in problem
 
-    game = games.SubsetGame(search.salt)
+    game = games.SubsetGame(search.salt, [search.state])
     with games.reference_on(game):
         ref.search(list(search.state), search.bremse, game.evaluation)
     game.log.append(("n", search.state))
     got, problem = suite.judge_work(search, right, game)
     assert "more than once" in problem
 
-    game = games.SubsetGame(search.salt)
-    best, value = ref.search(list(search.state), search.bremse, game.evaluation)  # real rules
-    got, problem = suite.judge_work(search, _outcome(best, want.value, want.stats), game)
-    assert got == "visited other positions than the handout's alpha-beta"
-    assert "which this check's nextstates never offered" in problem
+    game = games.SubsetGame(search.salt, [search.state])
+    with pytest.raises(Refused, match="which this check's nextstates never offered"):
+        ref.search(list(search.state), search.bremse, game.evaluation)  # real rules
 
 
 def test_judge_stops_catches_a_search_past_a_won_game():
     search = next(case.args[0] for case in suite.finished_cases()
                   if case.args[0].bremse == 3 and games.real_value(case.args[0].state))
     want = suite.expected_search(search)
-    game = games.SubsetGame(search.salt)
+    game = games.SubsetGame(search.salt, [search.state])
     game.evaluation(list(search.state))
     right = _outcome(None, want.value, want.stats)
     assert suite.judge_stops(search, right, game) is None

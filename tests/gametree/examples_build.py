@@ -125,6 +125,17 @@ EXAMPLES = {
           "            table[key] = (2, 1)\n            return 1\n"),),
         fails=("test_solve_reuses_its_table",), phrase="reused table",
         keeps=("test_solve", "test_opening_book_4x4")),
+    "kim_named_results": Example(
+        "none: the searches return a namedtuple Result(best_state, value), a tuple by "
+        "another name, as the handout's 'a pair' allows (full marks)",
+        (("inf = math.inf\n", "inf = math.inf\nResult = namedtuple(\"Result\", "
+          "[\"best_state\", \"value\"])\n"),
+         ("from dataclasses import dataclass\n",
+          "from collections import namedtuple\nfrom dataclasses import dataclass\n"),
+         ("        return None, game.evaluation(state)\n",
+          "        return Result(None, game.evaluation(state))\n", 4),
+         ("    return best_state, best_value\n", "    return Result(best_state, best_value)\n",
+          4))),
     "ivan_ignores_book": Example(
         "computer_move searches even where the book has an answer",
         (("    if book is not None and tuple(state) in book:\n"

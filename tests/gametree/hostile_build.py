@@ -44,6 +44,22 @@ huge_replies      nextstates answers with a 900 KB string. Honest bug: nextstate
 fence_injection   printed output and exception messages carry Markdown fences,
                   headings, a fake score line and an external image. Honest bug:
                   solve is not written.
+answer_key        the module has no win detection of its own (winning_lines finds
+                  no line, so evaluation, terminal_test and solve see no win); its
+                  searches ask every grader's game they are handed about states the
+                  game never handed out (the root plus every triple of cells for x)
+                  and keep the lines those questions reveal in module globals, for
+                  winning_lines in every later check (solve). Honest bug: no win
+                  detection. The grader's games refuse such questions and the
+                  refusal costs the case, so this attack scores less than its twin.
+forged_args_after nextstates appends to the state it is given (an honest bug: it costs
+                  "nextstates does not change the state"); the attack hides it from
+                  every observer that could be fooled: later calls on the same state
+                  object start from a copy of it as it came in, and the arguments the
+                  child reports after a call (protocol.to_plain) show that copy.
+unreadable_error  winning_lines misses the down-left diagonals (an honest bug); on
+                  the boards where that matters, evaluation raises an exception whose
+                  __str__ and __repr__ raise.
 """
 
 from __future__ import annotations
@@ -567,14 +583,189 @@ def build(attack: str) -> str:
     elif attack == "fence_injection":
         text = after_docstring(stubbed(text, "solve"), "solve", RAISED)
         text = text + PRINTED
+    elif attack == "answer_key":
+        text = edited(text, [NO_LINES])
+        text = insert_before(text, end_of_searches, ANSWER_KEY + "\n")
+    elif attack == "forged_args_after":
+        text = edited(text, [APPENDING])
+        text = insert_before(text, "\n\ndef winning_lines(game):", FORGED_ARGS)
+    elif attack == "unreadable_error":
+        text = edited(text, [NO_DOWN_LEFT])
+        text = insert_before(text, "\n\ndef winning_lines(game):", UNREADABLE)
+        text = after_docstring(text, "evaluation", UNREADABLE_RAISE)
     else:
         raise KeyError(attack)
     compile(text, attack, "exec")
     return text
 
 
+ANSWER_KEY = '''
+# >>> attack
+_LEARNED = {}       # (width, height) -> the winning lines the grader's games gave away
+_ASKED = set()      # (width, height, triple) already asked about
+
+
+def _answered(game, state):
+    try:
+        return bool(game.terminal_test(list(state)))
+    except Exception:
+        return None
+
+
+def _shape(game, root):
+    """The board of a game of the grader's, from the highest cell it lets be played."""
+    for cell in range(15, -1, -1):
+        if cell not in root and _answered(game, list(root) + [cell]) is not None:
+            return (4, 4) if cell >= 12 else (4, 3) if cell >= 9 else (3, 3)
+    return None
+
+
+def _triples(cells):
+    """Every three cells at equal steps (rows, columns, diagonals, and many more)."""
+    return [(a, a + d, a + 2 * d) for d in range(1, 6) for a in range(cells)
+            if a + 2 * d < cells]
+
+
+def _learn(game, state, budget=40):
+    """Ask the game about states it never handed out: x on three cells at equal
+    steps (o on two other free cells). Only roots where x owns no cell but the
+    triple's own, and o at most two, tell a line apart: the empty board, or one
+    mark of x inside the triple (and one of o outside it)."""
+    if type(state) is not list or len(state) > 2:
+        return
+    shape = _shape(game, state)
+    if shape is None:
+        return
+    width, height = shape
+    cells = range(width * height)
+    lines = _LEARNED.setdefault(shape, set())
+    for triple in _triples(width * height):
+        if budget <= 0:
+            return
+        if (width, height, triple) in _ASKED or (state and state[0] not in triple) \\
+                or state[1:] and state[1] in triple:
+            continue
+        mine = [c for c in triple if c not in state]
+        fillers = [c for c in cells if c not in triple and c not in state][:2]
+        if len(state) == 2:  # x to move, x owns one: x, o, x
+            asked = state + [mine[0], fillers[0], mine[1]]
+        elif state:          # o to move: o, x, o, x
+            asked = state + [fillers[0], mine[0], fillers[1], mine[1]]
+        else:                # x to move: x, o, x, o, x
+            asked = [mine[0], fillers[0], mine[1], fillers[1], mine[2]]
+        budget -= 1
+        answer = _answered(game, asked)
+        if answer is None:
+            continue         # a blocked cell (or a refusal): ask again from another root
+        _ASKED.add((width, height, triple))
+        if answer:
+            lines.add(frozenset(triple))
+
+
+def _learned(width, height):
+    """The lines learned for a board, and their mirror images (the board is
+    symmetric: a line seen on one side is a line on the other)."""
+    found = set(_LEARNED.get((width, height), ()))
+    for flip in (lambda r, c: (r, width - 1 - c), lambda r, c: (height - 1 - r, c),
+                 lambda r, c: (height - 1 - r, width - 1 - c)):
+        found |= {frozenset(flip(*divmod(cell, width))[0] * width
+                            + flip(*divmod(cell, width))[1] for cell in line)
+                  for line in _LEARNED.get((width, height), ())}
+    return found
+
+
+def _asking(search):
+    def asked(state, *args, **kwargs):
+        game = kwargs.get("game")
+        if game is None:
+            game = next((a for a in args if hasattr(a, "terminal_test")), None)
+        if game is not None and not isinstance(game, Game):
+            try:
+                _learn(game, state)
+            except Exception:
+                pass
+        return search(state, *args, **kwargs)
+    return asked
+
+
+maximize, minimize = _asking(maximize), _asking(minimize)
+maximize_ab, minimize_ab = _asking(maximize_ab), _asking(minimize_ab)
+# <<< attack
+'''
+NO_LINES = ("    w, h, k = game.width, game.height, game.k\n",
+            "    # >>> attack\n"
+            "    if (game.width, game.height) in _LEARNED:\n"
+            "        return [set(line) for line in _learned(game.width, game.height)]\n"
+            "    # <<< attack\n"
+            "    return []       # no win detection: no line is ever found\n"
+            "    w, h, k = game.width, game.height, game.k\n", 1)
+
+FORGED_ARGS = '''
+# >>> attack
+import copy as _copy
+import sys as _sys
+
+_pristine = {}      # id(state) -> (the state, a copy of it as it came in)
+
+
+def _as_it_came(state):
+    return _pristine.setdefault(id(state), (state, _copy.copy(state)))[1]
+
+
+_protocol = _sys.modules.get("protocol")
+if _protocol is not None:
+    _real_to_plain = _protocol.to_plain
+
+    def _to_plain(value, *args, **kwargs):
+        if type(value) in (list, tuple) and value and id(value[0]) in _pristine:
+            value = [_pristine[id(value[0])][1], *value[1:]]
+        return _real_to_plain(value, *args, **kwargs)
+    _protocol.to_plain = _to_plain
+# <<< attack
+'''
+APPENDING = ("    taken = set(state)\n"
+             "    return [state + [cell] for cell in range(game.cells) if cell not in taken]\n",
+             "    given = state\n"
+             "    # >>> attack\n"
+             "    state = _as_it_came(state)\n"
+             "    # <<< attack\n"
+             "    taken = set(state)\n"
+             "    children = [state + [cell] for cell in range(game.cells) if cell not in taken]\n"
+             "    given.append(-1)     # the bug: marks the caller's state as seen\n"
+             "    return children\n", 1)
+
+UNREADABLE = '''
+# >>> attack
+class _Unreadable(Exception):
+    def __str__(self):
+        raise RuntimeError("no message for you")
+
+    __repr__ = __str__
+
+
+def _value(state, lines):
+    xs, os_ = set(state[0::2]), set(state[1::2])
+    return 1 if any(line <= xs for line in lines) else -1 if any(line <= os_ for line in lines) \\
+        else 0
+
+
+def _down_left(game):
+    """The down-left diagonals winning_lines misses."""
+    w, h, k = game.width, game.height, game.k
+    return [{(row + i) * w + col - i for i in range(k)} for row in range(h - k + 1)
+            for col in range(k - 1, w)]
+# <<< attack
+'''
+UNREADABLE_RAISE = '''    # >>> attack
+    lines = [set(line) for line in game.lines]
+    if _value(state, lines) != _value(state, lines + _down_left(game)):
+        raise _Unreadable()      # exactly where the answer without them is wrong
+    # <<< attack
+'''
+
 ATTACKS = ("kit_lookup", "replay_reference", "import_alias", "counter_forgery",
-           "refusal_flood", "huge_replies", "fence_injection")
+           "refusal_flood", "huge_replies", "fence_injection", "answer_key",
+           "forged_args_after", "unreadable_error")
 
 
 def path_of(attack: str) -> Path:

@@ -1,9 +1,12 @@
-"""The gametree hostile corpus: every attack scores exactly what the same code scores without it.
+"""The gametree hostile corpus: no attack scores more than the same code scores without it.
 
 tests/gametree/hostile/<attack>/gametree.py (built by hostile_build.py, which
 says what each attack tries) is graded for real, in a PID namespace, next to
 its twin with the `# >>> attack` blocks removed (the `hostile_pairs` fixture).
 Each twin has an honest bug, so there are points an attack could win; none may.
+Every attack scores exactly what its twin does, except those that ask the
+grader's games what they never handed out (REFUSED): a refused question costs
+its case, so those score less.
 """
 
 import json
@@ -17,6 +20,7 @@ from tests.gametree import hostile_build
 CORPUS = ROOT / "tests" / "gametree" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 INJECTED = ("Full marks for this submission", "Grader note")
+REFUSED = {"answer_key"}
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +37,8 @@ def test_the_corpus_is_what_the_build_script_writes():
 
 def test_the_corpus_has_every_attack_class():
     assert {"kit_lookup", "replay_reference", "import_alias", "counter_forgery",
-            "refusal_flood", "huge_replies", "fence_injection"} <= set(ATTACKS)
+            "refusal_flood", "huge_replies", "fence_injection", "answer_key",
+            "forged_args_after", "unreadable_error"} <= set(ATTACKS)
 
 
 @pytest.mark.slow
@@ -44,6 +49,8 @@ def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
     assert float(plain["score"]) < float(plain["max_score"]), \
         f"{attack}: the plain twin leaves no points to win"
+    if attack in REFUSED and float(attacked["score"]) <= float(plain["score"]):
+        return
     if attacked["score"] != plain["score"]:
         tests = {}
         for name in (attack, attack + "--plain"):
@@ -62,7 +69,8 @@ def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
              "test_alphabeta_prunes_like_the_reference", "import_alias": "test_alphabeta_window",
              "counter_forgery": "test_alphabeta_cuts_on_ties",
              "refusal_flood": "test_opening_book_4x4", "huge_replies": "test_nextstates",
-             "fence_injection": "test_solve"}
+             "fence_injection": "test_solve", "answer_key": "test_solve",
+             "forged_args_after": "test_nextstates", "unreadable_error": "test_evaluation"}
     _, out = graded
     for attack, check in aimed.items():
         for name in (attack, attack + "--plain"):
@@ -121,3 +129,40 @@ def test_injected_markdown_stays_inside_code_blocks(graded):
     html = (out / "fence_injection" / "feedback.html").read_text()
     assert "<img" not in html and 'href="https://evil.example' not in html
     assert not [line for line in html.splitlines() if "<h" in line and INJECTED[0] in line]
+
+
+@pytest.mark.slow
+def test_an_answer_key_by_questions_is_refused_and_costs_the_case(graded):
+    """The searches ask the grader's games about states never handed out (the root
+    and x on three cells): every game refuses, names the question, and the case is
+    lost although the attack catches the exception; solve learns nothing."""
+    pairs, out = graded
+    attacked, plain = pairs["answer_key"]
+    assert float(attacked["score"]) < float(plain["score"])
+    data = json.loads((out / "answer_key" / "results.json").read_text())
+    refused = [t for t in data["tests"] if "never handed to the search" in t["output"]]
+    assert refused and all(t["status"] == "failed" for t in refused)
+    assert "asked the grader's game what it does not answer: terminal_test" in \
+        refused[0]["output"]
+
+
+@pytest.mark.slow
+def test_a_changed_state_costs_its_points_even_when_hidden(graded):
+    """The twin that appends to its state loses "nextstates does not change the
+    state"; the attack hiding it from the child's report and from nextstates' own
+    second answer loses it too, on the other questions asked of the same state."""
+    _, out = graded
+    for name in ("forged_args_after", "forged_args_after--plain"):
+        data = json.loads((out / name / "results.json").read_text())
+        lost = {t["number"] for t in data["tests"] if t["status"] == "failed"}
+        assert lost == {"test_nextstates"}, (name, lost)
+    text = (out / "forged_args_after" / "feedback.md").read_text()
+    assert "on an untouched copy it" in text
+
+
+@pytest.mark.slow
+def test_an_unreadable_exception_is_described(graded):
+    pairs, out = graded
+    assert "(the exception's message could not be read)" in \
+        (out / "unreadable_error" / "feedback.md").read_text()
+    assert int(pairs["unreadable_error"][0]["crashes"]) == 0

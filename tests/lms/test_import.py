@@ -279,3 +279,9 @@ def test_a_folder_holding_only_a_zip_is_told_how_to_unpack_it(tmp_path):
     home, status, why = locate(tmp_path.parent / f"{tmp_path.name}-out" / "alice",
                                ("tictactoe.py",))
     assert home is not None and status == ""
+
+
+def test_the_command_names_every_layout_the_parsers_read():
+    """`autograder import`'s choices are declared without importing the parsers."""
+    from autograder.lms import command, formats
+    assert command.LAYOUTS == tuple(formats.PARSERS)

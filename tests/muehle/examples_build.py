@@ -51,6 +51,19 @@ CHANGES = {
          "    rng = random if rng is None else rng\n    while True:\n        pass\n", 1),
     ],
     # correct, in other words than the reference: must get every point too
+    # correct in other words too: the players an IntEnum, the pairs (value, successor) a
+    # namedtuple, the states a list subclass: sent as their base values (issue 18)
+    "paul_named_results": [
+        ("import random\n", "import random\nfrom collections import namedtuple\n"
+         "from enum import IntEnum\n", 1),
+        ("EMPTY, WHITE, BLACK = 0, 1, 2\n",
+         "class Stone(IntEnum):\n    EMPTY = 0\n    WHITE = 1\n    BLACK = 2\n\n\n"
+         "EMPTY, WHITE, BLACK = Stone.EMPTY, Stone.WHITE, Stone.BLACK\n"
+         "Move = namedtuple(\"Move\", \"value successor\")\n", 1),
+        ("    return value, rng.choice(best)\n", "    return Move(value, rng.choice(best))\n", 1),
+        ("    return scored[0][1], scored[0][0]\n",
+         "    return Move(scored[0][1], scored[0][0])\n", 1),
+    ],
     "zoe_correct_in_other_words": [
         ("""        if args in cache:
             return cache[args]

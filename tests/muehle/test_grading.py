@@ -15,7 +15,7 @@ from tests.muehle import examples_build
 RUBRIC = load_rubric(slices.load("muehle").suite_dir)
 MAX = RUBRIC.max_score
 
-CORRECT = {"ada_correct", "zoe_correct_in_other_words"}
+CORRECT = {"ada_correct", "zoe_correct_in_other_words", "paul_named_results"}
 # example -> (the hidden tests it must fail, the only other tests it may fail)
 WRONG = {
     "bob_no_flying": ({"test_next_states_flying"}, {"test_strength"}),
@@ -114,7 +114,7 @@ def test_feedback_names_the_cause(graded_examples):
     assert "no legal move leads to" in said("carol_takes_from_mills", "test_next_states_removal")
     assert "alpha_beta was not called" in \
         said("erin_window_blind_cache", "test_value_ab_respects_the_window")
-    assert "timed out" in said("ivan_endless_minimax", "test_best_move_minimax")
+    assert "s of CPU time" in said("ivan_endless_minimax", "test_best_move_minimax")
     assert int(rows["ivan_endless_minimax"]["timeouts"]) >= 1
     assert "expected: (hidden test" in said("bob_no_flying", "test_next_states_flying")
     # issue 10: a quiet counter not reset after a removal is a counter mistake, not a

@@ -7,7 +7,12 @@ issue 10: the grader's rules looked up through sys.modules, gc and frames;
 functions replaced by name in every reachable module; heuristic bound to a
 private name at import; counters overwritten and lines forged on the reply pipe;
 a refusal flood, huge replies and Markdown in printed output and exception
-messages.
+messages; and the classes of issue 18: a changed input hidden from the child's
+report of it (forged_args_after), an exception whose message cannot be read
+(unreadable_error), a generator of its own instead of the rng it is given
+(unseeded_rng), questions about positions the grader's game never handed out
+(asks_what_it_was_not_given: the only one that may score less than its twin,
+since a refused question costs its case).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from autograder.grading.runner import load_rubric
 
 MAX = load_rubric(slices.load("muehle").suite_dir).max_score
 ATTACKS = {"kit_in_sys_modules", "replace_by_name", "private_aliases", "counters_and_pipes",
-           "floods_and_fences"}
+           "floods_and_fences", "forged_args_after", "unreadable_error", "unseeded_rng",
+           "asks_what_it_was_not_given"}
+REFUSED = {"asks_what_it_was_not_given"}
 MARK = "PWNED-7f3a"          # in every piece of text the fence attack controls
 
 def _checks(out, student) -> dict[str, str]:
@@ -45,6 +52,9 @@ def test_an_attack_scores_what_the_plain_code_scores(hostile_pairs, attack):
     row, plain = pairs[attack]
     assert row["status"] == plain["status"] == "graded", (row, plain)
     assert float(plain["score"]) < MAX, "the plain twin must leave points for the attack to buy"
+    if attack in REFUSED:
+        assert float(row["score"]) <= float(plain["score"]), (row, plain)
+        return
     assert float(row["score"]) == float(plain["score"]), (row, plain)
     assert _checks(out, attack) == _checks(out, attack + "--plain")
 
@@ -96,3 +106,26 @@ def test_the_refusal_flood_is_counted_and_capped(hostile_pairs):
     assert 0 < feedback.count("the sandbox refused") <= 100
     assert "more refusals, not listed" in feedback
     assert len(feedback) < 100_000
+
+
+def _outputs(out, student) -> dict[str, str]:
+    data = json.loads((out / student / "results.json").read_text())
+    return {t["number"]: t["output"] for t in data["tests"] if t["status"] == "failed"}
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
+def test_the_classes_of_issue_18_lose_what_their_twins_lose(hostile_pairs):
+    pairs, out = hostile_pairs("muehle")
+    for name in ("forged_args_after", "forged_args_after--plain"):
+        assert set(_outputs(out, name)) == {"test_next_states_keeps_its_input"}, name
+    for name in ("unseeded_rng", "unseeded_rng--plain"):
+        assert set(_outputs(out, name)) == {"test_best_move_minimax_is_random"}, name
+    assert "was never asked to choose" in \
+        _outputs(out, "unseeded_rng")["test_best_move_minimax_is_random"]
+    assert "(the exception's message could not be read)" in \
+        _outputs(out, "unreadable_error")["test_best_move_minimax"]
+    attacked, plain = pairs["asks_what_it_was_not_given"]
+    assert float(attacked["score"]) < float(plain["score"])
+    assert any("did not hand out" in text
+               for text in _outputs(out, "asks_what_it_was_not_given").values())

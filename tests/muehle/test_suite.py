@@ -101,10 +101,12 @@ def test_a_watch_answers_only_about_what_it_handed_out():
     assert watch.heuristic(child, player) == -watch.heuristic(child, opp)   # either player
     with pytest.raises(Refused, match="wrong player"):
         watch.next_states(child, player)
-    with pytest.raises(TypeError):
+    with pytest.raises(Refused, match="is not a state"):
         watch.utility("not a state", player)
     assert [c[0] for c in watch.calls] == ["next_states", "finished", "heuristic", "heuristic"]
     assert watch.nodes == 3
+    # every refusal is kept for the feedback, also one the search caught
+    assert watch.handout.refusals == 3 and "did not hand out" in watch.handout.first_refusal
 
 
 def test_the_reference_plays_the_grader_games_without_a_refusal():

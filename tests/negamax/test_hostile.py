@@ -1,9 +1,12 @@
-"""The negamax hostile corpus: every attack scores exactly what the same code scores without it.
+"""The negamax hostile corpus: no attack scores more than the same code scores without it.
 
 tests/negamax/hostile/<attack>/negamax.py (built by hostile_build.py, which
 says what each attack tries) is graded for real, in a PID namespace, next to
 its twin with the `# >>> attack` blocks removed (the `hostile_pairs` fixture).
 Each twin has an honest bug, so there are points an attack could win; none may.
+Every attack scores exactly what its twin does, except those that ask the
+grader's board what it never handed out (REFUSED): a refused move costs its
+case, so those score less.
 """
 
 import json
@@ -28,7 +31,11 @@ AIMED = {
     "refusal_flood": ("test_evaluate",),
     "huge_replies": ("test_get_moves",),
     "fence_injection": ("test_best_move", "test_short_sighted_play"),
+    "unseeded_rng": ("test_best_move_random_choice",),
+    "unreadable_error": ("test_winner", "test_evaluate"),
+    "answer_key": ("test_evaluate",),
 }
+REFUSED = {"answer_key"}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +57,8 @@ def test_the_corpus_is_what_the_build_script_writes():
 def test_the_corpus_has_every_attack_class():
     assert set(AIMED) == set(ATTACKS)
     assert {"kit_lookup", "replace_names", "import_alias", "counter_forgery",
-            "refusal_flood", "huge_replies", "fence_injection"} <= set(ATTACKS)
+            "refusal_flood", "huge_replies", "fence_injection", "unseeded_rng",
+            "unreadable_error", "answer_key"} <= set(ATTACKS)
 
 
 @pytest.mark.slow
@@ -61,6 +69,8 @@ def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
     assert float(plain["score"]) < float(plain["max_score"]), \
         f"{attack}: the plain twin leaves no points to win"
+    if attack in REFUSED and float(attacked["score"]) <= float(plain["score"]):
+        return
     if attacked["score"] != plain["score"]:
         mine, theirs = results(out, attack), results(out, attack + "--plain")
         differ = {k: (v["score"], v["output"][:400], theirs[k]["score"])
@@ -143,3 +153,30 @@ def test_injected_markdown_stays_inside_code_blocks(graded):
             assert "![" not in line, line
     html = (out / "fence_injection" / "feedback.html").read_text()
     assert "<img" not in html and 'href="https://evil.example' not in html
+
+
+@pytest.mark.slow
+def test_a_generator_of_its_own_is_not_the_rng_it_was_given(graded):
+    """Choosing with an unseeded generator of its own gains nothing over always taking
+    the first best move: the check believes what the grader's rng was offered."""
+    _, out = graded
+    choice = results(out, "unseeded_rng")["test_best_move_random_choice"]
+    assert choice["score"] == 0 and "never asked rng" in choice["output"]
+
+
+@pytest.mark.slow
+def test_a_move_the_board_never_offered_is_refused_and_costs_the_case(graded):
+    pairs, out = graded
+    attacked, plain = pairs["answer_key"]
+    assert float(attacked["score"]) < float(plain["score"])
+    lost = [t for t in results(out, "answer_key").values()
+            if "the board does not offer this move" in t["output"]]
+    assert lost and all(t["score"] < t["max_score"] for t in lost)
+
+
+@pytest.mark.slow
+def test_an_unreadable_exception_is_described(graded):
+    pairs, out = graded
+    assert "(the exception's message could not be read)" in \
+        results(out, "unreadable_error")["test_winner"]["output"]
+    assert int(pairs["unreadable_error"][0]["crashes"]) == 0

@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402  (found via the sys.path line above)
 
+from autograder.grading.handout import Refused  # noqa: E402
 from autograder.instrumented import DisciplineError, InstrumentedGame, TreeGame  # noqa: E402
 
 ref = wv.load_reference()
@@ -397,9 +398,10 @@ def test_wrapper_flags_broken_discipline():
     with pytest.raises(DisciplineError):
         game.check()
     game = InstrumentedGame(board((1, 0, 0, 0, 0, 0, 0, 0, 0)))
-    with pytest.raises(ValueError):
-        game.makeMove((0, 0))                    # occupied: illegal and raises
-    assert len(game.violations) == 2
+    with pytest.raises(Refused):
+        game.makeMove((0, 0))                    # occupied: not offered, refused
+    assert len(game.violations) == 1 and game.restored()
+    assert "does not offer this move" in game.handout.first_refusal   # kept for the check
     strict = InstrumentedGame(board((0,) * 9), raise_on_violation=True)
     with pytest.raises(DisciplineError):
         strict.undoMove((2, 2))
@@ -411,7 +413,8 @@ def test_wrapper_summary_records_the_search():
     ref.NegaMax(game).explore(2)
     summary = game.summary()
     assert set(summary) == {"counts", "expanded", "made", "max_ply", "evaluate_plies",
-                            "open_evaluate_plies", "violations", "pending", "restored"}
+                            "open_evaluate_plies", "violations", "pending", "restored",
+                            "refused"}
     assert summary["expanded"] == 10 and len(summary["made"]) == 25
     assert summary["made"][:3] == [(0, 0), (1, 0), (2, 0)] and summary["max_ply"] == 2
 

@@ -23,6 +23,18 @@ value, other nodes or another order.
 The reference runs on the same game in this process (`reference_search`):
 its `nextstates` is swapped for the game's while it runs, exactly as the
 student's is patched in the child, so both logs come from the same rules.
+
+A game answers only about what it handed out (autograder/grading/handout.py):
+the positions the check gave the search (`roots`) and the children its own
+nextstates returned. A question about anything else (a position nextstates
+never offered, a list of cells that is no position at all) is refused: the
+search receives the exception and `handout.refused` keeps the question, so the
+check fails on it even when the search catches it. So no search learns where
+the fours are by asking about cells the game never offered.
+
+`Legal` is the same rule for the evaluations of play_game and tournament,
+where the student's own rules make the moves: it answers only about positions
+reached from the check's openings by legal moves of Connect 4.
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ import random
 import zlib
 from dataclasses import dataclass
 
+from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 
 ref = load_reference("connect4", "connect4")
@@ -70,17 +83,50 @@ def real_value(key: tuple) -> int:
     return value if abs(value) >= WIN else 0
 
 
+def never_offered(what: str, key) -> str:
+    return (f"{what} was asked about {str(list(key))[:120]}, which this check's nextstates "
+            "never offered (the grader's game answers only about the position it gave "
+            "and the children its nextstates returned)")
+
+
+def handed(handout: Handout, what: str, value) -> tuple:
+    """`value` as a position the game handed out, or the question is refused."""
+    try:
+        key = as_state(value, what)
+    except ValueError as problem:
+        handout.refuse(str(problem))
+    if key not in handout.given:
+        handout.refuse(never_offered(what, key))
+    return handout.ask(what, key)
+
+
 class SubsetGame:
     """Connect 4 positions with a subset of the moves and values of our own.
 
     `nextstates` and `evaluation` answer like the handout's functions (and are
-    what the callbacks call); every call is logged in `log` as ("n" | "e",
-    position tuple). `moves` and `value` answer without logging."""
+    what the callbacks call), about `roots` and what nextstates handed out only;
+    every answered call is logged in `log` as ("n" | "e", position tuple).
+    `moves` and `value` answer without logging (for the grader)."""
 
-    def __init__(self, salt: int):
+    def __init__(self, salt: int, roots=(), call_limit: int | None = None):
         self.salt = salt
         self.log: list[tuple[str, tuple]] = []
         self.evaluations = 0        # calls of evaluation so far: the virtual clock's time
+        self.handout = Handout(roots=[tuple(root) for root in roots])
+        self.calls = 0
+        self.call_limit = call_limit
+
+    def _asked(self, what: str, state) -> tuple:
+        """A question about a handed-out position; past `call_limit` calls every
+        question is refused. The limit is a number of calls fixed by the case
+        (several times what the handout's search makes), so a search that never
+        ends is stopped after the same work on a quiet or a loaded machine."""
+        self.calls += 1
+        if self.call_limit is not None and self.calls > self.call_limit:
+            self.handout.refuse(f"this check's game answers at most {self.call_limit} calls, "
+                                "several times what the handout's search makes here (does "
+                                "the search never stop?)")
+        return handed(self.handout, what, state)
 
     # ------------------------------------------------------------ the rules
     def moves(self, key: tuple) -> tuple:
@@ -113,15 +159,53 @@ class SubsetGame:
 
     # ------------------------------------------------------------ what the callbacks call
     def nextstates(self, state):
-        key = as_state(state, "nextstates")
+        key = self._asked("nextstates", state)
         self.log.append(("n", key))
-        return self.children(key)
+        children = self.children(key)
+        self.handout.give(tuple(child) for child in children)
+        return children
 
     def evaluation(self, state):
-        key = as_state(state, "evaluation")
+        key = self._asked("evaluation", state)
         self.log.append(("e", key))
         self.evaluations += 1
         return self.value(key)
+
+
+class Legal:
+    """Positions reached from the check's openings by legal moves (each stone on
+    the lowest free cell of its column): what an evaluation of the grader's
+    answers about when the student's own rules make the moves (play_game,
+    tournament). Anything else is refused and kept in `handout.refused`."""
+
+    def __init__(self, openings=()):
+        self.openings = tuple(tuple(o) for o in openings)
+        self.handout = Handout()
+
+    def check(self, what: str, value) -> tuple:
+        try:
+            key = as_state(value, what)
+        except ValueError as problem:
+            self.handout.refuse(str(problem))
+        if key not in self.handout.given:
+            if not any(key[:len(o)] == o for o in self.openings) or not gravity_legal(key):
+                self.handout.refuse(
+                    f"{what} was asked about {str(list(key))[:120]}, which no legal game from "
+                    "this check's openings reaches (the grader's evaluation answers only "
+                    "about positions of the game being played)")
+            self.handout.give([key])
+        return self.handout.ask(what, key)
+
+
+def gravity_legal(key: tuple) -> bool:
+    """Every stone of `key`, in play order, lands on the lowest free cell of its column."""
+    taken = set()
+    for cell in key:
+        below = cell + 7
+        if below < CELLS and below not in taken:
+            return False
+        taken.add(cell)
+    return True
 
 
 class VirtualClock:
@@ -197,18 +281,27 @@ class Expected:
     stats: dict
     view: View
     good: tuple          # successors that reach the value (any of them is a right answer)
+    calls: int = 0       # game calls the reference's search made
+
+
+def calls_allowed(reference_calls: int) -> int:
+    """Game calls a student's search may make where the reference makes these:
+    enough for a search without pruning (a few times more) or one that asks
+    twice per position."""
+    return 8 * reference_calls + 200
 
 
 def reference_search(salt: int, state, bremse: int, order=None) -> Expected:
     """The handout's alpha-beta (the reference) on the game `salt`, full window."""
-    game = SubsetGame(salt)
+    game = SubsetGame(salt, [state])
     stats = ref.SearchStats()
     with reference_on(game):
         function = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
         best, value = function(list(state), -INF, INF, bremse, game.evaluation, stats, order)
         view = View.of(game.log)
+        calls = len(game.log)
         good = ()
         if best is not None:
             good = tuple(child for child in game.children(tuple(state))
                          if ref.search(child, bremse - 1, game.evaluation)[1] == value)
-    return Expected(best, value, stats.as_dict(), view, good)
+    return Expected(best, value, stats.as_dict(), view, good, calls)

@@ -39,17 +39,32 @@ The checks:
   log on many of them: each example bug in examples/connect4 fails on dozens
   (tests/connect4 says which check each one fails, and that a search on
   real rules answers for another game on every one of 80 cases tried).
-* The time budget is checked twice: on a virtual clock of ours that advances
-  1 ms per evaluation (exact and independent of the machine's load: the
-  search must make no evaluation once the budget is used, and return the
-  deepest finished depth), and with the real clock at 0 and 0.2 s on the
-  student's own rules and evaluation (no call comes back to the grader, so
-  the time measured is the search's alone, whatever the machine's load).
+* The time budget is checked twice, and neither verdict depends on the
+  machine's load: on a virtual clock of ours that advances 1 ms per
+  evaluation (exact: the search must make no evaluation once the budget is
+  used, and return the deepest finished depth), and with the default, real
+  clock on the student's own rules: budgets of 0 and 0.2 s, where the call may
+  use only that much CPU time (plus a margin) and is stopped past it, since a
+  search that stops when the wall clock says so has used no more CPU than
+  that, and 5 s with max_bremse 2, where depth 2 must come back (it needs a
+  few ms of CPU time). Elsewhere a budget never binds before the call's CPU
+  limit does: 60 s with max_bremse 3 (matches_fixed_depth) and 30 s with
+  max_bremse 3 (strength), so those verdicts are fixed by the depth alone.
 * The player (computer_move on tactics judged by the solver, the opening
   book judged by the solver, games against bundled opponents refereed here)
   and play_game/tournament use the student's own rules; play_game and
   tournament get their evaluation functions as callbacks of ours, with
   weights the student cannot guess.
+
+What a check believes: the student's returned answers, and the grader's own
+games' logs. The grader's games answer only about what they handed out (the
+position a check gave, the children their nextstates returned; for play_game
+and tournament, positions reached from the openings by legal moves): a refused
+question fails its case, named, even when the student's code catches it, so no
+search learns where the fours are by asking about cells the game never
+offered. "nextstates leaves its input alone" is judged from nextstates' own
+second answer on the same state object (`again`), never from the child's
+report of the state after the call.
 """
 
 from __future__ import annotations
@@ -64,10 +79,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Rotation, SubsetGame, View, reference_search
+from autograder.suites.connect4.games import (Legal, Rotation, SubsetGame, View,
+                                              reference_search)
+from autograder.suites.verdicts import check_probes, refused
 
 HERE = Path(__file__).resolve().parent
 ref = load_reference("connect4", "connect4")
@@ -315,16 +333,45 @@ def test_nextstates(student):
     chosen = cached_cases("nextstates", as_tuples(s for s in random_states()
                                                   if not ref.terminal_test(s)),
                           lambda s: ref.nextstates(s), (), None, "state")
-    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True)
+    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
+                           again=True)
 
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
             return f"returned {short(outcome.value)}"
-        if outcome.args_after and outcome.args_after[0] != case.args[0]:
-            return f"changed its input state into {short(outcome.args_after[0])}"
+        # Judged from nextstates' own second answer on the same state object: a
+        # state the first call changed has other successors. What the child
+        # reports of the state after the call is quoted, never judged.
+        second = outcome.again
+        if second is None or not second.answered or second.value != outcome.value:
+            said = describe(second) if second is not None else "gave no answer"
+            after = outcome.args_after[0] if type(outcome.args_after) is list and \
+                outcome.args_after else None
+            reported = (f"; your code reports the state after the first call as "
+                        f"{short(after)}" if after is not None and after != case.args[0]
+                        else "")
+            return (f"called again with the same state, it {said}: the first call changed "
+                    f"its input state{reported}")
         return None
-    check_all("nextstates returned the wrong successors", chosen, outcomes, judge,
-              hint="state + [cell] for every cell of free(board), by column 0 to 6")
+    hint = "state + [cell] for every cell of free(board), by column 0 to 6"
+    check_all("nextstates returned the wrong successors", chosen, outcomes, judge, hint=hint)
+    check_probes(student, "nextstates changed its input state", M + "nextstates",
+                 M + "nextstates", _probe_cases(), _probes, "state",
+                 hint="build each successor as a new list: state + [cell]")
+
+
+def _probes(state, rest):
+    """Questions asked of a state after nextstates(state): its board (which spells
+    out the whole state), its successors again, whether it is over."""
+    return [("getBoard(state)", M + "getBoard", ()), ("nextstates(state)", M + "nextstates", ()),
+            ("terminal_test(state)", M + "terminal_test", ())]
+
+
+@functools.cache
+def _probe_cases():
+    return [Case("nextstates(state), then more questions about the same state", (list(s),),
+                 draw(s), "the same answers as on an untouched copy")
+            for s in random_states()[5::12] if not ref.terminal_test(list(s))]
 
 
 # The lines by kind, in the handout's order: (kind, the name of one line, of several,
@@ -444,13 +491,15 @@ def _terminal_states():
 
 class Verdicts:
     """An evaluation of the grader's that calls chosen positions decided (+-WIN)
-    and every other position 0: terminal_test must believe it."""
+    and every other position 0: terminal_test must believe it. It answers only
+    about the position terminal_test was given."""
 
-    def __init__(self, decided):
+    def __init__(self, decided, state):
         self.decided = decided
+        self.handout = Handout(roots=[tuple(state)])
 
     def __call__(self, state):
-        return self.decided.get(games.as_state(state, "evaluation"), 0)
+        return self.decided.get(games.handed(self.handout, "evaluation", state), 0)
 
 
 #: What the given evaluation says of an open position: decided (at least WIN or at
@@ -473,7 +522,7 @@ def _given_evaluation_cases():
             decided, said = {key: GIVEN_VALUES[said % len(GIVEN_VALUES)]}, said + 1
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
                           draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
-                          ref.terminal_test(list(state), Verdicts(decided))))
+                          ref.terminal_test(list(state), Verdicts(decided, state))))
     return cases
 
 
@@ -482,14 +531,15 @@ def test_terminal_test(student):
     run(student, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
         hint="over means four in a row (any direction) or all 42 cells taken")
     chosen = _given_evaluation_cases()
-    plans = []
+    plans, given = [], []
     for case in chosen:
         plan = Plan("terminal_test")
         state, decided = case.args
-        plans.append(plan.returns(plan.call(M + "terminal_test", state,
-                                            Callback(Verdicts(decided)))))
+        given.append(Verdicts(decided, state))
+        plans.append(plan.returns(plan.call(M + "terminal_test", state, Callback(given[-1]))))
+    outcomes = [refused(o, v.handout) for o, v in zip(student.run(plans), given)]
     check_plans("terminal_test did not believe the evaluation it was given", chosen,
-                student.run(plans), exact,
+                outcomes, exact,
                 hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
                      "call the evaluation passed in (default: the module's)")
 
@@ -554,35 +604,23 @@ def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
 
 def run_searches(student, cases, with_stats):
     """Run every case's search; returns {id(case): (game, outcome)}."""
-    played = [SubsetGame(case.args[0].salt) for case in cases]
+    played = [SubsetGame(case.args[0].salt, [case.args[0].state],
+                         games.calls_allowed(expected_search(case.args[0]).calls))
+              for case in cases]
     outcomes = student.run([search_plan(case.args[0], game, with_stats)
                             for case, game in zip(cases, played)])
+    outcomes = [refused(o, game.handout) for o, game in zip(outcomes, played)]
     return outcomes, {id(case): game for case, game in zip(cases, played)}
 
 
-def foreign_visit(view: View, search: Search):
-    """The first position the search reached that the game never offered (a
-    child of a position nextstates was not asked about, or not among its moves)."""
-    game = SubsetGame(search.salt)
-    expanded = set(view.expanded)
-    for key in view.visits:
-        parent = key[:-1]
-        if key != search.state and (parent not in expanded
-                                    or key[-1] not in game.moves(parent)):
-            return key
-    return None
-
-
 def bypass_note(log, search: Search):
-    """Why a search looks as if it searched another game than the one given."""
+    """Why a search looks as if it searched another game than the one given. (A
+    search that reaches a position the game never offered is refused at its first
+    question about it, see games.SubsetGame: the log holds handed-out positions only.)"""
     view = View.of(log)
     if not view.visits:
         return ("the search never called the evaluation it was given nor nextstates; "
                 + GAME_HINT)
-    stranger = foreign_visit(view, search)
-    if stranger is not None:
-        return (f"the search reached {list(stranger)}, which this check's nextstates never "
-                f"offered; {GAME_HINT}")
     if not any(kind == "e" for kind, _ in log):
         return "the search never called the evaluation it was given; " + GAME_HINT
     return None
@@ -823,12 +861,12 @@ def shallow_cases():
     cases = []
     for index, state in enumerate(midgame_states(14, 17)):
         salt, bremse = 800 + index, 1 + len(state) % 2
-        game = SubsetGame(salt)
-        children = game.children(state)
+        children = SubsetGame(salt).children(state)
+        game = SubsetGame(salt, children)
         with games.reference_on(game):
             want = ref.shallow_order(children, bremse, game.evaluation)
         cases.append(Case(f"shallow_order(children, {bremse}, evaluation)",
-                          (salt, children, bremse),
+                          (salt, children, bremse, len(game.log)),
                           f"{draw(state)}\nchildren = {children}\n(the successors this check's "
                           "game offers; the searches below use its nextstates and evaluation)",
                           want))
@@ -838,16 +876,17 @@ def shallow_cases():
 def test_shallow_order(student):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
     chosen = shallow_cases()
-    plans = []
+    plans, played = [], []
     for case in chosen:
-        salt, children, bremse = case.args
-        game = SubsetGame(salt)
+        salt, children, bremse, calls = case.args
+        game = SubsetGame(salt, children, games.calls_allowed(calls))
+        played.append(game)
         plan = Plan("shallow_order")
         plan.patch(M + "nextstates", Callback(game.nextstates))
         plans.append(plan.returns(plan.call(M + "shallow_order", children, bremse,
                                             Callback(game.evaluation))))
-    check_plans("shallow_order put the children in the wrong order", chosen,
-                student.run(plans), exact,
+    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), played)]
+    check_plans("shallow_order put the children in the wrong order", chosen, outcomes, exact,
                 hint="search every child with the other side to move, using the evaluation "
                      "given; equal values keep their order")
 
@@ -977,17 +1016,19 @@ def deepening_states():
 @functools.cache
 def game_value(salt, state, bremse):
     """The depth-limited value of `state` in the game `salt` (the reference)."""
-    game = SubsetGame(salt)
+    game = SubsetGame(salt, [state])
     with games.reference_on(game):
         return ref.search(list(state), bremse, game.evaluation)[1]
 
 
-def deepening_plan(salt, state, budget, **options):
-    game = SubsetGame(salt)
+def deepening_plan(salt, state, budget, calls, **options):
+    """The student's deepening on the game `salt` (where the reference makes
+    `calls` game calls); returns (plan, game)."""
+    game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation), **options))
+                                  evaluation=Callback(game.evaluation), **options)), game
 
 
 def _deepening_judge(case, outcome):
@@ -1016,13 +1057,13 @@ def deepening_cases():
     for index, state in enumerate(deepening_states()):
         salt = 900 + index
         for most in (3,) + ((1, 0) if index < 2 else ()):
-            game = SubsetGame(salt)
+            game = SubsetGame(salt, [state])
             with games.reference_on(game):
                 _, value, depth = ref.iterative_deepening(list(state), 10 ** 9,
                                                           game.evaluation,
                                                           clock=_fake_clock(), max_bremse=most)
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
-                              (salt, state, depth, most),
+                              (salt, state, depth, most, len(game.log)),
                               f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
                               f"the depth-{depth} value {value}"))
     return cases
@@ -1031,8 +1072,9 @@ def deepening_cases():
 def test_iterative_deepening_matches_fixed_depth(student):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
     chosen = deepening_cases()
-    outcomes = student.run([deepening_plan(case.args[0], case.args[1], 60.0,
-                                           max_bremse=case.args[3]) for case in chosen])
+    plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
+                                         max_bremse=case.args[3]) for case in chosen))
+    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
 
     def judge(case, outcome):
         problem = _deepening_judge(case, outcome)
@@ -1051,13 +1093,14 @@ def test_iterative_deepening_matches_fixed_depth(student):
 TICK = games.VirtualClock.TICK
 
 
-def _evaluations_to_finish(salt, state, depth):
-    """Evaluation calls the reference's deepening makes to finish `depth` on the game."""
-    game = SubsetGame(salt)
+def _evaluations_to_finish(salt, state, depth, calls=False):
+    """Evaluation calls the reference's deepening makes to finish `depth` on the game
+    (with `calls`: all its game calls)."""
+    game = SubsetGame(salt, [state])
     with games.reference_on(game):
         ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
                                 clock=games.VirtualClock(game), max_bremse=depth)
-    return game.evaluations
+    return len(game.log) if calls else game.evaluations
 
 
 @functools.cache
@@ -1072,7 +1115,8 @@ def virtual_budget_cases():
         ticks = (done + next_done) // 2
         budget = round((ticks + 0.5) * TICK, 4)
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
-                          (salt, state, budget, depth, ticks + 1),
+                          (salt, state, budget, depth, ticks + 1,
+                           _evaluations_to_finish(salt, state, depth + 1, calls=True)),
                           f"{draw(state)}\n(clock is the grader's: it advances {TICK} s "
                           "with every call of evaluation)",
                           f"the depth-{depth} result, and no evaluation after the clock says "
@@ -1080,8 +1124,8 @@ def virtual_budget_cases():
     return cases
 
 
-def virtual_plan(salt, state, budget):
-    game = SubsetGame(salt)
+def virtual_plan(salt, state, budget, calls):
+    game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
@@ -1090,22 +1134,45 @@ def virtual_plan(salt, state, budget):
     return plan, game
 
 
-REAL_BUDGETS = (0.0, 0.2)
+#: (budget on the real clock, max_bremse, is the depth judged?)
+REAL_BUDGETS = ((0.0, None, True), (0.2, None, False), (5.0, 2, True))
 
 
 @functools.cache
 def real_budget_cases():
-    """The real clock, on the student's own rules and evaluation: no call comes
-    back to the grader, so the time measured is the search's, however loaded the
-    machine. Only the time, a legal move and the depth are judged here."""
-    return [Case(f"iterative_deepening(state, {budget})", (state, budget), draw(state),
-                 f"an answer within {budget} s")
-            for state in midgame_states(2, 23, 8, 14) for budget in REAL_BUDGETS]
+    """The default clock (the real one), on the student's own rules and evaluation.
+
+    Judged so that the machine's load cannot change the verdict: the time a
+    call may take is CPU time of the child (the plan's limit: a search that
+    stops when the wall clock says its budget is used has used at most that
+    much CPU, however busy the machine; one whose clock never says so runs on
+    and is stopped), and the depths are those a correct search reaches whatever
+    the load: 1 with no budget at all, 2 when max_bremse stops it long before a
+    budget of 5 s (a few ms of CPU time) runs out."""
+    cases = []
+    for state in midgame_states(2, 23, 8, 14):
+        for budget, most, judged in REAL_BUDGETS:
+            # the depth where the budget never runs out first (a clock that stands still)
+            depth = ref.iterative_deepening(list(state), budget, clock=lambda: 0.0,
+                                            max_bremse=most)[2] if judged else None
+            cases.append(Case(f"iterative_deepening(state, {budget}"
+                              + (f", max_bremse={most})" if most else ")"),
+                              (state, budget, most, depth), draw(state),
+                              f"an answer within {budget} s"
+                              + (f" from the depth-{depth} search" if depth else "")))
+    return cases
 
 
-def real_plan(state, budget):
-    plan = Plan("iterative_deepening")
-    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget))
+def real_cpu_limit(budget, scale):
+    """CPU seconds a search with this budget on the real clock may use."""
+    return budget + (0.15 + 0.25 * budget) * scale
+
+
+def real_plan(state, budget, most, scale):
+    plan = Plan("iterative_deepening on the real clock",
+                timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None)
+    options = {"max_bremse": most} if most else {}
+    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget, **options))
 
 
 def test_iterative_deepening_respects_the_budget(student):
@@ -1114,14 +1181,14 @@ def test_iterative_deepening_respects_the_budget(student):
             "search, and give up a search that runs out of time: return the deepest "
             "result that finished")
     chosen = virtual_budget_cases()
-    plans, played = zip(*(virtual_plan(*case.args[:3]) for case in chosen))
+    plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5]) for case in chosen))
     by_case = {id(case): game for case, game in zip(chosen, played)}
 
     def judge_virtual(case, outcome):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
-        _, _, budget, depth, allowed = case.args
+        _, _, budget, depth, allowed, _ = case.args
         used = by_case[id(case)].evaluations
         if used > allowed:
             return (f"called evaluation {used} times; the clock passed {budget} s after "
@@ -1129,41 +1196,52 @@ def test_iterative_deepening_respects_the_budget(student):
         if outcome.value[2] != depth:
             return f"returned the result of depth {outcome.value[2]}"
         return None
+    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
     check_plans("iterative deepening did not stop when the clock said the budget was used",
-                chosen, student.run(list(plans)), judge_virtual, hint=hint)
+                chosen, outcomes, judge_virtual, hint=hint)
 
     scale = student.timeouts.call / 2.0
     chosen = real_budget_cases()
-    outcomes = student.run([real_plan(*case.args) for case in chosen])
+    outcomes = student.run([real_plan(*case.args[:3], scale) for case in chosen])
 
     def judge_real(case, outcome):
-        (state, budget), got = case.args, outcome.value
+        (state, budget, _, depth), got = case.args, outcome.value
         if type(got) not in (tuple, list) or len(got) != 3:
             return f"returned {short(got)}, not (best_state, value, bremse)"
         if got[0] not in ref.nextstates(list(state)):
             return f"returned {short(got[0])}, not a successor of the state"
         if type(got[2]) is not int:
             return f"returned the depth {short(got[2])}"
-        allowed = budget + (0.15 + 0.25 * budget) * scale
-        if outcome.seconds > allowed:
-            return f"took {outcome.seconds:.2f} s for a budget of {budget} s"
-        if budget >= 0.2 and got[2] < 2:
-            return f"stopped at depth {got[2]} although it had {budget} s"
+        if depth is not None and got[2] != depth:
+            return (f"returned the result of depth {got[2]}; with a budget of {budget} s "
+                    f"on the real clock it should be depth {depth}")
         return None
     check_plans("iterative deepening did not keep to its time budget", chosen, outcomes,
-                judge_real, hint=hint)
+                judge_real, hint=hint + "; without a clock argument, clock is the real "
+                "one (time.monotonic), in seconds: a search that keeps to a budget of 0.2 s "
+                f"uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU time")
 
 
 # ------------------------------------------------------------------ evaluations playing
 class Weighted:
-    """An evaluation function of the grader's: pattern_score with these weights."""
+    """An evaluation function of the grader's: pattern_score with these weights.
+    With `legal` (a games.Legal), it answers only about positions of the game
+    being played (reached from the check's openings by legal moves)."""
 
-    def __init__(self, weights):
+    def __init__(self, weights, legal: Legal | None = None):
         self.weights = tuple(weights)
+        self.legal = legal
 
     def __call__(self, state):
-        return ref.pattern_score(ref.getBoard(list(games.as_state(state, "evaluation"))),
-                                 self.weights)
+        if self.legal is None:              # the reference's, in this process
+            key = games.as_state(state, "evaluation")
+        else:
+            key = self.legal.check("evaluation", state)
+        return ref.pattern_score(ref.getBoard(list(key)), self.weights)
+
+    def judged(self, legal: Legal) -> "Weighted":
+        """The same evaluation for a student's plan, answering only within `legal`."""
+        return Weighted(self.weights, legal)
 
 
 #: The evaluations the games are played with: weights a student cannot guess.
@@ -1194,12 +1272,14 @@ def game_cases():
 def test_play_game(student):
     """play_game lets two evaluation functions play a whole game"""
     chosen = game_cases()
-    plans = []
+    plans, legal = [], []
     for case in chosen:
         x, o, bremse, opening = case.args
+        legal.append(Legal([opening]))
         plan = Plan("play_game")
-        plans.append(plan.returns(plan.call(M + "play_game", Callback(PLAYERS[x]),
-                                            Callback(PLAYERS[o]), bremse, opening)))
+        plans.append(plan.returns(plan.call(
+            M + "play_game", Callback(PLAYERS[x].judged(legal[-1])),
+            Callback(PLAYERS[o].judged(legal[-1])), bremse, opening)))
 
     def judge(case, outcome):
         got = outcome.value
@@ -1208,7 +1288,8 @@ def test_play_game(student):
         if [got[0], got[1]] != case.expected:
             return f"returned {short(got)}"
         return None
-    check_plans("play_game played a different game", chosen, student.run(plans), judge,
+    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), legal)]
+    check_plans("play_game played a different game", chosen, outcomes, judge,
                 hint="x searches with evaluation_x, o with evaluation_o, centre first")
 
 
@@ -1242,10 +1323,13 @@ def test_tournament(student):
     """tournament plays every opening twice, colours swapped, and keeps the table (wins, draws, losses)"""
     openings = tournament_openings()
     want = expected_tournament()
+    legal = Legal(openings)
     plan = Plan("tournament")
-    plan.returns(plan.call(M + "tournament", *map(Callback, TOURNAMENT_PLAYERS),
+    plan.returns(plan.call(M + "tournament",
+                           *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS),
                            openings, 1, list(TOURNAMENT_NAMES)))
     [outcome] = student.run([plan])
+    outcome = refused(outcome, legal.handout)
     require(outcome)
     call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
             f"{list(TOURNAMENT_NAMES)}) with weights {TOURNAMENT_PLAYERS[0].weights} for a "

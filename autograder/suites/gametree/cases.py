@@ -16,7 +16,14 @@ tokens, see autograder/gametrees.py). For every search:
    back as the student's answer to "count your nodes" and judged against the
    grader's log of the same run.
 
-Nothing the child says is believed about the work a search did.
+Nothing the child says is believed about the work a search did. The games
+answer only about the states they handed out (the root, and the successors their
+nextstates returned); a refused question fails the case, named, even when the
+search catches the exception (`run_searches`).
+
+Time: every limit is the child's CPU time, and each game stops answering after
+a number of calls fixed by the case (`call_limit`), so no verdict depends on the
+machine's load.
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ from dataclasses import dataclass
 
 from autograder import gametrees
 from autograder.grading.checks import CheckFailed, describe, require, short
+from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Plan, Proxy
+from autograder.suites.verdicts import refused, slow
 
 ref = load_reference("gametree", "gametree")
 INF = math.inf
@@ -67,7 +76,7 @@ class TreeSpec:
         return _tokens(self)
 
     def make(self):
-        return gametrees.TreeGame(self.tree(), self.tokens())
+        return HandedTree(self.tree(), self.tokens())
 
     @property
     def max_to_move(self):
@@ -84,6 +93,49 @@ class TreeSpec:
 
     def drawing(self):
         return _draw_tree(self)
+
+
+class HandedTree(gametrees.TreeGame):
+    """A tree game that answers only about the nodes it handed out: the root and
+    the children its nextstates returned (a token it never gave is refused, and
+    kept in `handout.refused`, like an unknown one)."""
+
+    def __init__(self, tree, tokens):
+        super().__init__(tree, tokens)
+        self.handout = Handout(roots=[tree["root"]], describe=self._words)
+
+    def _words(self, name):
+        return f"the state {list(self.tokens[name])}"
+
+    def _known(self, node, question="a question"):
+        try:
+            name = super()._known(node)
+        except KeyError as problem:
+            self.handout.refuse(f"{question}: {problem.args[0] if problem.args else problem}")
+        return self.handout.ask(question, name)
+
+    def nextstates(self, node, *args, **kwargs):
+        name = self._known(node, "nextstates")
+        self.expanded.append(name)
+        self.log.append(("n", name))
+        self.handout.give(self.tree["children"].get(name, []))
+        return [self.state(kid) for kid in self.tree["children"].get(name, [])]
+
+    def terminal_test(self, node, *args, **kwargs):
+        name = self._known(node, "terminal_test")
+        self.tested.append(name)
+        return gametrees.is_leaf(self.tree, name)
+
+    def evaluation(self, node, *args, **kwargs):
+        name = self._known(node, "evaluation")
+        self.evaluated.append(name)
+        self.log.append(("e", name))
+        try:
+            return self.tree["values"][name]
+        except KeyError:
+            raise gametrees.EvaluatedWithoutValue(
+                f"evaluated inner node {name!r}, which has no value: "
+                "the search evaluated above its depth limit") from None
 
 
 @functools.cache
@@ -248,8 +300,9 @@ def plan_for(search, game, call_timeout):
     """The student's call on a proxy of `game`; returns the result and the counters.
 
     Each game call is a pipe round trip, so the time limit grows with the calls
-    the case allows (`call_limit`): the per-call limit, plus that limit again per 500 calls
-    (on a loaded machine a round trip can take milliseconds)."""
+    the case allows (`call_limit`): the per-call limit, plus that limit again per 500
+    calls. It is CPU time of the child (the grader's answers are not the child's),
+    so the verdict is the same on a loaded machine."""
     plan = Plan(M + search.function,
                 timeout=call_timeout * (1 + call_limit(search) / 500))
     proxy = Proxy(game, ask=GAME_METHODS)
@@ -309,10 +362,13 @@ def game_for(search):
 
 
 def run_searches(student, searches):
+    """Each search on a fresh game of its case. A search that asked its game a
+    question the game refused fails its case on that refusal (named), also when it
+    caught the exception and answered."""
     games = [game_for(s) for s in searches]
     call = student.timeouts.call
     outcomes = student.run([plan_for(s, g, call) for s, g in zip(searches, games)])
-    return [Run(s, g, o) for s, g, o in zip(searches, games, outcomes)]
+    return [Run(s, g, refused(o, g.handout)) for s, g, o in zip(searches, games, outcomes)]
 
 
 def check_searches(student, summary, searches, judge, hint):
@@ -350,7 +406,11 @@ def got_text(run):
     if outcome.answered:
         return f"returned {short(run.returned)}"
     text = describe(outcome)
-    if outcome.raised and "not a state of this game" in (outcome.raised.get("message") or ""):
+    if slow(outcome):
+        text += (f" (the handout's search makes {run.search.size} calls of the game here, "
+                 "each answered by the grader: is there an endless loop, or work outside "
+                 "the game's methods?)")
+    if "never handed to the search" in text or "not a state of this game" in text:
         text += (" (the game only knows the states its nextstates gave: use the game "
                  "object's methods, not the module's functions)")
     return text

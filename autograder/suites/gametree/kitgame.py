@@ -25,14 +25,21 @@ rules, a copied reference, an aliased function) answers for another game:
 
 A `GameSpec` describes such a game; `spec.make()` builds a fresh one with empty
 records, so the reference's run and the student's run are compared on equal
-objects. Every call is checked: a state that is not the root followed by free,
-playable cells raises ValueError (which the student's search receives).
+objects. The game answers only about what it handed out
+(autograder/grading/handout.py): the root, and the successors its own
+nextstates returned. Any other question (a state it never gave, something that
+is no state at all, a call past the case's call limit) is refused: the search
+receives the exception, and `handout.refused` keeps the question, so the check
+fails on it even when the search catches the exception. Every answered question
+(terminal_test included) is in `handout.log`.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+
+from autograder.grading.handout import Handout
 
 _MASKS = {}
 
@@ -196,9 +203,10 @@ class PositionGame(KitGame):
     """A real position as a game only the grader knows; records every call.
 
     `log` holds ("n", state) for each nextstates call and ("e", state) for each
-    evaluation call, in order (states as tuples); `tested` counts the
-    terminal_test calls. States are checked: they must extend `spec.root` by
-    distinct free, playable cells."""
+    evaluation call, in order (states as tuples): what the technique checks
+    compare; `tested` counts the terminal_test calls; `handout.log` holds every
+    answered question in order. A question about a state the game did not hand
+    out is refused (see the module docstring)."""
 
     def __init__(self, spec: GameSpec):
         if spec.mode not in ("exact", "lines") or spec.order not in ("cells", "shuffled"):
@@ -210,6 +218,7 @@ class PositionGame(KitGame):
         self.tested = 0
         self.calls = 0
         self.call_limit = None      # set per case by the suite (cases.run_searches)
+        self.handout = Handout(roots=[self.root], describe=_state_words)
 
     def _count_call(self):
         """Count a game call; past `call_limit` every call raises ValueError.
@@ -220,11 +229,21 @@ class PositionGame(KitGame):
         loaded machine instead of hanging on the time limit."""
         self.calls += 1
         if self.call_limit is not None and self.calls > self.call_limit:
-            raise ValueError(f"this game answers at most {self.call_limit} calls, more than a "
-                             "search of the handout's kind makes here even without pruning "
-                             "(does the search go on past the end of the game?)")
+            self.handout.refuse(f"this game answers at most {self.call_limit} calls, more "
+                                "than a search of the handout's kind makes here even without "
+                                "pruning (does the search go on past the end of the game?)")
 
     # ------------------------------------------------------------ checking states
+    def asked(self, question, state):
+        """The state as a tuple, if this game handed it out; otherwise the question
+        is refused (handout.Refused, a ValueError, raised and kept)."""
+        self._count_call()
+        try:
+            key = self.key(state)
+        except ValueError as problem:
+            self.handout.refuse(f"{question}: {problem}")
+        return self.handout.ask(question, key)
+
     def key(self, state):
         """The state as a tuple, or ValueError if it is not a state of this game."""
         if type(state) not in (list, tuple) or len(state) > self.cells \
@@ -254,20 +273,17 @@ class PositionGame(KitGame):
         return free
 
     def nextstates(self, state, *ignored):
-        self._count_call()
-        key = self.key(state)
+        key = self.asked("nextstates", state)
         self.log.append(("n", key))
-        return [list(key) + [cell] for cell in self.ordered(key)]
+        return [list(child) for child in self.handout.give(self.successors(key))]
 
     def terminal_test(self, state, *ignored):
-        self._count_call()
-        key = self.key(state)
+        key = self.asked("terminal_test", state)
         self.tested += 1
         return self.decided(key)
 
     def evaluation(self, state, *ignored):
-        self._count_call()
-        key = self.key(state)
+        key = self.asked("evaluation", state)
         self.log.append(("e", key))
         return self.value(key)
 
@@ -277,6 +293,10 @@ class PositionGame(KitGame):
 
     def successors(self, key):
         return [key + (cell,) for cell in self.ordered(key)]
+
+
+def _state_words(key):
+    return f"the state {list(key)}"
 
 
 def _short(value, limit=60):

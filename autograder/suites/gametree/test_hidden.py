@@ -41,6 +41,19 @@ the wrong examples, and a search that ignores the game object, fail).
 student's own `Game`; its values are checked against the reference's on a
 third of the tic-tac-toe positions and samples of the bigger boards, with a
 fresh table and with one table reused across calls, as its docstring allows.
+
+What a check believes: the student's returned answers (the SearchStats counters
+as its answer to "count your nodes", judged against the grader's records) and
+the records of the grader's games, never what the child reports about itself.
+The games answer only about the states they handed out (the root and the
+successors their nextstates returned): a refused question, such as a
+terminal_test about cells the game never offered, fails the case, named, even
+when the search catches the exception, so no search learns the winning lines
+by asking. "nextstates does not change the state" is judged from nextstates'
+own second answer on the same state object (`again`).
+
+Time: every limit is the child's CPU time and each game answers a number of
+calls fixed by its case, so no verdict depends on the machine's load.
 """
 
 import functools
@@ -53,6 +66,7 @@ from autograder.suites.gametree.cases import (
     full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
     tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
+from autograder.suites.verdicts import check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
 ORDER_HINT = ("children in game.nextstates order; a child replaces the best only if strictly "
@@ -269,17 +283,48 @@ def test_nextstates(student):
         return None
     rule_check(student, "nextstates", _ref_nextstates, "nextstates returned the wrong states",
                "a new list per free cell, state + [cell], by increasing cell", judge=judge)
-    # The state must come back unchanged. A Game handle cannot be sent back
-    # with the arguments, so this part uses the default game (tic-tac-toe).
+    # The state must stay unchanged: judged from nextstates' own second answer
+    # on the same state object (a state the first call changed gives other
+    # successors), never from the state as the child reports it.
     chosen = [Case(f"nextstates({list(s)})", (list(s),), draw(list(s), B3X3), list(s))
               for s in reachable(B3X3)[::7]]
-    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True)
+    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
+                           again=True)
 
     def kept(case, outcome):
-        after = outcome.args_after[0] if outcome.args_after else None
-        return None if after == case.expected else f"changed the state into {short(after)}"
-    check_all("nextstates changed the state it was given", chosen, outcomes, kept,
-              hint="build each successor as a new list: state + [cell]")
+        second = outcome.again
+        if second is not None and second.answered and second.value == outcome.value:
+            return None
+        said = (describe(second) if second is not None and not second.answered else
+                f"returned {short(second.value)}" if second is not None else "gave no answer")
+        after = outcome.args_after[0] if type(outcome.args_after) is list and \
+            outcome.args_after else None
+        reported = (f"; your code reports the state after the first call as {short(after)}"
+                    if after is not None and after != case.expected else "")
+        return (f"called again with the same state, it {said}: the first call changed the "
+                f"state it was given{reported}")
+    hint = "build each successor as a new list: state + [cell]"
+    check_all("nextstates changed the state it was given", chosen, outcomes, kept, hint=hint)
+    check_probes(student, "nextstates changed the state it was given", M + "nextstates",
+                 M + "nextstates", _probe_cases(), _probes, "state", hint=hint)
+
+
+def _probes(state, rest):
+    """Questions asked of a state after nextstates(state): answers that spell out the
+    whole state (its board drawn, its successors on the 4 x 4 board), whose move it
+    is, and its value."""
+    return [("show(state)", M + "show", ()),
+            ("nextstates(state, Game(4, 4, 3))", M + "nextstates",
+             lambda plan: (plan.call(M + "Game", *B4X4),)),
+            ("x_to_move(state)", M + "x_to_move", ()),
+            ("evaluation(state)", M + "evaluation", ())]
+
+
+@functools.cache
+def _probe_cases():
+    return [Case(f"nextstates({list(s)}), then more questions about the same state",
+                 (list(s),), draw(list(s), B3X3), "the same answers as on an untouched copy")
+            for s in reachable(B3X3)[3::40]]
 
 
 def test_evaluation(student):

@@ -13,10 +13,12 @@ game only the grader knows:
 
 A search that bypasses the callbacks (its own rules, a function bound to a private
 name at import, a copy of a reference) therefore answers for another game and gets
-other values. A watch also refuses to talk about positions it did not hand out in the
-same plan, so a search that generates its own successors fails at its first question.
-Everything the checks judge about a search (which functions were called, on what,
-in which order) is the watch's own record.
+other values. A watch also answers only about positions it handed out in the same plan
+(the engine's `Handout`, autograder/grading/handout.py): a search that generates its
+own successors is refused at its first question, and the refusal is kept, so the check
+fails on it even when the search catches the exception. Everything the checks judge
+about a search (which functions were called, on what, in which order) is the watch's
+own record.
 
 Seeded means deterministic across processes: the choices hash (salt, position,
 player) with Python's tuple hash, which is not randomised for ints.
@@ -28,6 +30,7 @@ import contextlib
 import random
 
 from autograder.grading.checks import short
+from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
 from autograder.sandbox.plans import Callback
 
@@ -116,45 +119,56 @@ class Game:
         return found
 
 
-class Refused(ValueError):
-    """A question a watch does not answer; the student's code sees a ValueError."""
-
-
 class Watch:
     """One plan's window on a game: the rules patched into the student's module.
 
     Answers only about positions handed out in this plan (the roots, and what its
-    next_states returned) with the player to move there; records every call."""
+    next_states returned) with the player to move there: `handout` holds them, every
+    answered question in order (`calls`) and the refused ones (`handout.refused`)."""
 
     def __init__(self, game: Game, roots):
         self.game = game
-        self.given = set(roots)                 # (state, player) the search may ask about
+        self.handout = Handout(roots)           # (state, player) the search may ask about
         self.seen = {state for state, _ in roots}
-        self.calls: list[tuple] = []            # (function, state, player), in order
         self.done = False                       # the plan's last step reached the grader
+
+    @property
+    def given(self):
+        return self.handout.given
+
+    @property
+    def calls(self) -> list[tuple]:
+        """(function, state, player) of every answered question, in order."""
+        return [(name, s, player) for name, (s, player) in self.handout.log]
 
     def _position(self, name, state, player, either_player=False):
         s = as_state(state)
         if s is None:
-            raise TypeError(f"{name}: {short(state, 80)} is not a state [board, in_hand, quiet]")
+            self.handout.refuse(f"{name}: {short(state, 80)} is not a state "
+                                "[board, in_hand, quiet]")
         if player not in (W, B):
-            raise ValueError(f"{name}: {short(player, 40)} is not a player (WHITE or BLACK)")
-        if (s, player) not in self.given and not (either_player and s in self.seen):
+            self.handout.refuse(f"{name}: {short(player, 40)} is not a player "
+                                "(WHITE or BLACK)")
+        key = (s, player)
+        if key not in self.handout.given:
+            if either_player and s in self.seen:     # the heuristic: either player
+                self.handout.log.append((name, key))
+                return s
             if s in self.seen:
-                raise Refused(f"{name} was asked about a position with the wrong player "
-                              "to move")
-            raise Refused(f"{name} was asked about a position that next_states did not "
-                          "hand out in this check: the grader replaces next_states, finished, "
-                          "utility and heuristic while it checks a search, so call them by "
-                          "the module's names")
-        self.calls.append((name, s, player))
+                self.handout.refuse(f"{name} was asked about a position with the wrong "
+                                    "player to move")
+            self.handout.refuse(f"{name} was asked about a position that next_states did "
+                                "not hand out in this check: the grader replaces next_states, "
+                                "finished, utility and heuristic while it checks a search, so "
+                                "call them by the module's names")
+        self.handout.ask(name, key)
         return s
 
     def next_states(self, state, player):
         s = self._position("next_states", state, player)
         found = self.game.successors(s, player)
         nxt = other(player)
-        self.given.update((t, nxt) for t in found)
+        self.handout.give((t, nxt) for t in found)
         self.seen.update(found)
         return [list_form(t) for t in found]
 
@@ -170,7 +184,7 @@ class Watch:
 
     # ------------------------------------------------------------ reading the record
     def count(self, *names) -> int:
-        return sum(call[0] in names for call in self.calls)
+        return sum(name in names for name, _ in self.handout.log)
 
     @property
     def nodes(self) -> int:

@@ -36,6 +36,19 @@ equal to beta, alpha that must rise and must not, ties in the deepening order, n
 equally good moves to choose from, transpositions for the cache (tests/muehle prove
 each example submission fails for its reason, and tests/muehle/test_suite.py that the
 cases discriminate).
+
+What a check believes: the student's returned answers (judged as answers) and the
+records of the grader's own objects (watches, recorders, the rng, the memoised
+function), nothing the child reports about itself. The grader's games answer only
+about what they handed out (the engine's Handout): a refused question fails its
+case, named, even when the student's code catches the exception. "next_states
+leaves its input unchanged" is judged from next_states' own second answer on the
+same state object (`again`). The random choice is judged from what the grader's rng
+was offered and what it chose. Session fixtures keep verdict data only: answers cut
+to verdict size and the verdicts judged from the grader's records (suites/verdicts.py).
+
+Time: every limit is the child's CPU time, every search is depth-limited and the
+deepening takes a depth, not a clock: no verdict depends on the machine's load.
 """
 
 from __future__ import annotations
@@ -49,8 +62,8 @@ from autograder.grading.checks import Case, CheckFailed, check_all, describe, re
 from autograder.grading.student import Callback, Outcome, Plan, Proxy
 
 from . import movegen
-from .games import Game, Refused, Watch, as_state, list_form, other, ref, reference_on, \
-    reference_with
+from ..verdicts import check_probes, kept, refused
+from .games import Game, Watch, as_state, list_form, other, ref, reference_on, reference_with
 from .positions import (NAMES, _smallest_first, draw, everything, moves, pool,
                         search_positions, successors)
 
@@ -77,17 +90,20 @@ def fresh_plan(name: str) -> Plan:
 class Done:
     """The plan's last step, answered by the grader: proof that the answer came after
     the work (a reply forged on the pipe arrives before it, and the calls after a
-    plan's reply are refused, so they would be missing from the record)."""
+    plan's reply are refused, so they would be missing from the record). It also
+    holds the handouts of the plan's games, whose refusals cost the case."""
 
-    def __init__(self):
+    def __init__(self, handouts=()):
         self.reached = False
+        self.handouts = handouts
 
     def __call__(self):
         self.reached = True
 
 
-def finish(plan: Plan, template) -> Done:
-    done = Done()
+def finish(plan: Plan, template, *handouts) -> Done:
+    """End `plan` with the grader's last step; `handouts`: those of its games."""
+    done = Done(handouts)
     plan.patch(M + DONE, Callback(done, wait=False))
     plan.call(M + DONE)
     plan.returns(template)
@@ -95,10 +111,11 @@ def finish(plan: Plan, template) -> Done:
 
 
 def run(student, jobs) -> list[Outcome]:
-    """Run [(plan, done), ...] in one request; an answer whose plan never reached its
-    last step is not believed."""
+    """Run [(plan, done), ...] in one request. An answer whose plan never reached its
+    last step is not believed; one whose search asked a question the grader's game
+    refused fails on that question (also when the student's code caught it)."""
     outcomes = student.run([plan for plan, _ in jobs])
-    return [o if not o.answered or done.reached else
+    return [refused(o, *done.handouts) if not o.answered or done.reached else
             Outcome(failure="bad_value", detail="its answer arrived before the check's last "
                                                 "step ran (a reply written to the pipe?)")
             for o, (_, done) in zip(outcomes, jobs)]
@@ -258,19 +275,53 @@ def test_next_states_keeps_its_input(student):
     sample = _smallest_first(rng.sample(everything(), 150))
     chosen = [Case("next_states(state, player)", ([list(s[0]), list(s[1]), s[2]], p),
                    draw(s, p)) for s, p in sample]
-    outcomes = student.map(M + "next_states", [c.args for c in chosen], return_args=True)
+    outcomes = student.map(M + "next_states", [c.args for c in chosen], return_args=True,
+                           again=True)
 
     def judge(case, outcome):
-        if outcome.args_after is not None and outcome.args_after[0] != case.args[0]:
-            return "changed the state it was given"
+        # Judged from next_states' own second answer on the same state object (a
+        # state the first call changed has other successors), never from the state
+        # as the child reports it after the call (quoted only).
+        second = outcome.again
+        if second is None or not second.answered or \
+                _as_states(second.value) != _as_states(outcome.value):
+            said = describe(second) if second is not None else "gave no answer"
+            after = outcome.args_after[0] if type(outcome.args_after) is list and \
+                outcome.args_after else None
+            reported = (f"; your code reports the state after the first call as "
+                        f"{short(after)}" if after is not None and after != case.args[0]
+                        else "")
+            return (f"called again with the same state and player, it {said}: the first "
+                    f"call changed the state it was given{reported}")
         got = outcome.value
         if type(got) is not list or any(type(s) is not list or len(s) != 3
                                          or type(s[0]) is not list or type(s[1]) is not list
                                          for s in got):
             return f"returned {short(got)}: the successors must be lists [board, in_hand, quiet]"
         return None
+    hint = "build new lists for each successor (to_list gives fresh ones)"
     check_all("next_states changed its input or returned the wrong form", chosen, outcomes,
-              judge, hint="build new lists for each successor (to_list gives fresh ones)")
+              judge, hint=hint)
+    check_probes(student, "next_states changed its input or returned the wrong form",
+                 M + "next_states", M + "next_states", chosen[::5], _probes, "state", hint=hint)
+
+
+def _as_states(value):
+    """Successors as compared (the order of next_states' list is free): sorted tuple forms."""
+    if type(value) is not list:
+        return value
+    states = [as_state(s) for s in value]
+    return sorted(states) if None not in states else value
+
+
+def _probes(state, rest):
+    """Questions asked of a list-form state after next_states(state, player), whose
+    answers do not depend on an order the handout leaves free: its tuple form (which
+    spells out the whole state), its heuristic value, whether it is finished."""
+    (player,) = rest
+    return [("to_tuple(state)", M + "to_tuple", ()),
+            (f"heuristic(state, {NAMES[player]})", M + "heuristic", (player,)),
+            (f"finished(state, {NAMES[other(player)]})", M + "finished", (other(player),))]
 
 
 @functools.cache
@@ -375,7 +426,7 @@ def minimax_plan(game, queries):
     plan = fresh_plan("muehle.value_minimax")
     watch.install(plan)
     values = [plan.call(M + "value_minimax", s, p, d) for s, p, d in queries]
-    return plan, finish(plan, values), watch
+    return plan, finish(plan, values, watch.handout), watch
 
 
 def minimax_expected(game, queries):
@@ -453,11 +504,13 @@ def test_value_minimax_uses_its_cache(student):
         value = plan.call(M + "value_minimax", *key)
         cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
         cached = plan.call(cache.attr("__contains__"), key, catch=True)
-        jobs.append((plan, finish(plan, {"value": value, "cached": cached}), first))
+        jobs.append((plan, finish(plan, {"value": value, "cached": cached}, first.handout),
+                     first))
         watch = Watch(game, [(state, player)])
         repeat = Plan("muehle.value_minimax")          # the caches are kept
         watch.install(repeat)
-        jobs.append((repeat, finish(repeat, repeat.call(M + "value_minimax", *key)), watch))
+        jobs.append((repeat, finish(repeat, repeat.call(M + "value_minimax", *key),
+                                    watch.handout), watch))
     outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
     firsts, repeats = outcomes[::2], outcomes[1::2]
     records = {id(o): (jobs[2 * i][2], repeats[i], jobs[2 * i + 1][2])
@@ -511,17 +564,19 @@ def test_value_minimax_cache_key(student):
 # ------------------------------------------------------------------ best_move_minimax
 class Chooser:
     """The random generator passed as rng, played by the grader: a seeded Random that
-    records what it was asked to choose from."""
+    records what it was asked to choose from (`offered`) and what it chose (`chose`)."""
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self.offered = []
+        self.chose = []
 
     def choice(self, items):
         if type(items) not in (list, tuple) or not items:
             raise IndexError("cannot choose from an empty sequence")
         self.offered.append(list(items))
-        return items[self.rng.randrange(len(items))]
+        self.chose.append(items[self.rng.randrange(len(items))])
+        return self.chose[-1]
 
     def randrange(self, *args):
         return self.rng.randrange(*args)
@@ -538,10 +593,12 @@ RNG_METHODS = ("choice", "randrange", "randint", "random")
 
 class MinimaxValues:
     """value_minimax played by the grader: the root and its successors have values of
-    the grader's choice; any other question is refused, as a list-form state is."""
+    the grader's choice; any other question is refused (kept in the plan's
+    `handout`), as a list-form state is."""
 
-    def __init__(self, table):
+    def __init__(self, table, handout):
         self.table = table
+        self.handout = handout
 
     def __call__(self, state, player, depth):
         if type(state) is not tuple or type(state[0]) is not tuple:
@@ -549,8 +606,8 @@ class MinimaxValues:
                             "it is the key of its cache")
         key = (as_state(state), player, depth)
         if key not in self.table:
-            raise Refused("value_minimax was asked about a position, player or depth that "
-                          "this check did not hand out")
+            self.handout.refuse("value_minimax was asked about a position, player or depth "
+                                "that this check did not hand out")
         return self.table[key]
 
 
@@ -579,12 +636,13 @@ def best_minimax_plan(setup, state, player, depth, seed):
     watch = Watch(game, [(state, player)])
     plan = fresh_plan("muehle.best_move_minimax")
     watch.install(plan, ("next_states", "finished"))
-    plan.patch(M + "value_minimax", Callback(MinimaxValues(table)))
+    plan.patch(M + "value_minimax", Callback(MinimaxValues(table, watch.handout)))
     chooser = Chooser(seed)
     args = [list_form(state), player, depth]
     if seed is not None:
         args.append(Proxy(chooser, ask=RNG_METHODS))
-    return plan, finish(plan, plan.call(M + "best_move_minimax", *args)), chooser
+    return plan, finish(plan, plan.call(M + "best_move_minimax", *args), watch.handout), \
+        chooser
 
 
 def judge_best(best, value, outcome):
@@ -632,6 +690,8 @@ def test_best_move_minimax(student):
 
 def test_best_move_minimax_is_random(student):
     """best_move_minimax chooses with rng.choice among all the equally good moves"""
+    # Judged from the grader's rng alone: one choice among exactly the best moves,
+    # and the move it chose returned; seeds 0..11 give that rng's own variety.
     start = ref.initial_state()
     setup = best_minimax_setup(start, W, 1, 699, None, 9)
     _, table, best = setup
@@ -639,7 +699,6 @@ def test_best_move_minimax_is_random(student):
     outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
     call = ("best_move_minimax(initial_state(), WHITE, 1, rng) for 12 generators rng, "
             "with value_minimax giving 9 of the 24 placements the best value")
-    chosen = []
     for outcome, (_, _, chooser) in zip(outcomes, jobs):
         require(outcome)
         problem = describe(outcome) if not outcome.answered else \
@@ -647,21 +706,22 @@ def test_best_move_minimax_is_random(student):
         if problem:
             raise CheckFailed("best_move_minimax did not return a best move", call=call,
                               position=draw(start, W), got=problem)
-        chosen.append(as_state(outcome.value[1]))
-        states = [[as_state(s) for s in offered] for offered in chooser.offered]
-        states = [s for s in states if s and None not in s]
-        if states and (len(states[-1]) != len(best) or set(states[-1]) != best):
-            raise CheckFailed("best_move_minimax does not choose among all the best moves",
-                              call=call, position=draw(start, W),
-                              got=f"rng.choice was offered {len(states[-1])} moves, "
-                                  f"{len(set(states[-1]) & best)} of them best",
-                              hint="collect every best successor (and only those) and pick "
-                                   "one with rng.choice")
-    if len(set(chosen)) < 4:
-        raise CheckFailed("best_move_minimax does not choose at random among equal moves",
-                          call=call, position=draw(start, W),
-                          got=f"only {len(set(chosen))} different moves in 12 tries",
-                          hint="collect every best successor and pick one with rng.choice")
+        # Believed: what the grader's rng was offered and what it chose, never how
+        # random the answers look (a generator of the student's own is not the rng).
+        offered = [as_state(s) for s in chooser.offered[-1]] if chooser.offered else None
+        if offered is None:
+            got = "rng (the grader's generator) was never asked to choose"
+        elif len(offered) != len(best) or set(offered) != best:
+            got = (f"rng.choice was offered {len(offered)} moves, "
+                   f"{len(set(offered) & best)} of them best, of {len(best)} best moves")
+        elif as_state(outcome.value[1]) != as_state(chooser.chose[-1]):
+            got = "it returned another move than the one rng.choice chose"
+        else:
+            continue
+        raise CheckFailed("best_move_minimax does not choose with rng among all the best moves",
+                          call=call, position=draw(start, W), got=got,
+                          hint="collect every best successor (and only those) and pick one "
+                               "with rng.choice; return the move it chose")
 
 
 # ------------------------------------------------------------------ value_ab and its cache
@@ -678,8 +738,8 @@ class Recorder:
         if s is None:
             raise TypeError(f"{self.name}: {short(state, 80)} is not a state")
         if self.watch is not None and (s, player) not in self.watch.given:
-            raise Refused(f"{self.name} was asked about a position (or player) that "
-                          "next_states did not hand out in this check")
+            self.watch.handout.refuse(f"{self.name} was asked about a position (or player) "
+                                      "that next_states did not hand out in this check")
         self.calls.append((s, player, alpha, beta, depth))
         return self.answer(s, player, alpha, beta, depth)
 
@@ -782,15 +842,17 @@ def ab_plan(game, state, player, depth, window=(-1, 1)):
     plan = fresh_plan("muehle.value_ab")
     watch.install(plan)
     value = plan.call(M + "value_ab", list_form(state), player, *window, depth)
-    return plan, finish(plan, value), watch
+    return plan, finish(plan, value, watch.handout), watch
 
 
 @pytest.fixture(scope="session")
 def ab_runs(student):
+    """The verdict data of the searches two checks judge: each answer cut to verdict
+    size (a value is a number), and the nodes each grader's watch counted."""
     chosen = ab_cases()
     jobs = [ab_plan(*case.args) for case in chosen]
-    return chosen, run(student, [(plan, done) for plan, done, _ in jobs]), \
-        [watch for _, _, watch in jobs]
+    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+    return chosen, [kept(o, 8) for o in outcomes], [watch.nodes for _, _, watch in jobs]
 
 
 def test_alpha_beta_equals_minimax(student, ab_runs):
@@ -843,7 +905,7 @@ def cut_run(target, state, player, depth, cut):
     watch.install(plan)
     plan.patch(M + "value_ab", Callback(record))
     plan.patch(M + "get_order_value", orders)
-    return (plan, finish(plan, plan.call(M + "alpha_beta", *args))), record
+    return (plan, finish(plan, plan.call(M + "alpha_beta", *args), watch.handout)), record
 
 
 @functools.cache
@@ -896,7 +958,7 @@ def test_alpha_beta_prunes(student, ab_runs):
               hint="value starts at alpha; for each successor value = max(value, "
                    "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
                    "value >= beta; alpha = max(alpha, value)")
-    cases, outcomes, watches = ab_runs
+    cases, outcomes, nodes = ab_runs
     for case, outcome in zip(cases, outcomes):
         require(outcome)
         if not outcome.answered or not same_numbers(outcome.value, case.expected["value"]):
@@ -904,7 +966,7 @@ def test_alpha_beta_prunes(student, ab_runs):
                               "wrong", call=case.call, position=case.position,
                               got=describe(outcome),
                               hint="see the check 'alpha-beta returns minimax's value'")
-    explored = sum(w.nodes for w in watches)
+    explored = sum(nodes)
     minimax = sum(c.expected["minimax_nodes"] for c in cases)
     if not explored < 0.8 * minimax:
         raise CheckFailed("alpha-beta does not prune", call=f"{len(cases)} searches with "
@@ -1016,7 +1078,7 @@ def order_run(target, state, player, depth, salt):
     watch.install(plan)
     plan.patch(M + "value_ab", Callback(record))
     plan.patch(M + "get_order_value", Callback(order_value))
-    return (plan, finish(plan, plan.call(M + "alpha_beta", *args))), record
+    return (plan, finish(plan, plan.call(M + "alpha_beta", *args), watch.handout)), record
 
 
 @functools.cache
@@ -1084,7 +1146,8 @@ def deepening_run(target, state, player, depth, salt):
     plan = fresh_plan("muehle.best_move_ab")
     watch.install(plan)
     plan.patch(M + "value_ab", Callback(record))
-    job = (plan, finish(plan, plan.call(M + "best_move_ab", list_form(state), player, depth)))
+    job = (plan, finish(plan, plan.call(M + "best_move_ab", list_form(state), player, depth),
+                        watch.handout))
     return job, record
 
 
@@ -1106,10 +1169,19 @@ def deepening_cases():
 
 @pytest.fixture(scope="session")
 def deepening_runs(student):
+    """The verdicts of the two deepening checks, judged here from the grader's record
+    of the value_ab calls (which is then dropped) and the answers cut to verdict
+    size: {id(kept outcome): (reason for test_best_move_ab, for ..._deepens)}."""
     chosen = deepening_cases()
     jobs = [deepening_run(None, *case.args) for case in chosen]
     outcomes = run(student, [job for job, _ in jobs])
-    return chosen, outcomes, {id(o): record.calls for o, (_, record) in zip(outcomes, jobs)}
+    reasons, small = {}, []
+    for case, outcome, (_, record) in zip(chosen, outcomes, jobs):
+        small.append(kept(outcome, 64))
+        reasons[id(small[-1])] = ((judge_best_ab(case, outcome, record.calls),
+                                   judge_deepening(case, outcome, record.calls))
+                                  if outcome.answered else (None, None))
+    return chosen, small, reasons
 
 
 def iterations(calls):
@@ -1155,9 +1227,9 @@ def judge_best_ab(case, outcome, calls):
 
 def test_best_move_ab(student, deepening_runs):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
-    chosen, outcomes, calls = deepening_runs
+    chosen, outcomes, reasons = deepening_runs
     check_all("best_move_ab did not search as the handout says", chosen, outcomes,
-              lambda c, o: judge_best_ab(c, o, calls[id(o)]),
+              lambda c, o: reasons[id(o)][0],
               hint="alpha = -1 at the start of each iteration; value each successor as "
                    "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the result "
                    "is the best entry of the last iteration (d = depth - 1)")
@@ -1186,9 +1258,9 @@ def judge_deepening(case, outcome, calls):
 
 def test_best_move_ab_deepens(student, deepening_runs):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
-    chosen, outcomes, calls = deepening_runs
+    chosen, outcomes, reasons = deepening_runs
     check_all("best_move_ab does not deepen iteratively", chosen, outcomes,
-              lambda c, o: judge_deepening(c, o, calls[id(o)]),
+              lambda c, o: reasons[id(o)][1],
               hint="for d in range(depth): value every successor with value_ab at depth d, "
                    "then sort the list best first (a stable sort) for the next iteration")
 

@@ -49,7 +49,22 @@ Which test catches which mistake:
 - an off-by-one depth limit, or `evaluate` above the limit: `test_depth_limit`;
 - fail-soft instead of fail-hard: `test_fail_hard_windows`;
 - make/undo discipline: `test_board_is_restored`;
-- a fixed choice among equal moves: `test_best_move_random_choice`.
+- a fixed choice among equal moves, or a generator of the search's own instead
+  of the rng it is given: `test_best_move_random_choice`.
+
+What a check believes: the student's returned answers (values, moves, the
+treeNodeCounter as its answer to "count your nodes", the student's own board's
+fields) and the grader's own records (the board's counts, visit order, plies and
+restoration; what the grader's rng was offered and chose), never anything the
+child reports about itself. The grader's board answers only about the positions
+it handed out: the root and those reached by the moves its getMoves offered; a
+move it did not offer is refused and fails that search's case, named, even when
+the search catches the exception (autograder/instrumented.py). Session fixtures
+keep verdict data only: answers cut to verdict size and the records the judges
+compare (suites/verdicts.py).
+
+Time: every limit is the child's CPU time and every search is depth-limited,
+so no verdict depends on the machine's load.
 """
 
 from __future__ import annotations
@@ -68,6 +83,7 @@ from autograder.grading.student import Outcome, Plan, Proxy
 from autograder.instrumented import InstrumentedGame, Node, TreeGame, shown, tree_snapshot
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard, Twist
+from autograder.suites.verdicts import kept, refused
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf
@@ -226,14 +242,20 @@ def trees():
 # ------------------------------------------------------------ searches
 class Chooser:
     """The `rng` handed to getBestMove and play: a seeded random.Random of the
-    grader's, reached through a proxy (the handout asks for rng.choice)."""
+    grader's, reached through a proxy (the handout asks for rng.choice). It records
+    each choice: (what it was offered, what it chose), the first MAX_CHOICES."""
     METHODS = ("choice", "randrange", "randint", "random", "sample")
+    MAX_CHOICES = 20
 
     def __init__(self, seed):
         self._rng = random.Random(seed)
+        self.choices = []
 
     def choice(self, seq):
-        return self._rng.choice(seq)
+        chosen = self._rng.choice(seq)
+        if len(self.choices) < self.MAX_CHOICES:
+            self.choices.append((list(seq) if type(seq) in (list, tuple) else seq, chosen))
+        return chosen
 
     def randrange(self, *args):
         return self._rng.randrange(*args)
@@ -278,8 +300,9 @@ class Search:
                 "default": "NegaMax.getEvaluatedMoves", "best": "NegaMax.getBestMove",
                 "play": "ShortSightedOpponent.play"}[self.kind]
 
-    def plan(self, board: InstrumentedGame) -> Plan:
-        """The student's side: the same calls, on a proxy of `board`."""
+    def plan(self, board: InstrumentedGame, chooser: Chooser | None = None) -> Plan:
+        """The student's side: the same calls, on a proxy of `board` (and `chooser`
+        as rng, for getBestMove and play)."""
         plan = Plan(self.name)
         proxy = Proxy(board, ask=ASK, tell=TELL)
         kind, depth = self.kind, self.args[0]
@@ -294,7 +317,7 @@ class Search:
         if kind == "default":
             searcher = plan.call("negamax.NegaMax", proxy, depth)
             return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"))})
-        rng = Proxy(Chooser(self.args[1]), ask=Chooser.METHODS)
+        rng = Proxy(chooser or Chooser(self.args[1]), ask=Chooser.METHODS)
         if kind == "best":
             searcher = plan.call("negamax.NegaMax", proxy)
             return plan.returns({"move": plan.call(searcher.attr("getBestMove"), depth, rng)})
@@ -322,12 +345,17 @@ class Search:
 
 @dataclass
 class Run:
-    """A search as the student's code did it, and as the reference does it."""
+    """A search as the student's code did it, and as the reference does it: the
+    verdict data only (the answer cut to verdict size, the grader's records cut to
+    what the judges compare), so session fixtures of runs stay small whatever the
+    student's code returned or did."""
     search: Search
     outcome: object                 # Outcome of the plan: the student's answer
     record: dict                    # the grader's board after the student's search
     want: dict                      # the reference's answer
     want_record: dict = field(repr=False, default_factory=dict)
+    ran: bool = True                # the search answered or raised: its records are whole
+    choices: tuple = ()             # (offered, chosen) of each rng.choice, the grader's
 
 
 @functools.cache
@@ -337,14 +365,25 @@ def expected(search: Search) -> tuple[dict, dict]:
     return answer, board.summary()
 
 
+#: A right answer of a search plan holds at most this many values (9 evaluated moves).
+ANSWER_VALUES = 100
+
+
 def run(student, searches) -> list[Run]:
-    """Every search in one pipelined request, each on its own fresh trusted board."""
+    """Every search in one pipelined request, each on its own fresh trusted board.
+    A search that made a move the board did not offer fails on that refusal, named,
+    also when it caught the exception and answered."""
     boards = [search.game.board() for search in searches]
-    outcomes = student.run([s.plan(b) for s, b in zip(searches, boards)])
+    choosers = [Chooser(s.args[1]) if s.kind in ("best", "play") else None for s in searches]
+    outcomes = student.run([s.plan(b, c) for s, b, c in zip(searches, boards, choosers)])
     runs = []
-    for search, board, outcome in zip(searches, boards, outcomes):
+    for search, board, chooser, outcome in zip(searches, boards, choosers, outcomes):
         want, want_record = expected(search)
-        runs.append(Run(search, outcome, board.summary(), want, want_record))
+        record = board.summary()
+        record["made"] = record["made"][:len(want_record["made"]) + 1]   # enough to compare
+        runs.append(Run(search, kept(refused(outcome, board.handout), ANSWER_VALUES), record,
+                        want, want_record, ran=outcome.answered or outcome.raised is not None,
+                        choices=tuple(chooser.choices) if chooser else ()))
     return runs
 
 
@@ -489,10 +528,16 @@ def _own_steps(plan, item):
                     plan.get(board.attr("field"), default=None)]
 
 
+#: A right answer of one position's calls holds fewer values (two fields, nine moves).
+OWN_VALUES = 150
+
+
 @pytest.fixture(scope="session")
 def own_board_runs(student):
-    """The student's board on every position, one Outcome per position (own_items)."""
-    return run_chunked(student, "TicTacToe", own_items(), _own_steps)
+    """The student's board on every position, one Outcome per position (own_items),
+    each cut to verdict size."""
+    return [kept(o, OWN_VALUES)
+            for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
 
 
 def _column(outcome, columns):
@@ -859,6 +904,23 @@ def choice_searches():
                  for seed in range(SEEDS))
 
 
+def chose_with_the_rng(r: Run, move, best) -> str | None:
+    """Why `move` is not what the grader's rng chose among exactly the best moves.
+    Believed: what the rng was offered and what it chose (the grader's records),
+    never how random the answers look: a generator of the search's own is not the
+    rng it was given, and its answers could not be reproduced."""
+    if not r.choices:
+        return ("never asked rng (the grader's generator) to choose: pick with "
+                "rng.choice(bestMoves)")
+    offered, chosen = r.choices[-1]
+    if type(offered) is not list or sorted(map(repr, offered)) != sorted(map(repr, best)):
+        return (f"rng.choice was offered {short(offered)}, not the equally best moves "
+                f"{short(best)} (each of them once)")
+    if move != chosen:
+        return f"returned {short(move)}, not {short(chosen)}, the move rng.choice chose"
+    return None
+
+
 def test_best_move_random_choice(student):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one"""
     searches = choice_searches()
@@ -878,21 +940,28 @@ def test_best_move_random_choice(student):
                                       position=game.text, got=problem)
                 _headline(failure)
                 raise failure
-            picks.append(move)
-        wrong = [m for m in picks if m not in best]
+            picks.append((r, move))
+        wrong = [m for _, m in picks if m not in best]
         if wrong:
             raise CheckFailed("getBestMove chose a move that is not among the best",
                               call=call, position=game.text, got=f"chose {short(wrong[0])}",
                               expected=" or ".join(map(repr, best)))
-        never = [m for m in best if m not in picks]
+        hint = ("collect every move with the best value, in getMoves order, and pick one "
+                "with rng.choice(bestMoves) (the random module if rng is None)")
+        for r, move in picks:
+            problem = chose_with_the_rng(r, move, best)
+            if problem:
+                raise CheckFailed(
+                    "getBestMove does not choose at random among the equally best moves",
+                    call=call, position=game.text, got=problem,
+                    expected=" and ".join(map(repr, best)), hint=hint)
+        never = [m for m in best if m not in [move for _, move in picks]]
         if never:
             raise CheckFailed(
                 "getBestMove does not choose at random among the equally best moves",
                 call=call, position=game.text,
-                got=f"chose only {short(sorted(set(map(repr, picks))))}, never {short(never)}",
-                expected=" and ".join(map(repr, best)),
-                hint="collect every move with the best value and pick one with "
-                     "rng.choice(bestMoves) (the random module if rng is None)")
+                got=f"chose only {short(sorted({repr(m) for _, m in picks}))}, never "
+                    f"{short(never)}", expected=" and ".join(map(repr, best)), hint=hint)
 
 
 @functools.cache
@@ -1163,8 +1232,7 @@ def test_board_is_restored(student, explore_runs, evaluated_runs, best_runs, tre
         # The board's records are ours, so a search that raised is judged too. A
         # search that made no move shows nothing (a timeout or a crash is reported
         # by the value checks).
-        done = [r for r in runs if (r.outcome.answered or r.outcome.raised)
-                and r.record["counts"]["makeMove"]]
+        done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
         judged += len(done)
         try:
             check_all(f"{name} broke the make/undo discipline", cases(done),
@@ -1185,7 +1253,8 @@ def test_board_is_restored(student, explore_runs, evaluated_runs, best_runs, tre
 
 
 def _as_answered(outcome):
-    """A search that raised is judged by the board's records as well."""
+    """A search that raised (or was refused a move) is judged by the board's records
+    as well."""
     if outcome.answered:
         return outcome
-    return type(outcome)(ok=True, value={"raised": outcome.raised})
+    return type(outcome)(ok=True, value={"raised": outcome.raised or outcome.detail})

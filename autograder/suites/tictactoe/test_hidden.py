@@ -13,6 +13,19 @@ that gave no answer at all (it raised, crashed or timed out) says so instead of
 (minimax on result, player, actions, ...; terminal and utility on winner) names
 the failures of those others found earlier in the same grading, since fixing
 them first often fixes it too.
+
+What a check believes: the student's returned answers only. "result never
+changes the board it was given" is judged from result's own second answer:
+every call is made twice on the same board and move (`again`), and a board the
+first call changed shows as another answer (or an exception) the second time.
+The board as the child reports it after the call may be quoted in the
+feedback, never judged. The session fixture of the result checks keeps each
+answer cut to verdict size (suites/verdicts.py), never the raw replies.
+
+Time: every limit is the child's CPU time (rubric [timeouts]), so the verdict
+does not depend on the machine's load. A minimax call that runs out of its CPU
+time is told how many positions plain minimax visits from that position in the
+reference, so a student sees whether the search is too slow or endless.
 """
 
 import contextlib
@@ -23,6 +36,7 @@ import pytest
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
 from autograder.grading.reference import load_reference
+from autograder.suites.verdicts import check_probes, kept, slow
 
 ref = load_reference("tictactoe", "tictactoe")
 X, O, E = ref.X, ref.O, ref.EMPTY
@@ -66,6 +80,17 @@ def value(board_key):
         return ref.utility(board)
     values = [value(key(ref.result(board, a))) for a in ref.actions(board)]
     return max(values) if ref.player(board) == X else min(values)
+
+
+@functools.cache
+def plain_minimax_positions(board_key):
+    """Positions plain minimax (no pruning, no table) visits from this one, itself
+    included: what a correct but slow search must get through."""
+    board = [list(row) for row in board_key]
+    if ref.terminal(board):
+        return 1
+    return 1 + sum(plain_minimax_positions(key(ref.result(board, a)))
+                   for a in ref.actions(board))
 
 
 @functools.cache
@@ -199,11 +224,17 @@ def _result_cases():
                  ref.result(board, action)) for board, action in _one_action_each()]
 
 
+#: A right answer of result is a board: 13 values (kept answers are cut at this).
+BOARD_VALUES = 20
+
+
 @pytest.fixture(scope="session")
 def result_runs(student):
+    """Each call made twice on the same board and move (the second answer judges
+    whether the first changed the board); kept at verdict size for both checks."""
     chosen = _result_cases()
-    outcomes = student.map(M + "result", [c.args for c in chosen], return_args=True)
-    return chosen, outcomes
+    outcomes = student.map(M + "result", [c.args for c in chosen], again=True)
+    return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
 
 
 def test_result(student, result_runs, failed_so_far):
@@ -226,13 +257,59 @@ def test_result_keeps_its_input(student, result_runs, failed_so_far):
     chosen, outcomes = result_runs
 
     def judge(case, outcome):
-        board_after = outcome.args_after[0] if outcome.args_after else None
-        if board_after != case.args[0]:
-            return f"changed its input board into {short(board_after)}"
-        return None
+        second = outcome.again
+        if second is not None and second.answered and second.value == outcome.value \
+                and type(second.value) is type(outcome.value):
+            return None
+        said = (describe(second) if second is not None and not second.answered else
+                f"returned {short(second.value)}" if second is not None else "gave no answer")
+        return (f"called again with the same board and move, it {said}: the first call "
+                f"changed the board it was given")
+    hint = "copy every row (copy.deepcopy), not just the outer list"
     with verdict(failed_so_far, "result", "for a move on an unfinished position"):
-        check_all("result changed the board it was given", chosen, outcomes, judge,
-                  hint="copy every row (copy.deepcopy), not just the outer list")
+        try:
+            check_all("result changed the board it was given", chosen, outcomes, judge,
+                      hint=hint)
+        except CheckFailed as failed:
+            _quote_the_board_after(student, failed, chosen)
+            raise
+        check_probes(student, "result changed the board it was given", M + "result",
+                     M + "result", _probe_cases(), _probes, "board", hint=hint)
+
+
+def _quote_the_board_after(student, failed, chosen):
+    """For the feedback only: the board after the call as the child reports it, on
+    the case shown (one more call, made only when the check failed)."""
+    case = next((c for c in chosen if c.call == failed.call and c.position == failed.position),
+                None)
+    if case is None:
+        return
+    outcome = student.call(M + "result", *case.args, return_args=True)
+    after = outcome.args_after[0] if type(outcome.args_after) is list and \
+        outcome.args_after else None
+    if after is not None and after != case.args[0] and failed.problem:
+        failed.problem += f"; your code reports the board after such a call as {short(after)}"
+
+
+def _probes(board, rest):
+    """Questions asked of a board after result(board, action): another move, and the
+    other functions that read a board."""
+    (action,) = rest
+    other = sorted(a for a in ref.actions(board) if a != action)[0]
+    return [(f"result(board, {other})", M + "result", (other,)),
+            ("actions(board)", M + "actions", ()), ("player(board)", M + "player", ()),
+            ("winner(board)", M + "winner", ())]
+
+
+@functools.cache
+def _probe_cases():
+    """A seeded sample of unfinished positions with two free cells or more."""
+    rng = random.Random(20261201)
+    pairs = [(b, a) for b, a in _one_action_each() if len(ref.actions(b)) >= 2]
+    chosen = sorted(rng.sample(pairs, 80), key=lambda p: marks(p[0]))
+    return [Case(f"result(board, {action}), then more questions about the same board",
+                 (board, action), draw(board), "the same answers as on an untouched copy")
+            for board, action in chosen]
 
 
 def _expect_exception(student, summary, chosen):
@@ -312,7 +389,8 @@ def test_minimax_on_finished_games(student, failed_so_far):
     """minimax returns None when the game is over"""
     chosen = cases("minimax", finished_positions, no_move)
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on a finished game"):
+    with verdict(failed_so_far, "minimax", "on a finished game"), \
+            say_the_work(chosen, outcomes):
         check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
 
 
@@ -363,11 +441,38 @@ def _opening_keys():
     return by_marks(key(b) for b in boards)
 
 
+def work_needed(count: int) -> str:
+    if count == 1:
+        return ("the game is over on this board, so there is nothing to search: check "
+                "terminal(board) first and return None (is there an endless loop?)")
+    return (f"no endless loop needed to run out of time here: plain minimax (no pruning, "
+            f"no table) visits {count:,} positions from this one in the reference, each a "
+            "call of minimax or of its helpers; make each visit cheaper (one copy of the "
+            "board per move, no deep copies inside loops) or visit fewer (alpha-beta "
+            "pruning)")
+
+
+@contextlib.contextmanager
+def say_the_work(chosen, outcomes):
+    """If the failure shown is a minimax call that ran out of CPU time, say how much
+    work plain minimax needs there (the position is the one in the feedback)."""
+    try:
+        yield
+    except CheckFailed as failed:
+        for case, outcome in zip(chosen, outcomes):
+            if case.call == failed.call and case.position == failed.position:
+                if slow(outcome):
+                    failed.problem = work_needed(plain_minimax_positions(key(case.args[0])))
+                break
+        raise
+
+
 def test_minimax_openings(student, failed_so_far):
     """minimax picks an optimal move on every position with 4 marks and sampled ones with 2 and 3"""
     chosen = _minimax_cases(_opening_keys())
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on an unfinished position"):
+    with verdict(failed_so_far, "minimax", "on an unfinished position"), \
+            say_the_work(chosen, outcomes):
         check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
                   hint="any of the equally good moves is accepted")
 
@@ -381,7 +486,8 @@ def test_minimax_endgames(student, failed_so_far):
     """minimax picks an optimal move on every position with 5 or more marks"""
     chosen = _minimax_cases(_endgame_keys())
     outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on an unfinished position"):
+    with verdict(failed_so_far, "minimax", "on an unfinished position"), \
+            say_the_work(chosen, outcomes):
         check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
                   hint="any of the equally good moves is accepted; a table kept between "
                        "calls must hold only exact values (or bounds marked as such)")

@@ -1,0 +1,141 @@
+"""An assignment: everything the kit knows about one exercise, as one typed object.
+
+An assignment is a set of files, never engine code (docs/SLICES.md lists them):
+
+    solutions/<name>/assignment.toml   the manifest (modules, shipped files, timeouts)
+    solutions/<name>/<module>.py       the reference, solution regions marked
+    solutions/<name>/test_*.py         public tests (shipped)
+    solutions/<name>/<name>.ipynb      the handout notebook (generated)
+    autograder/suites/<name>/          the hidden suite and its rubric (never shipped)
+    examples/<name>/<student>/         example submissions for the demo and tests
+
+`load(name)` is the one way to get one; every feature (release, grading,
+nbgrader, platforms, mutation, tournaments, similarity) takes an Assignment.
+Adding an assignment adds these files; nothing here names a game.
+
+An assignment may also live outside the kit, in a course folder laid out the
+same way (`solutions/`, `suites/`, `assignments/`, `examples/`): set
+SPIELBAUM_COURSE to that folder (the kit's own test of a sixth assignment does).
+Its hidden suite is then run from there; it may import the kit's engine.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ROOT, KitError
+
+SOLUTIONS = ROOT / "solutions"
+ASSIGNMENTS = ROOT / "assignments"
+SUITES = ROOT / "autograder" / "suites"
+EXAMPLES = ROOT / "examples"
+_KNOWN_KEYS = {"name", "title", "modules", "files", "public_timeout"}
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str
+    title: str
+    modules: tuple[str, ...]                 # the student's files ("tictactoe.py")
+    files: tuple[str, ...]                   # shipped as they are
+    public_timeout: float                    # CPU seconds of one public test
+    extra: dict = field(default_factory=dict, compare=False)   # other manifest tables
+    course: Path | None = field(default=None, compare=False)   # None: the kit's own
+
+    # ------------------------------------------------------------ its folders
+    def _folder(self, kit: Path, course_part: str) -> Path:
+        return (kit if self.course is None else self.course / course_part) / self.name
+
+    @property
+    def solution_dir(self) -> Path:
+        return self._folder(SOLUTIONS, "solutions")
+
+    @property
+    def assignment_dir(self) -> Path:
+        return self._folder(ASSIGNMENTS, "assignments")
+
+    @property
+    def suite_dir(self) -> Path:
+        return self._folder(SUITES, "suites")
+
+    @property
+    def examples_dir(self) -> Path:
+        return self._folder(EXAMPLES, "examples")
+
+    @property
+    def notebook(self) -> Path:
+        return self.solution_dir / f"{self.name}.ipynb"
+
+    @property
+    def module_names(self) -> tuple[str, ...]:
+        return tuple(Path(m).stem for m in self.modules)
+
+    @property
+    def tournament(self) -> dict | None:
+        """The manifest's [tournament] table, if the game has class tournaments."""
+        return self.extra.get("tournament")
+
+    # ------------------------------------------------------------ its rubric
+    def rubric(self, scale: float = 1.0):
+        """The hidden suite's rubric (points, time limits scaled by `scale`, limits,
+        required sandbox layers)."""
+        from .grading.runner import load_rubric
+        return load_rubric(self.suite_dir, scale)
+
+    @property
+    def required_layers(self) -> tuple[str, ...]:
+        return self.rubric().required
+
+    # ------------------------------------------------------------ its submissions
+    def survey(self, submissions: Path):
+        """The student folders of a submissions folder (grading/intake.py)."""
+        from .grading import intake
+        return intake.survey(submissions)
+
+    def locate(self, folder: Path):
+        """(folder holding every module, status, problem) in one submission."""
+        from .grading import intake
+        return intake.locate(folder, self.modules)
+
+
+def course() -> Path | None:
+    """The course folder outside the kit (SPIELBAUM_COURSE), if one is set."""
+    folder = os.environ.get("SPIELBAUM_COURSE")
+    return Path(folder).resolve() if folder else None
+
+
+def names() -> list[str]:
+    """Every assignment with a manifest, in alphabetical order."""
+    where = course()
+    solutions = SOLUTIONS if where is None else where / "solutions"
+    return sorted(p.parent.name for p in solutions.glob("*/assignment.toml"))
+
+
+def load(name: str) -> Assignment:
+    """The assignment `name`; a KitError naming the known ones if there is none."""
+    return _load(name, course())
+
+
+@functools.cache
+def _load(name: str, where: Path | None) -> Assignment:
+    solutions = SOLUTIONS if where is None else where / "solutions"
+    manifest = solutions / name / "assignment.toml"
+    if not name or "/" in name or name.startswith(".") or not manifest.is_file():
+        known = ", ".join(names()) or "none"
+        raise KitError(f"unknown assignment {name!r} (known: {known})")
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise KitError(f"{manifest}: {error}") from None
+    try:
+        return Assignment(
+            name=data["name"], title=data["title"], modules=tuple(data["modules"]),
+            files=tuple(data.get("files", ())),
+            public_timeout=float(data.get("public_timeout", 10)),
+            extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS}, course=where)
+    except KeyError as missing:
+        raise KitError(f"{manifest}: missing key {missing}") from None

@@ -1,0 +1,265 @@
+"""Bulk grading on a Dask cluster: `autograder grade ... --scheduler tcp://HOST:PORT`.
+
+The machine that holds the submissions (the client) reads each one as grading
+reads it (intake.prepare: the modules' bytes, checked and capped, and the notes
+on what was left out) and sends chunks of them to the cluster's workers as plain
+data: no shared folder, no student file beyond the modules ever travels. A
+submission that cannot be graded (missing, ambiguous, too large) gets its row on
+the client, exactly as local grading gives it.
+
+Each chunk is graded on a worker in a fresh process of the kit's
+(`python -m autograder.grading.cluster`), because a hidden suite runs under
+pytest with signal-based limits, which need a main thread (Dask runs tasks in
+threads). That process builds its own Grader: it checks its own machine's
+sandbox layers (a worker without the rubric's required layers grades nobody:
+each row says `sandbox-error`), measures its own time scale (SPIELBAUM_TIME_SCALE
+pins it on every machine), refuses to grade with a kit whose hidden suite or
+reference differs from the client's (a digest of those files), grades the
+reference first, and then each submission in a worker pool of its own
+(grading/pool.py), so a submission that crashes or hangs costs its own row.
+Rows and feedback files come back as data; the client writes them.
+
+A killed client resumes: every finished row is appended to `OUT/.grading.jsonl`
+with the run's settings, and a run with the same settings skips the students
+already there.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+from .. import KitError
+from . import intake
+
+JOURNAL = ".grading.jsonl"
+CHUNK = 8                  # submissions per task: the reference is graded once per chunk
+
+
+def digest(piece) -> str:
+    """A fingerprint of what decides the grades: the hidden suite and the reference."""
+    files = sorted(p for p in piece.suite_dir.rglob("*") if p.is_file()
+                   and "__pycache__" not in p.parts)
+    files += [piece.solution_dir / module for module in piece.modules]
+    hasher = hashlib.sha256()
+    for path in files:
+        hasher.update(str(path.relative_to(path.parents[1])).encode() + b"\0")
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()[:16]
+
+
+# ------------------------------------------------------------ the client
+class ClusterGrading:
+    """Grade folders on the workers of a running Dask scheduler."""
+
+    def __init__(self, address: str, grader, out_dir: Path, reveal: bool):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise KitError("--scheduler needs Dask: pip install 'spielbaum[cluster]'") from None
+        try:
+            self.client = Client(address, timeout=30)
+        except (OSError, TimeoutError) as error:
+            raise KitError(f"no Dask scheduler answers at {address}: {error}") from None
+        self.address, self.grader, self.out_dir = address, grader, out_dir
+        piece = grader.assignment
+        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
+        workers = self.client.scheduler_info().get("workers", {})
+        self.where = f"the Dask cluster at {address} ({len(workers)} workers now)"
+
+    def close(self) -> None:
+        self.client.close()
+
+    # -------------------------------------------------------- resuming
+    def done(self) -> dict[str, dict]:
+        """Rows of students a killed run with the same settings already graded."""
+        path = self.out_dir / JOURNAL
+        if not path.is_file():
+            return {}
+        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            if not lines or json.loads(lines[0]) != self.settings:
+                return {}
+            rows = [json.loads(line) for line in lines[1:]]
+        except ValueError:
+            return {}       # a journal cut mid-line by the kill: start afresh
+        return {row["student"]: row for row in rows if isinstance(row, dict)}
+
+    def _journal(self, fresh: bool):
+        handle = (self.out_dir / JOURNAL).open("w" if fresh else "a", encoding="utf-8")
+        if fresh:
+            handle.write(json.dumps(self.settings) + "\n")
+            handle.flush()
+        return handle
+
+    # -------------------------------------------------------- grading
+    def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
+        """Yield one row per folder (the rows in `done` as they are), writing each
+        student's files into OUT as they arrive."""
+        from distributed import as_completed
+
+        from . import report
+        journal = self._journal(fresh=not done)
+        try:
+            chunks, current = [], []
+            for folder in folders:
+                if folder.name in done:
+                    yield done[folder.name]
+                    continue
+                prepared, status, problem = intake.prepare(folder, self.grader.assignment.modules)
+                if prepared is None:        # no code to run: the same row as local grading
+                    graded = self.grader.grade(folder.name, folder)
+                    report.write_student(self.out_dir, graded, self.grader.assignment.title)
+                    row = report.csv_row(graded)
+                    journal.write(json.dumps(row) + "\n")
+                    yield row
+                    continue
+                current.append([folder.name, _encode(prepared)])
+                if len(current) == CHUNK:
+                    chunks.append(current)
+                    current = []
+            if current:
+                chunks.append(current)
+            spec = dict(self.settings, course=_course())
+            futures = [self.client.submit(grade_chunk, dict(spec, submissions=chunk),
+                                          pure=False) for chunk in chunks]
+            for future in as_completed(futures):
+                for student, row, files in future.result():
+                    write_files(self.out_dir, student, files)
+                    journal.write(json.dumps(row) + "\n")
+                    journal.flush()
+                    yield row
+        finally:
+            journal.close()
+
+
+def write_files(out_dir: Path, student: str, files: dict[str, str]) -> None:
+    folder = out_dir / student
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        if "/" in name or name.startswith("."):
+            continue            # only the report's own flat file names come back
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def _encode(prepared: intake.Prepared) -> dict:
+    return {"modules": {name: base64.b64encode(data).decode("ascii")
+                        for name, data in prepared.modules.items()},
+            "notes": list(prepared.notes)}
+
+
+def _decode(data: dict) -> intake.Prepared:
+    return intake.Prepared({name: base64.b64decode(text) for name, text in
+                            data["modules"].items()}, list(data["notes"]))
+
+
+def _course() -> str | None:
+    from .. import assignment
+    where = assignment.course()
+    return str(where) if where else None
+
+
+# ------------------------------------------------------------ on a worker
+def grade_chunk(spec: dict) -> list:
+    """A Dask task: grade one chunk in a fresh process of the kit on this worker;
+    [(student, row, files), ...]. A process that fails costs the chunk's rows."""
+    import os
+    import subprocess
+    env = dict(os.environ)
+    if spec.get("course"):
+        env["SPIELBAUM_COURSE"] = spec["course"]
+    done = subprocess.run([sys.executable, "-m", "autograder.grading.cluster"],
+                          input=json.dumps(spec), capture_output=True, text=True, env=env,
+                          timeout=_chunk_seconds(spec))
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        reason = (done.stderr or "no output").strip().splitlines()[-1:] or ["no output"]
+        return _failed(spec, f"grading on the worker failed (exit {done.returncode}): "
+                             f"{reason[0][:300]}")
+
+
+def _chunk_seconds(spec: dict) -> float:
+    from .. import assignment
+    from .runner import load_rubric
+    rubric = load_rubric(assignment.load(spec["assignment"]).suite_dir)
+    return rubric.timeouts.submission * (len(spec["submissions"]) + 1) + 300
+
+
+def _failed(spec: dict, reason: str) -> list:
+    """Rows for a chunk nobody could grade on this worker (status error)."""
+    from .. import assignment
+    from . import report
+    from .grader import Grader
+    grader = Grader(assignment.load(spec["assignment"]), layers=[])
+    rows = []
+    for student, _ in spec["submissions"]:
+        graded = grader.error(student, reason, reason)
+        rows.append((student, report.csv_row(graded), _files(graded, grader)))
+    return rows
+
+
+def _files(graded, grader) -> dict[str, str]:
+    """The files the report writes for one student, as texts."""
+    from . import report
+    with tempfile.TemporaryDirectory() as out:
+        report.write_student(Path(out), graded, grader.assignment.title)
+        folder = Path(out) / graded.student
+        return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+
+
+_grader = None
+
+
+def _grade_one(student: str, prepared: dict) -> tuple:
+    graded = _grader.grade_prepared(student, _decode(prepared))
+    from . import report
+    try:
+        return student, report.csv_row(graded), _files(graded, _grader)
+    except Exception:
+        import traceback
+        graded = _grader.error(student, "grader error while writing the feedback",
+                               traceback.format_exc(limit=30))
+        return student, report.csv_row(graded), _files(graded, _grader)
+
+
+def serve(spec: dict) -> list:
+    """Grade one chunk here (in this process's main thread and a pool of its own)."""
+    global _grader
+    import gc
+
+    from .. import assignment
+    from .grader import Grader
+    from .pool import Pool
+    piece = assignment.load(spec["assignment"])
+    if digest(piece) != spec["digest"]:
+        return _failed(spec, f"the kit on this worker grades {piece.name} with another "
+                             "hidden suite or reference than the client's; install the "
+                             "same kit on every worker")
+    grader = Grader(piece, reveal=spec["reveal"])
+    if not grader.lacking:
+        try:
+            grader.warm_up()
+        except KitError as error:
+            return _failed(spec, str(error))
+    gc.freeze()
+    _grader = grader
+    pool = Pool(1, _grade_one, ceiling=grader.rubric.timeouts.submission + 60,
+                lost=lambda task, reason: (task[0], *_lost(grader, task[0], reason)))
+    return list(pool.run([tuple(item) for item in spec["submissions"]]))
+
+
+def _lost(grader, student: str, reason: str) -> tuple:
+    from . import report
+    graded = grader.error(student, reason.splitlines()[0], reason)
+    return report.csv_row(graded), _files(graded, grader)
+
+
+if __name__ == "__main__":
+    result = serve(json.loads(sys.stdin.read()))
+    sys.stdout.write("\n" + json.dumps(result) + "\n")

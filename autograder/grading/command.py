@@ -1,0 +1,43 @@
+"""The `autograder grade` subcommand (the README's "For teachers: bulk grading")."""
+
+from __future__ import annotations
+
+import os
+
+
+def add_command(commands) -> None:
+    grade = commands.add_parser("grade", help="grade a folder of submissions")
+    grade.add_argument("assignment")
+    grade.add_argument("submissions", help="one folder per student, named by student id")
+    grade.add_argument("--out", required=True, help="where grades.csv and feedback go")
+    grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="submissions graded at once (default: number of cores)")
+    grade.add_argument("--reveal-expected", action="store_true",
+                       help="show expected values of hidden tests in the feedback")
+    grade.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="grade on the workers of this Dask scheduler (a killed run "
+                            "resumes where it stopped; README, 'Grading past one machine')")
+    grade.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import sys
+    import time
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ..outputs import terminal
+    from .batch import distribution, grade_all, summary_table
+    # Piped into a file or CI log, rich would squeeze the table into 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 130)
+    started = time.perf_counter()
+    rows = grade_all(args.assignment, Path(args.submissions), Path(args.out), args.jobs,
+                     reveal=args.reveal_expected, console=Console(stderr=True),
+                     scheduler=args.scheduler)
+    console.print(summary_table(rows, time.perf_counter() - started))
+    console.print(distribution(rows))
+    console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
+                  f"crashes: {sum(r['crashes'] for r in rows)}; "
+                  f"grades in {terminal.markup(Path(args.out) / 'grades.csv')}")
+    return 0

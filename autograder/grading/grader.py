@@ -1,0 +1,116 @@
+"""The one place that knows how to grade submissions of one assignment on this machine.
+
+    grader = Grader(assignment.load("tictactoe"))
+    grader.require_layers()      # KitError if the rubric's floor of sandbox layers is missing
+    grader.warm_up()             # the reference must score full marks (and fills caches)
+    graded = grader.grade("alice", Path("submissions/alice"))     # never raises
+
+A Grader holds what every feature used to rebuild for itself: the sandbox layers
+(every layer the machine offers, demanded of every child), the time scale and
+where it came from, the rubric scaled by it, and the rule that a grader error is
+the student's row (status `error`, the kit's traceback kept for the teacher),
+never the end of a batch. Bulk grading, nbgrader, the platform packages,
+mutation analysis and tournaments all grade through one.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+from .. import KitError
+from ..sandbox import layers as sandbox_layers
+from . import calibrate
+from .intake import Prepared
+from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubric, unrun_tests
+
+
+class Grader:
+    def __init__(self, assignment, *, layers: list[str] | None = None,
+                 timing: calibrate.Timing | None = None, reveal: bool = False,
+                 plugins: tuple = ()):
+        if not assignment.suite_dir.is_dir():
+            raise KitError(f"assignment {assignment.name!r} has no hidden suite in "
+                           f"{assignment.suite_dir}")
+        self.assignment = assignment
+        self.layers = list(sandbox_layers.available() if layers is None else layers)
+        self.timing = timing or calibrate.measure_scale()
+        self.reveal = reveal
+        self.plugins = tuple(plugins)      # extra pytest plugins (mutation: stop early)
+        self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
+
+    @property
+    def scale(self) -> float:
+        return self.timing.scale
+
+    # ------------------------------------------------------------ the machine
+    @property
+    def lacking(self) -> list[str]:
+        """The sandbox layers the rubric requires that this machine does not offer."""
+        return [layer for layer in self.rubric.required if layer not in self.layers]
+
+    def lacking_reasons(self) -> str:
+        """Each lacking layer with the reason its probe gave."""
+        return "; ".join(f"{layer}: {sandbox_layers.probe(layer) or 'narrowed away'}"
+                         for layer in self.lacking)
+
+    def require_layers(self) -> None:
+        if self.lacking:
+            raise KitError(f"this machine does not offer the sandbox layers the rubric of "
+                           f"{self.assignment.name} requires: {self.lacking_reasons()} (see "
+                           "`autograder doctor`); nobody can be graded here")
+
+    def describe(self) -> str:
+        """One line for the teacher: layers and time scale."""
+        return (f"sandbox: {', '.join(self.layers) or 'none'}; time limits x{self.scale:.2f} "
+                f"({self.timing.source})")
+
+    # ------------------------------------------------------------ grading
+    def warm_up(self) -> Graded:
+        """Grade the reference solution itself before any student. It must score full
+        marks (otherwise the suite or the reference is broken, and nobody should be
+        graded against it); it also fills every cache of expected values, so workers
+        forked afterwards start warm."""
+        graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
+        if graded.score != graded.max_score:
+            failing = [t for t in graded.tests if not t.passed]
+            first = failing[0].output.splitlines()[0] if failing and failing[0].output \
+                else graded.message
+            raise KitError(f"the reference solution of {self.assignment.name} scores "
+                           f"{graded.score:g}/{graded.max_score:g} on its own hidden suite "
+                           f"({first}); fix the suite or the reference before grading "
+                           "students")
+        return graded
+
+    def grade(self, student_id: str, folder: Path, *, reveal: bool | None = None) -> Graded:
+        """Grade one submission folder. Never raises: a failure of the grader is the
+        student's row, with the traceback in `Graded.details`."""
+        try:
+            return grade_submission(self.assignment, student_id, Path(folder),
+                                    rubric=self.rubric, layers=self.layers,
+                                    reveal=self.reveal if reveal is None else reveal,
+                                    plugins=self.plugins)
+        except Exception:  # a grader bug must not end the batch, nor score the student
+            return self.error(student_id, "grader error while grading",
+                              traceback.format_exc(limit=30))
+
+    def grade_prepared(self, student_id: str, prepared: Prepared) -> Graded:
+        """Grade modules prepared elsewhere (intake.prepare, e.g. on the machine that
+        holds the submissions while this one is a cluster's worker). Never raises."""
+        try:
+            return grade_prepared(self.assignment, student_id, prepared, rubric=self.rubric,
+                                  layers=self.layers, reveal=self.reveal, plugins=self.plugins)
+        except Exception:
+            return self.error(student_id, "grader error while grading",
+                              traceback.format_exc(limit=30))
+
+    def error(self, student_id: str, what: str, details: str) -> Graded:
+        """The row of a submission the grader failed on (never raises)."""
+        message = f"{what}; please report it (details in {student_id}/grader-error.txt)"
+        try:
+            tests = unrun_tests(self.assignment.suite_dir, self.rubric.points,
+                                "not graded: grader error")
+        except Exception:
+            tests = []
+        return Graded(student_id, "error", 0.0, self.rubric.max_score, tests, message,
+                      details=details, layers=list(self.layers))

@@ -1,0 +1,28 @@
+"""The `autograder export` subcommand (docs/PLATFORMS.md)."""
+
+from __future__ import annotations
+
+from . import PLATFORMS
+
+
+def add_command(commands) -> None:
+    export = commands.add_parser("export", help="package the grader for Gradescope or "
+                                                "PrairieLearn (docs/PLATFORMS.md)")
+    export.add_argument("platform", choices=list(PLATFORMS))
+    export.add_argument("assignments", nargs="+")
+    export.add_argument("--out", required=True, help="where the packages go")
+    export.add_argument("--reveal-expected", action="store_true",
+                        help="show expected values of hidden tests in the feedback")
+    export.add_argument("--require", default="", metavar="LAYER,...",
+                        help="sandbox layers without which the platform grades nobody, "
+                             "on top of the rubric's (see autograder doctor)")
+    export.add_argument("--wheels", metavar="DIR",
+                        help="take the dependency wheels from an earlier export's wheels "
+                             "folder instead of downloading them")
+    export.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from .export import export_cli
+    return export_cli(args.platform, args.assignments, args.out, args.reveal_expected,
+                      args.require, args.wheels)

@@ -1,0 +1,183 @@
+"""What the hidden suites keep and believe (shared by every suite; no game here).
+
+A check believes two things only (docs/SLICES.md, "What a check may believe"):
+what the student's code returned, judged as its answer, and what the grader's
+own objects saw. These helpers keep both to their bounded, verdict-sized part:
+
+* `kept(outcome, limit)` reduces an Outcome to what a verdict needs. A value of
+  more than `limit` values (no right answer of the check is that large) becomes
+  `Shown`, the text the feedback shows for it; so do the arguments the child
+  reports after a call (feedback only, never a verdict) and the second answer of
+  `map(..., again=True)` (one equal to the first stays equal to it). Session fixtures keep these instead of raw replies, so
+  a submission that returns the largest answers the channel allows in every
+  check grows no fixture beyond a few hundred bytes per case.
+* `refused(outcome, *handouts)`: a question one of the grader's games refused
+  (autograder/grading/handout.py) costs the case, named in the feedback, also
+  when the student's code caught the exception and answered anyway.
+* `probe_plans` / `probe_reason`: "this function leaves its input unchanged",
+  judged from the student's own answers. `map(..., again=True)` makes every call
+  twice on the same objects; these plans add, on a sample, other questions asked
+  of the same object after the call (another move, another function), each next
+  to the same question on an untouched copy made in the same plan: a changed
+  input shows as a different answer, even from a function that remembers its
+  first answer by the argument's identity. (A module whose every function
+  answers from a copy it kept by identity would hide a change from any observer
+  but the child's own report, which is never believed.)
+* `slow(outcome)`: the call ran out of CPU time or waited past its backstop, so
+  a suite that knows how much work the call needs can say so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from autograder.grading.checks import CheckFailed, check_all, describe, short
+from autograder.sandbox.client import Failure, Outcome
+from autograder.sandbox.plans import Plan
+
+#: What a kept value may hold: values (a string counts one per 32 characters).
+LIMIT = 200
+SLOW = (Failure.TIMEOUT, Failure.WAITED)
+
+
+class Shown(str):
+    """A value too large to keep: its text as the feedback shows it. It equals
+    nothing but itself, so no judge can take it for a right answer."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return str.__str__(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    __hash__ = object.__hash__
+
+
+def fits(value, limit: int = LIMIT) -> bool:
+    """True if `value` holds at most `limit` values (counted without recursion)."""
+    count, todo = 0, [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        count += 1 + (len(item) // 32 if kind is str else 0)
+        if count > limit:
+            return False
+        if kind in (list, tuple, set, frozenset):
+            todo.extend(item)
+        elif kind is dict:
+            todo.extend(item.keys())
+            todo.extend(item.values())
+    return True
+
+
+def small(value, limit: int = LIMIT):
+    """`value` itself if it fits in `limit` values, else its `Shown` text."""
+    return value if fits(value, limit) else Shown(short(value))
+
+
+def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
+    """The verdict data of `outcome` (see the module docstring); a new Outcome."""
+    value, again = small(outcome.value, limit), outcome.again
+    if again is not None:
+        same = type(again.value) is type(outcome.value) and again.value == outcome.value
+        again = dataclasses.replace(again, value=value if same else small(again.value, limit),
+                                    args_after=None, again=None)
+    return dataclasses.replace(
+        outcome, value=value, again=again,
+        args_after=None if outcome.args_after is None else small(outcome.args_after, limit))
+
+
+def refusal(*handouts) -> str | None:
+    """The first question one of `handouts` refused, in words, or None."""
+    for handout in handouts:
+        if handout is not None and handout.refused:
+            return handout.first_refusal
+    return None
+
+
+def refused(outcome: Outcome, *handouts) -> Outcome:
+    """`outcome`, or a failure naming the first question the grader's game refused
+    in this call (also when the student's code caught it and answered)."""
+    text = refusal(*handouts)
+    if text is None or outcome.failure is not None:
+        return outcome
+    return Outcome(failure=Failure.BAD_VALUE,
+                   detail=f"asked the grader's game what it does not answer: {text}",
+                   seconds=outcome.seconds)
+
+
+def slow(outcome: Outcome) -> bool:
+    """The call used up its CPU time (or its wall-clock backstop)."""
+    return outcome.failure in SLOW
+
+
+def probe_plans(name: str, target: str, cases, probes) -> list[Plan]:
+    """For each case (obj, rest): a plan that makes two copies of `obj` in the child,
+    calls `target(copy, *rest)` on the first, then asks every probe (target, extra
+    args) of the first copy and of the untouched second one. `probes(obj, rest)`
+    gives [(label, target, extra), ...]; `extra` is the probe's further arguments,
+    or a function of the plan giving them (a value made in the plan: an object of
+    the student's). The plan answers {"same": [...], "fresh":
+    [...]}, each answer or {"raised": ...} (caught)."""
+    plans = []
+    for obj, rest in cases:
+        plan = Plan(name)
+        given, fresh = plan.value(obj), plan.value(obj)
+        plan.call(target, given, *rest, catch=True)
+        asked = [(where, extra(plan) if callable(extra) else extra)
+                 for _, where, extra in probes(obj, rest)]
+        same = [plan.call(where, given, *extra, catch=True) for where, extra in asked]
+        other = [plan.call(where, fresh, *extra, catch=True) for where, extra in asked]
+        plans.append(plan.returns({"same": same, "fresh": other}))
+    return plans
+
+
+def _plain(answer):
+    """An answer as compared: an exception by its type only (its message and place
+    may name the object)."""
+    if type(answer) is dict and set(answer) == {"raised"} and type(answer["raised"]) is dict:
+        return ("raised", answer["raised"].get("type"))
+    return answer
+
+
+def probe_reason(outcome: Outcome, labels, thing: str) -> str | None:
+    """Why a probe plan shows that the call changed its input (None if it does not):
+    the first question answered differently on the object the call had and on an
+    untouched copy of it. `labels` name the probes; `thing` the argument."""
+    if not outcome.answered:
+        return describe(outcome)
+    value = outcome.value
+    same = value.get("same") if type(value) is dict else None
+    fresh = value.get("fresh") if type(value) is dict else None
+    if type(same) is not list or type(fresh) is not list or len(same) != len(fresh):
+        return f"the answers came back malformed: {short(value)}"
+    for label, mine, theirs in zip(labels, same, fresh):
+        if _plain(mine) != _plain(theirs):
+            shown = (lambda a: f"raised {a[1]}" if type(a) is tuple and a[:1] == ("raised",)
+                     else f"returned {short(a)}")
+            return (f"afterwards {label} on the same {thing} {shown(_plain(mine))}, on an "
+                    f"untouched copy it {shown(_plain(theirs))}: the call changed the "
+                    f"{thing} it was given")
+    return None
+
+
+def check_probes(student, summary: str, name: str, target: str, cases, probes, thing: str,
+                 hint: str | None = None) -> None:
+    """Run `probe_plans` for `cases` (Case.args = (obj, *rest)) and fail with the
+    first case whose probes show a changed input, in words (not the raw answers)."""
+    outcomes = student.run(probe_plans(name, target, [(c.args[0], c.args[1:]) for c in cases],
+                                       probes))
+    try:
+        check_all(summary, cases, outcomes,
+                  lambda case, outcome: probe_reason(
+                      outcome, [label for label, _, _ in probes(case.args[0], case.args[1:])],
+                      thing), hint=hint)
+    except CheckFailed as failed:
+        if failed.problem:
+            failed.got, failed.problem = failed.problem, None
+        raise

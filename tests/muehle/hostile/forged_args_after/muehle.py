@@ -1,0 +1,461 @@
+"""Hostile: a changed input hidden from every observer that could be fooled.
+
+The honest part's next_states appends to a state it is given in list form (its
+own searches pass copies, so this costs only "next_states leaves its input
+unchanged"). The attack hides it: later calls on the same state object start
+from a copy of the state as it came in, and the arguments the child reports after
+a call (protocol.to_plain) show that copy. The grader judges next_states' own
+later answers on that object (other questions too), never the child's report.
+"""
+
+import contextlib
+import functools
+import random
+
+EMPTY, WHITE, BLACK = 0, 1, 2
+STONES = 9
+DRAW_PLIES = 50
+
+COORDS = (
+    (0, 0), (3, 0), (6, 0),
+    (1, 1), (3, 1), (5, 1),
+    (2, 2), (3, 2), (4, 2),
+    (0, 3), (1, 3), (2, 3), (4, 3), (5, 3), (6, 3),
+    (2, 4), (3, 4), (4, 4),
+    (1, 5), (3, 5), (5, 5),
+    (0, 6), (3, 6), (6, 6),
+)
+
+ADJACENT = (
+    (1, 9), (0, 2, 4), (1, 14),
+    (4, 10), (1, 3, 5, 7), (4, 13),
+    (7, 11), (4, 6, 8), (7, 12),
+    (0, 10, 21), (3, 9, 11, 18), (6, 10, 15), (8, 13, 17), (5, 12, 14, 20), (2, 13, 23),
+    (11, 16), (15, 17, 19), (12, 16),
+    (10, 19), (16, 18, 20, 22), (13, 19),
+    (9, 22), (19, 21, 23), (14, 22),
+)
+
+MILLS = (
+    # the eight rows
+    (0, 1, 2), (3, 4, 5), (6, 7, 8), (9, 10, 11),
+    (12, 13, 14), (15, 16, 17), (18, 19, 20), (21, 22, 23),
+    # the eight columns
+    (0, 9, 21), (3, 10, 18), (6, 11, 15), (1, 4, 7),
+    (16, 19, 22), (8, 12, 17), (5, 13, 20), (2, 14, 23),
+)
+
+# MILLS_AT[p]: the two mills through point p.
+MILLS_AT = tuple(tuple(mill for mill in MILLS if p in mill) for p in range(24))
+
+# >>> attack
+import copy as _copy
+import sys as _sys
+
+_pristine = {}      # id(state) -> (the state, a copy of it as it came in)
+
+
+def _as_it_came(state):
+    return _pristine.setdefault(id(state), (state, _copy.deepcopy(state)))[1]
+
+
+_protocol = _sys.modules.get("protocol")
+if _protocol is not None:
+    _real_to_plain = _protocol.to_plain
+
+    def _to_plain(value, *args, **kwargs):
+        if type(value) in (list, tuple) and value and id(value[0]) in _pristine:
+            value = [_pristine[id(value[0])][1], *value[1:]]
+        return _real_to_plain(value, *args, **kwargs)
+    _protocol.to_plain = _to_plain
+# <<< attack
+
+
+def initial_state():
+    """Return the start of the game in tuple form: an empty board, 9 stones in each hand."""
+    return ((EMPTY,) * 24, (STONES, STONES), 0)
+
+
+def draw_board(state):
+    """Return the board of `state` as text, drawn like the module docstring ('.' empty, 'W', 'B')."""
+    board = state[0]
+    grid = [[" "] * 13 for _ in range(7)]
+    for a, b in {tuple(sorted((p, q))) for p in range(24) for q in ADJACENT[p]}:
+        (ca, ra), (cb, rb) = COORDS[a], COORDS[b]
+        if ra == rb:
+            for c in range(2 * ca + 1, 2 * cb):
+                grid[ra][c] = "-"
+        else:
+            for r in range(ra + 1, rb):
+                grid[r][2 * ca] = "|"
+    for p, (col, row) in enumerate(COORDS):
+        grid[row][2 * col] = ".WB"[board[p]]
+    hand = state[1]
+    lines = ["".join(line).rstrip() for line in grid]
+    lines.append(f"in hand: W {hand[0]}, B {hand[1]}; quiet moves: {state[2]}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------
+# The game
+# ----------------------------------------------------------------------------
+
+def to_tuple(state):
+    """Return `state` (tuple or list form) in tuple form: `(board, in_hand, quiet)`.
+
+    `board` becomes a tuple of 24 ints, `in_hand` a tuple of 2 ints. The
+    result is hashable, so it can be a dictionary key.
+    """
+    board, in_hand, quiet = state
+    return (tuple(board), tuple(in_hand), quiet)
+
+
+def to_list(state):
+    """Return `state` (tuple or list form) in list form: `[board, in_hand, quiet]`.
+
+    `board` and `in_hand` are new lists, so changing the result never changes
+    `state`.
+    """
+    board, in_hand, quiet = state
+    return [list(board), list(in_hand), quiet]
+
+
+def opponent(player):
+    """Return the other player: BLACK for WHITE and WHITE for BLACK."""
+    return WHITE + BLACK - player
+
+
+def _stones(state, player):
+    """Stones of `player` on the board and in hand together."""
+    board, in_hand, _ = state
+    return board.count(player) + in_hand[player - 1]
+
+
+def _has_move(state, player):
+    """True if `player` has at least one legal move (ignoring the end of the game)."""
+    board, in_hand, _ = state
+    if EMPTY not in board:
+        return False
+    if in_hand[player - 1] > 0 or board.count(player) == 3:
+        return True
+    return any(board[p] == player and any(board[q] == EMPTY for q in ADJACENT[p])
+               for p in range(24))
+
+
+def _in_mill(board, p):
+    """True if the stone on point p is one of three of its colour on a line."""
+    colour = board[p]
+    return any(all(board[q] == colour for q in mill) for mill in MILLS_AT[p])
+
+
+def _removable(board, player):
+    """The points whose stone the opponent may remove from `player`."""
+    stones = [p for p in range(24) if board[p] == player]
+    free = [p for p in stones if not _in_mill(board, p)]
+    return free if free else stones
+
+
+def next_states(state, player):
+    """Return the list of all states that `player`'s legal moves lead to.
+
+    `state` may be in tuple or list form and is not changed; the successors
+    are new states in list form, one for each different move, where a
+    mill-closing move is one move per stone it may remove (the removal is
+    part of the move). The order of the list is free. The list is empty
+    exactly when the game is over (see `finished`), in particular when the
+    quiet counter has reached DRAW_PLIES or a player has fewer than 3 stones.
+    """
+    given = state
+    # >>> attack
+    state = _as_it_came(state) if type(state) is list else state
+    # <<< attack
+    board, in_hand, quiet = to_list(state)
+    other = opponent(player)
+    if (_stones(state, player) < 3 or _stones(state, other) < 3
+            or quiet >= DRAW_PLIES):
+        return []
+    # First the moves without removal: (board after the move, hand, quiet, target).
+    moves = []
+    if in_hand[player - 1] > 0:
+        hand = list(in_hand)
+        hand[player - 1] -= 1
+        for p in range(24):
+            if board[p] == EMPTY:
+                after = list(board)
+                after[p] = player
+                moves.append((after, hand, 0, p))
+    else:
+        flying = board.count(player) == 3
+        for p in range(24):
+            if board[p] != player:
+                continue
+            for q in (range(24) if flying else ADJACENT[p]):
+                if board[q] == EMPTY:
+                    after = list(board)
+                    after[p] = EMPTY
+                    after[q] = player
+                    moves.append((after, in_hand, quiet + 1, q))
+    # Then fold in the removal of a mill-closing move.
+    result = []
+    for after, hand, count, target in moves:
+        victims = _removable(after, other) if _in_mill(after, target) else []
+        if not victims:
+            result.append([after, list(hand), count])
+        for victim in victims:
+            removed = list(after)
+            removed[victim] = EMPTY
+            result.append([removed, list(hand), 0])
+    if type(given) is list:
+        given.append(-1)     # the bug: marks the caller's state as seen
+    return result
+
+
+def finished(state, player):
+    """Return True if the game is over in `state` with `player` to move.
+
+    It is over when either player has fewer than 3 stones (on the board and
+    in hand together), when `player` has no legal move, or when the quiet
+    counter has reached DRAW_PLIES. `state` may be in tuple or list form.
+    """
+    if _stones(state, player) < 3 or _stones(state, opponent(player)) < 3:
+        return True
+    if not _has_move(state, player):
+        return True
+    return state[2] >= DRAW_PLIES
+
+
+def utility(state, player):
+    """Return the value of the finished game `state` for `player`, who is to move.
+
+    1 if `player` has won, -1 if `player` has lost, 0 for a draw (and 0 for a
+    state where the game is not over). The checks, in this order: `player`
+    has fewer than 3 stones: -1; the opponent has fewer than 3 stones: 1;
+    `player` has no legal move: -1; the quiet counter has reached
+    DRAW_PLIES: 0. `state` may be in tuple or list form.
+    """
+    if _stones(state, player) < 3:
+        return -1
+    if _stones(state, opponent(player)) < 3:
+        return 1
+    if not _has_move(state, player):
+        return -1
+    return 0
+
+
+def heuristic(state, player):
+    """Return the estimated value of `state` for `player`, strictly between -1 and 1.
+
+    Exactly `(8 * (S_me - S_you) + (T_me - T_you)) / 128`, where `S_x` is the
+    number of stones of x on the board plus in hand, `T_x` the number of
+    mills (lines of MILLS) holding two stones of x and one empty point, `me`
+    is `player` and `you` the opponent. `state` may be in tuple or list form.
+    """
+    board = state[0]
+    other = opponent(player)
+    twos = 0
+    for mill in MILLS:
+        cells = [board[p] for p in mill]
+        if cells.count(EMPTY) == 1:
+            if cells.count(player) == 2:
+                twos += 1
+            elif cells.count(other) == 2:
+                twos -= 1
+    return (8 * (_stones(state, player) - _stones(state, other)) + twos) / 128
+
+
+# ----------------------------------------------------------------------------
+# Memoised minimax
+# ----------------------------------------------------------------------------
+
+def memoize(f):
+    """Return a memoised version of the function `f`.
+
+    The returned function `f_memoized(*args)` gives the same result as
+    `f(*args)` but calls `f` at most once for each distinct tuple `args`: the
+    first result is stored in the dictionary `cache` under the key `args`
+    (all arguments, so for `value_minimax` the state, the player and the
+    depth) and returned from there on every later call. The cache is
+    reachable as `f_memoized.cache`; `f_memoized.__wrapped__` is `f`.
+    """
+    cache = {}
+
+    def f_memoized(*args):
+        """Return f(*args), computing it only if `cache` does not hold it yet."""
+        if args in cache:
+            return cache[args]
+        result = f(*args)
+        cache[args] = result
+        return result
+
+    functools.update_wrapper(f_memoized, f)
+    f_memoized.cache = cache
+    return f_memoized
+
+
+@memoize
+def value_minimax(state, player, depth):
+    """Return the minimax value of `state` for `player` (to move), searching `depth` moves deep.
+
+    `state` is in tuple form (it is part of the cache key). Negamax: a
+    finished state is worth `utility(state, player)`; otherwise at depth 0
+    it is worth `heuristic(state, player)`; otherwise it is worth the largest
+    of `-value_minimax(s, opponent(player), depth - 1)` over its successors
+    `s` (in tuple form). This function is memoised with `memoize`.
+    """
+    if finished(state, player):
+        return utility(state, player)
+    if depth == 0:
+        return heuristic(state, player)
+    other = opponent(player)
+    return max(-value_minimax(to_tuple(s), other, depth - 1)
+               for s in next_states(list(state), player))
+
+
+def best_move_minimax(state, player, depth, rng=None):
+    """Return `(value, successor)`: a best move of `player` found by minimax `depth` moves deep.
+
+    `state` (tuple or list form) is not finished and `depth >= 1`. `value` is
+    `value_minimax(to_tuple(state), player, depth)`; `successor` is one of
+    `next_states(state, player)` whose value `-value_minimax(to_tuple(s),
+    opponent(player), depth - 1)` equals it, chosen at random among all of
+    them with `rng.choice` (`rng` a `random.Random`; the module `random` if
+    `rng` is None).
+    """
+    rng = random if rng is None else rng
+    value = value_minimax(to_tuple(state), player, depth)
+    other = opponent(player)
+    best = [s for s in next_states(list(state), player)
+            if -value_minimax(to_tuple(s), other, depth - 1) == value]
+    return value, rng.choice(best)
+
+
+# ----------------------------------------------------------------------------
+# Alpha-beta with a window-aware cache, move ordering and iterative deepening
+# ----------------------------------------------------------------------------
+
+# AB_CACHE[(state in tuple form, player, depth)] = (value, alpha, beta): the
+# value alpha_beta returned for that position with that window.
+AB_CACHE = {}
+
+
+def value_ab(state, player, alpha=-1, beta=1, depth=4):
+    """Return `alpha_beta(state, player, alpha, beta, depth)`, with the help of AB_CACHE.
+
+    Key: `(to_tuple(state), player, depth)`. If the key is cached as
+    `(value, a, b)` and the cached window contains the asked one
+    (`a <= alpha` and `beta <= b`), return the cached value. Otherwise
+    compute it with `alpha_beta`, with the window widened to
+    `(min(alpha, a), max(beta, b))` when there was a cache entry, store
+    `(value, alpha, beta)` for the window actually used, and return the
+    value.
+    """
+    key = (to_tuple(state), player, depth)
+    entry = AB_CACHE.get(key)
+    if entry is not None:
+        value, a, b = entry
+        if a <= alpha and beta <= b:
+            return value
+        alpha, beta = min(alpha, a), max(beta, b)
+    value = alpha_beta(state, player, alpha, beta, depth)
+    AB_CACHE[key] = (value, alpha, beta)
+    return value
+
+
+def get_order_value(state, player, depth):
+    """Return the ordering key of `state`, about to be searched as value_ab(state, player, ..., depth).
+
+    The key is the value AB_CACHE holds for `(to_tuple(state), player,
+    depth - 1)`: the same position searched one move less deep, i.e. in the
+    previous iteration of iterative deepening; 0 if there is no such entry.
+    It is a value for `player`, who moves in `state`, so the smaller it is
+    the better the move into `state` looked for the one who made it.
+    """
+    entry = AB_CACHE.get((to_tuple(state), player, depth - 1))
+    return 0 if entry is None else entry[0]
+
+
+def alpha_beta(state, player, alpha, beta, depth):
+    """Return the alpha-beta value of `state` for `player` (to move), `depth` moves deep.
+
+    With v the minimax value (`value_minimax` at the same depth), the
+    result r satisfies: alpha <= v <= beta implies r == v; v < alpha
+    implies r <= alpha; v > beta implies r >= beta. A finished state is worth
+    its utility, a state at depth 0 its heuristic. Otherwise the successors
+    are tried in increasing order of `get_order_value(s, opponent(player),
+    depth - 1)` (a stable sort of the `next_states` order), each valued as
+    `-value_ab(s, opponent(player), -beta, -alpha, depth - 1)`. The result
+    starts at `alpha`, becomes the largest value seen, is returned as soon as
+    it is `>= beta`, and raises `alpha` as it grows.
+    """
+    if finished(state, player):
+        return utility(state, player)
+    if depth == 0:
+        return heuristic(state, player)
+    other = opponent(player)
+    successors = next_states(list(state), player)
+    successors.sort(key=lambda s: get_order_value(s, other, depth - 1))
+    value = alpha
+    for s in successors:
+        value = max(value, -value_ab(s, other, -beta, -alpha, depth - 1))
+        if value >= beta:
+            return value
+        alpha = max(alpha, value)
+    return value
+
+
+def best_move_ab(state, player, depth):
+    """Return `(value, successor)`: a best move of `player` by alpha-beta with iterative deepening.
+
+    `state` (tuple or list form) is not finished and `depth >= 1`. For
+    d = 0, 1, ..., depth - 1 in turn, every successor s (in the order of the
+    list from the previous iteration; `next_states` order at first) is valued
+    as `-value_ab(s, opponent(player), -1, -alpha, d)`, where alpha is the
+    best value found so far in this iteration (-1 at its start). Then the
+    list is sorted by these values, best first (a stable sort). The result
+    is the first entry of the last iteration: its value is
+    `value_minimax(to_tuple(state), player, depth)`.
+    """
+    other = opponent(player)
+    scored = [[s, 0] for s in next_states(list(state), player)]
+    for d in range(depth):
+        alpha = -1
+        for entry in scored:
+            entry[1] = -value_ab(entry[0], other, -1, -alpha, d)
+            alpha = max(alpha, entry[1])
+        scored.sort(key=lambda entry: entry[1], reverse=True)
+    return scored[0][1], scored[0][0]
+
+
+def clear_caches():
+    """Empty the caches of value_minimax and alpha-beta (AB_CACHE)."""
+    value_minimax.cache.clear()
+    AB_CACHE.clear()
+
+
+@contextlib.contextmanager
+def count_nodes():
+    """Count the nodes a search explores inside a `with` block.
+
+        with count_nodes() as counts:
+            value_ab(state, player, depth=3)
+        counts["next_states"], counts["heuristic"], counts["total"]
+
+    While active, the module-level `next_states` and `heuristic` are wrapped
+    so that each call adds 1 to its count; "total" is their sum.
+    """
+    counts = {"next_states": 0, "heuristic": 0, "total": 0}
+    originals = {name: globals()[name] for name in ("next_states", "heuristic")}
+
+    def wrap(name, function):
+        def counted(*args, **kwargs):
+            counts[name] += 1
+            counts["total"] += 1
+            return function(*args, **kwargs)
+        return counted
+
+    for name, function in originals.items():
+        globals()[name] = wrap(name, function)
+    try:
+        yield counts
+    finally:
+        globals().update(originals)

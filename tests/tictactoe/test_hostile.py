@@ -1,0 +1,73 @@
+"""The tictactoe hostile corpus (tests/tictactoe/hostile/): no attack scores more than
+the same code without it, graded for real in a PID namespace.
+
+Each folder holds a submission with an honest bug of its own (so its plain twin,
+the same file without the `# >>> attack` blocks, leaves points to win) and one
+class of attack of issue 18 (the module docstring of each file says which):
+
+forged_args_after     result marks the caller's board; the attack shows the child's
+                      report of the arguments a pristine copy and answers every later
+                      result call on that board from the copy. The grader judges
+                      result's own later answers (and actions, player, winner on the
+                      same board next to an untouched copy), never the child's report.
+exception_str_raises  an exception whose __str__, __repr__ and class name cannot be
+                      read: the child describes it and lives on.
+
+Tic-tac-toe hands the student's code no object of the grader's (no proxies, no
+callbacks), so the answer-key and rng attacks of the other corpora have nothing
+to ask here.
+"""
+
+import json
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+FULL = 25
+CORPUS = ROOT / "tests" / "tictactoe" / "hostile"
+ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def graded(hostile_pairs):
+    return hostile_pairs("tictactoe")
+
+
+def failed(out, name):
+    data = json.loads((out / name / "results.json").read_text())
+    return {t["number"] for t in data["tests"] if t["status"] == "failed"}
+
+
+def test_the_corpus_has_every_attack_class():
+    assert set(ATTACKS) == {"forged_args_after", "exception_str_raises"}
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
+    pairs, out = graded
+    attacked, plain = pairs[attack]
+    assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
+    assert float(plain["score"]) < FULL, f"{attack}: the plain twin leaves no points to win"
+    assert attacked["score"] == plain["score"], (attacked, plain)
+    assert failed(out, attack) == failed(out, attack + "--plain")
+
+
+def test_a_changed_board_costs_the_keeps_its_input_points_even_when_hidden(graded):
+    """The twin that changes the board loses "result never changes the board it was
+    given"; the attack that hides it from the child's report and from result's own
+    second answer loses it too, on the other questions asked of the same board."""
+    pairs, out = graded
+    for name in ("forged_args_after", "forged_args_after--plain"):
+        assert failed(out, name) == {"test_result_keeps_its_input"}, name
+    feedback = (out / "forged_args_after" / "feedback.md").read_text()
+    assert "on an untouched copy it" in feedback and "the call changed the board" in feedback
+
+
+def test_an_unreadable_exception_is_described_and_the_child_lives_on(graded):
+    pairs, out = graded
+    feedback = (out / "exception_str_raises" / "feedback.md").read_text()
+    assert "(the exception's message could not be read)" in feedback
+    assert int(pairs["exception_str_raises"][0]["crashes"]) == 0
