@@ -30,7 +30,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import ROOT, KitError, slices
+from .. import ROOT, KitError, release, slices
 from ..grading.grader import Grader
 from ..grading.runner import load_rubric
 from ..sandbox import layers as sandbox_layers
@@ -128,8 +128,14 @@ def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str) 
     _render("info.json.j2", question / "info.json", title=piece.title, assignment=piece.name,
             uuid=uuid.uuid5(_UUIDS, piece.name), image=PL_IMAGE, folder=folder,
             timeout=PL_TIMEOUT)
+    # The skeleton the question tells students to start from: what `autograder
+    # release` gives them (stubs, public tests, their Makefile), as a download.
+    with tempfile.TemporaryDirectory(prefix="spielbaum-skeleton-") as temp:
+        release.render(piece, Path(temp) / piece.name)
+        (question / "clientFilesQuestion").mkdir()
+        _zip(Path(temp), question / "clientFilesQuestion" / f"{piece.name}.zip")
     _render("question.html.j2", question / "question.html", title=piece.title,
-            modules=list(piece.modules))
+            modules=list(piece.modules), skeleton=f"{piece.name}.zip")
     return target
 
 
