@@ -107,6 +107,12 @@ def test_nbgrader_graded_cells_show_a_verdict_and_no_bare_score():
     assert outputs(1, 2) == (None, 1)
 
 
+def test_nbgrader_counts_read_in_the_singular_for_one():
+    from autograder.nbgrader.cycle import _count
+    assert _count(1, "submission") == "1 submission" and _count(2, "student") == "2 students"
+    assert _count(0, "written answer") == "0 written answers"
+
+
 def test_nbgrader_make_targets_name_an_unknown_assignment():
     for command in ("grade", "collect", "autograde", "feedback"):
         done = subprocess.run([sys.executable, "-m", "autograder.nbgrader.cycle", command,
