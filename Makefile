@@ -17,17 +17,19 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@echo "Installing the kit into $(VENV) ..."
-	@$(PY) -m pip install --quiet --disable-pip-version-check \
-		-e '.[nbgrader,similarity,tournament,cluster,dev]'
+	@echo "Installing the kit and its tools into $(VENV): a minute or two on a fresh machine" \
+		"(nbgrader and its dependencies are most of it); pip says what it fetches."
+	@$(PY) -m pip install --disable-pip-version-check --progress-bar off \
+		-e '.[nbgrader,similarity,tournament,cluster,lms,dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile --durations=30
 
+# The grader replaces what it writes (each student's folder, grades.csv, the
+# similarity report) and nothing else: other work in out/ (out/mutation) stays.
 demo: $(STAMP)
-	@rm -rf out
 	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity \
 		--boilerplate examples/tictactoe/bob_plain/tictactoe.py
 

@@ -38,9 +38,12 @@ if os.environ.get("SPIELBAUM_EXCHANGE"):
 c.CourseDirectory.ignore = IGNORE
 
 # Students edit the .py modules. Autograde copies the source folder's files over
-# the student's unless they are named here, which would grade the reference.
+# the student's unless they are named here, which would grade the reference. The
+# slice's manifest is the kit's, not the student's: never copied into autograded/
+# and so never into anyone's feedback.
 c.Autograde.exclude_overwriting = {
     manifest.parent.name: tomllib.loads(manifest.read_text(encoding="utf-8"))["modules"]
+    + ["assignment.toml"]
     for manifest in sorted(SOLUTIONS.glob("*/assignment.toml"))
 }
 

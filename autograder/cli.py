@@ -2,6 +2,8 @@
 
     autograder release [ASSIGNMENT ...] [--check]
     autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
+                     [--from moodle|canvas|classroom|gradescope|folders|flat]
+    autograder import FORMAT SRC --out DIR [--assignment A]
     autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
     autograder doctor
     autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
@@ -30,6 +32,7 @@ from . import KitError
 COMMANDS = (
     "autograder.release",                 # release
     "autograder.grading.command",         # grade
+    "autograder.lms.command",             # import, and grade --from (docs/TEACHING.md)
     "autograder.similarity.command",      # similarity
     "autograder.sandbox.command",         # doctor
     "autograder.tournament.command",      # tournament

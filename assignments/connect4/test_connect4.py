@@ -10,7 +10,7 @@ import pytest
 
 import connect4 as c4
 
-SEED_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
+COURSE_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
 
 
 def draw(state):
@@ -106,10 +106,10 @@ def test_terminal_test(state, expected):
 
 
 @pytest.mark.checks("minimize")
-def test_minimize_blocks_on_the_seed_example():
+def test_minimize_blocks_on_the_course_notebooks_example():
     stats = c4.SearchStats()
-    best, value = c4.minimize(SEED_EXAMPLE, bremse=2, stats=stats)
-    check("minimize(state, bremse=2)", SEED_EXAMPLE, (SEED_EXAMPLE + [41], -65), (best, value))
+    best, value = c4.minimize(COURSE_EXAMPLE, bremse=2, stats=stats)
+    check("minimize(state, bremse=2)", COURSE_EXAMPLE, (COURSE_EXAMPLE + [41], -65), (best, value))
     assert stats.as_dict() == {"nodes": 43, "expanded": 7, "evaluations": 36,
                                "prunings": 4}, f"the search counted {stats.as_dict()}"
 
@@ -138,8 +138,8 @@ def test_centre_first():
 
 @pytest.mark.checks("shallow_order")
 def test_shallow_order():
-    ordered = c4.shallow_order(c4.nextstates(SEED_EXAMPLE), 1)
-    check("shallow_order(nextstates(state), 1) (last cells)", SEED_EXAMPLE,
+    ordered = c4.shallow_order(c4.nextstates(COURSE_EXAMPLE), 1)
+    check("shallow_order(nextstates(state), 1) (last cells)", COURSE_EXAMPLE,
           [41, 35, 36, 9, 25, 33], [child[-1] for child in ordered])
 
 
@@ -154,19 +154,19 @@ def test_book_move():
 
 @pytest.mark.checks("iterative_deepening")
 def test_iterative_deepening():
-    check("iterative_deepening(state, 60, max_bremse=2)", SEED_EXAMPLE,
-          (SEED_EXAMPLE + [41], -65, 2), c4.iterative_deepening(SEED_EXAMPLE, 60, max_bremse=2))
-    best, value, bremse = c4.iterative_deepening(SEED_EXAMPLE, 0)
-    check("iterative_deepening(state, 0)", SEED_EXAMPLE, 1, bremse)
+    check("iterative_deepening(state, 60, max_bremse=2)", COURSE_EXAMPLE,
+          (COURSE_EXAMPLE + [41], -65, 2), c4.iterative_deepening(COURSE_EXAMPLE, 60, max_bremse=2))
+    best, value, bremse = c4.iterative_deepening(COURSE_EXAMPLE, 0)
+    check("iterative_deepening(state, 0)", COURSE_EXAMPLE, 1, bremse)
 
 
 @pytest.mark.checks("iterative_deepening")
 def test_iterative_deepening_with_a_fake_clock():
     readings = iter(range(0, 10 ** 6, 1))
-    best, value, bremse = c4.iterative_deepening(SEED_EXAMPLE, 50,
+    best, value, bremse = c4.iterative_deepening(COURSE_EXAMPLE, 50,
                                                  clock=lambda: float(next(readings)))
     assert 1 <= bremse < 4, f"a budget of 50 clock ticks allowed depth {bremse}"
-    assert best in c4.nextstates(SEED_EXAMPLE)
+    assert best in c4.nextstates(COURSE_EXAMPLE)
 
 
 @pytest.mark.checks("play_game")

@@ -164,6 +164,8 @@ class Student:
 
     def __init__(self):
         self.process = None
+        self.answered = 0           # moves your player has given
+        self.failed = ""            # its last error, when it gave one instead of a move
 
     def start(self):
         """Start the process and wait until your module is imported: starting
@@ -200,6 +202,10 @@ class Student:
             self.stop()
             return None, "your program ended (see the error above)"
         reply = json.loads(reply)
+        if reply.get("error"):
+            self.failed = reply["error"]
+        else:
+            self.answered += 1
         return reply.get("answer"), reply.get("error")
 
     def move(self, state, player, budget):
@@ -292,6 +298,18 @@ def play(student, opponent, opening, student_is_white, budget):
     return points, reason, count
 
 
+#: Errors that would end every game the same way: no need to play the others.
+HOPELESS = ("not written yet", "does not import")
+
+
+def hopeless(student):
+    """Why every game would be lost as the first was ("" if it might not be): the
+    player never gave a move, and its error is one that does not depend on the position."""
+    if student.answered == 0 and any(words in student.failed for words in HOPELESS):
+        return student.failed
+    return ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -317,6 +335,12 @@ def main():
                     print(f"vs {opponent:6s} opening {number + 1} you {colour}: "
                           f"{points:g} ({reason}, {count} moves)", flush=True)
                     student.stop()          # a fresh process every game, as in the tournament
+                    if number == 0 and white and (why := hopeless(student)):
+                        print(f"Stopped after one game: your player lost it before its first "
+                              f"move ({why}), and every game would end the same way. Fix "
+                              "that (make check says what is missing), then run make duel "
+                              "again.")
+                        return
             print(f"== against {opponent}: {score:g} of {2 * len(chosen)} points\n",
                   flush=True)
             total, played = total + score, played + 2 * len(chosen)

@@ -54,6 +54,14 @@ def point_numbers():
     return "\n".join("".join(line).rstrip() for line in grid)
 
 
+def beside_numbers(board: str) -> str:
+    """draw_board's drawing with the point numbers to its right, line by line."""
+    drawn, numbers = board.splitlines(), point_numbers().splitlines()
+    width = max(len(line) for line in drawn[:len(numbers)])
+    lines = [f"{line:<{width}}    {number}" for line, number in zip(drawn, numbers)]
+    return "\n".join(lines + drawn[len(numbers):])
+
+
 def describe(before, after, player):
     """A move in words: which point was left, reached, and which stone was removed."""
     other = m.opponent(player)
@@ -73,10 +81,10 @@ def human_move(state, player):
 
 def main():
     human = {"W": m.WHITE, "B": m.BLACK}[ask("Do you play W (moves first) or B? ", {"W", "B"})]
-    print(f"The points are numbered like this:\n{point_numbers()}")
+    print("The board, and beside it the number of every point:")
     state, player = m.initial_state(), m.WHITE
     while not m.finished(state, player):
-        print(f"\n{m.draw_board(state)}\n{NAMES[player]} to move")
+        print(f"\n{beside_numbers(m.draw_board(state))}\n{NAMES[player]} to move")
         if player == human:
             state = human_move(state, player)
         else:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError
-from ..outputs.paths import RESERVED, student_id_problem
+from ..outputs.paths import RESERVED, ROSTER, student_id_problem
 from ..outputs.text import visible
 
 MAX_BYTES = 5 << 20          # one module, and all of a submission's modules together
@@ -77,6 +77,8 @@ def survey(submissions: Path) -> Survey:
                 result.refused.append((name, problem))
             else:
                 result.folders.append(entry)
+        elif name == ROSTER and entry.is_file():
+            continue            # the ids and names of an LMS import (autograder/lms/)
         elif not name.startswith("."):
             result.others.append((name, "a file, not a student folder, not graded (put "
                                         "each student's files in a folder named by their id)"))
@@ -193,6 +195,11 @@ def locate(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str, st
             else:
                 unsearched = f" (the grader stopped looking at {walked.cut})" if walked.cut \
                     else ""
+                zips = [e for e in walked.entries if e.kind == "file"
+                        and e.parts[-1].lower().endswith(".zip")]
+                if zips:     # an LMS took a zip; the import unpacks it (autograder/lms/)
+                    unsearched += (f"; it holds {_shown(zips[0].parts)}: `autograder import "
+                                   "folders` unpacks the zips of a folder of submissions")
                 why = f"no file named {module} in the submission{unsearched}"
             return None, "missing", why
         if len(files) > 1:

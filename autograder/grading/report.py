@@ -14,6 +14,7 @@ from pathlib import Path
 import jinja2
 
 from ..outputs import html, jsondata, markdown, spreadsheet
+from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
 from ..outputs.text import writable
 from . import fingerprint
@@ -25,17 +26,27 @@ CSV_FIELDS = ["student", "score", "max_score", "status", "passed", "failed", "ti
               "crashes", "refused", "message"]
 
 
-def _environment(finalize, autoescape: bool) -> jinja2.Environment:
+def _environment(finalize, autoescape: bool, code) -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
         autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, finalize=finalize)
     environment.filters["fenced"] = markdown.fenced
+    environment.filters["code"] = code           # the kit's `backticked` names as code
+    environment.filters["block"] = _block
     return environment
 
 
-_MARKDOWN = _environment(markdown.finalize, autoescape=False)
-_HTML = _environment(html.finalize, autoescape=True)
+def _block(output: str):
+    """A check's output for the HTML page: every line escaped as it is, but a hint
+    (the kit's prose) with its `backticked` names as <code>."""
+    from markupsafe import Markup, escape
+    return Markup("\n").join(html.with_code(line) if line.startswith("hint: ")
+                             else escape(visible(line)) for line in output.splitlines())
+
+
+_MARKDOWN = _environment(markdown.finalize, autoescape=False, code=markdown.with_code)
+_HTML = _environment(html.finalize, autoescape=True, code=html.with_code)
 
 
 def _number(x: float):

@@ -4,10 +4,14 @@ A graded cell calls `verdict(assignment, test)`. The first call in a kernel
 grades the submission once with the kit's sandboxed grader in a separate
 process (grade_one.py): student code never enters this kernel, so it cannot
 rewrite later cells, fake a module or lie through `__eq__` here. The verdict is
-printed on stdout (never stderr: nbgrader zeroes a cell that writes there) and
-the score is returned, so nbgrader takes the cell's `execute_result` as partial
-credit. The cell text is the same as the kit's feedback: hidden checks say what
-was checked, never the expected answers.
+printed on stdout. nbgrader scores a code cell by its outputs: a cell that
+writes to stderr gets no points, one with a number as its result that many,
+any other all of them. So a passed check returns nothing (all its points, and
+no bare `Out[n]: 2` under the verdict), a failed one writes one line to stderr
+saying so (no points), and only a partial score would be returned as a number
+(`outputs` says which, for the kit's own grading too). The cell text is the
+same as the kit's feedback: hidden checks say what was checked, never the
+expected answers.
 
 Which folder is graded: $SPIELBAUM_SUBMISSION when the kit's preprocessor
 (preprocessors.GradeInCleanFolder) set it, else the kernel's working folder,
@@ -48,6 +52,16 @@ def cell_text(results: dict, test: str) -> tuple[str, float]:
     return "\n".join(lines), max(0.0, min(score, points))
 
 
+def outputs(score: float, points: float) -> tuple[str | None, float | None]:
+    """(the line for stderr, the value to return) that make nbgrader give `score`
+    of `points`: (None, None) is all of them."""
+    if score <= 0:
+        return "no points for this check", None
+    if score >= points:
+        return None, None
+    return None, _number(score)
+
+
 def _grade(assignment: str, folder: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="spielbaum-cell-") as clean:
         env = {**os.environ, "PYTHONSAFEPATH": "1"}   # cwd is never on the child's sys.path
@@ -66,8 +80,10 @@ def _grade(assignment: str, folder: str) -> dict:
 
 
 def verdict(assignment: str, test: str):
-    """Print the verdict of hidden test `test` and return its score."""
+    """Print the verdict of hidden test `test`; nbgrader reads its score from what
+    the cell wrote and returned (see `outputs`)."""
     key = (assignment, os.path.abspath(submission_folder()))
+    points = 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -75,9 +91,19 @@ def verdict(assignment: str, test: str):
                 _graded[key] = _grade(*key)
             results = _graded[key]
             text, score = cell_text(results, test)
+            points = max_points(results, test)
             if not results.get("tests"):
                 text = f"{test}: {results.get('output', 'not graded')}"
-        except Exception as error:   # never a traceback, never stderr
+        except Exception as error:   # never a traceback
             text, score = f"{test}: the grader failed ({type(error).__name__}: {error})", 0.0
     print(text)
-    return _number(score)
+    failed, value = outputs(score, points)
+    if failed:
+        sys.stdout.flush()
+        print(failed, file=sys.stderr)
+    return value
+
+
+def max_points(results: dict, test: str) -> float:
+    entry = next((t for t in results.get("tests", []) if t.get("number") == test), None)
+    return float(entry["max_score"]) if entry else 0.0

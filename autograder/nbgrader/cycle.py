@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -166,13 +167,15 @@ def _stage(name: str, api, students: list[str], staging: Path) -> None:
         shutil.copytree(source, staging / student, symlinks=True, ignore=_ignored(api))
 
 
-def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
+def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
+                    answers: dict | None = None):
     """The submitted notebook (or the handout, if none came) with only the
-    graded cells runnable, each showing the kit's verdict as its output."""
+    graded cells runnable, each showing the kit's verdict as its output (what
+    plain autograde would show: cells.outputs), and the written answers kept."""
     import nbformat
     from nbformat.v4 import new_output
 
-    from .cells import _number, cell_text
+    from .cells import cell_text, max_points, outputs
     from .preprocessors import keep_only_checks, repair, sanitize_markup
     from ..grading.intake import IntakeError, read_module
     path = submitted / f"{name}.ipynb"
@@ -190,7 +193,7 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-    keep_only_checks(nb, checks)
+    keep_only_checks(nb, checks, answers)
     count = 0
     for cell in nb.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
@@ -201,15 +204,29 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict):
         if not results.get("tests"):
             text = f"{grade_id}: {results.get('output', 'not graded')}"
         cell.execution_count = count
-        cell.outputs = [new_output("stream", name="stdout", text=text + "\n"),
-                        new_output("execute_result", execution_count=count,
-                                   data={"text/plain": repr(_number(score))})]
-    sanitize_markup(nb)
-    return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}, notes
+        cell.outputs = [new_output("stream", name="stdout", text=text + "\n")]
+        failed, value = outputs(score, max_points(results, grade_id))
+        if failed:
+            cell.outputs.append(new_output("stream", name="stderr", text=failed + "\n"))
+        if value is not None:
+            cell.outputs.append(new_output("execute_result", execution_count=count,
+                                           data={"text/plain": repr(value)}))
+    sanitize_markup(nb)         # before the answers are read: as the notebook keeps them
+    written = {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in nb.cells
+               if cell.cell_type == "markdown"
+               and cell.metadata.get("nbgrader", {}).get("grade_id") in (answers or {})}
+    return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}, notes, \
+        written
 
 
-def record(name: str, api, student: str, scores: dict[str, float]) -> None:
-    """Write one student's scores into nbgrader's gradebook."""
+def record(name: str, api, student: str, scores: dict[str, float],
+           written: dict[str, str] | None = None, before: dict[str, str] | None = None) -> None:
+    """Write one student's scores into nbgrader's gradebook. A written answer is
+    left to the teacher: it needs grading by hand unless it is still the handout's
+    (then it scores 0, as nbgrader's autograde does). A score the teacher already
+    gave it in formgrader is kept (grading again never erases it), and asked for
+    again only when the answer is not the one graded (`before`: the text of the
+    last autograded notebook; unknown counts as changed, as in nbgrader)."""
     from nbgrader.api import Gradebook
     submitted = api.coursedir.format_path(api.coursedir.submitted_directory, student, name)
     timestamp = api.coursedir.get_existing_timestamp(submitted)
@@ -223,7 +240,69 @@ def record(name: str, api, student: str, scores: dict[str, float]) -> None:
             grade = gb.find_grade(grade_id, name, name, student)
             grade.auto_score = score
             grade.needs_manual_grade = False
+        for grade_id, text in (written or {}).items():
+            grade = gb.find_grade(grade_id, name, name, student)
+            unanswered = text.strip() in ("", notebooks.ANSWER_STUB)
+            grade.auto_score = 0.0 if unanswered else None
+            changed = before is None or before.get(grade_id) != text
+            grade.needs_manual_grade = not unanswered and (grade.manual_score is None
+                                                           or changed)
         gb.db.commit()
+
+
+def written_in(notebook: Path, answers: dict) -> dict[str, str] | None:
+    """The written answers of an autograded notebook the kit wrote earlier (None if
+    there is none): what the teacher's scores in formgrader were given for."""
+    import nbformat
+    if not answers or not notebook.is_file() or notebook.is_symlink():
+        return None
+    try:
+        nb = nbformat.read(notebook, as_version=4)
+    except Exception:  # noqa: BLE001 (unreadable: treated as unknown, so asked again)
+        return None
+    return {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in nb.cells
+            if cell.cell_type == "markdown"
+            and cell.metadata.get("nbgrader", {}).get("grade_id") in answers}
+
+
+def gradebook_rows(name: str, api) -> list[dict]:
+    """Every submission of `name` in the gradebook: the score nbgrader exports (the
+    checks and the written answers graded so far) and what is left to grade by hand."""
+    from nbgrader.api import Gradebook, MissingEntry
+    rows = []
+    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            submissions = gb.assignment_submissions(name)
+        except MissingEntry:
+            return []
+        for submission in submissions:
+            pending = sum(1 for nb in submission.notebooks for grade in nb.grades
+                          if grade.needs_manual_grade)
+            rows.append({"student": submission.student_id, "score": submission.score,
+                         "max_score": submission.max_score, "to_grade": pending})
+    return sorted(rows, key=lambda r: r["student"])
+
+
+def summary(name: str, api, statuses: dict | None = None, say=print) -> None:
+    """One line per student from the gradebook (with the bulk grader's status where
+    it is not `graded`), and what is left to grade by hand."""
+    rows = gradebook_rows(name, api)
+    for row in rows:
+        status = (statuses or {}).get(row["student"], "graded")
+        hand = f"; {_count(row['to_grade'], 'written answer')} to grade in formgrader" \
+            if row["to_grade"] else ""
+        say(f"{plain(row['student']):<24} {row['score']:>6g}/{row['max_score']:g}"
+            + (f" {status}" if status != "graded" else "") + hand)
+    pending = sum(1 for row in rows if row["to_grade"])
+    say(f"{_count(len(rows), 'submission')} of {name} in the gradebook"
+        + (f"; {_count(pending, 'student')} with written answers to grade by hand "
+           "(formgrader: Manual Grading)" if pending else ""))
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" + ("" if number == 1 else "s")
 
 
 def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
@@ -235,7 +314,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     from rich.console import Console
 
     from ..grading import batch
-    from .preprocessors import graded_checks
+    from .preprocessors import graded_checks, written_answers
     api = api or make_api()
     students = []
     for student in submitted_students(name, api):
@@ -250,6 +329,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     checks = graded_checks(api.coursedir.db_url, name, name)
     if not checks:
         raise KitError(f"the gradebook has no graded cells for {name}: release it first")
+    answers = written_answers(api.coursedir.db_url, name, name)
     root = course_root(api)
     kit_out = root / "kit_grades" / name
     console = console or Console(stderr=True)
@@ -260,7 +340,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
                                console=console)
     for student in students:
         try:
-            notes = _record_one(name, api, student, checks, kit_out, nbformat)
+            notes = record_one(name, api, student, checks, answers, kit_out, nbformat)
         except Exception as error:  # noqa: BLE001 (one student's record, never the batch)
             say(f"grade-collected: {plain(student)}: not recorded in the gradebook "
                 f"({type(error).__name__}: {plain(error)})")
@@ -270,16 +350,18 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     return rows
 
 
-def _record_one(name: str, api, student: str, checks: dict, kit_out: Path, nbformat) -> list:
+def record_one(name: str, api, student: str, checks: dict, answers: dict, kit_out: Path,
+                nbformat) -> list:
     results = json.loads((kit_out / student / "results.json").read_text(encoding="utf-8"))
     submitted = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
     target = Path(api.coursedir.format_path(api.coursedir.autograded_directory, student, name))
+    before = written_in(target / f"{name}.ipynb", answers)
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(submitted, target, symlinks=True, ignore=_ignored(api))
-    nb, scores, notes = filled_notebook(name, submitted, checks, results)
+    nb, scores, notes, written = filled_notebook(name, submitted, checks, results, answers)
     nbformat.write(nb, target / f"{name}.ipynb")
-    record(name, api, student, scores)
+    record(name, api, student, scores, written, before)
     return notes
 
 
@@ -305,7 +387,35 @@ def feedback(name: str, api=None, say=print) -> None:
     excluded = ",".join(filter(None, [api.coursedir.student_id_exclude, *lacking]))
     with temp_attrs(api.coursedir, student_id_exclude=excluded):
         _run("generate_feedback", api.generate_feedback(name, force=True))
+        name_checks(name, api)
         _run("release_feedback", api.release_feedback(name))
+
+
+_TEST_CELL = re.compile(r'<a href="#([A-Za-z0-9_-]+)">Test cell</a>')
+_GRADE_CELL = re.compile(r'Grade cell: <code>([A-Za-z0-9_-]+)</code>')
+
+
+def name_checks(name: str, api) -> int:
+    """nbgrader's feedback page lists every graded cell as "Test cell" and heads it
+    with its id: name each by what it checks (the hidden test's docstring, the
+    kit's own text). Returns how many pages changed."""
+    import html
+    titles = {test: title for test, title, _ in notebooks.hidden_tests(slices.load(name))}
+
+    def titled(match: re.Match, form: str) -> str:
+        title = titles.get(match.group(1))
+        return match.group(0) if title is None else form.format(id=match.group(1),
+                                                              title=html.escape(title))
+    changed = 0
+    base = Path(api.coursedir.root) / api.coursedir.feedback_directory
+    for page in sorted(base.glob(f"*/{name}/*.html")):
+        text = page.read_text(encoding="utf-8")
+        named = _TEST_CELL.sub(lambda m: titled(m, '<a href="#{id}">{title}</a>'), text)
+        named = _GRADE_CELL.sub(lambda m: titled(m, "Check: {title}"), named)
+        if named != text:
+            page.write_text(named, encoding="utf-8")
+            changed += 1
+    return changed
 
 
 def export(to: str, api=None) -> Path:
@@ -388,19 +498,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.command not in ("export", "student-config") and not args.assignment:
         parser.error(f"{args.command} needs an assignment: A=<assignment>")
     try:
+        if args.assignment:
+            slices.load(args.assignment)        # "unknown assignment ..." before anything
         if args.command == "release":
             print(f"released {args.assignment} from {release(args.assignment)}")
         elif args.command == "collect":
             found = collect(args.assignment)
-            print(f"{len(found)} submissions of {args.assignment} collected")
+            print(f"{_count(len(found), 'submission')} of {args.assignment} collected")
         elif args.command == "grade":
-            rows = grade_collected(args.assignment, jobs=args.jobs)
-            for row in sorted(rows, key=lambda r: r["student"]):
-                print(f"{plain(row['student']):<24} {row['score']:>6}/{row['max_score']:<4} "
-                      f"{row['status']}")
-            print(f"{len(rows)} submissions graded into the gradebook and autograded/")
+            api = make_api()
+            rows = grade_collected(args.assignment, api, jobs=args.jobs)
+            print(f"{_count(len(rows), 'submission')} graded into the gradebook and "
+                  "autograded/ (scores below: the checks, and written answers graded so far)")
+            summary(args.assignment, api, {row["student"]: row["status"] for row in rows})
         elif args.command == "autograde":
-            autograde(args.assignment)
+            api = make_api()
+            autograde(args.assignment, api)
+            summary(args.assignment, api)
         elif args.command == "feedback":
             feedback(args.assignment)
             print(f"feedback for {args.assignment} generated and released")

@@ -3,9 +3,18 @@
 One source for everything a notebook says:
   - the task in prose: the student README (solutions/<a>/README.md);
   - the module names, the title and the public-test timeout: assignment.toml;
-  - the functions to write and their signatures: the reference's solution markers;
+  - the functions to write and their signatures: the reference's solution markers
+    (functions and methods a student calls; a helper nested inside a function
+    is not listed);
+  - the cell to try them: assignment.toml's `[notebook] try`, runnable as it is
+    (a kit test runs every one against the reference);
   - one graded cell per hidden test, its title (the test's docstring) and its
-    points (autograder/suites/<a>/rubric.toml), in the rubric's order.
+    points (autograder/suites/<a>/rubric.toml), in the rubric's order;
+  - questions answered in prose, graded by hand in formgrader: assignment.toml's
+    `[[answers]]` (id, points, question), one nbgrader "manually graded answer"
+    cell each, at the end. Their points are the notebook's, not the rubric's:
+    `autograder grade` gives the hidden suite's score, nbgrader's gradebook
+    that score plus the written answers' (docs/TEACHING.md).
 
 Students edit the .py module, not the notebook: the notebook is the handout, a
 place to run the public checks and to try the game. A graded cell holds no test
@@ -58,23 +67,54 @@ def hidden_tests(piece: slices.Slice) -> list[tuple[str, str, float]]:
 
 
 def student_functions(piece: slices.Slice) -> list[tuple[str, str]]:
-    """(module, `name(params)`) for every function the student writes."""
+    """(module, `name(params)`) for every function and method the student writes
+    and calls: module functions and methods of module classes, `self` left out. A
+    function nested inside another (a decorator's wrapper) is part of the outer
+    one, which is listed."""
     found = []
     for module in piece.modules:
         source = (piece.solution_dir / module).read_text(encoding="utf-8")
         stubbed = set(release.strip_solutions(source, str(piece.solution_dir / module)).stubbed)
 
-        def visit(node, prefix):
+        def visit(node, prefix, in_class):
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.FunctionDef):
                     qualified = prefix + child.name
                     if qualified in stubbed:
-                        params = ", ".join(a.arg for a in child.args.args)
-                        found.append((Path(module).stem, f"{qualified}({params})"))
-                    visit(child, qualified + ".")
+                        params = [a.arg for a in child.args.args]
+                        if in_class and params and params[0] == "self":
+                            params = params[1:]
+                        found.append((Path(module).stem, f"{qualified}({', '.join(params)})"))
                 elif isinstance(child, ast.ClassDef):
-                    visit(child, prefix + child.name + ".")
-        visit(ast.parse(source), "")
+                    visit(child, prefix + child.name + ".", True)
+        visit(ast.parse(source), "", False)
+    return found
+
+
+def try_source(piece: slices.Slice) -> str:
+    """The example calls of the "try your functions" cell (assignment.toml)."""
+    text = piece.extra.get("notebook", {}).get("try", "")
+    if not isinstance(text, str) or not text.strip():
+        raise KitError(f"{piece.solution_dir / 'assignment.toml'}: [notebook] try is missing: "
+                       "the example calls the notebook offers (they must run as they are)")
+    return text.strip("\n")
+
+
+def answers(piece: slices.Slice) -> list[dict]:
+    """The questions answered in prose ([[answers]] in assignment.toml), checked."""
+    where = piece.solution_dir / "assignment.toml"
+    found, seen = [], set()
+    for entry in piece.extra.get("answers", []):
+        if not isinstance(entry, dict) or not {"id", "points", "question"} <= set(entry):
+            raise KitError(f"{where}: every [[answers]] needs id, points and question")
+        grade_id = str(entry["id"])
+        if not grade_id.startswith("answer_") or grade_id in seen or \
+                not grade_id.replace("_", "").isalnum():
+            raise KitError(f"{where}: answer id {grade_id!r} must be unique and read "
+                           "answer_<words> (letters, digits, underscores)")
+        seen.add(grade_id)
+        found.append({"id": grade_id, "points": float(entry["points"]),
+                      "question": str(entry["question"]).strip()})
     return found
 
 
@@ -82,9 +122,14 @@ def _points(value: float) -> str:
     return f"{value:g} point" + ("" if value == 1 else "s")
 
 
-def _meta(grade_id: str, *, locked: bool, grade: bool = False, points: float | None = None):
+#: What an unanswered prose cell holds (nbgrader's own stub for written answers).
+ANSWER_STUB = "YOUR ANSWER HERE"
+
+
+def _meta(grade_id: str, *, locked: bool, grade: bool = False, points: float | None = None,
+          solution: bool = False):
     meta = {"grade": grade, "grade_id": grade_id, "locked": locked,
-            "schema_version": SCHEMA, "solution": False, "task": False}
+            "schema_version": SCHEMA, "solution": solution, "task": False}
     if grade:
         meta["points"] = points
     extra = {"editable": False, "deletable": False} if locked else {}
@@ -112,6 +157,23 @@ def test_cell_source(name: str, test: str, title: str, points: float, module: st
     ])
 
 
+def _listing(functions: list[tuple[str, str]]) -> str:
+    """The functions to write, a class's methods on one line under it."""
+    lines, classes = [], {}
+    for module, signature in functions:
+        owner, _, method = signature.rpartition(".")
+        if owner and "(" not in owner:
+            if (module, owner) not in classes:
+                classes[(module, owner)] = []
+                lines.append((module, owner))
+            classes[(module, owner)].append(method)
+        else:
+            lines.append((module, signature))
+    return "\n".join(
+        f"- `{module}.{name}`: " + ", ".join(f"`{m}`" for m in classes[(module, name)])
+        if (module, name) in classes else f"- `{module}.{name}`" for module, name in lines)
+
+
 def build(name: str) -> nbformat.NotebookNode:
     piece = slices.load(name)
     readme = piece.solution_dir / "README.md"
@@ -119,8 +181,11 @@ def build(name: str) -> nbformat.NotebookNode:
         raise KitError(f"{readme} is missing: it is the task the notebook shows")
     tests = hidden_tests(piece)
     functions = student_functions(piece)
+    written = answers(piece)
     modules = ", ".join(f"`{m}`" for m in piece.modules)
     first_module = piece.module_names[0]
+    prose = (" Answer the questions at the end in this notebook: your teacher reads and "
+             "grades them.") if written else ""
     cells = [
         _cell(new_markdown_cell, readme.read_text(encoding="utf-8"), "task", locked=True),
         _cell(new_markdown_cell, f"""\
@@ -129,7 +194,7 @@ def build(name: str) -> nbformat.NotebookNode:
 Write your code in {modules}, next to this notebook, not in the notebook: the
 grader reads only the module{"s" if len(piece.modules) > 1 else ""}. Use the cells below to run the
 public checks (the same as `make check`) and to try your functions. The graded
-cells at the end hold no tests you can run: your teacher's grader fills them in.
+cells after them hold no tests you can run: your teacher's grader fills them in.{prose}
 Submit the whole folder.""", "how_to", locked=True),
         _cell(new_code_cell, """\
 # The public checks, in a fresh Python, so your latest edits are tested.
@@ -137,13 +202,13 @@ import subprocess, sys
 done = subprocess.run([sys.executable, "-m", "pytest"], capture_output=True, text=True)
 print(done.stdout[-20000:] or done.stderr[-5000:])""", "public_checks", locked=True),
         _cell(new_markdown_cell, "## Try your functions\n\nThe functions you write:\n\n"
-              + "\n".join(f"- `{m}.{f}`" for m, f in functions), "try_it_text", locked=True),
+              + _listing(functions), "try_it_text", locked=True),
         _cell(new_code_cell, "\n".join([
             "import importlib",
             *[f"import {m}" for m in piece.module_names],
             *[f"importlib.reload({m})  # pick up your latest edits" for m in piece.module_names],
-            "# Call your functions here, for example:",
-            *[f"# {m}.{f}" for m, f in functions[:3]],
+            "",
+            try_source(piece),
         ]), "try_it", locked=False),
     ]
     if "play.py" in piece.files:
@@ -152,8 +217,14 @@ print(done.stdout[-20000:] or done.stderr[-5000:])""", "public_checks", locked=T
             "# run the cell; type your answers into the box that appears.",
             "# %run play.py",
         ]), "play", locked=False))
+    if "duel.py" in piece.files:
+        cells.append(_cell(new_code_cell, "\n".join([
+            "# Your player against the bundled ones, refereed like the class tournament (the",
+            "# same as `make duel`; some graded checks play such games): remove the # below.",
+            "# %run duel.py --games 4",
+        ]), "duel", locked=False))
     total = sum(points for _, _, points in tests)
-    table = "\n".join(f"| {title} | {points:g} |" for _, title, points in tests)
+    table = "\n".join(f"| {points:g} | {title} |" for _, title, points in tests)
     cells.append(_cell(new_markdown_cell, f"""\
 ## Graded checks ({total:g} points)
 
@@ -161,13 +232,27 @@ Each cell below is one hidden check of {modules}. Your teacher's grader runs the
 in a sandbox and writes the result into the cell; your feedback says what was
 checked and, for a failed check, the smallest position your code got wrong.
 
-| check | points |
-|---|---|
+| points | check |
+|---:|---|
 {table}""", "graded_text", locked=True))
     for test, title, points in tests:
         cells.append(_cell(new_code_cell, test_cell_source(name, test, title, points,
                                                            f"{first_module}.py"),
                            test, locked=True, grade=True, points=points))
+    if written:
+        prose_total = sum(a["points"] for a in written)
+        cells.append(_cell(new_markdown_cell, f"""\
+## Questions ({_points(prose_total)}, graded by your teacher)
+
+Answer each question in the cell below it, in a few sentences of your own (double-click
+the cell to write in it). These answers are read and graded by hand, not by the
+grader.""", "answers_text", locked=True))
+        for entry in written:
+            cells.append(_cell(new_markdown_cell,
+                               f"**{entry['question']}** ({_points(entry['points'])})",
+                               entry["id"] + "_question", locked=True))
+            cells.append(_cell(new_markdown_cell, ANSWER_STUB, entry["id"], locked=False,
+                               grade=True, solution=True, points=entry["points"]))
     notebook = new_notebook(cells=cells, metadata={
         "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
                        "name": "python3"},

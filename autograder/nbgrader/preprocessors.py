@@ -12,7 +12,10 @@ run, and they only ask the kit's sandboxed grader (cells.py):
   keeps the graded cells the gradebook knows, one each, with the gradebook's
   source; every other code cell is turned into comments (shown, never run);
   nbgrader's hidden-test markers in student text are defused (ClearHiddenTests
-  would crash on them); a graded cell the student deleted is put back.
+  would crash on them); a graded cell the student deleted is put back. The
+  written answers (Markdown cells graded by hand in formgrader) keep the
+  student's text and the gradebook's metadata, one each; one the student deleted
+  comes back empty, so formgrader still lists it.
 - `GradeInCleanFolder` (first in `Autograde.autograde_preprocessors`) starts
   the kernel in an empty folder, so no file of the submission (a fake
   `autograder/` package, `json.py`, `ipykernel_launcher.py`) can shadow a
@@ -74,6 +77,31 @@ def graded_checks(db_url: str, assignment: str, notebook: str) -> dict[str, tupl
                 if cell.cell_type == "code" and cell.name not in solutions}
 
 
+def written_answers(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[float, str]]:
+    """grade_id -> (points, checksum of the handout's cell) of the Markdown cells
+    graded by hand (nbgrader's "manually graded answer")."""
+    with Gradebook(db_url) as gb:
+        try:
+            record = gb.find_notebook(notebook, assignment)
+        except MissingEntry:
+            return {}
+        solutions = {cell.name for cell in record.solution_cells}
+        checksums = {cell.name: cell.checksum for cell in record.source_cells}
+        return {cell.name: (float(cell.max_score), checksums.get(cell.name) or "")
+                for cell in record.grade_cells
+                if cell.cell_type == "markdown" and cell.name in solutions}
+
+
+def answer_cell(grade_id: str, points: float, checksum: str, source: str = ""):
+    from nbformat.v4 import new_markdown_cell
+    cell = new_markdown_cell(source)
+    cell.metadata = from_dict({"nbgrader": {
+        "grade": True, "grade_id": grade_id, "locked": False, "points": points,
+        "schema_version": 3, "solution": True, "task": False, "checksum": checksum}})
+    cell["id"] = grade_id.replace("_", "-")[:64]
+    return cell
+
+
 def test_cell(grade_id: str, source: str, points: float):
     cell = new_code_cell(source, metadata={
         "editable": False, "deletable": False,
@@ -83,9 +111,12 @@ def test_cell(grade_id: str, source: str, points: float):
     return cell
 
 
-def keep_only_checks(nb, checks: dict[str, tuple[str, float]]):
-    """The notebook with only `checks` left runnable (see RunOnlyGradedChecks)."""
+def keep_only_checks(nb, checks: dict[str, tuple[str, float]],
+                     answers: dict[str, tuple[float, str]] | None = None):
+    """The notebook with only `checks` left runnable, and the written `answers`
+    kept (see RunOnlyGradedChecks)."""
     seen = set()
+    answers = answers or {}
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         grade_id = meta.get("grade_id")
@@ -95,6 +126,14 @@ def keep_only_checks(nb, checks: dict[str, tuple[str, float]]):
             source, points = checks[grade_id]
             cell.source = source
             meta.update(grade=True, locked=True, solution=False, points=points)
+            continue
+        if (cell.cell_type == "markdown" and meta.get("grade") and grade_id in answers
+                and grade_id not in seen):
+            seen.add(grade_id)          # the student's text; the gradebook's points
+            points, checksum = answers[grade_id]
+            cell.source = defuse(cell.source)
+            cell.metadata["nbgrader"] = from_dict(dict(
+                answer_cell(grade_id, points, checksum).metadata["nbgrader"]))
             continue
         if cell.cell_type == "code":
             lines = defuse(cell.source).splitlines() or [""]
@@ -108,6 +147,9 @@ def keep_only_checks(nb, checks: dict[str, tuple[str, float]]):
     for grade_id, (source, points) in checks.items():
         if grade_id not in seen:
             nb.cells.append(test_cell(grade_id, source, points))
+    for grade_id, (points, checksum) in answers.items():
+        if grade_id not in seen:
+            nb.cells.append(answer_cell(grade_id, points, checksum))
     return nb
 
 
@@ -116,8 +158,8 @@ class RunOnlyGradedChecks(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        checks = graded_checks(info["db_url"], info["assignment"], info["notebook"])
-        return keep_only_checks(nb, checks), resources
+        where = info["db_url"], info["assignment"], info["notebook"]
+        return keep_only_checks(nb, graded_checks(*where), written_answers(*where)), resources
 
 
 _CLEAN_FOLDERS: list[str] = []
@@ -252,5 +294,5 @@ class SanitizeMarkup(NbGraderPreprocessor):
 
 
 __all__ = ["RunOnlyGradedChecks", "GradeInCleanFolder", "RepairNotebook", "SanitizeMarkup",
-           "keep_only_checks", "defuse", "repair", "sanitize_markup", "BEGIN_HIDDEN",
-           "END_HIDDEN"]
+           "keep_only_checks", "written_answers", "defuse", "repair", "sanitize_markup",
+           "BEGIN_HIDDEN", "END_HIDDEN"]

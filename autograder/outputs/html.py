@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 from .jsondata import plain_data
 from .text import visible
@@ -40,6 +41,17 @@ def finalize(value):
     if hasattr(value, "__html__"):              # markupsafe.Markup: the kit's own HTML
         return type(value)(visible(value))
     return visible(value)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def with_code(value):
+    """Text of the kit's own (a check's title, a hint) as HTML whose `backticked`
+    parts are <code>: everything is escaped first, so only the kit's <code> is markup."""
+    from markupsafe import Markup, escape
+    escaped = str(escape(visible(value)))
+    return Markup(_CODE_SPAN.sub(r"<code>\1</code>", escaped))
 
 
 def script_json(value) -> str:

@@ -36,6 +36,23 @@ def inline(value) -> Markdown:
     return Markdown(text)
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def with_code(value) -> Markdown:
+    """Inline text of the kit's own (a check's title) whose `backticked` parts are
+    code spans: the rest is escaped as `inline` escapes it; a span's content
+    cannot end it (it holds no backtick) and its `|` is escaped for GFM tables."""
+    text = visible(value, lines=False)
+    parts, at = [], 0
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(inline(text[at:match.start()]))
+        parts.append("`" + match.group(1).replace("|", "\\|") + "`")
+        at = match.end()
+    parts.append(inline(text[at:]))
+    return Markdown("".join(parts))
+
+
 def _escape_last(opener: str) -> str:
     return opener[:-1] + "\\" + opener[-1]
 

@@ -15,11 +15,13 @@ import re
 
 from .text import visible, writable
 
-#: What the grader writes into OUT beside the students' folders (compared without case:
-#: some filesystems ignore it).
+#: What the grader writes into OUT beside the students' folders, and the list an
+#: LMS import writes beside them (compared without case: some filesystems ignore it).
 RESERVED = frozenset({"grades.csv", "similarity.csv", "similarity.html", "standings.csv",
                       "games.jsonl", "tournament.html", "mutation.csv", "mutation.md",
-                      "ratings.png", "h2h.png", "run.json"})
+                      "ratings.png", "h2h.png", "run.json", "students.csv"})
+#: The list of ids and names `autograder import` writes beside the student folders.
+ROSTER = "students.csv"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 NAME_BYTES = 255
 

@@ -19,10 +19,14 @@ def add_command(commands) -> None:
     export.add_argument("--wheels", metavar="DIR",
                         help="take the dependency wheels from an earlier export's wheels "
                              "folder instead of downloading them")
+    export.add_argument("--visibility", action="append", metavar="[TEST=]WHEN",
+                        help="Gradescope: when students see the checks (visible, "
+                             "after_due_date, after_published, hidden); TEST=WHEN for one "
+                             "hidden test; repeatable (default: visible)")
     export.set_defaults(run=run)
 
 
 def run(args) -> int:
     from .export import export_cli
     return export_cli(args.platform, args.assignments, args.out, args.reveal_expected,
-                      args.require, args.wheels)
+                      args.require, args.wheels, args.visibility)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import ROOT, KitError, slices
+from .. import ROOT, KitError, release, slices
 from ..grading.grader import Grader
 from ..grading.runner import load_rubric
 from ..sandbox import layers as sandbox_layers
@@ -68,10 +68,33 @@ def required_layers(piece, extra: list[str]) -> list[str]:
     return [layer for layer in sandbox_layers.ALL_LAYERS if layer in wanted]
 
 
-def _config(piece, platform: str, reveal: bool, required: list[str], version: str) -> str:
+#: Gradescope's visibility of one test (its autograder specification).
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
+
+
+def test_visibility(piece, wanted: list[str]) -> dict[str, str]:
+    """`--visibility WHEN` (every check) and `--visibility TEST=WHEN` (one check, by
+    its hidden test's name) as {"*" or test: when}, checked against the rubric."""
+    found: dict[str, str] = {}
+    known = set(load_rubric(piece.suite_dir).points)
+    for item in wanted:
+        test, _, when = item.rpartition("=")
+        if when not in VISIBILITIES:
+            raise KitError(f"--visibility {item}: say one of {', '.join(VISIBILITIES)}, "
+                           "for every check or as TEST=WHEN for one")
+        if test and test not in known:
+            raise KitError(f"--visibility {item}: {piece.name} has no check {test!r} "
+                           f"(its checks: {', '.join(sorted(known))})")
+        found[test or "*"] = when
+    return found
+
+
+def _config(piece, platform: str, reveal: bool, required: list[str], version: str,
+            visibility: dict[str, str] | None = None) -> str:
     return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
                        "reveal_expected": reveal, "required_layers": required,
-                       "kit": version}, indent=2) + "\n"
+                       "test_visibility": visibility or {}, "kit": version},
+                      indent=2) + "\n"
 
 
 def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
@@ -128,8 +151,14 @@ def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str) 
     _render("info.json.j2", question / "info.json", title=piece.title, assignment=piece.name,
             uuid=uuid.uuid5(_UUIDS, piece.name), image=PL_IMAGE, folder=folder,
             timeout=PL_TIMEOUT)
+    # The skeleton the question tells students to start from: what `autograder
+    # release` gives them (stubs, public tests, their Makefile), as a download.
+    with tempfile.TemporaryDirectory(prefix="spielbaum-skeleton-") as temp:
+        release.render(piece, Path(temp) / piece.name)
+        (question / "clientFilesQuestion").mkdir()
+        _zip(Path(temp), question / "clientFilesQuestion" / f"{piece.name}.zip")
     _render("question.html.j2", question / "question.html", title=piece.title,
-            modules=list(piece.modules))
+            modules=list(piece.modules), skeleton=f"{piece.name}.zip")
     return target
 
 
@@ -137,11 +166,15 @@ WRITERS = {"gradescope": gradescope, "prairielearn": prairielearn}
 
 
 def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
-           require: list[str] = (), reuse_wheels: Path | None = None, log=print) -> list[Path]:
+           require: list[str] = (), reuse_wheels: Path | None = None,
+           visibility: list[str] = (), log=print) -> list[Path]:
     if platform not in PLATFORMS:
         raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
     pieces = [slices.load(name) for name in names]
     required = {piece.name: required_layers(piece, list(require)) for piece in pieces}
+    if visibility and platform != "gradescope":
+        raise KitError("--visibility is Gradescope's (PrairieLearn shows every result)")
+    shown = {piece.name: test_visibility(piece, list(visibility)) for piece in pieces}
     for piece in pieces:
         log(f"grading the reference of {piece.name} with its hidden suite ...")
         Grader(piece).warm_up()
@@ -153,17 +186,19 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
         wheelhouse = Path(temp) / "wheels"
         wheels.build_wheelhouse(wheelhouse, reuse_wheels, log=log)
         for piece in pieces:
-            config = _config(piece, platform, reveal, required[piece.name], version)
+            config = _config(piece, platform, reveal, required[piece.name], version,
+                             shown[piece.name])
             written.append(WRITERS[platform](piece, out, config, wheelhouse, version))
             log(f"wrote {written[-1]}")
     return written
 
 
 def export_cli(platform: str, names: list[str], out: str, reveal: bool, require: str,
-               reuse_wheels: str | None) -> int:
+               reuse_wheels: str | None, visibility: list[str] | None = None) -> int:
     extra = [layer.strip() for layer in require.split(",") if layer.strip()]
     export(platform, names, Path(out), reveal=reveal, require=extra,
-           reuse_wheels=Path(reuse_wheels) if reuse_wheels else None)
+           reuse_wheels=Path(reuse_wheels) if reuse_wheels else None,
+           visibility=visibility or [])
     print(f"next: docs/PLATFORMS.md says how to add {'it' if len(names) == 1 else 'them'} "
           f"to {'Gradescope' if platform == 'gradescope' else 'PrairieLearn'}")
     return 0

@@ -72,8 +72,11 @@ def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
 
 
 # ------------------------------------------------------------ Gradescope
-def gradescope(graded: Graded, notes: list[str], title: str) -> dict:
-    """Gradescope's results.json: top-level score, output (Markdown), tests."""
+def gradescope(graded: Graded, notes: list[str], title: str,
+               visibility: dict[str, str] | None = None) -> dict:
+    """Gradescope's results.json: top-level score, output (Markdown), tests; each test
+    `visibility[its name]`, else `visibility["*"]`, else visible (export --visibility)."""
+    visibility = visibility or {}
     parts = [f"## {title}", f"**{score_line(graded)}**"]
     for heading, text in _sections(graded, notes, fenced):
         parts.append(f"### {heading}\n\n{text}" if heading else text)
@@ -83,7 +86,7 @@ def gradescope(graded: Graded, notes: list[str], title: str) -> dict:
         entry = {"name": test.title, "score": _number(test.score),
                  "max_score": _number(test.max_score),
                  "status": "passed" if test.passed else "failed",
-                 "visibility": "visible"}
+                 "visibility": visibility.get(test.name, visibility.get("*", "visible"))}
         if test.output:
             entry["output"] = fenced(_capped(test.output))
             entry["output_format"] = "md"

@@ -45,13 +45,15 @@ class Package:
     platform: str
     reveal_expected: bool
     required_layers: tuple[str, ...]
+    test_visibility: tuple[tuple[str, str], ...] = ()     # Gradescope's, per check
 
     @classmethod
     def read(cls, folder: Path) -> Package:
         try:
             data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
             return cls(folder, data["assignment"], data["platform"],
-                       bool(data["reveal_expected"]), tuple(data["required_layers"]))
+                       bool(data["reveal_expected"]), tuple(data["required_layers"]),
+                       tuple(sorted(dict(data.get("test_visibility") or {}).items())))
         except (OSError, ValueError, KeyError) as error:
             raise KitError(f"{folder / CONFIG} is missing or broken ({error}); "
                            "export the package again") from None
@@ -115,8 +117,11 @@ def run_platform(platform: str, package: Package, root: Path) -> int:
     except Exception as error:  # noqa: BLE001 (a grader bug: no grade rather than a wrong one)
         return _not_graded(platform, target, f"grader error ({type(error).__name__}: "
                                              f"{error}); please report it")
-    writer = results.gradescope if platform == "gradescope" else results.prairielearn
-    _write_json(target, writer(graded, notes, title))
+    if platform == "gradescope":
+        data = results.gradescope(graded, notes, title, dict(package.test_visibility))
+    else:
+        data = results.prairielearn(graded, notes, title)
+    _write_json(target, data)
     _say(f"spielbaum: {results.score_line(graded)}; status {graded.status}; "
          f"sandbox: {', '.join(graded.layers)}; {time.perf_counter() - started:.1f} s")
     return 0

@@ -98,7 +98,10 @@ def write_games(path: Path, games: list[dict], referee) -> None:
 def _game_row(record: dict, referee) -> dict:
     return {"id": game_id(record["key"]), "round": record["key"][0],
             "players": record["players"], "result": result_text(record["score"]),
-            "reason": record["reason"], "moves": len(record["moves"])}
+            "reason": record["reason"],
+            # the replay counts the opening's moves too: so does the table
+            "moves": len(record["opening"]) + len(record["moves"]),
+            "opening": len(record["opening"])}
 
 
 def _replay(record: dict, referee) -> dict:
@@ -178,8 +181,7 @@ def heat_map(rows: list[Row], games: list[dict]) -> bytes:
         grid[index[a], index[b]] = points / count
     size = min(16.0, max(4.0, 0.32 * len(order) + 2))
     figure, axes = _figure(size, size * 0.85)
-    colours = matplotlib.colormaps["RdYlGn"].copy()
-    colours.set_bad("#eeeeee")
+    colours = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#eeeeee")
     image = axes.imshow(grid, cmap=colours, vmin=0, vmax=1)
     if len(order) <= TABLE_LIMIT:
         labels = [plot.label(name) for name in order]

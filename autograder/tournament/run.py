@@ -84,7 +84,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         pool = open_pool(options.jobs, options.scheduler)
         shape = "round robin" if swiss is None else f"Swiss, {swiss} rounds"
         console.print(f"Tournament of {piece.name}: {len(players)} players ({shape}, "
-                      f"colours swapped), {_clock(move_time, options.depth)}, seed "
+                      f"colours swapped), {_clock(move_time, options.depth, players)}, seed "
                       f"{options.seed}; games run on {pool.where}; sandbox: "
                       f"{', '.join(layers) or 'none'}"
                       + (f"; resuming: {already} games already played" if already else ""))
@@ -107,7 +107,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         byes = [(p.a, bye_points) for p in pairings if p.b is None]
         table = ratings.standings(names, {p.name for p in players if p.bundled}, games, byes)
         summary = {"assignment": piece.name, "title": piece.title, "settings": settings,
-                   "shape": shape, "clock": _clock(move_time, options.depth),
+                   "shape": shape, "clock": _clock(move_time, options.depth, players),
                    "left_out": left_out, "played_now": store.count() - already,
                    "sessions": store.session}
         report.write(options.out, referee, summary, table, games, pairings)
@@ -129,10 +129,20 @@ def _format(options: Options, count: int) -> int | None:
     return None if count <= 16 else pairing.default_rounds(count)
 
 
-def _clock(move_time: float, depth: int | None) -> str:
+def _clock(move_time: float, depth: int | None, players=()) -> str:
+    """How the players search, as the page's header and the first line say it: the
+    students' depth (or the clock), and each bundled player's own depth or rule."""
+    fixed = [f"{p.name} {p.depth} deep" for p in players if p.bundled and p.depth is not None]
+    ruled = [p.name for p in players if p.bundled and p.depth is None]
+    bundled = "; ".join(filter(None, [
+        ", ".join(fixed),
+        f"{', '.join(ruled)} by {'its' if len(ruled) == 1 else 'their'} own rule"
+        if ruled else ""]))
+    bundled = f" (bundled: {bundled})" if bundled else ""
     if depth is not None:
-        return f"every player searches {depth} deep (limit {move_time:g} s per move)"
-    return f"{move_time:g} s per move"
+        return (f"the students' players search {depth} deep{bundled}, each move within "
+                f"{move_time:g} s")
+    return f"{move_time:g} s per move{bundled}"
 
 
 def _specs(pairings, played, by_name, base) -> list[dict]:

@@ -123,6 +123,8 @@ class Student:
 
     def __init__(self):
         self.process = None
+        self.answered = 0           # moves your player has given
+        self.failed = ""            # its last error, when it gave one instead of a move
 
     def start(self):
         """Start the process and wait until your module is imported: starting
@@ -160,7 +162,9 @@ class Student:
             return None, "your program ended (see the error above)"
         reply = json.loads(reply)
         if "error" in reply:
+            self.failed = reply["error"]
             return None, reply["error"]
+        self.answered += 1
         return reply["answer"], time.monotonic() - started
 
 
@@ -225,6 +229,18 @@ def play(student, opponent, opening, student_moves_first, budget):
     return points, reason, len(state)
 
 
+#: Errors that would end every game the same way: no need to play the others.
+HOPELESS = ("not written yet", "does not import")
+
+
+def hopeless(student):
+    """Why every game would be lost as the first was ("" if it might not be): the
+    player never gave a move, and its error is one that does not depend on the position."""
+    if student.answered == 0 and any(words in student.failed for words in HOPELESS):
+        return student.failed
+    return ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -250,6 +266,12 @@ def main():
                     print(f"vs {opponent:6s} opening {number + 1} you {colour:9s}: "
                           f"{points:g} ({reason}, {stones} stones)", flush=True)
                     student.stop()          # a fresh process every game, as in the tournament
+                    if number == 0 and first and (why := hopeless(student)):
+                        print(f"Stopped after one game: your player lost it before its first "
+                              f"move ({why}), and every game would end the same way. Fix "
+                              "that (make check says what is missing), then run make duel "
+                              "again.")
+                        return
             games = 2 * len(chosen)
             print(f"== against {opponent}: {score:g} of {games} points\n", flush=True)
             total, played = total + score, played + games

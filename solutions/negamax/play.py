@@ -34,6 +34,13 @@ def read_move(board):
             return x, y
 
 
+def drawn(board):
+    """The board with its coordinates: x (the column) across the top, y (the row) down
+    the side, as the move is typed."""
+    rows = str(board).splitlines()
+    return "\n".join(["x:   0 1 2"] + [f"y {y}  " + " ".join(row) for y, row in enumerate(rows)])
+
+
 def depth_from(argv):
     if len(argv) < 2:
         return 2
@@ -49,12 +56,12 @@ def main():
     computer = nm.ShortSightedOpponent(board, depth)
     print(f"You are player 1 and move first; the computer looks {depth} half-moves ahead.")
     while board.getMoves():
-        print(board, end="\n\n")
+        print(drawn(board), end="\n\n")
         if board.getSide() == 1:
             board.makeMove(read_move(board))
         else:
             print("The computer plays", computer.play())
-    print(board)
+    print(drawn(board))
     print(WORDS[board.winner()])
 
 

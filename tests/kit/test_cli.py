@@ -56,3 +56,14 @@ def test_reveal_expected_shows_the_answer(tmp_path):
     text = (tmp_path / "out" / "eve" / "feedback.md").read_text()
     assert "expected: X" in text and "got: returned None" in text
     assert "(hidden test" not in text
+
+
+def test_make_demo_replaces_only_what_the_grader_writes():
+    """`make demo` grades into out/ without deleting it first: a teacher's
+    out/mutation (or anything else there) stays; the grader replaces its own files."""
+    done = subprocess.run(["make", "-n", "--no-print-directory", "demo"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    recipe = [line for line in done.stdout.splitlines() if "autograder grade" in line]
+    assert recipe and "--out out" in recipe[0], done.stdout
+    assert not any(line.lstrip().startswith("rm ") and "out" in line
+                   for line in done.stdout.splitlines()), done.stdout

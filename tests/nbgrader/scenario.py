@@ -63,10 +63,40 @@ CYCLE_STUDENTS = {"alice": "ada_alphabeta", "bert": "eve_no_antidiagonal",
                   "cora": "heidi_hostile", "dora": "frank_syntax_error"}
 
 
+#: alice answers the notebook's question in prose; the others leave it as handed out.
+CYCLE_ANSWER = ("Alpha-beta pruning skips moves that cannot change the result, and a "
+                "table of positions already valued avoids searching them twice.")
+
+
+def answer_in(notebook: Path, text: str) -> str:
+    """Write `text` into the notebook's first written-answer cell; its grade id."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "markdown"
+                and c["metadata"].get("nbgrader", {}).get("solution"))
+    cell["source"] = text
+    notebook.write_text(json.dumps(nb), encoding="utf-8")
+    return cell["metadata"]["nbgrader"]["grade_id"]
+
+
+def grade_by_hand(api, student: str, grade_id: str, points: float) -> None:
+    """What formgrader's Manual Grading does when the teacher scores an answer: it
+    sets the grade's manual score through nbgrader's gradebook."""
+    from nbgrader.api import Gradebook
+    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb:
+        grade = gb.find_grade(grade_id, A, A, student)
+        grade.manual_score = points
+        grade.needs_manual_grade = False
+        gb.db.commit()
+
+
 def cycle_scenario(base: Path) -> dict:
+    import nbformat
+
+    from autograder.nbgrader.preprocessors import graded_checks, written_answers
     cycle, api = setup(base)
     cycle.release(A, api)
     homes = base / "homes"
+    answer_id = None
     for student, example in CYCLE_STUDENTS.items():
         home = homes / student
         home.mkdir(parents=True)
@@ -75,9 +105,30 @@ def cycle_scenario(base: Path) -> dict:
         fetched_copy = homes / ".fetched" / student
         shutil.copytree(home / A, fetched_copy)     # as the student received it
         shutil.copyfile(EXAMPLES / example / "tictactoe.py", home / A / "tictactoe.py")
+        if student == "alice":
+            answer_id = answer_in(home / A / f"{A}.ipynb", CYCLE_ANSWER)
         cycle.student_step("Submit", A, mine)
     collected = cycle.collect(A, api)
     cycle.grade_collected(A, api, jobs=2)
+    said = {"graded": []}
+    cycle.summary(A, api, say=said["graded"].append)
+    exported_before = exported(cycle, api, base / "before.csv")
+    grade_by_hand(api, "alice", answer_id, 1.0)
+    # Grading again (a fixed suite) records every student anew, as grade-collected
+    # does: the teacher's score stays, and the unchanged answer is not asked for again.
+    checks = graded_checks(api.coursedir.db_url, A, A)
+    answers = written_answers(api.coursedir.db_url, A, A)
+    cycle.record_one(A, api, "alice", checks, answers,
+                     cycle.course_root(api) / "kit_grades" / A, nbformat)
+    said["regraded"] = []
+    cycle.summary(A, api, say=said["regraded"].append)
+    # A late resubmission with another answer: the score stays, and it is asked for again.
+    cycle.record(A, api, "alice", {}, {answer_id: CYCLE_ANSWER + " And more."},
+                 {answer_id: CYCLE_ANSWER})
+    said["resubmitted"] = []
+    cycle.summary(A, api, say=said["resubmitted"].append)
+    cycle.record_one(A, api, "alice", checks, answers,
+                     cycle.course_root(api) / "kit_grades" / A, nbformat)
     cycle.feedback(A, api)
     fetched = {}
     for student in CYCLE_STUDENTS:
@@ -87,15 +138,29 @@ def cycle_scenario(base: Path) -> dict:
         fetched[student] = sorted(str(p.relative_to(homes / student))
                                   for p in (homes / student / A / "feedback").rglob("*.html"))
     course = base / "course"
+    autograded = json.loads((course / "autograded" / "alice" / A / f"{A}.ipynb").read_text())
     return {
         "collected": collected,
+        "answer_id": answer_id,
+        "said": said,
+        "exported_before": exported_before,
         "exported": exported(cycle, api, base / "grades.csv"),
+        "export_text": (base / "grades.csv").read_text(encoding="utf-8"),
         "bulk": bulk(course / "submitted", base / "bulk"),
         "released": files_under(course / "release", base / "exchange" / "testcourse" / "outbound",
                                 homes / ".fetched"),
         "feedback": files_under(course / "feedback",
                                 *[homes / s / A / "feedback" for s in CYCLE_STUDENTS]),
         "fetched": fetched,
+        "autograded_outputs": {
+            student: [[o.get("output_type"), o.get("name")]
+                      for c in json.loads((course / "autograded" / student / A / f"{A}.ipynb")
+                                          .read_text())["cells"]
+                      if c["cell_type"] == "code" for o in c.get("outputs", [])]
+            for student in ("alice", "bert")},
+        "autograded_answer": next("".join(c["source"]) for c in autograded["cells"]
+                                  if c["metadata"].get("nbgrader", {}).get("grade_id")
+                                  == answer_id),
     }
 
 

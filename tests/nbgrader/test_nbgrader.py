@@ -17,6 +17,7 @@ from autograder import release, slices
 from autograder.nbgrader import notebooks
 from autograder.nbgrader.preprocessors import defuse, keep_only_checks
 from tests.conftest import ROOT, in_pid_namespace
+from tests.nbgrader.scenario import CYCLE_ANSWER
 
 pytest.importorskip("nbgrader", reason="install the kit's nbgrader extra")
 
@@ -57,16 +58,68 @@ def test_nbgrader_notebook_is_what_the_generator_produces(name):
 
 @pytest.mark.parametrize("name", WITH_NOTEBOOK)
 def test_nbgrader_notebook_points_come_from_the_rubric(name):
+    """Graded code cells: the rubric's points; written answers: assignment.toml's."""
     import tomllib
     rubric = tomllib.loads((ROOT / "autograder/suites" / name / "rubric.toml").read_text())
+    manifest = tomllib.loads((ROOT / "solutions" / name / "assignment.toml").read_text())
     nb = notebooks.build(name)
     graded = {c.metadata.nbgrader.grade_id: c.metadata.nbgrader.points for c in nb.cells
-              if c.metadata.get("nbgrader", {}).get("grade")}
+              if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"}
     assert graded == {k: float(v) for k, v in rubric["points"].items()}
+    written = {c.metadata.nbgrader.grade_id: c.metadata.nbgrader.points for c in nb.cells
+               if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "markdown"}
+    assert written == {a["id"]: float(a["points"]) for a in manifest.get("answers", [])}
     for cell in nb.cells:
-        if cell.metadata.get("nbgrader", {}).get("grade"):
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and meta.get("grade"):
+            assert meta["solution"] and not meta["locked"] and cell.source == notebooks.ANSWER_STUB
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade") and cell.cell_type == "code":
             visible = cell.source.split(notebooks.BEGIN_HIDDEN)[0]
             assert "verdict" not in visible and notebooks.END_HIDDEN in cell.source
+
+
+@pytest.mark.parametrize("name", WITH_NOTEBOOK)
+def test_nbgrader_try_cell_runs_as_it_is_and_lists_only_what_students_call(name, tmp_path):
+    """The notebook's "try your functions" cell runs on the reference without a
+    NameError; the list of functions names no helper nested inside another."""
+    nb = notebooks.build(name)
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "try_it")
+    listing = next(c for c in nb.cells
+                   if c.metadata.get("nbgrader", {}).get("grade_id") == "try_it_text").source
+    assert "f_memoized" not in listing and "self" not in listing
+    piece = slices.load(name)
+    for module in piece.modules:
+        (tmp_path / module).write_bytes((piece.solution_dir / module).read_bytes())
+    done = subprocess.run([sys.executable, "-c", cell.source], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert ("duel.py" in piece.files) == any(
+        "%run duel.py" in c.source for c in nb.cells if c.cell_type == "code")
+
+
+def test_nbgrader_graded_cells_show_a_verdict_and_no_bare_score():
+    """A passed check returns nothing (all its points), a failed one writes one line
+    to stderr (none), a partial score is returned: what nbgrader reads either way."""
+    from autograder.nbgrader.cells import outputs
+    assert outputs(2, 2) == (None, None)
+    assert outputs(0, 2) == ("no points for this check", None)
+    assert outputs(1, 2) == (None, 1)
+
+
+def test_nbgrader_counts_read_in_the_singular_for_one():
+    from autograder.nbgrader.cycle import _count
+    assert _count(1, "submission") == "1 submission" and _count(2, "student") == "2 students"
+    assert _count(0, "written answer") == "0 written answers"
+
+
+def test_nbgrader_make_targets_name_an_unknown_assignment():
+    for command in ("grade", "collect", "autograde", "feedback"):
+        done = subprocess.run([sys.executable, "-m", "autograder.nbgrader.cycle", command,
+                               "nosuch"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2
+        assert "unknown assignment 'nosuch'" in done.stderr and "collect first" not in \
+            done.stderr, done.stderr
 
 
 def test_nbgrader_only_graded_cells_stay_runnable():
@@ -93,10 +146,38 @@ def test_nbgrader_full_cycle_matches_the_bulk_grader(tmp_path):
     outcome = run_scenario("cycle", tmp_path)
     students = ["alice", "bert", "cora", "dora"]
     assert outcome["collected"] == students
-    assert outcome["exported"] == outcome["bulk"]
+    # Before any answer is graded by hand, nbgrader's gradebook and the bulk grader
+    # agree; the teacher's score for alice's written answer is added to hers, and
+    # grading her again keeps it.
+    assert outcome["exported_before"] == outcome["bulk"]
+    assert outcome["exported"] == dict(outcome["bulk"], alice=outcome["bulk"]["alice"] + 1)
     assert set(outcome["exported"]) == set(students)
-    assert outcome["exported"]["alice"] == 25 and outcome["exported"]["dora"] == 0
+    assert outcome["bulk"]["alice"] == 25 and outcome["exported"]["dora"] == 0
     assert 0 < outcome["exported"]["bert"] < 25
+    graded, regraded = outcome["said"]["graded"], outcome["said"]["regraded"]
+    assert any(line.startswith("alice") and "25/26; 1 written answer to grade" in line
+               for line in graded), graded
+    assert not any("to grade" in line for line in graded if line.startswith("bert"))
+    assert graded[-1] == ("4 submissions of tictactoe in the gradebook; 1 student with "
+                          "written answers to grade by hand (formgrader: Manual Grading)")
+    assert any(line.startswith("alice") and line.rstrip().endswith("26/26")
+               for line in regraded), regraded
+    assert regraded[-1] == "4 submissions of tictactoe in the gradebook"
+    resubmitted = outcome["said"]["resubmitted"]
+    assert any(line.startswith("alice") and "26/26; 1 written answer to grade" in line
+               for line in resubmitted), resubmitted
+    assert CYCLE_ANSWER in outcome["autograded_answer"]
+    for student, shown in outcome["autograded_outputs"].items():   # no bare `Out[n]: 2`
+        assert ["execute_result", None] not in shown and ["stream", "stdout"] in shown
+    assert ["stream", "stderr"] not in outcome["autograded_outputs"]["alice"]
+    assert ["stream", "stderr"] in outcome["autograded_outputs"]["bert"]  # a failed check
+    pages = {p: t for p, t in outcome["feedback"].items() if p.endswith(".html")}
+    alice = next(t for p, t in pages.items() if "/alice/" in p)
+    assert CYCLE_ANSWER in alice and "Written response" in alice
+    for text in pages.values():
+        assert "Test cell" not in text and "Out[" not in text
+        assert "winner finds" in text                       # a check named by its title
+    assert not any(p.endswith("assignment.toml") for p in outcome["feedback"])
     # every student fetched their own feedback, and only theirs
     assert all(len(files) == 1 for files in outcome["fetched"].values()), outcome["fetched"]
     # no released file holds solution code
@@ -148,6 +229,8 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
                     if c.metadata.get("nbgrader", {}).get("grade")}
     assert set(outcome["graded_cells"]["mallory"]) == rubric_tests   # deleted one restored
     check_feedback(outcome["feedback"], expect_failures=True)
+    assert not any(p.endswith("assignment.toml") for p in outcome["feedback"]), \
+        "plain autograde copied the slice's manifest into the feedback"
     mallory = [t for p, t in outcome["feedback"].items()
                if "/mallory/" in p and p.endswith(".html")]
     assert mallory and "My notes &lt;img src=x onerror=" in mallory[0]

@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import uuid
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,14 @@ def test_question_snippet_points_at_the_grader_files(exported):
         upload = re.search(r'<pl-file-upload file-names="([^"]+)"', html)
         assert upload and upload.group(1) == f"{assignment}.py"
         assert "<pl-external-grader-results>" in html
+        # the skeleton the question tells students to start from ships with it
+        link = re.search(r'href="\{\{options.client_files_question_url\}\}/([^"]+)"', html)
+        assert link and link.group(1) == f"{assignment}.zip", html
+        with zipfile.ZipFile(question / "clientFilesQuestion" / link.group(1)) as archive:
+            names = set(archive.namelist())
+            module = archive.read(f"{assignment}/{assignment}.py").decode()
+        assert {f"{assignment}/Makefile", f"{assignment}/test_{assignment}.py"} <= names
+        assert "NotImplementedError" in module and "### BEGIN SOLUTION" not in module
 
 
 @pytest.mark.hostile

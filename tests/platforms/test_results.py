@@ -140,3 +140,29 @@ def test_a_folder_in_a_zip_named_like_the_module_is_said_to_be_one(tmp_path):
     with Upload(upload, ("tictactoe.py",)) as folder:
         home, status, why = locate(folder, ("tictactoe.py",))
     assert (home, status, why) == (None, "missing", "tictactoe.py is a folder, not a file")
+
+
+def test_gradescope_visibility_per_check_as_exported(tmp_path):
+    """export --visibility after_due_date (every check) and TEST=WHEN (one check) reach
+    each test of results.json through the package's spielbaum.json; a wrong WHEN or an
+    unknown check is one line."""
+    from autograder import KitError, slices
+    from autograder.platforms import CONFIG
+    from autograder.platforms.export import _config, test_visibility
+    from autograder.platforms.run import Package
+    piece = slices.load("tictactoe")
+    assert test_visibility(piece, []) == {}
+    shown = test_visibility(piece, ["after_due_date", "test_winner=visible"])
+    (tmp_path / CONFIG).write_text(_config(piece, "gradescope", False, [], "0", shown))
+    package = Package.read(tmp_path)
+    tests = [runner.TestResult("test_winner", "winner", 3.0, 3.0, True),
+             runner.TestResult("test_minimax", "minimax", 2.0, 0.0, False)]
+    data = results.gradescope(graded(tests=tests), [], "Tic-Tac-Toe",
+                              dict(package.test_visibility))
+    validate_gradescope(data)
+    assert [t["visibility"] for t in data["tests"]] == ["visible", "after_due_date"]
+    assert all(t["visibility"] == "visible"
+               for t in results.gradescope(graded(), [], "T")["tests"])
+    for wrong, said in (["soon"], "say one of visible"), (["test_nope=hidden"], "no check"):
+        with pytest.raises(KitError, match=said):
+            test_visibility(piece, wrong)

@@ -270,3 +270,17 @@ def test_muehle_play_lists_moves_in_number_order_and_never_says_minus_zero(stude
     assert listed == [str(p) for p in range(24)]
     values = re.findall(r"\(value ([-+]\d+\.\d+)\)", done.stdout)
     assert values and "-0.000" not in values
+
+
+#: What `make play` shows beside the boards, so a move can be typed and the computer's
+#: followed: negamax's coordinates, gametree's cell, muehle's point numbers by every board.
+SHOWN = {"negamax": ("x:   0 1 2", 2), "gametree": ("The computer plays cell ", 1),
+         "muehle": ("21----------22----------23", 2)}
+
+
+@pytest.mark.parametrize("name", sorted(SHOWN))
+def test_make_play_shows_how_moves_are_named_on_every_board(name, student_copy):
+    done = make("play", with_reference(name, student_copy(name)),
+                stdin="".join(answer + "\n" for answer, _ in PLAYS[name]))
+    text, at_least = SHOWN[name]
+    assert done.stdout.count(text) >= at_least, done.stdout[-3000:]

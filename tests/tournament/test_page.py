@@ -88,6 +88,42 @@ def test_replay_steps_through_a_game_on_the_drawn_board(page, connect4_page, tmp
 
 @pytest.mark.slow
 @pytest.mark.hostile
+def test_the_page_opens_at_the_standings_and_counts_moves_like_the_replay(page,
+                                                                          connect4_page):
+    """On load the page stays at the top (the replay below the fold is not scrolled
+    to); a replay button brings it into view; the games table counts the moves as
+    the replay does, the opening included; the header says how each player searches."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto((connect4_page / "tournament.html").as_uri())
+    page.wait_for_timeout(200)
+    viewer_top = page.evaluate("document.getElementById('viewer').getBoundingClientRect().top")
+    assert page.evaluate("window.scrollY") == 0 and viewer_top > 720
+    assert "the students' players search 2 deep (bundled: bundled/random, bundled/greedy " \
+           "by their own rule)" in page.locator("p.muted").first.inner_text()
+    game = helpers.games(connect4_page)[0]
+    row = page.locator(f"#replay-{game['game']}").locator("xpath=ancestor::tr")
+    total = len(game["opening"]) + len(game["moves"])
+    assert row.locator("td.num").nth(1).inner_text() == str(total)
+    row.locator("button").click()
+    assert page.evaluate("window.scrollY") > 0
+    assert page.locator("#caption").inner_text().startswith(f"Move 0 of {total}")
+
+
+def test_the_header_names_each_bundled_players_depth():
+    from types import SimpleNamespace as Player
+
+    from autograder.tournament.run import _clock
+    players = [Player(name="bundled/reference-4", bundled=True, depth=4),
+               Player(name="bundled/random", bundled=True, depth=None),
+               Player(name="ada", bundled=False, depth=2)]
+    assert _clock(0.2, 2, players) == ("the students' players search 2 deep (bundled: "
+                                       "bundled/reference-4 4 deep; bundled/random by its "
+                                       "own rule), each move within 0.2 s")
+    assert _clock(1.0, None, players[:1]) == "1 s per move (bundled: bundled/reference-4 4 deep)"
+
+
+@pytest.mark.slow
+@pytest.mark.hostile
 def test_standings_plots_and_escaping(page, connect4_page):
     page.goto((connect4_page / "tournament.html").as_uri())
     names = page.locator("#standings-table tbody td:nth-child(2)").all_inner_texts()

@@ -1,0 +1,310 @@
+"""Submissions as an LMS hands them out, turned into one folder per student.
+
+    autograder import FORMAT SRC --out DIR [--assignment A]
+    autograder grade A SRC --from FORMAT --out OUT     (imports into a temporary folder)
+
+FORMAT is moodle, canvas, classroom, gradescope, folders or flat (formats.py
+says what each looks like); SRC is the folder or the zip the LMS made. DIR gets
+one folder per student, named by the LMS's student id, and `students.csv`
+(id, display name, email, late, submitted, where it came from, the files, notes),
+which `autograder grade` reads to put the names beside the ids in grades.csv.
+Every entry not imported is said, one line each.
+
+The download is the students' data from end to end (source.py reads it; nothing
+in it is followed, extracted or trusted): every name becomes a checked path part
+or is refused, the student id must be one the grader accepts
+(`outputs.paths.student_id_problem`), sizes and counts are capped before
+anything is read, and nothing is written outside DIR (files are created, never
+opened through a link, in a folder the import made itself).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import KitError, slices
+from ..outputs import spreadsheet
+from ..outputs.paths import ROSTER, student_id_problem
+from ..outputs.text import visible
+from . import formats
+from .formats import Plan, Submission
+from .source import FILE_BYTES, SourceError, expand, open_source, part_problem
+
+ROSTER_FIELDS = ["student", "name", "email", "late", "submitted", "source", "files", "notes"]
+MAX_FILES = 200                      # files taken for one student
+STUDENT_BYTES = 4 * FILE_BYTES       # bytes taken for one student
+IMPORT_BYTES = 2 << 30               # bytes written by one import
+LAYOUTS = tuple(formats.PARSERS)
+#: A file uploaded again gets "-1" (Canvas) or " (1)" (browsers) before ".py".
+RENAMED = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d{1,4})| \((?P<paren>\d{1,4})\))?"
+                     r"(?P<ext>\.py)$")
+HIDDEN = ("__MACOSX", "Thumbs.db", "desktop.ini", "__pycache__", ".venv", "venv",
+          ".ipynb_checkpoints")
+#: A repository's own history: never imported, and too many files to list.
+UNSAID = (".git",)
+
+
+@dataclass
+class Imported:
+    out: Path
+    students: list[dict] = field(default_factory=list)      # rows of students.csv
+    skipped: list[str] = field(default_factory=list)        # one line each, for the teacher
+
+
+def module_names(assignment: str | None) -> tuple[str, ...]:
+    """The modules the import looks for: the assignment's, or every assignment's."""
+    names = [assignment] if assignment else slices.names()
+    return tuple(sorted({m for name in names for m in slices.load(name).modules}))
+
+
+# ------------------------------------------------------------ one student's files
+def _is_hidden(parts: tuple[str, ...]) -> bool:
+    return any(p.startswith(".") or p in HIDDEN for p in parts)
+
+
+def _rank(name: str) -> int:
+    found = RENAMED.match(name)
+    return int(found["dash"] or found["paren"] or 0) if found else 0
+
+
+def _canonical(name: str, modules) -> str | None:
+    found = RENAMED.match(name)
+    if found and found["stem"] + found["ext"] in modules:
+        return found["stem"] + found["ext"]
+    return None
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+
+def _expanded(entry: Submission, modules) -> list:
+    """The student's files, with their zips unpacked (one level) when no module
+    is among them: a zip handed in is how many LMSes take a folder."""
+    files = entry.files
+    regular = [(t, m, r) for t, m, r in files if m.kind == "file" and not _is_hidden(t)]
+    if any(t[-1] in modules or _canonical(t[-1], modules) for t, _, _ in regular):
+        zips = [t for t, m, _ in regular if t[-1].lower().endswith(".zip")]
+        if zips:
+            entry.notes.append(f"{_few(['/'.join(z) for z in zips])}: not unpacked, the "
+                               "module is there beside it")
+        return files
+    result = []
+    for target, member, rank in files:
+        if member.kind == "file" and target[-1].lower().endswith(".zip") \
+                and not _is_hidden(target):
+            try:
+                inner = expand(member, ())
+            except SourceError as error:
+                entry.notes.append(f"{error}; not unpacked")
+                continue
+            folder = target[:-1] + (target[-1][:-4] or "zip",)
+            entry.notes += inner.notes
+            result += [(folder + m.parts, m, rank) for m in inner.members if m.kind != "dir"]
+            entry.notes.append(f"unpacked {'/'.join(target)}")
+        else:
+            result.append((target, member, rank))
+    return result
+
+
+def _renamed(files: list, modules, notes: list[str]) -> list:
+    """Renamed copies of a module (`tictactoe-1.py`, `tictactoe (2).py`) in one
+    folder: the newest is taken as the module, the others are left out."""
+    groups: dict[tuple, list] = {}
+    for item in files:
+        target, member, rank = item
+        canonical = _canonical(target[-1], modules) if member.kind == "file" else None
+        if canonical:
+            groups.setdefault(target[:-1] + (canonical,), []).append(item)
+    keep = {id(item) for item in files}
+    renamed = {}
+    for canonical, copies in groups.items():
+        if len(copies) == 1 and copies[0][0] == canonical:
+            continue
+        # The newest copy: the higher file id (Canvas), else the higher copy number.
+        newest = max(copies, key=lambda c: (c[2], _rank(c[0][-1])))
+        renamed[id(newest)] = canonical
+        others = [c for c in copies if c is not newest]
+        keep -= {id(c) for c in others}
+        said = f"{'/'.join(newest[0])} taken as {'/'.join(canonical)}" \
+            if newest[0] != canonical else f"{'/'.join(canonical)} taken"
+        if others:
+            said += f"; older copies left out: {_few(['/'.join(c[0]) for c in others])}"
+        notes.append(said)
+    return [(renamed.get(id(item), item[0]), item[1], item[2]) for item in files
+            if id(item) in keep]
+
+
+def settle(entry: Submission, modules) -> list[tuple[tuple[str, ...], bytes]]:
+    """The files to write for one student, read with every cap; notes on the rest."""
+    files = _renamed(_expanded(entry, modules), modules, entry.notes)
+    hidden, links, written, total = [], [], [], 0
+    targets: set[tuple[str, ...]] = set()
+    for target, member, _ in sorted(files, key=lambda f: f[0]):
+        if any(part in UNSAID for part in target):
+            continue
+        if _is_hidden(target):
+            hidden.append("/".join(target))
+            continue
+        if member.kind in ("link", "other"):
+            links.append("/".join(target))
+            continue
+        if target in targets or any(target[:n] in targets for n in range(1, len(target))):
+            entry.notes.append(f"{'/'.join(target)} twice; the first is imported")
+            continue
+        if len(written) >= MAX_FILES:
+            entry.notes.append(f"more than {MAX_FILES} files; the rest were not imported")
+            break
+        try:
+            data = member.read()
+        except SourceError as error:
+            entry.notes.append(f"{error}; not imported")
+            continue
+        if total + len(data) > STUDENT_BYTES:
+            entry.notes.append(f"more than {STUDENT_BYTES >> 20} MB in all; "
+                               f"{'/'.join(target)} and what follows were not imported")
+            break
+        targets.add(target)
+        written.append((target, data))
+        total += len(data)
+    if hidden:
+        entry.notes.append(f"hidden files and system folders left out: {_few(hidden)}")
+    if links:
+        entry.notes.append(f"links and special files left out (never followed): {_few(links)}")
+    return written
+
+
+# ------------------------------------------------------------ the whole import
+def _claim(src: Path, out: Path) -> None:
+    """Refuse an --out that is, holds or lies inside SRC, or holds anything but an
+    earlier import (which is replaced)."""
+    if out.exists() and not out.is_dir():
+        raise KitError(f"--out {out} is a file, not a folder; choose a folder")
+    source, target = src.resolve(), out.resolve()
+    if target == source or source in target.parents or target in source.parents:
+        raise KitError(f"--out {out} and the download {src} overlap: the import would "
+                       "write into what it reads; choose a folder outside it")
+    if out.is_dir() and any(out.iterdir()) and not (out / ROSTER).is_file():
+        raise KitError(f"--out {out} is not empty and holds no earlier import "
+                       f"({ROSTER}); choose a new or empty folder")
+
+
+def _write_file(root: Path, parts: tuple[str, ...], data: bytes) -> None:
+    folder = root
+    for part in parts[:-1]:
+        folder = folder / part
+        folder.mkdir(exist_ok=True)          # made here, so never a link
+    fd = os.open(folder / parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _one_per_student(plan: Plan) -> list[Submission]:
+    """One record per id: the later one (by the LMS's time) when an id comes twice."""
+    chosen: dict[str, Submission] = {}
+    for entry in plan.submissions:
+        earlier = chosen.get(entry.student)
+        if earlier is None:
+            chosen[entry.student] = entry
+            continue
+        later, other = (entry, earlier) if entry.submitted > earlier.submitted else \
+            (earlier, entry)
+        chosen[entry.student] = later
+        plan.skipped.append(f"{other.origin}: another submission of {later.student} "
+                            f"({later.origin}) is later; skipped")
+    return sorted(chosen.values(), key=lambda e: e.student)
+
+
+def import_submissions(layout: str, src: Path, out: Path, assignment: str | None = None,
+                       say=lambda line: None) -> Imported:
+    if layout not in formats.PARSERS:
+        raise KitError(f"unknown format {layout!r} (known: {', '.join(LAYOUTS)})")
+    modules = module_names(assignment)
+    _claim(src, out)
+    source = open_source(src)
+    plan = formats.PARSERS[layout](source, modules)
+    plan.skipped = source.notes + plan.skipped
+    result = Imported(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.import-", dir=out.parent))
+    try:
+        written = 0
+        for entry in _one_per_student(plan):
+            problem = student_id_problem(entry.student) or part_problem(entry.student)
+            if problem:
+                plan.skipped.append(f"{entry.origin}: the student id "
+                                    f"{visible(entry.student, False)!r} {problem}; skipped")
+                continue
+            files = settle(entry, modules)
+            size = sum(len(data) for _, data in files)
+            if written + size > IMPORT_BYTES:
+                plan.skipped.append(f"{entry.origin}: the import passed "
+                                    f"{IMPORT_BYTES >> 30} GB; {entry.student} and the "
+                                    "students after were not imported")
+                break
+            (staging / entry.student).mkdir()
+            for target, data in files:
+                _write_file(staging / entry.student, target, data)
+            written += size
+            result.students.append({
+                "student": entry.student, "name": entry.name, "email": entry.email,
+                "late": entry.late, "submitted": entry.submitted, "source": entry.origin,
+                "files": " ".join("/".join(t) for t, _ in files) or "(none)",
+                "notes": "; ".join(entry.notes)})
+            if not files:
+                plan.skipped.append(f"{entry.origin}: no files for {entry.student} "
+                                    "(imported as an empty folder: graded as missing)")
+        spreadsheet.write(staging / ROSTER, ROSTER_FIELDS, result.students)
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    result.skipped = plan.skipped
+    return result
+
+
+# ------------------------------------------------------------ the roster, read back
+def read_roster(submissions: Path) -> dict[str, dict]:
+    """student id -> its row of the import's students.csv ({} without one)."""
+    path = submissions / ROSTER
+    try:
+        text = path.read_bytes()[:64 << 20].decode("utf-8", errors="replace") \
+            if path.is_file() and not path.is_symlink() else ""
+    except OSError:
+        return {}
+    return {row.get("student", ""): row for row in csv.DictReader(text.splitlines())
+            if row.get("student")}
+
+
+def add_names(out_dir: Path, roster: dict[str, dict]) -> bool:
+    """Put the import's display name (and whether it was late) beside each id in
+    OUT/grades.csv; True if it did."""
+    grades = out_dir / "grades.csv"
+    if not roster or not grades.is_file():
+        return False
+    with grades.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        fields, rows = list(reader.fieldnames or []), list(reader)
+    if "student" not in fields:
+        return False
+    added = [f for f in ("name", "late") if f not in fields]
+    at = fields.index("student") + 1
+    fields[at:at] = added
+    for row in rows:
+        known = roster.get(row["student"], {})
+        for column in added:
+            row[column] = known.get(column, "")
+    spreadsheet.write(grades, fields, rows)
+    return True
+
+
+__all__ = ["LAYOUTS", "ROSTER", "Imported", "import_submissions", "read_roster", "add_names"]

@@ -1,0 +1,92 @@
+"""The `import` command, and `grade --from FORMAT` (docs/TEACHING.md, "Submissions
+from an LMS").
+
+`add_command` registers both: the `import` subcommand, and on the `grade` parser an
+option `--from` with a wrapper around grade's own command. The wrapper imports SRC
+into a temporary folder when `--from` is given, grades that folder with the grade
+command as it is, then puts the names from the import's students.csv beside the
+ids in grades.csv (also for a folder imported earlier with `autograder import`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+#: The layouts `import` reads: formats.PARSERS' keys (a kit test compares), named
+#: here so `autograder --help` does not import the parsers.
+LAYOUTS = ("moodle", "canvas", "classroom", "gradescope", "folders", "flat")
+
+
+def report(imported, out_label: str) -> None:
+    from ..outputs.terminal import plain
+    from . import ROSTER
+    print(f"imported {len(imported.students)} student"
+          f"{'' if len(imported.students) == 1 else 's'} into {plain(out_label)} "
+          f"({ROSTER} lists each id with its name)")
+    if imported.skipped:
+        print(f"not imported ({len(imported.skipped)}):")
+        for line in imported.skipped:
+            print(f"  {plain(line)}")
+    noted = [row for row in imported.students if row["notes"]]
+    for row in noted:
+        print(f"  {plain(row['student'])}: {plain(row['notes'])}")
+
+
+def import_cli(args) -> int:
+    from . import import_submissions
+    imported = import_submissions(args.format, Path(args.source), Path(args.out),
+                                  args.assignment)
+    report(imported, args.out)
+    return 0 if imported.students else 2
+
+
+def _graded_from(run):
+    """grade's command, importing first when --from is given."""
+    def grade(args) -> int:
+        from ..outputs.terminal import plain
+        from . import ROSTER, add_names, import_submissions, read_roster
+        if not args.from_format:
+            status = run(args)
+            if add_names(Path(args.out), read_roster(Path(args.submissions))):
+                print(f"names from {plain(Path(args.submissions) / ROSTER)} added to "
+                      f"{plain(Path(args.out) / 'grades.csv')}")
+            return status
+        with tempfile.TemporaryDirectory(prefix="spielbaum-import-") as temp:
+            folder = Path(temp) / "submissions"
+            imported = import_submissions(args.from_format, Path(args.submissions), folder,
+                                          args.assignment)
+            report(imported, f"a temporary folder (from {args.submissions})")
+            if not imported.students:
+                return 2
+            args.submissions = str(folder)
+            status = run(args)
+            add_names(Path(args.out), read_roster(folder))
+            # What runs after grading (grade --similarity) reads the submissions too:
+            # here, while the imported folder still exists.
+            for then in getattr(args, "then", None) or ():
+                status |= then(args)
+            args.then = None
+            return status
+    return grade
+
+
+def add_command(commands) -> None:
+    """`autograder import`, and `--from` on the grade command (declared before this
+    one in cli.COMMANDS)."""
+    command = commands.add_parser(
+        "import", help="turn an LMS's download of submissions into one folder per student")
+    command.add_argument("format", choices=LAYOUTS,
+                         help="the layout: moodle, canvas, classroom (GitHub Classroom), "
+                              "gradescope (an export), folders (one per student, zips "
+                              "unpacked), flat (alice_tictactoe.py)")
+    command.add_argument("source", help="the folder or zip the LMS made")
+    command.add_argument("--out", required=True, help="where the student folders go")
+    command.add_argument("--assignment", help="look only for this assignment's modules "
+                                              "(default: every assignment's)")
+    command.set_defaults(run=import_cli)
+    grade = commands.choices["grade"]
+    grade.add_argument("--from", dest="from_format", choices=LAYOUTS, metavar="FORMAT",
+                       help="SUBMISSIONS_DIR is an LMS's download in this layout "
+                            f"({', '.join(LAYOUTS)}): import it first")
+    grade.set_defaults(run=_graded_from(grade.get_default("run")))

@@ -1,0 +1,396 @@
+"""One parser per LMS layout: who handed in which files, read from the names.
+
+Each parser takes a `Source` (source.py) and the module names of the
+assignment(s) and returns a `Plan`: one `Submission` per student record it
+found (the LMS's student id, the display name, where it came from, the files)
+and a note for every entry it did not take. What all layouts share (zips the
+student handed in, renamed duplicates, hidden files, caps) is done afterwards,
+once, by `settle` in __init__.py.
+
+    moodle      "Download all submissions": a folder per student
+                `Full Name_12345_assignsubmission_file_/` (or, without "in folders",
+                files `Full Name_12345_assignsubmission_file_tictactoe.py`);
+                id: the participant number 12345
+    canvas      "Download Submissions": files `lastfirst_12345_67890_tictactoe.py`
+                (user id 12345, file id 67890; `LATE` after the name when late);
+                id: the Canvas user id
+    classroom   GitHub Classroom: a folder per repository `tictactoe-octocat/`;
+                id: the GitHub user name (the repositories' common prefix
+                removed); names from a `classroom_roster.csv` beside them
+    gradescope  "Export Submissions": `submission_metadata.yml` and a folder
+                `submission_123456/` per submission; id: the submitter's SID
+                (their email when it has none)
+    folders     a folder per student, named by the id (zips inside unpacked)
+    flat        files `alice_tictactoe.py` (or `alice-tictactoe.py`, `alice.zip`)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+from .. import KitError
+from .source import Member, Source, SourceError, normal, shown
+
+
+@dataclass
+class Submission:
+    student: str                          # the id the student's folder is named by
+    name: str = ""                        # as the LMS shows it
+    email: str = ""
+    late: str = ""                        # "yes", "no", or "" when the LMS does not say
+    submitted: str = ""                   # when, as the LMS says
+    origin: str = ""                      # where in the download it came from
+    # (path inside the student's folder, the member, its rank among renamed
+    # copies of one file: higher is newer)
+    files: list[tuple[tuple[str, ...], Member, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    submissions: list[Submission] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def root(source: Source, recognised) -> tuple[str, ...]:
+    """Where the layout starts: a download unpacked into a folder of its own (or
+    zipped with one) holds a single folder; go down while that is all there is
+    and nothing there is `recognised`."""
+    here: tuple[str, ...] = ()
+    for _ in range(8):
+        children = [m for m in source.children(here) if not _hidden(m.name)]
+        if any(recognised(m) for m in children):
+            return here
+        folders = [m for m in children if m.kind == "dir"]
+        if len(children) == 1 and folders:
+            here = folders[0].parts
+            continue
+        return here
+    return here
+
+
+#: What file managers leave in a download, never a submission: left out unsaid.
+JUNK = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini"})
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".") or name in JUNK
+
+
+def _passed_over(member: Member, plan: Plan) -> bool:
+    """True for an entry at the top of the layout that is no submission: junk
+    (unsaid), hidden, a link or a special file (said, never followed)."""
+    if member.name in JUNK:
+        return True
+    if member.name.startswith("."):
+        plan.skipped.append(f"{shown(member.parts)}: hidden; skipped")
+        return True
+    if member.kind in ("link", "other"):
+        plan.skipped.append(f"{shown(member.parts)}: a symbolic link or special file, never "
+                            "followed; skipped")
+        return True
+    return False
+
+
+def _files_below(source: Source, folder: Member, rank: int = 0):
+    """(path relative to the folder, member, rank) for every entry below it."""
+    depth = len(folder.parts)
+    return [(m.parts[depth:], m, rank) for m in source.under(folder.parts) if m.kind != "dir"]
+
+
+def _unrecognised(where: str, member: Member, layout: str) -> str:
+    what = "folder" if member.kind == "dir" else "file"
+    return f"{shown(member.parts)}: a {what} not named as {layout} names its {where}; skipped"
+
+
+# ------------------------------------------------------------ Moodle
+MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z0-9]+)_"
+                    r"(?P<rest>.*)$")
+
+
+def moodle(source: Source, modules) -> Plan:
+    plan = Plan()
+    base = root(source, lambda m: MOODLE.match(m.name))
+    by_id: dict[str, Submission] = {}
+    for member in source.children(base):
+        if _passed_over(member, plan):
+            continue
+        found = MOODLE.match(member.name)
+        if not found:
+            plan.skipped.append(_unrecognised("submissions", member, "Moodle"))
+            continue
+        student, plugin, rest = found["id"], found["plugin"], found["rest"]
+        entry = by_id.setdefault(student, Submission(student, name=found["name"].strip(),
+                                                     origin=shown(member.parts)))
+        if plugin != "file":
+            entry.notes.append(f"{shown(member.parts)}: Moodle's {plugin} part "
+                               "(not a file submission) not imported")
+            continue
+        if member.kind == "dir" and not rest:
+            entry.files += _files_below(source, member)
+        elif member.kind == "file" and rest:       # "Download submissions in folders" off
+            entry.files.append(((rest,), member, 0))
+        else:
+            plan.skipped.append(_unrecognised("submissions", member, "Moodle"))
+    plan.submissions = list(by_id.values())
+    return plan
+
+
+# ------------------------------------------------------------ Canvas
+CANVAS = re.compile(r"^(?P<name>[^_]+)_(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file_id>\d+)_"
+                    r"(?P<file>.+)$", re.IGNORECASE)
+CANVAS_TEXT = re.compile(r"^(?P<name>[^_]+)_(?:late_)?(?P<user>\d+)_(?:\d+_)?text\.html?$",
+                         re.IGNORECASE)
+
+
+def canvas(source: Source, modules) -> Plan:
+    plan = Plan()
+    base = root(source, lambda m: m.kind == "file" and CANVAS.match(m.name))
+    by_id: dict[str, Submission] = {}
+    for member in source.children(base):
+        if _passed_over(member, plan):
+            continue
+        found = CANVAS.match(member.name) if member.kind == "file" else None
+        if not found:
+            text = CANVAS_TEXT.match(member.name)
+            plan.skipped.append(f"{shown(member.parts)}: a text entry, not a file; skipped"
+                                if text else _unrecognised("submitted files", member, "Canvas"))
+            continue
+        entry = by_id.setdefault(found["user"], Submission(found["user"], name=found["name"],
+                                                           origin=shown(member.parts)))
+        late = bool(found["late"])
+        entry.late = "yes" if late or entry.late == "yes" else "no"
+        # Canvas's file ids grow with every upload: the higher one is the later file.
+        entry.files.append(((found["file"],), member, int(found["file_id"])))
+    plan.submissions = list(by_id.values())
+    return plan
+
+
+# ------------------------------------------------------------ GitHub Classroom
+ROSTER_BYTES = 4 << 20
+
+
+def _roster(source: Source, base) -> tuple[dict[str, dict], list[str]]:
+    """github_username -> the roster's row, from a Classroom roster CSV beside the
+    repositories (GitHub Classroom: "Download roster")."""
+    for member in source.children(base):
+        if member.kind != "file" or not member.name.lower().endswith(".csv"):
+            continue
+        try:
+            text = member.read().decode("utf-8-sig", errors="replace")
+        except SourceError as error:
+            return {}, [f"{error}; the roster was not read"]
+        reader = csv.DictReader(io.StringIO(text[:ROSTER_BYTES]))
+        if "github_username" not in (reader.fieldnames or []):
+            continue
+        rows = {}
+        for row in reader:
+            user = (row.get("github_username") or "").strip()
+            if user:
+                rows[normal(user).casefold()] = row
+        return rows, []
+    return {}, []
+
+
+def _common_prefix(names: list[str]) -> str:
+    """The longest prefix ending in "-" that every name has and none is all of."""
+    if len(names) < 2:
+        return ""
+    first, last = min(names), max(names)
+    shared = 0
+    while shared < min(len(first), len(last)) and first[shared] == last[shared]:
+        shared += 1
+    prefix = first[:shared]
+    prefix = prefix[:prefix.rfind("-") + 1]
+    return prefix if all(len(n) > len(prefix) for n in names) else ""
+
+
+def _repository(source: Source, member: Member) -> bool:
+    """A repository holds files at its top (a README, the module, .gitignore); the
+    folder a download was unpacked into holds only repositories (and the roster)."""
+    return member.kind == "dir" and any(
+        c.kind == "file" and not c.name.lower().endswith(".csv")
+        for c in source.children(member.parts))
+
+
+def _user(repository: str, prefix: str, roster: dict) -> str:
+    """The GitHub user of a repository named `<prefix><user>`; with one repository
+    there is no common prefix, and the roster says which user's name ends it."""
+    if prefix:
+        return repository[len(prefix):]
+    for user in sorted(roster, key=len, reverse=True):
+        if repository.casefold().endswith("-" + user):
+            return repository[len(repository) - len(user):]
+    return repository
+
+
+def classroom(source: Source, modules) -> Plan:
+    plan = Plan()
+    base = root(source, lambda m: _repository(source, m))
+    roster, notes = _roster(source, base)
+    plan.skipped += notes
+    repositories = [m for m in source.children(base) if m.kind == "dir" and not _hidden(m.name)]
+    prefix = _common_prefix([m.name for m in repositories])
+    for member in source.children(base):
+        if _passed_over(member, plan):
+            continue
+        if member.kind != "dir" and not member.name.lower().endswith(".csv"):
+            plan.skipped.append(f"{shown(member.parts)}: a file, not a repository; skipped")
+    for member in repositories:
+        user = _user(member.name, prefix, roster)
+        row = roster.get(user.casefold(), {})
+        identifier = (row.get("identifier") or "").strip()
+        entry = Submission(user, name=(row.get("name") or "").strip() or identifier,
+                           email=identifier if "@" in identifier else "",
+                           origin=shown(member.parts))
+        entry.files = _files_below(source, member)
+        plan.submissions.append(entry)
+    seen = {s.student.casefold() for s in plan.submissions}
+    for user, row in sorted(roster.items()):
+        if user not in seen:
+            plan.skipped.append(f"{row.get('github_username')}: on the roster, but no "
+                                "repository (not accepted, or not cloned)")
+    return plan
+
+
+# ------------------------------------------------------------ Gradescope
+METADATA = "submission_metadata.yml"
+
+
+def _load_yaml(member: Member):
+    try:
+        import yaml
+    except ModuleNotFoundError:
+        raise KitError("reading a Gradescope export needs PyYAML: pip install "
+                       "'spielbaum[lms]' (or run make setup)") from None
+    try:
+        data = member.read()
+    except SourceError as error:
+        raise KitError(f"{METADATA} could not be read: {error}") from None
+    try:
+        return yaml.safe_load(data.decode("utf-8", errors="replace"))
+    except yaml.YAMLError as error:
+        where = getattr(error, "problem_mark", None)
+        raise KitError(f"{METADATA} is not valid YAML"
+                       + (f" (line {where.line + 1})" if where else "")
+                       + "; export the submissions from Gradescope again") from None
+
+
+def _text(value) -> str:
+    return "" if value is None else normal(str(value)).strip()
+
+
+def _when(value) -> str:
+    """A time from the metadata as ISO 8601 in UTC (so times compare as text)."""
+    import datetime
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=datetime.timezone.utc)
+        return value.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    return _text(value)
+
+
+def gradescope(source: Source, modules) -> Plan:
+    plan = Plan()
+    base = root(source, lambda m: m.name == METADATA)
+    found = [m for m in source.children(base) if m.name == METADATA and m.kind == "file"]
+    if not found:
+        raise KitError(f"no {METADATA} in the export: give the folder (or zip) Gradescope's "
+                       "Export Submissions made")
+    metadata = _load_yaml(found[0])
+    if not isinstance(metadata, dict):
+        raise KitError(f"{METADATA} does not list submissions; export them again")
+    folders = {m.name: m for m in source.children(base) if m.kind == "dir"}
+    for key, record in metadata.items():
+        key = _text(key)
+        folder = folders.pop(key, None)
+        if not isinstance(record, dict) or not isinstance(record.get(":submitters"), list):
+            plan.skipped.append(f"{key}: its entry in {METADATA} names no submitters; skipped")
+            continue
+        if folder is None:
+            plan.skipped.append(f"{key}: listed in {METADATA}, but the export has no such "
+                                "folder; skipped")
+            continue
+        people = [p for p in record[":submitters"] if isinstance(p, dict)]
+        if not people:
+            plan.skipped.append(f"{key}: its entry in {METADATA} names no submitters; skipped")
+        for person in people:
+            student = _text(person.get(":sid")) or _text(person.get(":email"))
+            if not student:
+                plan.skipped.append(f"{key}: a submitter with neither SID nor email; skipped")
+                continue
+            entry = Submission(student, name=_text(person.get(":name")),
+                               email=_text(person.get(":email")),
+                               submitted=_when(record.get(":created_at")),
+                               origin=shown(folder.parts))
+            if len(people) > 1:
+                entry.notes.append(f"a group submission of {len(people)} students "
+                                   f"({key}): each gets a copy")
+            entry.files = _files_below(source, folder)
+            plan.submissions.append(entry)
+    for name, folder in sorted(folders.items()):
+        if not _passed_over(folder, plan):
+            plan.skipped.append(f"{shown(folder.parts)}: not listed in {METADATA}; skipped")
+    return plan
+
+
+# ------------------------------------------------------------ plain layouts
+def folders(source: Source, modules) -> Plan:
+    plan = Plan()
+    for member in source.children(()):
+        if _passed_over(member, plan):
+            continue
+        if member.kind != "dir":
+            plan.skipped.append(f"{shown(member.parts)}: a file, not a student's folder; "
+                                "skipped (put each student's files in a folder named by "
+                                "their id)")
+            continue
+        entry = Submission(member.name, origin=shown(member.parts))
+        entry.files = _files_below(source, member)
+        plan.submissions.append(entry)
+    return plan
+
+
+def _flat_pattern(modules) -> re.Pattern:
+    stems = "|".join(sorted((re.escape(m.removesuffix(".py")) for m in modules),
+                            key=len, reverse=True))
+    return re.compile(rf"^(?P<id>.+?)[_-](?P<file>(?:{stems})(?:-\d+| \(\d+\))?\.py)$")
+
+
+def flat(source: Source, modules) -> Plan:
+    plan = Plan()
+    pattern = _flat_pattern(modules)
+    base = root(source, lambda m: m.kind == "file")
+    by_id: dict[str, Submission] = {}
+    for member in source.children(base):
+        if _passed_over(member, plan):
+            continue
+        found = pattern.match(member.name) if member.kind == "file" else None
+        if found:
+            student, target = found["id"], found["file"]
+        elif member.kind == "file" and member.name.lower().endswith(".zip"):
+            student, target = member.name[:-4], member.name
+        else:
+            plan.skipped.append(f"{shown(member.parts)}: not named <student>_<module> "
+                                f"(such as alice_{sorted(modules)[0]}); skipped")
+            continue
+        entry = by_id.setdefault(student, Submission(student, origin=shown(member.parts)))
+        entry.files.append(((target,), member, 0))
+    plan.submissions = list(by_id.values())
+    return plan
+
+
+PARSERS = {"moodle": moodle, "canvas": canvas, "classroom": classroom,
+           "gradescope": gradescope, "folders": folders, "flat": flat}
+#: What each layout looks like, for the line that says a download is not one.
+LOOKS = {
+    "moodle": "folders named 'Full Name_12345_assignsubmission_file_'",
+    "canvas": "files named 'lastfirst_12345_67890_tictactoe.py'",
+    "classroom": "one folder per repository, such as 'tictactoe-octocat'",
+    "gradescope": f"{METADATA} and folders 'submission_123456'",
+    "folders": "one folder per student, named by the student id",
+    "flat": "files named 'alice_tictactoe.py'",
+}
