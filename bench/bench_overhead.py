@@ -195,7 +195,8 @@ def minimax(board):
 }
 
 
-def build_batch(target: Path, real: Path | None, tiny: bool) -> list[str]:
+def build_batch(target: Path, real: Path | None, tiny: bool,
+                only: list[str] | None = None) -> list[str]:
     """One folder per student in `target`; returns their names."""
     if real is not None:
         for folder in sorted(p for p in real.iterdir() if (p / "tictactoe.py").is_file()):
@@ -203,10 +204,11 @@ def build_batch(target: Path, real: Path | None, tiny: bool) -> list[str]:
             shutil.copy(folder / "tictactoe.py", target / folder.name / "tictactoe.py")
     else:
         for folder in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
-            if folder.name not in LEFT_OUT and (not tiny or folder.name in TINY):
+            if folder.name not in LEFT_OUT and (not tiny or folder.name in TINY) \
+                    and (not only or folder.name in only):
                 shutil.copytree(folder, target / folder.name)
         for name, source in GENERATED.items():
-            if not tiny or name in TINY:
+            if (not tiny or name in TINY) and (not only or name in only):
                 (target / name).mkdir()
                 (target / name / "tictactoe.py").write_text(source)
     return sorted(p.name for p in target.iterdir())
@@ -611,6 +613,7 @@ def main() -> int:
                         "(one folder per student, tictactoe.py inside)")
     parser.add_argument("--tiny", action="store_true",
                         help="two submissions, for the kit's smoke test (measures nothing)")
+    parser.add_argument("--only", nargs="*", help="these submissions of the batch only")
     parser.add_argument("--kit-run", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--floor-run", nargs=4, help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args()
@@ -624,7 +627,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "batch").mkdir()
-        names = build_batch(tmp / "batch", args.real, args.tiny)
+        names = build_batch(tmp / "batch", args.real, args.tiny, args.only)
         log = record_calls()
         (tmp / "calls.pickle").write_bytes(pickle.dumps(log))
         calls = sum(len(blobs) * (2 if again else 1) for _, _, blobs, again in log)

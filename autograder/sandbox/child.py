@@ -224,6 +224,18 @@ def audit(event, args):
             note(f"tried to open {path}, outside its own folder")
 
 
+def quiet_identity():
+    """id() without its audit event. CPython raises "builtins.id" on every call of
+    id(), and copy.deepcopy calls it for every object it copies: with a Python audit
+    hook installed (ours names forbidden calls; it ignores this event), a student's
+    minimax built on deepcopy ran about 40% slower here than in a plain interpreter,
+    time the student's CPU limit paid for. object.__hash__ is the same identity: the
+    object's address, rotated (one number per live object, constant for its life);
+    it raises no event. Only the student's own interpreter changes."""
+    import builtins
+    builtins.id = object.__hash__
+
+
 def redirect_output():
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -733,6 +745,7 @@ def main():
     threading.Thread(target=_flusher, daemon=True).start()
     signal.signal(signal.SIGUSR1, _on_stop_request)
     sys.addaudithook(audit)
+    quiet_identity()
     send({"ready": True, "layers": applied, "pid": os.getpid(), "marks": _MARKS})
     serve()
 
