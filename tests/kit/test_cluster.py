@@ -110,7 +110,7 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
         if local_print.is_file():
             assert json.loads(cluster_print.read_text())["modules"] == \
                 json.loads(local_print.read_text())["modules"]
-    assert (tmp_path / "cluster" / "bob_plain" / "fingerprint.json").is_file()
+    assert (tmp_path / "cluster" / "ada_alphabeta" / "fingerprint.json").is_file()
 
     # A client killed halfway resumes: the same grades.csv, and the students already
     # graded are not sent to the cluster again.

@@ -139,6 +139,11 @@ title = "Nim with one heap"
 modules = ["nim.py"]
 files = ["test_nim.py", "README.md"]
 public_timeout = 5
+
+[notebook]
+try = """
+print(nim.actions(2), nim.wins(4), nim.best_take(5))
+"""
 '''
 
 README = "# Nim\n\nWrite `actions`, `wins` and `best_take` in `nim.py`.\n"

@@ -59,7 +59,7 @@ WIDTH, HEIGHT, CELLS = 7, 6, 42
 
 #: Weights of one, two and three own stones in a window (evaluation).
 WEIGHTS = (5, 30, 500)
-#: The weights of the seed's second evaluation function (evaluation_b).
+#: The weights of the course notebook's second evaluation function (evaluation_b).
 WEIGHTS_B = (5, 10, 50)
 
 
@@ -219,7 +219,7 @@ def _score_line(line, weights):
 
 
 def pattern_score(board, weights=WEIGHTS, win=WIN):
-    """Return the seed's window-pattern score of `board` (seen from x).
+    """Return the course notebook's window-pattern score of `board` (seen from x).
 
     Go through `lines(board)` in order. If a line contains 'xxxx' return
     `win`; else if it contains 'oooo' return `-win` (x is checked first in
@@ -254,7 +254,7 @@ def pattern_score(board, weights=WEIGHTS, win=WIN):
 def evaluation(state):
     """Return `pattern_score(getBoard(state), WEIGHTS)`.
 
-    WEIGHTS = (5, 30, 500): the seed's evaluation (its evalA). Every x
+    WEIGHTS = (5, 30, 500): the course notebook's evalA. Every x
     pattern with one, two, three stones adds 5, 30, 500; every o pattern
     subtracts as much; four in a row is worth +-10000.
     """
@@ -262,7 +262,7 @@ def evaluation(state):
 
 
 def evaluation_b(state):
-    """Return `pattern_score(getBoard(state), WEIGHTS_B)`: the seed's evalB.
+    """Return `pattern_score(getBoard(state), WEIGHTS_B)`: the course notebook's evalB.
 
     WEIGHTS_B = (5, 10, 50); four in a row is still worth +-10000.
     """
@@ -431,7 +431,7 @@ def root_only(state, root_order, order=None):
 
 
 #: The opening book: tuple(state) -> the state after the book move. These are
-#: the seed's two entries. x's centre start is the only first move that wins
+#: the course notebook's two entries. x's centre start is the only first move that wins
 #: (Connect 4 is solved); after it o is lost whatever it plays, so any legal
 #: answer keeps the value. The grader checks every entry with a solver: it
 #: knows the empty board and [38] from theory and solves positions with at

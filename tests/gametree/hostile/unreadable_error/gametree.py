@@ -509,6 +509,7 @@ def play(game=TICTACTOE, computer_first=True, bremse=inf, book=None,
     while not terminal_test(state, game):
         if x_to_move(state) == computer_is_x:
             state = computer_move(state, game, bremse, book)
+            say(f"The computer plays cell {state[-1]}.")
         else:
             numbers = "\n".join(
                 " ".join(f"{r * game.width + c:2d}" for c in range(game.width))
