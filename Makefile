@@ -1,6 +1,8 @@
 # Spielbaum: the kit's own commands. Every target sets up .venv by itself.
 #   make demo          grade the bundled example submissions into out/
-#   make test          run the kit's test suite
+#   make test          run the kit's test suite (what CI runs)
+#   make test-all      the same with the exhaustive tests, every channel route, every
+#                      example on both platforms (much longer; before a release)
 #   make assignments [A=]  regenerate assignments/ from solutions/
 #   make release [A=]  the same; with A=<a> also release it through nbgrader (mk/nbgrader.mk)
 #   make bench         run the benchmarks
@@ -11,7 +13,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 A ?=
 
-.PHONY: setup test demo assignments release bench clean
+.PHONY: setup test test-all demo assignments release bench clean
 
 setup: $(STAMP)
 
@@ -24,8 +26,14 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
+# `make test` (CI) leaves out the tests marked exhaustive: each repeats on all the data
+# what the default run checks on a sample (pyproject.toml). `make test-all` runs them.
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile --durations=30
+	$(PY) -m pytest -n 2 --dist loadfile --durations=30 -m "not exhaustive"
+
+test-all: $(STAMP)
+	SPIELBAUM_CHANNEL_ALL=1 SPIELBAUM_PLATFORM_ALL=1 $(PY) -m pytest -n 2 --dist loadfile \
+		--durations=30
 
 # The grader replaces what it writes (each student's folder, grades.csv, the
 # similarity report) and nothing else: other work in out/ (out/mutation) stays.

@@ -1,5 +1,7 @@
 """Shared fixtures for the kit's own tests."""
 
+import csv
+import os
 import shutil
 import subprocess
 import sys
@@ -66,14 +68,30 @@ def grade_folder(assignment: str, submissions: Path, out: Path, jobs: int = 2,
 
 @pytest.fixture(scope="session")
 def graded_examples(tmp_path_factory):
-    """Grade examples/<assignment>/ once per test session; returns (rows, out_dir)."""
+    """Grade examples/<assignment>/ once per test run; returns (rows, out_dir).
+
+    Once per run, not once per xdist worker: the first worker that needs an
+    assignment grades it into the run's shared temporary folder under a file lock,
+    and every other worker reads that folder (xdist's recipe for a session fixture
+    that must run once). Tests only read the folder."""
+    import fcntl
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     cache = {}
 
     def grade(assignment: str):
         if assignment not in cache:
-            out = tmp_path_factory.mktemp(f"graded-{assignment}")
-            cache[assignment] = (grade_folder(assignment, ROOT / "examples" / assignment, out),
-                                 out)
+            out = shared / f"graded-examples-{assignment}"
+            with open(shared / f"graded-examples-{assignment}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                done = shared / f"graded-examples-{assignment}.done"
+                if not done.exists():
+                    shutil.rmtree(out, ignore_errors=True)
+                    grade_folder(assignment, ROOT / "examples" / assignment, out)
+                    done.touch()
+            with (out / "grades.csv").open(encoding="utf-8") as handle:
+                cache[assignment] = ({row["student"]: row for row in csv.DictReader(handle)},
+                                     out)
         return cache[assignment]
     return grade
 

@@ -265,13 +265,22 @@ def test_unknown_assignment_is_one_line_and_exit_2(capsys):
 
 
 # ------------------------------------------------------------ every hidden suite
+# The default run (CI) grades the first QUICK_SAMPLE mutants of the same seeded sample
+# (a sample is a stable prefix, see above) and needs every one killed; `make
+# test-all` grades all 40 and needs 98%.
+QUICK_SAMPLE = 12
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", slices.names())
-def test_hidden_suite_kills_its_mutants(name, tmp_path):
-    """At least 98% of a seeded sample of 40 non-equivalent mutants killed."""
+@pytest.mark.parametrize("sample", [
+    QUICK_SAMPLE, pytest.param(SAMPLE, marks=pytest.mark.exhaustive)])
+def test_hidden_suite_kills_its_mutants(name, sample, tmp_path):
+    """At least 98% of a seeded sample of 40 non-equivalent mutants killed (of its
+    first 12: all)."""
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "autograder", "mutate", name,
-                           "--count", str(SAMPLE), "--seed", str(SEED), "--jobs", "2",
+                           "--count", str(sample), "--seed", str(SEED), "--jobs", "2",
                            "--out", str(tmp_path)],
                           cwd=ROOT, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -280,7 +289,7 @@ def test_hidden_suite_kills_its_mutants(name, tmp_path):
     judged = [r for r in rows if r["status"] in ("killed", "survived")]
     survivors = [f"line {r['line']} {r['operator']}: {r['original']}  ->  {r['mutated']}"
                  for r in judged if r["status"] == "survived"]
-    assert len(judged) == SAMPLE
+    assert len(judged) == sample
     killed = len(judged) - len(survivors)
     print(f"{name}: {killed}/{len(judged)} killed, seed {SEED}, "
           f"{time.perf_counter() - started:.0f} s")
