@@ -1,7 +1,7 @@
 """A grade must not depend on how busy the grading machine is.
 
 Slow but correct tic-tac-toe submissions, as students write them (unpruned
-minimax, deep copies, winners recomputed from scratch), are graded twice for
+minimax, deep copies), are graded twice for
 real: once on a quiet machine, once with three busy loops started right after
 the grader's start-up calibration, so the calibration cannot absorb the load.
 Every score must be the same, and full. (Time limits are seconds of the
@@ -28,11 +28,6 @@ SLOWER = {
     "copies_the_board_for_actions": [
         ("def actions(board):\n    return {",
          "def actions(board):\n    board = copy.deepcopy(board)\n    return {"),
-    ],
-    "winner_twice": [
-        ("def terminal(board):\n    return winner(board) is not None or all(",
-         "def terminal(board):\n    if winner(board) is not None:\n        return True\n"
-         "    return winner(board) is not None or all("),
     ],
 }
 

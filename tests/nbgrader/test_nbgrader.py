@@ -242,8 +242,11 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
 ENVIRONMENTS = {".venv", "venv"}
 
 
+# The full cycle test runs the same student commands; this one runs them as TEACHING.md
+# writes them, line by line, in two shells: after a change to the doc, `make test-all`.
 @pytest.mark.slow
 @pytest.mark.hostile
+@pytest.mark.exhaustive
 def test_nbgrader_student_commands_of_the_doc_work_as_written_with_the_exchange_elsewhere(
         tmp_path):
     """docs/TEACHING.md's student blocks, line by line, by two students whose shells know

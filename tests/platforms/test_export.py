@@ -46,13 +46,15 @@ def test_grading_needs_neither_extras_nor_the_teachers_tools(tmp_path):
                                                 "Pytest_Timeout>=2.1"]
 
 
-def test_every_example_is_graded_on_a_platform_and_every_assignment_on_both():
+def test_every_assignment_is_graded_on_both_platforms_with_its_reference_and_attacks():
+    """Both platforms run the bulk grader's grade_submission (every example is graded in
+    bulk by tests/<a>/); each platform grades every assignment's reference and attacks,
+    and with SPIELBAUM_PLATFORM_ALL=1 every example."""
     for assignment in ASSIGNMENTS:
         everyone = {e.name for e in examples(assignment)}
         chosen = {platform: {e.name for e in examples_on(platform, assignment)}
                   for platform in PLATFORMS}
-        assert chosen["gradescope"] | chosen["prairielearn"] == everyone, assignment
         for names in chosen.values():
-            assert any(n.startswith("ada_") for n in names) and len(names) >= 3, assignment
-        hostile = {n for n in everyone if "hostile" in n}
-        assert hostile <= chosen["gradescope"] & chosen["prairielearn"]
+            assert names <= everyone and any(n.startswith("ada_") for n in names), assignment
+        attacks = {n for n in everyone if "hostile" in n or "_lying" in n}
+        assert attacks <= chosen["gradescope"] & chosen["prairielearn"], assignment
