@@ -34,8 +34,8 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Answer, Case, CheckFailed, check_all, describe, require,
-                                       short)
+from autograder.grading.checks import (Answer, Case, CheckFailed, answer_of, check_all,
+                                       describe, require, short)
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import check_probes, kept, slow
 
@@ -325,7 +325,7 @@ def _expect_exception(student, summary, chosen):
         case, outcome = first
         raise CheckFailed(summary, call=case.call, position=case.position,
                           got=describe(outcome), expected="an exception",
-                          failures=failures, total=len(chosen))
+                          failures=failures, total=len(chosen), answer=answer_of(outcome))
 
 
 @functools.cache
