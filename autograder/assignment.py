@@ -79,6 +79,16 @@ class Assignment:
         """The manifest's [tournament] table, if the game has class tournaments."""
         return self.extra.get("tournament")
 
+    @property
+    def relies_on(self) -> dict[str, tuple[str, ...]]:
+        """The manifest's [relies_on]: for each function the student writes, the
+        student's functions it calls (`minimax = ["player", "actions", ...]`).
+        Declared once and read by both feedbacks: the hidden suite plays these
+        with the grader's own when it judges the function (a bug costs only its
+        own points), and `make check` and the hidden feedback say that a failure
+        may follow from one of these when it failed too."""
+        return _relies_on(self.name, self.extra.get("relies_on", {}))
+
     # ------------------------------------------------------------ its rubric
     def rubric(self, scale: float = 1.0):
         """The hidden suite's rubric (points, time limits scaled by `scale`, limits,
@@ -100,6 +110,20 @@ class Assignment:
         """(folder holding every module, status, problem) in one submission."""
         from .grading import intake
         return intake.locate(folder, self.modules)
+
+
+def _relies_on(name: str, table) -> dict[str, tuple[str, ...]]:
+    where = f"solutions/{name}/assignment.toml [relies_on]"
+    if not isinstance(table, dict):
+        raise KitError(f"{where}: must be a table of function = [functions it calls]")
+    found = {}
+    for function, callees in table.items():
+        if not isinstance(callees, list) or not all(isinstance(c, str) for c in callees):
+            raise KitError(f"{where}: {function} must list names, e.g. {function} = [\"winner\"]")
+        if function in callees:
+            raise KitError(f"{where}: {function} cannot rely on itself")
+        found[function] = tuple(callees)
+    return found
 
 
 def course() -> Path | None:

@@ -10,6 +10,7 @@ was expected. The report decides whether the expected value is shown.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable, Iterable
@@ -161,3 +162,71 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
                           expected=case.expected, got=got, hint=hint,
                           problem=None if reason == got else reason,
                           failures=failures, total=len(cases), answer=answer)
+
+
+# ------------------------------------------------------------------ blame
+def played(module: str, grader, names: Iterable[str]) -> dict:
+    """`Student.map(..., play=...)` for the student's functions `names` of `module`,
+    each played by the grader's function of the same name (the reference)."""
+    return {f"{module}.{name}": getattr(grader, name) for name in names}
+
+
+class Blame:
+    """Whom a failed check may blame: the assignment's [relies_on], declared once
+    in assignment.toml and read by `make check` too, so the two feedbacks agree.
+
+    One per submission (the grading plugin's `blame` fixture); checks run in
+    file order, the functions others rely on first. A check judges a function
+    with some of the functions it relies on played by the grader (`played`):
+    its failure is then its own, and the feedback says so. A failure of a check
+    that ran the student's own helpers names their earlier failures instead."""
+
+    def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None):
+        self.relies_on = dict(relies_on or {})
+        self.failed: list[tuple[str, str]] = []     # (function, headline), in order
+
+    def plays(self, function: str, module: str, grader) -> dict:
+        """The `play` argument that judges `function` on its own: every function it
+        relies on, played by the grader's function of the same name."""
+        return played(module, grader, self.relies_on.get(function, ()))
+
+    @contextlib.contextmanager
+    def judging(self, function: str, scope: str, play: dict | None = None):
+        """Word a failure of a check of `function` ("gave no answer on a finished
+        game", "is not implemented yet") and say whose it is. `play` is what the
+        check's calls were made with (`plays`): those functions are not suspects."""
+        try:
+            yield
+        except CheckFailed as failed:
+            if failed.root_cause:       # the module did not import: said once, not per check
+                raise
+            names = {target.rpartition(".")[2] for target in play or ()}
+            played = [name for name in self.relies_on.get(function, ()) if name in names]
+            own = [name for name in self.relies_on.get(function, ()) if name not in played]
+            earlier = [(name, summary) for name, summary in self.failed if name in own]
+            _headline(failed, function, scope, after_others=bool(earlier))
+            if earlier:
+                names = sorted({name for name, _ in earlier})
+                note = (f"this may follow from an earlier failure: "
+                        f"{'; '.join(summary for _, summary in earlier)}. {function} usually "
+                        f"calls {', '.join(names)}: fix {'it' if len(names) == 1 else 'them'} "
+                        "first")
+            elif played:
+                note = (f"this check ran {function} with the grader's own "
+                        f"{', '.join(played)}, so the mistake is in {function} itself")
+            else:
+                note = None
+            if note:
+                failed.hint = note + (f"; {failed.hint}" if failed.hint else "")
+            self.failed.append((function, failed.summary))
+            raise
+
+
+def _headline(failed: CheckFailed, function: str, scope: str, after_others: bool) -> None:
+    """Keep a wrong answer's summary; say so when the call gave no answer at all. A
+    NotImplementedError is the function's own stub unless a function it relies on
+    failed earlier (then it may come from there)."""
+    if failed.answer is Answer.NOT_IMPLEMENTED and not after_others:
+        failed.summary = f"{function} is not implemented yet"
+    elif failed.answer not in (None, Answer.RETURNED):
+        failed.summary = f"{function} gave no answer {scope}"

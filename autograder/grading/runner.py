@@ -24,7 +24,7 @@ import pytest
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
-from .checks import CheckFailed
+from .checks import Blame, CheckFailed
 from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
@@ -36,6 +36,7 @@ class Rubric:
     timeouts: Timeouts
     limits: Limits
     required: tuple[str, ...] = ("rlimits",)   # sandbox layers without which nobody is graded
+    whole_program: tuple[str, ...] = ()   # checks that run the student's own helpers too
 
     @property
     def max_score(self) -> float:
@@ -69,8 +70,14 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     if unknown:
         raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
                        f"(known: {', '.join(ALL_LAYERS)})")
+    # Every other check judges one function with the functions it relies on played
+    # by the grader; these few judge the whole program (docs/SLICES.md, "Blame").
+    whole = tuple(data.get("blame", {}).get("whole_program", ()))
+    if set(whole) - set(points):
+        raise KitError(f"{path}: [blame] whole_program names checks without points: "
+                       f"{sorted(set(whole) - set(points))}")
     return Rubric(points=points, timeouts=timeouts, required=required,
-                  limits=Limits(memory_bytes=memory << 20))
+                  limits=Limits(memory_bytes=memory << 20), whole_program=whole)
 
 
 @dataclass
@@ -150,14 +157,22 @@ def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list[
 
 # ------------------------------------------------------------ the pytest plugin
 class GradingPlugin:
-    def __init__(self, student: Student, rubric: Rubric, reveal: bool):
+    def __init__(self, student: Student, rubric: Rubric, reveal: bool,
+                 relies_on: dict | None = None):
         self._student, self.rubric, self._reveal = student, rubric, reveal
+        self._blame = Blame(relies_on)
         self.results: dict[str, TestResult] = {}
         self.collected: list[str] = []
 
     @pytest.fixture(scope="session")
     def student(self):
         return self._student
+
+    @pytest.fixture(scope="session")
+    def blame(self):
+        """The submission's Blame (grading/checks.py): its failures so far and the
+        assignment's [relies_on]."""
+        return self._blame
 
     @pytest.fixture(scope="session")
     def reveal(self):
@@ -258,7 +273,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:
-        plugin = GradingPlugin(student, rubric, reveal)
+        plugin = GradingPlugin(student, rubric, reveal, piece.relies_on)
         try:
             code = run_suite(piece.suite_dir, plugin, plugins)
         except SandboxError as error:

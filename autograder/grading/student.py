@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome, Sandbox,
-                              SandboxError, backstop)
+                              SandboxError, _raised, backstop)
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
 from .fingerprint import Recorder
@@ -73,6 +73,7 @@ class Student:
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
         self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
+        self._printed: list[str] = []       # output of children ended by fresh()
 
     def start_check(self) -> None:
         """A hidden test begins: its calls share one budget of CPU time and one
@@ -132,14 +133,21 @@ class Student:
             self.event("timeout", detail)
         return Outcome(failure=Failure.CEILING, detail=detail)
 
+    def fresh(self) -> None:
+        """Make the next call in a new child: nothing the student's code kept (a
+        memo table filled while the grader played its helpers) carries over."""
+        if self._sandbox is not None and self._sandbox.alive:
+            self._printed.append(self._sandbox.output())
+            self._sandbox.kill()
+
     def close(self) -> str:
-        """Stop the child; return what the student's code printed (capped)."""
+        """Stop the child; return what the student's code printed (capped per child)."""
         text = ""
         if self._sandbox is not None:
             if self._sandbox.alive:
                 text = self._sandbox.output()
             self._sandbox.kill()
-        return text
+        return "".join(self._printed) + text
 
     def pause(self) -> None:
         """Freeze the child (it keeps its state; its clock does not run on CPU)."""
@@ -195,16 +203,25 @@ class Student:
         return self._note(name, outcome)
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
-            return_args=False, again=False) -> list[Outcome]:
+            return_args=False, again=False, play: dict | None = None) -> list[Outcome]:
         """Call `function` once per argument tuple, pipelined in one request. With
         `again`, every call that returned is made once more on the same argument
         objects, its answer in `outcome.again`: a function that changes its input
-        shows it in its own second answer (see docs/SLICES.md)."""
+        shows it in its own second answer (see docs/SLICES.md).
+
+        `play` judges the function on its own: {"module.name": grader_function}
+        replaces each of the student's functions it names by the grader's for the
+        duration of each call (a callback over the pipe, ~40 us a call), so a bug
+        in `winner` cannot cost the points of a `minimax` that calls it."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
+        if play:
+            outcomes = self._played(function, arg_lists, timeout, again, play)
+            self.fingerprint.saw_many(name, arg_lists, outcomes)
+            return self._after_many(name, outcomes)
         if isinstance(function, str):
             outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
                                          return_args, self.budget, again)
@@ -213,6 +230,20 @@ class Student:
                                            timeout or self.timeouts.call, return_args)
         self.fingerprint.saw_many(name, arg_lists, outcomes)
         return self._after_many(name, outcomes)
+
+    def _played(self, function: str, arg_lists, timeout, again, play) -> list[Outcome]:
+        """map's calls as one plan each, with the grader's functions patched in."""
+        plans = []
+        for args in arg_lists:
+            plan = Plan(function)
+            for target, grader_function in play.items():
+                plan.patch(target, Callback(grader_function))
+            values = [plan.value(arg) for arg in args]
+            first = plan.call(function, *values)
+            plan.returns([first, plan.call(function, *values, catch=True)] if again else first)
+            plans.append(plan)
+        outcomes = self._sandbox.plans(plans, timeout or self.timeouts.call, self.budget)
+        return [_split_again(o) for o in outcomes] if again else outcomes
 
     def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
         """Run call plans (autograder/sandbox/plans.py) in one pipelined request.
@@ -263,6 +294,19 @@ def _name(function) -> str:
     if isinstance(function, tuple):
         return str(function[1])
     return str(function)
+
+
+def _split_again(outcome: Outcome) -> Outcome:
+    """A played call made twice ([first, second] returned) as map's Outcome.again.
+    The second answer came back through `catch`: {"raised": ...} when it raised."""
+    if not outcome.answered or type(outcome.value) is not list or len(outcome.value) != 2:
+        return outcome
+    first, second = outcome.value
+    if type(second) is dict and set(second) == {"raised"} and type(second["raised"]) is dict:
+        again = Outcome(raised=_raised(second["raised"]))
+    else:
+        again = Outcome(ok=True, value=second)
+    return Outcome(ok=True, value=first, again=again, seconds=outcome.seconds)
 
 
 def _import_failure(outcome: Outcome, timeout: float) -> Outcome:

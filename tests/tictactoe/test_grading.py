@@ -62,7 +62,32 @@ def _corpus(victim: Path, port: int) -> dict:
                              "    board[i][j] = player(board)\n    return new\n"),
         "syntax_error": ("def broken(:\n", ""),
         "player_not_written": ("", "def player(board):\n    raise NotImplementedError\n"),
+        **{f"bug_{function}": ("", code) for function, (_, code) in BUGS.items()},
     }
+
+
+#: One realistic bug in one function at a time (issue 22's list): each may cost
+#: only that function's checks and the rubric's whole-program checks.
+BUGS = {
+    "player": ("starts with O", "def player(board):\n    marks = sum(board, [])\n"
+                                "    return O if marks.count(X) == marks.count(O) else X\n"),
+    "actions": ("forgets the last row", "def actions(board):\n    return {(i, j) for i in "
+                                        "range(2) for j in range(3) if board[i][j] is None}\n"),
+    "result": ("copies the board shallowly",
+               "def result(board, action):\n    i, j = action\n"
+               "    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not None:\n"
+               "        raise ValueError('bad cell')\n"
+               "    new = list(board)\n    new[i][j] = player(board)\n    return new\n"),
+    "winner": ("misses the anti-diagonal",
+               "def winner(board):\n    lines = [row for row in board] + "
+               "[list(col) for col in zip(*board)] + [[board[k][k] for k in range(3)]]\n"
+               "    for a, b, c in lines:\n        if a is not None and a == b == c:\n"
+               "            return a\n    return None\n"),
+    "terminal": ("ignores a full board", "def terminal(board):\n"
+                                         "    return winner(board) is not None\n"),
+    "utility": ("has its sign flipped", "def utility(board):\n"
+                                        "    return {X: -1, O: 1}.get(winner(board), 0)\n"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +185,8 @@ def test_correct_code_gets_full_marks_whatever_else_it_tries(graded, student):
 
 @pytest.mark.parametrize("student, failing, words", [
     ("loop_in_minimax", {"test_minimax_on_finished_games", "test_minimax_endgames",
-                         "test_minimax_openings"}, "s of CPU time; it was stopped in minimax"),
+                         "test_minimax_openings", "test_minimax_with_your_own_helpers"},
+     "s of CPU time; it was stopped in minimax"),
     ("exit_in_winner", {"test_winner"}, "exited with code 0"),
     ("sys_exit_in_player", {"test_player"}, "called exit(1)"),
     ("kills_everyone", {"test_minimax_endgames"}, "PermissionError"),
@@ -246,12 +272,15 @@ def test_a_call_that_raised_is_not_headed_as_a_wrong_answer(graded):
     assert "returned a move" not in section and "raised PermissionError" in section
 
 
+WHOLE_PROGRAM = ("your whole program: minimax with your own helpers picks an optimal move "
+                 "on every position with 4 or more marks and sampled ones with 2 and 3")
+
+
 def test_feedback_says_when_a_failure_follows_from_an_earlier_one(graded):
-    section = _section(graded, "shallow_copy",
-                       "minimax picks an optimal move on every position with 5 or more marks")
+    section = _section(graded, "shallow_copy", WHOLE_PROGRAM)
     assert "this may follow from an earlier failure" in section
     assert "result changed the board it was given" in section
-    assert "minimax usually relies on result: fix it first" in section
+    assert "minimax usually calls result: fix it first" in section
     # a wrong helper never makes a correct function look wrong where it is not
     assert "earlier failure" not in _feedback(graded, "correct")
 
@@ -259,10 +288,49 @@ def test_feedback_says_when_a_failure_follows_from_an_earlier_one(graded):
 def test_a_stubbed_helper_is_named_and_minimax_is_not_called_unwritten(graded):
     feedback = _feedback(graded, "player_not_written")
     assert "player is not implemented yet" in feedback
-    minimax = _section(graded, "player_not_written",
-                       "minimax picks an optimal move on every position with 5 or more marks")
+    minimax = _section(graded, "player_not_written", WHOLE_PROGRAM)
     assert "minimax is not implemented yet" not in minimax
     assert "earlier failure: player is not implemented yet" in minimax
+    # judged with the grader's player, minimax itself keeps its points
+    assert not {"test_minimax_endgames", "test_minimax_openings"} & _failed(graded,
+                                                                            "player_not_written")
+
+
+def _judges(check: str, functions) -> str | None:
+    """The function a check judges: the longest name its test name starts with."""
+    found = [f for f in functions if check == f"test_{f}" or check.startswith(f"test_{f}_")]
+    return max(found, key=len) if found else None
+
+
+@pytest.mark.parametrize("function", sorted(BUGS))
+def test_a_bug_costs_only_its_own_functions_points(graded, function):
+    """Issue 22: one wrong function loses points in its own checks and in the
+    whole-program check only; every other function is judged with the grader's
+    helpers and keeps its points."""
+    from autograder import assignment
+    rubric = assignment.load("tictactoe").rubric()
+    lost = _failed(graded, f"bug_{function}")      # the checks' test names
+    assert lost, f"{function} {BUGS[function][0]}: no check failed"
+    assert any(_judges(check, BUGS) == function for check in lost), lost
+    others = {check for check in lost if check not in rubric.whole_program
+              and _judges(check, BUGS) != function}
+    assert not others, f"{function} {BUGS[function][0]} also cost {sorted(others)}"
+
+
+def test_whole_program_checks_are_a_small_named_part():
+    from autograder import assignment
+    rubric = assignment.load("tictactoe").rubric()
+    whole = sum(rubric.points[name] for name in rubric.whole_program)
+    assert rubric.whole_program and whole <= 0.15 * rubric.max_score
+
+
+def test_a_check_judged_with_the_graders_helpers_says_so(graded):
+    section = _section(graded, "bug_result", "result never changes the board it was given "
+                                             "(rows included)")
+    assert "this check ran result with the grader's own player, so the mistake is in " \
+           "result itself" in section
+    section = _section(graded, "bug_winner", WHOLE_PROGRAM)
+    assert "this may follow from an earlier failure: winner returned the wrong player" in section
 
 
 def test_python_environments_in_a_submission_are_not_looked_at(graded):
@@ -313,9 +381,7 @@ def test_the_slow_example_is_really_slow():
 def test_a_call_that_ran_out_of_cpu_time_is_told_the_work_it_needed(graded):
     """No endless loop needed: the feedback says how many positions plain minimax visits
     from the position shown (issue 20)."""
-    section = _section(graded, "loops_on_open_boards",
-                       "minimax picks an optimal move on every position with 4 marks and "
-                       "sampled ones with 2 and 3")
+    section = _section(graded, "loops_on_open_boards", WHOLE_PROGRAM)
     assert "used more than" in section and "of CPU time" in section
     assert "no endless loop needed to run out of time here: plain minimax" in section
     assert "positions from this one in the reference" in section

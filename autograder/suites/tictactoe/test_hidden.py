@@ -7,12 +7,13 @@ feedback shows the simplest board a function gets wrong. Where several moves
 are optimal, any of them passes: minimax is judged by the game value of the
 move it picks, not by which move it is.
 
-Feedback headlines say what happened: a check whose smallest failure is a call
-that gave no answer at all (it raised, crashed or timed out) says so instead of
-"returned the wrong ...". A check of a function that usually relies on others
-(minimax on result, player, actions, ...; terminal and utility on winner) names
-the failures of those others found earlier in the same grading, since fixing
-them first often fixes it too.
+Each function is judged on its own: where it relies on others of the student's
+([relies_on] in assignment.toml: minimax on player, actions, result, ...;
+terminal and utility on winner; result on player), the check's calls run with
+those played by the reference (`Student.map(..., play=...)`), so one wrong line
+in winner costs winner's points and says nothing about minimax. One small check,
+"your whole program", runs minimax with the student's own helpers. Headlines
+and "may follow from" notes come from grading/checks.py's Blame.
 
 What a check believes: the student's returned answers only. "result never
 changes the board it was given" is judged from result's own second answer:
@@ -34,8 +35,8 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Answer, Case, CheckFailed, answer_of, check_all,
-                                       describe, require, short)
+from autograder.grading.checks import (Case, CheckFailed, answer_of, check_all, describe,
+                                       require, short)
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import check_probes, kept, slow
 
@@ -120,55 +121,15 @@ def exact(case, outcome):
     return None
 
 
-def run(student, function, boards_of, expected, extra=()):
+def run(student, function, boards_of, expected, extra=(), play=None):
     chosen = cases(function, boards_of, expected, extra)
-    return chosen, student.map(M + function, [c.args for c in chosen])
+    return chosen, student.map(M + function, [c.args for c in chosen], play=play)
 
 
-# ------------------------------------------------------------------ headlines and causes
-# The functions a student's minimax (and terminal, utility) usually calls.
-HELPERS = ("player", "actions", "result", "winner", "terminal", "utility")
-RELIES_ON = {"minimax": HELPERS, "terminal": ("winner",), "utility": ("winner",)}
-
-
-@pytest.fixture(scope="session")
-def failed_so_far():
-    """(function, headline) of every check this submission failed so far; the suite
-    runs in file order, helpers first, once per submission."""
-    return []
-
-
-def headline(failed: CheckFailed, function: str, scope: str, after_others: bool) -> None:
-    """Keep a wrong answer's summary; say so when the call gave no answer at all. A
-    NotImplementedError is the function's own stub unless a function it relies on
-    failed earlier (then it may come from there)."""
-    if failed.answer is Answer.NOT_IMPLEMENTED and not after_others:
-        failed.summary = f"{function} is not implemented yet"
-    elif failed.answer not in (None, Answer.RETURNED):
-        failed.summary = f"{function} gave no answer {scope}"
-
-
-@contextlib.contextmanager
-def verdict(failed_so_far, function: str, scope: str):
-    """Word the failure of a check of `function` (see headline) and name the earlier
-    failures of the functions it relies on."""
-    try:
-        yield
-    except CheckFailed as failed:
-        if failed.root_cause:       # the module did not import: said once, not per check
-            raise
-        earlier = [(name, summary) for name, summary in failed_so_far
-                   if name in RELIES_ON.get(function, ())]
-        headline(failed, function, scope, after_others=bool(earlier))
-        if earlier:
-            names = sorted({name for name, _ in earlier})
-            note = (f"this may follow from an earlier failure: "
-                    f"{'; '.join(summary for _, summary in earlier)}. {function} usually "
-                    f"relies on {', '.join(names)}: fix {'it' if len(names) == 1 else 'them'} "
-                    "first")
-            failed.hint = note + (f"; {failed.hint}" if failed.hint else "")
-        failed_so_far.append((function, failed.summary))
-        raise
+def grader_plays(blame, function):
+    """Judge `function` on its own: the functions it relies on ([relies_on] in
+    assignment.toml) are played by the reference for the check's calls."""
+    return blame.plays(function, "tictactoe", ref)
 
 
 # ------------------------------------------------------------------ the checks
@@ -183,15 +144,15 @@ def test_initial_state(student):
                           call="initial_state()", got=describe(outcome), expected=want)
 
 
-def test_player(student, failed_so_far):
+def test_player(student, blame):
     """player says whose turn it is on every unfinished position"""
     chosen, outcomes = run(student, "player", open_positions, ref.player)
-    with verdict(failed_so_far, "player", "on an unfinished position"):
+    with blame.judging("player", "on an unfinished position"):
         check_all("player returned the wrong player", chosen, outcomes, exact,
                   hint="X moves first; count the marks of each player")
 
 
-def test_actions(student, failed_so_far):
+def test_actions(student, blame):
     """actions returns the set of empty cells on every unfinished position"""
     chosen, outcomes = run(student, "actions", open_positions, ref.actions)
 
@@ -202,7 +163,7 @@ def test_actions(student, failed_so_far):
         if any(type(a) is not tuple for a in got):
             return "the actions must be tuples (i, j)"
         return None if got == case.expected else f"returned {short(got)}"
-    with verdict(failed_so_far, "actions", "on an unfinished position"):
+    with blame.judging("actions", "on an unfinished position"):
         check_all("actions returned the wrong cells", chosen, outcomes, judge)
 
 
@@ -229,15 +190,17 @@ BOARD_VALUES = 20
 
 
 @pytest.fixture(scope="session")
-def result_runs(student):
+def result_runs(student, blame):
     """Each call made twice on the same board and move (the second answer judges
-    whether the first changed the board); kept at verdict size for both checks."""
+    whether the first changed the board), with the grader's player; kept at
+    verdict size for both checks."""
     chosen = _result_cases()
-    outcomes = student.map(M + "result", [c.args for c in chosen], again=True)
+    outcomes = student.map(M + "result", [c.args for c in chosen], again=True,
+                           play=grader_plays(blame, "result"))
     return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
 
 
-def test_result(student, result_runs, failed_so_far):
+def test_result(student, result_runs, blame):
     """result returns the right new board for a move on every unfinished position"""
     chosen, outcomes = result_runs
 
@@ -248,11 +211,12 @@ def test_result(student, result_runs, failed_so_far):
         if type(got) is not list or any(type(row) is not list for row in got):
             return "the new board must be a list of lists, like the input"
         return None
-    with verdict(failed_so_far, "result", "for a move on an unfinished position"):
+    with blame.judging("result", "for a move on an unfinished position",
+                       grader_plays(blame, "result")):
         check_all("result built the wrong board", chosen, outcomes, judge)
 
 
-def test_result_keeps_its_input(student, result_runs, failed_so_far):
+def test_result_keeps_its_input(student, result_runs, blame):
     """result never changes the board it was given (rows included)"""
     chosen, outcomes = result_runs
 
@@ -266,7 +230,8 @@ def test_result_keeps_its_input(student, result_runs, failed_so_far):
         return (f"called again with the same board and move, it {said}: the first call "
                 f"changed the board it was given")
     hint = "copy every row (copy.deepcopy), not just the outer list"
-    with verdict(failed_so_far, "result", "for a move on an unfinished position"):
+    with blame.judging("result", "for a move on an unfinished position",
+                       grader_plays(blame, "result")):
         try:
             check_all("result changed the board it was given", chosen, outcomes, judge,
                       hint=hint)
@@ -312,8 +277,8 @@ def _probe_cases():
             for board, action in chosen]
 
 
-def _expect_exception(student, summary, chosen):
-    outcomes = student.map(M + "result", [c.args for c in chosen])
+def _expect_exception(student, summary, chosen, play):
+    outcomes = student.map(M + "result", [c.args for c in chosen], play=play)
     first = None
     failures = 0
     for case, outcome in zip(chosen, outcomes):
@@ -340,11 +305,12 @@ def _taken_cases():
     return chosen
 
 
-def test_result_rejects_taken_cells(student, failed_so_far):
+def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
-    with verdict(failed_so_far, "result", "for a cell that is already taken"):
+    play = grader_plays(blame, "result")
+    with blame.judging("result", "for a cell that is already taken", play):
         _expect_exception(student, "result accepted a cell that is already taken",
-                          _taken_cases())
+                          _taken_cases(), play)
 
 
 @functools.cache
@@ -355,41 +321,45 @@ def _off_board_cases():
     return [Case(f"result(board, {a})", (b, a), draw(b)) for b in boards for a in off]
 
 
-def test_result_rejects_cells_off_the_board(student, failed_so_far):
+def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
-    with verdict(failed_so_far, "result", "for a cell that is not on the board"):
+    play = grader_plays(blame, "result")
+    with blame.judging("result", "for a cell that is not on the board", play):
         _expect_exception(student, "result accepted a cell that is not on the board",
-                          _off_board_cases())
+                          _off_board_cases(), play)
 
 
-def test_winner(student, failed_so_far):
+def test_winner(student, blame):
     """winner finds the winner (or None) on all 5,478 reachable positions"""
     chosen, outcomes = run(student, "winner", positions, ref.winner)
-    with verdict(failed_so_far, "winner", "on a position"):
+    with blame.judging("winner", "on a position"):
         check_all("winner returned the wrong player", chosen, outcomes, exact,
                   hint="check all rows, columns and both diagonals")
 
 
-def test_terminal(student, failed_so_far):
+def test_terminal(student, blame):
     """terminal is right on all 5,478 reachable positions"""
-    chosen, outcomes = run(student, "terminal", positions, ref.terminal)
-    with verdict(failed_so_far, "terminal", "on a position"):
+    play = grader_plays(blame, "terminal")
+    chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
+    with blame.judging("terminal", "on a position", play):
         check_all("terminal was wrong", chosen, outcomes, exact,
                   hint="a game ends with a winner or with a full board")
 
 
-def test_utility(student, failed_so_far):
+def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
-    chosen, outcomes = run(student, "utility", finished_positions, ref.utility)
-    with verdict(failed_so_far, "utility", "on a finished game"):
+    play = grader_plays(blame, "utility")
+    chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
+    with blame.judging("utility", "on a finished game", play):
         check_all("utility returned the wrong score", chosen, outcomes, exact)
 
 
-def test_minimax_on_finished_games(student, failed_so_far):
+def test_minimax_on_finished_games(student, blame):
     """minimax returns None when the game is over"""
     chosen = cases("minimax", finished_positions, no_move)
-    outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on a finished game"), \
+    play = grader_plays(blame, "minimax")
+    outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
+    with blame.judging("minimax", "on a finished game", play), \
             say_the_work(chosen, outcomes):
         check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
 
@@ -420,12 +390,12 @@ def _minimax_cases(boards):
     return chosen
 
 
-# The two minimax checks run in this order, in one child, each in increasing
-# number of marks: a minimax that keeps a table between calls (memoisation,
-# transposition tables) must keep it true, and wrong entries stored while
-# answering an earlier position are read while answering a later one. (Run the
-# other way round, a table that stores a bound as an exact value slipped
-# through: autograder mutate found it.)
+# Each minimax check runs in increasing number of marks, in one child: a minimax
+# that keeps a table between calls (memoisation, transposition tables) must keep
+# it true, and wrong entries stored while answering an earlier position are read
+# while answering a later one. (Run the other way round, a table that stores a
+# bound as an exact value slipped through: autograder mutate found it.) The
+# whole-program check runs them all, 2 marks to 8, with the student's helpers.
 def by_marks(keys):
     return tuple(sorted(keys, key=lambda k: (marks([list(row) for row in k]), str(k))))
 
@@ -467,14 +437,44 @@ def say_the_work(chosen, outcomes):
         raise
 
 
-def test_minimax_openings(student, failed_so_far):
-    """minimax picks an optimal move on every position with 4 marks and sampled ones with 2 and 3"""
-    chosen = _minimax_cases(_opening_keys())
-    outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on an unfinished position"), \
+@functools.cache
+def _played_opening_keys():
+    """A seeded sample with 3, 4 and 5 marks: with the grader's helpers every call
+    of them is a round trip (~40 us), and plain minimax makes about 3,300, 550
+    and 120 of them there."""
+    rng = random.Random(20261201)
+    boards = []
+    for count, size in ((3, 1), (4, 8), (5, 30)):
+        boards += rng.sample([b for b in open_positions() if marks(b) == count], size)
+    return by_marks(key(b) for b in boards)
+
+
+@functools.cache
+def _played_endgame_keys():
+    """Every position with 7 or more marks and a seeded sample of 150 with 6."""
+    rng = random.Random(20261202)
+    sixes = [b for b in open_positions() if marks(b) == 6]
+    boards = rng.sample(sixes, 150) + [b for b in open_positions() if marks(b) >= 7]
+    return by_marks(key(b) for b in boards)
+
+
+def check_minimax(student, blame, keys, play, hint="any of the equally good moves is accepted"):
+    chosen = _minimax_cases(keys)
+    outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
+    with blame.judging("minimax", "on an unfinished position", play), \
             say_the_work(chosen, outcomes):
         check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
-                  hint="any of the equally good moves is accepted")
+                  hint=hint)
+
+
+def test_minimax_openings(student, blame):
+    """minimax picks an optimal move on sampled positions with 3 to 5 marks (judged with the grader's own helpers)"""
+    check_minimax(student, blame, _played_opening_keys(), grader_plays(blame, "minimax"))
+
+
+def test_minimax_endgames(student, blame):
+    """minimax picks an optimal move on every position with 7 or more marks and sampled ones with 6 (judged with the grader's own helpers)"""
+    check_minimax(student, blame, _played_endgame_keys(), grader_plays(blame, "minimax"))
 
 
 @functools.cache
@@ -482,12 +482,9 @@ def _endgame_keys():
     return by_marks(key(b) for b in open_positions() if marks(b) >= ENDGAME_MARKS)
 
 
-def test_minimax_endgames(student, failed_so_far):
-    """minimax picks an optimal move on every position with 5 or more marks"""
-    chosen = _minimax_cases(_endgame_keys())
-    outcomes = student.map(M + "minimax", [c.args for c in chosen])
-    with verdict(failed_so_far, "minimax", "on an unfinished position"), \
-            say_the_work(chosen, outcomes):
-        check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+def test_minimax_with_your_own_helpers(student, blame):
+    """your whole program: minimax with your own helpers picks an optimal move on every position with 4 or more marks and sampled ones with 2 and 3"""
+    student.fresh()     # a table filled while the grader played the helpers is not yours
+    check_minimax(student, blame, by_marks(_opening_keys() + _endgame_keys()), None,
                   hint="any of the equally good moves is accepted; a table kept between "
                        "calls must hold only exact values (or bounds marked as such)")
