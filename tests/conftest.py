@@ -155,3 +155,27 @@ def hostile_pairs(tmp_path_factory):
                                  base / "out")
         return cache[assignment]
     return grade
+
+
+# ------------------------------------------------------------------ blame (issue 22)
+def judged_function(check: str, functions) -> str | None:
+    """The function a hidden check judges: the longest of `functions` whose name
+    its test name starts with (test_minimax_endgames judges minimax)."""
+    found = [f for f in functions if check == f"test_{f}" or check.startswith(f"test_{f}_")]
+    return max(found, key=len) if found else None
+
+
+def assert_blamed_only(name: str, function: str, bugs: dict, lost: set) -> None:
+    """A submission with one bug in `function` (tests/<name>/bugs.py) lost `lost`
+    (failed checks' test names): at least one check of `function`, and nothing but
+    checks of `function` and the rubric's whole-program checks."""
+    from autograder import assignment
+    rubric = assignment.load(name).rubric()
+    what = f"{function} {bugs[function][0]}"
+    assert any(judged_function(c, bugs) == function for c in lost), \
+        f"{what}: none of its own checks failed (lost: {sorted(lost)})"
+    others = {c for c in lost if c not in rubric.whole_program
+              and judged_function(c, bugs) != function}
+    assert not others, f"{what} also cost {sorted(others)}"
+    whole = sum(rubric.points[c] for c in rubric.whole_program)
+    assert whole <= 0.15 * rubric.max_score, f"whole-program checks are {whole} points"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, grade_folder
+from tests.conftest import ROOT, assert_blamed_only, grade_folder
+from tests.tictactoe.bugs import BUGS
 
 CORRECT = (ROOT / "examples/tictactoe/ada_alphabeta/tictactoe.py").read_text()
 FULL = 25
@@ -64,30 +65,6 @@ def _corpus(victim: Path, port: int) -> dict:
         "player_not_written": ("", "def player(board):\n    raise NotImplementedError\n"),
         **{f"bug_{function}": ("", code) for function, (_, code) in BUGS.items()},
     }
-
-
-#: One realistic bug in one function at a time (issue 22's list): each may cost
-#: only that function's checks and the rubric's whole-program checks.
-BUGS = {
-    "player": ("starts with O", "def player(board):\n    marks = sum(board, [])\n"
-                                "    return O if marks.count(X) == marks.count(O) else X\n"),
-    "actions": ("forgets the last row", "def actions(board):\n    return {(i, j) for i in "
-                                        "range(2) for j in range(3) if board[i][j] is None}\n"),
-    "result": ("copies the board shallowly",
-               "def result(board, action):\n    i, j = action\n"
-               "    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not None:\n"
-               "        raise ValueError('bad cell')\n"
-               "    new = list(board)\n    new[i][j] = player(board)\n    return new\n"),
-    "winner": ("misses the anti-diagonal",
-               "def winner(board):\n    lines = [row for row in board] + "
-               "[list(col) for col in zip(*board)] + [[board[k][k] for k in range(3)]]\n"
-               "    for a, b, c in lines:\n        if a is not None and a == b == c:\n"
-               "            return a\n    return None\n"),
-    "terminal": ("ignores a full board", "def terminal(board):\n"
-                                         "    return winner(board) is not None\n"),
-    "utility": ("has its sign flipped", "def utility(board):\n"
-                                        "    return {X: -1, O: 1}.get(winner(board), 0)\n"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -296,32 +273,12 @@ def test_a_stubbed_helper_is_named_and_minimax_is_not_called_unwritten(graded):
                                                                             "player_not_written")
 
 
-def _judges(check: str, functions) -> str | None:
-    """The function a check judges: the longest name its test name starts with."""
-    found = [f for f in functions if check == f"test_{f}" or check.startswith(f"test_{f}_")]
-    return max(found, key=len) if found else None
-
-
 @pytest.mark.parametrize("function", sorted(BUGS))
 def test_a_bug_costs_only_its_own_functions_points(graded, function):
     """Issue 22: one wrong function loses points in its own checks and in the
     whole-program check only; every other function is judged with the grader's
     helpers and keeps its points."""
-    from autograder import assignment
-    rubric = assignment.load("tictactoe").rubric()
-    lost = _failed(graded, f"bug_{function}")      # the checks' test names
-    assert lost, f"{function} {BUGS[function][0]}: no check failed"
-    assert any(_judges(check, BUGS) == function for check in lost), lost
-    others = {check for check in lost if check not in rubric.whole_program
-              and _judges(check, BUGS) != function}
-    assert not others, f"{function} {BUGS[function][0]} also cost {sorted(others)}"
-
-
-def test_whole_program_checks_are_a_small_named_part():
-    from autograder import assignment
-    rubric = assignment.load("tictactoe").rubric()
-    whole = sum(rubric.points[name] for name in rubric.whole_program)
-    assert rubric.whole_program and whole <= 0.15 * rubric.max_score
+    assert_blamed_only("tictactoe", function, BUGS, _failed(graded, f"bug_{function}"))
 
 
 def test_a_check_judged_with_the_graders_helpers_says_so(graded):
