@@ -105,6 +105,12 @@ def public_wall_timeout(assignment: slices.Slice) -> float:
     return 3 * assignment.public_timeout + 2
 
 
+def relies_on_lines(assignment: slices.Slice) -> str:
+    """[relies_on] as pytest.ini lines ("    minimax: player actions result")."""
+    return "".join(f"\n    {function}: {' '.join(callees)}"
+                   for function, callees in assignment.relies_on.items())
+
+
 def render(assignment: slices.Slice, target: Path) -> list[str]:
     """Write the student folder for `assignment` into `target`; return stubbed names."""
     source_dir = assignment.solution_dir
@@ -133,6 +139,7 @@ def render(assignment: slices.Slice, target: Path) -> list[str]:
             text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
             text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
             text = text.replace("@TITLE@", assignment.title)
+            text = text.replace("@RELIES_ON@", relies_on_lines(assignment))
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
     return stubbed
 

@@ -21,10 +21,36 @@ NOT_RUN_AFTER_TIMEOUT = "not run: an earlier test of {} timed out"
 
 def pytest_addoption(parser):
     parser.addini("cpu_timeout", "seconds of CPU time one test may use", default="10")
+    parser.addini("relies_on", "function: the functions it calls", type="linelist")
+    parser.addoption("--function", action="append", default=[], metavar="NAME",
+                     help="check only this function (`make check F=winner`)")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "checks(name): the student function a test checks")
+
+
+def _relies_on(config):
+    """{function: [functions it calls]} from pytest.ini (the teacher's [relies_on])."""
+    table = {}
+    for line in config.getini("relies_on"):
+        function, _, callees = line.partition(":")
+        table[function.strip()] = callees.split()
+    return table
+
+
+def pytest_collection_modifyitems(config, items):
+    wanted = config.getoption("function")
+    if not wanted:
+        return
+    known = sorted({_function_of(item) for item in items})
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise pytest.UsageError(f"no public test checks {', '.join(unknown)}; "
+                                f"try one of: {', '.join(known)}")
+    chosen = [item for item in items if _function_of(item) in wanted]
+    config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+    items[:] = chosen
 
 
 # ------------------------------------------------------------ the CPU-time limit
@@ -214,18 +240,12 @@ def pytest_terminal_summary(terminalreporter):
     if not _results:
         return
     width = max(len(name) for name in _order)
+    relies_on = _relies_on(terminalreporter.config)
     write("")
     for name in _order:
         results = _results[name]
         passed = sum(problem is None for _, problem in results)
-        problems = [problem for _, problem in results if problem]
-        if not problems:
-            verdict = "ok"
-        elif all(p == "not implemented yet" for p in problems):
-            verdict = "not implemented yet"
-        else:
-            verdict = "needs work"
-        write(f"  {name:<{width}}  {passed}/{len(results)}  {verdict}")
+        write(f"  {name:<{width}}  {passed}/{len(results)}  {_verdict(name, relies_on)}")
     shown = False
     for name in _order:
         for test, problem in _results[name]:
@@ -238,5 +258,40 @@ def pytest_terminal_summary(terminalreporter):
                 write(f"{name} ({test}):")
                 for line in problem.splitlines():
                     write(f"    {line}")
+                suspects = _failing_callees(name, relies_on)
+                if suspects:
+                    names = " and ".join(suspects)
+                    write(f"    ({name} calls {names}, which {'fails' if len(suspects) == 1 else 'fail'}"
+                          f" too: fix {names} first, then run `make check` again)")
                 break
+    if all(problem is None for results in _results.values() for _, problem in results):
+        only = terminalreporter.config.getoption("function")
+        write("")
+        if only:
+            write(f"All public checks of {', '.join(only)} pass (run `make check` for all).")
+        else:
+            write("All public checks pass. The hidden tests check every function on many more")
+            write("positions (every reachable one where the game allows), so test more yourself.")
     write("")
+
+
+def _problems(name):
+    return [problem for _, problem in _results.get(name, ()) if problem]
+
+
+def _failing_callees(name, relies_on):
+    """The functions `name` calls that fail too (their failure may be its cause)."""
+    return [callee for callee in relies_on.get(name, ()) if _problems(callee)]
+
+
+def _verdict(name, relies_on):
+    problems = _problems(name)
+    if not problems:
+        return "ok"
+    suspects = _failing_callees(name, relies_on)
+    if all(p == "not implemented yet" for p in problems):
+        return "not implemented yet" if not suspects else \
+            f"blocked by {', '.join(suspects)} (not implemented yet?)"
+    if suspects:
+        return f"needs work (may follow from {', '.join(suspects)})"
+    return "needs work"

@@ -197,10 +197,21 @@ public checks (the same as `make check`) and to try your functions. The graded
 cells after them hold no tests you can run: your teacher's grader fills them in.{prose}
 Submit the whole folder.""", "how_to", locked=True),
         _cell(new_code_cell, """\
-# The public checks, in a fresh Python, so your latest edits are tested.
-import subprocess, sys
-done = subprocess.run([sys.executable, "-m", "pytest"], capture_output=True, text=True)
-print(done.stdout[-20000:] or done.stderr[-5000:])""", "public_checks", locked=True),
+# The public checks, as `make check` runs them, in a fresh Python (your latest
+# edits are tested). ONLY = ["winner"] checks one function, like `make check F=winner`.
+import importlib.util, subprocess, sys
+ONLY = []
+command = [sys.executable, "-m", "pytest", *[f"--function={name}" for name in ONLY]]
+if importlib.util.find_spec("pytest_timeout") is None:
+    print("pytest-timeout is missing in this notebook's Python, so code that sleeps is "
+          "not stopped: install it with  %pip install pytest-timeout")
+    command += ["-p", "no:timeout", "-W", "ignore::pytest.PytestConfigWarning"]
+try:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    print(done.stdout[-20000:] or done.stderr[-5000:])
+except subprocess.TimeoutExpired:
+    print("The public checks were stopped after 5 minutes: does your code sleep or wait "
+          "for input?")""", "public_checks", locked=True),
         _cell(new_markdown_cell, "## Try your functions\n\nThe functions you write:\n\n"
               + _listing(functions), "try_it_text", locked=True),
         _cell(new_code_cell, "\n".join([

@@ -102,6 +102,27 @@ def test_winner(board, expected):
     check("winner(board)", board, expected, ttt.winner(board))
 
 
+LINES = {"top row": [(0, 0), (0, 1), (0, 2)], "middle row": [(1, 0), (1, 1), (1, 2)],
+         "bottom row": [(2, 0), (2, 1), (2, 2)], "left column": [(0, 0), (1, 0), (2, 0)],
+         "middle column": [(0, 1), (1, 1), (2, 1)], "right column": [(0, 2), (1, 2), (2, 2)],
+         "diagonal": [(0, 0), (1, 1), (2, 2)], "anti-diagonal": [(0, 2), (1, 1), (2, 0)]}
+
+
+@pytest.mark.checks("winner")
+@pytest.mark.parametrize("line", LINES)
+def test_winner_sees_every_line(line):
+    """Each of the eight lines, won by X and by O in turn; the loser's two marks
+    lie off the line."""
+    mark, other = (X, O) if list(LINES).index(line) % 2 == 0 else (O, X)
+    board = [[E] * 3 for _ in range(3)]
+    for i, j in LINES[line]:
+        board[i][j] = mark
+    free = [(i, j) for i in range(3) for j in range(3) if board[i][j] is E]
+    for i, j in free[:2]:
+        board[i][j] = other
+    check(f"winner(board) with the {line} taken by {mark}", board, mark, ttt.winner(board))
+
+
 @pytest.mark.checks("terminal")
 @pytest.mark.parametrize("board, expected", [
     ([[E, E, E], [E, E, E], [E, E, E]], False),

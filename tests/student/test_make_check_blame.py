@@ -1,0 +1,72 @@
+"""`make check` names the function with the bug (issue 22).
+
+For every assignment with a single-function bug corpus (tests/<name>/bugs.py),
+each bug goes into a student copy and `make check` runs for real: the function
+with the bug is not "ok", and every other row that is not "ok" names it ("may
+follow from winner", "blocked by freeIn"). The table behind those words is the
+assignment's [relies_on], the same one the hidden feedback uses. Also: one
+function's checks alone (`make check F=name`) and the closing line when all pass.
+"""
+
+import importlib
+import re
+import shutil
+
+import pytest
+
+from autograder import slices
+from tests.conftest import ROOT
+from tests.student.test_student_kit import make
+
+WITH_BUGS = [name for name in slices.names() if (ROOT / "tests" / name / "bugs.py").is_file()]
+ROW = re.compile(r"^  (\S+)\s+(\d+)/(\d+)  (.+)$")
+
+
+def corpus(name: str):
+    return importlib.import_module(f"tests.{name}.bugs")
+
+
+def bug_cases():
+    return [(name, function) for name in WITH_BUGS for function in sorted(corpus(name).BUGS)]
+
+
+def rows(output: str) -> dict[str, str]:
+    """{function: verdict} from make check's summary table."""
+    return {m[1]: m[4] for m in map(ROW.match, output.splitlines()) if m}
+
+
+def student_with(name: str, folder, code: str = ""):
+    bugs = corpus(name)
+    shutil.copy(bugs.CORRECT / bugs.MODULE, folder / bugs.MODULE)
+    if code:
+        with open(folder / bugs.MODULE, "a", encoding="utf-8") as module:
+            module.write("\n\n" + code)
+    return folder
+
+
+@pytest.mark.parametrize("name, function", bug_cases())
+def test_make_check_names_the_function_with_the_bug(name, function, student_copy):
+    what, code = corpus(name).BUGS[function]
+    output = make("check", student_with(name, student_copy(name), code)).stdout
+    table = rows(output)
+    assert table, output
+    assert table.get(function, "ok") != "ok", f"{function} {what}: make check says ok\n{output}"
+    for other, verdict in table.items():
+        if other != function and verdict != "ok":
+            assert function in verdict, \
+                f"{function} {what}: the row of {other} does not name it: {verdict!r}"
+
+
+@pytest.mark.parametrize("name", WITH_BUGS)
+def test_make_check_of_one_function_and_the_closing_line(name, student_copy):
+    folder = student_with(name, student_copy(name))
+    everything = make("check", folder).stdout
+    assert "All public checks pass." in everything
+    function = sorted(rows(everything))[0]
+    one = make("check", folder, env={"F": function}).stdout
+    assert list(rows(one)) == [function], one
+    assert f"All public checks of {function} pass" in one
+    unknown = make("check", folder, env={"F": "no_such_function"})
+    assert unknown.returncode != 0
+    assert "no public test checks no_such_function; try one of:" in unknown.stdout + \
+        unknown.stderr
