@@ -185,6 +185,7 @@ class Sandbox:
         self.wall_ceiling = float("inf")   # monotonic end of the submission's time
         self.cpu_mark = 0.0       # the child's CPU time when the current check began
         self.cpu_final = None     # ... and when it was killed
+        self.peak_memory = 0      # the largest address space seen while waiting (bytes)
         self.stuck = ""           # where the student's code was when a call was stopped
         self.start_seconds = 0.0
         self.start_marks: tuple[float, ...] = ()   # monotonic: spawn, up, loaded, confined, hello
@@ -259,6 +260,7 @@ class Sandbox:
         try:
             data = os.pread(self._stat, 1024, 0)
             fields = data[data.rindex(b")") + 2:].split()
+            self.peak_memory = max(self.peak_memory, int(fields[20]))   # vsize, bytes
             return (int(fields[11]) + int(fields[12])) / _TICKS
         except (OSError, ValueError, IndexError):
             return self.cpu_final
@@ -490,7 +492,7 @@ class Sandbox:
     def _outcome(self, reply: dict, started: float) -> Outcome:
         seconds = time.perf_counter() - started
         if "raised" in reply:
-            return Outcome(raised=_raised(reply["raised"]), seconds=seconds)
+            return self._memory_named(Outcome(raised=_raised(reply["raised"]), seconds=seconds))
         if "missing" in reply:
             return Outcome(failure=Failure.MISSING, detail=text(reply["missing"], 300),
                            seconds=seconds)
@@ -515,10 +517,32 @@ class Sandbox:
                 return "killed: tried to start processes or use a forbidden system call"
             if sig == signal.SIGXFSZ:
                 return f"killed: wrote a file larger than {self.limits.file_bytes // MB} MB"
+            name = signal.Signals(sig).name
+            if sig in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and self.near_memory_cap:
+                return self.memory_words(f"and then crashed ({name})")
             if sig == signal.SIGSEGV:
                 return "crashed (segmentation fault)"
-            return f"killed by signal {signal.Signals(sig).name}"
+            return f"killed by signal {name}"
         return f"exited with code {code}"
+
+    @property
+    def near_memory_cap(self) -> bool:
+        """Whether the child came close to its memory limit: C code that cannot get
+        memory may abort or fail oddly instead of raising MemoryError."""
+        return self.peak_memory >= self.limits.memory_bytes // 2
+
+    def memory_words(self, then: str) -> str:
+        return (f"ran out of memory: it used {self.peak_memory // MB} MB or more of the "
+                f"{self.limits.memory_bytes // MB} MB the sandbox allows, {then}")
+
+    def _memory_named(self, outcome: Outcome) -> Outcome:
+        """A SystemError raised near the memory cap ("error return without exception
+        set" from C code that got no memory) is said as what it is."""
+        raised = outcome.raised
+        if raised and raised.get("type") == "SystemError" and self.near_memory_cap:
+            raised["message"] = self.memory_words("and Python's C code failed (SystemError)")
+            raised["type"] = "MemoryError"
+        return outcome
 
     def request(self, message: dict, timeout: float, wall: float | None = None) -> Outcome:
         """One request and its reply: `timeout` seconds of the child's CPU time, and
@@ -654,7 +678,7 @@ class Sandbox:
             except _Stop as stopped:
                 outcomes.append(self._failed(stopped, wait, started))
                 break
-            outcomes.append(_row_outcome(row, time.perf_counter() - started))
+            outcomes.append(self._memory_named(_row_outcome(row, time.perf_counter() - started)))
         self._wait = None
         last = outcomes[-1]
         if last.failure in (Failure.BUDGET, Failure.TOO_MUCH):

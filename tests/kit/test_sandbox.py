@@ -258,3 +258,32 @@ def test_a_forged_reply_too_deep_or_too_large_to_decode_is_refused_unread(scratc
         outcome = sandbox.call("m.forge", timeout=5)
     assert outcome.failure in ("protocol", "too_much")
     assert ("nested too deeply" in outcome.detail) or ("200,000 values" in outcome.detail)
+
+
+@pytest.mark.parametrize("ending, words", [
+    ("os.abort()", "and then crashed (SIGABRT)"),
+    ("raise SystemError('error return without exception set')",
+     "and Python's C code failed (SystemError)"),
+])
+def test_c_code_that_fails_near_the_memory_cap_is_said_to_have_run_out_of_memory(
+        tmp_path, ending, words):
+    """Issue 22: a table past the cap read 'SystemError: error return without
+    exception set' or 'killed by signal SIGABRT'. The same ending far below the
+    cap is reported as it is."""
+    (tmp_path / "m.py").write_text(
+        "import os, time\n"
+        "def ending(hog):\n"
+        "    keep = bytearray(150 << 20) if hog else None\n"
+        "    start = time.process_time()\n"
+        "    while time.process_time() - start < 0.6:\n"
+        "        pass\n"
+        f"    {ending}\n")
+    said = {}
+    for hog in (True, False):
+        with Sandbox(tmp_path, ["m"], ["rlimits"], Limits(memory_bytes=256 << 20)) as sandbox:
+            sandbox.import_modules(5)
+            outcome = sandbox.call("m.ending", (hog,), {}, timeout=5)
+            said[hog] = outcome.detail if outcome.failure else outcome.raised["message"]
+    assert said[True].startswith("ran out of memory: it used ") and words in said[True]
+    assert "of the 256 MB the sandbox allows" in said[True]
+    assert "memory" not in said[False]
