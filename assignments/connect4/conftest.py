@@ -101,6 +101,10 @@ def pytest_runtest_setup(item):
     name = _function_of(item)
     if name in _timed_out:
         pytest.skip(NOT_RUN_AFTER_TIMEOUT.format(name))
+    # A function that calls one which ran out of time would only wait as long again.
+    stuck = [callee for callee in _relies_on(item.config).get(name, ()) if callee in _timed_out]
+    if stuck:
+        pytest.skip(NOT_RUN_AFTER_TIMEOUT.format(f"{stuck[0]} (which {name} calls)"))
 
 
 # ------------------------------------------------------------ a module that does not import
@@ -175,8 +179,9 @@ def _problem(item, call):
     message = str(excinfo.value)
     if excinfo.errisinstance(CpuTimeUp):
         _timed_out.add(_function_of(item))
-        return (f"used more than {_cpu_limit(item):g} s of CPU time{_stopped_in(excinfo)}: "
-                "is there an infinite loop, or a search that never stops?")
+        return (f"used more than {_cpu_limit(item):g} s of CPU time, the limit of one "
+                f"public test{_stopped_in(excinfo)}: an endless loop, or a search doing far "
+                "more work than it needs (each public test needs well under a second)")
     if message.startswith("Timeout"):
         _timed_out.add(_function_of(item))
         return (f"waited {_timeout_of(item)} s without finishing{_stopped_in(excinfo)}: "
@@ -214,8 +219,9 @@ def pytest_runtest_makereport(item, call):
     name = _function_of(item)
     if report.when == "call" or (report.when == "setup" and report.failed):
         problem = _problem(item, call) if report.failed else None
-    elif report.when == "setup" and report.skipped and name in _timed_out:
-        problem = NOT_RUN_AFTER_TIMEOUT.format(name)
+    elif report.when == "setup" and report.skipped and "timed out" in str(report.longrepr):
+        problem = report.longrepr[2].removeprefix("Skipped: ") \
+            if isinstance(report.longrepr, tuple) else NOT_RUN_AFTER_TIMEOUT.format(name)
     else:
         return
     if name not in _results:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable, Iterable
 
-from ..sandbox.client import Outcome
+from ..sandbox.client import Failure, Outcome
 
 MISSING = object()
 
@@ -112,11 +112,11 @@ def require(outcome: Outcome) -> None:
     """Stop the test at once if the student's code could not run at all (the
     module did not import: one root cause for every test) or if this function
     already timed out or crashed in an earlier test."""
-    if outcome.failure == "import":
+    if outcome.failure == Failure.IMPORT:
         raise CheckFailed(outcome.detail, root_cause=True)
-    if outcome.failure == "skipped":
+    if outcome.failure == Failure.SKIPPED:
         raise CheckFailed(outcome.detail)
-    if outcome.failure == "missing":
+    if outcome.failure == Failure.MISSING:
         raise CheckFailed(f"not run: {outcome.detail}",
                           hint="keep the names and signatures from the skeleton")
 
@@ -143,9 +143,9 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
     first, failures = None, 0
     for case, outcome in zip(cases, outcomes):
         require(outcome)
-        if outcome.failure in ("unreached", "budget"):
+        if outcome.failure in (Failure.UNREACHED, Failure.BUDGET):
             failures += 1
-            if first is None and outcome.failure == "budget":
+            if first is None and outcome.failure == Failure.BUDGET:
                 first = (case, outcome, outcome.detail)
             continue
         reason = describe(outcome) if not outcome.answered else judge(case, outcome)

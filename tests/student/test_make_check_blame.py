@@ -70,3 +70,22 @@ def test_make_check_of_one_function_and_the_closing_line(name, student_copy):
     assert unknown.returncode != 0
     assert "no public test checks no_such_function; try one of:" in unknown.stdout + \
         unknown.stderr
+
+
+def test_an_endless_loop_in_a_helper_is_waited_for_once_and_named(student_copy):
+    """An endless loop in player timed out result and minimax as well (15.7 s in all)
+    without saying where it hung: now the functions that call player are not run
+    after player ran out of time (one time limit is waited for, not three), and
+    their rows say why."""
+    folder = student_with("tictactoe", student_copy("tictactoe"),
+                          "def player(board):\n    while True:\n        pass\n")
+    ini = folder / "pytest.ini"
+    ini.write_text(re.sub(r"^cpu_timeout = .*$", "cpu_timeout = 1", ini.read_text(), flags=re.M))
+    done = make("check", folder)
+    table = rows(done.stdout)
+    assert table["player"] == "needs work", done.stdout
+    assert "stopped in player (tictactoe.py, line" in done.stdout
+    for caller in ("result", "minimax"):
+        assert "player" in table[caller], (caller, table[caller])
+    assert "not run: an earlier test of player (which result calls) timed out" in done.stdout
+    assert done.stdout.count("used more than 1 s of CPU time") == 1, done.stdout
