@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome, Sandbox,
-                              SandboxError, _raised, backstop)
+                              SandboxError, backstop)
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
 from .fingerprint import Recorder
@@ -218,32 +218,18 @@ class Student:
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
-        if play:
-            outcomes = self._played(function, arg_lists, timeout, again, play)
-            self.fingerprint.saw_many(name, arg_lists, outcomes)
-            return self._after_many(name, outcomes)
         if isinstance(function, str):
+            patches = {target: Callback(f) for target, f in (play or {}).items()}
             outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
-                                         return_args, self.budget, again)
+                                         return_args, self.budget, again, patches)
+        elif play:
+            raise TypeError("play needs a module function (\"module.name\"); give a method "
+                            "the grader's objects through a call plan instead")
         else:
             outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
                                            timeout or self.timeouts.call, return_args)
         self.fingerprint.saw_many(name, arg_lists, outcomes)
         return self._after_many(name, outcomes)
-
-    def _played(self, function: str, arg_lists, timeout, again, play) -> list[Outcome]:
-        """map's calls as one plan each, with the grader's functions patched in."""
-        plans = []
-        for args in arg_lists:
-            plan = Plan(function)
-            for target, grader_function in play.items():
-                plan.patch(target, Callback(grader_function))
-            values = [plan.value(arg) for arg in args]
-            first = plan.call(function, *values)
-            plan.returns([first, plan.call(function, *values, catch=True)] if again else first)
-            plans.append(plan)
-        outcomes = self._sandbox.plans(plans, timeout or self.timeouts.call, self.budget)
-        return [_split_again(o) for o in outcomes] if again else outcomes
 
     def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
         """Run call plans (autograder/sandbox/plans.py) in one pipelined request.
@@ -294,19 +280,6 @@ def _name(function) -> str:
     if isinstance(function, tuple):
         return str(function[1])
     return str(function)
-
-
-def _split_again(outcome: Outcome) -> Outcome:
-    """A played call made twice ([first, second] returned) as map's Outcome.again.
-    The second answer came back through `catch`: {"raised": ...} when it raised."""
-    if not outcome.answered or type(outcome.value) is not list or len(outcome.value) != 2:
-        return outcome
-    first, second = outcome.value
-    if type(second) is dict and set(second) == {"raised"} and type(second["raised"]) is dict:
-        again = Outcome(raised=_raised(second["raised"]))
-    else:
-        again = Outcome(ok=True, value=second)
-    return Outcome(ok=True, value=first, again=again, seconds=outcome.seconds)
 
 
 def _import_failure(outcome: Outcome, timeout: float) -> Outcome:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import protocol
 from .plans import Plan, Registry
-from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL
+from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL, CallbackSpec
 
 CHILD = Path(__file__).with_name("child.py")
 MB = 1 << 20
@@ -610,11 +610,14 @@ class Sandbox:
         return outcomes + [skipped] * (len(calls) - len(outcomes))
 
     def map(self, target: str, arg_lists: list[tuple], timeout_each: float,
-            return_args=False, budget: Budget | None = None, again=False) -> list[Outcome]:
+            return_args=False, budget: Budget | None = None, again=False,
+            patches: dict | None = None) -> list[Outcome]:
         """`target(*args)` for every args tuple: one request, compact replies,
         and still a CPU-time limit per call. The fast path for exhaustive checks.
         With `again`, each call that returned is made a second time on the same
-        argument objects (`Outcome.again`)."""
+        argument objects (`Outcome.again`). `patches` {"module.name": Callback}
+        replaces those module attributes by the grader's functions for the
+        request (answered here during each call, refused after it)."""
         if not arg_lists:
             return []
         if not self.alive:
@@ -624,11 +627,22 @@ class Sandbox:
         plain = all(flag for _, flag in encoded)
         encoded = ",".join(data for data, _ in encoded)
         flag = {True: "true", False: "false"}
+        registry, patched = None, ""
+        if patches:
+            registry = Registry(first=self._next_number)
+            specs = {name: CallbackSpec(registry.add_callback(callback, None), int(callback.wait))
+                     for name, callback in patches.items()}
+            self._next_number = registry.next_number
+            patched = f',"patches":{json.dumps(protocol.to_plain(specs))}'
         message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                    f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
-                   f'"plain":{flag[plain]},"args":[{encoded}]}}\n')
-        return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
-                                  budget)
+                   f'"plain":{flag[plain]}{patched},"args":[{encoded}]}}\n')
+        self._registry = registry
+        try:
+            return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
+                                      budget)
+        finally:
+            self._registry = None
 
     def plans(self, plans: list[Plan], timeout_each: float,
               budget: Budget | None = None) -> list[Outcome]:

@@ -210,7 +210,8 @@ class Registry:
         self.entries[number] = Entry(index, methods, proxy.obj)
         return number
 
-    def add_callback(self, callback: Callback, index: int) -> int:
+    def add_callback(self, callback: Callback, index: int | None) -> int:
+        """`index` None: a callback for every call of the request (map's patches)."""
         number = self._number()
         self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)},
                                      callback.function)
@@ -225,7 +226,7 @@ class Registry:
             (tag, inner), = value.items()
             if tag in ("__proxy__", "__callback__") and type(inner) is list and inner:
                 entry = self.entries.get(inner[0]) if type(inner[0]) is int else None
-                if entry is not None and entry.index == index:
+                if entry is not None and entry.index in (None, index):
                     return entry.thing
             return value
         if kind is list:
@@ -239,7 +240,7 @@ class Registry:
         entry = self.entries.get(number) if type(number) is int else None
         if entry is None:
             return None, "no such object of the grader's"
-        if entry.index != index:
+        if entry.index is not None and entry.index != index:
             return None, "this object of the grader's belongs to another call"
         found = entry.methods.get(method) if type(method) is str else None
         if found is None:

@@ -338,7 +338,9 @@ def test_the_slow_example_is_really_slow():
 def test_a_call_that_ran_out_of_cpu_time_is_told_the_work_it_needed(graded):
     """No endless loop needed: the feedback says how many positions plain minimax visits
     from the position shown (issue 20)."""
-    section = _section(graded, "loops_on_open_boards", WHOLE_PROGRAM)
+    section = _section(graded, "loops_on_open_boards",
+                       "minimax picks an optimal move on sampled positions with 3 to 5 marks "
+                       "(judged with the grader's own helpers)")
     assert "used more than" in section and "of CPU time" in section
     assert "no endless loop needed to run out of time here: plain minimax" in section
     assert "positions from this one in the reference" in section
