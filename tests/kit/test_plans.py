@@ -95,6 +95,18 @@ def ask_forever(board):
 
 def cached(key):
     return CACHE.get(key, "absent")
+
+
+STASH = []
+
+
+def twice_and_stash(x):
+    STASH.append(helper)            # the grader's stand-in, kept past its call
+    return helper(x) + helper(x)
+
+
+def use_stash(x):
+    return STASH[0](x)
 '''
 
 
@@ -290,3 +302,31 @@ def test_a_stand_in_kept_from_an_earlier_request_matches_nothing_later(sandbox):
     [outcome] = sandbox.plans([use], 10)
     assert outcome.raised["type"] == "RuntimeError"
     assert first.log == [] and later.log == ["evaluate"]
+
+
+def test_a_map_with_the_graders_functions_patched_in(sandbox):
+    """Student.map(play=): the grader's function stands in for the student's during
+    each call of the request; the student's comes back after it."""
+    seen = []
+    outcomes = sandbox.map("m.twice_and_stash", [(1,), (2,)], 5,
+                           patches={"m.helper": Callback(lambda x: seen.append(x) or 10 * x)})
+    assert [o.value for o in outcomes] == [20, 40] and seen == [1, 1, 2, 2]
+    assert [o.value for o in sandbox.map("m.twice", [()], 5)] == [3]
+
+
+def test_a_patched_in_function_kept_past_its_request_answers_nothing(sandbox):
+    """The attack: keep the grader's stand-in (an answer key for the function it plays)
+    and call it in a later check. Outside a request with patches it is refused by the
+    child; inside another one, by the grader (its number belongs to the old request).
+    Its honest twin, the same call during its own request, is answered."""
+    calls = []
+    grader = Callback(lambda x: calls.append(x) or 7 * x)
+    [honest] = sandbox.map("m.twice_and_stash", [(3,)], 5, patches={"m.helper": grader})
+    assert honest.value == 42 and calls == [3, 3]
+    [outside] = sandbox.map("m.use_stash", [(5,)], 5)
+    assert outside.raised["type"] == "RuntimeError"
+    [inside] = sandbox.map("m.use_stash", [(5,)], 5,
+                           patches={"m.helper": Callback(lambda x: 1000)})
+    assert inside.raised["type"] == "RuntimeError"
+    assert "no such object" in inside.raised["message"]
+    assert calls == [3, 3]
