@@ -190,14 +190,30 @@ def _problem(item, call):
         return message.split("\nassert ")[0] or "a check failed"
     if excinfo.errisinstance(RecursionError):
         return "recursion went too deep: does every recursive call get closer to a terminal board?"
-    where = ""
-    for entry in reversed(excinfo.traceback):
+    return f"raised {type(excinfo.value).__name__}: {excinfo.value}{_raised_in(excinfo)}"
+
+
+def _raised_in(excinfo):
+    """' (in tictactoe.py, line 40, in winner; called from terminal, line 52; called
+    from minimax, line 160)': the frames of your own files, innermost first, so a
+    wrong call is seen where it was made, not only where it failed."""
+    own = []
+    for entry in excinfo.traceback:
         path = str(entry.path)
-        if not path.endswith(("conftest.py",)) and "test_" not in path.rsplit("/", 1)[-1] \
+        name = path.rsplit("/", 1)[-1]
+        if not name.endswith("conftest.py") and not name.startswith("test_") \
                 and "site-packages" not in path:
-            where = f" (in {path.rsplit('/', 1)[-1]}, line {entry.lineno + 1})"
-            break
-    return f"raised {type(excinfo.value).__name__}: {excinfo.value}{where}"
+            if own and own[-1][2] == entry.name:     # recursion: its deepest call counts
+                own.pop()
+            own.append((name, entry.lineno + 1, entry.name))
+    if not own:
+        return ""
+    name, line, function = own[-1]
+    parts = [f"in {name}, line {line}, in {function}"]
+    for caller_file, caller_line, caller in reversed(own[-4:-1]):
+        other = f"{caller_file}, " if caller_file != name else ""
+        parts.append(f"called from {caller}, {other}line {caller_line}")
+    return f" ({'; '.join(parts)})"
 
 
 def _stopped_in(excinfo):

@@ -89,3 +89,20 @@ def test_an_endless_loop_in_a_helper_is_waited_for_once_and_named(student_copy):
         assert "player" in table[caller], (caller, table[caller])
     assert "not run: an earlier test of player (which result calls) timed out" in done.stdout
     assert done.stdout.count("used more than 1 s of CPU time") == 1, done.stdout
+
+
+def test_an_error_raised_in_a_helper_shows_who_called_it(student_copy):
+    """A wrong call in minimax failed inside a correct helper and was reported at the
+    helper's line only: the frames of the student's file are listed, innermost first."""
+    folder = student_copy("tictactoe")
+    module = folder / "tictactoe.py"
+    shutil.copy(ROOT / "solutions/tictactoe/tictactoe.py", module)
+    text = module.read_text()
+    wrong = text.replace("    if terminal(board):\n        return None\n    maximizing",
+                         "    if terminal(None):\n        return None\n    maximizing", 1)
+    assert wrong != text
+    module.write_text(wrong)
+    done = make("check", folder)
+    assert re.search(r"raised TypeError: .* \(in tictactoe\.py, line \d+, in winner; called "
+                     r"from terminal, line \d+; called from minimax, line \d+\)", done.stdout), \
+        done.stdout
