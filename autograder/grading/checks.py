@@ -184,6 +184,36 @@ class Blame:
     def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None):
         self.relies_on = dict(relies_on or {})
         self.failed: list[tuple[str, str]] = []     # (function, headline), in order
+        self.passed: set[str] = set()               # functions with a check passed
+
+    def suspects(self, function: str) -> list[str]:
+        """The functions `function` relies on that failed a check so far."""
+        failed = {name for name, _ in self.failed}
+        return [name for name in self.relies_on.get(function, ()) if name in failed]
+
+    def check(self, student, function: str, scope: str, play: dict | None, attempt) -> None:
+        """Judge `function` on its own, paying for the grader's helpers only when
+        needed: `attempt(play)` runs the check's calls (with `play`, or with the
+        student's own helpers for None) and raises CheckFailed when they are wrong.
+
+        With the student's own helpers first: when those helpers passed their
+        checks, their answers are the grader's, and the verdict is the function's
+        own. Only when one of them failed, and the check failed too, is it run
+        again, in a fresh child (a table filled by the wrong helpers answers
+        nothing), with the grader playing them: that verdict counts."""
+        if not play or not self.suspects(function):
+            with self.judging(function, scope):
+                attempt(None)
+            return
+        try:
+            attempt(None)
+            return
+        except CheckFailed as failed:
+            if failed.root_cause:
+                raise
+        student.fresh(forget=(function,))
+        with self.judging(function, scope, play):
+            attempt(play)
 
     def plays(self, function: str, module: str, grader) -> dict:
         """The `play` argument that judges `function` on its own: every function it
@@ -214,12 +244,16 @@ class Blame:
             elif played:
                 note = (f"this check ran {function} with the grader's own "
                         f"{', '.join(played)}, so the mistake is in {function} itself")
+            elif own and all(name in self.passed for name in own):
+                note = (f"{function}'s helpers ({', '.join(own)}) pass their own checks, "
+                        f"so the mistake is in {function} itself")
             else:
                 note = None
             if note:
                 failed.hint = note + (f"; {failed.hint}" if failed.hint else "")
             self.failed.append((function, failed.summary))
             raise
+        self.passed.add(function)
 
 
 def _headline(failed: CheckFailed, function: str, scope: str, after_others: bool) -> None:

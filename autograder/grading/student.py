@@ -133,12 +133,16 @@ class Student:
             self.event("timeout", detail)
         return Outcome(failure=Failure.CEILING, detail=detail)
 
-    def fresh(self) -> None:
+    def fresh(self, forget=()) -> None:
         """Make the next call in a new child: nothing the student's code kept (a
-        memo table filled while the grader played its helpers) carries over."""
+        memo table filled by their own wrong helpers) carries over. The functions
+        named in `forget` ("minimax") are called again even if they timed out."""
         if self._sandbox is not None and self._sandbox.alive:
             self._printed.append(self._sandbox.output())
             self._sandbox.kill()
+        for name in list(self.broken):
+            if any(name == f or name.endswith("." + f) for f in forget):
+                del self.broken[name]
 
     def close(self) -> str:
         """Stop the child; return what the student's code printed (capped per child)."""

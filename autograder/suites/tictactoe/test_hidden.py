@@ -7,13 +7,15 @@ feedback shows the simplest board a function gets wrong. Where several moves
 are optimal, any of them passes: minimax is judged by the game value of the
 move it picks, not by which move it is.
 
-Each function is judged on its own: where it relies on others of the student's
-([relies_on] in assignment.toml: minimax on player, actions, result, ...;
-terminal and utility on winner; result on player), the check's calls run with
-those played by the reference (`Student.map(..., play=...)`), so one wrong line
-in winner costs winner's points and says nothing about minimax. One small check,
-"your whole program", runs minimax with the student's own helpers. Headlines
-and "may follow from" notes come from grading/checks.py's Blame.
+Each function is judged on its own (grading/checks.py, Blame.check): where it
+relies on others of the student's ([relies_on] in assignment.toml: minimax on
+player, actions, result, ...; terminal and utility on winner; result on player),
+a check that fails while one of those failed its own checks is run again in a
+fresh child with the reference playing them (`Student.map(..., play=...)`), and
+that verdict counts. One wrong line in winner costs winner's points and says
+nothing about minimax. A correct submission pays nothing for this: its helpers
+are the grader's answers. One small check, "your whole program", judges again
+the answers minimax gave with the student's own helpers (no new calls).
 
 What a check believes: the student's returned answers only. "result never
 changes the board it was given" is judged from result's own second answer:
@@ -190,20 +192,25 @@ BOARD_VALUES = 20
 
 
 @pytest.fixture(scope="session")
-def result_runs(student, blame):
-    """Each call made twice on the same board and move (the second answer judges
-    whether the first changed the board), with the grader's player; kept at
-    verdict size for both checks."""
-    chosen = _result_cases()
-    outcomes = student.map(M + "result", [c.args for c in chosen], again=True,
-                           play=grader_plays(blame, "result"))
-    return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
+def result_runs(student):
+    """runs(play): each call made twice on the same board and move (the second
+    answer judges whether the first changed the board), with the student's own
+    player or the grader's; made once per kind for both checks, kept at verdict
+    size."""
+    made = {}
+
+    def runs(play):
+        if bool(play) not in made:
+            chosen = _result_cases()
+            outcomes = student.map(M + "result", [c.args for c in chosen], again=True,
+                                   play=play)
+            made[bool(play)] = chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
+        return made[bool(play)]
+    return runs
 
 
 def test_result(student, result_runs, blame):
     """result returns the right new board for a move on every unfinished position"""
-    chosen, outcomes = result_runs
-
     def judge(case, outcome):
         got = outcome.value
         if got != case.expected:
@@ -211,15 +218,15 @@ def test_result(student, result_runs, blame):
         if type(got) is not list or any(type(row) is not list for row in got):
             return "the new board must be a list of lists, like the input"
         return None
-    with blame.judging("result", "for a move on an unfinished position",
-                       grader_plays(blame, "result")):
-        check_all("result built the wrong board", chosen, outcomes, judge)
+
+    def attempt(play):
+        check_all("result built the wrong board", *result_runs(play), judge)
+    blame.check(student, "result", "for a move on an unfinished position",
+                grader_plays(blame, "result"), attempt)
 
 
 def test_result_keeps_its_input(student, result_runs, blame):
     """result never changes the board it was given (rows included)"""
-    chosen, outcomes = result_runs
-
     def judge(case, outcome):
         second = outcome.again
         if second is not None and second.answered and second.value == outcome.value \
@@ -230,8 +237,9 @@ def test_result_keeps_its_input(student, result_runs, blame):
         return (f"called again with the same board and move, it {said}: the first call "
                 f"changed the board it was given")
     hint = "copy every row (copy.deepcopy), not just the outer list"
-    with blame.judging("result", "for a move on an unfinished position",
-                       grader_plays(blame, "result")):
+
+    def attempt(play):
+        chosen, outcomes = result_runs(play)
         try:
             check_all("result changed the board it was given", chosen, outcomes, judge,
                       hint=hint)
@@ -240,6 +248,8 @@ def test_result_keeps_its_input(student, result_runs, blame):
             raise
         check_probes(student, "result changed the board it was given", M + "result",
                      M + "result", _probe_cases(), _probes, "board", hint=hint)
+    blame.check(student, "result", "for a move on an unfinished position",
+                grader_plays(blame, "result"), attempt)
 
 
 def _quote_the_board_after(student, failed, chosen):
@@ -307,10 +317,10 @@ def _taken_cases():
 
 def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
-    play = grader_plays(blame, "result")
-    with blame.judging("result", "for a cell that is already taken", play):
-        _expect_exception(student, "result accepted a cell that is already taken",
-                          _taken_cases(), play)
+    blame.check(student, "result", "for a cell that is already taken",
+                grader_plays(blame, "result"), lambda play: _expect_exception(
+                    student, "result accepted a cell that is already taken", _taken_cases(),
+                    play))
 
 
 @functools.cache
@@ -323,10 +333,10 @@ def _off_board_cases():
 
 def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
-    play = grader_plays(blame, "result")
-    with blame.judging("result", "for a cell that is not on the board", play):
-        _expect_exception(student, "result accepted a cell that is not on the board",
-                          _off_board_cases(), play)
+    blame.check(student, "result", "for a cell that is not on the board",
+                grader_plays(blame, "result"), lambda play: _expect_exception(
+                    student, "result accepted a cell that is not on the board",
+                    _off_board_cases(), play))
 
 
 def test_winner(student, blame):
@@ -339,29 +349,32 @@ def test_winner(student, blame):
 
 def test_terminal(student, blame):
     """terminal is right on all 5,478 reachable positions"""
-    play = grader_plays(blame, "terminal")
-    chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
-    with blame.judging("terminal", "on a position", play):
+    def attempt(play):
+        chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
         check_all("terminal was wrong", chosen, outcomes, exact,
                   hint="a game ends with a winner or with a full board")
+    blame.check(student, "terminal", "on a position", grader_plays(blame, "terminal"), attempt)
 
 
 def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
-    play = grader_plays(blame, "utility")
-    chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
-    with blame.judging("utility", "on a finished game", play):
+    def attempt(play):
+        chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
         check_all("utility returned the wrong score", chosen, outcomes, exact)
+    blame.check(student, "utility", "on a finished game", grader_plays(blame, "utility"),
+                attempt)
 
 
 def test_minimax_on_finished_games(student, blame):
     """minimax returns None when the game is over"""
     chosen = cases("minimax", finished_positions, no_move)
-    play = grader_plays(blame, "minimax")
-    outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
-    with blame.judging("minimax", "on a finished game", play), \
-            say_the_work(chosen, outcomes):
-        check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
+
+    def attempt(play):
+        outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
+        with say_the_work(chosen, outcomes):
+            check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
+    blame.check(student, "minimax", "on a finished game", grader_plays(blame, "minimax"),
+                attempt)
 
 
 def no_move(board):
@@ -439,9 +452,10 @@ def say_the_work(chosen, outcomes):
 
 @functools.cache
 def _played_opening_keys():
-    """A seeded sample with 3, 4 and 5 marks: with the grader's helpers every call
-    of them is a round trip (~40 us), and plain minimax makes about 3,300, 550
-    and 120 of them there."""
+    """With the grader's helpers every call of them is a round trip (~40 us, more on
+    a busy machine), so a search judged that way runs on a seeded sample: 1, 8 and
+    30 positions with 3, 4 and 5 marks, where plain minimax makes about 3,300, 550
+    and 120 such calls."""
     rng = random.Random(20261201)
     boards = []
     for count, size in ((3, 1), (4, 8), (5, 30)):
@@ -458,23 +472,34 @@ def _played_endgame_keys():
     return by_marks(key(b) for b in boards)
 
 
-def check_minimax(student, blame, keys, play, hint="any of the equally good moves is accepted"):
-    chosen = _minimax_cases(keys)
-    outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
-    with blame.judging("minimax", "on an unfinished position", play), \
-            say_the_work(chosen, outcomes):
-        check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
-                  hint=hint)
+#: A right answer of minimax is a move: 3 values (kept answers are cut at this).
+MOVE_VALUES = 10
 
 
-def test_minimax_openings(student, blame):
-    """minimax picks an optimal move on sampled positions with 3 to 5 marks (judged with the grader's own helpers)"""
-    check_minimax(student, blame, _played_opening_keys(), grader_plays(blame, "minimax"))
+@pytest.fixture(scope="session")
+def own_minimax():
+    """The answers of minimax with the student's own helpers, per check, for the
+    whole-program check (it judges them again and calls nothing)."""
+    return {}
 
 
-def test_minimax_endgames(student, blame):
-    """minimax picks an optimal move on every position with 7 or more marks and sampled ones with 6 (judged with the grader's own helpers)"""
-    check_minimax(student, blame, _played_endgame_keys(), grader_plays(blame, "minimax"))
+def check_minimax(student, blame, own_minimax, keys, played_keys, hint):
+    def attempt(play):
+        chosen = _minimax_cases(played_keys if play else keys)
+        outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
+        if not play:
+            own_minimax[keys] = chosen, [kept(outcome, MOVE_VALUES) for outcome in outcomes]
+        with say_the_work(chosen, outcomes):
+            check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+                      hint=hint)
+    blame.check(student, "minimax", "on an unfinished position",
+                grader_plays(blame, "minimax"), attempt)
+
+
+def test_minimax_openings(student, blame, own_minimax):
+    """minimax picks an optimal move on every position with 4 marks and sampled ones with 2 and 3"""
+    check_minimax(student, blame, own_minimax, _opening_keys(), _played_opening_keys(),
+                  "any of the equally good moves is accepted")
 
 
 @functools.cache
@@ -482,9 +507,23 @@ def _endgame_keys():
     return by_marks(key(b) for b in open_positions() if marks(b) >= ENDGAME_MARKS)
 
 
-def test_minimax_with_your_own_helpers(student, blame):
-    """your whole program: minimax with your own helpers picks an optimal move on every position with 4 or more marks and sampled ones with 2 and 3"""
-    student.fresh()     # a table filled while the grader played the helpers is not yours
-    check_minimax(student, blame, by_marks(_opening_keys() + _endgame_keys()), None,
-                  hint="any of the equally good moves is accepted; a table kept between "
-                       "calls must hold only exact values (or bounds marked as such)")
+def test_minimax_endgames(student, blame, own_minimax):
+    """minimax picks an optimal move on every position with 5 or more marks"""
+    check_minimax(student, blame, own_minimax, _endgame_keys(), _played_endgame_keys(),
+                  "any of the equally good moves is accepted; a table kept between calls "
+                  "must hold only exact values (or bounds marked as such)")
+
+
+def test_minimax_with_your_own_helpers(student, blame, own_minimax):
+    """your whole program: minimax with your own helpers picks an optimal move on every position of the two checks above"""
+    with blame.judging("minimax", "on an unfinished position"):
+        for keys in (_opening_keys(), _endgame_keys()):
+            if keys not in own_minimax:       # the check above did not run: run it here
+                chosen = _minimax_cases(keys)
+                outcomes = student.map(M + "minimax", [c.args for c in chosen])
+                own_minimax[keys] = chosen, [kept(o, MOVE_VALUES) for o in outcomes]
+            chosen, outcomes = own_minimax[keys]
+            with say_the_work(chosen, outcomes):
+                check_all("minimax with your own helpers did not pick an optimal move",
+                          chosen, outcomes, _optimal,
+                          hint="any of the equally good moves is accepted")
