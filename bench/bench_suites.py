@@ -8,9 +8,10 @@ before the change, unpacked from git into a temporary folder), one after the
 other in the same run on the same machine, and reports the ratio. Target: at
 most 1.5x.
 
-Each measurement: the reference is graded once as the warm-up the bulk grader
-does (it fills the caches of expected values), then `--repeat` more times; the
-median of those is the per-submission time.
+Each measurement: in a fresh process, the reference is graded once as the
+warm-up the bulk grader does (it fills the caches of expected values), then
+once more, timed. `--repeat` rounds alternate today's and the baseline's, so a
+change in the machine's load falls on both; the medians are compared.
 
 Also reported: the proxy round trip (a student function calling an `ask`
 method of a grader's object) and a `tell` call, next to an in-process method
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -193,8 +195,15 @@ def suites_table(console, names, repeat: int, revision: str, target: float) -> N
     with tempfile.TemporaryDirectory() as tmp:
         before_root = baseline_checkout(Path(tmp) / "baseline", revision)
         for name in names:
-            now = measure_suite(ROOT, name, repeat)
-            before = measure_suite(before_root, name, repeat)
+            # Alternated, one grading each, so a change in the machine's load
+            # falls on both sides alike.
+            runs = {"now": [], "before": []}
+            for _ in range(repeat):
+                runs["now"].append(measure_suite(ROOT, name, 1))
+                runs["before"].append(measure_suite(before_root, name, 1))
+            now, before = ({"median": statistics.median(r["median"] for r in side),
+                            "full": all(r["full"] for r in side)}
+                           for side in (runs["now"], runs["before"]))
             table.add_row(name, f"{now['median']:.2f} s", f"{before['median']:.2f} s",
                           f"{now['median'] / before['median']:.2f}x", f"<= {target}x",
                           f"{now['full']} / {before['full']}")
