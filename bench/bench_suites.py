@@ -45,7 +45,7 @@ BASELINE = "17f470bfa418b0a60e5eb9a53c70c8f2240934ea"   # before issue 10 (kit c
 # Named baselines, each with the ratio its issue allows.
 BASELINES = {"before-proxies": (BASELINE, 1.5),
              "before-blame": ("3b07e78bcac3346b6b38c4d9f2cb0f82e07d8173", 1.2)}
-ASSIGNMENTS = ("tictactoe", "negamax", "gametree", "connect4", "muehle")
+ASSIGNMENTS = tuple(p.parent.name for p in sorted((ROOT / "solutions").glob("*/assignment.toml")))
 
 # Runs inside a checkout (today's or the baseline's) with that checkout first on sys.path.
 MEASURE = r"""

@@ -450,14 +450,14 @@ def run_map(request):
     try:
         for index, args in enumerate(request["args"]):
             if function is None:
-                replies.add([base, index, 3, absent])
+                replies.add([base, index, protocol.ABSENT, absent])
                 continue
             if not request.get("plain"):
                 args = unwrap(args)
             if patches:
                 _running = (base, index)    # the grader's functions answer during this call
             row = answer(base, index, function, args, kept)
-            if row[2] == 0 and (return_args or again):
+            if row[2] == protocol.RETURNED and (return_args or again):
                 try:
                     row.append(protocol.to_plain(args, kept=kept) if return_args else None)
                 except BaseException:
@@ -498,13 +498,13 @@ def answer(base, index, function, args, kept):
     try:
         value = function(*args)
     except BaseException as error:
-        return [base, index, 1, describe(error)]
+        return [base, index, protocol.RAISED, describe(error)]
     try:
-        return [base, index, 0, protocol.to_plain(value, kept=kept)]
+        return [base, index, protocol.RETURNED, protocol.to_plain(value, kept=kept)]
     except protocol.Unencodable as error:
-        return [base, index, 2, str(error)]
+        return [base, index, protocol.UNSENDABLE, str(error)]
     except BaseException as error:
-        return [base, index, 1, describe(error)]
+        return [base, index, protocol.RAISED, describe(error)]
 
 
 # ---------------------------------------------------------------- calls back
@@ -528,7 +528,7 @@ def call_back(number, method, args, kwargs, sync):
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
     with _call_lock:
-        _pending.add([base, index, 5 if sync else 6, call])
+        _pending.add([base, index, protocol.ASK if sync else protocol.TELL, call])
         if not sync:
             return None
         _pending.flush()
@@ -701,18 +701,18 @@ def run_plans(request):
             value = run_plan(plan)
         except StepFailed as failed:
             if type(failed.error) is Missing:
-                row = [base, index, 3, str(failed.error)]
+                row = [base, index, protocol.ABSENT, str(failed.error)]
             else:
-                row = [base, index, 1, dict(describe(failed.error), step=failed.number)]
+                row = [base, index, protocol.RAISED, dict(describe(failed.error), step=failed.number)]
         except BaseException as error:
-            row = [base, index, 1, describe(error)]
+            row = [base, index, protocol.RAISED, describe(error)]
         else:
             try:
-                row = [base, index, 0, protocol.to_plain(value, kept=_kept())]
+                row = [base, index, protocol.RETURNED, protocol.to_plain(value, kept=_kept())]
             except protocol.Unencodable as error:
-                row = [base, index, 2, str(error)]
+                row = [base, index, protocol.UNSENDABLE, str(error)]
             except BaseException as error:
-                row = [base, index, 1, describe(error)]
+                row = [base, index, protocol.RAISED, describe(error)]
         finally:
             _running = None
             _given.clear()
