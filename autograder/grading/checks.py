@@ -196,12 +196,15 @@ class Blame:
         needed: `attempt(play)` runs the check's calls (with `play`, or with the
         student's own helpers for None) and raises CheckFailed when they are wrong.
 
-        With the student's own helpers first: when those helpers passed their
-        checks, their answers are the grader's, and the verdict is the function's
-        own. Only when one of them failed, and the check failed too, is it run
-        again, in a fresh child (a table filled by the wrong helpers answers
-        nothing), with the grader playing them: that verdict counts."""
-        if not play or not self.suspects(function):
+        With the student's own helpers first, which costs what plain calls cost:
+        right answers are right answers. Only a failure is judged again, in a
+        fresh child (a table the student's helpers filled answers nothing), with
+        the grader playing the helpers, and that verdict counts: a wrong winner
+        costs winner's points and minimax keeps its own, even where winner's own
+        checks missed the inputs minimax gives it. A function that ran out of
+        time is not made to run out again unless a helper failed (then the
+        helper may be what looped)."""
+        if not play:
             with self.judging(function, scope):
                 attempt(None)
             return
@@ -209,8 +212,9 @@ class Blame:
             attempt(None)
             return
         except CheckFailed as failed:
-            if failed.root_cause:
-                raise
+            if failed.root_cause or (student.stopped(function) and not self.suspects(function)):
+                with self.judging(function, scope):
+                    raise
         student.fresh(forget=(function,))
         with self.judging(function, scope, play):
             attempt(play)

@@ -144,6 +144,11 @@ class Student:
             if any(name == f or name.endswith("." + f) for f in forget):
                 del self.broken[name]
 
+    def stopped(self, function: str) -> bool:
+        """Whether calls of `function` ("minimax" or "module.minimax") are skipped
+        after it ran out of time or crashed."""
+        return any(name == function or name.endswith("." + function) for name in self.broken)
+
     def close(self) -> str:
         """Stop the child; return what the student's code printed (capped per child)."""
         text = ""

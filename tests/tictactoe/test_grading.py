@@ -64,6 +64,8 @@ def _corpus(victim: Path, port: int) -> dict:
         "syntax_error": ("def broken(:\n", ""),
         "player_not_written": ("", "def player(board):\n    raise NotImplementedError\n"),
         **{f"bug_{function}": ("", code) for function, (_, code) in BUGS.items()},
+        # two bugs: result is judged again with the grader's player, and still fails
+        "bug_player_and_result": ("", BUGS["player"][1] + BUGS["result"][1]),
     }
 
 
@@ -284,8 +286,14 @@ def test_a_bug_costs_only_its_own_functions_points(graded, function):
 def test_a_check_judged_with_the_graders_helpers_says_so(graded):
     section = _section(graded, "bug_result", "result never changes the board it was given "
                                              "(rows included)")
+    assert "result's helpers (player) pass their own checks, so the mistake is in result " \
+           "itself" in section
+    # judged again with the grader's player, a wrong result still fails, and says why
+    section = _section(graded, "bug_player_and_result", "result never changes the board it "
+                                                        "was given (rows included)")
     assert "this check ran result with the grader's own player, so the mistake is in " \
            "result itself" in section
+    assert _failed(graded, "bug_player_and_result") >= _failed(graded, "bug_result")
     section = _section(graded, "bug_winner", WHOLE_PROGRAM)
     assert "this may follow from an earlier failure: winner returned the wrong player" in section
 
