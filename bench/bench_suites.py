@@ -10,8 +10,10 @@ most 1.5x.
 
 Each measurement: in a fresh process, the reference is graded once as the
 warm-up the bulk grader does (it fills the caches of expected values), then
-once more, timed. `--repeat` rounds alternate today's and the baseline's, so a
-change in the machine's load falls on both; the medians are compared.
+once more, timed: the CPU seconds of the grader and every child it started
+(what grading costs, whatever else the machine runs) and the wall time.
+`--repeat` rounds alternate today's and the baseline's, so a change in the
+machine's load falls on both; the medians are compared, the target on CPU.
 
 Also reported: the proxy round trip (a student function calling an `ask`
 method of a grader's object) and a `tell` call, next to an in-process method
@@ -66,13 +68,19 @@ except ImportError:                       # an older checkout: set up by hand
     batch.warm_up(piece, chosen, scale)
     grade = lambda: grade_submission(piece, "reference", piece.solution_dir, layers=chosen,
                                      scale=scale)
-times, scores = [], []
+import resource
+def cpu():
+    return sum(getattr(resource.getrusage(who), field) for who in
+               (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) for field in ("ru_utime", "ru_stime"))
+times, cpus, scores = [], [], []
 for _ in range(repeat):
-    started = time.perf_counter()
+    started, used = time.perf_counter(), cpu()
     graded = grade()
     times.append(time.perf_counter() - started)
+    cpus.append(cpu() - used)
     scores.append(graded.score == graded.max_score)
-print(json.dumps({"median": statistics.median(times), "full": all(scores)}))
+print(json.dumps({"median": statistics.median(times), "cpu": statistics.median(cpus),
+                  "full": all(scores)}))
 """
 
 STUDENT = '''
@@ -189,8 +197,8 @@ def proxy_table(console) -> None:
 
 def suites_table(console, names, repeat: int, revision: str, target: float) -> None:
     table = Table(title="per-submission grading time of each hidden suite (the reference)")
-    for column in ("assignment", "now", f"before ({revision[:7]})", "ratio", "target",
-                   "full marks now / before"):
+    for column in ("assignment", "CPU now", f"CPU before ({revision[:7]})", "CPU ratio",
+                   "target", "wall now / before", "full marks now / before"):
         table.add_column(column)
     with tempfile.TemporaryDirectory() as tmp:
         before_root = baseline_checkout(Path(tmp) / "baseline", revision)
@@ -202,10 +210,12 @@ def suites_table(console, names, repeat: int, revision: str, target: float) -> N
                 runs["now"].append(measure_suite(ROOT, name, 1))
                 runs["before"].append(measure_suite(before_root, name, 1))
             now, before = ({"median": statistics.median(r["median"] for r in side),
+                            "cpu": statistics.median(r.get("cpu", 0.0) for r in side),
                             "full": all(r["full"] for r in side)}
                            for side in (runs["now"], runs["before"]))
-            table.add_row(name, f"{now['median']:.2f} s", f"{before['median']:.2f} s",
-                          f"{now['median'] / before['median']:.2f}x", f"<= {target}x",
+            table.add_row(name, f"{now['cpu']:.2f} s", f"{before['cpu']:.2f} s",
+                          f"{now['cpu'] / before['cpu']:.2f}x", f"<= {target}x",
+                          f"{now['median']:.1f} s / {before['median']:.1f} s",
                           f"{now['full']} / {before['full']}")
         shutil.rmtree(before_root, ignore_errors=True)
     console.print(table)
