@@ -43,18 +43,37 @@ The checks:
   machine's load: on a virtual clock of ours that advances 1 ms per
   evaluation (exact: the search must make no evaluation once the budget is
   used, and return the deepest finished depth), and with the default, real
-  clock on the student's own rules: budgets of 0 and 0.2 s, where the call may
+  clock (the grader's nextstates, the student's evaluation): budgets of 0 and
+  0.2 s, where the call may
   use only that much CPU time (plus a margin) and is stopped past it, since a
   search that stops when the wall clock says so has used no more CPU than
   that, and 5 s with max_bremse 2, where depth 2 must come back (it needs a
   few ms of CPU time). Elsewhere a budget never binds before the call's CPU
   limit does: 60 s with max_bremse 3 (matches_fixed_depth) and 30 s with
   max_bremse 3 (strength), so those verdicts are fixed by the depth alone.
-* The player (computer_move on tactics judged by the solver, the opening
-  book judged by the solver, games against bundled opponents refereed here)
-  and play_game/tournament use the student's own rules; play_game and
+* The player: computer_move on tactics judged by the solver (a failure with
+  the student's own rules is judged again with the grader's), the opening
+  book judged by the solver, and games against bundled opponents refereed
+  here (test_strength, the student's whole program); play_game and
   tournament get their evaluation functions as callbacks of ours, with
-  weights the student cannot guess.
+  weights the student cannot guess, and the grader's search and play_game.
+
+Each function is judged on its own (issue 22): where it relies on others of the
+student's ([relies_on] in assignment.toml: free on freeIn, nextstates on getBoard
+and free, evaluation on pattern_score, ...), a check that fails with the
+student's own helpers is judged again with those played by the reference
+(`on_its_own`: a correct submission pays nothing for it), and that verdict
+stands, so a wrong freeIn costs freeIn's points. The search checks play
+terminal_test on the grader's game (`GameTerminal`; nextstates and the
+evaluation were the game's already); shallow_order, play_game and tournament
+get the reference's search (and play_game) as callbacks, which also saves most
+of their round trips; the tactics run computer_move with the grader's rules,
+evaluation, book and centre_first, so they judge the search ("maximize/minimize",
+judged together since they call each other). Iterative deepening hands its
+search a timed evaluation of its own, which cannot travel to the grader: its
+checks play nextstates, the evaluation and centre_first, and run the student's
+search and terminal_test. test_strength is the one whole-program check.
+Headlines and "may follow from" notes come from grading/checks.py's Blame.
 
 What a check believes: the student's returned answers, and the grader's own
 games' logs. The grader's games answer only about what they handed out (the
@@ -230,10 +249,28 @@ def run(student, blame, function, states, expected, extra=(), summary="", hint=N
     chosen = cached_cases(function, states, expected, extra, args_of, first)
 
     def attempt(play):
-        outcomes = student.map(M + function, [c.args for c in chosen], play=play)
-        check_all(summary or f"{function} returned a wrong value", chosen, outcomes, judge,
+        judged, outcomes = calls(student, function, chosen, play)
+        check_all(summary or f"{function} returned a wrong value", judged, outcomes, judge,
                   hint)
     on_its_own(student, blame, function, scope, attempt)
+
+
+#: Cases a check judges again with the grader's helpers, at most: each played call
+#: is a plan of its own and every helper call a round trip, so a rerun of free on
+#: 1,000 boards makes 7,000. A spread sample (every length, full columns too) says
+#: whether the function is right with right helpers; its own plain run was larger.
+PLAYED_MOST = 300
+
+
+def calls(student, function, cases, play, again=False, return_args=False):
+    """(cases, outcomes): `function` called on each case's arguments, plainly or
+    with `play`'s functions played by the grader (on a spread sample of the cases)."""
+    if play and len(cases) > PLAYED_MOST:
+        step = -(-len(cases) // PLAYED_MOST)
+        cases = cases[::step]
+    outcomes = student.map(M + function, [c.args for c in cases], again=again,
+                           return_args=return_args and not play, play=play)
+    return cases, outcomes
 
 
 def grader_plays(blame, function):
@@ -359,8 +396,8 @@ def test_freeIn(student, blame):
     chosen = _board_column_cases()
 
     def attempt(play):
-        outcomes = student.map(M + "freeIn", [c.args for c in chosen], play=play)
-        check_all("freeIn returned the wrong cell", chosen, outcomes, exact,
+        judged, outcomes = calls(student, "freeIn", chosen, play)
+        check_all("freeIn returned the wrong cell", judged, outcomes, exact,
                   hint="a stone falls to the lowest empty cell of its column")
     on_its_own(student, blame, "freeIn", "for a column", attempt)
 
@@ -398,9 +435,9 @@ def test_nextstates(student, blame):
     hint = "state + [cell] for every cell of free(board), by column 0 to 6"
 
     def attempt(play):
-        outcomes = student.map(M + "nextstates", [c.args for c in chosen], again=True,
-                               return_args=not play, play=play)
-        check_all("nextstates returned the wrong successors", chosen, outcomes, judge,
+        judged, outcomes = calls(student, "nextstates", chosen, play, again=True,
+                                 return_args=True)
+        check_all("nextstates returned the wrong successors", judged, outcomes, judge,
                   hint=hint)
     on_its_own(student, blame, "nextstates", "on an unfinished position", attempt)
     with blame.judging("nextstates", "on an unfinished position"):
@@ -668,8 +705,9 @@ def game_plays(game) -> dict:
     return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
 
 
-#: The names the search checks play (for the feedback's wording).
-SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None}
+#: What the search checks play (for the feedback's wording): the game's nextstates
+#: and evaluation (passed as the argument), the handout's terminal_test on it.
+SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluation": None}
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
@@ -867,7 +905,8 @@ def value_cases():
 
 def test_alphabeta_values(student, blame):
     """maximize/minimize return the depth-limited minimax value and a best successor"""
-    check_searches(student, blame, value_cases(), judge_value, "the search returned the wrong value",
+    check_searches(student, blame, value_cases(), judge_value,
+                   "the search returned the wrong value",
                    "Bremse d searches d moves deep: children get bremse - 1, and a position "
                    "is evaluated when bremse == 0 or the game is over; " + GAME_HINT,
                    with_stats=False)
@@ -1301,7 +1340,8 @@ REAL_BUDGETS = ((0.0, None, True), (0.2, None, False), (5.0, 2, True))
 
 @functools.cache
 def real_budget_cases():
-    """The default clock (the real one), on the student's own rules and evaluation.
+    """The default clock (the real one), with the grader's nextstates and order and the
+    student's own evaluation.
 
     Judged so that the machine's load cannot change the verdict: the time a
     call may take is CPU time of the child (the plan's limit: a search that
@@ -1550,7 +1590,8 @@ def _check_tournament(student):
     outcome = refused(outcome, legal.handout)
     require(outcome)
     call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
-            f"{list(TOURNAMENT_NAMES)}, centre_first) with weights {TOURNAMENT_PLAYERS[0].weights} for a "
+            f"{list(TOURNAMENT_NAMES)}, centre_first) with weights "
+            f"{TOURNAMENT_PLAYERS[0].weights} for a "
             f"and {TOURNAMENT_PLAYERS[1].weights} for b")
     got = outcome.value
     if not outcome.answered or type(got) is not dict:
@@ -1616,7 +1657,7 @@ def play_against(student, opponent, opening, student_is_x):
 
 
 def test_strength(student, blame):
-    """your whole program: the timed player (iterative_deepening with your own helpers) beats random, greedy and shallow opponents (both colours)"""
+    """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
     with blame.judging("iterative_deepening", "for a move"):
         _check_strength(student)
 
