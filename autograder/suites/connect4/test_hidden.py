@@ -278,7 +278,7 @@ def grader_plays(blame, function):
     return blame.plays(function, "connect4", ref)
 
 
-def on_its_own(student, blame, function, scope, attempt, play=None):
+def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
     """Judge `function` on its own. `attempt(play)` makes the check's calls (with
     `play`'s functions played by the grader, or none) and judges them.
 
@@ -287,14 +287,14 @@ def on_its_own(student, blame, function, scope, attempt, play=None):
     with the functions `function` relies on played by the grader (each played
     call is a plan of its own, ~0.3 ms), and that verdict stands: a wrong freeIn
     costs freeIn's points, and free keeps its own. A call that ran out of time
-    is not made again (its function is skipped from then on): that failure
-    stands, and names the earlier failures of the helpers."""
+    is not made again (calls of that name, `calls_named`, are skipped from then
+    on): that failure stands, and names the earlier failures of the helpers."""
     play = grader_plays(blame, function) if play is None else play
     try:
         attempt(None)
         return
     except CheckFailed as failed:
-        stopped = {M + function, function, "computer_move"} & set(student.broken)
+        stopped = set(calls_named or (M + function,)) & set(student.broken)
         retry = play and not failed.root_cause and not stopped
         if not retry:
             with blame.judging(function, scope):
@@ -362,7 +362,8 @@ def check_plans(summary, cases, outcomes, judge, hint=None):
 # ------------------------------------------------------------------ game functions
 def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
-    run(student, blame, "getBoard", as_tuples(random_states()), lambda s: ref.getBoard(list(s)),
+    run(student, blame, "getBoard", as_tuples(random_states()),
+        lambda s: ref.getBoard(list(s)),
         hint="x owns the cells at even positions of the state, o those at odd positions")
 
 
@@ -639,7 +640,8 @@ def test_terminal_test(student, blame):
                     outcomes, exact,
                     hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
                          "call the evaluation passed in (default: the module's)")
-    on_its_own(student, blame, "terminal_test", "on a position", attempt)
+    on_its_own(student, blame, "terminal_test", "on a position", attempt,
+               calls_named=("terminal_test",))
 
 
 # ------------------------------------------------------------------ the search
@@ -1173,7 +1175,8 @@ def _tactic_check(student, blame, kind, summary):
                   hint="computer_move searches with maximize/minimize" +
                        (" (the grader's rules, evaluation and centre_first here)" if play
                         else ""))
-    on_its_own(student, blame, SEARCH, "on a position", attempt, PLAYER_PLAYS)
+    on_its_own(student, blame, SEARCH, "on a position", attempt, PLAYER_PLAYS,
+               calls_named=("computer_move",))
 
 
 def test_tactics_win_in_1(student, blame):
