@@ -63,16 +63,17 @@ student's ([relies_on] in assignment.toml: free on freeIn, nextstates on getBoar
 and free, evaluation on pattern_score, ...), a check that fails with the
 student's own helpers is judged again with those played by the reference
 (`on_its_own`: a correct submission pays nothing for it), and that verdict
-stands, so a wrong freeIn costs freeIn's points. The search checks play
-terminal_test on the grader's game (`GameTerminal`; nextstates and the
-evaluation were the game's already); shallow_order, play_game and tournament
+stands, so a wrong freeIn costs freeIn's points. The search checks, judged
+again, play terminal_test on the grader's game (`GameTerminal`; nextstates and
+the evaluation are the game's always); shallow_order, play_game and tournament
 get the reference's search (and play_game) as callbacks, which also saves most
 of their round trips; the tactics run computer_move with the grader's rules,
 evaluation, book and centre_first, so they judge the search ("maximize/minimize",
 judged together since they call each other). Iterative deepening hands its
 search a timed evaluation of its own, which cannot travel to the grader: its
-checks play nextstates, the evaluation and centre_first, and run the student's
-search and terminal_test. test_strength is the one whole-program check.
+checks play nextstates and the evaluation (and, judged again, centre_first),
+and run the student's search and terminal_test. test_strength is the one
+whole-program check.
 Headlines and "may follow from" notes come from grading/checks.py's Blame.
 
 What a check believes: the student's returned answers, and the grader's own
@@ -707,19 +708,21 @@ def game_plays(game) -> dict:
     return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
 
 
-#: What the search checks play (for the feedback's wording): the game's nextstates
-#: and evaluation (passed as the argument), the handout's terminal_test on it.
+#: What the search checks play: the game's nextstates and evaluation (passed as the
+#: argument), and, judged again after a failure with the student's own terminal_test
+#: (on_its_own), the handout's terminal_test on the game.
 SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluation": None}
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
-def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
-    """The student's search on `game`: nextstates and terminal_test patched for
-    the plan, the evaluation (and the order) passed as callbacks; nothing else of
-    ours."""
+def search_plan(search: Search, game: SubsetGame, with_stats: bool, play=None) -> Plan:
+    """The student's search on `game`: nextstates patched for the plan (and, with
+    `play`, terminal_test: the handout's on the game), the evaluation (and the
+    order) passed as callbacks; nothing else of ours."""
     plan = Plan(search.who)
     for target, function in game_plays(game).items():
-        plan.patch(target, Callback(function))
+        if play or target == M + "nextstates":
+            plan.patch(target, Callback(function))
     stats = plan.call(M + "SearchStats") if with_stats else None
     order = Callback(Rotation()) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
@@ -731,12 +734,12 @@ def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
     return plan.returns(result)
 
 
-def run_searches(student, cases, with_stats):
+def run_searches(student, cases, with_stats, play=None):
     """Run every case's search; returns {id(case): (game, outcome)}."""
     played = [SubsetGame(case.args[0].salt, [case.args[0].state],
                          games.calls_allowed(expected_search(case.args[0]).calls))
               for case in cases]
-    outcomes = student.run([search_plan(case.args[0], game, with_stats)
+    outcomes = student.run([search_plan(case.args[0], game, with_stats, play)
                             for case, game in zip(cases, played)])
     outcomes = [refused(o, game.handout) for o, game in zip(outcomes, played)]
     return outcomes, {id(case): game for case, game in zip(cases, played)}
@@ -889,11 +892,12 @@ def judge_stops(search: Search, outcome, game: SubsetGame):
 
 def check_searches(student, blame, cases, judge, summary, hint, with_stats,
                    scope="on a position of the grader's game"):
-    outcomes, played = run_searches(student, cases, with_stats)
-    with blame.judging(SEARCH, scope, SEARCH_PLAYS):
+    def attempt(play):
+        outcomes, played = run_searches(student, cases, with_stats, play)
         check_plans(summary, cases, outcomes,
                     lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
                     hint)
+    on_its_own(student, blame, SEARCH, scope, attempt, SEARCH_PLAYS, ("maximize", "minimize"))
 
 
 @functools.cache
@@ -1213,22 +1217,30 @@ def game_value(salt, state, bremse):
         return ref.search(list(state), bremse, game.evaluation)[1]
 
 
-#: What iterative deepening's checks play: the game's nextstates and evaluation and
-#: the grader's centre_first (passed as `order`). Its search and terminal_test are the
-#: student's: they are handed the student's own timed evaluation, which cannot travel
-#: to the grader, so a wrong search may cost these checks too (the feedback says so).
+#: What iterative deepening's checks play: the game's nextstates and evaluation, and
+#: (when the check is judged again after a failure, see on_its_own) the grader's
+#: centre_first, passed as `order`. Its search and terminal_test are the student's:
+#: they are handed the student's own timed evaluation, which cannot travel to the
+#: grader, so a wrong search may cost these checks too (the feedback says so).
 DEEPENING_PLAYS = {M + "nextstates": None, M + "evaluation": None, M + "centre_first": None}
+DEEPENING_CALLS = ("iterative_deepening", "iterative_deepening on the real clock")
 
 
-def deepening_plan(salt, state, budget, calls, **options):
+def grader_order(play) -> dict:
+    """`order=` the grader's centre_first when `play`, else nothing (the default,
+    the student's own centre_first, bound when iterative_deepening is defined)."""
+    return {"order": Callback(ref.centre_first)} if play else {}
+
+
+def deepening_plan(salt, state, budget, calls, play=None, **options):
     """The student's deepening on the game `salt` (where the reference makes
     `calls` game calls); returns (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation),
-                                  order=Callback(ref.centre_first), **options)), game
+                                  evaluation=Callback(game.evaluation), **grader_order(play),
+                                  **options)), game
 
 
 def _deepening_judge(case, outcome):
@@ -1272,9 +1284,6 @@ def deepening_cases():
 def test_iterative_deepening_matches_fixed_depth(student, blame):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
     chosen = deepening_cases()
-    plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
-                                         max_bremse=case.args[3]) for case in chosen))
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
 
     def judge(case, outcome):
         problem = _deepening_judge(case, outcome)
@@ -1286,10 +1295,17 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
                     f"max_bremse={most} it should reach depth {want} (it may stop early "
                     "only for a decided game)")
         return None
-    with blame.judging("iterative_deepening", "on a position of the grader's game",
-                       DEEPENING_PLAYS):
+
+    def attempt(play):
+        plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
+                                             play, max_bremse=case.args[3])
+                              for case in chosen))
+        outcomes = [refused(o, game.handout)
+                    for o, game in zip(student.run(list(plans)), played)]
         check_plans("iterative deepening did not match the fixed-depth search", chosen,
                     outcomes, judge)
+    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
+               attempt, DEEPENING_PLAYS, DEEPENING_CALLS)
 
 
 TICK = games.VirtualClock.TICK
@@ -1326,14 +1342,13 @@ def virtual_budget_cases():
     return cases
 
 
-def virtual_plan(salt, state, budget, calls):
+def virtual_plan(salt, state, budget, calls, play=None):
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
                            evaluation=Callback(game.evaluation),
-                           clock=Callback(games.VirtualClock(game)),
-                           order=Callback(ref.centre_first)))
+                           clock=Callback(games.VirtualClock(game)), **grader_order(play)))
     return plan, game
 
 
@@ -1372,15 +1387,17 @@ def real_cpu_limit(budget, scale):
     return budget + (0.15 + 0.25 * budget) * scale
 
 
-def real_plan(state, budget, most, scale):
-    """The student's deepening on the real clock, with the grader's nextstates and
-    order (and the student's own evaluation and search)."""
+def real_plan(state, budget, most, scale, play=None):
+    """The student's deepening on the real clock, on the student's own rules, or
+    (`play`) with the grader's nextstates and order; the evaluation and the search
+    are the student's."""
     plan = Plan("iterative_deepening on the real clock",
                 timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None)
-    plan.patch(M + "nextstates", Callback(ref.nextstates))
+    if play:
+        plan.patch(M + "nextstates", Callback(ref.nextstates))
     options = {"max_bremse": most} if most else {}
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  order=Callback(ref.centre_first), **options))
+                                  **grader_order(play), **options))
 
 
 def test_iterative_deepening_respects_the_budget(student, blame):
@@ -1389,8 +1406,7 @@ def test_iterative_deepening_respects_the_budget(student, blame):
             "search, and give up a search that runs out of time: return the deepest "
             "result that finished")
     chosen = virtual_budget_cases()
-    plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5]) for case in chosen))
-    by_case = {id(case): game for case, game in zip(chosen, played)}
+    by_case = {}
 
     def judge_virtual(case, outcome):
         problem = _deepening_judge(case, outcome)
@@ -1404,15 +1420,20 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         if outcome.value[2] != depth:
             return f"returned the result of depth {outcome.value[2]}"
         return None
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
-    with blame.judging("iterative_deepening", "on a position of the grader's game",
-                       DEEPENING_PLAYS):
+
+    def virtual(play):
+        plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5], play)
+                              for case in chosen))
+        by_case.update({id(case): game for case, game in zip(chosen, played)})
+        outcomes = [refused(o, game.handout)
+                    for o, game in zip(student.run(list(plans)), played)]
         check_plans("iterative deepening did not stop when the clock said the budget was "
                     "used", chosen, outcomes, judge_virtual, hint=hint)
+    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
+               virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
 
     scale = student.timeouts.call / 2.0
-    chosen = real_budget_cases()
-    outcomes = student.run([real_plan(*case.args[:3], scale) for case in chosen])
+    real_cases = real_budget_cases()
 
     def judge_real(case, outcome):
         (state, budget, _, depth), got = case.args, outcome.value
@@ -1426,12 +1447,17 @@ def test_iterative_deepening_respects_the_budget(student, blame):
             return (f"returned the result of depth {got[2]}; with a budget of {budget} s "
                     f"on the real clock it should be depth {depth}")
         return None
-    with blame.judging("iterative_deepening", "on a position",
-                       {M + "nextstates": None, M + "centre_first": None}):
-        check_plans("iterative deepening did not keep to its time budget", chosen, outcomes,
-                    judge_real, hint=hint + "; without a clock argument, clock is the real "
-                    "one (time.monotonic), in seconds: a search that keeps to a budget of "
-                    f"0.2 s uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU time")
+
+    def real(play):
+        outcomes = student.run([real_plan(*case.args[:3], scale, play)
+                                for case in real_cases])
+        check_plans("iterative deepening did not keep to its time budget", real_cases,
+                    outcomes, judge_real, hint=hint + "; without a clock argument, clock is "
+                    "the real one (time.monotonic), in seconds: a search that keeps to a "
+                    f"budget of 0.2 s uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU "
+                    "time")
+    on_its_own(student, blame, "iterative_deepening", "on a position", real,
+               {M + "nextstates": None, M + "centre_first": None}, DEEPENING_CALLS)
 
 
 # ------------------------------------------------------------------ evaluations playing
