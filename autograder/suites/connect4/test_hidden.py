@@ -289,19 +289,34 @@ def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=
     call is a plan of its own, ~0.3 ms), and that verdict stands: a wrong freeIn
     costs freeIn's points, and free keeps its own. A call that ran out of time
     is not made again (calls of that name, `calls_named`, are skipped from then
-    on): that failure stands, and names the earlier failures of the helpers."""
+    on), nor one that asked a game of the grader's what it does not answer (a
+    refused question costs its case, and a second chance would forgive it):
+    that failure stands, and names the earlier failures of the helpers."""
     play = grader_plays(blame, function) if play is None else play
+    _refusals.clear()
     try:
         attempt(None)
         return
     except CheckFailed as failed:
         stopped = set(calls_named or (M + function,)) & set(student.broken)
-        retry = play and not failed.root_cause and not stopped
+        retry = play and not failed.root_cause and not stopped and not _refusals
         if not retry:
             with blame.judging(function, scope):
                 raise
     with blame.judging(function, scope, play):
         attempt(play)
+
+
+#: Whether the running check's calls asked a game of the grader's what it does not
+#: answer (a worker grades one check at a time; on_its_own clears it).
+_refusals: list = []
+
+
+def refused_here(outcome, *handouts):
+    """verdicts.refused, remembering a refusal for on_its_own."""
+    if any(handout.refused for handout in handouts):
+        _refusals.append(True)
+    return refused(outcome, *handouts)
 
 
 _CASES: dict = {}
@@ -636,7 +651,7 @@ def test_terminal_test(student, blame):
             given.append(Verdicts(decided, state))
             plans.append(plan.returns(plan.call(M + "terminal_test", state,
                                                 Callback(given[-1]))))
-        outcomes = [refused(o, v.handout) for o, v in zip(student.run(plans), given)]
+        outcomes = [refused_here(o, v.handout) for o, v in zip(student.run(plans), given)]
         check_plans("terminal_test did not believe the evaluation it was given", chosen,
                     outcomes, exact,
                     hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
@@ -741,7 +756,7 @@ def run_searches(student, cases, with_stats, play=None):
               for case in cases]
     outcomes = student.run([search_plan(case.args[0], game, with_stats, play)
                             for case, game in zip(cases, played)])
-    outcomes = [refused(o, game.handout) for o, game in zip(outcomes, played)]
+    outcomes = [refused_here(o, game.handout) for o, game in zip(outcomes, played)]
     return outcomes, {id(case): game for case, game in zip(cases, played)}
 
 
@@ -1048,7 +1063,7 @@ def test_shallow_order(student, blame):
             plan.patch(target, Callback(function))
         plans.append(plan.returns(plan.call(M + "shallow_order", children, bremse,
                                             Callback(game.evaluation))))
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), played)]
+    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), played)]
     with blame.judging("shallow_order", "on the successors of a position",
                        shallow_plays(SubsetGame(0)) | {M + SEARCH: None}):
         check_plans("shallow_order put the children in the wrong order", chosen, outcomes,
@@ -1300,7 +1315,7 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
         plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
                                              play, max_bremse=case.args[3])
                               for case in chosen))
-        outcomes = [refused(o, game.handout)
+        outcomes = [refused_here(o, game.handout)
                     for o, game in zip(student.run(list(plans)), played)]
         check_plans("iterative deepening did not match the fixed-depth search", chosen,
                     outcomes, judge)
@@ -1425,7 +1440,7 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5], play)
                               for case in chosen))
         by_case.update({id(case): game for case, game in zip(chosen, played)})
-        outcomes = [refused(o, game.handout)
+        outcomes = [refused_here(o, game.handout)
                     for o, game in zip(student.run(list(plans)), played)]
         check_plans("iterative deepening did not stop when the clock said the budget was "
                     "used", chosen, outcomes, judge_virtual, hint=hint)
@@ -1560,7 +1575,7 @@ def test_play_game(student, blame):
         if [got[0], got[1]] != case.expected:
             return f"returned {short(got)}"
         return None
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), legal)]
+    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), legal)]
     with blame.judging("play_game", "for a game", game_rules(Legal(), *GAME_PLAYS)
                        | {M + "centre_first": None, M + SEARCH: None}):
         check_plans("play_game played a different game", chosen, outcomes, judge,
