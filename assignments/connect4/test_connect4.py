@@ -11,6 +11,13 @@ import pytest
 import connect4 as c4
 
 COURSE_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
+# x wins with four on a diagonal running down to the right (cells 16, 24, 32, 40),
+# and with four on one running down to the left (cells 18, 24, 30, 36)
+X_DIAGONAL = [40, 33, 37, 39, 26, 38, 30, 23, 32, 31, 16, 9, 24]
+X_ANTIDIAGONAL = [39, 41, 35, 38, 32, 31, 37, 25, 30, 23, 24, 34, 36, 28, 18]
+# all 42 cells taken, no four in a row anywhere: a draw
+FULL_DRAW = [37, 35, 28, 21, 14, 7, 0, 36, 29, 22, 15, 8, 1, 30, 23, 16, 9, 2, 38, 31, 24, 17,
+             10, 3, 41, 39, 32, 25, 18, 11, 4, 40, 33, 26, 19, 12, 5, 34, 27, 20, 13, 6]
 
 
 def draw(state):
@@ -43,6 +50,8 @@ def test_freeIn():
     check("freeIn(board, 3)", state, None, c4.freeIn(board, 3))
     check("freeIn(board, 0)", state, 28, c4.freeIn(board, 0))
     check("freeIn(board, 6)", state, 41, c4.freeIn(board, 6))
+    state = [35, 36, 28, 37, 21, 39, 14, 40, 7]   # column 0 has one empty cell left, the top
+    check("freeIn(board, 0)", state, 0, c4.freeIn(c4.getBoard(state), 0))
 
 
 @pytest.mark.checks("free")
@@ -60,6 +69,9 @@ def test_nextstates():
                 [38, 37, 40], [38, 37, 41]]
     check("nextstates(state)", state, expected, c4.nextstates(state))
     assert state == before, "nextstates changed the state it was given"
+    state = [38, 31, 24, 17, 10, 3]                 # column 3 is full
+    expected = [state + [cell] for cell in (35, 36, 37, 39, 40, 41)]
+    check("nextstates(state)", state, expected, c4.nextstates(state))
 
 
 @pytest.mark.checks("lines")
@@ -85,7 +97,9 @@ def test_pattern_score():
 @pytest.mark.parametrize("state, expected", [
     ([], 0), ([38], 35), ([38, 37], 10), ([35, 41, 36, 40, 37], 510),
     ([35, 28, 36, 29, 37, 30, 38], 10000), ([35, 36, 28, 37, 41, 38, 34, 39], -10000),
-], ids=["empty", "centre", "two stones", "three in a row", "x row", "o row"])
+    (X_DIAGONAL, 10000), (X_ANTIDIAGONAL, 10000),
+], ids=["empty", "centre", "two stones", "three in a row", "x row", "o row", "x diagonal",
+        "x other diagonal"])
 def test_evaluation(state, expected):
     check("evaluation(state)", state, expected, c4.evaluation(state))
 
@@ -99,10 +113,20 @@ def test_evaluation_b():
 @pytest.mark.checks("terminal_test")
 @pytest.mark.parametrize("state, expected", [
     ([], False), ([35, 28, 36, 29, 37, 30, 38], True), ([35, 28, 36, 29, 37, 30], False),
-    ([35, 36, 28, 37, 21, 39, 14], True),
-], ids=["empty", "x row", "one short", "x column"])
+    ([35, 36, 28, 37, 21, 39, 14], True), (X_DIAGONAL, True), (X_ANTIDIAGONAL, True),
+    (FULL_DRAW, True), (FULL_DRAW[:-1], False),
+], ids=["empty", "x row", "one short", "x column", "x diagonal", "x other diagonal",
+        "full board, no four", "one cell left"])
 def test_terminal_test(state, expected):
     check("terminal_test(state)", state, expected, c4.terminal_test(state))
+
+
+@pytest.mark.checks("terminal_test")
+def test_terminal_test_uses_the_evaluation_it_is_given():
+    check("terminal_test(state, lambda s: 10000)", [38], True,
+          c4.terminal_test([38], lambda s: 10000))
+    won = [35, 28, 36, 29, 37, 30, 38]
+    check("terminal_test(state, lambda s: 0)", won, False, c4.terminal_test(won, lambda s: 0))
 
 
 @pytest.mark.checks("minimize")

@@ -6,12 +6,20 @@ Each example is the reference with its solution markers removed and one
 textual change (asserted to apply exactly), so every wrong submission loses
 points for exactly one reason; tests/connect4/test_grading.py names the
 hidden test each one must fail. kim_untouched is the released skeleton.
+
+The single-function bugs of tests/connect4/bugs.py are examples too (issue 22):
+the reference with the bug's code appended, in bugs.EXAMPLES[function] (four
+older examples: ivan_top_down, frank_no_antidiagonals, carol_wrong_cut,
+grace_endless_deepening) or bug_<function>.
 """
 
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "examples" / "connect4"
+sys.path.insert(0, str(ROOT))
+from tests.connect4 import bugs  # noqa: E402
 
 # student -> [(old, new, count)]
 CHANGES = {
@@ -22,10 +30,6 @@ CHANGES = {
         ("        if best_value <= alpha:\n            if stats is not None:\n"
          "                stats.prunings += 1\n            break\n", "", 1),
     ],
-    "carol_wrong_cut": [
-        ("if best_value >= beta:", "if best_value > beta:", 1),
-        ("if best_value <= alpha:", "if best_value < alpha:", 1),
-    ],
     "dan_off_by_one": [
         ("    if bremse == 0 or terminal_test(state, evaluation):",
          "    if bremse < 0 or terminal_test(state, evaluation):", 2),
@@ -34,19 +38,8 @@ CHANGES = {
         ("    if bremse == 0 or terminal_test(state, evaluation):",
          "    if bremse == 0 or len(state) == CELLS:", 2),
     ],
-    "frank_no_antidiagonals": [
-        ("    found += [walk(s, -1) for s in (3, 4, 5, 6, 13, 20)]\n", "", 1),
-    ],
-    "grace_endless_deepening": [
-        ("            raise SearchTimeout\n", "            pass\n", 1),
-        ("while done < limit and abs(best[1]) < WIN and clock() - start < budget:",
-         "while done < limit and abs(best[1]) < WIN:", 1),
-    ],
     "heidi_losing_book": [
         ("    (): [38],\n", "    (): [35],\n", 1),
-    ],
-    "ivan_top_down": [
-        ("    for cell in _COLUMN_CELLS[i]:", "    for cell in reversed(_COLUMN_CELLS[i]):", 1),
     ],
     "lena_own_rules": [
         # a correct alpha-beta that binds nextstates at import: the grader's games
@@ -93,8 +86,19 @@ def reference_text():
                      if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
 
 
+def bug_examples(base: str) -> dict[str, str]:
+    """{example folder: module text} for every single-function bug."""
+    return {bugs.EXAMPLES.get(function, f"bug_{function}"):
+            f"{base}\n\n# {function} {what}\n{code}"
+            for function, (what, code) in bugs.BUGS.items()}
+
+
 def main():
     base = reference_text()
+    for student, text in bug_examples(base).items():
+        folder = OUT / student
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "connect4.py").write_text(text)
     for student, changes in CHANGES.items():
         text = base
         for old, new, count in changes:

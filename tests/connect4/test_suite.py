@@ -316,3 +316,49 @@ def test_judge_stops_catches_a_search_past_a_won_game():
     game.nextstates(list(search.state))
     got, problem = suite.judge_stops(search, right, game)
     assert "where the game is already over" in got and "at the root" in problem
+
+
+# ------------------------------------------------------------------ blame (issue 22)
+def test_every_function_relied_on_is_one_the_student_writes():
+    """[relies_on] names functions of the handout (or the search, maximize/minimize,
+    as the hidden suite judges it); the grader can play each of them."""
+    from autograder import assignment
+    relies_on = assignment.load("connect4").relies_on
+    for function, callees in relies_on.items():
+        for name in (function, *callees):
+            assert name == suite.SEARCH or callable(getattr(ref, name, None)), name
+    # every check is judged on its own but the one whole-program check
+    rubric = assignment.load("connect4").rubric()
+    assert rubric.whole_program == ("test_strength",)
+    assert sum(rubric.points[c] for c in rubric.whole_program) <= 0.15 * rubric.max_score
+
+
+def test_a_played_search_is_the_handouts_on_the_grader_game():
+    """shallow_order's check plays maximize/minimize by the grader (GameSearch): the
+    reference's search on the check's game, logged as the student's would be."""
+    state = (38, 37, 31)
+    game = games.SubsetGame(5, [state])
+    children = game.children(state)
+    played = games.SubsetGame(5, children)
+    found = suite.GameSearch("minimize", played)(children[0], -INF, INF, 2, played.evaluation)
+    again = games.SubsetGame(5, children)
+    with games.reference_on(again):
+        assert found == ref.minimize(list(children[0]), -INF, INF, 2, again.evaluation)
+    assert played.log == again.log and played.log
+    with pytest.raises(Refused):           # it answers only about what its game handed out
+        suite.GameSearch("maximize", games.SubsetGame(5, children))([35], -INF, INF, 1,
+                                                                    played.evaluation)
+    with pytest.raises(TypeError):
+        suite.GameSearch("maximize", played)(children[0], -INF, INF, 1, played.evaluation,
+                                             stats=object())
+
+
+def test_a_played_rule_answers_only_within_the_game_being_played():
+    legal = games.Legal([[38]])
+    terminal = suite.LegalRule("terminal_test", legal)
+    assert terminal([38, 31]) is False
+    with pytest.raises(Refused):
+        terminal([38, 3])                  # no stone lands in the top row at once
+    play = suite.LegalRule("play_game", legal)
+    with pytest.raises(Refused):
+        play(suite.PLAYERS["A"], suite.PLAYERS["B"], 1, [35])

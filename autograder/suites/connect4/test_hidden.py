@@ -43,18 +43,38 @@ The checks:
   machine's load: on a virtual clock of ours that advances 1 ms per
   evaluation (exact: the search must make no evaluation once the budget is
   used, and return the deepest finished depth), and with the default, real
-  clock on the student's own rules: budgets of 0 and 0.2 s, where the call may
+  clock (the grader's nextstates, the student's evaluation): budgets of 0 and
+  0.2 s, where the call may
   use only that much CPU time (plus a margin) and is stopped past it, since a
   search that stops when the wall clock says so has used no more CPU than
   that, and 5 s with max_bremse 2, where depth 2 must come back (it needs a
   few ms of CPU time). Elsewhere a budget never binds before the call's CPU
   limit does: 60 s with max_bremse 3 (matches_fixed_depth) and 30 s with
   max_bremse 3 (strength), so those verdicts are fixed by the depth alone.
-* The player (computer_move on tactics judged by the solver, the opening
-  book judged by the solver, games against bundled opponents refereed here)
-  and play_game/tournament use the student's own rules; play_game and
+* The player: computer_move on tactics judged by the solver (a failure with
+  the student's own rules is judged again with the grader's), the opening
+  book judged by the solver, and games against bundled opponents refereed
+  here (test_strength, the student's whole program); play_game and
   tournament get their evaluation functions as callbacks of ours, with
-  weights the student cannot guess.
+  weights the student cannot guess, and the grader's search and play_game.
+
+Each function is judged on its own (issue 22): where it relies on others of the
+student's ([relies_on] in assignment.toml: free on freeIn, nextstates on getBoard
+and free, evaluation on pattern_score, ...), a check that fails with the
+student's own helpers is judged again with those played by the reference
+(`on_its_own`: a correct submission pays nothing for it), and that verdict
+stands, so a wrong freeIn costs freeIn's points. The search checks, judged
+again, play terminal_test on the grader's game (`GameTerminal`; nextstates and
+the evaluation are the game's always); shallow_order, play_game and tournament
+get the reference's search (and play_game) as callbacks, which also saves most
+of their round trips; the tactics run computer_move with the grader's rules,
+evaluation, book and centre_first, so they judge the search ("maximize/minimize",
+judged together since they call each other). Iterative deepening hands its
+search a timed evaluation of its own, which cannot travel to the grader: its
+checks play nextstates and the evaluation (and, judged again, centre_first),
+and run the student's search and terminal_test. test_strength is the one
+whole-program check.
+Headlines and "may follow from" notes come from grading/checks.py's Blame.
 
 What a check believes: the student's returned answers, and the grader's own
 games' logs. The grader's games answer only about what they handed out (the
@@ -71,6 +91,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
 import math
 import random
@@ -222,11 +243,80 @@ def exact(case, outcome):
     return None
 
 
-def run(student, function, states, expected, extra=(), summary="", hint=None, judge=exact,
-        args_of=None, first="state"):
+def run(student, blame, function, states, expected, extra=(), summary="", hint=None,
+        judge=exact, args_of=None, first="state", scope="on a position"):
+    """Check `function` on `states`, judged on its own: the functions it relies on
+    ([relies_on] in assignment.toml) are played by the reference for its calls."""
     chosen = cached_cases(function, states, expected, extra, args_of, first)
-    outcomes = student.map(M + function, [c.args for c in chosen])
-    check_all(summary or f"{function} returned a wrong value", chosen, outcomes, judge, hint)
+
+    def attempt(play):
+        judged, outcomes = calls(student, function, chosen, play)
+        check_all(summary or f"{function} returned a wrong value", judged, outcomes, judge,
+                  hint)
+    on_its_own(student, blame, function, scope, attempt)
+
+
+#: Cases a check judges again with the grader's helpers, at most: each played call
+#: is a plan of its own and every helper call a round trip, so a rerun of free on
+#: 1,000 boards makes 7,000. A spread sample (every length, full columns too) says
+#: whether the function is right with right helpers; its own plain run was larger.
+PLAYED_MOST = 300
+
+
+def calls(student, function, cases, play, again=False, return_args=False):
+    """(cases, outcomes): `function` called on each case's arguments, plainly or
+    with `play`'s functions played by the grader (on a spread sample of the cases)."""
+    if play and len(cases) > PLAYED_MOST:
+        step = -(-len(cases) // PLAYED_MOST)
+        cases = cases[::step]
+    outcomes = student.map(M + function, [c.args for c in cases], again=again,
+                           return_args=return_args and not play, play=play)
+    return cases, outcomes
+
+
+def grader_plays(blame, function):
+    """The reference's own functions for those `function` relies on."""
+    return blame.plays(function, "connect4", ref)
+
+
+def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
+    """Judge `function` on its own. `attempt(play)` makes the check's calls (with
+    `play`'s functions played by the grader, or none) and judges them.
+
+    First with the student's own helpers, which costs what a plain call costs:
+    right answers with them are right answers. Only a failure is judged again
+    with the functions `function` relies on played by the grader (each played
+    call is a plan of its own, ~0.3 ms), and that verdict stands: a wrong freeIn
+    costs freeIn's points, and free keeps its own. A call that ran out of time
+    is not made again (calls of that name, `calls_named`, are skipped from then
+    on), nor one that asked a game of the grader's what it does not answer (a
+    refused question costs its case, and a second chance would forgive it):
+    that failure stands, and names the earlier failures of the helpers."""
+    play = grader_plays(blame, function) if play is None else play
+    _refusals.clear()
+    try:
+        attempt(None)
+        return
+    except CheckFailed as failed:
+        stopped = set(calls_named or (M + function,)) & set(student.broken)
+        retry = play and not failed.root_cause and not stopped and not _refusals
+        if not retry:
+            with blame.judging(function, scope):
+                raise
+    with blame.judging(function, scope, play):
+        attempt(play)
+
+
+#: Whether the running check's calls asked a game of the grader's what it does not
+#: answer (a worker grades one check at a time; on_its_own clears it).
+_refusals: list = []
+
+
+def refused_here(outcome, *handouts):
+    """verdicts.refused, remembering a refusal for on_its_own."""
+    if any(handout.refused for handout in handouts):
+        _refusals.append(True)
+    return refused(outcome, *handouts)
 
 
 _CASES: dict = {}
@@ -286,17 +376,21 @@ def check_plans(summary, cases, outcomes, judge, hint=None):
 
 
 # ------------------------------------------------------------------ game functions
-def test_getBoard(student):
+def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
-    run(student, "getBoard", as_tuples(random_states()), lambda s: ref.getBoard(list(s)),
+    run(student, blame, "getBoard", as_tuples(random_states()),
+        lambda s: ref.getBoard(list(s)),
         hint="x owns the cells at even positions of the state, o those at odd positions")
 
 
-def test_colNrs(student):
+def test_colNrs(student, blame):
     """colNrs lists the cells of each column from the bottom up"""
-    chosen = [Case(f"colNrs({i})", (i,), None, ref.colNrs(i)) for i in range(7)]
+    chosen = [Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)]
     outcomes = student.map(M + "colNrs", [c.args for c in chosen])
-    check_all("colNrs returned the wrong cells", chosen, outcomes, exact)
+    with blame.judging("colNrs", "for a column"):
+        check_all("colNrs returned the wrong cells", chosen, outcomes, exact,
+                  hint="the cells of column i are i, i + 7, ..., i + 35 (the board's cell "
+                       "numbers above); the bottom one comes first")
 
 
 @functools.cache
@@ -314,27 +408,29 @@ def _board_column_cases():
     return cases
 
 
-def test_freeIn(student):
+def test_freeIn(student, blame):
     """freeIn finds where a stone dropped into a column lands (None if it is full)"""
     chosen = _board_column_cases()
-    outcomes = student.map(M + "freeIn", [c.args for c in chosen])
-    check_all("freeIn returned the wrong cell", chosen, outcomes, exact,
-              hint="a stone falls to the lowest empty cell of its column")
+
+    def attempt(play):
+        judged, outcomes = calls(student, "freeIn", chosen, play)
+        check_all("freeIn returned the wrong cell", judged, outcomes, exact,
+                  hint="a stone falls to the lowest empty cell of its column")
+    on_its_own(student, blame, "freeIn", "for a column", attempt)
 
 
-def test_free(student):
+def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
-    run(student, "free", as_tuples(random_states()), lambda b: ref.free(b),
-        args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)")
+    run(student, blame, "free", as_tuples(random_states()), lambda b: ref.free(b),
+        args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
+        hint="one cell per column that is not full (its freeIn), by column from 0 to 6")
 
 
-def test_nextstates(student):
+def test_nextstates(student, blame):
     """nextstates lists one successor per open column and leaves its input alone"""
     chosen = cached_cases("nextstates", as_tuples(s for s in random_states()
                                                   if not ref.terminal_test(s)),
                           lambda s: ref.nextstates(s), (), None, "state")
-    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
-                           again=True)
 
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
@@ -354,10 +450,17 @@ def test_nextstates(student):
                     f"its input state{reported}")
         return None
     hint = "state + [cell] for every cell of free(board), by column 0 to 6"
-    check_all("nextstates returned the wrong successors", chosen, outcomes, judge, hint=hint)
-    check_probes(student, "nextstates changed its input state", M + "nextstates",
-                 M + "nextstates", _probe_cases(), _probes, "state",
-                 hint="build each successor as a new list: state + [cell]")
+
+    def attempt(play):
+        judged, outcomes = calls(student, "nextstates", chosen, play, again=True,
+                                 return_args=True)
+        check_all("nextstates returned the wrong successors", judged, outcomes, judge,
+                  hint=hint)
+    on_its_own(student, blame, "nextstates", "on an unfinished position", attempt)
+    with blame.judging("nextstates", "on an unfinished position"):
+        check_probes(student, "nextstates changed its input state", M + "nextstates",
+                     M + "nextstates", _probe_cases(), _probes, "state",
+                     hint="build each successor as a new list: state + [cell]")
 
 
 def _probes(state, rest):
@@ -441,43 +544,49 @@ def lines_difference(got):
     return "; ".join(notes)
 
 
-def test_lines(student):
+def test_lines(student, blame):
     """lines returns the 25 lines of four or more cells in the handout's order"""
     hint = "6 rows, 7 columns, then the two kinds of diagonals, each from its top end"
     states = as_tuples(random_states()[::3])
     chosen = cached_cases("lines", states, lambda b: ref.lines(b), (),
                           lambda s: (ref.getBoard(list(s)),), "getBoard(state)")
     outcomes = student.map(M + "lines", [c.args for c in chosen])
-    try:
-        check_all("lines returned a wrong value", chosen, outcomes, exact, hint)
-    except CheckFailed as failed:
-        labelled = student.call(M + "lines", list(LABELS))
-        difference = lines_difference(labelled.value) if labelled.answered else None
-        if difference:
-            failed.problem = f"{difference} (seen on a board whose cells are labelled " \
-                             f"'{LABELS[:10]}...', cell i holding the i-th character)"
-        raise
+    with blame.judging("lines", "on a board"):
+        try:
+            check_all("lines returned a wrong value", chosen, outcomes, exact, hint)
+        except CheckFailed as failed:
+            labelled = student.call(M + "lines", list(LABELS))
+            difference = lines_difference(labelled.value) if labelled.answered else None
+            if difference:
+                failed.problem = f"{difference} (seen on a board whose cells are labelled " \
+                                 f"'{LABELS[:10]}...', cell i holding the i-th character)"
+            raise
 
 
 WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
 
 
-def test_pattern_score(student):
+def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
     states = as_tuples(random_states()[::2])
-    run(student, "pattern_score", states,
+    run(student, blame, "pattern_score", states,
         lambda b, w: ref.pattern_score(b, w),
         args_of=lambda s: (ref.getBoard(list(s)), list(WEIGHT_SETS[len(s) % 3])),
         first="getBoard(state)",
         hint="each pattern counts at most once per line; four in a row decides at once")
 
 
-def test_evaluation(student):
-    """evaluation and evaluation_b give the handout's values on random positions and wins"""
+def test_evaluation(student, blame):
+    """evaluation gives the handout's values on random positions and wins"""
     states = as_tuples(list(random_states()) + list(won_states()))
-    run(student, "evaluation", states, lambda s: ref.evaluation(s),
-        hint="weights (5, 30, 500); a four in a row is +-10000")
-    run(student, "evaluation_b", as_tuples(random_states()[::4]),
+    run(student, blame, "evaluation", states, lambda s: ref.evaluation(s),
+        hint="pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
+             "a four in a row is +-10000")
+
+
+def test_evaluation_b(student, blame):
+    """evaluation_b gives the handout's values on random positions"""
+    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]),
         lambda s: ref.evaluation_b(s), hint="weights (5, 10, 50)")
 
 
@@ -526,22 +635,29 @@ def _given_evaluation_cases():
     return cases
 
 
-def test_terminal_test(student):
+def test_terminal_test(student, blame):
     """terminal_test sees wins in every direction and full boards, and uses the evaluation it is given"""
-    run(student, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
+    run(student, blame, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
         hint="over means four in a row (any direction) or all 42 cells taken")
     chosen = _given_evaluation_cases()
-    plans, given = [], []
-    for case in chosen:
-        plan = Plan("terminal_test")
-        state, decided = case.args
-        given.append(Verdicts(decided, state))
-        plans.append(plan.returns(plan.call(M + "terminal_test", state, Callback(given[-1]))))
-    outcomes = [refused(o, v.handout) for o, v in zip(student.run(plans), given)]
-    check_plans("terminal_test did not believe the evaluation it was given", chosen,
-                outcomes, exact,
-                hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
-                     "call the evaluation passed in (default: the module's)")
+
+    def attempt(play):
+        plans, given = [], []
+        for case in chosen:
+            plan = Plan("terminal_test")
+            for target, function in (play or {}).items():
+                plan.patch(target, Callback(function))
+            state, decided = case.args
+            given.append(Verdicts(decided, state))
+            plans.append(plan.returns(plan.call(M + "terminal_test", state,
+                                                Callback(given[-1]))))
+        outcomes = [refused_here(o, v.handout) for o, v in zip(student.run(plans), given)]
+        check_plans("terminal_test did not believe the evaluation it was given", chosen,
+                    outcomes, exact,
+                    hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
+                         "call the evaluation passed in (default: the module's)")
+    on_its_own(student, blame, "terminal_test", "on a position", attempt,
+               calls_named=("terminal_test",))
 
 
 # ------------------------------------------------------------------ the search
@@ -586,11 +702,42 @@ def search_case(search: Search, expected_text: str, with_stats=True) -> Case:
                 expected_text)
 
 
-def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
-    """The student's search on `game`: nextstates patched for the plan, the
-    evaluation (and the order) passed as callbacks; nothing else of ours."""
+class GameTerminal:
+    """terminal_test played by the grader on one of its games: the handout's rule
+    (the evaluation passed in says at least WIN or at most -WIN, or all 42 cells
+    are taken), asked only about positions the game handed out. The search's
+    evaluation comes back as the grader's own, so its calls are logged as the
+    reference's are, at no extra round trip."""
+
+    def __init__(self, handout):
+        self.handout = handout
+
+    def __call__(self, state, evaluation=None):
+        key = games.handed(self.handout, "terminal_test", state)
+        return ref.terminal_test(list(key), evaluation)
+
+
+def game_plays(game) -> dict:
+    """What the grader plays in a search on `game` (patched for the plan): the
+    game's nextstates and the handout's terminal_test on it."""
+    return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
+
+
+#: What the search checks play: the game's nextstates and evaluation (passed as the
+#: argument), and, judged again after a failure with the student's own terminal_test
+#: (on_its_own), the handout's terminal_test on the game.
+SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluation": None}
+SEARCH = "maximize/minimize"     # judged together: they call each other
+
+
+def search_plan(search: Search, game: SubsetGame, with_stats: bool, play=None) -> Plan:
+    """The student's search on `game`: nextstates patched for the plan (and, with
+    `play`, terminal_test: the handout's on the game), the evaluation (and the
+    order) passed as callbacks; nothing else of ours."""
     plan = Plan(search.who)
-    plan.patch(M + "nextstates", Callback(game.nextstates))
+    for target, function in game_plays(game).items():
+        if play or target == M + "nextstates":
+            plan.patch(target, Callback(function))
     stats = plan.call(M + "SearchStats") if with_stats else None
     order = Callback(Rotation()) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
@@ -602,14 +749,14 @@ def search_plan(search: Search, game: SubsetGame, with_stats: bool) -> Plan:
     return plan.returns(result)
 
 
-def run_searches(student, cases, with_stats):
+def run_searches(student, cases, with_stats, play=None):
     """Run every case's search; returns {id(case): (game, outcome)}."""
     played = [SubsetGame(case.args[0].salt, [case.args[0].state],
                          games.calls_allowed(expected_search(case.args[0]).calls))
               for case in cases]
-    outcomes = student.run([search_plan(case.args[0], game, with_stats)
+    outcomes = student.run([search_plan(case.args[0], game, with_stats, play)
                             for case, game in zip(cases, played)])
-    outcomes = [refused(o, game.handout) for o, game in zip(outcomes, played)]
+    outcomes = [refused_here(o, game.handout) for o, game in zip(outcomes, played)]
     return outcomes, {id(case): game for case, game in zip(cases, played)}
 
 
@@ -758,10 +905,14 @@ def judge_stops(search: Search, outcome, game: SubsetGame):
     return None
 
 
-def check_searches(student, cases, judge, summary, hint, with_stats):
-    outcomes, played = run_searches(student, cases, with_stats)
-    check_plans(summary, cases, outcomes,
-                lambda case, outcome: judge(case.args[0], outcome, played[id(case)]), hint)
+def check_searches(student, blame, cases, judge, summary, hint, with_stats,
+                   scope="on a position of the grader's game"):
+    def attempt(play):
+        outcomes, played = run_searches(student, cases, with_stats, play)
+        check_plans(summary, cases, outcomes,
+                    lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
+                    hint)
+    on_its_own(student, blame, SEARCH, scope, attempt, SEARCH_PLAYS, ("maximize", "minimize"))
 
 
 @functools.cache
@@ -773,9 +924,10 @@ def value_cases():
                            "reaches it", with_stats=False) for s in searches]
 
 
-def test_alphabeta_values(student):
+def test_alphabeta_values(student, blame):
     """maximize/minimize return the depth-limited minimax value and a best successor"""
-    check_searches(student, value_cases(), judge_value, "the search returned the wrong value",
+    check_searches(student, blame, value_cases(), judge_value,
+                   "the search returned the wrong value",
                    "Bremse d searches d moves deep: children get bremse - 1, and a position "
                    "is evaluated when bremse == 0 or the game is over; " + GAME_HINT,
                    with_stats=False)
@@ -797,9 +949,9 @@ def count_cases():
     return [search_case(s, work_text(s)) for s in searches]
 
 
-def test_alphabeta_counts(student):
+def test_alphabeta_counts(student, blame):
     """the search visits, evaluates and prunes exactly the handout's nodes"""
-    check_searches(student, count_cases(), judge_work,
+    check_searches(student, blame, count_cases(), judge_work,
                    "the search did not visit the handout's nodes",
                    "count every call of maximize/minimize; cut when best >= beta (max) or "
                    "best <= alpha (min), after updating best", with_stats=True)
@@ -825,9 +977,9 @@ def finished_cases():
     return [search_case(s, work_text(s)) for s in searches]
 
 
-def test_search_stops_at_finished_games(student):
+def test_alphabeta_stops_at_finished_games(student, blame):
     """the search evaluates a finished game at once and does not search past it"""
-    check_searches(student, finished_cases(), judge_stops,
+    check_searches(student, blame, finished_cases(), judge_stops,
                    "the search went on after the game was over",
                    "test terminal_test(state, evaluation) before generating children",
                    with_stats=True)
@@ -840,20 +992,39 @@ def ordered_cases():
     return [search_case(s, work_text(s)) for s in searches]
 
 
-def test_search_applies_the_order(student):
+def test_alphabeta_applies_the_order(student, blame):
     """maximize/minimize search the children in the order the `order` function gives"""
-    check_searches(student, ordered_cases(), judge_work,
+    check_searches(student, blame, ordered_cases(), judge_work,
                    "the search did not follow the order function",
                    "rearrange nextstates(state) with order(children), and pass order on to "
                    "the recursive calls", with_stats=True)
 
 
 # ------------------------------------------------------------------ move ordering
-def test_centre_first(student):
+def test_centre_first(student, blame):
     """centre_first orders successors by the distance of their column from the centre"""
     states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
-    run(student, "centre_first", states, lambda children: ref.centre_first(children),
-        args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)")
+    run(student, blame, "centre_first", states, lambda children: ref.centre_first(children),
+        args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)",
+        scope="on the successors of a position",
+        hint="columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first")
+
+
+class GameSearch:
+    """maximize or minimize played by the grader (the reference) on one of its
+    games, for a check of a function that calls the search (shallow_order): a
+    search bug costs the search's checks, not this one's."""
+
+    def __init__(self, who: str, game: SubsetGame):
+        self.who, self.game = who, game
+
+    def __call__(self, state, alpha=-INF, beta=INF, bremse=6, evaluation=None, stats=None,
+                 order=None):
+        if stats is not None:
+            raise TypeError("this check's search counts nothing: pass stats=None")
+        with games.reference_on(self.game):
+            return getattr(ref, self.who)(list(state), alpha, beta, bremse, evaluation, None,
+                                          order)
 
 
 @functools.cache
@@ -873,7 +1044,13 @@ def shallow_cases():
     return cases
 
 
-def test_shallow_order(student):
+def shallow_plays(game) -> dict:
+    """The search shallow_order calls, and the rules, played by the grader on `game`."""
+    return {**game_plays(game), M + "maximize": GameSearch("maximize", game),
+            M + "minimize": GameSearch("minimize", game)}
+
+
+def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
     chosen = shallow_cases()
     plans, played = [], []
@@ -882,13 +1059,16 @@ def test_shallow_order(student):
         game = SubsetGame(salt, children, games.calls_allowed(calls))
         played.append(game)
         plan = Plan("shallow_order")
-        plan.patch(M + "nextstates", Callback(game.nextstates))
+        for target, function in shallow_plays(game).items():
+            plan.patch(target, Callback(function))
         plans.append(plan.returns(plan.call(M + "shallow_order", children, bremse,
                                             Callback(game.evaluation))))
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), played)]
-    check_plans("shallow_order put the children in the wrong order", chosen, outcomes, exact,
-                hint="search every child with the other side to move, using the evaluation "
-                     "given; equal values keep their order")
+    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), played)]
+    with blame.judging("shallow_order", "on the successors of a position",
+                       shallow_plays(SubsetGame(0)) | {M + SEARCH: None}):
+        check_plans("shallow_order put the children in the wrong order", chosen, outcomes,
+                    exact, hint="search every child with the other side to move, using the "
+                                "evaluation given; equal values keep their order")
 
 
 # ------------------------------------------------------------------ opening book
@@ -902,11 +1082,14 @@ def book_cases():
                  draw(list(s)), ref.book_move(list(s), book)) for s in states]
 
 
-def test_book_move(student):
+def test_book_move(student, blame):
     """book_move answers from the book (a new list) and None for other positions"""
     chosen = book_cases()
     outcomes = student.map(M + "book_move", [c.args for c in chosen])
-    check_all("book_move gave the wrong answer", chosen, outcomes, exact)
+    with blame.judging("book_move", "on a position"):
+        check_all("book_move gave the wrong answer", chosen, outcomes, exact,
+                  hint="the book maps tuple(state) to the state after the book move; "
+                       "None for a position the book does not have")
 
 
 KNOWN_BOOK_VALUES = {
@@ -930,7 +1113,7 @@ def read_book(student):
     return list(outcome.value.items())[:BOOK_ENTRIES_CHECKED]
 
 
-def test_opening_book_is_sound(student):
+def test_opening_book_is_sound(student, blame):
     """every entry of OPENING_BOOK is a legal move that keeps the game value"""
     entries = read_book(student)
     for key, successor in entries:
@@ -966,16 +1149,36 @@ def test_opening_book_is_sound(student):
     answers = student.map(M + "book_move", [(list(key),) for key, _ in entries])
     chosen = [Case("book_move(state)", (list(key),), draw(list(key)), successor)
               for key, successor in entries]
-    check_all("book_move does not answer from OPENING_BOOK", chosen, answers, exact)
+    with blame.judging("book_move", "on a position of OPENING_BOOK"):
+        check_all("book_move does not answer from OPENING_BOOK", chosen, answers, exact)
 
 
 # ------------------------------------------------------------------ the player
-def _tactic_check(student, kind, summary):
+#: The rules, the evaluation and the book the player (computer_move) uses, played by
+#: the grader: a tactics check judges the search the player makes.
+PLAYER_PLAYS = {M + "nextstates": ref.nextstates, M + "terminal_test": ref.terminal_test,
+                M + "evaluation": ref.evaluation, M + "book_move": ref.book_move,
+                M + "centre_first": ref.centre_first}
+
+
+def player_plan(state, bremse=3, play=True) -> Plan:
+    """computer_move(state, bremse) with the grader's rules, evaluation, book and
+    order (passed as `order`: computer_move's default is bound when it is defined)."""
+    plan = Plan("computer_move")
+    if not play:
+        return plan.returns(plan.call(M + "computer_move", list(state), bremse))
+    for target, function in PLAYER_PLAYS.items():
+        if target != M + "centre_first":
+            plan.patch(target, Callback(function))
+    return plan.returns(plan.call(M + "computer_move", list(state), bremse,
+                                  order=Callback(ref.centre_first)))
+
+
+def _tactic_check(student, blame, kind, summary):
     chosen = [Case("computer_move(state, 3)", (t["state"], 3), draw(t["state"]),
                    "a move in column " + " or ".join(map(str, t["keep"])))
               for t in tactics()[kind]]
     keep = {tuple(t["state"]): set(t["keep"]) for t in tactics()[kind]}
-    outcomes = student.map(M + "computer_move", [c.args for c in chosen])
 
     def judge(case, outcome):
         state, got = case.args[0], outcome.value
@@ -984,22 +1187,30 @@ def _tactic_check(student, kind, summary):
         if got[-1] % 7 not in keep[tuple(state)]:
             return f"played column {got[-1] % 7}, which throws away the game value"
         return None
-    check_all(summary, chosen, outcomes, judge)
+    def attempt(play):
+        outcomes = student.run([player_plan(t["state"], play=bool(play))
+                                for t in tactics()[kind]])
+        check_all(summary, chosen, outcomes, judge,
+                  hint="computer_move searches with maximize/minimize" +
+                       (" (the grader's rules, evaluation and centre_first here)" if play
+                        else ""))
+    on_its_own(student, blame, SEARCH, "on a position", attempt, PLAYER_PLAYS,
+               calls_named=("computer_move",))
 
 
-def test_tactics_win_in_1(student):
+def test_tactics_win_in_1(student, blame):
     """the player (computer_move, Bremse 3) takes a win that is there"""
-    _tactic_check(student, "win1", "the player missed a win")
+    _tactic_check(student, blame, "win1", "the player missed a win")
 
 
-def test_tactics_forced_block(student):
+def test_tactics_forced_block(student, blame):
     """the player (computer_move, Bremse 3) blocks the opponent's four"""
-    _tactic_check(student, "block", "the player did not block")
+    _tactic_check(student, blame, "block", "the player did not block")
 
 
-def test_tactics_win_in_3(student):
+def test_tactics_win_in_3(student, blame):
     """the player (computer_move, Bremse 3) finds a forced win three moves deep"""
-    _tactic_check(student, "win3", "the player missed a forced win")
+    _tactic_check(student, blame, "win3", "the player missed a forced win")
 
 
 # ------------------------------------------------------------------ iterative deepening
@@ -1021,14 +1232,30 @@ def game_value(salt, state, bremse):
         return ref.search(list(state), bremse, game.evaluation)[1]
 
 
-def deepening_plan(salt, state, budget, calls, **options):
+#: What iterative deepening's checks play: the game's nextstates and evaluation, and
+#: (when the check is judged again after a failure, see on_its_own) the grader's
+#: centre_first, passed as `order`. Its search and terminal_test are the student's:
+#: they are handed the student's own timed evaluation, which cannot travel to the
+#: grader, so a wrong search may cost these checks too (the feedback says so).
+DEEPENING_PLAYS = {M + "nextstates": None, M + "evaluation": None, M + "centre_first": None}
+DEEPENING_CALLS = ("iterative_deepening", "iterative_deepening on the real clock")
+
+
+def grader_order(play) -> dict:
+    """`order=` the grader's centre_first when `play`, else nothing (the default,
+    the student's own centre_first, bound when iterative_deepening is defined)."""
+    return {"order": Callback(ref.centre_first)} if play else {}
+
+
+def deepening_plan(salt, state, budget, calls, play=None, **options):
     """The student's deepening on the game `salt` (where the reference makes
     `calls` game calls); returns (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation), **options)), game
+                                  evaluation=Callback(game.evaluation), **grader_order(play),
+                                  **options)), game
 
 
 def _deepening_judge(case, outcome):
@@ -1069,12 +1296,9 @@ def deepening_cases():
     return cases
 
 
-def test_iterative_deepening_matches_fixed_depth(student):
+def test_iterative_deepening_matches_fixed_depth(student, blame):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
     chosen = deepening_cases()
-    plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
-                                         max_bremse=case.args[3]) for case in chosen))
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
 
     def judge(case, outcome):
         problem = _deepening_judge(case, outcome)
@@ -1086,8 +1310,17 @@ def test_iterative_deepening_matches_fixed_depth(student):
                     f"max_bremse={most} it should reach depth {want} (it may stop early "
                     "only for a decided game)")
         return None
-    check_plans("iterative deepening did not match the fixed-depth search", chosen, outcomes,
-                judge)
+
+    def attempt(play):
+        plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
+                                             play, max_bremse=case.args[3])
+                              for case in chosen))
+        outcomes = [refused_here(o, game.handout)
+                    for o, game in zip(student.run(list(plans)), played)]
+        check_plans("iterative deepening did not match the fixed-depth search", chosen,
+                    outcomes, judge)
+    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
+               attempt, DEEPENING_PLAYS, DEEPENING_CALLS)
 
 
 TICK = games.VirtualClock.TICK
@@ -1124,13 +1357,13 @@ def virtual_budget_cases():
     return cases
 
 
-def virtual_plan(salt, state, budget, calls):
+def virtual_plan(salt, state, budget, calls, play=None):
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
     plan = Plan("iterative_deepening")
     plan.patch(M + "nextstates", Callback(game.nextstates))
     plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
                            evaluation=Callback(game.evaluation),
-                           clock=Callback(games.VirtualClock(game))))
+                           clock=Callback(games.VirtualClock(game)), **grader_order(play)))
     return plan, game
 
 
@@ -1140,7 +1373,8 @@ REAL_BUDGETS = ((0.0, None, True), (0.2, None, False), (5.0, 2, True))
 
 @functools.cache
 def real_budget_cases():
-    """The default clock (the real one), on the student's own rules and evaluation.
+    """The default clock (the real one), with the grader's nextstates and order and the
+    student's own evaluation.
 
     Judged so that the machine's load cannot change the verdict: the time a
     call may take is CPU time of the child (the plan's limit: a search that
@@ -1168,21 +1402,26 @@ def real_cpu_limit(budget, scale):
     return budget + (0.15 + 0.25 * budget) * scale
 
 
-def real_plan(state, budget, most, scale):
+def real_plan(state, budget, most, scale, play=None):
+    """The student's deepening on the real clock, on the student's own rules, or
+    (`play`) with the grader's nextstates and order; the evaluation and the search
+    are the student's."""
     plan = Plan("iterative_deepening on the real clock",
                 timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None)
+    if play:
+        plan.patch(M + "nextstates", Callback(ref.nextstates))
     options = {"max_bremse": most} if most else {}
-    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget, **options))
+    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
+                                  **grader_order(play), **options))
 
 
-def test_iterative_deepening_respects_the_budget(student):
+def test_iterative_deepening_respects_the_budget(student, blame):
     """iterative_deepening answers within its time budget with a finished search"""
     hint = ("check the clock you are given before every evaluation, also inside the "
             "search, and give up a search that runs out of time: return the deepest "
             "result that finished")
     chosen = virtual_budget_cases()
-    plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5]) for case in chosen))
-    by_case = {id(case): game for case, game in zip(chosen, played)}
+    by_case = {}
 
     def judge_virtual(case, outcome):
         problem = _deepening_judge(case, outcome)
@@ -1196,13 +1435,20 @@ def test_iterative_deepening_respects_the_budget(student):
         if outcome.value[2] != depth:
             return f"returned the result of depth {outcome.value[2]}"
         return None
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(list(plans)), played)]
-    check_plans("iterative deepening did not stop when the clock said the budget was used",
-                chosen, outcomes, judge_virtual, hint=hint)
+
+    def virtual(play):
+        plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5], play)
+                              for case in chosen))
+        by_case.update({id(case): game for case, game in zip(chosen, played)})
+        outcomes = [refused_here(o, game.handout)
+                    for o, game in zip(student.run(list(plans)), played)]
+        check_plans("iterative deepening did not stop when the clock said the budget was "
+                    "used", chosen, outcomes, judge_virtual, hint=hint)
+    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
+               virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
 
     scale = student.timeouts.call / 2.0
-    chosen = real_budget_cases()
-    outcomes = student.run([real_plan(*case.args[:3], scale) for case in chosen])
+    real_cases = real_budget_cases()
 
     def judge_real(case, outcome):
         (state, budget, _, depth), got = case.args, outcome.value
@@ -1216,10 +1462,17 @@ def test_iterative_deepening_respects_the_budget(student):
             return (f"returned the result of depth {got[2]}; with a budget of {budget} s "
                     f"on the real clock it should be depth {depth}")
         return None
-    check_plans("iterative deepening did not keep to its time budget", chosen, outcomes,
-                judge_real, hint=hint + "; without a clock argument, clock is the real "
-                "one (time.monotonic), in seconds: a search that keeps to a budget of 0.2 s "
-                f"uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU time")
+
+    def real(play):
+        outcomes = student.run([real_plan(*case.args[:3], scale, play)
+                                for case in real_cases])
+        check_plans("iterative deepening did not keep to its time budget", real_cases,
+                    outcomes, judge_real, hint=hint + "; without a clock argument, clock is "
+                    "the real one (time.monotonic), in seconds: a search that keeps to a "
+                    f"budget of 0.2 s uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU "
+                    "time")
+    on_its_own(student, blame, "iterative_deepening", "on a position", real,
+               {M + "nextstates": None, M + "centre_first": None}, DEEPENING_CALLS)
 
 
 # ------------------------------------------------------------------ evaluations playing
@@ -1263,13 +1516,44 @@ def game_cases():
     for opening, bremse, x, o in GAMES:
         state, result = ref.play_game(PLAYERS[x], PLAYERS[o], bremse, opening)
         weights = f"weights {PLAYERS[x].weights} for x, {PLAYERS[o].weights} for o"
-        cases.append(Case(f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}) "
-                          f"with {weights}", (x, o, bremse, list(opening)),
+        cases.append(Case(f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}, "
+                          f"centre_first) with {weights}", (x, o, bremse, list(opening)),
                           draw(list(opening)), [state, result]))
     return cases
 
 
-def test_play_game(student):
+class LegalRule:
+    """A function of the reference played by the grader in a game the student's
+    code makes the moves of (play_game, tournament): it answers only about
+    positions of that game (games.Legal). Its position is argument `at` (the
+    opening, for play_game); a search counts nothing (stats must be None)."""
+
+    def __init__(self, name: str, legal: Legal):
+        self.name, self.legal = name, legal
+        self.function = inspect.signature(getattr(ref, name))
+
+    def __call__(self, *args, **kwargs):
+        bound = self.function.bind(*args, **kwargs)
+        where = "opening" if self.name == "play_game" else "state"
+        if where in bound.arguments:
+            bound.arguments[where] = list(self.legal.check(self.name, bound.arguments[where]))
+        if bound.arguments.get("stats") is not None:
+            raise TypeError("this check's search counts nothing: pass stats=None")
+        return getattr(ref, self.name)(*bound.args, **bound.kwargs)
+
+
+def game_rules(legal: Legal, *names) -> dict:
+    """The reference's `names` (the rules, the search, play_game), each answering
+    only within `legal`; `evaluation` is the handout's (four in a row decides)."""
+    return {M + name: LegalRule(name, legal) for name in names}
+
+
+#: What play_game's check plays: the rules, the search and the module's evaluation
+#: (the evaluations of x and o are the check's own, the order is passed as `order`).
+GAME_PLAYS = ("nextstates", "terminal_test", "evaluation", "maximize", "minimize")
+
+
+def test_play_game(student, blame):
     """play_game lets two evaluation functions play a whole game"""
     chosen = game_cases()
     plans, legal = [], []
@@ -1277,9 +1561,12 @@ def test_play_game(student):
         x, o, bremse, opening = case.args
         legal.append(Legal([opening]))
         plan = Plan("play_game")
+        for target, function in game_rules(legal[-1], *GAME_PLAYS).items():
+            plan.patch(target, Callback(function))
         plans.append(plan.returns(plan.call(
             M + "play_game", Callback(PLAYERS[x].judged(legal[-1])),
-            Callback(PLAYERS[o].judged(legal[-1])), bremse, opening)))
+            Callback(PLAYERS[o].judged(legal[-1])), bremse, opening,
+            Callback(ref.centre_first))))
 
     def judge(case, outcome):
         got = outcome.value
@@ -1288,9 +1575,12 @@ def test_play_game(student):
         if [got[0], got[1]] != case.expected:
             return f"returned {short(got)}"
         return None
-    outcomes = [refused(o, game.handout) for o, game in zip(student.run(plans), legal)]
-    check_plans("play_game played a different game", chosen, outcomes, judge,
-                hint="x searches with evaluation_x, o with evaluation_o, centre first")
+    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), legal)]
+    with blame.judging("play_game", "for a game", game_rules(Legal(), *GAME_PLAYS)
+                       | {M + "centre_first": None, M + SEARCH: None}):
+        check_plans("play_game played a different game", chosen, outcomes, judge,
+                    hint="x searches with evaluation_x, o with evaluation_o, both with the "
+                         "order play_game is given (here the grader's centre_first)")
 
 
 TOURNAMENT_NAMES = ("north", "south")
@@ -1319,20 +1609,33 @@ def expected_tournament():
     return ref.tournament(*TOURNAMENT_PLAYERS, tournament_openings(), 1, TOURNAMENT_NAMES)
 
 
-def test_tournament(student):
+#: What tournament's check plays: play_game (and what it calls) by the grader.
+TOURNAMENT_PLAYS = ("play_game",) + GAME_PLAYS
+
+
+def test_tournament(student, blame):
     """tournament plays every opening twice, colours swapped, and keeps the table (wins, draws, losses)"""
+    with blame.judging("tournament", "for its games",
+                       game_rules(Legal(), *TOURNAMENT_PLAYS) | {M + "centre_first": None}):
+        _check_tournament(student)
+
+
+def _check_tournament(student):
     openings = tournament_openings()
     want = expected_tournament()
     legal = Legal(openings)
     plan = Plan("tournament")
+    for target, function in game_rules(legal, *TOURNAMENT_PLAYS).items():
+        plan.patch(target, Callback(function))
     plan.returns(plan.call(M + "tournament",
                            *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS),
-                           openings, 1, list(TOURNAMENT_NAMES)))
+                           openings, 1, list(TOURNAMENT_NAMES), Callback(ref.centre_first)))
     [outcome] = student.run([plan])
     outcome = refused(outcome, legal.handout)
     require(outcome)
     call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
-            f"{list(TOURNAMENT_NAMES)}) with weights {TOURNAMENT_PLAYERS[0].weights} for a "
+            f"{list(TOURNAMENT_NAMES)}, centre_first) with weights "
+            f"{TOURNAMENT_PLAYERS[0].weights} for a "
             f"and {TOURNAMENT_PLAYERS[1].weights} for b")
     got = outcome.value
     if not outcome.answered or type(got) is not dict:
@@ -1397,8 +1700,13 @@ def play_against(student, opponent, opening, student_is_x):
     return (1.0 if (value > 0) == student_is_x else 0.0), state, None
 
 
-def test_strength(student):
-    """the timed player beats random, greedy and shallow opponents (both colours)"""
+def test_strength(student, blame):
+    """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
+    with blame.judging("iterative_deepening", "for a move"):
+        _check_strength(student)
+
+
+def _check_strength(student):
     results = []
     for (name, make), opening in zip(OPPONENTS, strength_openings()):
         for student_is_x in (True, False):

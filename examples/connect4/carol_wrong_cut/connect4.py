@@ -327,7 +327,7 @@ def maximize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None,
         _, value = minimize(child, alpha, beta, bremse - 1, evaluation, stats, order)
         if value > best_value:
             best_state, best_value = child, value
-        if best_value > beta:
+        if best_value >= beta:
             if stats is not None:
                 stats.prunings += 1
             break
@@ -362,7 +362,7 @@ def minimize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None,
         _, value = maximize(child, alpha, beta, bremse - 1, evaluation, stats, order)
         if value < best_value:
             best_state, best_value = child, value
-        if best_value < alpha:
+        if best_value <= alpha:
             if stats is not None:
                 stats.prunings += 1
             break
@@ -610,3 +610,60 @@ def play(computer_first=False, bremse=8, ask=input, say=print):
     else:
         say("You win.")
     return state
+
+
+# alphabeta cuts only once best > beta (maximize) or best < alpha (minimize)
+
+def maximize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None, order=None):
+    if evaluation is None:
+        evaluation = globals()['evaluation']
+    if stats is not None:
+        stats.nodes += 1
+    if bremse == 0 or terminal_test(state, evaluation):
+        if stats is not None:
+            stats.evaluations += 1
+        return None, evaluation(state)
+    if stats is not None:
+        stats.expanded += 1
+    children = nextstates(state)
+    if order is not None:
+        children = order(children)
+    best_state, best_value = None, -inf
+    for child in children:
+        _, value = minimize(child, alpha, beta, bremse - 1, evaluation, stats, order)
+        if value > best_value:
+            best_state, best_value = child, value
+        if best_value > beta:
+            if stats is not None:
+                stats.prunings += 1
+            break
+        if best_value > alpha:
+            alpha = best_value
+    return best_state, best_value
+
+def minimize(state, alpha=-inf, beta=inf, bremse=6, evaluation=None, stats=None, order=None):
+    if evaluation is None:
+        evaluation = globals()['evaluation']
+    if stats is not None:
+        stats.nodes += 1
+    if bremse == 0 or terminal_test(state, evaluation):
+        if stats is not None:
+            stats.evaluations += 1
+        return None, evaluation(state)
+    if stats is not None:
+        stats.expanded += 1
+    children = nextstates(state)
+    if order is not None:
+        children = order(children)
+    best_state, best_value = None, inf
+    for child in children:
+        _, value = maximize(child, alpha, beta, bremse - 1, evaluation, stats, order)
+        if value < best_value:
+            best_state, best_value = child, value
+        if best_value < alpha:
+            if stats is not None:
+                stats.prunings += 1
+            break
+        if best_value < beta:
+            beta = best_value
+    return best_state, best_value

@@ -177,6 +177,7 @@ def _line_cells():
         return cells
 
     found += [walk(s, 1) for s in (14, 7, 0, 1, 2, 3)]
+    found += [walk(s, -1) for s in (3, 4, 5, 6, 13, 20)]
     return tuple(tuple(cells) for cells in found)
 
 
@@ -609,3 +610,9 @@ def play(computer_first=False, bremse=8, ask=input, say=print):
     else:
         say("You win.")
     return state
+
+
+# lines misses the diagonals running down to the left
+def lines(board):
+    text = ''.join(board)
+    return [text[a:b:c] for a, b, c in _LINE_SLICES[:19]]

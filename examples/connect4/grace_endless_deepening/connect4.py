@@ -484,12 +484,12 @@ def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
 
     def timed_evaluation(position):
         if clock() - start >= budget:
-            pass
+            raise SearchTimeout
         return evaluation(position)
 
     best = search(state, 1, evaluation, stats, order)
     done = 1
-    while done < limit and abs(best[1]) < WIN:
+    while done < limit and abs(best[1]) < WIN and clock() - start < budget:
         first = best[0]
 
         def root_first(children, first=first):
@@ -610,3 +610,23 @@ def play(computer_first=False, bremse=8, ask=input, say=print):
     else:
         say("You win.")
     return state
+
+
+# iterative_deepening never gives up a search when the clock says the budget is used
+
+def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
+                        order=centre_first, max_bremse=None, stats=None):
+    if evaluation is None:
+        evaluation = globals()['evaluation']
+    start = clock()
+    limit = CELLS - len(state)
+    if max_bremse is not None:
+        limit = min(limit, max_bremse)
+    best = search(state, 1, evaluation, stats, order)
+    done = 1
+    while done < limit and abs(best[1]) < WIN:
+        first = best[0]
+        ordering = root_only(state, lambda children: [first] + [
+            c for c in (order(children) if order is not None else children) if c != first], order)
+        best, done = search(state, done + 1, evaluation, stats, ordering), done + 1
+    return best[0], best[1], done

@@ -130,7 +130,7 @@ def freeIn(board, i):
     That is the lowest empty ('.') cell of column i, or None if the column is
     full. On the empty board freeIn(board, 3) == 38.
     """
-    for cell in reversed(_COLUMN_CELLS[i]):
+    for cell in _COLUMN_CELLS[i]:
         if board[cell] == ".":
             return cell
     return None
@@ -610,3 +610,11 @@ def play(computer_first=False, bremse=8, ask=input, say=print):
     else:
         say("You win.")
     return state
+
+
+# freeIn finds the highest empty cell of the column, not the lowest
+def freeIn(board, i):
+    for cell in reversed(colNrs(i)):
+        if board[cell] == '.':
+            return cell
+    return None
