@@ -191,7 +191,8 @@ class Blame:
         failed = {name for name, _ in self.failed}
         return [name for name in self.relies_on.get(function, ()) if name in failed]
 
-    def check(self, student, function: str, scope: str, play: dict | None, attempt) -> None:
+    def check(self, student, function: str, scope: str, play: dict | None, attempt, *,
+              again=None, fresh: bool = True) -> None:
         """Judge `function` on its own, paying for the grader's helpers only when
         needed: `attempt(play)` runs the check's calls (with `play`, or with the
         student's own helpers for None) and raises CheckFailed when they are wrong.
@@ -203,7 +204,12 @@ class Blame:
         costs winner's points and minimax keeps its own, even where winner's own
         checks missed the inputs minimax gives it. A function that ran out of
         time is not made to run out again unless a helper failed (then the
-        helper may be what looped)."""
+        helper may be what looped).
+
+        `again(failed)` replaces that last rule where a suite knows more (a
+        search that asked the grader's game what it may not ask keeps that
+        failure: a second chance would forgive it). `fresh=False` keeps the child
+        (a suite whose checks share objects kept in it)."""
         if not play:
             with self.judging(function, scope):
                 attempt(None)
@@ -212,10 +218,13 @@ class Blame:
             attempt(None)
             return
         except CheckFailed as failed:
-            if failed.root_cause or (student.stopped(function) and not self.suspects(function)):
+            allowed = (again(failed) if again is not None else
+                       not student.stopped(function) or bool(self.suspects(function)))
+            if failed.root_cause or not allowed:
                 with self.judging(function, scope):
                     raise
-        student.fresh(forget=(function,))
+        if fresh:
+            student.fresh(forget=(function,))
         with self.judging(function, scope, play):
             attempt(play)
 

@@ -256,8 +256,8 @@ def run(student, blame, function, states, expected, extra=(), summary="", hint=N
     on_its_own(student, blame, function, scope, attempt)
 
 
-#: Cases a check judges again with the grader's helpers, at most: each played call
-#: is a plan of its own and every helper call a round trip, so a rerun of free on
+#: Cases a check judges again with the grader's helpers, at most: every helper
+#: call is a round trip, so a rerun of free on
 #: 1,000 boards makes 7,000. A spread sample (every length, full columns too) says
 #: whether the function is right with right helpers; its own plain run was larger.
 PLAYED_MOST = 300
@@ -285,8 +285,8 @@ def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=
 
     First with the student's own helpers, which costs what a plain call costs:
     right answers with them are right answers. Only a failure is judged again
-    with the functions `function` relies on played by the grader (each played
-    call is a plan of its own, ~0.3 ms), and that verdict stands: a wrong freeIn
+    with the functions `function` relies on played by the grader (a round trip
+    per helper call), and that verdict stands (grading/checks.py, Blame.check): a wrong freeIn
     costs freeIn's points, and free keeps its own. A call that ran out of time
     is not made again (calls of that name, `calls_named`, are skipped from then
     on), nor one that asked a game of the grader's what it does not answer (a
@@ -294,17 +294,10 @@ def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=
     that failure stands, and names the earlier failures of the helpers."""
     play = grader_plays(blame, function) if play is None else play
     _refusals.clear()
-    try:
-        attempt(None)
-        return
-    except CheckFailed as failed:
-        stopped = set(calls_named or (M + function,)) & set(student.broken)
-        retry = play and not failed.root_cause and not stopped and not _refusals
-        if not retry:
-            with blame.judging(function, scope):
-                raise
-    with blame.judging(function, scope, play):
-        attempt(play)
+
+    def again(failed):
+        return not set(calls_named or (M + function,)) & set(student.broken) and not _refusals
+    blame.check(student, function, scope, play, attempt, again=again, fresh=False)
 
 
 #: Whether the running check's calls asked a game of the grader's what it does not
