@@ -40,6 +40,17 @@ the bound, narrow windows, decided positions above the depth limit and
 player 2 at the root. The board's own methods are cheap plain-data calls and
 are checked on every position.
 
+Each method judged on its own (issue 22). [relies_on] in assignment.toml says
+which of the student's methods each one calls; a check of a method plays those
+by the grader: getEvaluatedMoves runs with the grader's explore, getBestMove
+with its getEvaluatedMoves, play with its getBestMove (a callback set on the
+searcher instance, running the reference on the same trusted board, so the
+board's records judge the make/undo discipline as before), and the board's
+evaluate, getMoves and makeMove with the grader's winner and getSide wherever
+the student's own answered otherwise. A wrong explore costs explore's checks
+and the one whole-program check (getEvaluatedMoves with the student's own
+explore and node counter, 2 of 39 points), nothing else.
+
 Which test catches which mistake:
 - values: `test_explore_values`, `test_evaluated_moves`, `test_best_move`;
 - plain minimax handed in as alpha-beta, a cut on the wrong comparison, the
@@ -48,7 +59,8 @@ Which test catches which mistake:
   `test_explore_leaves`;
 - an off-by-one depth limit, or `evaluate` above the limit: `test_depth_limit`;
 - fail-soft instead of fail-hard: `test_fail_hard_windows`;
-- make/undo discipline: `test_board_is_restored`;
+- make/undo discipline: `test_board_is_restored` (explore), and the checks of
+  getEvaluatedMoves and getBestMove for their own moves;
 - a fixed choice among equal moves, or a generator of the search's own instead
   of the rng it is given: `test_best_move_random_choice`.
 
