@@ -36,6 +36,9 @@ class Target:
     modules: tuple[str, ...]
     solution_dir: Path
     suite_dir: Path
+    # [relies_on] as (function, callees) pairs (hashable, like the rest): the
+    # grading plugin's Blame reads it as a dict
+    relies_on: tuple = ()
 
     @property
     def module_names(self) -> tuple[str, ...]:
@@ -50,7 +53,8 @@ class Target:
         piece = slices.load(name)
         if not piece.suite_dir.is_dir():
             raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
-        return cls(piece.name, piece.title, piece.modules, piece.solution_dir, piece.suite_dir)
+        return cls(piece.name, piece.title, piece.modules, piece.solution_dir, piece.suite_dir,
+                   tuple(piece.relies_on.items()))
 
 
 @dataclass
