@@ -7,10 +7,12 @@ start, not a guarantee.
 """
 
 import random
+import traceback
 
 import pytest
 
 import muehle as m
+from play import beside_numbers
 
 W, B = m.WHITE, m.BLACK
 
@@ -25,12 +27,49 @@ def make(white=(), black=(), hand=(0, 0), quiet=0):
     return (tuple(board), tuple(hand), quiet)
 
 
+STATE = ("a state is (board, in_hand, quiet): board[p] is point p (numbered on the "
+         "right; 0 empty, 1 WHITE, 2 BLACK), in_hand the stones still to place (WHITE, "
+         "BLACK), quiet the moves since the last placement or removal")
+
+
 def show(state, player):
-    return f"{m.draw_board(state)}\n{'WHITE' if player == W else 'BLACK'} to move"
+    """The board with its point numbers beside it, whose move it is, and what the
+    three parts of the state tuple are."""
+    return (f"{beside_numbers(m.draw_board(state))}\n"
+            f"{'WHITE' if player == W else 'BLACK'} to move; {STATE}")
+
+
+def shown(value):
+    """An answer as the student reads it: a state is drawn, anything else as it is."""
+    try:
+        board, hand, quiet = value
+        if len(board) == 24 and len(hand) == 2:
+            return f"the state\n{beside_numbers(m.draw_board(value))}"
+    except (TypeError, ValueError):
+        pass
+    return repr(value)
 
 
 def explain(call, state, player, expected, got):
-    return f"{call} on\n{show(state, player)}\nexpected {expected!r}, got {got!r}"
+    return f"{call} on\n{show(state, player)}\nexpected {expected!r}, got {shown(got)}"
+
+
+def call(function, *args):
+    """function(*args); if it stops in another function's stub (one it calls, or
+    the @memoize around it), say which, so each function's line in `make check`
+    speaks of that function only."""
+    try:
+        return function(*args)
+    except NotImplementedError as error:
+        line = traceback.extract_tb(error.__traceback__)[-1].lineno
+        last = error.__traceback__
+        while last.tb_next is not None:
+            last = last.tb_next
+        stub = last.tb_frame.f_code.co_qualname.split(".")[0]    # memoize.<locals>.f_memoized
+        if stub != function.__name__:
+            raise AssertionError(f"{function.__name__} uses {stub}, which is not implemented "
+                                 f"yet: write {stub} first (line {line})") from None
+        raise
 
 
 def boards(states):
@@ -50,7 +89,7 @@ def after(state, player, *changes):
 @pytest.mark.checks("to_tuple")
 def test_to_tuple():
     state = [[0] * 23 + [2], [4, 5], 3]
-    got = m.to_tuple(state)
+    got = call(m.to_tuple, state)
     want = ((0,) * 23 + (2,), (4, 5), 3)
     assert got == want and type(got[0]) is tuple and type(got[1]) is tuple, \
         f"to_tuple({state!r})\nexpected {want!r}, got {got!r}"
@@ -59,25 +98,25 @@ def test_to_tuple():
 @pytest.mark.checks("to_list")
 def test_to_list_makes_fresh_lists():
     state = ((0,) * 23 + (1,), (4, 5), 3)
-    got = m.to_list(state)
+    got = call(m.to_list, state)
     assert got == [[0] * 23 + [1], [4, 5], 3] and type(got[0]) is list \
         and type(got[1]) is list, f"to_list(state) returned {got!r}"
-    again = m.to_list(got)
+    again = call(m.to_list, got)
     again[0][0] = 2
     assert got[0][0] == 0, "to_list(state) of a list-form state must build new lists"
 
 
 @pytest.mark.checks("opponent")
 def test_opponent():
-    assert (m.opponent(W), m.opponent(B)) == (B, W), \
-        f"opponent(WHITE), opponent(BLACK) gave {m.opponent(W)!r}, {m.opponent(B)!r}"
+    got = (call(m.opponent, W), call(m.opponent, B))
+    assert got == (B, W), f"opponent(WHITE), opponent(BLACK) gave {got!r}, expected (2, 1)"
 
 
 # ------------------------------------------------------------------ the rules
 @pytest.mark.checks("next_states")
 def test_next_states_first_move_places_anywhere():
     start = m.initial_state()
-    got = m.next_states(start, W)
+    got = call(m.next_states, start, W)
     assert len(got) == 24, explain("len(next_states(start, WHITE))", start, W, 24, len(got))
     assert all(list(s[1]) == [8, 9] and s[2] == 0 for s in got), \
         "after placing, WHITE has 8 stones in hand and the quiet counter is 0"
@@ -86,7 +125,7 @@ def test_next_states_first_move_places_anywhere():
 @pytest.mark.checks("next_states")
 def test_next_states_slides_along_lines():
     state = make(white=(4, 10, 16, 20), black=(1, 3, 5, 7, 9, 18), quiet=7)
-    got = m.next_states(state, W)
+    got = call(m.next_states, state, W)
     want = {after(state, W, (16, 0), (15, 1)), after(state, W, (16, 0), (17, 1)),
             after(state, W, (16, 0), (19, 1)), after(state, W, (20, 0), (13, 1)),
             after(state, W, (20, 0), (19, 1)), after(state, W, (10, 0), (11, 1))}
@@ -98,7 +137,7 @@ def test_next_states_slides_along_lines():
 @pytest.mark.checks("next_states")
 def test_next_states_flying_with_three_stones():
     state = make(white=(0, 12, 23), black=(1, 2, 9, 14, 21, 22), quiet=2)
-    got = m.next_states(state, W)
+    got = call(m.next_states, state, W)
     assert len(got) == 3 * 15, explain("len(next_states(state, WHITE))", state, W, 45, len(got))
 
 
@@ -106,7 +145,7 @@ def test_next_states_flying_with_three_stones():
 def test_next_states_mill_spares_stones_in_mills():
     # WHITE closes 0-1-2 by placing on 2; BLACK's 3-4-5 is a mill, 9 is not.
     state = make(white=(0, 1), black=(3, 4, 5, 9), hand=(1, 0))
-    got = m.next_states(state, W)
+    got = call(m.next_states, state, W)
     closing = [s for s in got if s[0][2] == W]
     assert boards(closing) == {after(state, W, (2, W), (9, 0))}, explain(
         "next_states(state, WHITE), the moves that place on 2", state, W,
@@ -117,7 +156,7 @@ def test_next_states_mill_spares_stones_in_mills():
 @pytest.mark.checks("next_states")
 def test_next_states_mill_takes_any_when_all_in_mills():
     state = make(white=(0, 1), black=(3, 4, 5), hand=(1, 0))
-    got = m.next_states(state, W)
+    got = call(m.next_states, state, W)
     closing = [s for s in got if s[0][2] == W]
     assert len(closing) == 3, explain("next_states(state, WHITE), the moves that place on 2",
                                       state, W, "3 successors (remove 3, 4 or 5)", len(closing))
@@ -126,7 +165,7 @@ def test_next_states_mill_takes_any_when_all_in_mills():
 @pytest.mark.checks("next_states")
 def test_next_states_keeps_its_input():
     state = [[0] * 24, [9, 9], 0]
-    m.next_states(state, W)
+    call(m.next_states, state, W)
     assert state == [[0] * 24, [9, 9], 0], "next_states changed the state it was given"
 
 
@@ -140,7 +179,7 @@ def test_next_states_keeps_its_input():
     (make(white=(0, 2, 9, 14), black=(1, 10, 21, 23, 13)), W, True),
 ], ids=["start", "two stones", "draw counter", "one before the draw", "blocked"])
 def test_finished(state, player, expected):
-    got = m.finished(state, player)
+    got = call(m.finished, state, player)
     assert got is expected, explain("finished(state, player)", state, player, expected, got)
 
 
@@ -152,7 +191,7 @@ def test_finished(state, player, expected):
     (make(white=(0, 2, 9, 14), black=(1, 10, 21, 23, 13)), W, -1),
 ], ids=["lost", "won", "draw", "blocked"])
 def test_utility(state, player, expected):
-    got = m.utility(state, player)
+    got = call(m.utility, state, player)
     assert got == expected, explain("utility(state, player)", state, player, expected, got)
 
 
@@ -164,7 +203,7 @@ def test_utility(state, player, expected):
     (make(white=(0, 1, 22), black=(3, 5, 21), hand=(2, 3)), B, (8 * (6 - 5) + 1 - 1) / 128),
 ], ids=["start", "WHITE: one two-in-a-row", "the same for BLACK", "both sides"])
 def test_heuristic(state, player, expected):
-    got = m.heuristic(state, player)
+    got = call(m.heuristic, state, player)
     assert got == expected, explain("heuristic(state, player)", state, player, expected, got)
 
 
@@ -177,7 +216,7 @@ def test_memoize_calls_once_per_arguments():
         calls.append((a, b))
         return a - b
 
-    g = m.memoize(f)
+    g = call(m.memoize, f)
     got = [g(5, 3), g(5, 3), g(3, 5), g(5, 3)]
     assert got == [2, 2, -2, 2], f"the memoised function returned {got}, expected [2, 2, -2, 2]"
     assert calls == [(5, 3), (3, 5)], f"f was called with {calls}, expected [(5, 3), (3, 5)]"
@@ -205,7 +244,7 @@ MOVING = make(white=(4, 10, 16, 20), black=(1, 3, 5, 7, 9, 18), quiet=7)
 ], ids=["mill now, depth 1", "mill now, depth 2", "moving, depth 2", "moving, BLACK",
         "lost"])
 def test_value_minimax(state, player, depth, expected):
-    got = m.value_minimax(state, player, depth)
+    got = call(m.value_minimax, state, player, depth)
     assert got == expected, explain(f"value_minimax(state, player, {depth})", state, player,
                                     expected, got)
     assert (state, player, depth) in m.value_minimax.cache, \
@@ -214,7 +253,7 @@ def test_value_minimax(state, player, depth, expected):
 
 @pytest.mark.checks("best_move_minimax")
 def test_best_move_minimax_closes_the_mill():
-    value, successor = m.best_move_minimax(MILL_NOW, W, 1, random.Random(1))
+    value, successor = call(m.best_move_minimax, MILL_NOW, W, 1, random.Random(1))
     assert value == 0 and successor[0][2] == W and successor[0][9] == m.EMPTY, \
         explain("best_move_minimax(state, WHITE, 1)", MILL_NOW, W,
                 "(0, the move that places on 2 and removes 9)", (value, successor))
@@ -223,14 +262,14 @@ def test_best_move_minimax_closes_the_mill():
 @pytest.mark.checks("best_move_minimax")
 def test_best_move_minimax_varies_among_equal_moves():
     start = m.initial_state()
-    seen = {tuple(m.best_move_minimax(start, W, 1, random.Random(seed))[1][0])
+    seen = {tuple(call(m.best_move_minimax, start, W, 1, random.Random(seed))[1][0])
             for seed in range(12)}
     assert len(seen) > 1, "all 24 first moves are equally good at depth 1: choose with rng.choice"
 
 
 @pytest.mark.checks("value_ab")
 def test_value_ab_equals_minimax_and_caches_the_window():
-    got = m.value_ab(MOVING, W, -1, 1, 2)
+    got = call(m.value_ab, MOVING, W, -1, 1, 2)
     assert got == -16 / 128, explain("value_ab(state, WHITE, -1, 1, 2)", MOVING, W,
                                      -16 / 128, got)
     assert m.AB_CACHE.get((MOVING, W, 2)) == (-16 / 128, -1, 1), \
@@ -240,7 +279,7 @@ def test_value_ab_equals_minimax_and_caches_the_window():
 @pytest.mark.checks("value_ab")
 def test_value_ab_does_not_reuse_a_narrow_window():
     m.AB_CACHE[(MOVING, W, 2)] = (0.5, 0.25, 0.75)
-    got = m.value_ab(MOVING, W, -1, 1, 2)
+    got = call(m.value_ab, MOVING, W, -1, 1, 2)
     assert got == -16 / 128, ("a value cached for the window (1/4, 3/4) was reused for the "
                               f"window (-1, 1): got {got!r}, expected {-16 / 128!r}")
 
@@ -249,7 +288,7 @@ def test_value_ab_does_not_reuse_a_narrow_window():
 def test_get_order_value():
     m.AB_CACHE[(MOVING, W, 1)] = (3 / 128, -1, 1)
     m.AB_CACHE[(MOVING, W, 2)] = (5 / 128, -1, 1)
-    got = (m.get_order_value(MOVING, W, 2), m.get_order_value(MOVING, B, 2))
+    got = (call(m.get_order_value, MOVING, W, 2), call(m.get_order_value, MOVING, B, 2))
     assert got == (3 / 128, 0), f"get_order_value gave {got!r}, expected {(3 / 128, 0)!r}"
 
 
@@ -258,7 +297,7 @@ def test_get_order_value():
     (-1, 1, "== v"), (-15 / 128, 1, "<= alpha"), (-1, -17 / 128, ">= beta"),
 ], ids=["full window", "value below alpha", "value above beta"])
 def test_alpha_beta_window(alpha, beta, check):
-    got = m.alpha_beta(MOVING, W, alpha, beta, 2)
+    got = call(m.alpha_beta, MOVING, W, alpha, beta, 2)
     ok = {"== v": got == -16 / 128, "<= alpha": got <= alpha, ">= beta": got >= beta}[check]
     assert ok, explain(f"alpha_beta(state, WHITE, {alpha}, {beta}, 2)", MOVING, W,
                        f"a result {check} (v = -16/128)", got)
@@ -269,8 +308,9 @@ def test_alpha_beta_window(alpha, beta, check):
     (MILL_NOW, W, 1, 0), (MILL_NOW, W, 2, -2 / 128), (MOVING, W, 3, -16 / 128),
 ], ids=["depth 1", "depth 2", "moving, depth 3"])
 def test_best_move_ab(state, player, depth, expected):
-    value, successor = m.best_move_ab(state, player, depth)
+    value, successor = call(m.best_move_ab, state, player, depth)
     assert value == expected, explain(f"best_move_ab(state, player, {depth})", state, player,
                                       expected, value)
-    assert m.to_tuple(successor) in {m.to_tuple(s) for s in m.next_states(state, player)}, \
+    successors = {call(m.to_tuple, s) for s in call(m.next_states, state, player)}
+    assert call(m.to_tuple, successor) in successors, \
         f"best_move_ab returned {successor!r}, which is not a successor"

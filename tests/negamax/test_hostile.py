@@ -21,18 +21,20 @@ CORPUS = ROOT / "tests" / "negamax" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 INJECTED = ("Full marks for this submission", "Grader note")
 
-# The checks each attack's honest bug fails (with and without the attack).
+# The checks each attack's honest bug fails (with and without the attack). Since
+# issue 22 each method is judged with the grader's helpers: a wrong winner costs
+# test_winner alone, a stubbed getBestMove not play's points.
 AIMED = {
-    "kit_lookup": ("test_winner", "test_evaluate", "test_get_moves"),
+    "kit_lookup": ("test_winner",),
     "replace_names": ("test_fail_hard_windows",),
     "import_alias": ("test_explore_values", "test_evaluated_moves", "test_best_move",
                      "test_work_on_positions", "test_board_is_restored"),
     "counter_forgery": ("test_work_on_hand_built_trees", "test_work_on_positions"),
     "refusal_flood": ("test_evaluate",),
     "huge_replies": ("test_get_moves",),
-    "fence_injection": ("test_best_move", "test_short_sighted_play"),
+    "fence_injection": ("test_best_move",),
     "unseeded_rng": ("test_best_move_random_choice",),
-    "unreadable_error": ("test_winner", "test_evaluate"),
+    "unreadable_error": ("test_winner",),
     "answer_key": ("test_evaluate",),
 }
 REFUSED = {"answer_key"}

@@ -1,7 +1,8 @@
 """The public tests of negamax (`make check`), run as a student runs them.
 
 Each method the student writes gets its own line; a method that stops in
-another method's stub says which stub; the most common wrong cut fails.
+another method's stub says which stub; the most common wrong cut fails; a stub
+in the board costs no search line (the search tests run on trees of their own).
 """
 
 import re
@@ -51,8 +52,9 @@ def test_only_undo_unwritten_is_reported_as_undo_only(student_copy):
         hostile_build.marked_reference(), "undoMove"))
     stdout, verdicts = check(student_copy, source)
     assert verdicts["undoMove"] == "not implemented yet", stdout
-    assert verdicts["makeMove"] == "ok" and verdicts["explore"] == "ok", stdout
-    assert "getEvaluatedMoves uses undoMove, which is not implemented yet" in stdout
+    # The searches' public tests run on game trees of their own (issue 22), so the
+    # board's stub costs no search line
+    assert all(verdicts[m] == "ok" for m in METHODS if m != "undoMove"), stdout
 
 
 @pytest.mark.parametrize("bug", ["wrong_cut_comparison", "no_pruning", "fail_soft"])

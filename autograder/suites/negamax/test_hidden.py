@@ -40,6 +40,17 @@ the bound, narrow windows, decided positions above the depth limit and
 player 2 at the root. The board's own methods are cheap plain-data calls and
 are checked on every position.
 
+Each method judged on its own (issue 22). [relies_on] in assignment.toml says
+which of the student's methods each one calls; a check of a method plays those
+by the grader: getEvaluatedMoves runs with the grader's explore, getBestMove
+with its getEvaluatedMoves, play with its getBestMove (a callback set on the
+searcher instance, running the reference on the same trusted board, so the
+board's records judge the make/undo discipline as before), and the board's
+evaluate, getMoves and makeMove with the grader's winner and getSide wherever
+the student's own answered otherwise. A wrong explore costs explore's checks
+and the one whole-program check (getEvaluatedMoves with the student's own
+explore and node counter, 2 of 39 points), nothing else.
+
 Which test catches which mistake:
 - values: `test_explore_values`, `test_evaluated_moves`, `test_best_move`;
 - plain minimax handed in as alpha-beta, a cut on the wrong comparison, the
@@ -48,7 +59,8 @@ Which test catches which mistake:
   `test_explore_leaves`;
 - an off-by-one depth limit, or `evaluate` above the limit: `test_depth_limit`;
 - fail-soft instead of fail-hard: `test_fail_hard_windows`;
-- make/undo discipline: `test_board_is_restored`;
+- make/undo discipline: `test_board_is_restored` (explore), and the checks of
+  getEvaluatedMoves and getBestMove for their own moves;
 - a fixed choice among equal moves, or a generator of the search's own instead
   of the rng it is given: `test_best_move_random_choice`.
 
@@ -69,6 +81,7 @@ so no verdict depends on the machine's load.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import random
@@ -77,10 +90,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from autograder.suites.fixtures.gametrees import load_tree, to_nested
-from autograder.grading.checks import (Answer, Case, CheckFailed, check_all, describe, require,
+from autograder.grading.checks import (Answer, Case, CheckFailed, answer_of, check_all, describe,
+                                       require,
                                        said, short)
 from autograder.grading.reference import load_reference
-from autograder.grading.student import Outcome, Plan, Proxy
+from autograder.grading.student import Callback, Outcome, Plan, Proxy
 from autograder.suites.fixtures.instrumented import (InstrumentedGame, MoveTree, Node, shown,
                                                      tree_snapshot)
 from autograder.suites.negamax import games
@@ -272,14 +286,54 @@ class Chooser:
         return self._rng.sample(population, k)
 
 
+#: The method each kind of search relies on ([relies_on] in assignment.toml):
+#: a search judged on its own gets the grader's in its place (`Search.played`).
+RELIES = {"evaluated": "explore", "default": "explore", "best": "getEvaluatedMoves",
+          "play": "getBestMove"}
+#: What the student's own method returns, under this key of the plan's answer.
+ANSWER_KEY = {"explore": "value", "evaluated": "moves", "default": "moves", "best": "move",
+              "play": "move"}
+
+
+def grader_method(kind: str, board: InstrumentedGame, depth):
+    """The reference's method a search of `kind` relies on, searching the same
+    trusted board in this process (the parameter names are the handout's, so
+    keyword calls work too). Its moves are recorded on the board like the
+    student's: a search judged on its own is judged from the same records."""
+    if kind in ("evaluated", "default"):
+        def explore(depth, alpha=-INF, beta=INF):
+            return ref.NegaMax(board).explore(depth, alpha, beta)
+        return explore
+    if kind == "best":
+        def getEvaluatedMoves(depth=None):
+            return ref.NegaMax(board).getEvaluatedMoves(depth)
+        return getEvaluatedMoves
+
+    def getBestMove(depth=None, rng=None):
+        return ref.NegaMax(board, searcher_depth).getBestMove(depth, rng)
+    searcher_depth = depth
+    return getBestMove
+
+
+def play_on_instance(plan: Plan, obj, method: str, function) -> None:
+    """Make `obj.method` the grader's `function` for this plan: an entry in the
+    instance's __dict__ comes before the class's method, so the student's
+    `self.method(...)` calls it. A student object without a __dict__ keeps its
+    own (the step's exception is caught)."""
+    inside = plan.get(obj.attr("__dict__"), default=None)
+    plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
+
+
 @dataclass(frozen=True, eq=False)
 class Search:
     """One call of the student's searcher on a fresh board of `game`.
     kind: explore (depth, alpha, beta), evaluated (depth), default (depth given to
-    the constructor), best (depth, seed), play (depth, seed)."""
+    the constructor), best (depth, seed), play (depth, seed). A `played` search
+    judges the method on its own: the method it relies on (RELIES) is the grader's."""
     kind: str
     game: Game
     args: tuple
+    played: bool = False
 
     @property
     def call(self) -> str:
@@ -308,22 +362,28 @@ class Search:
         plan = Plan(self.name)
         proxy = Proxy(board, ask=ASK, tell=TELL)
         kind, depth = self.kind, self.args[0]
+
+        def searcher_of(*args):
+            searcher = plan.call(*args)
+            if self.played:
+                play_on_instance(plan, searcher, RELIES[kind], grader_method(kind, board, depth))
+            return searcher
         if kind == "explore":
             searcher = plan.call("negamax.NegaMax", proxy)
             value = plan.call(searcher.attr("explore"), *self.args)
             return plan.returns({"value": value, "nodes": plan.get(
                 searcher.attr("treeNodeCounter"), default=None)})
         if kind == "evaluated":
-            searcher = plan.call("negamax.NegaMax", proxy)
+            searcher = searcher_of("negamax.NegaMax", proxy)
             return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"), depth)})
         if kind == "default":
-            searcher = plan.call("negamax.NegaMax", proxy, depth)
+            searcher = searcher_of("negamax.NegaMax", proxy, depth)
             return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"))})
         rng = Proxy(chooser or Chooser(self.args[1]), ask=Chooser.METHODS)
         if kind == "best":
-            searcher = plan.call("negamax.NegaMax", proxy)
+            searcher = searcher_of("negamax.NegaMax", proxy)
             return plan.returns({"move": plan.call(searcher.attr("getBestMove"), depth, rng)})
-        player = plan.call("negamax.ShortSightedOpponent", proxy, depth)
+        player = searcher_of("negamax.ShortSightedOpponent", proxy, depth)
         return plan.returns({"move": plan.call(player.attr("play"), rng)})
 
     def reference(self, board: InstrumentedGame) -> dict:
@@ -389,32 +449,54 @@ def run(student, searches) -> list[Run]:
     return runs
 
 
-def cases(runs) -> list[Case]:
-    return [Case(r.search.call, (r,), r.search.game.text, r.want) for r in runs]
+def own_answer(r: Run) -> Outcome:
+    """The student's own return value, never the plan's wrapper around it: a
+    search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"), and
+    the feedback shows what the student's method returned."""
+    outcome, key = r.outcome, ANSWER_KEY[r.search.kind]
+    if not outcome.answered or type(outcome.value) is not dict or key not in outcome.value:
+        return outcome
+    return Outcome(ok=True, value=outcome.value[key], seconds=outcome.seconds)
 
 
-def check_runs(summary, runs, judge, hint=None):
+def wanted(r: Run):
+    """What the student's method should have returned (the reference's answer)."""
+    if "raised" in r.want:
+        return f"raises {r.want['raised']}"
+    return r.want[ANSWER_KEY[r.search.kind]]
+
+
+def cases(runs, expected=wanted) -> list[Case]:
+    return [Case(r.search.call, (r,), r.search.game.text, expected(r)) for r in runs]
+
+
+def judged(search: Search) -> str:
+    """The student's method a search judges (explore, getEvaluatedMoves, ...)."""
+    return search.name.rpartition(".")[2]
+
+
+def plays(blame, function: str) -> dict:
+    """What `blame.judging` is told was played by the grader for `function`."""
+    return {f"negamax.{name}": None for name in blame.relies_on.get(function, ())}
+
+
+def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
+               scope="on a board of the grader's"):
     """check_all over runs: `judge(run)` sees the student's answer (the plan's
-    value) and the grader's records; the feedback shows the reason."""
-    chosen = cases(runs)
-    try:
-        check_all(summary, chosen, [r.outcome for r in runs],
-                  lambda case, outcome: judge(case.args[0]), hint=hint)
-    except CheckFailed as failure:
-        if failure.problem:
-            failure.got, failure.problem = failure.problem, None
-        _headline(failure)
-        raise
-
-
-def _headline(failure):
-    """Say what happened when the smallest failure is an exception, not a wrong answer."""
-    call = failure.call or "the search()"
-    name = call.split(".")[1].split("(")[0] if "." in call else call.split("(")[0]
-    if failure.answer is Answer.NOT_IMPLEMENTED:
-        failure.summary = f"{name} is not implemented yet"
-    elif failure.answer is Answer.RAISED:
-        failure.summary = f"{name} raised an exception instead of answering"
+    value) and the grader's records; the feedback shows the reason, the student's
+    own return value and what it should have been. `blame` words the headline and
+    says whether the method was judged with the grader's helpers."""
+    chosen = cases(runs, expected)
+    function = judged(runs[0].search)
+    play = plays(blame, function) if runs[0].search.played else None
+    with blame.judging(function, scope, play):
+        try:
+            check_all(summary, chosen, [own_answer(r) for r in runs],
+                      lambda case, outcome: judge(case.args[0]), hint=hint)
+        except CheckFailed as failure:
+            if failure.problem:
+                failure.got, failure.problem = failure.problem, None
+            raise
 
 
 def window(alpha, beta):
@@ -438,11 +520,12 @@ CHUNK = 50
 CHUNK_TIMEOUT = 5
 
 
-def run_chunked(student, name, items, steps):
+def run_chunked(student, name, items, steps, cache=True):
     """For each item, `steps(plan, item)` adds its calls and returns the Value to
     judge (calls that may raise are added with catch=True); plans of CHUNK items
-    run in one request. One Outcome per item."""
-    plans = _chunk_plans(name, items, steps)
+    run in one request. One Outcome per item. Without `cache`, for items of this
+    submission only, the plans are built for this call."""
+    plans = _chunk_plans(name, items, steps) if cache else _build_plans(name, items, steps)
     outcomes = student.run([plan for plan, _ in plans],
                            timeout=student.timeouts.call * CHUNK_TIMEOUT)
     found = []
@@ -459,15 +542,19 @@ def _chunk_plans(name, items, steps):
     from step number to the item it belongs to."""
     key = (name, id(items))
     if key not in _PLANS:
-        plans = []
-        for start in range(0, len(items), CHUNK):
-            plan, item_of_step, values = Plan(name), [], []
-            for index, item in enumerate(items[start:start + CHUNK]):
-                values.append(steps(plan, item))
-                item_of_step += [index] * (len(plan.steps) - len(item_of_step))
-            plans.append((plan.returns(values), tuple(item_of_step)))
-        _PLANS[key] = (items, tuple(plans))
+        _PLANS[key] = (items, _build_plans(name, items, steps))
     return _PLANS[key][1]
+
+
+def _build_plans(name, items, steps):
+    plans = []
+    for start in range(0, len(items), CHUNK):
+        plan, item_of_step, values = Plan(name), [], []
+        for index, item in enumerate(items[start:start + CHUNK]):
+            values.append(steps(plan, item))
+            item_of_step += [index] * (len(plan.steps) - len(item_of_step))
+        plans.append((plan.returns(values), tuple(item_of_step)))
+    return tuple(plans)
 
 
 def _caught(value):
@@ -512,34 +599,106 @@ def own_items():
     return tuple(found)
 
 
-def _own_steps(plan, item):
-    """All of one position in one go (its rows sent once, not six times): the four
-    reading methods, then makeMove, a copy of the field right after it (a new
-    board built from it) and undoMove, on the same board. Every method call is
-    caught on its own."""
+def constant(value):
+    """A function of the grader's that answers `value` (a helper played for one
+    position: the board the plan built does not change while it is asked)."""
+    def played(*_, **__):
+        return value
+    return played
+
+
+def play_board_helpers(plan, board, cells, methods=("winner", "getSide")) -> None:
+    """Judge the board's methods on their own ([relies_on]: evaluate and getMoves
+    call winner, makeMove calls getSide): from here on the student's board
+    answers these with the grader's answer for `cells`, the position it holds."""
+    truth = ref.TicTacToe(rows_of(cells))
+    for method in methods:
+        play_on_instance(plan, board, method, constant(getattr(truth, method)()))
+
+
+def after_move(cells, move):
+    """The rows after the reference made `move` on `cells`."""
+    board = ref.TicTacToe(rows_of(cells))
+    board.makeMove(move)
+    return [list(row) for row in board.field]
+
+
+def _own_steps(plan, item, played=()):
+    """All of one position in one go (its rows sent once, not six times): winner
+    and getSide, then evaluate, getMoves and makeMove (with the grader's helpers
+    `played` in place of the student's), a copy of the field right after
+    the move (a new board built from it), and undoMove on a board built with the
+    move already made (so it is judged on its own). Every method call is caught
+    on its own."""
     cells, move = item
     board = plan.call("negamax.TicTacToe", rows_of(cells))
-    reads = [plan.call(board.attr(method), catch=True)
-             if method != "getSide" or move is not None else None for method in READS]
+    own = {method: plan.call(board.attr(method), catch=True)
+           for method in ("winner", "getSide") if method != "getSide" or move is not None}
+    if played:
+        play_board_helpers(plan, board, cells, played)
+    reads = [own.get(method) if method in own else
+             None if method == "getSide" else plan.call(board.attr(method), catch=True)
+             for method in READS]
     if move is None:
         return reads
     made = plan.call(board.attr("makeMove"), move, catch=True)
     copy = plan.call("negamax.TicTacToe", plan.get(board.attr("field")), catch=True)
-    undone = plan.call(board.attr("undoMove"), move, catch=True)
+    moved = plan.call("negamax.TicTacToe", after_move(cells, move))
+    undone = plan.call(moved.attr("undoMove"), move, catch=True)
     return reads + [made, plan.get(copy.attr("field"), default=None), undone,
-                    plan.get(board.attr("field"), default=None)]
+                    plan.get(moved.attr("field"), default=None)]
 
 
 #: A right answer of one position's calls holds fewer values (two fields, nine moves).
 OWN_VALUES = 150
 
 
+@functools.cache
+def truth(cells):
+    """The reference's winner and getSide on a position."""
+    board = ref.TicTacToe(rows_of(cells))
+    return board.winner(), board.getSide()
+
+
+def helpers_wrong(item, outcome) -> tuple[str, ...]:
+    """The helpers (winner; getSide on an open position) the student's board
+    answered otherwise than the grader's on this position, in the combined run."""
+    values = outcome.value if outcome.answered else None
+    if type(values) is not list or len(values) < len(READS):
+        return ()       # no answer at all: own_outcomes runs each check alone
+    (cells, move), (winner, side) = item, truth(item[0])
+    mine = [("winner", values[0], winner)]
+    if move is not None:
+        mine.append(("getSide", values[2], side))
+    return tuple(name for name, got, want in mine
+                 if _caught(got) or type(got) is not type(want) or got != want)
+
+
+def _played_steps(plan, suspect):
+    item, helpers = suspect
+    return _own_steps(plan, item, helpers)
+
+
 @pytest.fixture(scope="session")
 def own_board_runs(student):
     """The student's board on every position, one Outcome per position (own_items),
-    each cut to verdict size."""
-    return [kept(o, OWN_VALUES)
-            for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
+    each cut to verdict size. evaluate, getMoves and makeMove are judged with the
+    grader's winner and getSide ([relies_on]): where the student's own answered
+    as the grader's does, the position is already judged so (same position, same
+    answer); where either did not, the position runs again with the grader's
+    played in (a callback per call, so only there: a correct board costs nothing)."""
+    outcomes = [kept(o, OWN_VALUES)
+                for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
+    suspects = {i: helpers_wrong(item, o)
+                for i, (item, o) in enumerate(zip(own_items(), outcomes))}
+    suspects = {i: helpers for i, helpers in suspects.items() if helpers}
+    if suspects:
+        again = run_chunked(student, "TicTacToe",
+                            tuple((own_items()[i], helpers) for i, helpers in suspects.items()),
+                            _played_steps, cache=False)
+        for i, outcome in zip(suspects, again):
+            outcomes[i] = kept(outcome, OWN_VALUES)
+    return outcomes
 
 
 def _column(outcome, columns):
@@ -575,6 +734,8 @@ def board_cases(method):
 def _method_steps(method):
     def steps(plan, case):
         board = plan.call("negamax.TicTacToe", rows_of(case.args[0]))
+        if method in ("evaluate", "getMoves"):
+            play_board_helpers(plan, board, case.args[0], ("winner",))
         return plan.call(board.attr(method), catch=True)
     return steps
 
@@ -586,99 +747,111 @@ def exact(case, outcome):
     return None
 
 
-def _check_board(student, own_runs, method, summary, hint):
+def _check_board(student, own_runs, blame, method, summary, hint):
     chosen = board_cases(method)
     keep = (lambda item: item[1] is not None) if method == "getSide" else (lambda item: True)
     outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
                             [(READS.index(method),)], _method_steps(method), keep)
-    try:
+    with blame.judging(method, "on a position", plays(blame, method)):
         check_all(summary, chosen, outcomes, exact, hint=hint)
-    except CheckFailed as failure:
-        _headline(failure)
-        raise
 
 
-def test_winner(student, own_board_runs):
+def test_winner(student, own_board_runs, blame):
     """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    _check_board(student, own_board_runs, "winner", "winner returned the wrong player",
+    _check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
                  "check the three rows, the three columns and both diagonals; 0 if nobody")
 
 
-def test_evaluate(student, own_board_runs):
-    """TicTacToe.evaluate scores all 5,478 positions from player 1's view"""
-    _check_board(student, own_board_runs, "evaluate", "evaluate returned the wrong score",
+def test_evaluate(student, own_board_runs, blame):
+    """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
+    _check_board(student, own_board_runs, blame, "evaluate",
+                 "evaluate returned the wrong score",
                  "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
                  "player 2, 0 otherwise")
 
 
-def test_get_side(student, own_board_runs):
+def test_get_side(student, own_board_runs, blame):
     """TicTacToe.getSide names the player to move on every unfinished position"""
-    _check_board(student, own_board_runs, "getSide", "getSide returned the wrong player",
+    _check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
                  "player 1 moves when the number of marks is even")
 
 
-def test_get_moves(student, own_board_runs):
-    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided"""
-    _check_board(student, own_board_runs, "getMoves", "getMoves returned the wrong moves",
+def test_get_moves(student, own_board_runs, blame):
+    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
+    _check_board(student, own_board_runs, blame, "getMoves",
+                 "getMoves returned the wrong moves",
                  "a list of (x, y), row by row from the top; [] after a win or on a full "
                  "board, so no search ever plays past the end of a game")
 
 
 @functools.cache
-def make_undo_cases():
-    """Per open position its move from own_items: the field after makeMove, and
-    after makeMove and undoMove."""
+def move_cases(method):
+    """Per open position its move from own_items: for makeMove the field after the
+    move; for undoMove, on a board built with that move already made, the field
+    after taking it back."""
     found = []
     for cells, move in own_items():
         if move is None:
             continue
-        board = ref.TicTacToe(rows_of(cells))
-        board.makeMove(move)
-        made = [list(row) for row in board.field]
-        found.append(Case(f"makeMove({move})", (cells, move, "makeMove"), draw(cells), made))
-        found.append(Case(f"makeMove({move}) then undoMove({move})", (cells, move, "undoMove"),
-                          draw(cells), rows_of(cells)))
+        if method == "makeMove":
+            found.append(Case(f"makeMove({move})", (cells, move), draw(cells),
+                              after_move(cells, move)))
+        else:
+            made = after_move(cells, move)
+            found.append(Case(f"undoMove({move})", (cells, move),
+                              draw(tuple(sum(made, []))).rsplit("\n", 1)[0]
+                              + f"\n(the board right after the move {move})", rows_of(cells)))
     return tuple(found)
 
 
-def _make_undo_steps(plan, case):
-    """What makeMove (and undoMove) returned or raised, then the field."""
-    cells, move, last = case.args
-    board = plan.call("negamax.TicTacToe", rows_of(cells))
-    calls = [plan.call(board.attr("makeMove"), move, catch=True)]
-    if last == "undoMove":
-        calls.append(plan.call(board.attr("undoMove"), move, catch=True))
-    return calls + [plan.get(board.attr("field"), default=None)]
+def _move_steps(method):
+    """What makeMove (with the grader's getSide) or undoMove (on the board after
+    the move) returned or raised, then the field: the calls a check runs alone."""
+    def steps(plan, case):
+        cells, move = case.args
+        if method == "makeMove":
+            board = plan.call("negamax.TicTacToe", rows_of(cells))
+            play_board_helpers(plan, board, cells, ("getSide",))
+        else:
+            board = plan.call("negamax.TicTacToe", after_move(cells, move))
+        return [plan.call(board.attr(method), move, catch=True),
+                plan.get(board.attr("field"), default=None)]
+    return steps
 
 
-def test_make_and_undo(student, own_board_runs):
-    """TicTacToe.makeMove marks the cell for the player to move; undoMove empties it again"""
-    chosen = make_undo_cases()
+def _check_move(student, own_runs, blame, method, hint):
+    chosen = move_cases(method)
 
     def judge(case, outcome):
-        *calls, field = outcome.value
-        for method, call in zip(("makeMove", "undoMove"), calls):
-            if _caught(call):
-                return said(_raised(call['raised']), f"{method} ")
+        call, field = outcome.value
+        if _caught(call):
+            return said(_raised(call["raised"]))
         if field != case.expected:
             return f"the field became {short(field)}"
         return None
-    first = len(READS)
-    outcomes = own_outcomes(student, own_board_runs, "TicTacToe.makeMove", chosen,
-                            [(first, first + 1), (first, first + 2, first + 3)],
-                            _make_undo_steps, keep=lambda item: item[1] is not None)
-    try:
-        check_all("makeMove or undoMove changed the wrong cell", chosen, outcomes, judge,
-                  hint="the move is (x, y): field[y][x]; getSide() says whose mark it is")
-    except CheckFailed as failure:
-        if failure.problem:
-            failure.got, failure.problem = failure.problem, None
-        method = (failure.got or "").partition(" ")[0]     # the judge's own first word
-        if failure.answer is Answer.NOT_IMPLEMENTED:
-            failure.summary = f"{method} is not implemented yet"
-        elif failure.answer is Answer.RAISED:
-            failure.summary = f"{method} raised an exception"
-        raise
+    first = len(READS) + (0 if method == "makeMove" else 2)
+    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
+                            [(first, first + 1)], _move_steps(method),
+                            keep=lambda item: item[1] is not None)
+    with blame.judging(method, "on a position", plays(blame, method)):
+        try:
+            check_all(f"{method} changed the wrong cell", chosen, outcomes, judge, hint=hint)
+        except CheckFailed as failure:
+            if failure.problem:
+                failure.got, failure.problem = failure.problem, None
+            raise
+
+
+def test_make_move(student, own_board_runs, blame):
+    """TicTacToe.makeMove marks the cell for the player to move (judged with the grader's own getSide)"""
+    _check_move(student, own_board_runs, blame, "makeMove",
+                "the move is (x, y): field[y][x]; getSide() says whose mark it is")
+
+
+def test_undo_move(student, own_board_runs, blame):
+    """TicTacToe.undoMove empties the cell of the move again"""
+    _check_move(student, own_board_runs, blame, "undoMove",
+                "the move is (x, y): field[y][x]; set that cell back to 0")
 
 
 @functools.cache
@@ -698,7 +871,7 @@ def bad_cell_cases():
     return tuple(found)
 
 
-def test_make_and_undo_refuse_bad_cells(student):
+def test_make_and_undo_refuse_bad_cells(student, blame):
     """makeMove refuses a taken cell and undoMove an empty one (ValueError)"""
     found = bad_cell_cases()
     for (case, _), outcome in zip(found, student.run([plan for _, plan in found])):
@@ -711,10 +884,17 @@ def test_make_and_undo_refuse_bad_cells(student):
             got = describe(outcome)
         else:
             continue
-        raise CheckFailed(f"{case.call.split('(')[0]} did not refuse a bad cell",
-                          call=case.call, position=case.position, got=got,
-                          expected="ValueError",
-                          hint="raise ValueError('...') for a cell in the wrong state")
+        method = case.call.split("(")[0]
+        with blame.judging(method, "for a cell in the wrong state"):
+            raise CheckFailed(f"{method} did not refuse a bad cell",
+                              call=case.call, position=case.position, got=got,
+                              expected="ValueError", answer=stub_or_none(outcome),
+                              hint="raise ValueError('...') for a cell in the wrong state")
+
+
+def stub_or_none(outcome):
+    """NOT_IMPLEMENTED for a stub (the headline says so); a wrong answer otherwise."""
+    return Answer.NOT_IMPLEMENTED if answer_of(outcome) is Answer.NOT_IMPLEMENTED else None
 
 
 # ------------------------------------------------------------ search runs (shared)
@@ -776,6 +956,8 @@ def best_searches():
     for game in trees()[1::2]:
         index += 1
         found.append(Search("best", game, (FULL, index)))
+    found.append(Search("best", Game("a decided game", decided_positions()[0], twist_for(6000)),
+                        (3, 0)))
     return tuple(smallest_first(found))
 
 
@@ -789,14 +971,29 @@ def tree_runs(student):
     return run(student, tree_searches())
 
 
+@functools.cache
+def on_its_own(searches):
+    """The same searches, each judging its method with the method it relies on
+    played by the grader (Search.played)."""
+    return tuple(dataclasses.replace(search, played=True) for search in searches)
+
+
 @pytest.fixture(scope="session")
 def evaluated_runs(student):
+    """getEvaluatedMoves with the student's own explore (the whole-program check)."""
     return run(student, evaluated_searches())
 
 
 @pytest.fixture(scope="session")
+def evaluated_played_runs(student):
+    """getEvaluatedMoves judged on its own: explore is the grader's."""
+    return run(student, on_its_own(evaluated_searches()))
+
+
+@pytest.fixture(scope="session")
 def best_runs(student):
-    return run(student, best_searches())
+    """getBestMove judged on its own: getEvaluatedMoves is the grader's."""
+    return run(student, on_its_own(best_searches()))
 
 
 def answer(r: Run, key: str):
@@ -808,7 +1005,7 @@ def answer(r: Run, key: str):
 
 
 # ------------------------------------------------------------ values
-def test_explore_values(student, explore_runs, tree_runs):
+def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
     def judge(r):
         got, problem = answer(r, "value")
@@ -819,7 +1016,8 @@ def test_explore_values(student, explore_runs, tree_runs):
         return None if got == r.want["value"] else f"returned {short(got)}"
     check_runs("explore returned the wrong value", explore_runs + tree_runs, judge,
                hint="the value is from the view of the player to move: the highest of the "
-                    "negated values of the children, in the order getMoves lists them")
+                    "negated values of the children, in the order getMoves lists them",
+               blame=blame)
 
 
 def _evaluated_reason(got, want):
@@ -838,18 +1036,34 @@ def _evaluated_reason(got, want):
     return None
 
 
-def test_evaluated_moves(student, evaluated_runs):
-    """getEvaluatedMoves values every move exactly and sorts best first, ties in move order"""
+def discipline(r: Run) -> str | None:
+    """Why the search did not leave the grader's board as it found it, from the
+    board's own records."""
+    got = r.record
+    if got["violations"]:
+        return got["violations"][0]
+    if got["pending"]:
+        return (f"left the moves {', '.join(got['pending'])} on the board "
+                "(made, never taken back)")
+    if not got["restored"]:
+        return "left the board different from before the search"
+    return None
+
+
+def test_evaluated_moves(student, evaluated_played_runs, blame):
+    """getEvaluatedMoves values every move exactly, sorts best first (ties in move order) and takes every move back (judged with the grader's own explore)"""
     def judge(r):
         got, problem = answer(r, "moves")
-        return problem or _evaluated_reason(got, r.want["moves"])
-    check_runs("getEvaluatedMoves returned wrong values or order", evaluated_runs, judge,
-               hint="value = -explore(depth - 1, -infinity, +infinity) after making the move; "
-                    "sort by value, highest first (a stable sort keeps ties in order)")
+        return problem or _evaluated_reason(got, r.want["moves"]) or discipline(r)
+    check_runs("getEvaluatedMoves returned wrong values or order", evaluated_played_runs,
+               judge, blame=blame,
+               hint="value = -explore(depth - 1, -infinity, +infinity) after making the move, "
+                    "then undoMove; sort by value, highest first (a stable sort keeps ties "
+                    "in order)")
 
 
 def best_moves(evaluated):
-    return [m for v, m, _ in evaluated if v == evaluated[0][0]]
+    return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
 
 @functools.cache
@@ -859,17 +1073,21 @@ def best_of(search: Search):
     return best_moves(evaluated)
 
 
-def test_best_move(student, best_runs):
-    """getBestMove returns a move with the best value at the given depth"""
+def test_best_move(student, best_runs, blame):
+    """getBestMove returns a move with the best value at the given depth (judged with the grader's own getEvaluatedMoves)"""
     def judge(r):
         move, problem = answer(r, "move")
         if problem:
             return problem
-        if move not in best_of(r.search):
+        best = best_of(r.search)
+        if not best:
+            return None if move is None else f"returned {short(move)} on a decided game"
+        if move not in best:
             return f"{short(move)} is not one of the best moves"
-        return None
+        return discipline(r)
     check_runs("getBestMove chose a move that is not among the best", best_runs, judge,
-               hint="choose among the moves whose value equals the best value")
+               hint="choose among the moves whose value equals the best value", blame=blame,
+               expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
 
 SEEDS = 24
@@ -923,10 +1141,15 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
     return None
 
 
-def test_best_move_random_choice(student):
-    """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one"""
-    searches = choice_searches()
-    runs = run(student, searches)
+def test_best_move_random_choice(student, blame):
+    """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
+    runs = run(student, on_its_own(choice_searches()))
+    with blame.judging("getBestMove", "on a board of the grader's",
+                       plays(blame, "getBestMove")):
+        _random_choice(runs)
+
+
+def _random_choice(runs):
     for start in range(0, len(runs), SEEDS):
         group = runs[start:start + SEEDS]
         game = group[0].search.game
@@ -938,10 +1161,9 @@ def test_best_move_random_choice(student):
             require(r.outcome)
             move, problem = answer(r, "move") if r.outcome.answered else (None, describe(r.outcome))
             if problem:
-                failure = CheckFailed("getBestMove did not answer", call=call,
-                                      position=game.text, got=problem)
-                _headline(failure)
-                raise failure
+                raise CheckFailed("getBestMove did not answer", call=call,
+                                  position=game.text, got=problem,
+                                  answer=answer_of(r.outcome))
             picks.append((r, move))
         wrong = [m for _, m in picks if m not in best]
         if wrong:
@@ -981,8 +1203,8 @@ def play_searches():
     return tuple(smallest_first(found))
 
 
-def test_short_sighted_play(student):
-    """ShortSightedOpponent.play makes a best move at its own depth (None when decided)"""
+def test_short_sighted_play(student, blame):
+    """ShortSightedOpponent.play makes a best move at its own depth, None when decided (judged with the grader's own getBestMove)"""
     def judge(r):
         move, problem = answer(r, "move")
         if problem:
@@ -1001,8 +1223,9 @@ def test_short_sighted_play(student):
                     "on the board")
         return None
     check_runs("ShortSightedOpponent.play did not make a best move",
-               run(student, play_searches()), judge,
-               hint="getBestMove(self.depth, rng), then make that move on the board")
+               run(student, on_its_own(play_searches())), judge, blame=blame,
+               hint="getBestMove(self.depth, rng), then make that move on the board",
+               expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
 
 @functools.cache
@@ -1012,7 +1235,6 @@ def edge_searches():
     noisy = twisted(opening, 6001, noise=9)
     found = [
         (Search("evaluated", decided, (3,)), "getEvaluatedMoves must return [] on a decided game"),
-        (Search("best", decided, (3, 0)), "getBestMove must return None on a decided game"),
         (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
     ]
     for depth in (1, 2):
@@ -1021,10 +1243,17 @@ def edge_searches():
     return tuple(found)
 
 
-def test_edge_cases(student):
-    """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1"""
+def test_edge_cases(student, blame):
+    """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1 (judged with the grader's own explore)"""
     found = edge_searches()
-    for (search, summary), r in zip(found, run(student, [s for s, _ in found])):
+    runs = run(student, on_its_own(tuple(s for s, _ in found)))
+    with blame.judging("getEvaluatedMoves", "on a board of the grader's",
+                       plays(blame, "getEvaluatedMoves")):
+        _edge_cases(found, runs)
+
+
+def _edge_cases(found, runs):
+    for (search, summary), r in zip(found, runs):
         require(r.outcome)
         got = r.outcome.value if r.outcome.answered and type(r.outcome.value) is dict else None
         if "raised" in r.want:
@@ -1032,12 +1261,16 @@ def test_edge_cases(student):
             want = "ValueError"
         else:
             key = next(iter(r.want))
-            good = got is not None and key in got and got[key] == r.want[key] and \
-                type(got[key]) is type(r.want[key])
-            want = short(r.want[key])
+            # explore is the grader's here, so the counter is not this check's:
+            # the values and moves are (the node counts are judged with the
+            # student's own explore, in the whole-program check)
+            good = got is not None and key in got and type(got[key]) is list and \
+                _evaluated_reason(got[key], r.want[key]) is None
+            want = short([(v, m) for v, m, _ in r.want[key]])
         if not good:
             raise CheckFailed(summary, call=search.call, position=search.game.text,
-                              got=describe(r.outcome), expected=want)
+                              got=describe(own_answer(r)), expected=want,
+                              answer=stub_or_none(r.outcome))
 
 
 # ------------------------------------------------------------ technique
@@ -1081,31 +1314,24 @@ def _value_then_work(r: Run):
     return work_reason(r)
 
 
-def test_work_on_hand_built_trees(student, tree_runs):
+def alpha_beta_work(r: Run) -> str:
+    """What the work checks expect: the value, and the work alpha-beta does for it."""
+    want = r.want_record
+    return (f"{r.want['value']!r}, expanding {want['expanded']} position(s) (treeNodeCounter "
+            f"{r.want['nodes']}) and calling evaluate {want['counts'].get('evaluate', 0)} "
+            "time(s)")
+
+
+def test_work_on_hand_built_trees(student, tree_runs, blame):
     """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
     check_runs("explore did not do the work of alpha-beta", tree_runs, _value_then_work,
-               hint=WORK_HINT)
+               hint=WORK_HINT, blame=blame, expected=alpha_beta_work)
 
 
-def test_work_on_positions(student, explore_runs, evaluated_runs):
-    """explore and getEvaluatedMoves expand exactly the nodes alpha-beta expands on tic-tac-toe"""
+def test_work_on_positions(student, explore_runs, blame):
+    """explore expands exactly the nodes alpha-beta expands on tic-tac-toe"""
     check_runs("explore did not do the work of alpha-beta", explore_runs, _value_then_work,
-               hint=WORK_HINT)
-
-    def judge(r):
-        got, problem = answer(r, "moves")
-        if problem:
-            return problem
-        nodes = {repr(e[1]): e[2] for e in got if type(e) is tuple and len(e) == 3} \
-            if type(got) is list else {}
-        for _, m, n in r.want["moves"]:
-            if nodes.get(repr(m)) != n:
-                return (f"reported {short(nodes.get(repr(m)))} nodes for move {m!r}; "
-                        f"alpha-beta expands {n}")
-        return work_reason(r, counter=False)
-    check_runs("getEvaluatedMoves did not do the work of alpha-beta", evaluated_runs, judge,
-               hint="reset treeNodeCounter to 0 before each move, search it with the full "
-                    "window, and record the counter afterwards")
+               hint=WORK_HINT, blame=blame, expected=alpha_beta_work)
 
 
 @functools.cache
@@ -1124,7 +1350,7 @@ def leaf_searches():
     return tuple(smallest_first(found))
 
 
-def test_explore_leaves(student):
+def test_explore_leaves(student, blame):
     """explore evaluates a leaf (depth 0, or a decided game) once, from the mover's view"""
     def judge(r):
         got, problem = answer(r, "value")
@@ -1142,7 +1368,7 @@ def test_explore_leaves(student):
         if r.record["counts"]["makeMove"]:
             return "made a move from a leaf: a decided game is never searched further"
         return None
-    check_runs("explore got a leaf wrong", run(student, leaf_searches()), judge,
+    check_runs("explore got a leaf wrong", run(student, leaf_searches()), judge, blame=blame,
                hint="at depth <= 0 or without moves: return evaluate() if player 1 is to move, "
                     "-evaluate() if player 2 is")
 
@@ -1160,7 +1386,7 @@ def depth_searches():
     return tuple(smallest_first(found))
 
 
-def test_depth_limit(student):
+def test_depth_limit(student, blame):
     """explore looks exactly `depth` half-moves ahead and evaluates only there (or at decided games)"""
     def judge(r):
         got, depth = r.record, r.search.args[0]
@@ -1175,7 +1401,7 @@ def test_depth_limit(student):
             return "made no move at all: nothing was searched"
         return None
     check_runs("explore did not respect its depth limit", run(student, depth_searches()),
-               judge, hint="depth counts the half-moves still to look ahead: evaluate when it "
+               judge, blame=blame, hint="depth counts the half-moves still to look ahead: evaluate when it "
                            "reaches 0, and only then (or when there are no moves)")
 
 
@@ -1198,7 +1424,7 @@ def window_searches():
     return tuple(smallest_first(found))
 
 
-def test_fail_hard_windows(student):
+def test_fail_hard_windows(student, blame):
     """explore with a narrow window is fail-hard: it returns a value inside [alpha, beta]"""
     def judge(r):
         got, problem = answer(r, "value")
@@ -1211,47 +1437,40 @@ def test_fail_hard_windows(student):
                                                f", outside the window [{alpha}, {beta}]")
         return None
     check_runs("explore returned the wrong value for a narrow window",
-               run(student, window_searches()), judge,
+               run(student, window_searches()), judge, blame=blame,
                hint="fail-hard: return beta on a cut, and alpha (raised by better children) "
                     "after the last move")
 
 
-def test_board_is_restored(student, explore_runs, evaluated_runs, best_runs, tree_runs):
-    """every search leaves the board exactly as it found it (make/undo discipline)"""
-    def judge(r):
-        got = r.record
-        if got["violations"]:
-            return got["violations"][0]
-        if got["pending"]:
-            return (f"left the moves {', '.join(got['pending'])} on the board "
-                    "(made, never taken back)")
-        if not got["restored"]:
-            return "left the board different from before the search"
-        return None
+def test_board_is_restored(student, explore_runs, tree_runs, blame):
+    """explore leaves the board exactly as it found it (make/undo discipline)"""
     judged = 0
-    for runs in (explore_runs, tree_runs, evaluated_runs, best_runs):
-        name = runs[0].search.call.split(".")[1].split("(")[0]
-        # The board's records are ours, so a search that raised is judged too. A
-        # search that made no move shows nothing (a timeout or a crash is reported
-        # by the value checks).
-        done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
-        judged += len(done)
-        try:
-            check_all(f"{name} broke the make/undo discipline", cases(done),
-                      [_as_answered(r.outcome) for r in done],
-                      lambda case, outcome: judge(case.args[0]),
-                      hint="every makeMove needs an undoMove of the same move before you "
-                           "return, on a cut too; take back the last move made first")
-        except CheckFailed as failure:
-            if failure.problem:
-                failure.got, failure.problem = failure.problem, None
-            raise
-    if not judged:      # nothing searched, so nothing was shown to be restored
-        first = explore_runs[0]
-        require(first.outcome)
-        raise CheckFailed("no search made a move, so the make/undo discipline could not be "
-                          "checked", call=first.search.call, position=first.search.game.text,
-                          got=describe(first.outcome))
+    with blame.judging("explore", "on a board of the grader's"):
+        for runs in (explore_runs, tree_runs):
+            # The board's records are ours, so a search that raised is judged too. A
+            # search that made no move shows nothing (a timeout or a crash is reported
+            # by the value checks). getEvaluatedMoves and getBestMove are judged on
+            # the board's records in their own checks.
+            done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
+            judged += len(done)
+            try:
+                check_all("explore broke the make/undo discipline",
+                          cases(done, lambda r: "the board as it was, every move taken back"),
+                          [_as_answered(own_answer(r)) for r in done],
+                          lambda case, outcome: discipline(case.args[0]),
+                          hint="every makeMove needs an undoMove of the same move before you "
+                               "return, on a cut too; take back the last move made first")
+            except CheckFailed as failure:
+                if failure.problem:
+                    failure.got, failure.problem = failure.problem, None
+                raise
+        if not judged:      # nothing searched, so nothing was shown to be restored
+            first = explore_runs[0]
+            require(first.outcome)
+            raise CheckFailed("no search made a move, so the make/undo discipline could not "
+                              "be checked", call=first.search.call,
+                              position=first.search.game.text,
+                              got=describe(own_answer(first)), answer=stub_or_none(first.outcome))
 
 
 def _as_answered(outcome):
@@ -1260,3 +1479,25 @@ def _as_answered(outcome):
     if outcome.answered:
         return outcome
     return type(outcome)(ok=True, value={"raised": outcome.raised or outcome.detail})
+
+
+# ------------------------------------------------------------ the whole program
+def test_evaluated_moves_with_your_own_explore(student, evaluated_runs, blame):
+    """your whole program: getEvaluatedMoves with your own explore values every move and counts its nodes as alpha-beta does"""
+    def judge(r):
+        got, problem = answer(r, "moves")
+        if problem:
+            return problem
+        reason = _evaluated_reason(got, r.want["moves"])
+        if reason:
+            return reason
+        nodes = {repr(e[1]): e[2] for e in got}
+        for _, m, n in r.want["moves"]:
+            if nodes.get(repr(m)) != n:
+                return (f"reported {short(nodes.get(repr(m)))} nodes for move {m!r}; "
+                        f"alpha-beta expands {n}")
+        return work_reason(r, counter=False) or discipline(r)
+    check_runs("getEvaluatedMoves with your own explore did not do the work of alpha-beta",
+               evaluated_runs, judge, blame=blame,
+               hint="reset treeNodeCounter to 0 before each move, search it with the full "
+                    "window, and record the counter afterwards")
