@@ -1,10 +1,12 @@
 """Sample mutants, grade each with the hidden suite in the sandbox, report.
 
 A mutant is a submission folder holding the mutated module (and the other
-modules of the reference unchanged); it is graded exactly as a student would
-be, by the assignment's `Grader` in forked workers that start after the reference has
-been graded (the warm-up fills every cache of expected values once). A mutant
-is killed when it loses any point.
+modules of the reference unchanged), read as grading reads a submission
+(intake.prepare); it is graded exactly as a student would be, by the assignment's
+`Grader` in forked workers that start after the reference has been graded (the
+warm-up fills every cache of expected values once), or with `--scheduler` on a
+Dask cluster's workers (grading/cluster.py), where `judge` turns each Graded into
+its verdict as it does here. A mutant is killed when it loses any point.
 """
 
 from __future__ import annotations
