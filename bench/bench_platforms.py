@@ -15,8 +15,10 @@ finish: correct, wrong and broken ones) three ways, one after the other:
 - platform, recomputing: the same package without expected.pickle (what packages
   did before), so each process recomputes the suite's expected values.
 
-Printed: seconds per submission (median and mean) of each, and the ratios of the two
-platform runs to bulk. The package is built as `autograder export` builds it, minus
+Each submission is graded the three ways in turn (a busy machine slows all three
+alike). Printed: wall seconds per submission (median and mean) and CPU seconds (the
+grading process and its sandboxed children), and the ratios of the two platform runs
+to bulk, by wall time and by CPU time. The package is built as `autograder export` builds it, minus
 the wheels (this checkout's kit is the installed one). Student code runs only in
 the kit's sandbox.
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -69,37 +72,46 @@ def package(name: str, folder: Path, precomputed: tuple[bytes, dict] | None) -> 
     return folder
 
 
-def bulk_seconds(name: str, folders: list[Path]) -> list[float]:
+def _cpu() -> float:
+    """CPU seconds of this process and of every child it waited for (their children too)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _timed(run) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of `run()`."""
+    wall, cpu = time.perf_counter(), _cpu()
+    run()
+    return time.perf_counter() - wall, _cpu() - cpu
+
+
+def bulk_grader(name: str) -> Grader:
     grader = Grader(assignment.load(name))
     grader.require_layers()
     grader.warm_up()
-    seconds = []
-    for folder in folders:
-        started = time.perf_counter()
-        graded = grader.grade(folder.name, folder)
-        seconds.append(time.perf_counter() - started)
-        assert graded.status != "error", graded.details
-    return seconds
+    return grader
 
 
-def platform_seconds(package_dir: Path, folders: list[Path], scratch: Path) -> list[float]:
-    seconds = []
+def bulk_one(grader: Grader, folder: Path) -> None:
+    graded = grader.grade(folder.name, folder)
+    assert graded.status != "error", graded.details
+
+
+def platform_one(package_dir: Path, folder: Path, scratch: Path) -> None:
+    """One submission as run_autograder runs it: a fresh process, results.json out."""
     env = {k: v for k, v in os.environ.items() if k != "SPIELBAUM_TIME_SCALE"}
-    for folder in folders:
-        root = scratch / "root"
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.copytree(folder, root / "submission")
-        (root / "results").mkdir(parents=True)
-        started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-s", "-m", "autograder.platforms.run",
-                               "gradescope", "--package", str(package_dir), "--root",
-                               str(root)], cwd=root, env=env, capture_output=True, text=True)
-        seconds.append(time.perf_counter() - started)
-        if done.returncode != 0 or not (root / "results" / "results.json").is_file():
-            raise SystemExit(f"{folder.name}: the platform run failed: "
-                             f"{(done.stdout + done.stderr)[-1500:]}")
-        json.loads((root / "results" / "results.json").read_text())
-    return seconds
+    root = scratch / "root"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(folder, root / "submission")
+    (root / "results").mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-s", "-m", "autograder.platforms.run",
+                           "gradescope", "--package", str(package_dir), "--root", str(root)],
+                          cwd=root, env=env, capture_output=True, text=True)
+    if done.returncode != 0 or not (root / "results" / "results.json").is_file():
+        raise SystemExit(f"{folder.name}: the platform run failed: "
+                         f"{(done.stdout + done.stderr)[-1500:]}")
+    json.loads((root / "results" / "results.json").read_text())
 
 
 def main() -> int:
@@ -118,20 +130,30 @@ def main() -> int:
         shipped = package(args.assignment, scratch / "with", precomputed)
         plain = package(args.assignment, scratch / "without", None)
         size = (shipped / EXPECTED).stat().st_size
-        bulk = bulk_seconds(args.assignment, folders)
-        fast = platform_seconds(shipped, folders, scratch)
-        slow = platform_seconds(plain, folders, scratch)
-    print(f"{args.assignment}: {len(folders)} submissions, each graded three ways "
+        grader = bulk_grader(args.assignment)
+        # Each submission three ways in turn, so that a busy machine slows all three alike.
+        ways = {"bulk": [], "shipped": [], "recomputing": []}
+        for folder in folders:
+            ways["bulk"].append(_timed(lambda: bulk_one(grader, folder)))
+            ways["shipped"].append(_timed(lambda: platform_one(shipped, folder, scratch)))
+            ways["recomputing"].append(_timed(lambda: platform_one(plain, folder, scratch)))
+    print(f"{args.assignment}: {len(folders)} submissions, each graded three ways in turn "
           f"(one run); expected values: {size / 1024:.0f} KiB, computed at export with "
           f"the reference's grading in {export_seconds:.1f} s")
-    for label, seconds in (("bulk grading, per submission (warm worker)", bulk),
-                           ("platform, expected values shipped", fast),
-                           ("platform, recomputing them (before)", slow)):
-        print(f"  {label:<44} median {statistics.median(seconds):6.2f} s, "
-              f"mean {statistics.mean(seconds):6.2f} s")
-    base = statistics.mean(bulk)
-    print(f"  ratio platform / bulk: {statistics.mean(fast) / base:.2f}x shipped, "
-          f"{statistics.mean(slow) / base:.2f}x recomputing (target: within 1.2x)")
+    labels = {"bulk": "bulk grading, per submission (warm worker)",
+              "shipped": "platform, expected values shipped",
+              "recomputing": "platform, recomputing them (before)"}
+    for way, label in labels.items():
+        walls, cpus = zip(*ways[way])
+        print(f"  {label:<44} wall: median {statistics.median(walls):6.2f} s, mean "
+              f"{statistics.mean(walls):6.2f} s; CPU: mean {statistics.mean(cpus):6.2f} s")
+    for index in (0, 1):
+        kind = ("wall", "CPU")[index]
+        base = statistics.mean(t[index] for t in ways["bulk"])
+        fast = statistics.mean(t[index] for t in ways["shipped"]) / base
+        slow = statistics.mean(t[index] for t in ways["recomputing"]) / base
+        print(f"  ratio platform / bulk ({kind}): {fast:.2f}x shipped, {slow:.2f}x "
+              "recomputing (target: within 1.2x)")
     return 0
 
 
