@@ -10,6 +10,7 @@
 #   make collect A=<a>          collect the submissions from the exchange (links, special
 #                               files and forged folders refused: one line each)
 #   make grade-collected A=<a>  grade them in parallel into the gradebook and autograded/
+#                               (SCHEDULER=tcp://HOST:PORT: on a Dask cluster's workers)
 #   make autograde A=<a>        the same through plain, serial `nbgrader autograde`
 #   make feedback A=<a>         generate_feedback + release_feedback
 #   make export                 the gradebook as grades-nbgrader.csv
@@ -32,7 +33,7 @@ collect: $(STAMP) nb-need-a
 	$(NB_CYCLE) collect $(A)
 
 grade-collected: $(STAMP) nb-need-a
-	$(NB_CYCLE) grade $(A)
+	$(NB_CYCLE) grade $(A) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 autograde: $(STAMP) nb-need-a
 	$(NB_CYCLE) autograde $(A)

@@ -94,7 +94,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
     cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
-    done = cluster.done() if cluster else {}
+    done = cluster.done(folders) if cluster else {}
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
         if folder.name not in done:

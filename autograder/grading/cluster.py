@@ -21,8 +21,16 @@ Rows and the student's files (feedback, and the behavioural fingerprint the
 similarity report reads) come back as data; the client writes them.
 
 A killed client resumes: every finished row is appended to `OUT/.grading.jsonl`
-with the run's settings, and a run with the same settings skips the students
-already there.
+with the run's settings and a digest of what the student handed in, and a run
+with the same settings skips the students already there whose submission is
+unchanged (a resubmission is graded again).
+
+Features other than `grade` send their own work through the same machinery
+(`Cluster.run`): `grade-collected` is bulk grading of the staged notebooks, and
+`mutate` sends mutants as prepared submissions with a `judge` (a function of a
+Graded, named `autograder.<module>:<function>`, so the engine imports no feature)
+and pytest `plugins` by module name; the worker grades them with the same Grader
+and returns what the judge makes of each.
 """
 
 from __future__ import annotations
@@ -62,10 +70,11 @@ def digest(piece) -> str:
 
 
 # ------------------------------------------------------------ the client
-class ClusterGrading:
-    """Grade folders on the workers of a running Dask scheduler."""
+class Cluster:
+    """A connection to a running Dask scheduler that grades chunks of prepared
+    submissions on its workers (each chunk in a fresh process of the kit's there)."""
 
-    def __init__(self, address: str, grader, out_dir: Path, reveal: bool):
+    def __init__(self, address: str):
         try:
             from distributed import Client
         except ImportError:
@@ -74,9 +83,7 @@ class ClusterGrading:
             self.client = Client(address, timeout=30)
         except (OSError, TimeoutError) as error:
             raise KitError(f"no Dask scheduler answers at {address}: {error}") from None
-        self.address, self.grader, self.out_dir = address, grader, out_dir
-        piece = grader.assignment
-        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
+        self.address = address
         workers = self.client.scheduler_info().get("workers", {})
         self.workers = len(workers)
         self.where = f"the Dask cluster at {address} ({len(workers)} workers now)"
@@ -84,9 +91,56 @@ class ClusterGrading:
     def close(self) -> None:
         self.client.close()
 
+    def run(self, spec: dict, items: list[tuple[str, dict]]) -> Iterator:
+        """Grade `items` ([(key, encoded prepared submission), ...]) on the workers as
+        `spec` says (assignment, digest, reveal; judge and plugins for features);
+        yield each chunk's results as it finishes."""
+        from distributed import as_completed
+        if not items:
+            return
+        size = chunk_size(len(items), self.workers)
+        spec = dict(spec, course=_course())
+        futures = [self.client.submit(grade_chunk, dict(spec, submissions=items[i:i + size]),
+                                      pure=False) for i in range(0, len(items), size)]
+        for future in as_completed(futures):
+            yield from future.result()
+
+
+def submission_digest(prepared: intake.Prepared) -> str:
+    """What a student handed in, as grading reads it: a resubmission differs."""
+    hasher = hashlib.sha256()
+    for name in sorted(prepared.modules):
+        hasher.update(name.encode() + b"\0" + prepared.modules[name] + b"\0")
+    hasher.update(json.dumps(prepared.notes).encode())
+    return hasher.hexdigest()[:16]
+
+
+class ClusterGrading:
+    """Grade folders on the workers of a running Dask scheduler."""
+
+    def __init__(self, address: str, grader, out_dir: Path, reveal: bool):
+        self.cluster = Cluster(address)
+        self.grader, self.out_dir = grader, out_dir
+        piece = grader.assignment
+        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
+        self.where = self.cluster.where
+        self._prepared: dict[str, tuple] = {}
+
+    def close(self) -> None:
+        self.cluster.close()
+
+    def _prepare(self, folder: Path) -> tuple:
+        """intake.prepare of a folder, read once per run; (prepared, its digest)."""
+        if folder.name not in self._prepared:
+            prepared, _, _ = intake.prepare(folder, self.grader.assignment.modules)
+            self._prepared[folder.name] = (prepared,
+                                           submission_digest(prepared) if prepared else None)
+        return self._prepared[folder.name]
+
     # -------------------------------------------------------- resuming
-    def done(self) -> dict[str, dict]:
-        """Rows of students a killed run with the same settings already graded."""
+    def done(self, folders: list[Path]) -> dict[str, dict]:
+        """Rows of students a killed run with the same settings already graded from
+        the same submission as now."""
         path = self.out_dir / JOURNAL
         if not path.is_file():
             return {}
@@ -94,10 +148,17 @@ class ClusterGrading:
         try:
             if not lines or json.loads(lines[0]) != self.settings:
                 return {}
-            rows = [json.loads(line) for line in lines[1:]]
+            entries = [json.loads(line) for line in lines[1:]]
         except ValueError:
             return {}       # a journal cut mid-line by the kill: start afresh
-        return {row["student"]: row for row in rows if isinstance(row, dict)}
+        rows = {entry["row"]["student"]: entry for entry in entries
+                if isinstance(entry, dict) and isinstance(entry.get("row"), dict)}
+        done = {}
+        for folder in folders:
+            entry = rows.get(folder.name)
+            if entry is not None and entry.get("input") == self._prepare(folder)[1]:
+                done[folder.name] = entry["row"]
+        return done
 
     def _journal(self, fresh: bool):
         handle = (self.out_dir / JOURNAL).open("w" if fresh else "a", encoding="utf-8")
@@ -110,40 +171,32 @@ class ClusterGrading:
     def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
         """Yield one row per folder (the rows in `done` as they are), writing each
         student's files into OUT as they arrive."""
-        from distributed import as_completed
-
         from . import report
         journal = self._journal(fresh=not done)
+
+        def keep(row: dict, student: str) -> None:
+            entry = {"input": self._prepared.get(student, (None, None))[1], "row": row}
+            journal.write(json.dumps(entry) + "\n")
+            journal.flush()
         try:
-            chunks, current = [], []
-            size = chunk_size(len(folders) - len(done), self.workers)
+            items = []
             for folder in folders:
                 if folder.name in done:
                     yield done[folder.name]
                     continue
-                prepared, status, problem = intake.prepare(folder, self.grader.assignment.modules)
+                prepared, _ = self._prepare(folder)
                 if prepared is None:        # no code to run: the same row as local grading
                     graded = self.grader.grade(folder.name, folder)
                     report.write_student(self.out_dir, graded, self.grader.assignment.title)
                     row = report.csv_row(graded)
-                    journal.write(json.dumps(row) + "\n")
+                    keep(row, folder.name)
                     yield row
                     continue
-                current.append([folder.name, _encode(prepared)])
-                if len(current) == size:
-                    chunks.append(current)
-                    current = []
-            if current:
-                chunks.append(current)
-            spec = dict(self.settings, course=_course())
-            futures = [self.client.submit(grade_chunk, dict(spec, submissions=chunk),
-                                          pure=False) for chunk in chunks]
-            for future in as_completed(futures):
-                for student, row, files in future.result():
-                    write_files(self.out_dir, student, files)
-                    journal.write(json.dumps(row) + "\n")
-                    journal.flush()
-                    yield row
+                items.append((folder.name, encode(prepared)))
+            for student, row, files in self.cluster.run(self.settings, items):
+                write_files(self.out_dir, student, files)
+                keep(row, student)
+                yield row
         finally:
             journal.close()
 
@@ -157,7 +210,7 @@ def write_files(out_dir: Path, student: str, files: dict[str, str]) -> None:
         (folder / name).write_text(text, encoding="utf-8")
 
 
-def _encode(prepared: intake.Prepared) -> dict:
+def encode(prepared: intake.Prepared) -> dict:
     return {"modules": {name: base64.b64encode(data).decode("ascii")
                         for name, data in prepared.modules.items()},
             "notes": list(prepared.notes)}
@@ -202,16 +255,32 @@ def _chunk_seconds(spec: dict) -> float:
 
 
 def _failed(spec: dict, reason: str) -> list:
-    """Rows for a chunk nobody could grade on this worker (status error)."""
+    """Replies for a chunk nobody could grade on this worker (status error)."""
     from .. import assignment
-    from . import report
     from .grader import Grader
     grader = Grader(assignment.load(spec["assignment"]), layers=[])
-    rows = []
-    for student, _ in spec["submissions"]:
-        graded = grader.error(student, reason, reason)
-        rows.append((student, report.csv_row(graded), _files(graded, grader)))
-    return rows
+    return [_reply(spec, grader, grader.error(student, reason, reason))
+            for student, _ in spec["submissions"]]
+
+
+def feature(name: str):
+    """A feature's function (`autograder.<module>:<function>`) or module
+    (`autograder.<module>`) named by the client: the engine imports no feature."""
+    import importlib
+    module, _, attribute = name.partition(":")
+    if not module.startswith("autograder."):
+        raise KitError(f"{name!r} is not a part of the kit")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+def _reply(spec: dict, grader, graded) -> tuple:
+    """What goes back for one submission: the spec's judge of it, or its row and
+    the files the report writes for it."""
+    if spec.get("judge"):
+        return graded.student, feature(spec["judge"])(graded)
+    from . import report
+    return graded.student, report.csv_row(graded), _files(graded, grader)
 
 
 def _files(graded, grader) -> dict[str, str]:
@@ -224,23 +293,23 @@ def _files(graded, grader) -> dict[str, str]:
 
 
 _grader = None
+_spec: dict = {}
 
 
 def _grade_one(student: str, prepared: dict) -> tuple:
     graded = _grader.grade_prepared(student, _decode(prepared))
-    from . import report
     try:
-        return student, report.csv_row(graded), _files(graded, _grader)
+        return _reply(_spec, _grader, graded)
     except Exception:
         import traceback
         graded = _grader.error(student, "grader error while writing the feedback",
                                traceback.format_exc(limit=30))
-        return student, report.csv_row(graded), _files(graded, _grader)
+        return _reply(_spec, _grader, graded)
 
 
 def serve(spec: dict) -> list:
     """Grade one chunk here (in this process's main thread and a pool of its own)."""
-    global _grader
+    global _grader, _spec
     import gc
 
     from .. import assignment
@@ -251,23 +320,19 @@ def serve(spec: dict) -> list:
         return _failed(spec, f"the kit on this worker grades {piece.name} with another "
                              "hidden suite or reference than the client's; install the "
                              "same kit on every worker")
-    grader = Grader(piece, reveal=spec["reveal"])
+    plugins = tuple(feature(name) for name in spec.get("plugins", ()))
+    grader = Grader(piece, reveal=spec.get("reveal", False), plugins=plugins)
     if not grader.lacking:
         try:
             grader.warm_up()
         except KitError as error:
             return _failed(spec, str(error))
     gc.freeze()
-    _grader = grader
+    _grader, _spec = grader, spec
     pool = Pool(1, _grade_one, ceiling=grader.rubric.timeouts.submission + 60,
-                lost=lambda task, reason: (task[0], *_lost(grader, task[0], reason)))
+                lost=lambda task, reason: _reply(spec, grader, grader.error(
+                    task[0], reason.splitlines()[0], reason)))
     return list(pool.run([tuple(item) for item in spec["submissions"]]))
-
-
-def _lost(grader, student: str, reason: str) -> tuple:
-    from . import report
-    graded = grader.error(student, reason.splitlines()[0], reason)
-    return report.csv_row(graded), _files(graded, grader)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Mutation analysis of a hidden suite: which bugs would it miss?
 
     autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J] [--full]
+                               [--scheduler tcp://HOST:PORT]
 
 Single-change mutants of the reference (solutions/<a>/<module>.py, inside the
 solution regions only) are graded by the real hidden suite in the real sandbox,

@@ -16,6 +16,9 @@ def add_command(commands) -> None:
                                       "(default out/mutation/ASSIGNMENT)")
     mutate.add_argument("--jobs", type=int, default=2,
                         help="mutants graded at once (default 2)")
+    mutate.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="grade the mutants on the workers of this Dask scheduler "
+                             "(README, 'Grading past one machine')")
     mutate.add_argument("--full", action="store_true",
                         help="run every check of every mutant instead of stopping at its "
                              "first lost point (same verdicts, slower)")
@@ -26,11 +29,12 @@ def add_command(commands) -> None:
 
 def _run(args) -> int:
     return mutate_cli(args.assignment, args.count, args.seed, args.out, args.jobs,
-                      full=args.full, fail_under=args.fail_under)
+                      full=args.full, fail_under=args.fail_under, scheduler=args.scheduler)
 
 
 def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
-               full: bool = False, fail_under: float | None = None) -> int:
+               full: bool = False, fail_under: float | None = None,
+               scheduler: str | None = None) -> int:
     import sys
     from pathlib import Path
 
@@ -41,7 +45,7 @@ def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
     target = Target.of(name)
     out_dir = Path(out) if out else Path("out") / "mutation" / name
     analysis = analyse(target, count=count, seed=seed, jobs=jobs, stop_early=not full,
-                       console=Console(stderr=True))
+                       console=Console(stderr=True), scheduler=scheduler)
     report.write(analysis, out_dir)
     console = Console(width=None if sys.stdout.isatty() else 130)
     console.print(f"{name}: {report.score_line(analysis)} (seed {seed}, "

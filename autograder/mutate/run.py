@@ -1,10 +1,12 @@
 """Sample mutants, grade each with the hidden suite in the sandbox, report.
 
 A mutant is a submission folder holding the mutated module (and the other
-modules of the reference unchanged); it is graded exactly as a student would
-be, by the assignment's `Grader` in forked workers that start after the reference has
-been graded (the warm-up fills every cache of expected values once). A mutant
-is killed when it loses any point.
+modules of the reference unchanged), read as grading reads a submission
+(intake.prepare); it is graded exactly as a student would be, by the assignment's
+`Grader` in forked workers that start after the reference has been graded (the
+warm-up fills every cache of expected values once), or with `--scheduler` on a
+Dask cluster's workers (grading/cluster.py), where `judge` turns each Graded into
+its verdict as it does here. A mutant is killed when it loses any point.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from .. import KitError, slices
+from ..grading import intake
+from ..grading.cluster import Cluster, digest, encode
 from ..grading.grader import Grader
+from ..grading.intake import Prepared
 from ..grading.pool import Pool
 from . import allowlist, stop
 from .operators import Mutant, compiles, mutants
@@ -131,12 +136,14 @@ _grader: Grader | None = None      # set before the workers fork
 
 def _grade(mutant: Mutant) -> tuple:
     """(mutant, status, killed_by, score, max_score, seconds) of one mutant."""
-    return (mutant, *_verdict(mutant))
+    graded = _grader.grade_prepared(mutant.ident, prepared(_grader.assignment, mutant))
+    return (mutant, *judge(graded))
 
 
-def _verdict(mutant: Mutant) -> tuple[str, str, float, float, float]:
-    target = _grader.assignment
-    started = time.perf_counter()
+def prepared(target: Target, mutant: Mutant) -> Prepared:
+    """The mutant as grading reads a submission: a folder holding the mutated module
+    and the reference's other modules, read by intake.prepare (the same bytes travel
+    to a cluster's worker)."""
     folder = Path(tempfile.mkdtemp(prefix="mutant-"))
     try:
         for module in target.modules:
@@ -144,10 +151,18 @@ def _verdict(mutant: Mutant) -> tuple[str, str, float, float, float]:
                 (folder / module).write_text(mutant.source, encoding="utf-8")
             else:
                 shutil.copyfile(target.solution_dir / module, folder / module)
-        graded = _grader.grade(mutant.ident, folder)
+        found, status, problem = intake.prepare(folder, target.modules)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    seconds = time.perf_counter() - started
+    if found is None:
+        raise KitError(f"mutant {mutant.ident} cannot be graded: {status}: {problem}")
+    return found
+
+
+def judge(graded) -> tuple[str, str, float, float, float]:
+    """(status, killed_by, score, max_score, seconds) of a graded mutant: plain data,
+    made where it was graded (here, or on a cluster's worker)."""
+    seconds = graded.seconds
     if graded.status not in ("graded", "import-error"):    # a grader bug: reported, not counted
         detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
         return "error", f"{graded.status}: {detail}", 0.0, graded.max_score, seconds
@@ -168,13 +183,14 @@ def _first_loss(graded) -> str:
 
 
 def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
-            stop_early: bool = True, console: Console | None = None) -> Analysis:
-    """Grade a seeded sample of `count` mutants of the reference with its hidden suite."""
+            stop_early: bool = True, console: Console | None = None,
+            scheduler: str | None = None) -> Analysis:
+    """Grade a seeded sample of `count` mutants of the reference with its hidden suite,
+    on `jobs` local workers or on the workers of the Dask scheduler `scheduler`."""
     if count < 1:
         raise KitError("--count must be at least 1")
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
-    global _grader
     started = time.perf_counter()
     console = console or Console(stderr=True)
     grader = Grader(target, plugins=(stop,) if stop_early else ())   # fails on a bad rubric
@@ -183,32 +199,63 @@ def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
     equivalent, stale = allowlist.match(entries, everything, target.allowlist_path)
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
-    grader.require_layers()
+    cluster = Cluster(scheduler) if scheduler else None
+    try:
+        return _analyse(target, grader, everything, chosen, verdicts, len(skipped), broken,
+                        stale, started, seed=seed, count=count, jobs=jobs,
+                        stop_early=stop_early, console=console, cluster=cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _on_cluster(cluster, target: Target, chosen: list[Mutant], stop_early: bool):
+    """Grade the mutants on the cluster's workers; the same tuples as the local pool."""
+    spec = {"assignment": target.name, "digest": digest(target), "reveal": False,
+            "judge": "autograder.mutate.run:judge",
+            "plugins": ["autograder.mutate.stop"] if stop_early else []}
+    items = [(str(number), encode(prepared(target, mutant)))
+             for number, mutant in enumerate(chosen)]
+    for key, verdict in cluster.run(spec, items):
+        yield (chosen[int(key)], *verdict)
+
+
+def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stale, started,
+             *, seed, count, jobs, stop_early, console, cluster) -> Analysis:
+    global _grader
     console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
-                  f"mutants (seed {seed}), {jobs} workers; {grader.describe()}")
-    grader.warm_up()                                  # the reference must score full marks
-    gc.freeze()
-    _grader = grader
+                  f"mutants (seed {seed}), "
+                  + (f"on {cluster.where}" if cluster
+                     else f"{jobs} workers; {grader.describe()}"))
+    if cluster is None:
+        # On a cluster each worker checks its own layers and grades the reference.
+        grader.require_layers()
+        grader.warm_up()                              # the reference must score full marks
+        gc.freeze()
+        _grader = grader
     grading_started = time.perf_counter()
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal)
-    pool = Pool(max(1, min(jobs, len(chosen))), _grade,
-                ceiling=grader.rubric.timeouts.submission + 60,
-                lost=lambda task, reason: (task[0], "error", reason.splitlines()[0], 0.0, 0.0,
-                                           0.0))
+    if cluster is None:
+        pool = Pool(max(1, min(jobs, len(chosen))), _grade,
+                    ceiling=grader.rubric.timeouts.submission + 60,
+                    lost=lambda task, reason: (task[0], "error", reason.splitlines()[0], 0.0,
+                                               0.0, 0.0))
+        finished = pool.run([(m,) for m in chosen])
+    else:
+        finished = _on_cluster(cluster, target, chosen, stop_early)
     with progress:
         task = progress.add_task("mutants", total=len(chosen))
-        for mutant, status, killed_by, score, max_score, seconds in pool.run(
-                [(m,) for m in chosen]):
+        for mutant, status, killed_by, score, max_score, seconds in finished:
             verdicts.append(Verdict(mutant, status, killed_by, score, max_score, seconds))
             progress.advance(task)
             if not console.is_terminal:          # a log gets one line per mutant instead
-                console.print(f"[{len(verdicts) - len(skipped)}/{len(chosen)}] {status}: "
+                console.print(f"[{len(verdicts) - skipped}/{len(chosen)}] {status}: "
                               f"{mutant.ident} ({seconds:.1f} s)", markup=False,
                               highlight=False)
     verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
                                  v.mutant.occurrence))
-    finished = time.perf_counter()
+    ended = time.perf_counter()
     return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
-                    stop_early, finished - started, finished - grading_started, jobs)
+                    stop_early, ended - started, ended - grading_started, jobs)

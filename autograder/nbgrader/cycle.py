@@ -3,7 +3,9 @@
     python -m autograder.nbgrader.cycle release A        generate_assignment, strip, release_assignment
                                                          (again: replaces the earlier release)
     python -m autograder.nbgrader.cycle collect A        collect the submissions from the exchange
-    python -m autograder.nbgrader.cycle grade A [--jobs N]   grade submitted/*/A/ in parallel
+    python -m autograder.nbgrader.cycle grade A [--jobs N] [--scheduler tcp://HOST:PORT]
+                                                         grade submitted/*/A/ in parallel
+                                                         (or on a Dask cluster's workers)
     python -m autograder.nbgrader.cycle autograde A      plain serial `nbgrader autograde` (safe too)
     python -m autograder.nbgrader.cycle feedback A       generate_feedback and release_feedback
     python -m autograder.nbgrader.cycle export [--to F]  the gradebook as CSV (nbgrader export)
@@ -306,10 +308,11 @@ def _count(number: int, word: str) -> str:
 
 
 def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
-                    say=print) -> list[dict]:
-    """Grade submitted/*/<name>/ in parallel; fill the gradebook and autograded/.
-    A folder whose name is no usable student id, or a student whose results cannot
-    be recorded, is one line for the teacher; everyone else is graded."""
+                    say=print, scheduler: str | None = None) -> list[dict]:
+    """Grade submitted/*/<name>/ in parallel (or on the workers of the Dask scheduler
+    `scheduler`, as `autograder grade --scheduler` does); fill the gradebook and
+    autograded/. A folder whose name is no usable student id, or a student whose
+    results cannot be recorded, is one line for the teacher; everyone else is graded."""
     import nbformat
     from rich.console import Console
 
@@ -337,7 +340,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
         staging = Path(scratch)
         _stage(name, api, students, staging)
         rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
-                               console=console)
+                               console=console, scheduler=scheduler)
     for student in students:
         try:
             notes = record_one(name, api, student, checks, answers, kit_out, nbformat)
@@ -491,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
                                             "feedback", "export", "student-config"])
     parser.add_argument("assignment", nargs="?")
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="grade: on the workers of this Dask scheduler (README, "
+                             "'Grading past one machine')")
     parser.add_argument("--to", default=None)
     args = parser.parse_args(argv)
     if args.command == "student-config" and not args.to:
@@ -507,7 +513,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{_count(len(found), 'submission')} of {args.assignment} collected")
         elif args.command == "grade":
             api = make_api()
-            rows = grade_collected(args.assignment, api, jobs=args.jobs)
+            rows = grade_collected(args.assignment, api, jobs=args.jobs,
+                                   scheduler=args.scheduler)
             print(f"{_count(len(rows), 'submission')} graded into the gradebook and "
                   "autograded/ (scores below: the checks, and written answers graded so far)")
             summary(args.assignment, api, {row["student"]: row["status"] for row in rows})

@@ -3,18 +3,23 @@
 Gradescope: `DIR/<a>-gradescope.zip`, to upload as the autograder:
 
     setup.sh, run_autograder          (at the zip's root, as Gradescope wants)
-    spielbaum/spielbaum.json          the package's settings
+    spielbaum/spielbaum.json          the package's settings (and the manifest of expected.pickle)
+    spielbaum/expected.pickle         the hidden suite's expected values, computed here once
     spielbaum/wheels/*.whl            the kit and its dependencies
     spielbaum/solutions/<a>/          assignment.toml and the reference module(s)
 
 PrairieLearn: `DIR/<a>-prairielearn/`, laid out like a course repository:
 
     serverFilesCourse/spielbaum-<a>/  run.sh (the entrypoint), spielbaum.json,
-                                      wheels/, solutions/<a>/
+                                      expected.pickle, wheels/, solutions/<a>/
     questions/spielbaum-<a>/          info.json and question.html to start from
 
 Before anything is written, the reference solution is graded by the hidden suite
-here and must score full marks: a broken suite is never shipped.
+here and must score full marks: a broken suite is never shipped. That grading
+also fills the suite's caches of expected values, which the package ships
+(grading/warm.py): each submission's fresh process on the platform loads them
+instead of recomputing them, after checking their hash against the suite, the
+reference and the data (a stale package refuses to grade).
 """
 
 from __future__ import annotations
@@ -33,8 +38,9 @@ import jinja2
 from .. import ROOT, KitError, release, slices
 from ..grading.grader import Grader
 from ..grading.runner import load_rubric
+from ..grading.warm import WarmCaches
 from ..sandbox import layers as sandbox_layers
-from . import CONFIG, PLATFORMS, wheels
+from . import CONFIG, EXPECTED, PLATFORMS, wheels
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
@@ -90,11 +96,11 @@ def test_visibility(piece, wanted: list[str]) -> dict[str, str]:
 
 
 def _config(piece, platform: str, reveal: bool, required: list[str], version: str,
-            visibility: dict[str, str] | None = None) -> str:
+            visibility: dict[str, str] | None = None, expected: dict | None = None) -> str:
     return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
                        "reveal_expected": reveal, "required_layers": required,
-                       "test_visibility": visibility or {}, "kit": version},
-                      indent=2) + "\n"
+                       "test_visibility": visibility or {}, "kit": version,
+                       "expected": expected}, indent=2) + "\n"
 
 
 def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
@@ -102,10 +108,12 @@ def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
     path.chmod(mode)
 
 
-def _package_folder(folder: Path, piece, config: str, wheelhouse: Path) -> None:
-    """What both platforms ship: settings, wheels, the reference modules."""
+def _package_folder(folder: Path, piece, config: str, wheelhouse: Path,
+                    expected: bytes) -> None:
+    """What both platforms ship: settings, expected values, wheels, the reference."""
     folder.mkdir(parents=True)
     (folder / CONFIG).write_text(config, encoding="utf-8")
+    (folder / EXPECTED).write_bytes(expected)
     shutil.copytree(wheelhouse, folder / "wheels")
     solutions = folder / "solutions" / piece.name
     solutions.mkdir(parents=True)
@@ -124,26 +132,28 @@ def _zip(folder: Path, target: Path) -> None:
                 archive.writestr(info, path.read_bytes())
 
 
-def gradescope(piece, out: Path, config: str, wheelhouse: Path, version: str) -> Path:
+def gradescope(piece, out: Path, config: str, wheelhouse: Path, version: str,
+               expected: bytes) -> Path:
     target = out / f"{piece.name}-gradescope.zip"
     with tempfile.TemporaryDirectory(prefix="spielbaum-export-") as temp:
         staging = Path(temp)
         context = {"title": piece.title, "version": version}
         _render("setup.sh.j2", staging / "setup.sh", 0o755, **context)
         _render("run_autograder.j2", staging / "run_autograder", 0o755, **context)
-        _package_folder(staging / "spielbaum", piece, config, wheelhouse)
+        _package_folder(staging / "spielbaum", piece, config, wheelhouse, expected)
         partial = target.with_name(target.name + ".part")
         _zip(staging, partial)
         partial.replace(target)
     return target
 
 
-def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str) -> Path:
+def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str,
+                 expected: bytes) -> Path:
     target = out / f"{piece.name}-prairielearn"
     folder = f"spielbaum-{piece.name}"
     shutil.rmtree(target, ignore_errors=True)
     grader = target / "serverFilesCourse" / folder
-    _package_folder(grader, piece, config, wheelhouse)
+    _package_folder(grader, piece, config, wheelhouse, expected)
     _render("prairielearn_run.sh.j2", grader / "run.sh", 0o755, title=piece.title,
             version=version)
     question = target / "questions" / folder
@@ -165,6 +175,14 @@ def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str) 
 WRITERS = {"gradescope": gradescope, "prairielearn": prairielearn}
 
 
+def precompute(piece) -> tuple[bytes, dict]:
+    """Grade the reference (it must score full marks) and keep what that computed:
+    the hidden suite's warm caches, pickled, and their manifest (grading/warm.py)."""
+    warm = WarmCaches(piece)
+    Grader(piece, plugins=(warm,)).warm_up()
+    return warm.snapshot()
+
+
 def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
            require: list[str] = (), reuse_wheels: Path | None = None,
            visibility: list[str] = (), log=print) -> list[Path]:
@@ -175,9 +193,10 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
     if visibility and platform != "gradescope":
         raise KitError("--visibility is Gradescope's (PrairieLearn shows every result)")
     shown = {piece.name: test_visibility(piece, list(visibility)) for piece in pieces}
+    expected = {}
     for piece in pieces:
         log(f"grading the reference of {piece.name} with its hidden suite ...")
-        Grader(piece).warm_up()
+        expected[piece.name] = precompute(piece)
     version = kit_version()
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -186,9 +205,10 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
         wheelhouse = Path(temp) / "wheels"
         wheels.build_wheelhouse(wheelhouse, reuse_wheels, log=log)
         for piece in pieces:
+            data, manifest = expected[piece.name]
             config = _config(piece, platform, reveal, required[piece.name], version,
-                             shown[piece.name])
-            written.append(WRITERS[platform](piece, out, config, wheelhouse, version))
+                             shown[piece.name], manifest)
+            written.append(WRITERS[platform](piece, out, config, wheelhouse, version, data))
             log(f"wrote {written[-1]}")
     return written
 

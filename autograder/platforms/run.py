@@ -8,7 +8,10 @@
 the platform's folder (`/autograder`, `/grade`), or SPIELBAUM_PLATFORM_ROOT.
 One submission is graded exactly as `autograder grade` grades it: the same
 `grade_submission`, the sandbox layers this container offers (all of them are
-applied), time limits scaled to this machine.
+applied), time limits scaled to this machine, and the hidden suite's expected
+values as a bulk grading worker has them after the reference's warm-up: loaded
+from the package (computed at export, grading/warm.py) once their hash matches
+this kit's hidden suite, reference and modules; a stale package grades nobody.
 
 No grade, never a silent downgrade: when a layer the package requires is not
 offered here, or the grader itself fails, the student's code is not run and no
@@ -28,11 +31,12 @@ from pathlib import Path
 
 from .. import KitError, assignment
 from ..grading.grader import Grader
+from ..grading import warm
 from ..grading.runner import Graded
 from ..outputs import jsondata
 from ..outputs.terminal import plain
 from ..sandbox import layers as sandbox_layers
-from . import CONFIG, results
+from . import CONFIG, EXPECTED, results
 from .upload import Upload
 
 DEFAULT_ROOTS = {"gradescope": "/autograder", "prairielearn": "/grade"}
@@ -46,6 +50,7 @@ class Package:
     reveal_expected: bool
     required_layers: tuple[str, ...]
     test_visibility: tuple[tuple[str, str], ...] = ()     # Gradescope's, per check
+    expected: dict | None = None    # the manifest of expected.pickle (None: none shipped)
 
     @classmethod
     def read(cls, folder: Path) -> Package:
@@ -53,7 +58,8 @@ class Package:
             data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
             return cls(folder, data["assignment"], data["platform"],
                        bool(data["reveal_expected"]), tuple(data["required_layers"]),
-                       tuple(sorted(dict(data.get("test_visibility") or {}).items())))
+                       tuple(sorted(dict(data.get("test_visibility") or {}).items())),
+                       data.get("expected"))
         except (OSError, ValueError, KeyError) as error:
             raise KitError(f"{folder / CONFIG} is missing or broken ({error}); "
                            "export the package again") from None
@@ -64,7 +70,13 @@ class NotGraded(Exception):
 
 
 def _grader(package: Package) -> Grader:
-    grader = Grader(assignment.load(package.assignment), reveal=package.reveal_expected)
+    """The Grader of the package: its floor of layers, its expected values (KitError,
+    one line, when they are stale)."""
+    piece = assignment.load(package.assignment)
+    plugins = ()
+    if package.expected is not None:
+        plugins = (warm.load(piece, package.folder / EXPECTED, package.expected),)
+    grader = Grader(piece, reveal=package.reveal_expected, plugins=plugins)
     # The package's floor of layers, which may be stricter than the rubric's.
     grader.rubric.required = tuple(dict.fromkeys(grader.rubric.required
                                                  + tuple(package.required_layers)))
@@ -73,7 +85,10 @@ def _grader(package: Package) -> Grader:
 
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     """Grade the upload in `submission`; (graded, notes, title) or NotGraded."""
-    grader = _grader(package)
+    try:
+        grader = _grader(package)
+    except KitError as error:           # a stale package: nobody is graded with it
+        raise NotGraded(str(error)) from None
     if grader.lacking:
         raise NotGraded(f"this container does not offer the sandbox layers the package "
                         f"requires ({grader.lacking_reasons()}); the student's code was not "

@@ -4,7 +4,11 @@ Starts `dask scheduler` and two `dask worker` processes on localhost (each worke
 one thread, in a PID namespace of its own, since it runs student code), grades the
 same tic-tac-toe submissions with --scheduler and locally, and compares grades.csv
 byte for byte and the feedback of each student. Then kills a cluster run's client
-halfway and runs it again: it resumes from OUT and ends with the same grades.csv.
+halfway and runs it again: it resumes from OUT, grading again only the student who
+resubmitted meanwhile.
+The same cluster (one per module: starting it is the expensive part) grades an
+nbgrader course's collected notebooks (`grade-collected --scheduler`) and a few
+mutants (`mutate --scheduler`), each compared with the same work done locally.
 """
 
 from __future__ import annotations
@@ -37,17 +41,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def cluster(tmp_path, monkeypatch):
-    """A scheduler and two single-thread workers on 127.0.0.1."""
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A scheduler and two single-thread workers on 127.0.0.1, shared by the module."""
     pytest.importorskip("distributed")
-    # one pinned time scale for every process: no calibration per task (limits are CPU
-    # time, so the verdicts do not depend on it)
-    monkeypatch.setenv("SPIELBAUM_TIME_SCALE", "1")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        # one pinned time scale for every process: no calibration per task (limits are
+        # CPU time, so the verdicts do not depend on it)
+        monkeypatch.setenv("SPIELBAUM_TIME_SCALE", "1")
+        yield from _cluster(tmp_path_factory.mktemp("dask-logs"))
+
+
+def _cluster(logs: Path):
     address = f"tcp://127.0.0.1:{free_port()}"
     started = []
-    logs = tmp_path / "dask-logs"
-    logs.mkdir()
 
     def launch(name, command):
         log = (logs / f"{name}.log").open("w")
@@ -75,6 +82,23 @@ def cluster(tmp_path, monkeypatch):
                 process.wait()
 
 
+@pytest.fixture(scope="module")
+def local(tmp_path_factory, cluster):
+    """STUDENTS graded locally (with the cluster's pinned time scale): the baseline."""
+    base = tmp_path_factory.mktemp("local")
+    subs = base / "subs"
+    for student in STUDENTS:
+        shutil.copytree(ROOT / "examples" / "tictactoe" / student, subs / student)
+    grade(subs, base / "out")
+    return subs, base / "out"
+
+
+def grades_by_student(path: Path) -> dict[str, str]:
+    """Each student's line of a grades.csv, as written."""
+    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    return {line.split(",", 1)[0]: line for line in lines}
+
+
 def grade_command(subs: Path, out: Path, *extra: str) -> list[str]:
     return in_pid_namespace([sys.executable, "-m", "autograder", "grade", "tictactoe",
                              str(subs), "--out", str(out), "--jobs", "2", *extra])
@@ -92,19 +116,16 @@ def feedback(out: Path, student: str) -> dict:
             "tests": [(t["number"], t["status"], t["output"]) for t in results["tests"]]}
 
 
-def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, cluster):
-    subs = tmp_path / "subs"
-    for student in STUDENTS:
-        shutil.copytree(ROOT / "examples" / "tictactoe" / student, subs / student)
-    grade(subs, tmp_path / "local")
+def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, cluster, local):
+    subs, local_out = local
     grade(subs, tmp_path / "cluster", "--scheduler", cluster)
-    local = (tmp_path / "local" / "grades.csv").read_bytes()
+    local = (local_out / "grades.csv").read_bytes()
     assert (tmp_path / "cluster" / "grades.csv").read_bytes() == local
     for student in STUDENTS:
-        assert feedback(tmp_path / "cluster", student) == feedback(tmp_path / "local", student)
+        assert feedback(tmp_path / "cluster", student) == feedback(local_out, student)
         # The behavioural fingerprint (for `similarity`) comes back from the worker
         # too, recorded from the same modules as locally.
-        local_print = tmp_path / "local" / student / "fingerprint.json"
+        local_print = local_out / student / "fingerprint.json"
         cluster_print = tmp_path / "cluster" / student / "fingerprint.json"
         assert local_print.is_file() == cluster_print.is_file(), student
         if local_print.is_file():
@@ -112,8 +133,10 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
                 json.loads(local_print.read_text())["modules"]
     assert (tmp_path / "cluster" / "ada_alphabeta" / "fingerprint.json").is_file()
 
-    # A client killed halfway resumes: the same grades.csv, and the students already
-    # graded are not sent to the cluster again.
+    # A client killed halfway resumes: the students already graded are not sent to
+    # the cluster again, unless they handed in other code meanwhile (the journal
+    # keeps a digest of each submission): one of them resubmits ada's module and
+    # gets ada's grade; everyone else's line is local grading's.
     out = tmp_path / "resumed"
     run = subprocess.Popen(grade_command(subs, out, "--scheduler", cluster), cwd=ROOT,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -126,10 +149,69 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
         time.sleep(0.2)
     os.killpg(run.pid, signal.SIGKILL)
     run.wait(timeout=30)
-    before = len(journal.read_text().splitlines()) - 1
-    assert before >= 3, "the killed run finished nothing: kill it later"
-    done = subprocess.run(grade_command(subs, out, "--scheduler", cluster), cwd=ROOT,
+    finished = [json.loads(line)["row"]["student"]
+                for line in journal.read_text().splitlines()[1:]]
+    assert len(finished) >= 3, "the killed run finished nothing: kill it later"
+    resubmitter = next(s for s in finished if s != "ada_alphabeta")
+    again = shutil.copytree(subs, tmp_path / "resubmitted")
+    (again / resubmitter).mkdir(exist_ok=True)
+    shutil.copyfile(subs / "ada_alphabeta" / "tictactoe.py",
+                    again / resubmitter / "tictactoe.py")
+    done = subprocess.run(grade_command(again, out, "--scheduler", cluster), cwd=ROOT,
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert f"resuming: {before} already graded" in done.stderr, done.stderr[-2000:]
-    assert (out / "grades.csv").read_bytes() == local
+    assert f"resuming: {len(finished) - 1} already graded" in done.stderr, done.stderr[-2000:]
+    expected = grades_by_student(local_out / "grades.csv")
+    expected[resubmitter] = expected["ada_alphabeta"].replace("ada_alphabeta", resubmitter, 1)
+    assert grades_by_student(out / "grades.csv") == expected
+    assert expected[resubmitter] != grades_by_student(local_out / "grades.csv")[resubmitter]
+
+
+# Two kinds of grade, handed in through nbgrader (one per worker).
+NBGRADER_STUDENTS = ["ada_alphabeta", "eve_no_antidiagonal"]
+
+
+def test_grade_collected_on_the_cluster_records_what_local_grading_gives(tmp_path, cluster,
+                                                                         local):
+    """`grade-collected --scheduler`: a real nbgrader course (release, fetch, submit,
+    collect) graded on the cluster; the kit's grades.csv has each student's line of
+    local grading, and the gradebook holds the same scores."""
+    pytest.importorskip("nbgrader")
+    done = subprocess.run(in_pid_namespace(
+        [sys.executable, "-m", "tests.nbgrader.scenario", "cluster", str(tmp_path), cluster,
+         *NBGRADER_STUDENTS]), cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-4000:]
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "Dask" in outcome["said"], outcome["said"][-2000:]
+    expected = grades_by_student(local[1] / "grades.csv")
+    on_cluster = grades_by_student(Path(outcome["grades"]))
+    assert on_cluster == {student: expected[student] for student in NBGRADER_STUDENTS}
+    scores = {line.split(",")[0]: float(line.split(",")[1]) for line in on_cluster.values()}
+    assert outcome["exported"] == scores
+    assert scores["ada_alphabeta"] > scores["eve_no_antidiagonal"] > 0
+
+
+def mutation_rows(out: Path) -> list[dict]:
+    """mutation.csv without the seconds each mutant took."""
+    import csv
+    with (out / "mutation.csv").open(encoding="utf-8") as handle:
+        return [{k: v for k, v in row.items() if k != "seconds"}
+                for row in csv.DictReader(handle)]
+
+
+def test_mutate_on_the_cluster_gives_the_local_verdicts(tmp_path, cluster):
+    """`mutate --scheduler`: the same sample of mutants, the same verdicts and the
+    same first failed check as local mutation analysis."""
+    def mutate(out: Path, *extra: str) -> str:
+        done = subprocess.run(in_pid_namespace(
+            [sys.executable, "-m", "autograder", "mutate", "tictactoe", "--count", "3",
+             "--jobs", "2", "--out", str(out), *extra]),
+            cwd=ROOT, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        return done.stderr
+    mutate(tmp_path / "local")
+    said = mutate(tmp_path / "cluster", "--scheduler", cluster)
+    assert "Dask" in said, said[-2000:]
+    rows = mutation_rows(tmp_path / "local")
+    assert len(rows) == 3 and any(row["status"] == "killed" for row in rows), rows
+    assert mutation_rows(tmp_path / "cluster") == rows

@@ -6,6 +6,8 @@
                                                    submissions that attack it
     python -m tests.nbgrader.scenario students BASE  the student commands of
                                                    docs/TEACHING.md, run as written
+    python -m tests.nbgrader.scenario cluster BASE SCHEDULER STUDENT...
+                                                   grade-collected on a Dask cluster
 
 Both build a temporary course and exchange under BASE, grade the same files
 with the bulk grader (`grade_all`), and print one JSON line the tests judge.
@@ -510,10 +512,36 @@ def formgrader_page(cycle, folder: Path, target: Path) -> str:
     return str(target)
 
 
+# ------------------------------------------------------------ grade-collected on a cluster
+def cluster_scenario(base: Path, scheduler: str, *students: str) -> dict:
+    """Release; each student (named after an example) fetches, puts the example's
+    module in and submits; collect; grade-collected on the Dask cluster `scheduler`.
+    tests/kit/test_cluster.py compares with local grading."""
+    import io
+
+    from rich.console import Console
+    cycle, api = setup(base)
+    cycle.release(A, api)
+    for student in students:
+        home = base / "homes" / student
+        home.mkdir(parents=True)
+        mine = cycle.student_api(home, student)
+        cycle.student_step("FetchAssignment", A, mine)
+        shutil.copyfile(EXAMPLES / student / "tictactoe.py", home / A / "tictactoe.py")
+        cycle.student_step("Submit", A, mine)
+    cycle.collect(A, api)
+    said = io.StringIO()
+    cycle.grade_collected(A, api, jobs=2, scheduler=scheduler,
+                          console=Console(file=said, width=200))
+    return {"grades": str(cycle.course_root(api) / "kit_grades" / A / "grades.csv"),
+            "exported": exported(cycle, api, base / "export.csv"), "said": said.getvalue()}
+
+
 SCENARIOS = {"cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
-             "rerelease": rerelease_scenario, "intake": intake_scenario}
+             "rerelease": rerelease_scenario, "intake": intake_scenario,
+             "cluster": cluster_scenario}
 
 if __name__ == "__main__":
     which, where = sys.argv[1], Path(sys.argv[2])
-    outcome = SCENARIOS[which](where)
+    outcome = SCENARIOS[which](where, *sys.argv[3:])
     sys.stdout.write("\n" + json.dumps(outcome) + "\n")

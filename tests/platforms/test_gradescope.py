@@ -145,3 +145,38 @@ def test_a_missing_required_layer_gives_no_grade_and_says_why(gradescope_root, f
     assert not (strict / "results" / "results.json").exists()
     assert "NOT GRADED" in done.stdout and "netns" in done.stdout
     assert "Operation not permitted" in done.stdout        # the probe's reason
+
+
+def test_a_stale_package_grades_nobody_and_says_so_in_one_line(gradescope_root, fresh_python,
+                                                               tmp_path):
+    """The expected values computed at export are checked by their hash: once the
+    reference (or the data) differs from what they were computed with, no submission is
+    graded, and the output says why in one line. The same copy, untouched, grades."""
+    ada = ROOT / "examples" / "tictactoe" / "ada_alphabeta"
+    honest = tmp_path / "honest"
+    shutil.copytree(gradescope_root("tictactoe"), honest, symlinks=True)
+    done = grade_on_gradescope(honest, fresh_python, ada)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert read_results(honest / "results" / "results.json")["score"] == 25
+
+    def new_reference(package: Path) -> None:
+        reference = package / "source" / "spielbaum" / "kit" / "solutions" / "tictactoe" / \
+            "tictactoe.py"
+        reference.write_text(reference.read_text() + "\n# fixed after the export\n")
+
+    def new_data(package: Path) -> None:
+        data = package / "source" / "spielbaum" / "expected.pickle"
+        old = data.read_bytes()
+        middle = len(old) // 2
+        data.write_bytes(old[:middle] + bytes([old[middle] ^ 1]) + old[middle + 1:])
+
+    for name, change in (("reference", new_reference), ("data", new_data)):
+        stale = tmp_path / name
+        shutil.copytree(gradescope_root("tictactoe"), stale, symlinks=True)
+        change(stale)
+        done = grade_on_gradescope(stale, fresh_python, ada)
+        assert done.returncode != 0, name
+        assert not (stale / "results" / "results.json").exists(), name
+        said = [line for line in done.stdout.splitlines() if "NOT GRADED" in line]
+        assert len(said) == 1 and "export the package again" in said[0], done.stdout
+        assert "Traceback" not in done.stdout + done.stderr, name

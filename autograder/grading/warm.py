@@ -1,0 +1,293 @@
+"""Warm caches that travel: the hidden suite's expected values, computed once and shipped.
+
+Bulk grading grades the reference first (Grader.warm_up): every `functools.cache`
+of the hidden suite (positions, cases, expected values) fills once, and the
+workers forked afterwards grade every student against the warm caches. A
+platform package grades each submission in a fresh process, which used to
+recompute all of them per submission. Here the same caches are saved once (at
+export) and loaded into that fresh process, with no code of any suite's own:
+
+- `WarmCaches` is a pytest plugin the Grader adds to the hidden suite's run.
+  When pytest has imported the suite (collection finished, no check run yet), it
+  replaces every module-level `functools.cache`/`lru_cache` function of the
+  suite's modules (its folder and the shared modules beside it, such as
+  suites/fixtures) by a `Memo`: the same function behind a plain dict, which can
+  be read, and filled before the first call. Every alias of the function in
+  those modules is replaced too; calls through a reference kept elsewhere still
+  work, only without the shipped values.
+- `snapshot()` after the warm-up pickles each Memo's entries (a function whose
+  entries cannot be pickled, e.g. lambdas among its keys, keeps only those that
+  can; the rest are computed where it runs, as before) with a manifest: the
+  digest of the hidden suite and reference (grading/cluster.py's), the hash of
+  each module whose caches are in it, and the hash of the data itself.
+- The engine's own caches keyed by an object's identity (IDENTITY_CACHES: the
+  sandbox client's encoded arguments, the fingerprint's digests of them) travel
+  in the same pickle, restricted to objects inside the suite's cached entries:
+  one pickle keeps shared objects shared, so each is the very object the
+  unpickled cases hand to the student, and is filed again under its new id.
+- `load()` checks that manifest against the kit it runs in before unpickling
+  anything: a package whose suite, reference, modules or data changed since the
+  export refuses to grade with one line.
+
+The values are the reference's answers, computed exactly as a warm-up computes
+them; a submission graded against them sees the caches in the state a bulk
+grading worker starts with.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+import sys
+from pathlib import Path
+
+from .. import KitError
+
+_CACHE_TYPE = type(functools.cache(lambda: None))
+_MISSING = object()
+#: The engine's caches of {id(obj): (obj, ...)}: what grading derives from an argument
+#: object once per process (the object held, so that its id stays its own).
+IDENTITY_CACHES = (("autograder.sandbox.client", "_ENCODED"),
+                   ("autograder.grading.fingerprint", "_MEMO"))
+
+
+class Memo:
+    """A drop-in for a functools.cache of `function` whose entries can be read."""
+
+    def __init__(self, function, entries: dict | None = None):
+        functools.update_wrapper(self, function)
+        self.function = function
+        self.entries: dict = dict(entries or {})
+        self.hits = self.misses = 0
+
+    @staticmethod
+    def key(args: tuple, kwargs: dict):
+        # functools.cache's own rule: one int or str argument is its own key (so 3 and
+        # 3.0 are two entries), anything else the tuple of the arguments.
+        if not kwargs and len(args) == 1 and type(args[0]) in (int, str):
+            return args[0]
+        return (args, tuple(sorted(kwargs.items()))) if kwargs else args
+
+    def __call__(self, *args, **kwargs):
+        key = self.key(args, kwargs)
+        found = self.entries.get(key, _MISSING)
+        if found is _MISSING:
+            self.misses += 1
+            found = self.entries[key] = self.function(*args, **kwargs)
+        else:
+            self.hits += 1
+        return found
+
+    def cache_info(self):
+        return functools._CacheInfo(self.hits, self.misses, None, len(self.entries))
+
+    def cache_clear(self) -> None:
+        self.entries.clear()
+
+    def __get__(self, instance, owner=None):       # like a plain function in a class
+        return self if instance is None else functools.partial(self, instance)
+
+    def __reduce__(self):
+        # Pickled by name, as a function is: a cached function inside a key (e.g. a
+        # case builder given to another cached function) is the installed Memo again.
+        return _module_global, (self.__module__, self.__qualname__)
+
+
+def _module_global(module: str, name: str):
+    import importlib
+    return getattr(importlib.import_module(module), name)
+
+
+def _assignment_suites(piece) -> set[Path]:
+    """Every assignment's suite folder beside this one (each has a rubric.toml)."""
+    return {p.parent for p in piece.suite_dir.parent.glob("*/rubric.toml")}
+
+
+def suite_modules(piece) -> dict[str, object]:
+    """The imported modules of `piece`'s hidden suite: its own folder's and the shared
+    ones beside it (not another assignment's)."""
+    suite, area = piece.suite_dir.resolve(), piece.suite_dir.parent.resolve()
+    others = {p.resolve() for p in _assignment_suites(piece)} - {suite}
+    found = {}
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if not file:
+            continue
+        path = Path(file).resolve()
+        if area not in path.parents or any(other in path.parents for other in others):
+            continue
+        found[name] = module
+    return found
+
+
+class WarmCaches:
+    """The pytest plugin: install Memos once the suite is imported (`load` installs
+    them earlier, filled with the shipped entries)."""
+
+    def __init__(self, piece):
+        self.piece = piece
+        self.memos: dict[tuple[str, str], Memo] = {}
+
+    def pytest_collection_finish(self, session) -> None:
+        self.install()
+
+    def install(self) -> None:
+        for module_name, module in suite_modules(self.piece).items():
+            for name, value in list(vars(module).items()):
+                if isinstance(value, Memo) and value.__module__ == module_name:
+                    self.memos.setdefault((module_name, name), value)
+                if not isinstance(value, _CACHE_TYPE) or value.__module__ != module_name:
+                    continue
+                memo = Memo(value.__wrapped__)
+                self.memos[(module_name, name)] = memo
+                self._replace_everywhere(value, memo)
+
+    def _replace_everywhere(self, wrapper, memo: Memo) -> None:
+        for module in suite_modules(self.piece).values():
+            for name, value in list(vars(module).items()):
+                if value is wrapper:
+                    setattr(module, name, memo)
+
+    # ------------------------------------------------------------ at export
+    def snapshot(self) -> tuple[bytes, dict]:
+        """(the pickled entries, the manifest) after a warm-up."""
+        kept: dict[tuple[str, str], dict] = {}
+        for place, memo in sorted(self.memos.items()):
+            if not memo.entries:
+                continue
+            try:
+                pickle.loads(pickle.dumps(memo.entries, protocol=pickle.HIGHEST_PROTOCOL))
+                kept[place] = memo.entries
+            except Exception:  # noqa: BLE001 (keep what pickles, entry by entry)
+                entries = {key: value for key, value in memo.entries.items()
+                           if _pickles(key, value)}
+                if entries:
+                    kept[place] = entries
+        data = pickle.dumps({"memos": kept, "held": _held(kept)},
+                            protocol=pickle.HIGHEST_PROTOCOL)
+        modules = sorted({module for module, _ in kept})
+        manifest = {"suite": _suite_digest(self.piece),
+                    "modules": {m: _module_hash(self.piece, m) for m in modules},
+                    "data": hashlib.sha256(data).hexdigest(),
+                    "functions": len(kept),
+                    "entries": sum(len(e) for e in kept.values())}
+        return data, manifest
+
+
+def _identity_caches() -> dict[str, dict]:
+    import importlib
+    found = {}
+    for module, name in IDENTITY_CACHES:
+        cache = getattr(importlib.import_module(module), name, None)
+        if isinstance(cache, dict):
+            found[f"{module}:{name}"] = cache
+    return found
+
+
+def _held(kept: dict) -> dict[str, list]:
+    """The identity caches' entries whose object is inside the kept entries."""
+    inside = _reachable(kept)
+    return {name: [entry for key, entry in cache.items()
+                   if key in inside and isinstance(entry, tuple) and entry
+                   and id(entry[0]) == key]
+            for name, cache in _identity_caches().items()}
+
+
+def _reachable(root) -> set[int]:
+    """The ids of the containers and the kit's objects reachable from `root`."""
+    seen, todo = set(), [root]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            todo.extend(item)
+        elif type(item).__module__.startswith("autograder"):
+            todo.extend(getattr(item, "__dict__", {}).values())
+            todo.extend(getattr(item, slot) for slot in getattr(type(item), "__slots__", ())
+                        if hasattr(item, slot))
+    return seen
+
+
+def _pickles(key, value) -> bool:
+    try:
+        pickle.loads(pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _suite_digest(piece) -> str:
+    from .cluster import digest
+    return digest(piece)
+
+
+def _module_hash(piece, module_name: str) -> str:
+    """The hash of a suite module's source, found as the kit it runs in finds it."""
+    import importlib.util
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not spec.origin or not Path(spec.origin).is_file():
+        return "missing"
+    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------ where it runs
+def load(piece, data_path: Path, manifest: dict) -> WarmCaches:
+    """The plugin for a fresh process, its Memos filled with the shipped entries,
+    after checking them against this kit's suite, reference and modules; KitError
+    (one line) when anything changed since the export.
+
+    The suite's modules are imported here, before pytest imports them (it finds
+    them in sys.modules): their cached functions become Memos first, so that the
+    entries unpickle with the Memos inside their keys."""
+    stale = "; export the package again (autograder export), which recomputes them"
+    try:
+        data = data_path.read_bytes()
+    except OSError as error:
+        raise KitError(f"the package's precomputed expected values are missing "
+                       f"({data_path.name}: {error.strerror or error}){stale}") from None
+    if hashlib.sha256(data).hexdigest() != manifest.get("data"):
+        raise KitError(f"the package's precomputed expected values ({data_path.name}) are "
+                       f"not the ones it was exported with{stale}")
+    if _suite_digest(piece) != manifest.get("suite"):
+        raise KitError(f"the package's precomputed expected values were computed for "
+                       f"another hidden suite or reference of {piece.name}{stale}")
+    modules = dict(manifest.get("modules") or {})
+    for module, wanted in modules.items():
+        if _module_hash(piece, module) != wanted:
+            raise KitError(f"the package's precomputed expected values were computed with "
+                           f"another {module}{stale}")
+    import importlib
+
+    from .reference import load_reference
+    for module in piece.module_names:       # values may be of the reference's own classes
+        load_reference(piece.name, module)
+    import gc
+    warm = WarmCaches(piece)
+    try:
+        for module in modules:
+            importlib.import_module(module)
+        warm.install()
+        gc.disable()        # a million new objects, none of them garbage: no collections
+        try:
+            shipped = pickle.loads(data)
+        finally:
+            gc.enable()
+    except Exception as error:  # noqa: BLE001 (hash-checked, yet not loadable here)
+        raise KitError(f"the package's precomputed expected values cannot be loaded here "
+                       f"({type(error).__name__}: {error}){stale}") from None
+    for place, entries in shipped["memos"].items():
+        memo = warm.memos.get(place)
+        if memo is not None:
+            memo.entries.update(entries)
+    caches = _identity_caches()
+    for name, entries in shipped["held"].items():
+        if name in caches:
+            caches[name].update((id(entry[0]), entry) for entry in entries)
+    gc.freeze()     # permanent, as after a bulk warm-up: collections skip them
+    return warm
