@@ -302,8 +302,18 @@ def _problems(name):
 
 
 def _failing_callees(name, relies_on):
-    """The functions `name` calls that fail too (their failure may be its cause)."""
-    return [callee for callee in relies_on.get(name, ()) if _problems(callee)]
+    """The functions `name` calls, directly or through others, that fail too (their
+    failure may be its cause), nearest first."""
+    found, seen, todo = [], {name}, list(relies_on.get(name, ()))
+    while todo:
+        callee = todo.pop(0)
+        if callee in seen:
+            continue
+        seen.add(callee)
+        if _problems(callee):
+            found.append(callee)
+        todo += relies_on.get(callee, ())
+    return found
 
 
 def _verdict(name, relies_on):
