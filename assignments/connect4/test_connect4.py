@@ -21,7 +21,16 @@ FULL_DRAW = [37, 35, 28, 21, 14, 7, 0, 36, 29, 22, 15, 8, 1, 30, 23, 16, 9, 2, 3
 
 
 def draw(state):
-    return f"{c4.showBoard(c4.getBoard(state))}\nstate = {state}"
+    return f"{c4.showBoard(board_of(state))}\nstate = {state}"
+
+
+def board_of(state):
+    """The board of `state`, built here and not by your getBoard: so each test
+    checks one function of yours (x on the even moves, o on the odd ones)."""
+    board = ["."] * 42
+    for move, cell in enumerate(state):
+        board[cell] = "xo"[move % 2]
+    return board
 
 
 def check(call, state, expected, got):
@@ -46,19 +55,19 @@ def test_colNrs():
 @pytest.mark.checks("freeIn")
 def test_freeIn():
     state = [38, 31, 24, 17, 10, 3, 35]   # column 3 is full
-    board = c4.getBoard(state)
+    board = board_of(state)
     check("freeIn(board, 3)", state, None, c4.freeIn(board, 3))
     check("freeIn(board, 0)", state, 28, c4.freeIn(board, 0))
     check("freeIn(board, 6)", state, 41, c4.freeIn(board, 6))
     state = [35, 36, 28, 37, 21, 39, 14, 40, 7]   # column 0 has one empty cell left, the top
-    check("freeIn(board, 0)", state, 0, c4.freeIn(c4.getBoard(state), 0))
+    check("freeIn(board, 0)", state, 0, c4.freeIn(board_of(state), 0))
 
 
 @pytest.mark.checks("free")
 def test_free():
-    check("free(board)", [], [35, 36, 37, 38, 39, 40, 41], c4.free(c4.getBoard([])))
+    check("free(board)", [], [35, 36, 37, 38, 39, 40, 41], c4.free(board_of([])))
     state = [38, 31, 24, 17, 10, 3, 35]
-    check("free(board)", state, [28, 36, 37, 39, 40, 41], c4.free(c4.getBoard(state)))
+    check("free(board)", state, [28, 36, 37, 39, 40, 41], c4.free(board_of(state)))
 
 
 @pytest.mark.checks("nextstates")
@@ -80,7 +89,7 @@ def test_lines():
                 '......', '......', '....xo', '.....x', '......', '......', '......',
                 '..xx', '.....', '......', '......', '.....', '....',
                 '....', '.....', '......', '....x.', '....o', '...x']
-    check("lines(board)", [38, 37, 30], expected, c4.lines(c4.getBoard([38, 37, 30])))
+    check("lines(board)", [38, 37, 30], expected, c4.lines(board_of([38, 37, 30])))
 
 
 @pytest.mark.checks("pattern_score")
@@ -90,7 +99,7 @@ def test_pattern_score():
     check("pattern_score(board)", [35, 0, 41], 30, c4.pattern_score(board))
     state = [35, 41, 36, 40, 37]
     check("pattern_score(board, (1, 2, 3))", state, 5,
-          c4.pattern_score(c4.getBoard(state), (1, 2, 3)))
+          c4.pattern_score(board_of(state), (1, 2, 3)))
 
 
 @pytest.mark.checks("evaluation")
@@ -156,8 +165,9 @@ def test_maximize_depth_zero_and_finished_game():
 
 @pytest.mark.checks("centre_first")
 def test_centre_first():
-    columns = [child[-1] % 7 for child in c4.centre_first(c4.nextstates([]))]
-    check("centre_first(nextstates([]))", [], [3, 2, 4, 1, 5, 0, 6], columns)
+    children = [[35], [36], [37], [38], [39], [40], [41]]     # the successors of []
+    columns = [child[-1] % 7 for child in c4.centre_first(children)]
+    check("centre_first(successors of [])", [], [3, 2, 4, 1, 5, 0, 6], columns)
 
 
 @pytest.mark.checks("shallow_order")

@@ -140,3 +140,12 @@ def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
                    "        row['points'] -= 0.5 * row['draws']\n"
                    "    return result\n"),
 }
+
+#: The make check rows a bug's function has (maximize and minimize for "alphabeta").
+ROWS = {"alphabeta": ("maximize", "minimize")}
+
+#: Bugs the few literal public tests do not catch (the hidden suite does), with why.
+PUBLIC_MISSES = {
+    "alphabeta": "the public searches meet no tie at a cut, where > and >= differ",
+    "tournament": "the public tournament's two games have no draw",
+}
