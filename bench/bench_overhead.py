@@ -233,11 +233,14 @@ def record_calls() -> list[tuple]:
         return original[0](self, function, *args, timeout=timeout, return_args=return_args,
                            keep=keep, **kwargs)
 
-    def map_(self, function, arg_lists, timeout=None, return_args=False, again=False):
+    def map_(self, function, arg_lists, timeout=None, return_args=False, again=False,
+             play=None):
+        # The reference's checks pass with its own helpers, so a `play` (the grader's
+        # helpers, for a failed check judged again) never runs here.
         arg_lists = [tuple(a) for a in arg_lists]
         log.append(("map", function, [pickle.dumps((a, {})) for a in arg_lists], again))
         return original[1](self, function, arg_lists, timeout=timeout,
-                           return_args=return_args, again=again)
+                           return_args=return_args, again=again, play=play)
 
     def run(self, plans, timeout=None):
         for plan in plans:

@@ -198,18 +198,20 @@ class Blame:
         student's own helpers for None) and raises CheckFailed when they are wrong.
 
         With the student's own helpers first, which costs what plain calls cost:
-        right answers are right answers. Only a failure is judged again, in a
-        fresh child (a table the student's helpers filled answers nothing), with
-        the grader playing the helpers, and that verdict counts: a wrong winner
-        costs winner's points and minimax keeps its own, even where winner's own
-        checks missed the inputs minimax gives it. A function that ran out of
-        time is not made to run out again unless a helper failed (then the
-        helper may be what looped).
+        right answers are right answers. A failure is judged again, in a fresh
+        child (a table the student's helpers filled answers nothing), with the
+        grader playing the helpers, when one of those helpers failed a check of
+        its own (or where `again` allows it), and that verdict counts: a wrong
+        winner costs winner's points and minimax keeps its own. Where every
+        helper passed its checks, their answers were the grader's, so the
+        failure is the function's own and is not judged twice (a wrong
+        submission costs what it costs to grade once).
 
-        `again(failed)` replaces that last rule where a suite knows more (a
-        search that asked the grader's game what it may not ask keeps that
-        failure: a second chance would forgive it). `fresh=False` keeps the child
-        (a suite whose checks share objects kept in it)."""
+        `again(failed)` replaces that rule where a suite knows more (connect4
+        judges every failure again, since its helpers' checks do not cover every
+        input its searches give them, except after a timeout or a refused
+        question: a second chance would forgive it). `fresh=False` keeps the
+        child (a suite whose checks share objects kept in it)."""
         if not play:
             with self.judging(function, scope):
                 attempt(None)
@@ -218,8 +220,7 @@ class Blame:
             attempt(None)
             return
         except CheckFailed as failed:
-            allowed = (again(failed) if again is not None else
-                       not student.stopped(function) or bool(self.suspects(function)))
+            allowed = again(failed) if again is not None else bool(self.suspects(function))
             if failed.root_cause or not allowed:
                 with self.judging(function, scope):
                     raise

@@ -171,6 +171,7 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
 NBGRADER_STUDENTS = ["ada_alphabeta", "eve_no_antidiagonal"]
 
 
+@pytest.mark.exhaustive     # make test-all: CI's budget has no room (the grade test above covers the cluster)
 def test_grade_collected_on_the_cluster_records_what_local_grading_gives(tmp_path, cluster,
                                                                          local):
     """`grade-collected --scheduler`: a real nbgrader course (release, fetch, submit,
@@ -199,6 +200,7 @@ def mutation_rows(out: Path) -> list[dict]:
                 for row in csv.DictReader(handle)]
 
 
+@pytest.mark.exhaustive     # make test-all: CI's budget has no room (the grade test above covers the cluster)
 def test_mutate_on_the_cluster_gives_the_local_verdicts(tmp_path, cluster):
     """`mutate --scheduler`: the same sample of mutants, the same verdicts and the
     same first failed check as local mutation analysis."""

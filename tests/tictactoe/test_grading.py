@@ -286,8 +286,8 @@ def test_a_bug_costs_only_its_own_functions_points(graded, function):
 def test_a_check_judged_with_the_graders_helpers_says_so(graded):
     section = _section(graded, "bug_result", "result never changes the board it was given "
                                              "(rows included)")
-    assert "this check ran result with the grader's own player, so the mistake is in " \
-           "result itself" in section
+    assert "result's helpers (player) pass their own checks, so the mistake is in result " \
+           "itself" in section
     # with a wrong player too, result judged with the grader's player still fails
     section = _section(graded, "bug_player_and_result", "result never changes the board it "
                                                         "was given (rows included)")

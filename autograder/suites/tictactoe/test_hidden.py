@@ -10,9 +10,9 @@ move it picks, not by which move it is.
 Each function is judged on its own (grading/checks.py, Blame.check): where it
 relies on others of the student's ([relies_on] in assignment.toml: minimax on
 player, actions, result, ...; terminal and utility on winner; result on player),
-a check that fails with the student's own helpers is run again in a fresh
-child with the reference playing them (`Student.map(..., play=...)`), and that
-verdict counts. One wrong line in winner costs winner's points and says
+a check that fails with the student's own helpers while one of them failed
+its own checks is run again in a fresh child with the reference playing them
+(`Student.map(..., play=...)`), and that verdict counts. One wrong line in winner costs winner's points and says
 nothing about minimax. A correct submission pays nothing for this: its helpers
 are the grader's answers. One small check, "your whole program", judges again
 the answers minimax gave with the student's own helpers (no new calls).
