@@ -213,6 +213,7 @@ def check_feedback(files: dict, expect_failures: bool):
 # ------------------------------------------------------------ plain autograde, attacked
 @pytest.mark.slow
 @pytest.mark.hostile
+@pytest.mark.exhaustive     # make test-all (CI's budget): plain autograde, the path the kit replaces
 def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
     """mallory: a wrong module (the source module must not overwrite it), an input
     transformer and a fake sys.modules entry in added and edited cells, a deleted and
@@ -286,6 +287,7 @@ def test_nbgrader_student_commands_of_the_doc_work_as_written_with_the_exchange_
 
 
 @pytest.mark.slow
+@pytest.mark.exhaustive     # make test-all (CI's budget)
 def test_nbgrader_a_second_release_replaces_the_first_and_says_so(tmp_path):
     outcome = run_scenario("rerelease", tmp_path)
     first, second = outcome["runs"]
