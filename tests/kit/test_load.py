@@ -69,6 +69,7 @@ def grade(subs, out, load: int) -> dict:
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
+@pytest.mark.exhaustive     # make test-all (CI's budget); CPU-time limits are tested in tests/kit/test_sandbox.py
 def test_slow_correct_submissions_score_the_same_on_a_busy_machine(tmp_path):
     slow_submissions(tmp_path / "subs")
     quiet = grade(tmp_path / "subs", tmp_path / "quiet", load=0)

@@ -225,6 +225,7 @@ def test_hidden_feedback_shows_no_expected_values(graded):
     assert "expected: (hidden test" in text
 
 
+@pytest.mark.exhaustive     # make test-all (CI's budget)
 def test_regrading_into_the_same_folder_gives_the_same_numbers(graded, tmp_path):
     subs = tmp_path / "subs"
     for name in ("correct", "lying_eq", "syntax_error", "exit_in_winner"):
