@@ -32,7 +32,7 @@ test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile --durations=30 -m "not exhaustive"
 
 test-all: $(STAMP)
-	SPIELBAUM_CHANNEL_ALL=1 SPIELBAUM_PLATFORM_ALL=1 $(PY) -m pytest -n 2 --dist loadfile \
+	SPIELBAUM_CHANNEL_ALL=1 SPIELBAUM_PLATFORM_ALL=1 SPIELBAUM_BLAME_ALL=1 $(PY) -m pytest -n 2 --dist loadfile \
 		--durations=30
 
 # The grader replaces what it writes (each student's folder, grades.csv, the

@@ -66,6 +66,64 @@ def grade_folder(assignment: str, submissions: Path, out: Path, jobs: int = 2,
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
+# ------------------------------------------------------------ bug corpora (issue 22)
+#: `make test` grades the bugs each tests/<a>/bugs.py names in QUICK (those other
+#: tests read as well); `make test-all` (SPIELBAUM_BLAME_ALL=1) grades every bug. A
+#: bug costs a whole grading with its checks judged again, and CI has no room for all.
+BLAME_ALL = os.environ.get("SPIELBAUM_BLAME_ALL") == "1"
+
+
+def bug_corpus(assignment: str):
+    """tests/<assignment>/bugs.py, or None where the assignment has none yet."""
+    import importlib
+    if not (ROOT / "tests" / assignment / "bugs.py").is_file():
+        return None
+    return importlib.import_module(f"tests.{assignment}.bugs")
+
+
+def graded_bugs(bugs) -> set[str]:
+    """The functions of `bugs` (a bugs.py module) whose bug this run grades."""
+    return set(bugs.BUGS) if BLAME_ALL else set(bugs.QUICK)
+
+
+def bug_params(bugs) -> list:
+    """pytest parameters over bugs.BUGS, those outside bugs.QUICK marked exhaustive."""
+    assert set(bugs.QUICK) <= set(bugs.BUGS), "bugs.QUICK names a function without a bug"
+    return [pytest.param(function, marks=() if function in bugs.QUICK
+                         else pytest.mark.exhaustive) for function in sorted(bugs.BUGS)]
+
+
+def require_graded(bugs, function: str) -> None:
+    """An exhaustive bug test run without the setting that grades its bug fails saying so."""
+    assert function in graded_bugs(bugs), \
+        f"the {function} bug is graded only with SPIELBAUM_BLAME_ALL=1 (make test-all)"
+
+
+def examples_to_grade(assignment: str, scratch: Path) -> Path:
+    """examples/<assignment>/, or a copy without the bug_<function> examples this run
+    does not grade (graded_bugs)."""
+    folder = ROOT / "examples" / assignment
+    bugs = bug_corpus(assignment)
+    if bugs is None or BLAME_ALL:
+        return folder
+    skipped = {f"bug_{f}" for f in set(bugs.BUGS) - graded_bugs(bugs)}
+    copy = scratch / f"examples-{assignment}"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy, ignore=lambda where, names:
+                    skipped & set(names) if Path(where) == folder else ())
+    return copy
+
+
+def graded_example_names(assignment: str) -> set[str]:
+    """The example folders graded_examples grades in this run."""
+    folder = ROOT / "examples" / assignment
+    names = {p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    bugs = bug_corpus(assignment)
+    if bugs is None:
+        return names
+    return names - {f"bug_{f}" for f in set(bugs.BUGS) - graded_bugs(bugs)}
+
+
 @pytest.fixture(scope="session")
 def graded_examples(tmp_path_factory):
     """Grade examples/<assignment>/ once per test run; returns (rows, out_dir).
@@ -87,7 +145,7 @@ def graded_examples(tmp_path_factory):
                 done = shared / f"graded-examples-{assignment}.done"
                 if not done.exists():
                     shutil.rmtree(out, ignore_errors=True)
-                    grade_folder(assignment, ROOT / "examples" / assignment, out)
+                    grade_folder(assignment, examples_to_grade(assignment, shared), out)
                     done.touch()
             with (out / "grades.csv").open(encoding="utf-8") as handle:
                 cache[assignment] = ({row["student"]: row for row in csv.DictReader(handle)},

@@ -17,7 +17,9 @@ import json
 
 import pytest
 
-from tests.conftest import ROOT, assert_blamed_only
+from tests.conftest import (ROOT, assert_blamed_only, bug_params, graded_example_names,
+                            require_graded)
+from tests.connect4 import bugs
 from tests.connect4.bugs import BUGS, EXAMPLES
 
 FULL = 50
@@ -79,8 +81,7 @@ def verdicts(out, student):
 @pytest.mark.slow
 def test_every_example_is_graded(graded):
     rows, _ = graded
-    folders = {p.name for p in (ROOT / "examples" / "connect4").iterdir() if p.is_dir()}
-    assert set(rows) == folders
+    assert set(rows) == graded_example_names("connect4")
 
 
 #: The reference, and correct code in other words: namedtuples for the pairs and triples
@@ -148,11 +149,12 @@ def test_untouched_skeleton_scores_nothing(graded):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("function", sorted(BUGS))
+@pytest.mark.parametrize("function", bug_params(bugs))
 def test_a_bug_costs_only_its_own_functions_points(graded, function):
     """Issue 22: one wrong function loses points in its own checks and in the
     whole-program check only; every other function is judged with the grader's
     helpers and keeps its points."""
+    require_graded(bugs, function)
     _, out = graded
     student = EXAMPLES.get(function, f"bug_{function}")
     lost = {name for name, test in verdicts(out, student).items() if test["status"] != "passed"}

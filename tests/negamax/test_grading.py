@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
-from tests.conftest import ROOT, assert_blamed_only  # noqa: E402
+from tests.conftest import ROOT, assert_blamed_only, bug_params, require_graded  # noqa: E402
 from tests.negamax import bugs  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -105,10 +105,11 @@ def test_the_single_bug_examples_are_what_bugs_py_writes():
         {bugs.folder(f).name for f in bugs.BUGS}
 
 
-@pytest.mark.parametrize("function", sorted(bugs.BUGS))
+@pytest.mark.parametrize("function", bug_params(bugs))
 def test_a_bug_costs_only_its_own_methods_points(graded_examples, function):
     """Issue 22: one wrong method loses points in its own checks and in the
     whole-program check only."""
+    require_graded(bugs, function)
     _, out = graded_examples("negamax")
     lost = failed(out, bugs.folder(function).name)
     assert_blamed_only("negamax", function, bugs.BUGS, as_judged(function, lost))

@@ -39,6 +39,15 @@ ON_BOTH = ("ada_", "hostile", "_lying")     # the references and the attacks
 OTHERS = 0                                  # other examples per platform and assignment
 
 
+def assignments_on(platform: str) -> list:
+    """pytest parameters over the assignments whose examples `platform` grades: in the
+    default run the two platforms take turns down the sorted list (every assignment is
+    graded on one of them), the others are marked exhaustive (make test-all)."""
+    return [pytest.param(name, marks=() if PLATFORMS[turn % 2] == platform
+                         else pytest.mark.exhaustive)
+            for turn, name in enumerate(sorted(ASSIGNMENTS))]
+
+
 def examples_on(platform: str, assignment: str) -> list[Path]:
     """The examples graded on `platform`: the reference and the attacks on both, and
     OTHERS of the rest (none in the default run), the two platforms taking turns down

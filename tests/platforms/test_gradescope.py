@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples_on,
-                                      offline_env, put_submission, read_results, run,
+from tests.platforms.conftest import (ASSIGNMENTS, assignments_on, bulk_scores, docker_like,
+                                      examples_on, offline_env, put_submission, read_results, run,
                                       unzip_keeping_modes, validate_gradescope)
 
 pytestmark = pytest.mark.slow
@@ -74,7 +74,7 @@ def test_zip_has_what_gradescope_needs_at_its_root(exported):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment", assignments_on("gradescope"))
 def test_examples_score_as_the_bulk_grader(assignment, gradescope_root, fresh_python,
                                                   graded_examples):
     root = gradescope_root(assignment)

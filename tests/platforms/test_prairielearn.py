@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, bulk_scores, docker_like, examples_on,
-                                      offline_env, put_submission, read_results, run,
+from tests.platforms.conftest import (ASSIGNMENTS, assignments_on, bulk_scores, docker_like,
+                                      examples_on, offline_env, put_submission, read_results, run,
                                       validate_prairielearn)
 
 pytestmark = pytest.mark.slow
@@ -82,7 +82,7 @@ def test_question_snippet_points_at_the_grader_files(exported):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment", assignments_on("prairielearn"))
 def test_examples_score_as_the_bulk_grader(assignment, prairielearn_root, fresh_python,
                                                   graded_examples):
     root = prairielearn_root(assignment)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, assert_blamed_only, grade_folder
+from tests.conftest import (ROOT, assert_blamed_only, bug_params, grade_folder, graded_bugs,
+                            require_graded)
+from tests.tictactoe import bugs
 from tests.tictactoe.bugs import BUGS
 
 CORRECT = (ROOT / "examples/tictactoe/ada_alphabeta/tictactoe.py").read_text()
@@ -63,7 +65,8 @@ def _corpus(victim: Path, port: int) -> dict:
                              "    board[i][j] = player(board)\n    return new\n"),
         "syntax_error": ("def broken(:\n", ""),
         "player_not_written": ("", "def player(board):\n    raise NotImplementedError\n"),
-        **{f"bug_{function}": ("", code) for function, (_, code) in BUGS.items()},
+        **{f"bug_{function}": ("", code) for function, (_, code) in BUGS.items()
+           if function in graded_bugs(bugs)},
         # two bugs: result is judged again with the grader's player, and still fails
         "bug_player_and_result": ("", BUGS["player"][1] + BUGS["result"][1]),
     }
@@ -276,11 +279,12 @@ def test_a_stubbed_helper_is_named_and_minimax_is_not_called_unwritten(graded):
                                                                             "player_not_written")
 
 
-@pytest.mark.parametrize("function", sorted(BUGS))
+@pytest.mark.parametrize("function", bug_params(bugs))
 def test_a_bug_costs_only_its_own_functions_points(graded, function):
     """Issue 22: one wrong function loses points in its own checks and in the
     whole-program check only; every other function is judged with the grader's
     helpers and keeps its points."""
+    require_graded(bugs, function)
     assert_blamed_only("tictactoe", function, BUGS, _failed(graded, f"bug_{function}"))
 
 
