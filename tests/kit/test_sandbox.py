@@ -287,3 +287,26 @@ def test_c_code_that_fails_near_the_memory_cap_is_said_to_have_run_out_of_memory
     assert said[True].startswith("ran out of memory: it used ") and words in said[True]
     assert "of the 256 MB the sandbox allows" in said[True]
     assert "memory" not in said[False]
+
+
+def test_a_layer_that_fails_with_the_others_is_tried_alone(monkeypatch):
+    """available() starts one child with every layer; only when that fails is each
+    layer tried on its own, and the failing one is left out (here netns, made to fail
+    wherever it is asked for)."""
+    tried = []
+
+    def start_with(wanted):
+        tried.append(tuple(wanted))
+        return "netns refused" if "netns" in wanted else None
+
+    monkeypatch.setattr(layers, "_start_with", start_with)
+    monkeypatch.delenv("SPIELBAUM_LAYERS", raising=False)
+    layers.available.cache_clear()
+    layers.probe.cache_clear()
+    try:
+        assert "netns" not in layers.available()
+        assert set(layers.available()) == set(layers.ALL_LAYERS) - {"netns"}
+        assert tried[0] == layers.ALL_LAYERS and ("netns",) in tried
+    finally:
+        layers.available.cache_clear()
+        layers.probe.cache_clear()
