@@ -1,8 +1,9 @@
 """Which confinement layers this machine offers, found by trying them for real.
 
-The grader probes once per run: it starts a child per layer and keeps the
-layers whose child confirmed them. From then on every sandbox must apply all
-of those layers or not run the student's code at all (fail closed).
+The grader probes once per run: it starts one child applying every layer and,
+only when that child fails, a child per layer, keeping the layers whose child
+confirmed them. From then on every sandbox must apply all of those layers or
+not run the student's code at all (fail closed).
 """
 
 from __future__ import annotations
