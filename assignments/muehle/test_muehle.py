@@ -210,17 +210,22 @@ def test_heuristic(state, player, expected):
 # ------------------------------------------------------------------ memoised minimax
 @pytest.mark.checks("memoize")
 def test_memoize_calls_once_per_arguments():
+    """Three arguments, as value_minimax's (state, player, depth): two calls that
+    differ in the last one only are two entries."""
     calls = []
 
-    def f(a, b):
-        calls.append((a, b))
-        return a - b
+    def f(a, b, c):
+        calls.append((a, b, c))
+        return 100 * c + a - b
 
     g = call(m.memoize, f)
-    got = [g(5, 3), g(5, 3), g(3, 5), g(5, 3)]
-    assert got == [2, 2, -2, 2], f"the memoised function returned {got}, expected [2, 2, -2, 2]"
-    assert calls == [(5, 3), (3, 5)], f"f was called with {calls}, expected [(5, 3), (3, 5)]"
-    assert g.cache == {(5, 3): 2, (3, 5): -2}, f"g.cache is {g.cache!r}"
+    got = [g(5, 3, 1), g(5, 3, 1), g(5, 3, 2), g(3, 5, 1), g(5, 3, 2)]
+    want = [102, 102, 202, 98, 202]
+    assert got == want, f"the memoised function returned {got}, expected {want}"
+    assert calls == [(5, 3, 1), (5, 3, 2), (3, 5, 1)], \
+        f"f was called with {calls}, expected [(5, 3, 1), (5, 3, 2), (3, 5, 1)]"
+    assert g.cache == {(5, 3, 1): 102, (5, 3, 2): 202, (3, 5, 1): 98}, \
+        f"g.cache is {g.cache!r}: the key is args, the tuple of all the arguments"
 
 
 @pytest.fixture(autouse=True)

@@ -7,10 +7,12 @@ apply exactly once), appended, so it replaces the function and leaves every othe
 one as it was. A wrong memoize also decorates value_minimax again, as it would in
 the student's file.
 
-examples_build.py writes each bug as examples/muehle/bug_<function>, so the bugs
-are graded with the other examples in one batch (the default run grades those in
-QUICK); tests/muehle/test_grading.py asserts that each costs only its own
-function's checks and the rubric's whole-program checks.
+Two of them are older examples (`EXAMPLES`): the default run grades those
+(QUICK), at no extra cost, since every example is graded anyway.
+examples_build.py writes each of the others as examples/muehle/bug_<function>, so
+the bugs are graded with the other examples in one batch (make test-all grades
+them all); tests/muehle/test_grading.py asserts that each costs only its own
+function's checks and the rubric's whole-program check, test_strength.
 """
 
 import ast
@@ -23,8 +25,12 @@ from tests.conftest import ROOT  # noqa: E402
 MODULE = "muehle.py"
 CORRECT = ROOT / "examples/muehle/ada_correct"
 
-#: The bugs `make test` grades (other tests read them too); make test-all grades all.
-QUICK = ("opponent", "to_tuple")
+#: The older examples that are one of these bugs (the rest are bug_<function>).
+EXAMPLES = {"memoize": "dave_key_without_depth", "value_ab": "erin_window_blind_cache"}
+
+#: The bugs `make test` grades (other tests read them too): the older examples, which
+#: it grades anyway (CI's budget); make test-all grades all.
+QUICK = tuple(EXAMPLES)
 
 
 def _changed(function: str, old: str, new: str, after: str = "") -> str:
@@ -64,11 +70,12 @@ BUGS = {
                   _changed("heuristic",
                            "(8 * (_stones(state, player) - _stones(state, other)) + twos)",
                            "(8 * (board.count(player) - board.count(other)) + twos)")),
-    "memoize": ("keys the cache on the first argument only (the state)",
+    "memoize": ("keys the cache on the state and the player, without the depth",
                 _changed("memoize", "        if args in cache:\n            return cache[args]\n"
                                     "        result = f(*args)\n        cache[args] = result\n",
-                         "        if args[0] in cache:\n            return cache[args[0]]\n"
-                         "        result = f(*args)\n        cache[args[0]] = result\n",
+                         "        key = args[:2]   # state and player\n"
+                         "        if key in cache:\n            return cache[key]\n"
+                         "        result = f(*args)\n        cache[key] = result\n",
                          "\n\nvalue_minimax = memoize(value_minimax.__wrapped__)\n")),
     "value_minimax": ("forgets negamax's minus",
                       _changed("value_minimax", "return max(-value_minimax(",
@@ -77,9 +84,11 @@ BUGS = {
                           _changed("best_move_minimax",
                                    "if -value_minimax(to_tuple(s), other, depth - 1) == value]",
                                    "if value_minimax(to_tuple(s), other, depth - 1) == value]")),
-    "value_ab": ("keys AB_CACHE without the depth",
-                 _changed("value_ab", "key = (to_tuple(state), player, depth)",
-                          "key = (to_tuple(state), player)")),
+    "value_ab": ("reuses a cached value whatever window it was computed for",
+                 _changed("value_ab", "        if a <= alpha and beta <= b:\n"
+                                      "            return value\n"
+                                      "        alpha, beta = min(alpha, a), max(beta, b)\n",
+                          "        return value\n")),
     "get_order_value": ("reads the entry of the same depth, not of depth - 1",
                         _changed("get_order_value", "player, depth - 1))", "player, depth))")),
     "alpha_beta": ("starts the value at -1, not at alpha",

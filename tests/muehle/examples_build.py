@@ -7,9 +7,10 @@ change (asserted to apply exactly), so every wrong submission loses points for
 one reason; tests/muehle/test_grading.py names the hidden tests each one must
 fail, and checks that the files are what this script writes.
 
-The single-function bugs of tests/muehle/bugs.py (issue 22) are examples too,
-bug_<function>: the correct example with the bug's code appended, graded with the
-others in one batch (the default run grades those bugs.QUICK names).
+The single-function bugs of tests/muehle/bugs.py (issue 22) are examples too:
+bugs.EXAMPLES[function] (two older examples are such bugs) or bug_<function>, the
+correct example with the bug's code appended, graded with the others in one batch
+(make test grades only the older ones, bugs.QUICK).
 """
 
 from __future__ import annotations
@@ -198,10 +199,11 @@ def plain_reference() -> str:
 
 
 def bug_examples() -> dict[str, str]:
-    """{example folder: module text} for every single-function bug of bugs.py."""
+    """{example folder: module text} for the single-function bugs of bugs.py that are
+    not older examples (bugs.EXAMPLES)."""
     base = (bugs.CORRECT / bugs.MODULE).read_text(encoding="utf-8")
     return {f"bug_{function}": f"{base}\n\n# {function} {what}\n{code}"
-            for function, (what, code) in bugs.BUGS.items()}
+            for function, (what, code) in bugs.BUGS.items() if function not in bugs.EXAMPLES}
 
 
 def build(student: str) -> str:

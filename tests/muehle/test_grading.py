@@ -4,7 +4,7 @@ missing refinements.
 
 Issue 22: every check judges one function, with the functions it relies on played
 by the grader where one of them failed its own check, so a single-function bug
-(tests/muehle/bugs.py, graded as the examples bug_<function>) costs only that
+(tests/muehle/bugs.py, graded as dave, erin and the examples bug_<function>) costs only that
 function's checks and the whole-program check test_strength. That moved points:
 dave (memoize) no longer loses value_minimax's cache checks, which a correct
 value_minimax passes with a correct cache.
@@ -58,7 +58,9 @@ def test_examples_are_what_the_builder_writes():
     written = [*examples_build.CHANGES, *examples_build.bug_examples()]
     assert {p.name for p in folder.iterdir() if p.is_dir()} == set(written)
     assert set(WRONG) == set(examples_build.CHANGES) - CORRECT
-    assert set(examples_build.bug_examples()) == {f"bug_{f}" for f in bugs.BUGS}
+    assert set(examples_build.bug_examples()) == {f"bug_{f}" for f in bugs.BUGS
+                                                  if f not in bugs.EXAMPLES}
+    assert set(bugs.EXAMPLES.values()) <= set(WRONG)
     for student in written:
         assert (folder / student / "muehle.py").read_text() == examples_build.build(student), \
             f"run: .venv/bin/python tests/muehle/examples_build.py ({student} is stale)"
@@ -148,8 +150,8 @@ def test_a_bug_costs_only_its_own_functions_points(graded_examples, function):
     helpers where the student's failed, and keeps its points."""
     require_graded(bugs, function)
     _, out = graded_examples("muehle")
-    lost = {name for name, t in _results(out, f"bug_{function}").items()
-            if t["status"] != "passed"}
+    student = bugs.EXAMPLES.get(function, f"bug_{function}")
+    lost = {name for name, t in _results(out, student).items() if t["status"] != "passed"}
     assert_blamed_only("muehle", function, bugs.BUGS, lost)
 
 
@@ -163,17 +165,20 @@ def test_every_function_the_student_writes_has_a_bug():
     assert written == set(bugs.BUGS)
 
 
+def _said(out, student, test):
+    return _results(out, student)[test]["output"]
+
+
 @pytest.mark.slow
 def test_the_feedback_says_whose_mistake_it_is(graded_examples):
     _, out = graded_examples("muehle")
 
     def said(student, test):
-        return _results(out, student)[test]["output"]
+        return _said(out, student, test)
     # the whole program runs the student's own helpers: its failure names theirs
-    strength = said("bug_opponent", "test_strength")
-    assert "this may follow from an earlier failure: opponent returned the wrong player" \
-        in strength
-    assert "best_move_ab usually calls opponent: fix it first" in strength
+    strength = said("nick_quiet_kept_after_removal", "test_strength")
+    assert "this may follow from an earlier failure: next_states is wrong" in strength
+    assert "best_move_ab usually calls next_states: fix it first" in strength
     # a function whose helpers pass their own checks is told the mistake is its own
     removal = said("nick_quiet_kept_after_removal", "test_next_states_removal")
     assert "next_states's helpers (opponent, to_list) pass their own checks, so the " \
@@ -181,3 +186,16 @@ def test_the_feedback_says_whose_mistake_it_is(graded_examples):
     # the student's own answer, never the plan's record around it
     window = said("erin_window_blind_cache", "test_value_ab_respects_the_window")
     assert "got: returned 0.25" in window and "'result'" not in window
+
+
+@pytest.mark.slow
+@pytest.mark.exhaustive     # bug_opponent is graded in make test-all (CI's budget)
+def test_a_wrong_opponent_costs_opponent_and_the_whole_program_only(graded_examples):
+    """opponent is called by nearly every function: once it cost 56 of 64 points."""
+    require_graded(bugs, "opponent")
+    rows, out = graded_examples("muehle")
+    assert float(rows["bug_opponent"]["score"]) == MAX - 4
+    strength = _said(out, "bug_opponent", "test_strength")
+    assert "this may follow from an earlier failure: opponent returned the wrong player" \
+        in strength
+    assert "best_move_ab usually calls opponent: fix it first" in strength
