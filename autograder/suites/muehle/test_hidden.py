@@ -37,6 +37,16 @@ equally good moves to choose from, transpositions for the cache (tests/muehle pr
 each example submission fails for its reason, and tests/muehle/test_suite.py that the
 cases discriminate).
 
+A bug costs its own function's points, once (issue 22; docs/SLICES.md, "Blame"):
+every check goes through the engine's Blame.check, which first runs it with the
+student's own helpers (what a correct submission pays) and, where it failed while
+one of the functions it relies on ([relies_on] in assignment.toml) failed its own
+check, judges it again in a fresh child with those helpers played by the grader
+(`play_helpers`: opponent, to_list and to_tuple as callbacks; memoize by
+functools.cache around the student's own undecorated value_minimax; value_ab by the
+student's own alpha_beta). Only test_strength judges the whole program, the
+student's own helpers and all (rubric [blame] whole_program).
+
 What a check believes: the student's returned answers (judged as answers) and the
 records of the grader's own objects (watches, recorders, the rng, the memoised
 function), nothing the child reports about itself. The grader's games answer only
