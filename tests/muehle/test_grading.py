@@ -199,3 +199,28 @@ def test_a_wrong_opponent_costs_opponent_and_the_whole_program_only(graded_examp
     assert "this may follow from an earlier failure: opponent returned the wrong player" \
         in strength
     assert "best_move_ab usually calls opponent: fix it first" in strength
+
+
+@pytest.mark.slow
+@pytest.mark.exhaustive     # one more grading: make test-all (CI's budget)
+def test_three_bugs_cost_three_functions_and_say_whose_they_are(tmp_path):
+    """A wrong opponent, heuristic and value_minimax: heuristic and value_minimax are
+    judged again with the grader's helpers, fail on their own mistakes, and say so."""
+    from tests.conftest import grade_folder
+    base = (bugs.CORRECT / bugs.MODULE).read_text(encoding="utf-8")
+    (tmp_path / "subs" / "three").mkdir(parents=True)
+    (tmp_path / "subs" / "three" / bugs.MODULE).write_text(
+        "\n\n".join([base, *(bugs.BUGS[f][1] for f in ("opponent", "heuristic",
+                                                        "value_minimax"))]))
+    rows = grade_folder("muehle", tmp_path / "subs", tmp_path / "out", jobs=1)
+    tests = _results(tmp_path / "out", "three")
+    lost = {name for name, t in tests.items() if t["status"] != "passed"}
+    assert lost == {"test_opponent", "test_heuristic", "test_value_minimax",
+                    "test_value_minimax_uses_its_cache", "test_value_minimax_cache_key",
+                    "test_strength"}
+    assert float(rows["three"]["score"]) == MAX - 13
+    assert "this check ran heuristic with the grader's own opponent, so the mistake is in " \
+           "heuristic itself" in tests["test_heuristic"]["output"]
+    assert "this check ran value_minimax with the grader's own memoize, finished, utility, " \
+           "heuristic, next_states, opponent, to_tuple, so the mistake is in value_minimax " \
+           "itself" in tests["test_value_minimax"]["output"]
