@@ -210,17 +210,22 @@ def test_heuristic(state, player, expected):
 # ------------------------------------------------------------------ memoised minimax
 @pytest.mark.checks("memoize")
 def test_memoize_calls_once_per_arguments():
+    """Three arguments, as value_minimax's (state, player, depth): two calls that
+    differ in the last one only are two entries."""
     calls = []
 
-    def f(a, b):
-        calls.append((a, b))
-        return a - b
+    def f(a, b, c):
+        calls.append((a, b, c))
+        return 100 * c + a - b
 
     g = call(m.memoize, f)
-    got = [g(5, 3), g(5, 3), g(3, 5), g(5, 3)]
-    assert got == [2, 2, -2, 2], f"the memoised function returned {got}, expected [2, 2, -2, 2]"
-    assert calls == [(5, 3), (3, 5)], f"f was called with {calls}, expected [(5, 3), (3, 5)]"
-    assert g.cache == {(5, 3): 2, (3, 5): -2}, f"g.cache is {g.cache!r}"
+    got = [g(5, 3, 1), g(5, 3, 1), g(5, 3, 2), g(3, 5, 1), g(5, 3, 2)]
+    want = [102, 102, 202, 98, 202]
+    assert got == want, f"the memoised function returned {got}, expected {want}"
+    assert calls == [(5, 3, 1), (5, 3, 2), (3, 5, 1)], \
+        f"f was called with {calls}, expected [(5, 3, 1), (5, 3, 2), (3, 5, 1)]"
+    assert g.cache == {(5, 3, 1): 102, (5, 3, 2): 202, (3, 5, 1): 98}, \
+        f"g.cache is {g.cache!r}: the key is args, the tuple of all the arguments"
 
 
 @pytest.fixture(autouse=True)
@@ -260,6 +265,15 @@ def test_best_move_minimax_closes_the_mill():
 
 
 @pytest.mark.checks("best_move_minimax")
+def test_best_move_minimax_finds_the_one_best_slide():
+    """A position whose value is not 0, so the minus of negamax shows."""
+    value, successor = call(m.best_move_minimax, MOVING, W, 1, random.Random(1))
+    assert value == -15 / 128 and successor[0][19] == W and successor[0][20] == m.EMPTY, \
+        explain("best_move_minimax(state, WHITE, 1)", MOVING, W,
+                "(-15/128, the move 20 -> 19)", (value, successor))
+
+
+@pytest.mark.checks("best_move_minimax")
 def test_best_move_minimax_varies_among_equal_moves():
     start = m.initial_state()
     seen = {tuple(call(m.best_move_minimax, start, W, 1, random.Random(seed))[1][0])
@@ -294,11 +308,11 @@ def test_get_order_value():
 
 @pytest.mark.checks("alpha_beta")
 @pytest.mark.parametrize("alpha, beta, check", [
-    (-1, 1, "== v"), (-15 / 128, 1, "<= alpha"), (-1, -17 / 128, ">= beta"),
-], ids=["full window", "value below alpha", "value above beta"])
+    (-1, 1, "== v"), (-15 / 128, 1, "== alpha"), (-1, -17 / 128, ">= beta"),
+], ids=["full window", "value below alpha (the result starts at alpha)", "value above beta"])
 def test_alpha_beta_window(alpha, beta, check):
     got = call(m.alpha_beta, MOVING, W, alpha, beta, 2)
-    ok = {"== v": got == -16 / 128, "<= alpha": got <= alpha, ">= beta": got >= beta}[check]
+    ok = {"== v": got == -16 / 128, "== alpha": got == alpha, ">= beta": got >= beta}[check]
     assert ok, explain(f"alpha_beta(state, WHITE, {alpha}, {beta}, 2)", MOVING, W,
                        f"a result {check} (v = -16/128)", got)
 

@@ -6,13 +6,21 @@ Each example is the reference with its solution markers removed and one textual
 change (asserted to apply exactly), so every wrong submission loses points for
 one reason; tests/muehle/test_grading.py names the hidden tests each one must
 fail, and checks that the files are what this script writes.
+
+The single-function bugs of tests/muehle/bugs.py (issue 22) are examples too:
+bugs.EXAMPLES[function] (two older examples are such bugs) or bug_<function>, the
+correct example with the bug's code appended, graded with the others in one batch
+(make test grades only the older ones, bugs.QUICK).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.muehle import bugs  # noqa: E402
 REFERENCE = ROOT / "solutions" / "muehle" / "muehle.py"
 OUT = ROOT / "examples" / "muehle"
 MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -190,7 +198,17 @@ def plain_reference() -> str:
     return "".join(line for line in lines if line.strip() not in MARKERS)
 
 
+def bug_examples() -> dict[str, str]:
+    """{example folder: module text} for the single-function bugs of bugs.py that are
+    not older examples (bugs.EXAMPLES)."""
+    base = (bugs.CORRECT / bugs.MODULE).read_text(encoding="utf-8")
+    return {f"bug_{function}": f"{base}\n\n# {function} {what}\n{code}"
+            for function, (what, code) in bugs.BUGS.items() if function not in bugs.EXAMPLES}
+
+
 def build(student: str) -> str:
+    if student.startswith("bug_"):
+        return bug_examples()[student]
     text = plain_reference()
     for old, new, count in CHANGES[student]:
         found = text.count(old)
@@ -200,7 +218,7 @@ def build(student: str) -> str:
 
 
 def main() -> None:
-    for student in CHANGES:
+    for student in [*CHANGES, *bug_examples()]:
         folder = OUT / student
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "muehle.py").write_text(build(student), encoding="utf-8")

@@ -37,6 +37,16 @@ equally good moves to choose from, transpositions for the cache (tests/muehle pr
 each example submission fails for its reason, and tests/muehle/test_suite.py that the
 cases discriminate).
 
+A bug costs its own function's points, once (issue 22; docs/SLICES.md, "Blame"):
+every check goes through the engine's Blame.check, which first runs it with the
+student's own helpers (what a correct submission pays) and, where it failed while
+one of the functions it relies on ([relies_on] in assignment.toml) failed its own
+check, judges it again in a fresh child with those helpers played by the grader
+(`play_helpers`: opponent, to_list and to_tuple as callbacks; memoize by
+functools.cache around the student's own undecorated value_minimax; value_ab by the
+student's own alpha_beta). Only test_strength judges the whole program, the
+student's own helpers and all (rubric [blame] whole_program).
+
 What a check believes: the student's returned answers (judged as answers) and the
 records of the grader's own objects (watches, recorders, the rng, the memoised
 function), nothing the child reports about itself. The grader's games answer only
@@ -53,6 +63,7 @@ deepening takes a depth, not a clock: no verdict depends on the machine's load.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 
@@ -63,7 +74,8 @@ from autograder.grading.student import Callback, Outcome, Plan, Proxy
 
 from . import movegen
 from ..verdicts import check_probes, kept, refused
-from .games import Game, Watch, as_state, list_form, other, ref, reference_on, reference_with
+from .games import (RULES, Game, Watch, as_state, list_form, other, ref, reference_on,
+                    reference_with)
 from .positions import (NAMES, _smallest_first, draw, everything, moves, pool,
                         search_positions, successors)
 
@@ -119,6 +131,53 @@ def run(student, jobs) -> list[Outcome]:
             Outcome(failure="bad_value", detail="its answer arrived before the check's last "
                                                 "step ran (a reply written to the pipe?)")
             for o, (_, done) in zip(outcomes, jobs)]
+
+
+# ------------------------------------------------------------------ blame (issue 22)
+def plays(blame, function) -> dict:
+    """The grader's functions for the student's helpers of `function` ([relies_on] in
+    assignment.toml): what a check's second judging plays (Blame.check)."""
+    return blame.plays(function, "muehle", ref)
+
+
+def on_its_own(student, blame, function, scope, attempt):
+    """Judge `function` with the student's own helpers; where one of them failed its
+    own check and so did this one, again with the grader's (`attempt(play)`)."""
+    blame.check(student, function, scope, plays(blame, function), attempt)
+
+
+def play_helpers(plan, play, skip=()):
+    """Patch the helpers that `play` names into `plan`, played by the grader, except
+    those the plan's own stand-ins play already (`skip`: a watch's rules, a recorder).
+
+    Three are played in the child, by code that is not the student's: memoize, which
+    decorated value_minimax at import, by the standard library's functools.cache
+    around the student's own undecorated value_minimax (`__wrapped__`, set by the
+    skeleton's update_wrapper); value_ab by the student's own alpha_beta (value_ab
+    without its cache: the same values, every window kept); get_order_value by 0 for
+    every key (what it reads from an AB_CACHE that value_ab never fills). Every
+    other helper is a callback answered by the reference."""
+    for target, function in (play or {}).items():
+        name = target.rpartition(".")[2]
+        if name in skip:
+            continue
+        if name == "memoize":
+            own = plan.get(plan.get(M + "value_minimax").attr("__wrapped__"))
+            plan.patch(M + "value_minimax", plan.call(M + "functools.cache", own))
+        elif name == "value_ab":
+            plan.patch(target, plan.get(M + "alpha_beta"))
+        elif name == "get_order_value":
+            plan.patch(target, Callback(lambda state, player, depth: 0))
+        else:
+            plan.patch(target, Callback(function))
+
+
+def showing(outcome: Outcome, pick) -> Outcome:
+    """The outcome with the student's own answer, `pick(value)`, in place of the
+    plan's record around it: the feedback's "got:" shows what their function
+    returned, never the grader's wrapper (the judges read the record)."""
+    return dataclasses.replace(outcome, value=pick(outcome.value)) if outcome.answered \
+        else outcome
 
 
 def same_numbers(got, want) -> bool:
@@ -183,10 +242,13 @@ def rule_cases(group):
             for state, player in pool()[group]]
 
 
-def check_next_states(student, group, summary, hint):
+def check_next_states(student, blame, group, summary, hint):
     chosen = rule_cases(group)
-    outcomes = student.map(M + "next_states", [c.args for c in chosen])
-    check_all(summary, chosen, outcomes, judge_successors, hint=hint)
+
+    def attempt(play):
+        outcomes = student.map(M + "next_states", [c.args for c in chosen], play=play)
+        check_all(summary, chosen, outcomes, judge_successors, hint=hint)
+    on_its_own(student, blame, "next_states", "on a position", attempt)
 
 
 def exact(case, outcome):
@@ -202,18 +264,14 @@ def same_number(case, outcome):
 
 
 # ------------------------------------------------------------------ the game
-def test_state_forms(student):
-    """to_tuple and to_list convert states between the tuple and the list form"""
+def check_form(student, blame, function, hint):
+    """`function` (to_tuple or to_list) on states of both forms."""
     rng = random.Random(3)
     states = [s for s, _ in _smallest_first(rng.sample(everything(), 40))]
     lists = [[list(s[0]), list(s[1]), s[2]] for s in states]
-    chosen, outcomes = [], []
-    for function, want in (("to_tuple", states), ("to_list", lists)):
-        for given in (states, lists):
-            cases = [Case(f"{function}(state)", (g,), draw(s, W), w)
-                     for g, s, w in zip(given, states, want)]
-            chosen += cases
-            outcomes += student.map(M + function, [c.args for c in cases])
+    want = states if function == "to_tuple" else lists
+    chosen = [Case(f"{function}(state)", (g,), draw(s, W), w)
+              for given in (states, lists) for g, s, w in zip(given, states, want)]
 
     def judge(case, outcome):
         got, want = outcome.value, case.expected
@@ -221,63 +279,75 @@ def test_state_forms(student):
                 or any(type(a) is not type(b) for a, b in zip(got, want)):
             return f"returned {short(got)}"
         return None
-    check_all("a state came back in the wrong form", chosen, outcomes, judge,
-              hint="tuple form: (tuple of 24, tuple of 2, int); list form: [list, list, int]")
+    with blame.judging(function, "for a state"):
+        check_all(f"{function} returned the state in the wrong form", chosen,
+                  student.map(M + function, [c.args for c in chosen]), judge, hint=hint)
 
 
-def test_opponent(student):
+def test_to_tuple(student, blame):
+    """to_tuple turns a state of either form into the tuple form"""
+    check_form(student, blame, "to_tuple", "tuple form: (tuple of 24 ints, tuple of 2 ints, "
+                                           "int), also for the board and hand inside")
+
+
+def test_to_list(student, blame):
+    """to_list turns a state of either form into the list form"""
+    check_form(student, blame, "to_list", "list form: [list of 24 ints, list of 2 ints, int], "
+                                          "new lists also for the board and hand inside")
+
+
+def test_opponent(student, blame):
     """opponent returns BLACK for WHITE and WHITE for BLACK"""
     chosen = [Case("opponent(WHITE)", (W,), None, B), Case("opponent(BLACK)", (B,), None, W)]
-    check_all("opponent returned the wrong player", chosen,
-              student.map(M + "opponent", [c.args for c in chosen]), exact)
+    with blame.judging("opponent", "for a player"):
+        check_all("opponent returned the wrong player", chosen,
+                  student.map(M + "opponent", [c.args for c in chosen]), exact,
+                  hint="the players are WHITE = 1 and BLACK = 2 (not +1 and -1)")
 
 
-def test_next_states_placing(student):
+def test_next_states_placing(student, blame):
     """next_states places a stone from the hand on every empty point (placing phase)"""
-    check_next_states(student, "placing", "next_states is wrong while stones are placed",
+    check_next_states(student, blame, "placing", "next_states is wrong while stones are placed",
                       "a player with stones in hand places one on any empty point; the "
                       "hand shrinks by one and the quiet counter becomes 0")
 
 
-def test_next_states_moving(student):
+def test_next_states_moving(student, blame):
     """next_states slides a stone to an adjacent empty point (moving phase)"""
-    check_next_states(student, "moving", "next_states is wrong in the moving phase",
+    check_next_states(student, blame, "moving", "next_states is wrong in the moving phase",
                       "with no stones in hand a stone moves along a line to an adjacent "
                       "empty point (ADJACENT); the quiet counter grows by one unless a "
                       "stone is removed")
 
 
-def test_next_states_flying(student):
+def test_next_states_flying(student, blame):
     """next_states lets a player with exactly three stones fly to any empty point"""
-    check_next_states(student, "flying", "next_states is wrong for a player with three stones",
+    check_next_states(student, blame, "flying", "next_states is wrong for a player with three stones",
                       "with exactly 3 stones on the board and none in hand, a stone may "
                       "jump to any empty point")
 
 
-def test_next_states_removal(student):
+def test_next_states_removal(student, blame):
     """after a mill, next_states removes a stone outside the opponent's mills (or any, if all are in mills)"""
-    check_next_states(student, "removal", "next_states removes the wrong stones after a mill",
+    check_next_states(student, blame, "removal", "next_states removes the wrong stones after a mill",
                       "a stone that stands in a mill may only be removed when every "
                       "opponent stone stands in a mill; one successor per removable stone; "
                       "a removal sets the quiet counter to 0")
 
 
-def test_next_states_game_over(student):
+def test_next_states_game_over(student, blame):
     """next_states returns no successors when the game is over"""
-    check_next_states(student, "over", "next_states returned moves in a finished game",
+    check_next_states(student, blame, "over", "next_states returned moves in a finished game",
                       "below 3 stones, no legal move, or the quiet counter at DRAW_PLIES: "
                       "the game is over and there are no successors")
 
 
-def test_next_states_keeps_its_input(student):
+def test_next_states_keeps_its_input(student, blame):
     """next_states accepts the list form, leaves its input unchanged and returns list-form states"""
     rng = random.Random(11)
     sample = _smallest_first(rng.sample(everything(), 150))
     chosen = [Case("next_states(state, player)", ([list(s[0]), list(s[1]), s[2]], p),
                    draw(s, p)) for s, p in sample]
-    outcomes = student.map(M + "next_states", [c.args for c in chosen], return_args=True,
-                           again=True)
-
     def judge(case, outcome):
         # Judged from next_states' own second answer on the same state object (a
         # state the first call changed has other successors), never from the state
@@ -300,10 +370,17 @@ def test_next_states_keeps_its_input(student):
             return f"returned {short(got)}: the successors must be lists [board, in_hand, quiet]"
         return None
     hint = "build new lists for each successor (to_list gives fresh ones)"
-    check_all("next_states changed its input or returned the wrong form", chosen, outcomes,
-              judge, hint=hint)
-    check_probes(student, "next_states changed its input or returned the wrong form",
-                 M + "next_states", M + "next_states", chosen[::5], _probes, "state", hint=hint)
+
+    def attempt(play):
+        outcomes = student.map(M + "next_states", [c.args for c in chosen], return_args=True,
+                               again=True, play=play)
+        check_all("next_states changed its input or returned the wrong form", chosen, outcomes,
+                  judge, hint=hint)
+    on_its_own(student, blame, "next_states", "on a position", attempt)
+    with blame.judging("next_states", "on a position"):
+        check_probes(student, "next_states changed its input or returned the wrong form",
+                     M + "next_states", M + "next_states", chosen[::5], _probes, "state",
+                     hint=hint)
 
 
 def _as_states(value):
@@ -333,33 +410,43 @@ def end_cases(function):
             for s, p in _smallest_first(pairs)]
 
 
-def test_finished(student):
+def check_positions(student, blame, function, chosen, summary, judge, hint):
+    """`function(state, player)` on every case, judged on its own (opponent played by
+    the grader where the student's failed its check)."""
+    def attempt(play):
+        check_all(summary, chosen, student.map(M + function, [c.args for c in chosen],
+                                               play=play), judge, hint=hint)
+    on_its_own(student, blame, function, "on a position", attempt)
+
+
+def test_finished(student, blame):
     """finished agrees with the reference on every position (game-over ones included)"""
-    chosen = end_cases("finished")
-    check_all("finished was wrong", chosen,
-              student.map(M + "finished", [c.args for c in chosen]), exact,
-              hint="over below 3 stones (board and hand), without a legal move (a stone "
-                   "in hand can always be placed), or when the quiet counter reaches "
-                   "DRAW_PLIES; return True or False")
+    check_positions(student, blame, "finished", end_cases("finished"), "finished was wrong",
+                    exact, "over below 3 stones (board and hand), without a legal move (a "
+                           "stone in hand can always be placed), or when the quiet counter "
+                           "reaches DRAW_PLIES; return True or False")
 
 
-def test_utility(student):
+def test_utility(student, blame):
     """utility scores every finished position: 1, -1 or 0 for the player to move"""
-    chosen = end_cases("utility")
-    check_all("utility returned the wrong score", chosen,
-              student.map(M + "utility", [c.args for c in chosen]), same_number,
-              hint="check in order: player below 3 stones, opponent below 3 stones, "
-                   "player without a move, draw")
+    check_positions(student, blame, "utility", end_cases("utility"),
+                    "utility returned the wrong score", same_number,
+                    "check in order: player below 3 stones, opponent below 3 stones, "
+                    "player without a move, draw")
 
 
-def test_heuristic(student):
+@functools.cache
+def heuristic_cases():
+    return [Case("heuristic(state, player)", (s, p), draw(s, p), ref.heuristic(s, p))
+            for s, p in everything()]
+
+
+def test_heuristic(student, blame):
     """heuristic computes the handout's formula exactly on every position"""
-    chosen = [Case("heuristic(state, player)", (s, p), draw(s, p), ref.heuristic(s, p))
-              for s, p in everything()]
-    check_all("heuristic returned the wrong value", chosen,
-              student.map(M + "heuristic", [c.args for c in chosen]), same_number,
-              hint="(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
-                   "in S, T counts lines with two own stones and one empty point")
+    check_positions(student, blame, "heuristic", heuristic_cases(),
+                    "heuristic returned the wrong value", same_number,
+                    "(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
+                    "in S, T counts lines with two own stones and one empty point")
 
 
 # ------------------------------------------------------------------ memoize
@@ -382,8 +469,13 @@ class Function:
         return self.results.get(tuple(args), 0)
 
 
-def test_memoize(student):
+def test_memoize(student, blame):
     """memoize calls the function once per distinct arguments and keeps the results in .cache"""
+    with blame.judging("memoize", "as a decorator"):
+        check_memoize(student)
+
+
+def check_memoize(student):
     f = Function(4711)
     plan = Plan("muehle.memoize")
     g = plan.call(M + "memoize", Callback(f))
@@ -419,11 +511,12 @@ def test_memoize(student):
 
 
 # ------------------------------------------------------------------ memoised minimax
-def minimax_plan(game, queries):
+def minimax_plan(game, queries, play=None):
     """value_minimax for each (state, player, depth) in turn on the grader's game,
-    caches emptied first and kept in between."""
+    caches emptied first and kept in between; `play`: the helpers the grader plays."""
     watch = Watch(game, {(s, p) for s, p, _ in queries})
     plan = fresh_plan("muehle.value_minimax")
+    play_helpers(plan, play, RULES)
     watch.install(plan)
     values = [plan.call(M + "value_minimax", s, p, d) for s, p, d in queries]
     return plan, finish(plan, values, watch.handout), watch
@@ -460,18 +553,25 @@ def minimax_cases():
     return chosen
 
 
-def check_minimax_values(student, chosen, summary, hint):
-    jobs = [minimax_plan(*case.args) for case in chosen]
-    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
-    check_all(summary, chosen, outcomes,
-              lambda c, o: None if same_numbers(o.value, c.expected) else
-              f"returned {short(o.value[0] if type(o.value) is list and len(o.value) == 1 else o.value)}",
-              hint=hint)
+def check_minimax_values(student, blame, chosen, summary, hint):
+    def attempt(play):
+        jobs = [minimax_plan(*case.args, play) for case in chosen]
+        outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+        # One call's answer is shown as the value it returned, not in the plan's list
+        # (the plan returns the list of its calls' answers, one per query).
+        single = [len(c.args[1]) == 1 for c in chosen]
+        shown = [showing(o, lambda v: v[0]) if one else o for one, o in zip(single, outcomes)]
+        wanted = {id(o): c.expected[0] if one else c.expected
+                  for one, c, o in zip(single, chosen, shown)}
+        check_all(summary, chosen, shown,
+                  lambda c, o: None if same_numbers(o.value, wanted[id(o)]) else
+                  f"returned {short(o.value)}", hint=hint)
+    on_its_own(student, blame, "value_minimax", "on a position", attempt)
 
 
-def test_value_minimax(student):
+def test_value_minimax(student, blame):
     """value_minimax returns the negamax value at depths 1 and 2 (and the utility of a finished position)"""
-    check_minimax_values(student, minimax_cases(), "value_minimax returned the wrong value",
+    check_minimax_values(student, blame, minimax_cases(), "value_minimax returned the wrong value",
                          "finished: utility; depth 0: heuristic; otherwise the largest "
                          "-value_minimax(successor, opponent, depth - 1); " + GAME_HINT)
 
@@ -491,49 +591,55 @@ def cache_cases():
     return chosen
 
 
-def test_value_minimax_uses_its_cache(student):
+def test_value_minimax_uses_its_cache(student, blame):
     """value_minimax is memoised: every position is evaluated once, and a repeated call costs nothing"""
     chosen = cache_cases()
-    jobs = []
-    for case in chosen:
-        game, state, player = case.args
-        key = (state, player, 3)
-        first = Watch(game, [(state, player)])
-        plan = fresh_plan("muehle.value_minimax")
-        first.install(plan)
-        value = plan.call(M + "value_minimax", *key)
-        cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
-        cached = plan.call(cache.attr("__contains__"), key, catch=True)
-        jobs.append((plan, finish(plan, {"value": value, "cached": cached}, first.handout),
-                     first))
-        watch = Watch(game, [(state, player)])
-        repeat = Plan("muehle.value_minimax")          # the caches are kept
-        watch.install(repeat)
-        jobs.append((repeat, finish(repeat, repeat.call(M + "value_minimax", *key),
-                                    watch.handout), watch))
-    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
-    firsts, repeats = outcomes[::2], outcomes[1::2]
-    records = {id(o): (jobs[2 * i][2], repeats[i], jobs[2 * i + 1][2])
-               for i, o in enumerate(firsts)}
 
-    def judge(case, outcome):
-        got, want = outcome.value, case.expected
-        first, repeat, second = records[id(outcome)]
-        if not same_numbers(got["value"], want["value"]):
-            return f"returned {short(got['value'])}"
-        if not repeat.answered:
-            return f"the repeated call {describe(repeat)}"
-        if second.calls or repeat.value != got["value"]:
-            return (f"the repeated call searched again ({len(second.calls)} calls of the "
-                    "rules) instead of using the cache")
-        if got["cached"] is not True:
-            return "value_minimax.cache holds no entry (state, player, depth) for the call"
-        if first.count("heuristic") > want["heuristic"]:
-            return (f"called heuristic {first.count('heuristic')} times; with a working cache "
-                    f"it is called once per distinct position ({want['heuristic']} times)")
-        return None
-    check_all("value_minimax does not use its cache", chosen, firsts, judge,
-              hint="decorate value_minimax with @memoize and pass the state in tuple form")
+    def attempt(play):
+        # One plan per case: the call, then the same call again with a second watch
+        # (the caches kept), so that a memoize the grader plays keeps its table too.
+        memo_played = any(target.endswith(".memoize") for target in play or ())
+        jobs = []
+        for case in chosen:
+            game, state, player = case.args
+            key = (state, player, 3)
+            first, second = Watch(game, [(state, player)]), Watch(game, [(state, player)])
+            plan = fresh_plan("muehle.value_minimax")
+            play_helpers(plan, play, RULES)
+            first.install(plan)
+            value = plan.call(M + "value_minimax", *key)
+            cached = None
+            if not memo_played:     # .cache is memoize's (functools.cache has none)
+                cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
+                cached = plan.call(cache.attr("__contains__"), key, catch=True)
+            second.install(plan)
+            again = plan.call(M + "value_minimax", *key)
+            done = finish(plan, {"value": value, "cached": cached, "again": again},
+                          first.handout, second.handout)
+            jobs.append((plan, done, first, second))
+        outcomes = run(student, [(plan, done) for plan, done, _, _ in jobs])
+        shown = [showing(o, lambda v: v["value"]) for o in outcomes]
+        records = {id(s): (o.value, first, second)
+                   for s, o, (_, _, first, second) in zip(shown, outcomes, jobs)}
+
+        def judge(case, outcome):
+            want = case.expected
+            got, first, second = records[id(outcome)]
+            if not same_numbers(got["value"], want["value"]):
+                return f"returned {short(got['value'])}"
+            if second.calls or got["again"] != got["value"]:
+                return (f"the repeated call searched again ({len(second.calls)} calls of the "
+                        "rules) instead of using the cache")
+            if not memo_played and got["cached"] is not True:
+                return "value_minimax.cache holds no entry (state, player, depth) for the call"
+            if first.count("heuristic") > want["heuristic"]:
+                return (f"called heuristic {first.count('heuristic')} times; with a working "
+                        f"cache it is called once per distinct position ({want['heuristic']} "
+                        "times)")
+            return None
+        check_all("value_minimax does not use its cache", chosen, shown, judge,
+                  hint="decorate value_minimax with @memoize and pass the state in tuple form")
+    on_its_own(student, blame, "value_minimax", "on a position", attempt)
 
 
 @functools.cache
@@ -554,9 +660,9 @@ def key_cases():
     return chosen
 
 
-def test_value_minimax_cache_key(student):
+def test_value_minimax_cache_key(student, blame):
     """memoised values do not leak between depths or players (the key is state, player and depth)"""
-    check_minimax_values(student, key_cases(),
+    check_minimax_values(student, blame, key_cases(),
                          "value_minimax returned a cached value of another depth or player",
                          "the cache key must hold the state, the player and the depth")
 
@@ -631,10 +737,11 @@ def best_minimax_setup(state, player, depth, salt, widths, ties):
     return game, table, best
 
 
-def best_minimax_plan(setup, state, player, depth, seed):
+def best_minimax_plan(setup, state, player, depth, seed, play=None):
     game, table, _ = setup
     watch = Watch(game, [(state, player)])
     plan = fresh_plan("muehle.best_move_minimax")
+    play_helpers(plan, play, RULES + ("value_minimax",))
     watch.install(plan, ("next_states", "finished"))
     plan.patch(M + "value_minimax", Callback(MinimaxValues(table, watch.handout)))
     chooser = Chooser(seed)
@@ -671,31 +778,39 @@ def best_minimax_cases():
     return chosen
 
 
-def test_best_move_minimax(student):
+def test_best_move_minimax(student, blame):
     """best_move_minimax returns the position's value and a move that reaches it"""
     chosen = best_minimax_cases()
-    jobs, cases = [], []
-    for case in chosen:
-        for seed in (1, 2, None):
-            jobs.append(best_minimax_plan(*case.args, seed))
-            cases.append(case)
-    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
-    def judge(case, outcome):
-        (_, table, best), state, player, depth = case.args
-        return judge_best(best, table[(state, player, depth)], outcome)
-    check_all("best_move_minimax did not return a best move", cases, outcomes, judge,
-              hint="value = value_minimax(to_tuple(state), player, depth); keep the "
-                   "successors s with -value_minimax(to_tuple(s), opponent, depth - 1) == value")
+    cases = [case for case in chosen for _ in (1, 2, None)]
+
+    def attempt(play):
+        jobs = [best_minimax_plan(*case.args, seed, play)
+                for case in chosen for seed in (1, 2, None)]
+        outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+
+        def judge(case, outcome):
+            (_, table, best), state, player, depth = case.args
+            return judge_best(best, table[(state, player, depth)], outcome)
+        check_all("best_move_minimax did not return a best move", cases, outcomes, judge,
+                  hint="value = value_minimax(to_tuple(state), player, depth); keep the "
+                       "successors s with -value_minimax(to_tuple(s), opponent, depth - 1) "
+                       "== value")
+    on_its_own(student, blame, "best_move_minimax", "on a position", attempt)
 
 
-def test_best_move_minimax_is_random(student):
+def test_best_move_minimax_is_random(student, blame):
     """best_move_minimax chooses with rng.choice among all the equally good moves"""
+    on_its_own(student, blame, "best_move_minimax", "on a position",
+               lambda play: check_random_choice(student, play))
+
+
+def check_random_choice(student, play):
     # Judged from the grader's rng alone: one choice among exactly the best moves,
     # and the move it chose returned; seeds 0..11 give that rng's own variety.
     start = ref.initial_state()
     setup = best_minimax_setup(start, W, 1, 699, None, 9)
     _, table, best = setup
-    jobs = [best_minimax_plan(setup, start, W, 1, seed) for seed in range(12)]
+    jobs = [best_minimax_plan(setup, start, W, 1, seed, play) for seed in range(12)]
     outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
     call = ("best_move_minimax(initial_state(), WHITE, 1, rng) for 12 generators rng, "
             "with value_minimax giving 9 of the 24 placements the best value")
@@ -744,7 +859,7 @@ class Recorder:
         return self.answer(s, player, alpha, beta, depth)
 
 
-def value_ab_run(target, state, player, planted, window, answer):
+def value_ab_run(target, state, player, planted, window, answer, play=None):
     """value_ab(state, player, alpha, beta, 2) with AB_CACHE holding `planted` and
     alpha_beta answering `answer`: (result, alpha_beta calls, entry afterwards), on
     `target` (the reference here, or a plan for the student)."""
@@ -756,6 +871,7 @@ def value_ab_run(target, state, player, planted, window, answer):
             result = r.value_ab(list_form(state), player, *window, 2)
             return {"result": result, "entry": r.AB_CACHE.get(key)}, record
     plan = fresh_plan("muehle.value_ab")
+    play_helpers(plan, play, ("alpha_beta",))
     for k, entry in planted.items():
         plan.setitem(M + "AB_CACHE", k, entry)
     plan.patch(M + "alpha_beta", Callback(record))
@@ -764,40 +880,45 @@ def value_ab_run(target, state, player, planted, window, answer):
     return (plan, finish(plan, {"result": result, "entry": entry})), record
 
 
-def check_value_ab(student, seed, answer, scenarios, summary, hint):
+def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
     state, player = search_positions(1, seed, 20, ("moving",))[0]
-    jobs, records, chosen = [], [], []
+    runs, chosen = [], []
     for words, planted, window in scenarios:
         planted = {(state, p, d): entry for p, d, entry in planted(player)}
         want, want_record = value_ab_run(ref, state, player, planted, window, answer)
-        job, record = value_ab_run(None, state, player, planted, window, answer)
-        jobs.append(job)
-        records.append(record)
+        runs.append((planted, window))
         chosen.append(Case(f"value_ab(state, {NAMES[player]}, {window[0]}, {window[1]}, 2) "
                            f"with AB_CACHE: {words}; alpha_beta played by the grader "
                            f"(it returns {answer})", (state, player), draw(state, player),
                            (want, [c[2:4] for c in want_record.calls])))
-    outcomes = run(student, jobs)
-    by_outcome = {id(o): r for o, r in zip(outcomes, records)}
 
-    def judge(case, outcome):
-        (want, want_windows), record = case.expected, by_outcome[id(outcome)]
-        windows = [c[2:4] for c in record.calls]
-        if windows != want_windows:
-            return (f"alpha_beta was called with (alpha, beta) = {windows}" if windows
-                    else "alpha_beta was not called")
-        if not same_numbers(outcome.value["result"], want["result"]):
-            return f"returned {short(outcome.value['result'])}"
-        entry = outcome.value["entry"]
-        if type(entry) not in (list, tuple) or list(entry) != list(want["entry"]):
-            return f"AB_CACHE then held {short(entry)} for the key"
-        return None
-    check_all(summary, chosen, outcomes, judge, hint=hint)
+    def attempt(play):
+        made = [value_ab_run(None, state, player, planted, window, answer, play)
+                for planted, window in runs]
+        outcomes = run(student, [job for job, _ in made])
+        shown = [showing(o, lambda v: v["result"]) for o in outcomes]
+        by_outcome = {id(s): (o.value, record)
+                      for s, o, (_, record) in zip(shown, outcomes, made)}
+
+        def judge(case, outcome):
+            (want, want_windows), (got, record) = case.expected, by_outcome[id(outcome)]
+            windows = [c[2:4] for c in record.calls]
+            if windows != want_windows:
+                return (f"alpha_beta was called with (alpha, beta) = {windows}" if windows
+                        else "alpha_beta was not called")
+            if not same_numbers(got["result"], want["result"]):
+                return f"returned {short(got['result'])}"
+            entry = got["entry"]
+            if type(entry) not in (list, tuple) or list(entry) != list(want["entry"]):
+                return f"AB_CACHE then held {short(entry)} for the key"
+            return None
+        check_all(summary, chosen, shown, judge, hint=hint)
+    on_its_own(student, blame, "value_ab", "on a position", attempt)
 
 
-def test_value_ab_reuses_cached_values(student):
+def test_value_ab_reuses_cached_values(student, blame):
     """value_ab stores (value, alpha, beta) under (state, player, depth) and reuses it for a window inside"""
-    check_value_ab(student, 30, 37 * STEP, [
+    check_value_ab(student, blame, 30, 37 * STEP, [
         ("empty", lambda p: [], (-0.5, 0.5)),
         ("(1/4, -1, 1) under the key", lambda p: [(p, 2, (0.25, -1, 1))], (-0.5, 0.5)),
         ("(1/4, -1/2, 1/2) under the key, the same window",
@@ -810,9 +931,9 @@ def test_value_ab_reuses_cached_values(student):
         "(value, alpha, beta)")
 
 
-def test_value_ab_respects_the_window(student):
+def test_value_ab_respects_the_window(student, blame):
     """value_ab does not reuse a value computed for a narrower window; it widens the window"""
-    check_value_ab(student, 31, -21 * STEP, [
+    check_value_ab(student, blame, 31, -21 * STEP, [
         ("(1/4, -1/4, 1/4), window (-1, 1)", lambda p: [(p, 2, (0.25, -0.25, 0.25))], (-1, 1)),
         ("(1/4, -1/2, 1/4), window (-1/4, 1/2)", lambda p: [(p, 2, (0.25, -0.5, 0.25))],
          (-0.25, 0.5)),
@@ -837,9 +958,12 @@ def ab_cases():
     return chosen
 
 
-def ab_plan(game, state, player, depth, window=(-1, 1)):
+def ab_plan(game, state, player, depth, window=(-1, 1), play=None):
+    """value_ab(state, player, alpha, beta, depth) on the grader's game; with value_ab
+    played (`play_helpers`), the student's alpha_beta searches without the cache."""
     watch = Watch(game, [(state, player)])
     plan = fresh_plan("muehle.value_ab")
+    play_helpers(plan, play, RULES)
     watch.install(plan)
     value = plan.call(M + "value_ab", list_form(state), player, *window, depth)
     return plan, finish(plan, value, watch.handout), watch
@@ -847,22 +971,33 @@ def ab_plan(game, state, player, depth, window=(-1, 1)):
 
 @pytest.fixture(scope="session")
 def ab_runs(student):
-    """The verdict data of the searches two checks judge: each answer cut to verdict
-    size (a value is a number), and the nodes each grader's watch counted."""
-    chosen = ab_cases()
-    jobs = [ab_plan(*case.args) for case in chosen]
-    outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
-    return chosen, [kept(o, 8) for o in outcomes], [watch.nodes for _, _, watch in jobs]
+    """The verdict data of the searches two checks judge, run once per way of playing
+    the helpers (`runs(play)`): each answer cut to verdict size (a value is a number),
+    and the nodes each grader's watch counted."""
+    made = {}
+
+    def runs(play):
+        key = tuple(sorted(play or ()))
+        if key not in made:
+            chosen = ab_cases()
+            jobs = [ab_plan(*case.args, play=play) for case in chosen]
+            outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
+            made[key] = (chosen, [kept(o, 8) for o in outcomes],
+                         [watch.nodes for _, _, watch in jobs])
+        return made[key]
+    return runs
 
 
-def test_alpha_beta_equals_minimax(student, ab_runs):
+def test_alpha_beta_equals_minimax(student, blame, ab_runs):
     """alpha-beta (value_ab, full window) returns minimax's value at the same depth"""
-    chosen, outcomes, _ = ab_runs
-    check_all("value_ab returned a value other than minimax's", chosen, outcomes,
-              lambda c, o: None if same_numbers(o.value, c.expected["value"]) else
-              f"returned {short(o.value)}",
-              hint="with the window (-1, 1) alpha-beta must return the exact minimax value; "
-                   + GAME_HINT)
+    def attempt(play):
+        chosen, outcomes, _ = ab_runs(play)
+        check_all("value_ab returned a value other than minimax's", chosen, outcomes,
+                  lambda c, o: None if same_numbers(o.value, c.expected["value"]) else
+                  f"returned {short(o.value)}",
+                  hint="with the window (-1, 1) alpha-beta must return the exact minimax "
+                       "value; " + GAME_HINT)
+    on_its_own(student, blame, "alpha_beta", "on a position", attempt)
 
 
 class Cut:
@@ -879,7 +1014,7 @@ CUTS = [
     Cut("a value equal to beta stops the search (cut on >=)", (-0.25, 0.25),
         [-0.5, 0.0, 0.125, 0.25, 0.375, -0.125, 0.0]),
     Cut("every value below alpha: the result stays alpha", (0.125, 0.375),
-        [-0.25, 0.0, -0.5, 0.0625, -0.125, -0.375, 0.125]),
+        [-0.25, 0.0, -0.5, 0.0625, -0.125, -0.375, 0.09375]),
     Cut("rising values: alpha rises, the window passed down narrows", (-1, 1),
         [-0.75, -0.5, -0.25, 0.0, 0.125, 0.25, 0.375]),
     Cut("a value above beta is returned as found", (-0.5, 0.0),
@@ -887,7 +1022,7 @@ CUTS = [
 ]
 
 
-def cut_run(target, state, player, depth, cut):
+def cut_run(target, state, player, depth, cut, play=None):
     """alpha_beta(state, player, alpha, beta, depth) with next_states offering the moves
     in the grader's order, get_order_value 0 for all, and value_ab answering the
     scenario's values: the student's plan, or the reference's result."""
@@ -902,6 +1037,7 @@ def cut_run(target, state, player, depth, cut):
         with reference_on(watch, value_ab=record, get_order_value=lambda s, p, d: 0) as r:
             return r.alpha_beta(*args), record
     plan = fresh_plan("muehle.alpha_beta")
+    play_helpers(plan, play, RULES + ("value_ab", "get_order_value"))
     watch.install(plan)
     plan.patch(M + "value_ab", Callback(record))
     plan.patch(M + "get_order_value", orders)
@@ -947,10 +1083,15 @@ def judge_cut(case, outcome, calls):
     return None
 
 
-def test_alpha_beta_prunes(student, ab_runs):
+def test_alpha_beta_prunes(student, blame, ab_runs):
     """alpha_beta cuts off at beta, passes (-beta, -alpha) down, and explores fewer nodes than minimax"""
+    on_its_own(student, blame, "alpha_beta", "on a position",
+               lambda play: check_pruning(student, ab_runs, play))
+
+
+def check_pruning(student, ab_runs, play):
     chosen = cut_cases()
-    jobs = [cut_run(None, *case.args) for case in chosen]
+    jobs = [cut_run(None, *case.args, play=play) for case in chosen]
     outcomes = run(student, [job for job, _ in jobs])
     calls = {id(o): record.calls for o, (_, record) in zip(outcomes, jobs)}
     check_all("alpha_beta does not cut off as the handout says", chosen, outcomes,
@@ -958,7 +1099,7 @@ def test_alpha_beta_prunes(student, ab_runs):
               hint="value starts at alpha; for each successor value = max(value, "
                    "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
                    "value >= beta; alpha = max(alpha, value)")
-    cases, outcomes, nodes = ab_runs
+    cases, outcomes, nodes = ab_runs(play)
     for case, outcome in zip(cases, outcomes):
         require(outcome)
         if not outcome.answered or not same_numbers(outcome.value, case.expected["value"]):
@@ -993,10 +1134,15 @@ def window_cases():
     return chosen
 
 
-def test_alpha_beta_window_contract(student):
+def test_alpha_beta_window_contract(student, blame):
     """alpha-beta with a narrow window keeps the contract: exact inside, a bound outside"""
+    on_its_own(student, blame, "alpha_beta", "on a position",
+               lambda play: check_window_contract(student, play))
+
+
+def check_window_contract(student, play):
     chosen = window_cases()
-    jobs = [ab_plan(*case.args) for case in chosen]
+    jobs = [ab_plan(*case.args, play=play) for case in chosen]
     outcomes = run(student, [(plan, done) for plan, done, _ in jobs])
 
     def judge(case, outcome):
@@ -1016,8 +1162,13 @@ def test_alpha_beta_window_contract(student):
 
 
 # ------------------------------------------------------------------ move ordering
-def test_get_order_value(student):
+def test_get_order_value(student, blame):
     """get_order_value reads the cached value of the previous depth (0 when there is none)"""
+    on_its_own(student, blame, "get_order_value", "for a position",
+               lambda play: check_order_value(student, play))
+
+
+def check_order_value(student, play):
     (s1, p1), (s2, p2) = search_positions(2, 60, 99, ("placing",))
     o1 = ref.opponent(p1)
     planted = {(s1, p1, 2): (5 * STEP, -1, 1), (s1, p1, 3): (-9 * STEP, -1, 1),
@@ -1027,6 +1178,7 @@ def test_get_order_value(student):
         r.AB_CACHE.update(planted)
         want = [r.get_order_value(list_form(s), p, d) for s, p, d in queries]
     plan = fresh_plan("muehle.get_order_value")
+    play_helpers(plan, play)
     for key, entry in planted.items():
         plan.setitem(M + "AB_CACHE", key, entry)
     values = [plan.call(M + "get_order_value", list_form(s), p, d) for s, p, d in queries]
@@ -1041,7 +1193,7 @@ def test_get_order_value(student):
                                "0 when AB_CACHE has no such entry")
 
 
-def order_run(target, state, player, depth, salt):
+def order_run(target, state, player, depth, salt, play=None):
     """alpha_beta(state, player, -1, 1, depth) where next_states offers every move in the
     grader's order, AB_CACHE (and get_order_value, played by the grader) hold the
     previous iteration's values with decoys for other depths and players, and value_ab
@@ -1073,6 +1225,7 @@ def order_run(target, state, player, depth, salt):
             r.alpha_beta(*args)
             return [c[0] for c in record.calls]
     plan = fresh_plan("muehle.alpha_beta")
+    play_helpers(plan, play, RULES + ("value_ab", "get_order_value"))
     for key, entry in planted.items():
         plan.setitem(M + "AB_CACHE", key, entry)
     watch.install(plan)
@@ -1094,10 +1247,15 @@ def order_cases():
     return chosen
 
 
-def test_alpha_beta_orders_moves(student):
+def test_alpha_beta_orders_moves(student, blame):
     """alpha_beta tries the moves in the order of the previous iteration's values"""
+    on_its_own(student, blame, "alpha_beta", "on a position",
+               lambda play: check_move_order(student, play))
+
+
+def check_move_order(student, play):
     chosen = order_cases()
-    jobs = [order_run(None, *case.args) for case in chosen]
+    jobs = [order_run(None, *case.args, play=play) for case in chosen]
     outcomes = run(student, [job for job, _ in jobs])
     tried = {id(o): [c[0] for c in record.calls] for o, (_, record) in zip(outcomes, jobs)}
 
@@ -1132,7 +1290,7 @@ def deepening_game(state, player, depth, salt):
     return game, table
 
 
-def deepening_run(target, state, player, depth, salt):
+def deepening_run(target, state, player, depth, salt, play=None):
     """best_move_ab(state, player, depth) with next_states offering some moves in the
     grader's order and value_ab played by the grader: a value of its choice for each
     successor and depth (ties included)."""
@@ -1144,6 +1302,7 @@ def deepening_run(target, state, player, depth, salt):
             r.best_move_ab(list_form(state), player, depth)
             return record.calls
     plan = fresh_plan("muehle.best_move_ab")
+    play_helpers(plan, play, RULES + ("value_ab",))
     watch.install(plan)
     plan.patch(M + "value_ab", Callback(record))
     job = (plan, finish(plan, plan.call(M + "best_move_ab", list_form(state), player, depth),
@@ -1171,17 +1330,25 @@ def deepening_cases():
 def deepening_runs(student):
     """The verdicts of the two deepening checks, judged here from the grader's record
     of the value_ab calls (which is then dropped) and the answers cut to verdict
-    size: {id(kept outcome): (reason for test_best_move_ab, for ..._deepens)}."""
-    chosen = deepening_cases()
-    jobs = [deepening_run(None, *case.args) for case in chosen]
-    outcomes = run(student, [job for job, _ in jobs])
-    reasons, small = {}, []
-    for case, outcome, (_, record) in zip(chosen, outcomes, jobs):
-        small.append(kept(outcome, 64))
-        reasons[id(small[-1])] = ((judge_best_ab(case, outcome, record.calls),
-                                   judge_deepening(case, outcome, record.calls))
-                                  if outcome.answered else (None, None))
-    return chosen, small, reasons
+    size: {id(kept outcome): (reason for test_best_move_ab, for ..._deepens)}, once per
+    way of playing the helpers (`runs(play)`)."""
+    made = {}
+
+    def runs(play):
+        key = tuple(sorted(play or ()))
+        if key not in made:
+            chosen = deepening_cases()
+            jobs = [deepening_run(None, *case.args, play=play) for case in chosen]
+            outcomes = run(student, [job for job, _ in jobs])
+            reasons, small = {}, []
+            for case, outcome, (_, record) in zip(chosen, outcomes, jobs):
+                small.append(kept(outcome, 64))
+                reasons[id(small[-1])] = ((judge_best_ab(case, outcome, record.calls),
+                                           judge_deepening(case, outcome, record.calls))
+                                          if outcome.answered else (None, None))
+            made[key] = chosen, small, reasons
+        return made[key]
+    return runs
 
 
 def iterations(calls):
@@ -1225,9 +1392,14 @@ def judge_best_ab(case, outcome, calls):
     return None
 
 
-def test_best_move_ab(student, deepening_runs):
+def test_best_move_ab(student, blame, deepening_runs):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
-    chosen, outcomes, reasons = deepening_runs
+    on_its_own(student, blame, "best_move_ab", "on a position",
+               lambda play: check_best_move_ab(deepening_runs(play)))
+
+
+def check_best_move_ab(runs):
+    chosen, outcomes, reasons = runs
     check_all("best_move_ab did not search as the handout says", chosen, outcomes,
               lambda c, o: reasons[id(o)][0],
               hint="alpha = -1 at the start of each iteration; value each successor as "
@@ -1256,9 +1428,14 @@ def judge_deepening(case, outcome, calls):
     return None
 
 
-def test_best_move_ab_deepens(student, deepening_runs):
+def test_best_move_ab_deepens(student, blame, deepening_runs):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
-    chosen, outcomes, reasons = deepening_runs
+    on_its_own(student, blame, "best_move_ab", "on a position",
+               lambda play: check_deepening(deepening_runs(play)))
+
+
+def check_deepening(runs):
+    chosen, outcomes, reasons = runs
     check_all("best_move_ab does not deepen iteratively", chosen, outcomes,
               lambda c, o: reasons[id(o)][1],
               hint="for d in range(depth): value every successor with value_ab at depth d, "
@@ -1278,8 +1455,15 @@ def _greedy_player(state, player, rng):
     return rng.choice([s for s, v in zip(options, scores) if v == best])
 
 
-def test_strength(student):
-    """best_move_ab (depth 2) beats a random and a greedy player, with either colour"""
+def test_strength(student, blame):
+    """your whole program: best_move_ab (depth 2) with your own helpers beats a random and a greedy player, with either colour"""
+    # The one check that runs the student's own helpers whatever they did elsewhere
+    # (rubric [blame] whole_program): its failure names their earlier failures.
+    with blame.judging("best_move_ab", "in a game"):
+        play_games(student)
+
+
+def play_games(student):
     wins, log = 0, []
     for name, opponent_move in (("random", _random_player), ("greedy", _greedy_player)):
         for colour in (W, B):
