@@ -770,12 +770,19 @@ def test_computer_move_uses_the_book(student, blame):
                  hint="look up tuple(state) in the book first; search only when it is not there")
 
 
+#: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
+#: which the module does not define: a search that plays the module's own boards
+#: instead of the Game it is given answers for another board there.
+OWN_BOARDS = (B3X3, B4X3, (3, 4, 3))
+
+
 @functools.cache
 def own_program_cases():
-    """Positions for the whole program: tic-tac-toe from 1 to 7 marks and 4 x 3 from
-    6 to 9, searched to the end (bremse inf) on the student's own Game."""
-    states = [(B3X3, s) for s in sample(B3X3, 24, 131, 1, 7)]
+    """Positions for the whole program: tic-tac-toe from 1 to 7 marks, 4 x 3 and 3 x 4
+    from 6 to 9, searched to the end (bremse inf) on the student's own Game."""
+    states = [(B3X3, s) for s in sample(B3X3, 16, 131, 1, 7)]
     states += [(B4X3, s) for s in sample(B4X3, 8, 132, 6, 9)]
+    states += [((3, 4, 3), s) for s in sample((3, 4, 3), 8, 133, 6, 9)]
     return tuple(Case(f"computer_move({list(s)}, Game{board})", (s, board),
                       draw(list(s), board), f"a successor of value {solved(s, board)}")
                  for board, s in states)
@@ -794,7 +801,7 @@ def own_move_reason(case, outcome):
 
 def test_computer_move_with_your_own_helpers(student, blame):
     """your whole program: computer_move with your own Game, rules and alpha-beta keeps the value"""
-    handles = game_handles(student, (B3X3, B4X3))
+    handles = game_handles(student, OWN_BOARDS)
     chosen = own_program_cases()
     outcomes = student.map(M + "computer_move",
                            [(list(c.args[0]), handles[c.args[1]]) for c in chosen])
