@@ -54,6 +54,21 @@ own second answer on the same state object (`again`).
 
 Time: every limit is the child's CPU time and each game answers a number of
 calls fixed by its case, so no verdict depends on the machine's load.
+
+Each function is judged on its own (issue 22, [relies_on] in assignment.toml):
+evaluation, terminal_test and solve run on the student's own Game objects, so a
+check of theirs that fails while winning_lines (or evaluation) failed its own is
+judged again in a fresh child with the grader's winning_lines / evaluation played
+in (Blame.check; the Game reaches them as its handle, and each answers for that
+board); computer_move likewise with the grader's maximize_ab / minimize_ab on the
+grader's game. The searches never see the student's rules; maximize and minimize
+call each other, so their checks judge the pair ("maximize/minimize"), and so
+for alpha-beta. test_computer_move_with_your_own_helpers is the one whole-program
+check (the rubric's [blame] whole_program): the student's computer_move, searches
+and rules on the student's own Game of three shapes, one of them (3 x 4) not in
+the module, so a search that plays the module's boards instead of its game fails.
+A correct submission pays only for that check (its plain calls): every re-run
+happens after a failure.
 """
 
 import functools
