@@ -42,11 +42,19 @@ def test_the_feedback_says_whose_mistake_it_is(graded_examples):
                for name in ("test_evaluation", "test_terminal_test", "test_solve"))
     whole = lines["test_computer_move_with_your_own_helpers"]["output"]
     assert "this check runs your whole program on your own Game" in whole
-    evaluation = _results(out, "bug_evaluation")
-    assert evaluation["test_terminal_test"]["status"] == "passed"
-    assert "evaluation's helpers (winning_lines) pass their own checks, so the mistake is " \
-           "in evaluation itself" in evaluation["test_evaluation"]["output"]
     search = _results(out, bugs.folder_name("alphabeta"))["test_alphabeta_depth_limit"]
     assert "this check ran maximize_ab/minimize_ab with the grader's own nextstates, " \
            "terminal_test, evaluation, so the mistake is in maximize_ab/minimize_ab " \
            "itself" in search["output"]
+
+
+@pytest.mark.slow
+@pytest.mark.exhaustive
+def test_a_wrong_evaluation_is_evaluations_own(graded_examples):
+    """terminal_test is judged again with the grader's evaluation and keeps its points."""
+    require_graded(bugs, "evaluation")
+    _, out = graded_examples("gametree")
+    evaluation = _results(out, "bug_evaluation")
+    assert evaluation["test_terminal_test"]["status"] == "passed"
+    assert "evaluation's helpers (winning_lines) pass their own checks, so the mistake is " \
+           "in evaluation itself" in evaluation["test_evaluation"]["output"]
