@@ -1,10 +1,13 @@
 """Public tests for gametree.py. Run them with `make check`.
 
-Each test names the function it checks and says what it expected. The
-teacher's hidden tests check the rules on every tic-tac-toe position and on
-many 4 x 3 and 4 x 4 positions, and they run your searches on game objects of
-their own and record which nodes they expand and evaluate, so passing these is
-a start, not a guarantee.
+Each test names the function it checks and says what it expected. Where it
+can, a test checks that one function alone: evaluation gets a board whose
+winning lines are given here (not your winning_lines), terminal_test gets its
+values from this file instead of your evaluation, and the searches run on
+small game trees of this file. The teacher's hidden tests check the rules on
+every tic-tac-toe position and on many 4 x 3 and 4 x 4 positions, and they run
+your searches on game objects of their own and record which nodes they expand
+and evaluate, so passing these is a start, not a guarantee.
 """
 
 import pytest
@@ -21,6 +24,34 @@ def board(state, game=gt.TICTACTOE):
         marks[cell] = "xo"[i % 2]
     rows = [" ".join(marks[r * game.width:(r + 1) * game.width]) for r in range(game.height)]
     return "\n".join(rows)
+
+
+TICTACTOE_LINES = ({0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8},
+                   {0, 4, 8}, {2, 4, 6})
+
+
+class GivenLines:
+    """A board whose winning lines are the ones given here, not the ones your
+    winning_lines computes (evaluation reads them as `game.lines`)."""
+
+    def __init__(self, width, height, lines, k=3):
+        self.width, self.height, self.k = width, height, k
+        self.cells = width * height
+        self.lines = tuple(frozenset(line) for line in lines)
+
+    def __repr__(self):
+        lines = sorted(map(sorted, self.lines))
+        return f"a {self.width} x {self.height} board with the lines {lines}"
+
+
+TICTACTOE_GIVEN = GivenLines(3, 3, TICTACTOE_LINES)
+# 4 x 3: the rows and columns only (enough for these positions)
+ROWS_4X3 = GivenLines(4, 3, [{0, 1, 2}, {1, 2, 3}, {4, 5, 6}, {5, 6, 7}, {8, 9, 10},
+                             {9, 10, 11}, {0, 4, 8}, {1, 5, 9}, {2, 6, 10}, {3, 7, 11}])
+# 4 x 4: the rows and the diagonals through cell 5 and 10
+SOME_4X4 = GivenLines(4, 4, [{0, 1, 2}, {1, 2, 3}, {4, 5, 6}, {5, 6, 7}, {8, 9, 10},
+                             {9, 10, 11}, {12, 13, 14}, {13, 14, 15}, {0, 5, 10},
+                             {5, 10, 15}])
 
 
 def explain(call, state, expected, got, game=gt.TICTACTOE):
@@ -62,8 +93,7 @@ def textbook_tree():
 @pytest.mark.checks("winning_lines")
 def test_winning_lines_tictactoe():
     got = gt.winning_lines(gt.TICTACTOE)
-    expected = {frozenset(s) for s in ({0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7},
-                                       {2, 5, 8}, {0, 4, 8}, {2, 4, 6})}
+    expected = {frozenset(s) for s in TICTACTOE_LINES}
     assert len(got) == 8 and {frozenset(line) for line in got} == expected, \
         f"winning_lines(TICTACTOE): expected the 8 lines {sorted(map(sorted, expected))}, " \
         f"got {got!r}"
@@ -105,24 +135,40 @@ def test_nextstates_bigger_board():
 
 @pytest.mark.checks("evaluation")
 @pytest.mark.parametrize("state, game, expected", [
-    ([0, 3, 1, 4, 2], gt.TICTACTOE, 1),
-    ([0, 2, 3, 4, 8, 6], gt.TICTACTOE, -1),
-    ([0, 4], gt.TICTACTOE, 0),
-    ([0, 1, 2, 4, 3, 5, 7, 6, 8], gt.TICTACTOE, 0),
-    ([1, 8, 2, 9, 3], gt.BOARD_4X3, 1),
-    ([0, 1, 5, 2, 15, 3], gt.BOARD_4X4, -1),
+    ([0, 3, 1, 4, 2], TICTACTOE_GIVEN, 1),
+    ([0, 2, 3, 4, 8, 6], TICTACTOE_GIVEN, -1),
+    ([0, 4], TICTACTOE_GIVEN, 0),
+    ([0, 1, 2, 4, 3, 5, 7, 6, 8], TICTACTOE_GIVEN, 0),
+    ([1, 8, 2, 9, 3], ROWS_4X3, 1),
+    ([0, 1, 5, 2, 15, 3], SOME_4X4, -1),
 ], ids=["x top row", "o anti-diagonal", "open", "full draw", "4x3 x row", "4x4 o row"])
 def test_evaluation(state, game, expected):
+    """On boards whose lines are given here: your evaluation alone is checked."""
     got = gt.evaluation(state, game)
-    assert got == expected, explain("evaluation(state)", state, expected, got, game)
+    assert got == expected, explain("evaluation(state, game)", state, expected, got, game) + \
+        f"\n(the game is {game!r})"
+
+
+# The values terminal_test gets from evaluation here (this file's, not yours):
+# x has the top row; open; a full board, drawn; the empty board; o has a diagonal.
+VALUES = {(0, 3, 1, 4, 2): 1, (0, 3, 1, 4): 0, (0, 1, 2, 4, 3, 5, 7, 6, 8): 0, (): 0,
+          (0, 4, 1, 2, 8, 6): -1}
+
+
+def given_evaluation(state, game=gt.TICTACTOE):
+    assert tuple(state) in VALUES, \
+        f"terminal_test asked evaluation about {state!r}, not about the state it was given"
+    return VALUES[tuple(state)]
 
 
 @pytest.mark.checks("terminal_test")
 @pytest.mark.parametrize("state, expected", [
     ([0, 3, 1, 4, 2], True), ([0, 3, 1, 4], False), ([0, 1, 2, 4, 3, 5, 7, 6, 8], True),
-    ([], False),
-], ids=["x won", "open", "full", "empty"])
-def test_terminal_test(state, expected):
+    ([], False), ([0, 4, 1, 2, 8, 6], True),
+], ids=["x won", "open", "full", "empty", "o won"])
+def test_terminal_test(state, expected, monkeypatch):
+    """With this file's evaluation in place of yours: your terminal_test alone is checked."""
+    monkeypatch.setattr(gt, "evaluation", given_evaluation)
     got = gt.terminal_test(state)
     assert got is expected, explain("terminal_test(state)", state, expected, got)
 

@@ -521,9 +521,9 @@ def call_back(number, method, args, kwargs, sync):
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
     try:
-        call = [number, method, protocol.to_plain(_grader_things(list(args)))]
+        call = [number, method, _for_grader(_grader_things(list(args)))]
         if kwargs:
-            call.append(protocol.to_plain({k: _grader_things(v) for k, v in kwargs.items()}))
+            call.append(_for_grader({k: _grader_things(v) for k, v in kwargs.items()}))
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
@@ -540,6 +540,19 @@ def call_back(number, method, args, kwargs, sync):
         kind, message = reply["e"]
         raise _ERRORS.get(kind, RuntimeError)(message)
     return reply["r"]
+
+
+def _for_grader(value):
+    """Arguments of a call to the grader as plain data. An object the grader had
+    made and kept here (a student's Game it passes to the function it checks)
+    travels as its handle, so a function the grader plays in knows which one it
+    was given; the handles are looked up only when plain data will not do."""
+    try:
+        return protocol.to_plain(value)
+    except protocol.Unencodable:
+        if not handles:
+            raise
+        return protocol.to_plain(value, kept=_kept())
 
 
 _given = {}     # id() of the stand-ins handed out in the running plan -> (it, its spec)

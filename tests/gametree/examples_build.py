@@ -12,6 +12,10 @@ checks that every examples/gametree/<name>/gametree.py is exactly what
 grades the folder for real and asserts them), `.phrase` a piece of text the
 feedback of the first of them must contain (the reason), and `.keeps` hidden
 tests it must still pass (so the points are lost for that reason, not another).
+
+The single-function bugs of tests/gametree/bugs.py (issue 22) are examples too:
+bug_<function>, the reference with the bug's code appended (`bug_examples`),
+except those an example above already is (bugs.EXAMPLES).
 """
 
 from __future__ import annotations
@@ -162,14 +166,23 @@ def build(name: str) -> str:
     return text
 
 
+def bug_examples() -> dict[str, str]:
+    """{bug_<function>: module text} for the single-function bugs of bugs.py."""
+    from tests.gametree import bugs
+    correct = build("ada_reference")
+    return {f"bug_{function}": correct + "\n\n" + code
+            for function, (_, code) in bugs.BUGS.items() if function not in bugs.EXAMPLES}
+
+
 def path_of(name: str) -> Path:
     return EXAMPLES_DIR / name / "gametree.py"
 
 
 def regenerate() -> None:
-    for name in EXAMPLES:
+    texts = {name: build(name) for name in EXAMPLES} | bug_examples()
+    for name, text in texts.items():
         path_of(name).parent.mkdir(parents=True, exist_ok=True)
-        path_of(name).write_text(build(name), encoding="utf-8")
+        path_of(name).write_text(text, encoding="utf-8")
 
 
 def load(name: str):
@@ -182,5 +195,7 @@ def load(name: str):
 
 
 if __name__ == "__main__":
+    import sys
+    sys.path.insert(0, str(ROOT))
     regenerate()
-    print(f"wrote {len(EXAMPLES)} examples to {EXAMPLES_DIR}")
+    print(f"wrote {len(EXAMPLES) + len(bug_examples())} examples to {EXAMPLES_DIR}")

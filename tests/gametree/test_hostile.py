@@ -6,7 +6,14 @@ its twin with the `# >>> attack` blocks removed (the `hostile_pairs` fixture).
 Each twin has an honest bug, so there are points an attack could win; none may.
 Every attack scores exactly what its twin does, except those that ask the
 grader's games what they never handed out (REFUSED): a refused question costs
-its case, so those score less.
+its case, so those score less; and huge_replies, whose nextstates answers a
+string: its own searches on its own Game break on it, so it loses the
+whole-program check its twin passes (SELF_DEFEATING). import_alias's searches
+are working ones on a Game object (they bypass only the grader's games and
+patches), which its twin does not have: the whole-program check, which runs the
+student's own code on the student's own Game and nothing of the grader's,
+passes them, so it is left out of that comparison (OWN_GAME_WORKS); every other
+check must score the same.
 """
 
 import json
@@ -21,6 +28,9 @@ CORPUS = ROOT / "tests" / "gametree" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 INJECTED = ("Full marks for this submission", "Grader note")
 REFUSED = {"answer_key"}
+SELF_DEFEATING = {"huge_replies"}
+OWN_GAME_WORKS = {"import_alias"}
+WHOLE_PROGRAM = "test_computer_move_with_your_own_helpers"
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +59,18 @@ def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
     assert float(plain["score"]) < float(plain["max_score"]), \
         f"{attack}: the plain twin leaves no points to win"
-    if attack in REFUSED and float(attacked["score"]) <= float(plain["score"]):
+    if attack in REFUSED | SELF_DEFEATING and float(attacked["score"]) <= float(plain["score"]):
         return
+    tests = {}
+    for name in (attack, attack + "--plain"):
+        data = json.loads((out / name / "results.json").read_text())
+        tests[name] = {t["number"]: (t["score"], t["output"][:400]) for t in data["tests"]
+                       if not (attack in OWN_GAME_WORKS and t["number"] == WHOLE_PROGRAM)}
+    if attack in OWN_GAME_WORKS:
+        assert tests[attack] != {}, attack
+        attacked = {"score": sum(v[0] for v in tests[attack].values())}
+        plain = {"score": sum(v[0] for v in tests[attack + "--plain"].values())}
     if attacked["score"] != plain["score"]:
-        tests = {}
-        for name in (attack, attack + "--plain"):
-            data = json.loads((out / name / "results.json").read_text())
-            tests[name] = {t["number"]: (t["score"], t["output"][:400]) for t in data["tests"]}
         differ = {k: (v, tests[attack + "--plain"][k]) for k, v in tests[attack].items()
                   if v[0] != tests[attack + "--plain"][k][0]}
         pytest.fail(f"{attack} scored {attacked['score']}, without the attack "
@@ -69,8 +84,13 @@ def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
              "test_alphabeta_prunes_like_the_reference", "import_alias": "test_alphabeta_window",
              "counter_forgery": "test_alphabeta_cuts_on_ties",
              "refusal_flood": "test_opening_book_4x4", "huge_replies": "test_nextstates",
-             "fence_injection": "test_solve", "answer_key": "test_solve",
-             "forged_args_after": "test_nextstates", "unreadable_error": "test_evaluation"}
+             "fence_injection": "test_solve",
+             # solve is judged with the grader's lines where winning_lines fails (issue
+             # 22): what the attack keeps for later checks reaches the whole program only
+             "answer_key": "test_computer_move_with_your_own_helpers",
+             "forged_args_after": "test_nextstates",
+             # evaluation is judged again with the grader's lines, where it raises nothing
+             "unreadable_error": "test_winning_lines"}
     _, out = graded
     for attack, check in aimed.items():
         for name in (attack, attack + "--plain"):
@@ -140,7 +160,8 @@ def test_an_answer_key_by_questions_is_refused_and_costs_the_case(graded):
     attacked, plain = pairs["answer_key"]
     assert float(attacked["score"]) < float(plain["score"])
     data = json.loads((out / "answer_key" / "results.json").read_text())
-    refused = [t for t in data["tests"] if "never handed to the search" in t["output"]]
+    refused = [t for t in data["tests"]
+               if "asked the grader's game what it does not answer" in t["output"]]
     assert refused and all(t["status"] == "failed" for t in refused)
     assert "asked the grader's game what it does not answer: terminal_test" in \
         refused[0]["output"]
@@ -155,7 +176,9 @@ def test_a_changed_state_costs_its_points_even_when_hidden(graded):
     for name in ("forged_args_after", "forged_args_after--plain"):
         data = json.loads((out / name / "results.json").read_text())
         lost = {t["number"] for t in data["tests"] if t["status"] == "failed"}
-        assert lost == {"test_nextstates"}, (name, lost)
+        # and the whole program, whose own searches run on that nextstates
+        assert lost == {"test_nextstates", "test_computer_move_with_your_own_helpers"}, \
+            (name, lost)
     text = (out / "forged_args_after" / "feedback.md").read_text()
     assert "on an untouched copy it" in text
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from autograder.suites.fixtures import gametrees
-from autograder.grading.checks import CheckFailed
+from autograder import assignment
+from autograder.grading.checks import Blame, CheckFailed
 from autograder.sandbox.client import Outcome
 from autograder.suites.gametree import cases
 from autograder.suites.gametree import test_hidden as hidden
@@ -37,7 +38,8 @@ SEARCH_CHECKS = (
     "test_alphabeta_values_bigger_boards", "test_alphabeta_prunes_like_the_reference",
     "test_alphabeta_cuts_on_ties", "test_alphabeta_depth_limit",
     "test_alphabeta_stops_at_decided_games", "test_alphabeta_window",
-    "test_alphabeta_work_on_positions", "test_search_stats",
+    "test_alphabeta_work_on_positions", "test_minimax_search_stats",
+    "test_alphabeta_search_stats",
     "test_computer_move_keeps_the_value", "test_computer_move_uses_the_book")
 VALUE_CHECKS = ("test_minimax_values", "test_alphabeta_values_3x3",
                 "test_alphabeta_values_bigger_boards", "test_computer_move_keeps_the_value")
@@ -76,10 +78,11 @@ def judge_here(monkeypatch):
     """verdict(module, check): None if the module passes the search check, else the
     CheckFailed text (run in-process on the grader's games)."""
     def verdict(module, check):
-        monkeypatch.setattr(cases, "run_searches",
-                            lambda student, searches: [local_run(module, s) for s in searches])
+        monkeypatch.setattr(cases, "run_searches", lambda student, searches, play=None:
+                            [local_run(module, s) for s in searches])
         try:
-            getattr(hidden, check)(None)
+            # a fresh Blame: nothing failed before, so no check is judged again
+            getattr(hidden, check)(None, Blame(assignment.load("gametree").relies_on))
         except CheckFailed as failed:
             return failed.render(reveal=True)
         return None
@@ -304,7 +307,8 @@ def test_replaying_a_copied_reference_fails_every_technique_check(judge_here, ex
 
 CASE_LISTS = ("minimax_value_cases", "minimax_technique_cases", "ab_values_3x3_cases",
               "ab_values_big_cases", "prune_cases", "tie_cases", "depth_cases",
-              "decided_cases", "window_cases", "work_cases", "stats_cases", "move_cases",
+              "decided_cases", "window_cases", "work_cases", "minimax_stats_cases",
+              "alphabeta_stats_cases", "move_cases",
               "book_cases")
 
 
@@ -344,7 +348,7 @@ def test_feedback_names_the_visits_and_the_tree(judge_here, examples):
                     super().__setattr__(name, value)
         space.SearchStats = Lazy
         return space
-    text = judge_here(lazy_counts(examples["ada_reference"]), "test_search_stats")
+    text = judge_here(lazy_counts(examples["ada_reference"]), "test_alphabeta_search_stats")
     assert "your SearchStats says nodes" in text and "prunings 0" in text
     assert "the cut test succeeds" in text and "wrong prunings" in text
 
@@ -368,8 +372,15 @@ def test_example_is_generated_from_the_reference(name):
         "run `.venv/bin/python tests/gametree/examples_build.py`"
 
 
+@pytest.mark.parametrize("name", sorted(eb.bug_examples()))
+def test_bug_example_is_the_reference_with_the_bug(name):
+    assert eb.path_of(name).read_text() == eb.bug_examples()[name], \
+        "run `.venv/bin/python tests/gametree/examples_build.py`"
+
+
 def test_examples_folder_has_nothing_else():
-    assert {p.name for p in eb.EXAMPLES_DIR.iterdir()} == set(eb.EXAMPLES)
+    assert {p.name for p in eb.EXAMPLES_DIR.iterdir()} == set(eb.EXAMPLES) | \
+        set(eb.bug_examples())
 
 
 def _results(out, name):

@@ -107,6 +107,15 @@ def twice_and_stash(x):
 
 def use_stash(x):
     return STASH[0](x)
+
+
+class Shape:
+    def __init__(self, size):
+        self.size = size
+
+
+def measure(shape):
+    return helper(shape)
 '''
 
 
@@ -330,3 +339,26 @@ def test_a_patched_in_function_kept_past_its_request_answers_nothing(sandbox):
     assert inside.raised["type"] == "RuntimeError"
     assert "no such object" in inside.raised["message"]
     assert calls == [3, 3]
+
+
+def test_an_object_the_grader_keeps_reaches_its_functions_as_its_handle(sandbox):
+    """A function the grader plays in is called with an object of the student's (a
+    Game the check made and passes on): the object travels back as the handle the
+    grader holds for it, so the grader knows which one it was given. An object the
+    grader never kept still cannot be sent (the call raises TypeError in the child)."""
+    from autograder.sandbox.protocol import Handle
+    made = sandbox.call("m.Shape", (3,), {}, timeout=5, keep=True)
+    other = sandbox.call("m.Shape", (4,), {}, timeout=5, keep=True)
+    seen = []
+    sizes = {made.value.number: 3, other.value.number: 4}
+    played = Callback(lambda shape: seen.append(shape) or sizes[shape.number] * 10)
+    outcomes = sandbox.map("m.measure", [(made.value,), (other.value,)], 5,
+                           patches={"m.helper": played})
+    assert [o.value for o in outcomes] == [30, 40]
+    assert seen == [made.value, other.value] and all(type(h) is Handle for h in seen)
+    plan = Plan("measure")
+    plan.patch("m.helper", played)
+    plan.returns(plan.call("m.measure", plan.call("m.Shape", 5), catch=True))
+    [outcome] = sandbox.plans([plan], 5)
+    assert outcome.value["raised"]["type"] == "TypeError", outcome
+    assert len(seen) == 2

@@ -36,7 +36,7 @@ from autograder.suites.fixtures import gametrees
 from autograder.grading.checks import CheckFailed, describe, require, short
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
-from autograder.grading.student import Plan, Proxy
+from autograder.grading.student import Callback, Plan, Proxy
 from autograder.suites.verdicts import refused, slow
 
 ref = load_reference("gametree", "gametree")
@@ -296,8 +296,10 @@ def calls_allowed(search):
 
 
 # ------------------------------------------------------------------ plans
-def plan_for(search, game, call_timeout):
+def plan_for(search, game, call_timeout, play=None):
     """The student's call on a proxy of `game`; returns the result and the counters.
+    `play(game)`, where given, names the student's functions the grader plays in for
+    this call ({"gametree.maximize_ab": function}: computer_move judged on its own).
 
     Each game call is a pipe round trip, so the time limit grows with the calls
     the case allows (`call_limit`): the per-call limit, plus that limit again per 500
@@ -306,6 +308,8 @@ def plan_for(search, game, call_timeout):
     plan = Plan(M + search.function,
                 timeout=call_timeout * (1 + call_limit(search) / 500))
     proxy = Proxy(game, ask=GAME_METHODS)
+    for target, function in (play(game) if play else {}).items():
+        plan.patch(target, Callback(function))
     stats = plan.call(M + "SearchStats") if search.with_stats else None
     root = search.root(game)
     if search.defaults:
@@ -361,23 +365,23 @@ def game_for(search):
     return game
 
 
-def run_searches(student, searches):
+def run_searches(student, searches, play=None):
     """Each search on a fresh game of its case. A search that asked its game a
     question the game refused fails its case on that refusal (named), also when it
-    caught the exception and answered."""
+    caught the exception and answered. `play`: see plan_for."""
     games = [game_for(s) for s in searches]
     call = student.timeouts.call
-    outcomes = student.run([plan_for(s, g, call) for s, g in zip(searches, games)])
+    outcomes = student.run([plan_for(s, g, call, play) for s, g in zip(searches, games)])
     return [Run(s, g, refused(o, g.handout)) for s, g, o in zip(searches, games, outcomes)]
 
 
-def check_searches(student, summary, searches, judge, hint):
+def check_searches(student, summary, searches, judge, hint, play=None):
     """Run the searches; fail with the first (smallest) one the judge rejects.
 
     `judge(run)` returns None or a reason; it sees runs that raised too (a
     search may break a rule before it fails), and `result_reason` etc. say
     what the search raised when a returned value is needed."""
-    runs = run_searches(student, searches)
+    runs = run_searches(student, searches, play)
     failures, first = 0, None
     for run in runs:
         outcome = run.outcome

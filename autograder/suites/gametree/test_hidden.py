@@ -54,13 +54,28 @@ own second answer on the same state object (`again`).
 
 Time: every limit is the child's CPU time and each game answers a number of
 calls fixed by its case, so no verdict depends on the machine's load.
+
+Each function is judged on its own (issue 22, [relies_on] in assignment.toml):
+evaluation, terminal_test and solve run on the student's own Game objects, so a
+check of theirs that fails while winning_lines (or evaluation) failed its own is
+judged again in a fresh child with the grader's winning_lines / evaluation played
+in (Blame.check; the Game reaches them as its handle, and each answers for that
+board); computer_move likewise with the grader's maximize_ab / minimize_ab on the
+grader's game. The searches never see the student's rules; maximize and minimize
+call each other, so their checks judge the pair ("maximize/minimize"), and so
+for alpha-beta. test_computer_move_with_your_own_helpers is the one whole-program
+check (the rubric's [blame] whole_program): the student's computer_move, searches
+and rules on the student's own Game of three shapes, one of them (3 x 4) not in
+the module, so a search that plays the module's boards instead of its game fails.
+A correct submission pays only for that check (its plain calls): every re-run
+happens after a failure.
 """
 
 import functools
 import random
 
 from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
-from autograder.grading.student import Plan
+from autograder.grading.student import Callback, Handle, Plan
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
     full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
@@ -69,6 +84,12 @@ from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from autograder.suites.verdicts import check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
+#: The searches as the blame judges them (assignment.toml [relies_on]): maximize and
+#: minimize call each other, so their checks judge the pair, and so for alpha-beta.
+MINIMAX, ALPHABETA = "maximize/minimize", "maximize_ab/minimize_ab"
+#: Every search check runs on a game of the grader's: its nextstates, terminal_test
+#: and evaluation are always the grader's (what `blame.judging` is told was played).
+GAME_PLAYS = {M + name: None for name in ("nextstates", "terminal_test", "evaluation")}
 ORDER_HINT = ("children in game.nextstates order; a child replaces the best only if strictly "
               "better; cut when best >= beta (max) or best <= alpha (min), after every child")
 
@@ -204,11 +225,12 @@ def game_handles(student, boards):
 
 
 def rule_check(student, function, expected_of, summary, hint, return_args=False,
-               judge=None):
+               judge=None, play=None):
     handles = game_handles(student, RULE_BOARDS)
     chosen = _rule_cases(function, expected_of)
     args = [(list(c.args[0]), handles[c.args[1]]) for c in chosen]
-    outcomes = student.map(M + function, args, return_args=return_args)
+    outcomes = student.map(M + function, args, return_args=return_args,
+                           play=grader_rules(handles, play))
 
     def exact(case, outcome):
         got, want = outcome.value, case.expected
@@ -223,6 +245,59 @@ def rule_check(student, function, expected_of, summary, hint, return_args=False,
 def _rule_cases(function, expected_of):
     return [Case(f"{function}({list(s)}, Game{board})", (s, board), draw(list(s), board),
                  expected_of(list(s), board)) for board, s in rule_states()]
+
+
+def played_names(play) -> tuple[str, ...]:
+    """The function names of a `play` dict ("gametree.winning_lines" -> winning_lines)."""
+    return tuple(target.rpartition(".")[2] for target in play or ())
+
+
+def grader_rules(handles, play) -> dict | None:
+    """The grader's own winning_lines and evaluation, for the functions `play` names,
+    played in for a check's calls (`Student.map(play=...)`). The student's Game
+    objects reach them as the handles the check holds (sandbox/child.py), so each
+    answers for the board of the Game it was given: evaluation reads game.lines,
+    which is winning_lines(game), and terminal_test calls evaluation(state, game)."""
+    names = played_names(play)
+    if not names:
+        return None
+    boards = {handle.number: board for board, handle in handles.items()}
+
+    def board_of(game):
+        if game is None:                 # the module's default game, TICTACTOE
+            return B3X3
+        if type(game) is Handle and game.number in boards:
+            return boards[game.number]
+        raise TypeError("pass on the Game object the check gave (the grader's "
+                        "rules here answer for that one only)")
+
+    def winning_lines(game):
+        return [set(line) for line in ref.winning_lines(ref_game(board_of(game)))]
+
+    def evaluation(state, game=None):
+        return ref.evaluation(list(state), ref_game(board_of(game)))
+    grader = {"winning_lines": winning_lines, "evaluation": evaluation}
+    return {M + name: grader[name] for name in names}
+
+
+def judged_rule(student, blame, function, expected_of, summary, hint, judge=None,
+                scope="on a position"):
+    """rule_check of `function` on its own: with the student's own helpers first, and
+    where that fails and a helper failed its own checks, again with the grader's
+    helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
+    play = {M + name: None for name in blame.relies_on.get(function, ())}
+
+    def attempt(played):
+        rule_check(student, function, expected_of, summary, hint, judge=judge, play=played)
+    blame.check(student, function, scope, play, attempt)
+
+
+def judged_searches(student, blame, who, summary, searches, judge, hint,
+                    scope="on a position"):
+    """check_searches, its failure worded and blamed as `who`'s (the pair of searches):
+    the game's methods are the grader's in every search check."""
+    with blame.judging(who, scope, GAME_PLAYS):
+        check_searches(student, summary, searches, judge, hint)
 
 
 def _ref_nextstates(state, board):
@@ -242,7 +317,7 @@ WINNING_BOARDS = ((3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (5, 4, 
                   (5, 5, 4), (6, 2, 2), (2, 2, 3), (1, 5, 3))
 
 
-def test_winning_lines(student):
+def test_winning_lines(student, blame):
     """winning_lines finds every line exactly once, on ten board shapes"""
     handles = game_handles(student, WINNING_BOARDS)
     chosen = [Case(f"winning_lines(Game{board})", (board,), None,
@@ -269,13 +344,19 @@ def test_winning_lines(student):
             extra = sorted(set(lines) - set(case.expected))
             return f"returned {len(extra)} sets that are not lines, for example {set(extra[0])}"
         return None
-    check_all("winning_lines returned the wrong lines", chosen, outcomes, judge,
-              hint="rows, columns and both diagonal directions; a line may not wrap "
-                   "around the edge of the board")
+    with blame.judging("winning_lines", "on a board"):
+        check_all("winning_lines returned the wrong lines", chosen, outcomes, judge,
+                  hint="rows, columns and both diagonal directions; a line may not wrap "
+                       "around the edge of the board")
 
 
-def test_nextstates(student):
+def test_nextstates(student, blame):
     """nextstates lists every successor in cell order, without changing the state"""
+    with blame.judging("nextstates", "on a position"):
+        _check_nextstates(student)
+
+
+def _check_nextstates(student):
     def judge(case, outcome):
         got, want = outcome.value, case.expected
         if got != want or type(got) is not list or any(type(s) is not list for s in got):
@@ -327,17 +408,18 @@ def _probe_cases():
             for s in reachable(B3X3)[3::40]]
 
 
-def test_evaluation(student):
+def test_evaluation(student, blame):
     """evaluation scores 1, -1 or 0 from x's side on every reachable 3x3 position and more"""
-    rule_check(student, "evaluation", _ref_evaluation, "evaluation returned the wrong value",
-               "x owns the cells at even places of the list (x moves first), "
-               "o the ones at odd places; 1 when x has a line")
+    judged_rule(student, blame, "evaluation", _ref_evaluation,
+                "evaluation returned the wrong value",
+                "x owns the cells at even places of the list (x moves first), "
+                "o the ones at odd places; 1 when x has a line")
 
 
-def test_terminal_test(student):
+def test_terminal_test(student, blame):
     """terminal_test knows when the game is over (a line, or a full board)"""
-    rule_check(student, "terminal_test", _ref_terminal, "terminal_test was wrong",
-               "over means: a player owns a line, or no cell is free")
+    judged_rule(student, blame, "terminal_test", _ref_terminal, "terminal_test was wrong",
+                "over means: a player owns a line, or no cell is free")
 
 
 
@@ -351,12 +433,13 @@ def minimax_value_cases():
     return smallest_first(chosen)
 
 
-def test_minimax_values(student):
+def test_minimax_values(student, blame):
     """maximize and minimize return the game value and a successor that attains it"""
-    check_searches(student, "maximize / minimize returned a wrong result",
-                   minimax_value_cases(), value_reason,
-                   hint="best_state is a successor with the best value (None when the game "
-                        "is over); the value is seen from x; use only the game's methods")
+    judged_searches(student, blame, MINIMAX,
+                    "maximize / minimize returned a wrong result",
+                    minimax_value_cases(), value_reason,
+                    hint="best_state is a successor with the best value (None when the game "
+                         "is over); the value is seen from x; use only the game's methods")
 
 
 @functools.cache
@@ -369,16 +452,17 @@ def minimax_technique_cases():
     return smallest_first(chosen)
 
 
-def test_minimax_visits_every_node(student):
+def test_minimax_visits_every_node(student, blame):
     """maximize / minimize search every node in child order and stop at decided games"""
     def judge(run):
         if run.search.is_tree:
             return all_of(decided_reason, tree_work_reason, result_reason)(run)
         return all_of(decided_reason, work_reason, result_reason)(run)
-    check_searches(student, "plain minimax did not search the game the handout's way",
-                   minimax_technique_cases(), judge,
-                   hint="no pruning and no depth limit in maximize / minimize: every child of "
-                        "every undecided node is searched, in game.nextstates order")
+    judged_searches(student, blame, MINIMAX,
+                    "plain minimax did not search the game the handout's way",
+                    minimax_technique_cases(), judge,
+                    hint="no pruning and no depth limit in maximize / minimize: every child of "
+                         "every undecided node is searched, in game.nextstates order")
 
 
 # -- alpha-beta: values
@@ -393,12 +477,13 @@ def ab_values_3x3_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_values_3x3(student):
+def test_alphabeta_values_3x3(student, blame):
     """alpha-beta returns the right value on tic-tac-toe positions, depth-limited or not"""
-    check_searches(student, "maximize_ab / minimize_ab returned a wrong result",
-                   ab_values_3x3_cases(), value_reason,
-                   hint="with the full window alpha-beta returns the minimax value at the "
-                        "same depth limit; use only the game's methods")
+    judged_searches(student, blame, ALPHABETA,
+                    "maximize_ab / minimize_ab returned a wrong result",
+                    ab_values_3x3_cases(), value_reason,
+                    hint="with the full window alpha-beta returns the minimax value at the "
+                         "same depth limit; use only the game's methods")
 
 
 @functools.cache
@@ -410,11 +495,12 @@ def ab_values_big_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_values_bigger_boards(student):
+def test_alphabeta_values_bigger_boards(student, blame):
     """alpha-beta returns the right value on 4 x 3 and 4 x 4 positions, depth-limited too"""
-    check_searches(student, "maximize_ab / minimize_ab returned a wrong result",
-                   ab_values_big_cases(), value_reason,
-                   hint="at bremse 0 the state is evaluated; bremse 1 evaluates its children")
+    judged_searches(student, blame, ALPHABETA,
+                    "maximize_ab / minimize_ab returned a wrong result",
+                    ab_values_big_cases(), value_reason,
+                    hint="at bremse 0 the state is evaluated; bremse 1 evaluates its children")
 
 
 # -- alpha-beta: technique on trees and positions
@@ -431,10 +517,11 @@ def prune_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_prunes_like_the_reference(student):
+def test_alphabeta_prunes_like_the_reference(student, blame):
     """alpha-beta expands and evaluates exactly the nodes the handout's rule does"""
-    check_searches(student, "alpha-beta searched other nodes than the handout's rule",
-                   prune_cases(), all_of(tree_work_reason, result_reason), ORDER_HINT)
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta searched other nodes than the handout's rule",
+                    prune_cases(), all_of(tree_work_reason, result_reason), ORDER_HINT)
 
 
 @functools.cache
@@ -445,15 +532,16 @@ def tie_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_cuts_on_ties(student):
+def test_alphabeta_cuts_on_ties(student, blame):
     """alpha-beta cuts when the best value only reaches the bound (>= beta, <= alpha)"""
     def judge(run):
         work = tree_work_reason if run.search.is_tree else work_reason
         return all_of(work, result_reason)(run)
-    check_searches(student, "alpha-beta did not cut where the bound is reached",
-                   tie_cases(), judge,
-                   hint="a max node stops once best >= beta, a min node once best <= alpha: "
-                        "equal is enough")
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta did not cut where the bound is reached",
+                    tie_cases(), judge,
+                    hint="a max node stops once best >= beta, a min node once best <= alpha: "
+                         "equal is enough")
 
 
 @functools.cache
@@ -469,13 +557,14 @@ def depth_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_depth_limit(student):
+def test_alphabeta_depth_limit(student, blame):
     """alpha-beta evaluates undecided states exactly at the depth limit (Bremse)"""
-    check_searches(student, "alpha-beta did not respect the depth limit", depth_cases(),
-                   all_of(depth_reason, result_reason),
-                   hint="bremse is the number of plies still allowed: evaluate when it is 0, "
-                        "otherwise search the children with bremse - 1; evaluation is called "
-                        "for evaluated nodes only (use terminal_test to see a won game)")
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta did not respect the depth limit", depth_cases(),
+                    all_of(depth_reason, result_reason),
+                    hint="bremse is the number of plies still allowed: evaluate when it is 0, "
+                         "otherwise search the children with bremse - 1; evaluation is called "
+                         "for evaluated nodes only (use terminal_test to see a won game)")
 
 
 @functools.cache
@@ -493,12 +582,13 @@ def decided_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_stops_at_decided_games(student):
+def test_alphabeta_stops_at_decided_games(student, blame):
     """alpha-beta never searches past a decided game, whatever bremse allows"""
-    check_searches(student, "alpha-beta searched past the end of a game", decided_cases(),
-                   all_of(decided_reason, result_reason),
-                   hint="when terminal_test(state) holds the state is evaluated at once, "
-                        "even with plies left")
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta searched past the end of a game", decided_cases(),
+                    all_of(decided_reason, result_reason),
+                    hint="when terminal_test(state) holds the state is evaluated at once, "
+                         "even with plies left")
 
 
 @functools.cache
@@ -516,12 +606,13 @@ def window_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_window(student):
+def test_alphabeta_window(student, blame):
     """alpha-beta with a narrow window returns the handout's fail-soft result"""
-    check_searches(student, "alpha-beta with a narrow window returned a wrong result",
-                   window_cases(), result_reason,
-                   hint="fail-soft: return best itself, even when it lies outside "
-                        "(alpha, beta); do not clip it to the window")
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta with a narrow window returned a wrong result",
+                    window_cases(), result_reason,
+                    hint="fail-soft: return best itself, even when it lies outside "
+                         "(alpha, beta); do not clip it to the window")
 
 
 @functools.cache
@@ -532,30 +623,47 @@ def work_cases():
     return smallest_first(chosen)
 
 
-def test_alphabeta_work_on_positions(student):
+def test_alphabeta_work_on_positions(student, blame):
     """alpha-beta makes exactly the reference's nextstates and evaluation calls on real positions"""
-    check_searches(student, "alpha-beta did other work than the handout's rules",
-                   work_cases(), all_of(work_reason, result_reason), ORDER_HINT)
+    judged_searches(student, blame, ALPHABETA,
+                    "alpha-beta did other work than the handout's rules",
+                    work_cases(), all_of(work_reason, result_reason), ORDER_HINT)
 
 
 @functools.cache
-def stats_cases():
+def alphabeta_stats_cases():
     chosen = trees("alphabeta", ("aima-5-2", "ties-deep", "min-root"), with_stats=True)
     chosen += [search_for("alphabeta", TreeSpec("depth-limit", seed=11), bremse=2,
-                          with_stats=True),
-               search_for("minimax", TreeSpec("deep-cutoff", seed=11), with_stats=True)]
+                          with_stats=True)]
     chosen += positions("alphabeta", B3X3, 4, 95, 2, 6, "exact", INF, cap=200,
                         with_stats=True)
     chosen += positions("alphabeta", B4X3, 3, 96, 1, 5, "lines", 2, cap=200, with_stats=True)
+    return smallest_first(chosen)
+
+
+@functools.cache
+def minimax_stats_cases():
+    chosen = [search_for("minimax", TreeSpec("deep-cutoff", seed=11), with_stats=True)]
     chosen += positions("minimax", B3X3, 2, 97, 5, 7, cap=100, with_stats=True)
     return smallest_first(chosen)
 
 
-def test_search_stats(student):
-    """the searches count nodes, expansions, evaluations and prunings in SearchStats"""
-    check_searches(student, "the SearchStats counters are wrong", stats_cases(), stats_reason,
-                   hint="count each call of a search function once as a node, and as "
-                        "expanded or evaluated; one pruning per cut (a break)")
+STATS_HINT = ("count each call of a search function once as a node, and as expanded or "
+              "evaluated; one pruning per cut (a break)")
+
+
+def test_minimax_search_stats(student, blame):
+    """maximize / minimize count nodes, expansions and evaluations in SearchStats"""
+    judged_searches(student, blame, MINIMAX,
+                    "the SearchStats counters are wrong",
+                     minimax_stats_cases(), stats_reason, STATS_HINT)
+
+
+def test_alphabeta_search_stats(student, blame):
+    """alpha-beta counts nodes, expansions, evaluations and prunings in SearchStats"""
+    judged_searches(student, blame, ALPHABETA,
+                    "the SearchStats counters are wrong",
+                     alphabeta_stats_cases(), stats_reason, STATS_HINT)
 
 
 # -- the player
@@ -583,11 +691,46 @@ def move_cases():
     return smallest_first(chosen)
 
 
-def test_computer_move_keeps_the_value(student):
+#: What computer_move's checks play, judged again after a wrong alpha-beta: the
+#: grader's maximize_ab and minimize_ab (the game's methods are the grader's always).
+PLAYER_PLAYS = {**GAME_PLAYS, M + "maximize_ab": None, M + "minimize_ab": None,
+                M + ALPHABETA: None}
+
+
+def searches_played(game) -> dict:
+    """The grader's maximize_ab and minimize_ab for computer_move's calls on `game`
+    (patched into the plan): the reference searches the grader's game itself, so a
+    wrong alpha-beta costs alpha-beta's checks, not computer_move's."""
+    def search(name):
+        function = getattr(ref, name)
+
+        def played(state, alpha=-INF, beta=INF, bremse=INF, game_given=None, stats=None,
+                   **keywords):
+            given = keywords.pop("game", game_given)
+            if keywords:
+                raise TypeError(f"{name}() got unexpected arguments {sorted(keywords)}")
+            if given is not game:
+                raise ValueError(f"{name} must search the game computer_move was given")
+            return function(list(state), alpha, beta, bremse, game, None)
+        return played
+    return {M + name: search(name) for name in ("maximize_ab", "minimize_ab")}
+
+
+def player_check(student, blame, summary, searches, judge, hint):
+    """computer_move's check, judged on its own (Blame.check): with the student's
+    alpha-beta first; after a failure where alpha-beta failed its own checks, again
+    with the grader's searches played in."""
+    def attempt(play):
+        check_searches(student, summary, searches, judge, hint,
+                       play=searches_played if play else None)
+    blame.check(student, "computer_move", "on a position", PLAYER_PLAYS, attempt)
+
+
+def test_computer_move_keeps_the_value(student, blame):
     """computer_move plays for the side to move (x begins) and keeps the value"""
-    check_searches(student, "computer_move made a bad move", move_cases(), move_reason,
-                   hint="maximize_ab when x is to move (len(state) even), minimize_ab when o "
-                        "is, on the game it was given")
+    player_check(student, blame, "computer_move made a bad move", move_cases(), move_reason,
+                 hint="maximize_ab when x is to move (len(state) even), minimize_ab when o "
+                      "is, on the game it was given")
 
 
 BOOK_CELLS = (15, 3, 12, 0, 9)
@@ -635,15 +778,62 @@ def book_reason(run):
     return None
 
 
-def test_computer_move_uses_the_book(student):
+def test_computer_move_uses_the_book(student, blame):
     """computer_move answers from the opening book, without searching, where it applies"""
-    check_searches(student, "computer_move did not use the opening book", book_cases(),
-                   book_reason,
-                   hint="look up tuple(state) in the book first; search only when it is not there")
+    player_check(student, blame, "computer_move did not use the opening book", book_cases(),
+                 book_reason,
+                 hint="look up tuple(state) in the book first; search only when it is not there")
 
 
-def test_opening_book_4x4(student):
+#: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
+#: which the module does not define: a search that plays the module's own boards
+#: instead of the Game it is given answers for another board there.
+OWN_BOARDS = (B3X3, B4X3, (3, 4, 3))
+
+
+@functools.cache
+def own_program_cases():
+    """Positions for the whole program: tic-tac-toe from 1 to 7 marks, 4 x 3 and 3 x 4
+    from 6 to 9, searched to the end (bremse inf) on the student's own Game."""
+    states = [(B3X3, s) for s in sample(B3X3, 16, 131, 1, 7)]
+    states += [(B4X3, s) for s in sample(B4X3, 8, 132, 6, 9)]
+    states += [((3, 4, 3), s) for s in sample((3, 4, 3), 8, 133, 6, 9)]
+    return tuple(Case(f"computer_move({list(s)}, Game{board})", (s, board),
+                      draw(list(s), board), f"a successor of value {solved(s, board)}")
+                 for board, s in states)
+
+
+def own_move_reason(case, outcome):
+    state, board = case.args
+    got = outcome.value
+    if type(got) is not list or any(type(c) is not int for c in got) or \
+            got not in KitGame(*board).nextstates(list(state)):
+        return f"returned {short(got)}, not a successor of the state"
+    if solved(tuple(got), board) != solved(state, board):
+        return f"the move to {short(got)} throws away the value {solved(state, board)}"
+    return None
+
+
+def test_computer_move_with_your_own_helpers(student, blame):
+    """your whole program: computer_move with your own Game, rules and alpha-beta keeps the value"""
+    handles = game_handles(student, OWN_BOARDS)
+    chosen = own_program_cases()
+    outcomes = student.map(M + "computer_move",
+                           [(list(c.args[0]), handles[c.args[1]]) for c in chosen])
+    with blame.judging("computer_move", "on a position"):
+        check_all("your program made a bad move", chosen, outcomes, own_move_reason,
+                  hint="this check runs your whole program on your own Game (your rules, "
+                       "your alpha-beta, your computer_move); the other checks judge each "
+                       "function with the grader's helpers, so fix the ones they name first")
+
+
+def test_opening_book_4x4(student, blame):
     """the 4 x 4 opening book covers the openings, and every book move is legal and keeps the win"""
+    with blame.judging("opening_book_4x4", "when called"):
+        _check_opening_book(student)
+
+
+def _check_opening_book(student):
     outcome = student.call(M + "opening_book_4x4")
     require(outcome)
     if not outcome.answered:
@@ -712,17 +902,30 @@ def exact_int(case, outcome):
     return None
 
 
-def test_solve(student):
+def judged_solve(student, blame, attempt):
+    """A check of solve on its own: solve reads game.lines (winning_lines), played by
+    the grader where solve failed with the student's own and winning_lines failed too."""
+    play = {M + name: None for name in blame.relies_on.get("solve", ())}
+    blame.check(student, "solve", "on a position", play, attempt)
+
+
+def test_solve(student, blame):
     """solve returns the exact game value, and solves the empty 4 x 3 and 4 x 4 boards quickly"""
+    judged_solve(student, blame, lambda play: _check_solve(student, play))
+
+
+def _check_solve(student, play):
     handles = game_handles(student, RULE_BOARDS)
+    played = grader_rules(handles, play)
     chosen = list(solve_cases())
-    outcomes = student.map(M + "solve", [(c.args[0], handles[c.args[1]]) for c in chosen])
+    outcomes = student.map(M + "solve", [(c.args[0], handles[c.args[1]]) for c in chosen],
+                           play=played)
     check_all("solve returned a wrong game value", chosen, outcomes, exact_int,
               hint="the value under perfect play, seen from x")
     empty = [Case(f"solve([], Game{board})", ([], board), draw([], board), solved((), board))
              for board in (B4X3, B4X4)]
     outcomes = student.map(M + "solve", [([], handles[c.args[1]]) for c in empty],
-                           timeout=student.timeouts.call * 5)
+                           timeout=student.timeouts.call * 5, play=played)
     check_all("solve is wrong or too slow on an empty board", empty, outcomes, exact_int,
               hint="a transposition table keyed by (x's cells, o's cells) makes this fast")
 
@@ -749,12 +952,20 @@ def table_runs():
     return tuple(runs)
 
 
-def test_solve_reuses_its_table(student):
+def test_solve_reuses_its_table(student, blame):
     """solve gives the same exact values when one table is passed to many calls, twice over"""
+    judged_solve(student, blame, lambda play: _check_solve_table(student, play))
+
+
+def _check_solve_table(student, play):
+    handles = game_handles(student, RULE_BOARDS)
+    played = grader_rules(handles, play) or {}
     plans, cases = [], []
     for board, states, values in table_runs():
         plan = Plan(M + "solve", timeout=student.timeouts.call * 5)
-        game = plan.call(M + "Game", *board)
+        for target, function in played.items():
+            plan.patch(target, Callback(function))
+        game = handles[board]           # the student's Game, kept in the child
         table = plan.value({})          # one dict in the child, passed to every call
         answers = [plan.call(M + "solve", list(s), game, table, catch=True)
                    for _ in range(2) for s in states]
