@@ -129,6 +129,8 @@ def examples_to_grade(assignment: str, scratch: Path) -> Path:
     if bugs is None or BLAME_ALL:
         return folder
     skipped = {f"bug_{f}" for f in set(bugs.BUGS) - graded_bugs(bugs)}
+    if not any((folder / name).is_dir() for name in skipped):
+        return folder
     copy = scratch / f"examples-{assignment}"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(folder, copy, ignore=lambda where, names:
