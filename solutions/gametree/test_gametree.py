@@ -200,6 +200,21 @@ def test_maximize_counts_the_whole_tree():
         f"expected {expected}, got {stats.as_dict()}"
 
 
+def three_ply_tree():
+    """Max at A, min at B1 and B2, and leaves where max would move again: a search
+    must ask the game (not tic-tac-toe's rules) whether a node is a leaf."""
+    return Tree({"A": ["B1", "B2"], "B1": ["c1", "c2"], "B2": ["c3", "c4"]},
+                {"c1": 3, "c2": 5, "c3": 2, "c4": 9})
+
+
+@pytest.mark.checks("maximize")
+def test_maximize_asks_the_game():
+    got = gt.maximize("A", three_ply_tree())
+    assert got == ("B1", 3), "maximize('A', game) on A -> B1 (min of 3, 5), B2 (min of " \
+        f"2, 9), leaves c1..c4: expected ('B1', 3), got {got!r} (are leaves found with " \
+        "game.terminal_test?)"
+
+
 @pytest.mark.checks("minimize")
 def test_minimize_blocks():
     state = [0, 3, 1]
@@ -229,6 +244,14 @@ def test_alphabeta_textbook_tree_prunes():
         f"evaluated {tree.evaluated}: after c1 = 2 <= alpha = 3, C is cut (c2, c3 skipped)"
     expected = {"nodes": 11, "expanded": 4, "evaluations": 7, "prunings": 2}
     assert stats.as_dict() == expected, f"expected {expected}, got {stats.as_dict()}"
+
+
+@pytest.mark.checks("maximize_ab")
+def test_maximize_ab_asks_the_game():
+    got = gt.maximize_ab("A", -inf, inf, inf, three_ply_tree())
+    assert got == ("B1", 3), "maximize_ab('A', -inf, inf, inf, game) on A -> B1 (min of " \
+        f"3, 5), B2 (min of 2, 9), leaves c1..c4: expected ('B1', 3), got {got!r} (are " \
+        "leaves found with game.terminal_test?)"
 
 
 @pytest.mark.checks("maximize_ab")

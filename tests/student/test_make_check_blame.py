@@ -116,3 +116,24 @@ def test_an_error_raised_in_a_helper_shows_who_called_it(student_copy):
     assert re.search(r"raised TypeError: .* \(in tictactoe\.py, line \d+, in winner; called "
                      r"from terminal, line \d+; called from minimax, line \d+\)", done.stdout), \
         done.stdout
+
+
+def test_a_search_that_asks_the_modules_rules_instead_of_the_game_is_named(student_copy):
+    """maximize calling the module's terminal_test instead of game.terminal_test passed
+    every public test (they searched tic-tac-toe, where the two agree) and showed up,
+    if at all, in minimize's row: a search on a game tree of the test's own now fails
+    maximize's row, and nothing else needs work."""
+    folder = student_copy("gametree")
+    module = folder / "gametree.py"
+    shutil.copy(ROOT / "solutions/gametree/gametree.py", module)
+    text = module.read_text()
+    start = text.index("def maximize(state")
+    cut = text.index("game.terminal_test(state)", start)
+    module.write_text(text[:cut] + text[cut:].replace("game.terminal_test(state)",
+                                                      "terminal_test(state)", 1))
+    done = make("check", folder)
+    table = rows(done.stdout)
+    assert table["maximize"] == "needs work", done.stdout
+    assert "maximize (test_maximize_asks_the_game)" in done.stdout
+    assert "are leaves found with game.terminal_test?" in done.stdout
+    assert {f for f, verdict in table.items() if verdict != "ok"} == {"maximize"}, done.stdout
