@@ -12,8 +12,8 @@ from tests.conftest import ROOT
 SMALL_RUNS = {
     "bench_similarity.py": ["--count", "12"],
     "bench_overhead.py": ["--tiny"],
-    "bench_mutation.py": ["--count", "2", "--only", "tictactoe", "--speedup", "tictactoe",
-                          "--speedup-count", "2"],
+    "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
+                          "--speedup-count", "1"],
 }
 
 pytestmark = pytest.mark.slow

@@ -28,9 +28,9 @@ from tests.conftest import ROOT, in_pid_namespace
 
 pytestmark = [pytest.mark.slow, pytest.mark.hostile]
 DASK = Path(sys.executable).with_name("dask")
-# Full marks, two kinds of wrong, one that does not parse and one without its file:
+# Full marks, one kind of wrong, one that does not parse and one without its file:
 # few, so that the test stays cheap; four submissions on two workers are two tasks.
-STUDENTS = ["ada_alphabeta", "carol_shallow_copy", "eve_no_antidiagonal",
+STUDENTS = ["ada_alphabeta", "eve_no_antidiagonal",
             "frank_syntax_error", "ken_missing"]
 
 

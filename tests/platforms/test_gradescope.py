@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, assignments_on, bulk_scores, docker_like,
-                                      examples_on, offline_env, put_submission, read_results, run,
-                                      unzip_keeping_modes, validate_gradescope)
+from tests.platforms.conftest import (assignments_on, bulk_scores, docker_like,
+                                      examples_on, offline_env, package_of, put_submission,
+                                      read_results, run, unzip_keeping_modes,
+                                      validate_gradescope)
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +33,8 @@ def gradescope_root(exported, fresh_python, tmp_path_factory):
     def root(assignment: str) -> Path:
         if assignment not in cache:
             folder = tmp_path_factory.mktemp(f"gradescope-{assignment}") / "autograder"
-            unzip_keeping_modes(exported("gradescope") / f"{assignment}-gradescope.zip",
+            unzip_keeping_modes(package_of(exported, "gradescope", assignment)
+                                / f"{assignment}-gradescope.zip",
                                 folder / "source")
             (folder / "results").mkdir()
             # Gradescope copies run_autograder next to source/ when it builds the image.
@@ -57,7 +59,7 @@ def grade_on_gradescope(root: Path, fresh_python: Path, submission: Path):
 
 
 def test_zip_has_what_gradescope_needs_at_its_root(exported):
-    package = exported("gradescope") / "tictactoe-gradescope.zip"
+    package = package_of(exported, "gradescope", "tictactoe") / "tictactoe-gradescope.zip"
     assert package.stat().st_size < 10 << 20, "only what grading needs is bundled"
     with zipfile.ZipFile(package) as archive:
         names = set(archive.namelist())

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, in_pid_namespace
-from tests.platforms.conftest import (ASSIGNMENTS, assignments_on, bulk_scores, docker_like,
-                                      examples_on, offline_env, put_submission, read_results, run,
+from tests.platforms.conftest import (assignments_on, bulk_scores, docker_like,
+                                      examples_on, exported_assignments, offline_env,
+                                      package_of, put_submission, read_results, run,
                                       validate_prairielearn)
 
 pytestmark = pytest.mark.slow
@@ -35,7 +36,7 @@ def prairielearn_root(exported, tmp_path_factory):
     def root(assignment: str) -> Path:
         if assignment not in cache:
             folder = tmp_path_factory.mktemp(f"prairielearn-{assignment}") / "grade"
-            source = exported("prairielearn") / f"{assignment}-prairielearn"
+            source = package_of(exported, "prairielearn", assignment) / f"{assignment}-prairielearn"
             shutil.copytree(source / "serverFilesCourse", folder / "serverFilesCourse")
             cache[assignment] = folder
         return cache[assignment]
@@ -55,7 +56,7 @@ def grade_on_prairielearn(root: Path, assignment: str, fresh_python: Path, submi
 
 
 def test_question_snippet_points_at_the_grader_files(exported):
-    for assignment in ASSIGNMENTS:
+    for assignment in exported_assignments("prairielearn"):
         package = exported("prairielearn") / f"{assignment}-prairielearn"
         question = package / "questions" / f"spielbaum-{assignment}"
         info = json.loads((question / "info.json").read_text())
