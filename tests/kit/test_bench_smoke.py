@@ -19,7 +19,14 @@ SMALL_RUNS = {
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("script", sorted(SMALL_RUNS))
+#: Run only by make test-all (before a release): each tiny run of these costs CI half a
+#: minute of its 25, for code that only `make bench` uses.
+TEST_ALL_ONLY = {"bench_overhead.py", "bench_mutation.py"}
+
+
+@pytest.mark.parametrize("script", [
+    pytest.param(name, marks=pytest.mark.exhaustive if name in TEST_ALL_ONLY else ())
+    for name in sorted(SMALL_RUNS)])
 def test_bench_script_runs_on_a_tiny_size(script):
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *SMALL_RUNS[script]],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
