@@ -69,6 +69,58 @@ def digest(piece) -> str:
     return hasher.hexdigest()[:16]
 
 
+# ------------------------------------------------------------ resuming a killed client
+class Journal:
+    """A file in OUT that lets a killed client resume: the run's settings on its first
+    line, then one JSON entry per finished item, flushed as each comes back. A run with
+    other settings (another assignment, suite or reference) starts it afresh; a line the
+    kill cut short ends what is read, and the next run rewrites the file without it
+    before it appends, so no entry is ever glued to a torn one."""
+
+    def __init__(self, path: Path, settings: dict):
+        self.path, self.settings = path, settings
+        self._handle = None
+
+    def entries(self) -> list[dict]:
+        """The finished entries of a run with these settings, or none."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").split("\n")
+            if json.loads(lines[0]) != self.settings:
+                return []
+        except (OSError, ValueError):
+            return []
+        found = []
+        for line in lines[1:]:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                break       # torn by the kill (or the empty string after the last newline)
+            if isinstance(entry, dict):
+                found.append(entry)
+        return found
+
+    def start(self, keep: bool) -> "Journal":
+        """Open for appending: the kept entries (keep) or none after the settings."""
+        kept = self.entries() if keep else []
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.path.with_name(self.path.name + ".new")
+        with fresh.open("w", encoding="utf-8") as handle:
+            for entry in [self.settings, *kept]:
+                handle.write(json.dumps(entry) + "\n")
+        fresh.replace(self.path)
+        self._handle = self.path.open("a", encoding="utf-8")
+        return self
+
+    def add(self, entry: dict) -> None:
+        self._handle.write(json.dumps(entry) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
 # ------------------------------------------------------------ the client
 class Cluster:
     """A connection to a running Dask scheduler that grades chunks of prepared
@@ -123,6 +175,7 @@ class ClusterGrading:
         self.grader, self.out_dir = grader, out_dir
         piece = grader.assignment
         self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
+        self.journal = Journal(out_dir / JOURNAL, self.settings)
         self.where = self.cluster.where
         self._prepared: dict[str, tuple] = {}
 
@@ -141,18 +194,8 @@ class ClusterGrading:
     def done(self, folders: list[Path]) -> dict[str, dict]:
         """Rows of students a killed run with the same settings already graded from
         the same submission as now."""
-        path = self.out_dir / JOURNAL
-        if not path.is_file():
-            return {}
-        lines = path.read_text(encoding="utf-8").splitlines()
-        try:
-            if not lines or json.loads(lines[0]) != self.settings:
-                return {}
-            entries = [json.loads(line) for line in lines[1:]]
-        except ValueError:
-            return {}       # a journal cut mid-line by the kill: start afresh
-        rows = {entry["row"]["student"]: entry for entry in entries
-                if isinstance(entry, dict) and isinstance(entry.get("row"), dict)}
+        rows = {entry["row"]["student"]: entry for entry in self.journal.entries()
+                if isinstance(entry.get("row"), dict) and "student" in entry["row"]}
         done = {}
         for folder in folders:
             entry = rows.get(folder.name)
@@ -160,24 +203,15 @@ class ClusterGrading:
                 done[folder.name] = entry["row"]
         return done
 
-    def _journal(self, fresh: bool):
-        handle = (self.out_dir / JOURNAL).open("w" if fresh else "a", encoding="utf-8")
-        if fresh:
-            handle.write(json.dumps(self.settings) + "\n")
-            handle.flush()
-        return handle
-
     # -------------------------------------------------------- grading
     def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
         """Yield one row per folder (the rows in `done` as they are), writing each
         student's files into OUT as they arrive."""
         from . import report
-        journal = self._journal(fresh=not done)
+        journal = self.journal.start(keep=bool(done))
 
         def keep(row: dict, student: str) -> None:
-            entry = {"input": self._prepared.get(student, (None, None))[1], "row": row}
-            journal.write(json.dumps(entry) + "\n")
-            journal.flush()
+            journal.add({"input": self._prepared.get(student, (None, None))[1], "row": row})
         try:
             items = []
             for folder in folders:

@@ -17,7 +17,8 @@ def add_command(commands) -> None:
     mutate.add_argument("--jobs", type=int, default=2,
                         help="mutants graded at once (default 2)")
     mutate.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                        help="grade the mutants on the workers of this Dask scheduler "
+                        help="grade the mutants on the workers of this Dask scheduler; a "
+                             "killed run resumes from OUT "
                              "(README, 'Grading past one machine')")
     mutate.add_argument("--full", action="store_true",
                         help="run every check of every mutant instead of stopping at its "
@@ -45,7 +46,7 @@ def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
     target = Target.of(name)
     out_dir = Path(out) if out else Path("out") / "mutation" / name
     analysis = analyse(target, count=count, seed=seed, jobs=jobs, stop_early=not full,
-                       console=Console(stderr=True), scheduler=scheduler)
+                       console=Console(stderr=True), scheduler=scheduler, out_dir=out_dir)
     report.write(analysis, out_dir)
     console = Console(width=None if sys.stdout.isatty() else 130)
     console.print(f"{name}: {report.score_line(analysis)} (seed {seed}, "

@@ -12,6 +12,7 @@ its verdict as it does here. A mutant is killed when it loses any point.
 from __future__ import annotations
 
 import gc
+import hashlib
 import random
 import shutil
 import tempfile
@@ -24,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from .. import KitError, slices
 from ..grading import intake
-from ..grading.cluster import Cluster, digest, encode
+from ..grading.cluster import Cluster, Journal, digest, encode
 from ..grading.grader import Grader
 from ..grading.intake import Prepared
 from ..grading.pool import Pool
@@ -182,11 +183,16 @@ def _first_loss(graded) -> str:
     return first.title + (f": {summary}" if summary else "")
 
 
+#: In the output folder of `mutate --scheduler`: the verdicts a killed client resumes from.
+JOURNAL = ".mutation.jsonl"
+
+
 def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
             stop_early: bool = True, console: Console | None = None,
-            scheduler: str | None = None) -> Analysis:
+            scheduler: str | None = None, out_dir: Path | None = None) -> Analysis:
     """Grade a seeded sample of `count` mutants of the reference with its hidden suite,
-    on `jobs` local workers or on the workers of the Dask scheduler `scheduler`."""
+    on `jobs` local workers or on the workers of the Dask scheduler `scheduler`; there,
+    a killed client resumes from OUT/.mutation.jsonl (`out_dir`)."""
     if count < 1:
         raise KitError("--count must be at least 1")
     if jobs < 1:
@@ -199,7 +205,7 @@ def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
     equivalent, stale = allowlist.match(entries, everything, target.allowlist_path)
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
-    cluster = Cluster(scheduler) if scheduler else None
+    cluster = OnCluster(scheduler, target, stop_early, out_dir) if scheduler else None
     try:
         return _analyse(target, grader, everything, chosen, verdicts, len(skipped), broken,
                         stale, started, seed=seed, count=count, jobs=jobs,
@@ -209,15 +215,54 @@ def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
             cluster.close()
 
 
-def _on_cluster(cluster, target: Target, chosen: list[Mutant], stop_early: bool):
-    """Grade the mutants on the cluster's workers; the same tuples as the local pool."""
-    spec = {"assignment": target.name, "digest": digest(target), "reveal": False,
-            "judge": "autograder.mutate.run:judge",
-            "plugins": ["autograder.mutate.stop"] if stop_early else []}
-    items = [(str(number), encode(prepared(target, mutant)))
-             for number, mutant in enumerate(chosen)]
-    for key, verdict in cluster.run(spec, items):
-        yield (chosen[int(key)], *verdict)
+class OnCluster:
+    """Mutants graded on a Dask cluster's workers, giving the local pool's tuples. Each
+    verdict goes into the journal as it arrives; a run with the same settings (suite,
+    reference, stopping early or not) grades only the mutants the journal lacks."""
+
+    def __init__(self, address: str, target: Target, stop_early: bool,
+                 out_dir: Path | None):
+        self.cluster, self.target = Cluster(address), target
+        self.where = self.cluster.where
+        self.spec = {"assignment": target.name, "digest": digest(target), "reveal": False,
+                     "judge": "autograder.mutate.run:judge",
+                     "plugins": ["autograder.mutate.stop"] if stop_early else []}
+        self.journal = Journal(out_dir / JOURNAL, self.spec) if out_dir else None
+
+    def done(self, chosen: list[Mutant]) -> dict[str, list]:
+        """{mutant ident: verdict} of the chosen mutants a killed run already judged."""
+        if self.journal is None:
+            return {}
+        sources = {mutant.ident: _source_digest(mutant) for mutant in chosen}
+        return {entry["mutant"]: entry["verdict"] for entry in self.journal.entries()
+                if sources.get(entry.get("mutant")) == entry.get("source")
+                and isinstance(entry.get("verdict"), list) and len(entry["verdict"]) == 5}
+
+    def run(self, chosen: list[Mutant], done: dict[str, list]):
+        journal = self.journal.start(keep=bool(done)) if self.journal else None
+        try:
+            todo = [mutant for mutant in chosen if mutant.ident not in done]
+            for mutant in chosen:
+                if mutant.ident in done:
+                    yield (mutant, *done[mutant.ident])
+            items = [(str(number), encode(prepared(self.target, mutant)))
+                     for number, mutant in enumerate(todo)]
+            for key, verdict in self.cluster.run(self.spec, items):
+                mutant = todo[int(key)]
+                if journal is not None:
+                    journal.add({"mutant": mutant.ident, "source": _source_digest(mutant),
+                                 "verdict": list(verdict)})
+                yield (mutant, *verdict)
+        finally:
+            if journal is not None:
+                journal.close()
+
+    def close(self) -> None:
+        self.cluster.close()
+
+
+def _source_digest(mutant: Mutant) -> str:
+    return hashlib.sha256(mutant.source.encode("utf-8")).hexdigest()[:16]
 
 
 def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stale, started,
@@ -244,7 +289,11 @@ def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stal
                                                0.0, 0.0))
         finished = pool.run([(m,) for m in chosen])
     else:
-        finished = _on_cluster(cluster, target, chosen, stop_early)
+        done = cluster.done(chosen)
+        if done:
+            console.print(f"resuming: {len(done)} of {len(chosen)} mutants already graded",
+                          markup=False, highlight=False)
+        finished = cluster.run(chosen, done)
     with progress:
         task = progress.add_task("mutants", total=len(chosen))
         for mutant, status, killed_by, score, max_score, seconds in finished:

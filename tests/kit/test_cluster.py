@@ -217,3 +217,36 @@ def test_mutate_on_the_cluster_gives_the_local_verdicts(tmp_path, cluster):
     rows = mutation_rows(tmp_path / "local")
     assert len(rows) == 3 and any(row["status"] == "killed" for row in rows), rows
     assert mutation_rows(tmp_path / "cluster") == rows
+
+    # What a client killed after its first verdict leaves: the settings, one verdict
+    # and half of the next line. The next run grades only the other two.
+    journal = tmp_path / "cluster" / ".mutation.jsonl"
+    settings, first, second, *_ = journal.read_text().splitlines()
+    journal.write_text(f"{settings}\n{first}\n{second[:len(second) // 2]}")
+    (tmp_path / "cluster" / "mutation.csv").unlink()
+    said = mutate(tmp_path / "cluster", "--scheduler", cluster)
+    assert "resuming: 1 of 3 mutants already graded" in said, said[-2000:]
+    assert mutation_rows(tmp_path / "cluster") == rows
+    assert len(journal.read_text().splitlines()) == 4
+
+
+def test_a_journal_keeps_what_a_killed_run_finished_and_nothing_torn(tmp_path):
+    """The file a killed client resumes from (grade and mutate --scheduler)."""
+    from autograder.grading.cluster import Journal
+    path = tmp_path / "out" / ".run.jsonl"
+    settings = {"assignment": "tictactoe", "digest": "abc"}
+    journal = Journal(path, settings).start(keep=False)
+    journal.add({"row": 1})
+    journal.add({"row": 2})
+    journal.close()
+    path.write_text(path.read_text() + '{"row": 3, "cut')          # the kill, mid-line
+    assert Journal(path, settings).entries() == [{"row": 1}, {"row": 2}]
+    assert Journal(path, {**settings, "digest": "other"}).entries() == []
+    resumed = Journal(path, settings).start(keep=True)
+    resumed.add({"row": 4})
+    resumed.close()
+    assert Journal(path, settings).entries() == [{"row": 1}, {"row": 2}, {"row": 4}]
+    Journal(path, settings).start(keep=False).close()
+    assert Journal(path, settings).entries() == []
+    path.write_text("not json\n")
+    assert Journal(path, settings).entries() == []
