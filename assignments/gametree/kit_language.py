@@ -41,15 +41,8 @@ def language(environ=None):
     return _code(COURSE_LANGUAGE) or "en"
 
 
-def translator(environ=None):
-    """gettext's `gettext` function for the chosen language (English: the text as it is)."""
-    found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language(environ)],
-                                fallback=True)
-    return found.gettext
-
-
-def plural_translator(environ=None):
-    """gettext's `ngettext` for the chosen language."""
-    found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language(environ)],
-                                fallback=True)
-    return found.ngettext
+def catalog(environ=None):
+    """The chosen language's gettext catalog (its gettext, ngettext and pgettext);
+    for English, the text as it is."""
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language(environ)],
+                               fallback=True)

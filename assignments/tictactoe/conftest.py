@@ -16,10 +16,10 @@ import traceback
 
 import pytest
 
-from kit_language import plural_translator, translator
+import kit_language
 
-_ = translator()
-ngettext = plural_translator()
+_catalog = kit_language.catalog()
+_, ngettext, pgettext = _catalog.gettext, _catalog.ngettext, _catalog.pgettext
 
 _results = {}   # function name -> list of (test name, problem or None)
 _order = []
@@ -339,8 +339,12 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def _and(names):
-    """'a and b and c', in the chosen language."""
-    return (" " + _("and") + " ").join(names)
+    """'a and b and c' in English, 'a, b und c' in German: the chosen language's list."""
+    if len(names) < 2:
+        return "".join(names)
+    between = pgettext("a list of names: between two of them, except the last two", " and ")
+    last = pgettext("a list of names: between the last two", " and ")
+    return between.join(names[:-1]) + last + names[-1]
 
 
 def _problems(name):
