@@ -235,3 +235,29 @@ def test_feedback_speaks_the_course_language_and_english_is_the_default(monkeypa
     assert '<html lang="nl">' in page and "<h2>Wat er misging</h2>" in page
     assert "<strong>Score: 3 / 5</strong> (1 van 2 controles geslaagd)" in page
     assert "<h1>Tic-Tac-Toe: feedback voor ada*</h1>" in page
+
+
+# ------------------------------------------------------------ glossary and name map
+#: The assignments whose README has its glossary and name map so far (issue 23).
+WITH_GLOSSARY = ["tictactoe"]
+GLOSSARY = "## Words and names from the course"
+
+
+@pytest.mark.parametrize("name", WITH_GLOSSARY)
+def test_the_name_map_names_every_function_the_student_writes(name):
+    """Each function the student writes has its row, with the course's names beside it,
+    and the glossary has the three languages' words for a state and a move."""
+    piece = slices.load(name)
+    readme = (piece.solution_dir / "README.md").read_text(encoding="utf-8")
+    assert GLOSSARY in readme
+    section = readme.split(GLOSSARY, 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    for module in piece.modules:
+        stripped = release.strip_solutions((piece.solution_dir / module).read_text())
+        for function in stripped.stubbed:
+            row = next((r for r in rows if f"`{function}(" in r.split("|")[1]), None)
+            assert row, f"{name}: no row of the name map for {function}"
+            assert all(cell.strip() for cell in row.split("|")[2:-1]), row
+    for word in ("Stellung", "Folgestellung", "Zug", "Knoten", "Blatt", "Bewertungsfunktion",
+                 "stelling", "zet", "knoop", "blad", "evaluatiefunctie"):
+        assert re.search(rf"\b{word}\b", section), f"{name}: the glossary lacks {word}"
