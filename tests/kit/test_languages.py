@@ -215,6 +215,29 @@ def test_make_play_speaks_the_chosen_language(german_tictactoe, tmp_path):
     assert english.endswith("\nBye.\n"), english
 
 
+def test_make_duel_speaks_the_chosen_language_and_still_stops_a_hopeless_duel(tmp_path):
+    """The stubs lose the first game before any move: the duel stops there, in German
+    as in English (the player's process flags the error, whatever its language)."""
+    folder = tmp_path / "connect4"
+    release.render(slices.load("connect4"), folder, "de")
+    duel = [sys.executable, "duel.py", "--games", "2", "--opponent", "random"]
+    environ = {k: v for k, v in os.environ.items() if k not in ("SPIELBAUM_LANG", "LANGUAGE")}
+    german = subprocess.run(duel, cwd=folder, capture_output=True, text=True, timeout=60,
+                            env=environ).stdout
+    assert german.splitlines() == [
+        "gegen random Eröffnung 1 du x (Anziehender): 0 (du verlierst: iterative_deepening "
+        "ist noch nicht geschrieben, 2 Steine)",
+        "Nach einer Partie abgebrochen: Dein Spieler hat sie schon vor seinem ersten Zug "
+        "verloren (iterative_deepening ist noch nicht geschrieben), und jede Partie würde "
+        "genauso enden. Behebe das (make check sagt dir, was fehlt) und starte dann make duel "
+        "noch einmal."], german
+    english = subprocess.run(duel, cwd=folder, capture_output=True, text=True, timeout=60,
+                             env={**environ, "SPIELBAUM_LANG": "en"}).stdout
+    assert english.startswith("vs random opening 1 you x, first : 0 (you lose: "
+                              "iterative_deepening is not written yet, 2 stones)\nStopped "
+                              "after one game"), english
+
+
 # ------------------------------------------------------------ the feedback
 def test_feedback_speaks_the_course_language_and_english_is_the_default(monkeypatch):
     from autograder.grading import report
