@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import gettext
 import os
+import re
 from pathlib import Path
 
 from . import KitError
@@ -66,3 +67,48 @@ def translation(language: str) -> gettext.NullTranslations:
 def translator(language: str | None = None):
     """`gettext` for `language` (default: the course's)."""
     return translation(course_language(language)).gettext
+
+
+# ------------------------------------------------------------ long texts: Markdown
+# A README is translated block by block: each paragraph, heading, list or table (the
+# text between blank lines) is one message of the catalogs, so a translator sees the
+# whole paragraph and writes it in their own words and line breaks. Fenced code is
+# never a message. `make catalogs` extracts the blocks with `extract_markdown`
+# (autograder/locale/babel.cfg names the READMEs translated so far); the release
+# step writes the course's language with `translate_markdown`.
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_BLANKS = re.compile(r"(\n(?:[ \t]*\n)+)")
+
+
+def _markdown_parts(text: str):
+    """(part, first line, whether it is a message) for each block of `text` and each
+    run of blank lines between them."""
+    in_code, line = False, 1
+    for index, part in enumerate(_BLANKS.split(text)):
+        message = False
+        if index % 2 == 0:
+            fences = sum(bool(_FENCE.match(row)) for row in part.splitlines())
+            message = not in_code and not fences and bool(part.strip())
+            in_code ^= fences % 2 == 1
+        yield part, line, message
+        line += part.count("\n")
+
+
+def markdown_blocks(text: str) -> list[tuple[int, str]]:
+    """(line number, block) of every message of a Markdown text."""
+    return [(line, part) for part, line, message in _markdown_parts(text.rstrip("\n"))
+            if message]
+
+
+def translate_markdown(text: str, language: str) -> str:
+    """`text` with each block in `language` (a block without a translation stays)."""
+    gettext = translation(language).gettext
+    body = text.rstrip("\n")
+    return "".join(gettext(part) if message else part
+                   for part, _line, message in _markdown_parts(body)) + text[len(body):]
+
+
+def extract_markdown(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for Markdown files: every block is a message."""
+    for line, block in markdown_blocks(fileobj.read().decode("utf-8")):
+        yield line, None, block, []

@@ -135,7 +135,10 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
         text = path.read_text(encoding="utf-8")
         if BEGIN in text:
             raise KitError(f"{path}: shipped file contains solution markers")
-        shutil.copyfile(path, target / name)
+        if name.endswith(".md") and language != i18n.SOURCE:
+            (target / name).write_text(i18n.translate_markdown(text, language), encoding="utf-8")
+        else:
+            shutil.copyfile(path, target / name)
     for template in sorted(STUDENT_KIT.iterdir()):
         if template.is_file():
             text = template.read_text(encoding="utf-8")

@@ -286,3 +286,31 @@ def test_the_name_map_names_every_function_the_student_writes(name):
     for word in ("Stellung", "Folgestellung", "Zug", "Knoten", "Blatt", "Bewertungsfunktion",
                  "stelling", "zet", "knoop", "blad", "evaluatiefunctie"):
         assert re.search(rf"\b{word}\b", section), f"{name}: the glossary lacks {word}"
+
+
+# ------------------------------------------------------------ long texts
+def test_markdown_is_translated_block_by_block_and_code_stays_as_it_is():
+    text = ("# Title\n\nA paragraph\nof two lines.\n\n\n```python\nx = 1\n\ny = 2\n```\n\n"
+            "| a | b |\n|---|---|\n")
+    assert [block for _, block in i18n.markdown_blocks(text)] == [
+        "# Title", "A paragraph\nof two lines.", "| a | b |\n|---|---|"]
+    assert [line for line, _ in i18n.markdown_blocks(text)] == [1, 3, 13]
+    assert i18n.translate_markdown(text, "en") == text
+    assert i18n.translate_markdown(text, "de") == text      # no translations: as it was
+    for readme in sorted((ROOT / "solutions").glob("*/README.md")):
+        english = readme.read_text(encoding="utf-8")
+        assert i18n.translate_markdown(english, "en") == english
+
+
+@pytest.mark.parametrize("language, title", [("de", "# Tic-Tac-Toe mit Minimax"),
+                                             ("nl", "# Boter-kaas-en-eieren met minimax")])
+def test_the_release_writes_the_readme_in_the_courses_language(language, title, tmp_path):
+    """Every block of tictactoe's README is translated, except the notes written in
+    German and Dutch already (they stay in every language)."""
+    folder = tmp_path / "tictactoe"
+    release.render(slices.load("tictactoe"), folder, language)
+    english = (ROOT / "solutions" / "tictactoe" / "README.md").read_text(encoding="utf-8")
+    translated = (folder / "README.md").read_text(encoding="utf-8")
+    assert translated.startswith(title + "\n\n"), translated[:80]
+    kept = [block for _, block in i18n.markdown_blocks(english) if block in translated]
+    assert len(kept) == 1 and kept[0].startswith("- *Deutsch:*"), kept
