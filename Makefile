@@ -6,6 +6,8 @@
 #   make assignments [A=]  regenerate assignments/ from solutions/
 #   make release [A=]  the same; with A=<a> also release it through nbgrader (mk/nbgrader.mk)
 #   make bench         run the benchmarks
+#   make catalogs      the German and Dutch catalogs: extract every message, update
+#                      autograder/locale/*/LC_MESSAGES/spielbaum.po, compile the .mo
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +15,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 A ?=
 
-.PHONY: setup test test-all demo assignments release bench clean
+.PHONY: setup test test-all demo assignments release bench catalogs clean
 
 setup: $(STAMP)
 
@@ -51,6 +53,22 @@ release: assignments
 
 bench: $(STAMP)
 	@for script in bench/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+# English is the source (the msgids in the code); Babel (the dev extra) extracts with
+# autograder/locale/babel.cfg, merges into each catalog (new messages come in empty,
+# stale ones go) and compiles the .mo files the release step ships. Translate the
+# empty msgstrs in the .po files, then run it again: tests/kit/test_languages.py
+# fails while a message is missing, stale, empty or not compiled. The template's date
+# is pinned so that running it twice changes no file (the .mo files are shipped).
+LOCALE := autograder/locale
+catalogs: $(STAMP)
+	@pot=$$(mktemp) && trap 'rm -f "$$pot"' EXIT && \
+	$(VENV)/bin/pybabel -q extract -F $(LOCALE)/babel.cfg --no-location --sort-output \
+		--project=Spielbaum --version=1 -o "$$pot" . && \
+	sed -i 's/^"POT-Creation-Date: .*"$$/"POT-Creation-Date: 2026-12-01 00:00+0000\\n"/' "$$pot" && \
+	$(VENV)/bin/pybabel -q update -i "$$pot" -d $(LOCALE) -D spielbaum \
+		--no-fuzzy-matching --ignore-obsolete --no-wrap && \
+	$(VENV)/bin/pybabel compile -d $(LOCALE) -D spielbaum --statistics
 
 clean:
 	rm -rf out .pytest_cache

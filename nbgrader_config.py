@@ -14,6 +14,9 @@
 #   SPIELBAUM_CELL_TIMEOUT  seconds one notebook cell may run under `nbgrader autograde`
 #                           (default 1800: the first graded cell grades the whole
 #                           submission; each hidden test has its own limits inside)
+#   SPIELBAUM_COURSE_LANG   the course's language, en (default), de or nl: what
+#                           `autograder release` writes into the assignments and the
+#                           language of the feedback (README.md, "Languages")
 
 import os
 import tomllib

@@ -2,7 +2,8 @@
 
 A small pipeline in nbgrader's spirit: strip solutions -> write skeleton ->
 copy shipped files -> add the student kit (Makefile, pytest settings, the
-summary plugin). The output is deterministic, so a test can prove that the
+summary plugin, the language it speaks and the compiled catalogs in locale/,
+autograder/i18n.py says why they are committed). The output is deterministic, so a test can prove that the
 committed assignments/ is exactly what this step produces today.
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ROOT, KitError
-from . import slices
+from . import i18n, slices
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
@@ -111,8 +112,10 @@ def relies_on_lines(assignment: slices.Slice) -> str:
                    for function, callees in assignment.relies_on.items())
 
 
-def render(assignment: slices.Slice, target: Path) -> list[str]:
-    """Write the student folder for `assignment` into `target`; return stubbed names."""
+def render(assignment: slices.Slice, target: Path, language: str | None = None) -> list[str]:
+    """Write the student folder for `assignment` into `target`, speaking `language`
+    (default: the course's, autograder/i18n.py); return stubbed names."""
+    language = i18n.course_language(language)
     source_dir = assignment.solution_dir
     target.mkdir(parents=True, exist_ok=True)
     stubbed: list[str] = []
@@ -132,7 +135,10 @@ def render(assignment: slices.Slice, target: Path) -> list[str]:
         text = path.read_text(encoding="utf-8")
         if BEGIN in text:
             raise KitError(f"{path}: shipped file contains solution markers")
-        shutil.copyfile(path, target / name)
+        if name.endswith(".md") and language != i18n.SOURCE:
+            (target / name).write_text(i18n.translate_markdown(text, language), encoding="utf-8")
+        else:
+            shutil.copyfile(path, target / name)
     for template in sorted(STUDENT_KIT.iterdir()):
         if template.is_file():
             text = template.read_text(encoding="utf-8")
@@ -140,16 +146,22 @@ def render(assignment: slices.Slice, target: Path) -> list[str]:
             text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
             text = text.replace("@TITLE@", assignment.title)
             text = text.replace("@RELIES_ON@", relies_on_lines(assignment))
+            text = text.replace("@LANGUAGE@", language)
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
+    # Every catalog ships, whatever the course's language: a student may choose another.
+    for code in i18n.TRANSLATED:
+        catalog = target / "locale" / code / "LC_MESSAGES" / i18n.mo_file(code).name
+        catalog.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(i18n.mo_file(code), catalog)
     return stubbed
 
 
-def release(name: str) -> Path:
+def release(name: str, language: str | None = None) -> Path:
     """Regenerate assignments/<name>/ from solutions/<name>/."""
     assignment = slices.load(name)
     with tempfile.TemporaryDirectory() as scratch:
         staged = Path(scratch) / name
-        render(assignment, staged)
+        render(assignment, staged, language)
         final = assignment.assignment_dir
         if final.exists():
             shutil.rmtree(final)
@@ -158,12 +170,12 @@ def release(name: str) -> Path:
     return assignment.assignment_dir
 
 
-def differences(name: str) -> list[str]:
+def differences(name: str, language: str | None = None) -> list[str]:
     """Files that differ between assignments/<name>/ and a fresh release."""
     assignment = slices.load(name)
     with tempfile.TemporaryDirectory() as scratch:
         staged = Path(scratch) / name
-        render(assignment, staged)
+        render(assignment, staged, language)
         return _compare(staged, assignment.assignment_dir)
 
 
@@ -183,25 +195,29 @@ def _compare(expected: Path, actual: Path) -> list[str]:
 
 # ------------------------------------------------------------ the command
 def add_command(commands) -> None:
-    """`autograder release [ASSIGNMENT ...] [--check]`."""
+    """`autograder release [ASSIGNMENT ...] [--check] [--lang de|nl|en]`."""
     parser = commands.add_parser("release", help="generate assignments/ from solutions/")
     parser.add_argument("assignments", nargs="*", help="default: every assignment")
     parser.add_argument("--check", action="store_true",
                         help="only report whether assignments/ is up to date")
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, default=None,
+                        help="the language the assignments speak (default: "
+                             "SPIELBAUM_COURSE_LANG, else en); students may override it")
     parser.set_defaults(run=_run)
 
 
 def _run(args) -> int:
     from . import assignment
     status = 0
+    language = i18n.course_language(args.lang)     # one clear line if it is unknown
     for name in args.assignments or assignment.names():
         if args.check:
-            problems = differences(name)
+            problems = differences(name, language)
             for problem in problems:
                 print(problem)
             status |= bool(problems)
             if not problems:
                 print(f"assignments/{name} is up to date")
         else:
-            print(f"released {name} -> {release(name)}")
+            print(f"released {name} -> {release(name, language)}")
     return status

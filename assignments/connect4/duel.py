@@ -26,6 +26,12 @@ import subprocess
 import sys
 import time
 
+try:
+    from kit_language import catalog
+except ImportError:     # loaded from solutions/ (the kit's tests of the referee): English
+    catalog = None
+_ = catalog().gettext if catalog else str   # the course's language, or SPIELBAUM_LANG
+
 COLUMNS, ROWS = 7, 6
 #: How far past its budget a player may answer before it loses on time.
 GRACE = 0.5
@@ -71,20 +77,21 @@ def game_over(state):
         owners = owner_map(state)
         last = state[-1]
         if completes_four(owners, last, owners[last]):
-            return owners[last], f"{owners[last]} has four in a row"
+            return owners[last], _("{stone} has four in a row").format(stone=owners[last])
     if len(state) == COLUMNS * ROWS:
-        return None, "draw: the board is full"
+        return None, _("draw: the board is full")
     return None
 
 
 def why_illegal(state, answer):
     """None if `answer` is `state` plus one legal stone, else the reason."""
     if not isinstance(answer, list) or not all(type(c) is int for c in answer):
-        return f"the answer {answer!r:.80} is not a list of cell numbers"
+        return _("the answer {answer} is not a list of cell numbers").format(
+            answer=f"{answer!r:.80}")
     if len(answer) != len(state) + 1 or answer[:-1] != list(state):
-        return "the answer is not the position plus one stone"
+        return _("the answer is not the position plus one stone")
     if answer[-1] not in landing_cells(state).values():
-        return f"no stone can land on cell {answer[-1]} now"
+        return _("no stone can land on cell {cell} now").format(cell=answer[-1])
     return None
 
 
@@ -125,6 +132,7 @@ class Student:
         self.process = None
         self.answered = 0           # moves your player has given
         self.failed = ""            # its last error, when it gave one instead of a move
+        self.hopeless = False       # that error would end every game the same way
 
     def start(self):
         """Start the process and wait until your module is imported: starting
@@ -152,17 +160,17 @@ class Student:
             self.process.stdin.flush()
         except BrokenPipeError:
             pass
-        ready, _, _ = select.select([self.process.stdout], [], [], budget + GRACE)
+        ready = select.select([self.process.stdout], [], [], budget + GRACE)[0]
         if not ready:
             self.stop()
-            return None, f"no move within {budget + GRACE:.1f} s"
+            return None, _("no move within {seconds} s").format(seconds=f"{budget + GRACE:.1f}")
         reply = self.process.stdout.readline()
         if not reply:
             self.stop()
-            return None, "your program ended (see the error above)"
+            return None, _("your program ended (see the error above)")
         reply = json.loads(reply)
         if "error" in reply:
-            self.failed = reply["error"]
+            self.failed, self.hopeless = reply["error"], reply.get("hopeless", False)
             return None, reply["error"]
         self.answered += 1
         return reply["answer"], time.monotonic() - started
@@ -175,22 +183,25 @@ def serve():
     try:
         import connect4
     except Exception as error:              # reported as the reason of every loss
-        problem = f"connect4.py does not import: {type(error).__name__}: {error}"
+        problem = _("{module} does not import: {error}").format(
+            module="connect4.py", error=f"{type(error).__name__}: {error}")
         connect4 = None
     replies.write("ready\n")
     replies.flush()
     for line in sys.stdin:
         request = json.loads(line)
         if connect4 is None:
-            reply = {"error": problem}
+            reply = {"error": problem, "hopeless": True}
         else:
             try:
                 found = connect4.iterative_deepening(request["state"], request["budget"])
                 reply = {"answer": list(found[0]) if found and found[0] is not None else None}
             except NotImplementedError:
-                reply = {"error": "iterative_deepening is not written yet"}
+                reply = {"error": _("{function} is not written yet").format(
+                    function="iterative_deepening"), "hopeless": True}
             except Exception as error:
-                reply = {"error": f"iterative_deepening raised {type(error).__name__}: {error}"}
+                reply = {"error": _("{function} raised {error}").format(
+                    function="iterative_deepening", error=f"{type(error).__name__}: {error}")}
         replies.write(json.dumps(reply) + "\n")
         replies.flush()
 
@@ -202,7 +213,7 @@ def openings(count):
     chosen = []
     while len(chosen) < count:
         state = []
-        for _ in range(2):
+        for _stone in range(2):
             state = state + [chance.choice(sorted(landing_cells(state).values()))]
         if state not in chosen:
             chosen.append(state)
@@ -219,24 +230,23 @@ def play(student, opponent, opening, student_moves_first, budget):
             continue
         answer, spent = student.move(state, budget)
         if answer is None:
-            return 0.0, f"you lose: {spent}", len(state)
+            return 0.0, _("you lose: {reason}").format(reason=spent), len(state)
         problem = why_illegal(state, answer)
         if problem is not None:
-            return 0.0, f"you lose: illegal move ({problem})", len(state)
+            return 0.0, _("you lose: illegal move ({reason})").format(reason=problem), len(state)
         state = answer
     winner, reason = over
     points = 0.5 if winner is None else float(winner == yours)
     return points, reason, len(state)
 
 
-#: Errors that would end every game the same way: no need to play the others.
-HOPELESS = ("not written yet", "does not import")
 
 
 def hopeless(student):
     """Why every game would be lost as the first was ("" if it might not be): the
-    player never gave a move, and its error is one that does not depend on the position."""
-    if student.answered == 0 and any(words in student.failed for words in HOPELESS):
+    player never gave a move, and its error is one that does not depend on the position
+    (a module that does not import, a function not written yet: the player says so)."""
+    if student.answered == 0 and student.hopeless:
         return student.failed
     return ""
 
@@ -262,23 +272,28 @@ def main():
                     points, reason, stones = play(student, opponent, opening, first,
                                                   options.move_time)
                     score += points
-                    colour = "x, first" if first else "o, second"
-                    print(f"vs {opponent:6s} opening {number + 1} you {colour:9s}: "
-                          f"{points:g} ({reason}, {stones} stones)", flush=True)
+                    colour = _("x, first") if first else _("o, second")
+                    print(_("vs {opponent} opening {number} you {colour}: {points} ({reason}, "
+                            "{stones} stones)").format(
+                              opponent=f"{opponent:6s}", number=number + 1,
+                              colour=f"{colour:9s}", points=f"{points:g}", reason=reason,
+                              stones=stones), flush=True)
                     student.stop()          # a fresh process every game, as in the tournament
                     if number == 0 and first and (why := hopeless(student)):
-                        print(f"Stopped after one game: your player lost it before its first "
-                              f"move ({why}), and every game would end the same way. Fix "
-                              "that (make check says what is missing), then run make duel "
-                              "again.")
+                        print(_("Stopped after one game: your player lost it before its "
+                                "first move ({why}), and every game would end the same way. "
+                                "Fix that (make check says what is missing), then run make "
+                                "duel again.").format(why=why))
                         return
             games = 2 * len(chosen)
-            print(f"== against {opponent}: {score:g} of {games} points\n", flush=True)
+            print(_("== against {opponent}: {score} of {games} points").format(
+                opponent=opponent, score=f"{score:g}", games=games) + "\n", flush=True)
             total, played = total + score, played + games
     finally:
         student.stop()
-    print(f"Score: {total:g} of {played} points "
-          f"({options.move_time:g} s per move, colours swapped every opening).")
+    print(_("Score: {total} of {played} points ({seconds} s per move, colours swapped every "
+            "opening).").format(total=f"{total:g}", played=played,
+                                seconds=f"{options.move_time:g}"))
 
 
 if __name__ == "__main__":

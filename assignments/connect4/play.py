@@ -7,6 +7,9 @@ Ctrl-C ends the game.
 import sys
 
 import connect4 as c4
+from kit_language import catalog
+
+_ = catalog().gettext       # the course's language, or SPIELBAUM_LANG (kit_language.py)
 
 
 def ask(prompt, read, complaint):
@@ -15,7 +18,7 @@ def ask(prompt, read, complaint):
         try:
             answer = input(prompt).strip().lower()
         except (EOFError, KeyboardInterrupt):
-            print("\nBye.")
+            print("\n" + _("Bye."))
             sys.exit(0)
         value = read(answer)
         if value is not None:
@@ -24,7 +27,9 @@ def ask(prompt, read, complaint):
 
 
 def yes_or_no(answer):
-    return {"": True, "y": True, "yes": True, "n": False, "no": False}.get(answer)
+    # Yes and no in each language the prompt may speak (ja, nee).
+    return {"": True, "y": True, "yes": True, "j": True, "ja": True,
+            "n": False, "no": False, "nein": False, "nee": False}.get(answer)
 
 
 def depth(answer):
@@ -38,16 +43,19 @@ def column(answer):
 
 
 def main():
-    human_first = ask("Do you want to begin (x)? [Y/n] ", yes_or_no, "Please answer y or n.")
-    bremse = ask("Search depth (Bremse) of the computer [6]: ", depth,
-                 "Please type a whole number of at least 1, or press Enter for 6.")
+    human_first = ask(_("Do you want to begin (x)? [Y/n] "), yes_or_no,
+                      _("Please answer y or n."))
+    bremse = ask(_("Search depth (Bremse) of the computer [6]: "), depth,
+                 _("Please type a whole number of at least 1, or press Enter for 6."))
     c4.play(computer_first=not human_first, bremse=bremse, say=print,
             ask=lambda prompt: ask(prompt, column,
-                                   f"Please type a column number from 0 to {c4.WIDTH - 1}."))
+                                   _("Please type a column number from 0 to {last}.")
+                                   .format(last=c4.WIDTH - 1)))
 
 
 if __name__ == "__main__":
     try:
         main()
     except NotImplementedError:
-        sys.exit("Some functions in connect4.py are not written yet: run `make check` to see which.")
+        sys.exit(_("Some functions in {module} are not written yet: run `make check` to see "
+                   "which.").format(module="connect4.py"))

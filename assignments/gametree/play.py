@@ -9,9 +9,13 @@ or Ctrl-C ends the game.
 import sys
 
 import gametree as gt
+from kit_language import catalog
 
-BOARDS = {"1": ("tic-tac-toe", gt.TICTACTOE), "2": ("4 x 3", gt.BOARD_4X3),
-          "3": ("4 x 4 with the opening book", gt.BOARD_4X4)}
+_ = catalog().gettext       # the course's language, or SPIELBAUM_LANG (kit_language.py)
+
+BOARDS = {"1": (_("tic-tac-toe"), gt.TICTACTOE), "2": ("4 x 3", gt.BOARD_4X3),
+          "3": (_("4 x 4 with the opening book"), gt.BOARD_4X4)}
+YES = {"y", "j"}        # yes, ja: the answer the prompt names in each language
 
 
 def ask(prompt, accepted, complaint):
@@ -20,7 +24,7 @@ def ask(prompt, accepted, complaint):
         try:
             answer = input(prompt).strip().lower()
         except (EOFError, KeyboardInterrupt):
-            print("\nBye.")
+            print("\n" + _("Bye."))
             sys.exit(0)
         if answer in accepted:
             return answer
@@ -28,14 +32,14 @@ def ask(prompt, accepted, complaint):
 
 
 def main():
-    for key, (name, _) in BOARDS.items():
+    for key, (name, _game) in BOARDS.items():
         print(f"  {key}: {name}")
-    _, game = BOARDS[ask("Which board? ", set(BOARDS), "Please answer 1, 2 or 3.")]
+    game = BOARDS[ask(_("Which board? "), set(BOARDS), _("Please answer 1, 2 or 3."))][1]
     book = gt.opening_book_4x4() if game == gt.BOARD_4X4 else None
-    computer_first = ask("Shall the computer begin (y/n)? ", {"y", "n"},
-                         "Please answer y or n.") == "y"
+    computer_first = ask(_("Shall the computer begin (y/n)? "), YES | {"n"},
+                         _("Please answer y or n.")) in YES
     cells = {str(c) for c in range(game.cells)}
-    complaint = f"Please type a cell number from 0 to {game.cells - 1}."
+    complaint = _("Please type a cell number from 0 to {last}.").format(last=game.cells - 1)
     gt.play(game, computer_first=computer_first, book=book,
             ask=lambda prompt: ask(prompt, cells, complaint), say=print)
 
@@ -44,4 +48,5 @@ if __name__ == "__main__":
     try:
         main()
     except NotImplementedError:
-        sys.exit("Some functions in gametree.py are not written yet: run `make check` to see which.")
+        sys.exit(_("Some functions in {module} are not written yet: run `make check` to see "
+                   "which.").format(module="gametree.py"))

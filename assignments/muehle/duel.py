@@ -28,6 +28,12 @@ import subprocess
 import sys
 import time
 
+try:
+    from kit_language import catalog
+except ImportError:     # loaded from solutions/ (the kit's tests of the referee): English
+    catalog = None
+_ = catalog().gettext if catalog else str   # the course's language, or SPIELBAUM_LANG
+
 WHITE, BLACK = 1, 2
 QUIET_LIMIT = 50
 GRACE = 0.5
@@ -108,11 +114,13 @@ def game_over(state, player):
     """None while `player` (to move) plays on, else (winner or None, the reason)."""
     for loser in (player, other(player)):
         if stones(state, loser) < 3:
-            return other(loser), f"{NAMES[loser]} has fewer than 3 stones"
+            return other(loser), _("{player} has fewer than 3 stones").format(
+                player=NAMES[loser])
     if not steps(state, player):
-        return other(player), f"{NAMES[player]} cannot move"
+        return other(player), _("{player} cannot move").format(player=NAMES[player])
     if state[2] >= QUIET_LIMIT:
-        return None, f"draw: {QUIET_LIMIT} moves without a placement or a capture"
+        return None, _("draw: {count} moves without a placement or a capture").format(
+            count=QUIET_LIMIT)
     return None
 
 
@@ -126,13 +134,14 @@ def why_illegal(state, player, answer):
     try:
         key = as_key(answer)
     except (TypeError, ValueError):
-        return f"the answer {answer!r:.80} is not a state [board, in_hand, quiet]"
+        return _("the answer {answer} is not a state [board, in_hand, quiet]").format(
+            answer=f"{answer!r:.80}")
     if key not in {as_key(after(state, player, m)) for m in moves(state, player)}:
-        return "the answer is not a state one legal move leads to (removal included)"
+        return _("the answer is not a state one legal move leads to (removal included)")
     return None
 
 
-NAMES = {WHITE: "white", BLACK: "black"}
+NAMES = {WHITE: _("white"), BLACK: _("black")}
 
 
 # ------------------------------------------------------------------ bundled players
@@ -166,6 +175,7 @@ class Student:
         self.process = None
         self.answered = 0           # moves your player has given
         self.failed = ""            # its last error, when it gave one instead of a move
+        self.hopeless = False       # that error would end every game the same way
 
     def start(self):
         """Start the process and wait until your module is imported: starting
@@ -193,17 +203,17 @@ class Student:
             self.process.stdin.flush()
         except BrokenPipeError:
             pass
-        ready, _, _ = select.select([self.process.stdout], [], [], max(limit, 0))
+        ready = select.select([self.process.stdout], [], [], max(limit, 0))[0]
         if not ready:
             self.stop()
             return None, None
         reply = self.process.stdout.readline()
         if not reply:
             self.stop()
-            return None, "your program ended (see the error above)"
+            return None, _("your program ended (see the error above)")
         reply = json.loads(reply)
         if reply.get("error"):
-            self.failed = reply["error"]
+            self.failed, self.hopeless = reply["error"], reply.get("hopeless", False)
         else:
             self.answered += 1
         return reply.get("answer"), reply.get("error")
@@ -223,7 +233,8 @@ class Student:
                 return None, error
             if answer is None:
                 if best is None:
-                    return None, f"no move at depth 1 within {budget + GRACE:.1f} s"
+                    return None, _("no move at depth 1 within {seconds} s").format(
+                        seconds=f"{budget + GRACE:.1f}")
                 break
             best = (answer, depth)
             took.append(max(time.monotonic() - asked, 1e-4))
@@ -237,14 +248,15 @@ def serve():
     try:
         import muehle
     except Exception as error:              # reported as the reason of every loss
-        problem = f"muehle.py does not import: {type(error).__name__}: {error}"
+        problem = _("{module} does not import: {error}").format(
+            module="muehle.py", error=f"{type(error).__name__}: {error}")
         muehle = None
     replies.write("ready\n")
     replies.flush()
     for line in sys.stdin:
         request = json.loads(line)
         if muehle is None:
-            reply = {"error": problem}
+            reply = {"error": problem, "hopeless": True}
         else:
             try:
                 found = muehle.best_move_ab(as_key(request["state"]), request["player"],
@@ -252,9 +264,11 @@ def serve():
                 board, hand, quiet = found[1]
                 reply = {"answer": [list(board), list(hand), quiet]}
             except NotImplementedError:
-                reply = {"error": "a function best_move_ab needs is not written yet"}
+                reply = {"error": _("a function {function} needs is not written yet").format(
+                    function="best_move_ab"), "hopeless": True}
             except Exception as error:
-                reply = {"error": f"best_move_ab raised {type(error).__name__}: {error}"}
+                reply = {"error": _("{function} raised {error}").format(
+                    function="best_move_ab", error=f"{type(error).__name__}: {error}")}
         replies.write(json.dumps(reply) + "\n")
         replies.flush()
 
@@ -269,7 +283,7 @@ def openings(count):
     chosen = []
     while len(chosen) < count:
         state, player = START, WHITE
-        for _ in range(4):
+        for _ply in range(4):
             state = after(state, player, chance.choice(moves(state, player)))
             player = other(player)
         if state not in chosen:
@@ -287,10 +301,10 @@ def play(student, opponent, opening, student_is_white, budget):
         else:
             answer, depth = student.move(state, player, budget)
             if answer is None:
-                return 0.0, f"you lose: {depth}", count
+                return 0.0, _("you lose: {reason}").format(reason=depth), count
             problem = why_illegal(state, player, answer)
             if problem is not None:
-                return 0.0, f"you lose: illegal move ({problem})", count
+                return 0.0, _("you lose: illegal move ({reason})").format(reason=problem), count
             state = answer
         player, count = other(player), count + 1
     winner, reason = over
@@ -298,14 +312,13 @@ def play(student, opponent, opening, student_is_white, budget):
     return points, reason, count
 
 
-#: Errors that would end every game the same way: no need to play the others.
-HOPELESS = ("not written yet", "does not import")
 
 
 def hopeless(student):
     """Why every game would be lost as the first was ("" if it might not be): the
-    player never gave a move, and its error is one that does not depend on the position."""
-    if student.answered == 0 and any(words in student.failed for words in HOPELESS):
+    player never gave a move, and its error is one that does not depend on the position
+    (a module that does not import, a function not written yet: the player says so)."""
+    if student.answered == 0 and student.hopeless:
         return student.failed
     return ""
 
@@ -331,23 +344,26 @@ def main():
                     points, reason, count = play(student, opponent, opening, white,
                                                  options.move_time)
                     score += points
-                    colour = "white" if white else "black"
-                    print(f"vs {opponent:6s} opening {number + 1} you {colour}: "
-                          f"{points:g} ({reason}, {count} moves)", flush=True)
+                    colour = NAMES[WHITE] if white else NAMES[BLACK]
+                    print(_("vs {opponent} opening {number} you {colour}: {points} ({reason}, "
+                            "{count} moves)").format(
+                              opponent=f"{opponent:6s}", number=number + 1, colour=colour,
+                              points=f"{points:g}", reason=reason, count=count), flush=True)
                     student.stop()          # a fresh process every game, as in the tournament
                     if number == 0 and white and (why := hopeless(student)):
-                        print(f"Stopped after one game: your player lost it before its first "
-                              f"move ({why}), and every game would end the same way. Fix "
-                              "that (make check says what is missing), then run make duel "
-                              "again.")
+                        print(_("Stopped after one game: your player lost it before its "
+                                "first move ({why}), and every game would end the same way. "
+                                "Fix that (make check says what is missing), then run make "
+                                "duel again.").format(why=why))
                         return
-            print(f"== against {opponent}: {score:g} of {2 * len(chosen)} points\n",
-                  flush=True)
+            print(_("== against {opponent}: {score} of {games} points").format(
+                opponent=opponent, score=f"{score:g}", games=2 * len(chosen)) + "\n", flush=True)
             total, played = total + score, played + 2 * len(chosen)
     finally:
         student.stop()
-    print(f"Score: {total:g} of {played} points "
-          f"({options.move_time:g} s per move, colours swapped every opening).")
+    print(_("Score: {total} of {played} points ({seconds} s per move, colours swapped every "
+            "opening).").format(total=f"{total:g}", played=played,
+                                seconds=f"{options.move_time:g}"))
 
 
 if __name__ == "__main__":

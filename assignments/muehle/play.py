@@ -8,9 +8,12 @@ import re
 import sys
 
 import muehle as m
+from kit_language import catalog
+
+_ = catalog().gettext       # the course's language, or SPIELBAUM_LANG (kit_language.py)
 
 DEPTH = 3
-NAMES = {m.WHITE: "WHITE", m.BLACK: "BLACK"}
+NAMES = {m.WHITE: _("WHITE"), m.BLACK: _("BLACK")}
 
 
 def in_order(words):
@@ -25,11 +28,12 @@ def ask(prompt, accepted):
         try:
             answer = input(prompt).strip().upper()
         except (EOFError, KeyboardInterrupt):
-            print("\nBye.")
+            print("\n" + _("Bye."))
             sys.exit(0)
         if answer in by_case:
             return by_case[answer]
-        print(f"Please answer with one of: {', '.join(in_order(accepted))}.")
+        print(_("Please answer with one of: {answers}.").format(
+            answers=", ".join(in_order(accepted))))
 
 
 def signed(value):
@@ -74,35 +78,40 @@ def describe(before, after, player):
 
 def human_move(state, player):
     options = {describe(state, s, player): s for s in m.next_states(state, player)}
-    print("Moves: a point to place on (5), from-to (4-7), and xN to remove a stone "
-          "(5x12, 4-7x12).")
-    return m.to_tuple(options[ask("Your move: ", set(options))])
+    print(_("Moves: a point to place on (5), from-to (4-7), and xN to remove a stone "
+            "(5x12, 4-7x12)."))
+    return m.to_tuple(options[ask(_("Your move: "), set(options))])
 
 
 def main():
-    human = {"W": m.WHITE, "B": m.BLACK}[ask("Do you play W (moves first) or B? ", {"W", "B"})]
-    print("The board, and beside it the number of every point:")
+    human = {"W": m.WHITE, "B": m.BLACK}[ask(_("Do you play W (moves first) or B? "),
+                                             {"W", "B"})]
+    print(_("The board, and beside it the number of every point:"))
     state, player = m.initial_state(), m.WHITE
     while not m.finished(state, player):
-        print(f"\n{beside_numbers(m.draw_board(state))}\n{NAMES[player]} to move")
+        print(f"\n{beside_numbers(m.draw_board(state))}\n"
+              + _("{player} to move").format(player=NAMES[player]))
         if player == human:
             state = human_move(state, player)
         else:
-            print("The computer is thinking ...")
+            print(_("The computer is thinking ..."))
             m.clear_caches()
             value, successor = m.best_move_ab(state, player, DEPTH)
             successor = m.to_tuple(successor)
-            print(f"The computer plays {describe(state, successor, player)} (value {signed(value)}).")
+            print(_("The computer plays {move} (value {value}).").format(
+                move=describe(state, successor, player), value=signed(value)))
             state = successor
         player = m.opponent(player)
     print(f"\n{m.draw_board(state)}\n")
     value = m.utility(state, player)
     winner = None if value == 0 else (player if value == 1 else m.opponent(player))
-    print("Draw." if winner is None else ("You win!" if winner == human else "The computer wins."))
+    print(_("Draw.") if winner is None else
+          (_("You win!") if winner == human else _("The computer wins.")))
 
 
 if __name__ == "__main__":
     try:
         main()
     except NotImplementedError:
-        sys.exit("Some functions in muehle.py are not written yet: run `make check` to see which.")
+        sys.exit(_("Some functions in {module} are not written yet: run `make check` to see "
+                   "which.").format(module="muehle.py"))

@@ -3,6 +3,10 @@ problem of each function in plain words. You do not need to edit this file.
 
 Each public test is marked with the function it checks, e.g.
 `@pytest.mark.checks("winner")`; the summary groups the results by that name.
+
+Every sentence it prints is English in this file and goes through gettext
+(`_`): kit_language.py picks the language (the course's, or SPIELBAUM_LANG) and
+locale/<language>/LC_MESSAGES/spielbaum.mo holds the German and Dutch text.
 """
 
 import os
@@ -12,11 +16,17 @@ import traceback
 
 import pytest
 
+import kit_language
+
+_catalog = kit_language.catalog()
+_, ngettext, pgettext = _catalog.gettext, _catalog.ngettext, _catalog.pgettext
+
 _results = {}   # function name -> list of (test name, problem or None)
 _order = []
 _timed_out = set()   # functions that hit the time limit once: not waited for again
 _broken = []    # what stopped a file from being imported: shown before anything else
-NOT_RUN_AFTER_TIMEOUT = "not run: an earlier test of {} timed out"
+_skipped_after_timeout = {}     # test id -> why it was not run
+NOT_IMPLEMENTED = _("not implemented yet")
 
 
 def pytest_addoption(parser):
@@ -46,8 +56,8 @@ def pytest_collection_modifyitems(config, items):
     known = sorted({_function_of(item) for item in items})
     unknown = [name for name in wanted if name not in known]
     if unknown:
-        raise pytest.UsageError(f"no public test checks {', '.join(unknown)}; "
-                                f"try one of: {', '.join(known)}")
+        raise pytest.UsageError(_("no public test checks {functions}; try one of: {known}")
+                                .format(functions=", ".join(unknown), known=", ".join(known)))
     chosen = [item for item in items if _function_of(item) in wanted]
     config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
     items[:] = chosen
@@ -99,12 +109,17 @@ def _timeout_of(item):
 def pytest_runtest_setup(item):
     # A skip, not an error: pytest would count an error and print an "E" for it.
     name = _function_of(item)
-    if name in _timed_out:
-        pytest.skip(NOT_RUN_AFTER_TIMEOUT.format(name))
     # A function that calls one which ran out of time would only wait as long again.
     stuck = [callee for callee in _relies_on(item.config).get(name, ()) if callee in _timed_out]
-    if stuck:
-        pytest.skip(NOT_RUN_AFTER_TIMEOUT.format(f"{stuck[0]} (which {name} calls)"))
+    if name in _timed_out:
+        why = _("not run: an earlier test of {function} timed out").format(function=name)
+    elif stuck:
+        why = _("not run: an earlier test of {callee} (which {function} calls) timed out") \
+            .format(callee=stuck[0], function=name)
+    else:
+        return
+    _skipped_after_timeout[item.nodeid] = why
+    pytest.skip(why)
 
 
 # ------------------------------------------------------------ a module that does not import
@@ -130,31 +145,42 @@ def _import_problem(error, root):
     """The file, the line, the message and what to do, for an import that failed."""
     if isinstance(error, SyntaxError):     # IndentationError and TabError too
         where = _relative(error.filename or "?", root)
-        lines = [f"{where} cannot be read by Python, so no test could run:", "",
-                 f"  {where}, line {error.lineno}: {type(error).__name__}: {error.msg}"]
+        lines = [_("{file} cannot be read by Python, so no test could run:").format(file=where),
+                 "", "  " + _("{file}, line {line}: {message}").format(
+                     file=where, line=error.lineno, message=f"{type(error).__name__}: {error.msg}")]
         if error.text and error.text.strip():
             text = error.text.rstrip("\n")
             lines.append(f"    {text.strip()}")
             if error.offset and error.offset > 0:
                 lead = len(text) - len(text.lstrip())
                 lines.append("    " + " " * max(error.offset - 1 - lead, 0) + "^")
-        todo = (f"fix line {error.lineno} of {where} (the mistake can also sit at the end "
-                "of the line before it), save, and run `make check` again.")
-        return "\n".join(lines + ["", *textwrap.wrap("What to do: " + todo, 88)])
+        todo = _("fix line {line} of {file} (the mistake can also sit at the end of the line "
+                 "before it), save, and run `make check` again.").format(line=error.lineno,
+                                                                         file=where)
+        return "\n".join(lines + ["", *_what_to_do(todo)])
     frame = _own_frame(error, root)
-    where, line = (frame[0], frame[1]) if frame else ("your module", None)
+    where, line = (frame[0], frame[1]) if frame else (_("your module"), None)
     message = f"{type(error).__name__}: {error}"
-    lines = [f"{where} stops with an error while it is imported, so no test could run:", "",
-             f"  {where}, line {line}: {message}" if line else f"  {message}"]
+    lines = [_("{file} stops with an error while it is imported, so no test could run:")
+             .format(file=where), "",
+             "  " + (_("{file}, line {line}: {message}").format(file=where, line=line,
+                                                               message=message)
+                     if line else message)]
     if frame and frame[2]:
         lines.append(f"    {frame[2].strip()}")
     if isinstance(error, ModuleNotFoundError):
-        todo = (f"{where} imports {error.name!r}, which this Python does not have: use only "
-                "Python's standard library (the task needs nothing else), or remove that import.")
+        todo = _("{file} imports {module}, which this Python does not have: use only Python's "
+                 "standard library (the task needs nothing else), or remove that import.") \
+            .format(file=where, module=repr(error.name))
     else:
-        todo = (f"code outside any function runs when {where} is imported: fix line {line} "
-                "(or move that code into a function), save, and run `make check` again.")
-    return "\n".join(lines + ["", *textwrap.wrap("What to do: " + todo, 88)])
+        todo = _("code outside any function runs when {file} is imported: fix line {line} (or "
+                 "move that code into a function), save, and run `make check` again.") \
+            .format(file=where, line=line)
+    return "\n".join(lines + ["", *_what_to_do(todo)])
+
+
+def _what_to_do(todo):
+    return textwrap.wrap(_("What to do: {todo}").format(todo=todo), 88)
 
 
 def pytest_exception_interact(node, call, report):
@@ -175,22 +201,25 @@ def _problem(item, call):
     if excinfo is None:
         return None
     if excinfo.errisinstance(NotImplementedError):
-        return "not implemented yet"
+        return NOT_IMPLEMENTED
     message = str(excinfo.value)
     if excinfo.errisinstance(CpuTimeUp):
         _timed_out.add(_function_of(item))
-        return (f"used more than {_cpu_limit(item):g} s of CPU time, the limit of one "
-                f"public test{_stopped_in(excinfo)}: an endless loop, or a search doing far "
-                "more work than it needs (each public test needs well under a second)")
+        return _("used more than {seconds} s of CPU time, the limit of one public "
+                 "test{stopped_in}: an endless loop, or a search doing far more work than it "
+                 "needs (each public test needs well under a second)").format(
+                     seconds=f"{_cpu_limit(item):g}", stopped_in=_stopped_in(excinfo))
     if message.startswith("Timeout"):
         _timed_out.add(_function_of(item))
-        return (f"waited {_timeout_of(item)} s without finishing{_stopped_in(excinfo)}: "
-                "does it sleep, or wait for input?")
+        return _("waited {seconds} s without finishing{stopped_in}: does it sleep, or wait "
+                 "for input?").format(seconds=_timeout_of(item), stopped_in=_stopped_in(excinfo))
     if excinfo.errisinstance(AssertionError):
-        return message.split("\nassert ")[0] or "a check failed"
+        return message.split("\nassert ")[0] or _("a check failed")
     if excinfo.errisinstance(RecursionError):
-        return "recursion went too deep: does every recursive call get closer to a terminal board?"
-    return f"raised {type(excinfo.value).__name__}: {excinfo.value}{_raised_in(excinfo)}"
+        return _("recursion went too deep: does every recursive call get closer to a "
+                 "terminal board?")
+    return _("raised {error}{raised_in}").format(
+        error=f"{type(excinfo.value).__name__}: {excinfo.value}", raised_in=_raised_in(excinfo))
 
 
 def _raised_in(excinfo):
@@ -209,10 +238,15 @@ def _raised_in(excinfo):
     if not own:
         return ""
     name, line, function = own[-1]
-    parts = [f"in {name}, line {line}, in {function}"]
+    parts = [_("in {file}, line {line}, in {function}").format(file=name, line=line,
+                                                                function=function)]
     for caller_file, caller_line, caller in reversed(own[-4:-1]):
-        other = f"{caller_file}, " if caller_file != name else ""
-        parts.append(f"called from {caller}, {other}line {caller_line}")
+        if caller_file != name:
+            parts.append(_("called from {function}, {file}, line {line}").format(
+                function=caller, file=caller_file, line=caller_line))
+        else:
+            parts.append(_("called from {function}, line {line}").format(
+                function=caller, line=caller_line))
     return f" ({'; '.join(parts)})"
 
 
@@ -224,7 +258,8 @@ def _stopped_in(excinfo):
         if name.endswith(".py") and not name.startswith("test_") and name != "conftest.py" \
                 and "site-packages" not in str(entry.path) and \
                 os.path.dirname(os.path.abspath(str(entry.path))) == os.getcwd():
-            return f", stopped in {entry.name} ({name}, line {entry.lineno + 1})"
+            return _(", stopped in {function} ({file}, line {line})").format(
+                function=entry.name, file=name, line=entry.lineno + 1)
     return ""
 
 
@@ -235,9 +270,8 @@ def pytest_runtest_makereport(item, call):
     name = _function_of(item)
     if report.when == "call" or (report.when == "setup" and report.failed):
         problem = _problem(item, call) if report.failed else None
-    elif report.when == "setup" and report.skipped and "timed out" in str(report.longrepr):
-        problem = report.longrepr[2].removeprefix("Skipped: ") \
-            if isinstance(report.longrepr, tuple) else NOT_RUN_AFTER_TIMEOUT.format(name)
+    elif report.when == "setup" and report.skipped and item.nodeid in _skipped_after_timeout:
+        problem = _skipped_after_timeout[item.nodeid]
     else:
         return
     if name not in _results:
@@ -271,10 +305,10 @@ def pytest_terminal_summary(terminalreporter):
     shown = False
     for name in _order:
         for test, problem in _results[name]:
-            if problem and problem != "not implemented yet":
+            if problem and problem != NOT_IMPLEMENTED:
                 if not shown:
                     write("")
-                    write("First problem per function:")
+                    write(_("First problem per function:"))
                     shown = True
                 write("")
                 write(f"{name} ({test}):")
@@ -282,19 +316,35 @@ def pytest_terminal_summary(terminalreporter):
                     write(f"    {line}")
                 suspects = _failing_callees(name, relies_on)
                 if suspects:
-                    names = " and ".join(suspects)
-                    write(f"    ({name} calls {names}, which {'fails' if len(suspects) == 1 else 'fail'}"
-                          f" too: fix {names} first, then run `make check` again)")
+                    names = _and(suspects)
+                    write("    " + ngettext(
+                        "({function} calls {callees}, which fails too: fix {callees} first, "
+                        "then run `make check` again)",
+                        "({function} calls {callees}, which fail too: fix {callees} first, "
+                        "then run `make check` again)", len(suspects)).format(
+                            function=name, callees=names))
                 break
     if all(problem is None for results in _results.values() for _, problem in results):
         only = terminalreporter.config.getoption("function")
         write("")
         if only:
-            write(f"All public checks of {', '.join(only)} pass (run `make check` for all).")
+            write(_("All public checks of {functions} pass (run `make check` for all).")
+                  .format(functions=", ".join(only)))
         else:
-            write("All public checks pass. The hidden tests check every function on many more")
-            write("positions (every reachable one where the game allows), so test more yourself.")
+            for line in _("All public checks pass. The hidden tests check every function on "
+                          "many more\npositions (every reachable one where the game allows), "
+                          "so test more yourself.").splitlines():
+                write(line)
     write("")
+
+
+def _and(names):
+    """'a and b and c' in English, 'a, b und c' in German: the chosen language's list."""
+    if len(names) < 2:
+        return "".join(names)
+    between = pgettext("a list of names: between two of them, except the last two", " and ")
+    last = pgettext("a list of names: between the last two", " and ")
+    return between.join(names[:-1]) + last + names[-1]
 
 
 def _problems(name):
@@ -319,11 +369,13 @@ def _failing_callees(name, relies_on):
 def _verdict(name, relies_on):
     problems = _problems(name)
     if not problems:
-        return "ok"
+        return _("ok")
     suspects = _failing_callees(name, relies_on)
-    if all(p == "not implemented yet" for p in problems):
-        return "not implemented yet" if not suspects else \
-            f"blocked by {', '.join(suspects)} (not implemented yet?)"
+    if all(p == NOT_IMPLEMENTED for p in problems):
+        return NOT_IMPLEMENTED if not suspects else \
+            _("blocked by {functions} (not implemented yet?)").format(
+                functions=", ".join(suspects))
     if suspects:
-        return f"needs work (may follow from {', '.join(suspects)})"
-    return "needs work"
+        return _("needs work (may follow from {functions})").format(
+            functions=", ".join(suspects))
+    return _("needs work")

@@ -10,7 +10,9 @@ import copy
 import pytest
 
 import tictactoe as ttt
+from kit_language import catalog
 
+_, pgettext = catalog().gettext, catalog().pgettext     # the course's language (kit_language.py)
 X, O, E = "X", "O", None
 
 
@@ -23,8 +25,8 @@ def draw(board):
 
 
 def explain(call, board, expected, got):
-    return (f"{call} on the board\n{draw(board)}\n"
-            f"expected {expected!r}, got {got!r}")
+    return _("{call} on the board\n{board}\nexpected {expected}, got {got}").format(
+        call=call, board=draw(board), expected=repr(expected), got=repr(got))
 
 
 def check(call, board, expected, got):
@@ -57,7 +59,7 @@ def test_player(board, expected):
 def test_actions(board, expected):
     got = ttt.actions(board)
     assert isinstance(got, set), explain("actions(board)", board, expected, got) + \
-        "\n(actions must return a set)"
+        "\n" + _("(actions must return a set)")
     check("actions(board)", board, expected, got)
 
 
@@ -73,8 +75,9 @@ def test_result_leaves_the_board_unchanged():
     board = [[X, E, E], [E, O, E], [E, E, E]]
     before = copy.deepcopy(board)
     ttt.result(board, (0, 1))
-    assert board == before, (f"result(board, (0, 1)) changed its input to\n{draw(board)}\n"
-                             "build a new board with copy.deepcopy instead")
+    assert board == before, _("{call} changed its input to\n{board}\nbuild a new board with "
+                              "copy.deepcopy instead").format(call="result(board, (0, 1))",
+                                                              board=draw(board))
 
 
 @pytest.mark.checks("result")
@@ -87,7 +90,7 @@ def test_result_rejects_invalid_actions(action):
         raise
     except Exception:
         return
-    raise AssertionError(explain(f"result(board, {action})", board, "an exception", got))
+    raise AssertionError(explain(f"result(board, {action})", board, _("an exception"), got))
 
 
 @pytest.mark.checks("winner")
@@ -106,6 +109,17 @@ LINES = {"top row": [(0, 0), (0, 1), (0, 2)], "middle row": [(1, 0), (1, 1), (1,
          "bottom row": [(2, 0), (2, 1), (2, 2)], "left column": [(0, 0), (1, 0), (2, 0)],
          "middle column": [(0, 1), (1, 1), (2, 1)], "right column": [(0, 2), (1, 2), (2, 2)],
          "diagonal": [(0, 0), (1, 1), (2, 2)], "anti-diagonal": [(0, 2), (1, 1), (2, 0)]}
+# The lines as the message names them (the keys above are also the tests' ids).
+LINE_NAMES = {
+    "top row": pgettext("board line, with its article (German: dative)", "top row"),
+    "middle row": pgettext("board line, with its article (German: dative)", "middle row"),
+    "bottom row": pgettext("board line, with its article (German: dative)", "bottom row"),
+    "left column": pgettext("board line, with its article (German: dative)", "left column"),
+    "middle column": pgettext("board line, with its article (German: dative)", "middle column"),
+    "right column": pgettext("board line, with its article (German: dative)", "right column"),
+    "diagonal": pgettext("board line, with its article (German: dative)", "diagonal"),
+    "anti-diagonal": pgettext("board line, with its article (German: dative)", "anti-diagonal"),
+}
 
 
 @pytest.mark.checks("winner")
@@ -120,7 +134,9 @@ def test_winner_sees_every_line(line):
     free = [(i, j) for i in range(3) for j in range(3) if board[i][j] is E]
     for i, j in free[:2]:
         board[i][j] = other
-    check(f"winner(board) with the {line} taken by {mark}", board, mark, ttt.winner(board))
+    check(_("winner(board) with the {line} taken by {mark}").format(line=LINE_NAMES[line],
+                                                                     mark=mark),
+          board, mark, ttt.winner(board))
 
 
 @pytest.mark.checks("terminal")
@@ -153,7 +169,8 @@ def test_utility(board, expected):
 ], ids=["X wins now", "X must block", "O wins", "O must take a corner"])
 def test_minimax_finds_a_best_move(board, good_moves):
     got = ttt.minimax(board)
-    expected = " or ".join(map(str, sorted(good_moves)))
+    expected = pgettext("between two moves minimax may choose", " or ").join(
+        map(str, sorted(good_moves)))
     assert got in good_moves, explain("minimax(board)", board, expected, got)
 
 

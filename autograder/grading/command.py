@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from .. import i18n
+
 
 def add_command(commands) -> None:
     grade = commands.add_parser("grade", help="grade a folder of submissions")
@@ -17,6 +19,9 @@ def add_command(commands) -> None:
     grade.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="grade on the workers of this Dask scheduler (a killed run "
                             "resumes where it stopped; README, 'Grading past one machine')")
+    grade.add_argument("--lang", choices=i18n.LANGUAGES, default=None,
+                       help="the language of feedback.md and .html (default: "
+                            "SPIELBAUM_COURSE_LANG, else en)")
     grade.set_defaults(run=run)
 
 
@@ -29,6 +34,9 @@ def run(args) -> int:
 
     from ..outputs import terminal
     from .batch import distribution, grade_all, summary_table
+    # The feedback is written in the grading workers, which inherit the environment
+    # (a cluster's workers read their own: set SPIELBAUM_COURSE_LANG there too).
+    os.environ["SPIELBAUM_COURSE_LANG"] = i18n.course_language(args.lang)
     # Piped into a file or CI log, rich would squeeze the table into 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 130)
     started = time.perf_counter()

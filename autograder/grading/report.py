@@ -5,6 +5,10 @@ Markdown template escapes every `{{ }}` as inline text unless it is a fenced
 block, the HTML template is autoescaped, grades.csv neutralises formulas, and
 results.json holds writable strings only. A student's name, output or
 exception text can neither break a file nor stop the batch's reports.
+
+feedback.md and feedback.html speak the course's language (autograder/i18n.py:
+SPIELBAUM_COURSE_LANG, or `grade --lang`): their headings, table and score line
+are `_("...")` calls in the templates, the German and Dutch text in the catalogs.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pathlib import Path
 
 import jinja2
 
+from .. import i18n
 from ..outputs import html, jsondata, markdown, spreadsheet
 from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
@@ -76,19 +81,21 @@ def results_json(graded: Graded) -> dict:
     })
 
 
-def _context(graded: Graded, title: str) -> dict:
+def _context(graded: Graded, title: str, language: str | None) -> dict:
     # One root cause (the module did not import) is said once, not per test.
     root = next((t.output for t in graded.tests if t.root_cause), None)
+    language = i18n.course_language(language)
     return {"g": graded, "title": title, "root": root, "n": _number,
-            "passed": sum(t.passed for t in graded.tests)}
+            "passed": sum(t.passed for t in graded.tests),
+            "_": i18n.translator(language), "language": language}
 
 
-def feedback_markdown(graded: Graded, title: str) -> str:
-    return _MARKDOWN.get_template("feedback.md.j2").render(_context(graded, title))
+def feedback_markdown(graded: Graded, title: str, language: str | None = None) -> str:
+    return _MARKDOWN.get_template("feedback.md.j2").render(_context(graded, title, language))
 
 
-def feedback_html(graded: Graded, title: str) -> str:
-    return _HTML.get_template("feedback.html.j2").render(_context(graded, title))
+def feedback_html(graded: Graded, title: str, language: str | None = None) -> str:
+    return _HTML.get_template("feedback.html.j2").render(_context(graded, title, language))
 
 
 def write_student(out_dir: Path, graded: Graded, title: str) -> None:
