@@ -18,7 +18,8 @@ from typing import Callable, Iterable
 
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Callback, Plan
-from .reference import load_reference
+from .. import KitError
+from .loaded import load_file, reference_name
 
 MISSING = object()
 
@@ -126,11 +127,25 @@ def require(outcome: Outcome) -> None:
 
 @dataclass
 class Case:
-    """One position a check runs on: the call shown to the student and its data."""
-    call: str
+    """One position a check runs on: the call shown to the student and its data.
+    `call`, `position` and `expected` may be `Later`: worded only if shown."""
+    call: "str | Later"
     args: tuple
-    position: str | None = None
+    position: "str | Later | None" = None
     expected: object = None
+
+
+class Later:
+    """Feedback text made only for the case a failure shows (a drawing or a trace
+    that costs more than judging every case does)."""
+
+    def __init__(self, make: Callable[[], object]):
+        self.make = make
+
+
+def now(value):
+    """`value`, or what a `Later` makes."""
+    return value.make() if isinstance(value, Later) else value
 
 
 #: What a judge says of one case: None (right), a reason in words, or a pair
@@ -161,12 +176,17 @@ def exact(case: Case, outcome: Outcome) -> str | None:
 
 
 def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judge: Judge,
-              hint: str | None = None, *, show: Show = Show.OUTCOME) -> None:
+              hint: str | None = None, *, show: Show = Show.OUTCOME, raised: bool = False,
+              got: Callable[[Case, Outcome], str] | None = None) -> None:
     """Fail with the first (smallest) case the judge rejects, counting all.
 
     `judge(case, outcome)` returns None when the outcome is right, else a short
     reason (or a pair: what came back, what is wrong); an outcome that is not a
-    normal return is always wrong, and so is a case a budget left unreached."""
+    normal return is always wrong, and so is a case a budget left unreached.
+    With `raised`, the judge sees outcomes that raised too (a search may break a
+    rule of the check before it fails); `got(case, outcome)` words the got line
+    where the suite knows better words than `describe` (the reason is then the
+    problem line, in every `show`)."""
     outcomes = list(outcomes)
     first, failures = None, 0
     for case, outcome in zip(cases, outcomes):
@@ -176,22 +196,24 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
             if first is None and outcome.failure == Failure.BUDGET:
                 first = (case, outcome, outcome.detail)
             continue
-        reason = describe(outcome) if not outcome.answered else judge(case, outcome)
+        judged = outcome.answered or (raised and outcome.raised is not None)
+        reason = judge(case, outcome) if judged else describe(outcome)
         if reason is not None:
             failures += 1
             if first is None:
                 first = (case, outcome, reason)
     if first is not None:
-        raise _failed(summary, *first, hint=hint, show=show,
+        raise _failed(summary, *first, hint=hint, show=show, words=got,
                       failures=failures, total=len(cases))
 
 
-def _failed(summary, case, outcome, reason, *, hint, show, failures, total) -> CheckFailed:
+def _failed(summary, case, outcome, reason, *, hint, show, words, failures,
+            total) -> CheckFailed:
     """The CheckFailed of the first rejected case, its lines as `show` says."""
     if isinstance(reason, tuple):
         got, problem = reason
-    elif show is Show.OUTCOME or not outcome.answered:
-        got = describe(outcome)
+    elif words or show is Show.OUTCOME or not outcome.answered:
+        got = words(case, outcome) if words else describe(outcome)
         problem = None if reason == got else reason
     else:
         got, problem = reason, None
@@ -201,8 +223,8 @@ def _failed(summary, case, outcome, reason, *, hint, show, failures, total) -> C
         answer = reason.answer
     else:
         answer = answer_of(outcome)
-    return CheckFailed(summary, call=case.call, position=case.position,
-                       expected=case.expected, got=got, hint=hint, problem=problem,
+    return CheckFailed(summary, call=now(case.call), position=now(case.position),
+                       expected=now(case.expected), got=got, hint=hint, problem=problem,
                        failures=failures, total=total, answer=answer)
 
 
@@ -234,6 +256,23 @@ def played_plan(name: str, play: dict | None = None, *, timeout: float | None = 
     return plan
 
 
+def play_on_instance(plan: Plan, obj, method: str, function) -> None:
+    """Make `obj.method` the grader's `function` for this plan: an entry in the
+    instance's __dict__ comes before the class's method, so the student's
+    `self.method(...)` calls it. A student object without a __dict__ keeps its
+    own (the step's exception is caught)."""
+    inside = plan.get(obj.attr("__dict__"), default=None)
+    plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
+
+
+def constant(value):
+    """A function of the grader's that answers `value` whatever it is asked (a helper
+    played for one position: the object the plan built does not change meanwhile)."""
+    def played(*_, **__):
+        return value
+    return played
+
+
 # ------------------------------------------------------------------ blame
 def played(module: str, grader, names: Iterable[str]) -> dict:
     """`Student.map(..., play=...)` for the student's functions `names` of `module`,
@@ -252,11 +291,12 @@ class Blame:
     that ran the student's own helpers names their earlier failures instead."""
 
     def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None, *,
-                 assignment: str | None = None, module: str | None = None):
+                 assignment: str | None = None, module: str | None = None,
+                 solution_dir=None):
         self.relies_on = dict(relies_on or {})
-        # The assignment's one student module and its reference, which play the
-        # helpers by default (`plays`); an assignment of several modules names its own.
-        self.assignment, self.module = assignment, module
+        # The assignment's one student module and its reference (solution_dir/<module>.py),
+        # which play the helpers by default (`plays`); several modules: name your own.
+        self.assignment, self.module, self.solution_dir = assignment, module, solution_dir
         self.failed: list[tuple[str, str]] = []     # (function, headline), in order
         self.passed: set[str] = set()               # functions with a check passed
 
@@ -266,7 +306,8 @@ class Blame:
         when it has one (the helpers' default players, `plays`)."""
         modules = assignment.module_names
         return cls(assignment.relies_on, assignment=assignment.name,
-                   module=modules[0] if len(modules) == 1 else None)
+                   module=modules[0] if len(modules) == 1 else None,
+                   solution_dir=assignment.solution_dir)
 
     def suspects(self, function: str) -> list[str]:
         """The functions `function` relies on that failed a check so far."""
@@ -311,27 +352,37 @@ class Blame:
         with self.judging(function, scope, play):
             attempt(play)
 
+    def on_its_own(self, student, function: str, scope: str, attempt, **options) -> None:
+        """`check` with every helper of `function` played by the reference (`plays`)."""
+        self.check(student, function, scope, self.plays(function), attempt, **options)
+
     def plays(self, function: str, module: str | None = None, grader=None) -> dict:
         """The `play` argument that judges `function` on its own: every function it
         relies on, played by the grader's function of the same name (by default the
         reference's, in the assignment's module)."""
         module = module or self.module
-        if grader is None:
-            grader = self.reference
-        return played(module, grader, self.relies_on.get(function, ()))
+        if module is None:
+            raise TypeError("this Blame knows no module: pass module= and grader=")
+        names = self.relies_on.get(function, ())
+        if grader is False:                 # the targets only (`helpers`)
+            return {f"{module}.{name}": None for name in names}
+        return played(module, self.reference if grader is None else grader, names)
 
     def helpers(self, function: str, module: str | None = None) -> dict:
         """`function`'s helpers as targets, each mapped to None: what `judging` is
         told was played when a check plays them with stand-ins of its own."""
-        module = module or self.module
-        return {f"{module}.{name}": None for name in self.relies_on.get(function, ())}
+        return dict.fromkeys(self.plays(function, module, grader=False))
 
     @functools.cached_property
     def reference(self):
-        """The reference module of the assignment's one student module."""
-        if self.assignment is None or self.module is None:
-            raise TypeError("this Blame knows no module: pass module= and grader=")
-        return load_reference(self.assignment, self.module)
+        """The reference module of the assignment's one student module (the same module
+        object `reference.load_reference` gives the suite)."""
+        if self.assignment is None or self.module is None or self.solution_dir is None:
+            raise TypeError("this Blame knows no assignment module: pass module= and grader=")
+        path = self.solution_dir / f"{self.module}.py"
+        if not path.is_file():
+            raise KitError(f"reference {path} is missing")
+        return load_file(reference_name(self.assignment, self.module), path)
 
     @contextlib.contextmanager
     def judging(self, function: str, scope: str, play: dict | None = None):

@@ -5,6 +5,7 @@ plans split back per item. A real sandboxed child where calls are made."""
 import pytest
 
 from autograder import assignment
+from tests.conftest import ROOT, load_module
 from autograder.grading import chunks
 from autograder.grading.checks import (Answer, Blame, Case, CheckFailed, Reason, Show,
                                        check_all, exact, map_cases, played_plan)
@@ -123,7 +124,7 @@ def test_blame_of_an_assignment_plays_the_reference_for_the_helpers():
     assert plays == {"tictactoe.winner": blame.reference.winner}
     assert blame.helpers("terminal") == {"tictactoe.winner": None}
     assert blame.plays("winner") == {} and blame.helpers("winner") == {}
-    with pytest.raises(TypeError, match="knows no module"):
+    with pytest.raises(TypeError, match="knows no"):
         Blame({"f": ("g",)}).plays("f")
 
 
@@ -178,3 +179,14 @@ def test_a_chunk_splits_a_raise_a_timeout_and_a_malformed_answer():
     assert stopped[1].raised["type"] == "TypeError"
     malformed = chunks.unpack(Outcome(ok=True, value=[1]), 2, (0, 1))
     assert [o.failure for o in malformed] == ["bad_value", "bad_value"]
+
+
+def test_suite_size_counts_every_check_the_rubric_scores():
+    """bench/suite_size.py (issue 21's helper-line measure) counts as checks exactly
+    the test functions the rubrics give points, and every suite's helpers."""
+    import tomllib
+    size = load_module("_bench_suite_size", ROOT / "bench" / "suite_size.py")
+    for name, counts in size.sizes(ROOT).items():
+        rubric = tomllib.loads((ROOT / "autograder/suites" / name / "rubric.toml").read_text())
+        assert counts["checks"] == len(rubric["points"]), name
+        assert 0 < counts["helper_lines"] < counts["folder_lines"], name
