@@ -109,7 +109,7 @@ from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Se
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
                                                   random_states, solver, tactics, won_states)
-from autograder.suites.verdicts import check_probes, refused
+from autograder.suites.verdicts import changed_input, check_probes, refused
 
 ref = load_reference("connect4", "connect4")
 M = "connect4."
@@ -234,17 +234,7 @@ def test_nextstates(student, blame):
         # Judged from nextstates' own second answer on the same state object: a
         # state the first call changed has other successors. What the child
         # reports of the state after the call is quoted, never judged.
-        second = outcome.again
-        if second is None or not second.answered or second.value != outcome.value:
-            said = describe(second) if second is not None else "gave no answer"
-            after = outcome.args_after[0] if type(outcome.args_after) is list and \
-                outcome.args_after else None
-            reported = (f"; your code reports the state after the first call as "
-                        f"{short(after)}" if after is not None and after != case.args[0]
-                        else "")
-            return (f"called again with the same state, it {said}: the first call changed "
-                    f"its input state{reported}")
-        return None
+        return changed_input(outcome, "state", "its input state", case.args[0])
     run(student, blame, "nextstates", as_tuples(s for s in random_states()
                                                 if not ref.terminal_test(s)),
         "nextstates returned the wrong successors", judge=judge, again=True,
@@ -715,15 +705,16 @@ def grader_order(play) -> dict:
     return {"order": Callback(ref.centre_first)} if play else {}
 
 
-def deepening_plan(salt, state, budget, calls, play=None, **options):
+def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **options):
     """The student's deepening on the game `salt` (where the reference makes
-    `calls` game calls); returns (plan, game)."""
+    `calls` game calls), on the grader's virtual clock if `virtual`; returns
+    (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    plan = Plan("iterative_deepening")
-    plan.patch(M + "nextstates", Callback(game.nextstates))
+    plan = played_plan("iterative_deepening", {M + "nextstates": game.nextstates})
+    clock = {"clock": Callback(games.VirtualClock(game))} if virtual else {}
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation), **grader_order(play),
-                                  **options)), game
+                                  evaluation=Callback(game.evaluation), **clock,
+                                  **grader_order(play), **options)), game
 
 
 def _deepening_judge(case, outcome):
@@ -824,16 +815,6 @@ def virtual_budget_cases():
     return cases
 
 
-def virtual_plan(salt, state, budget, calls, play=None):
-    game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    plan = Plan("iterative_deepening")
-    plan.patch(M + "nextstates", Callback(game.nextstates))
-    plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                           evaluation=Callback(game.evaluation),
-                           clock=Callback(games.VirtualClock(game)), **grader_order(play)))
-    return plan, game
-
-
 #: (budget on the real clock, max_bremse, is the depth judged?)
 REAL_BUDGETS = ((0.0, None, True), (0.2, None, False), (5.0, 2, True))
 
@@ -904,7 +885,8 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def virtual(play):
-        jobs = [virtual_plan(*case.args[:3], case.args[5], play) for case in chosen]
+        jobs = [deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
+                for case in chosen]
         by_case.update({id(case): game for case, (_, game) in zip(chosen, jobs)})
         check_all("iterative deepening did not stop when the clock said the budget was "
                   "used", chosen, run_plans(student, jobs), judge_virtual, hint=hint,
