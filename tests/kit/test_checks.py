@@ -7,7 +7,7 @@ import pytest
 from autograder import assignment
 from tests.conftest import ROOT, load_module
 from autograder.grading import chunks
-from autograder.grading.checks import (Answer, Blame, Case, CheckFailed, Reason, Show,
+from autograder.grading.checks import (Answer, Blame, Case, CheckFailed, Later, Reason, Show,
                                        check_all, exact, map_cases, played_plan)
 from autograder.grading.student import Student, Timeouts
 from autograder.sandbox import layers
@@ -190,3 +190,25 @@ def test_suite_size_counts_every_check_the_rubric_scores():
         rubric = tomllib.loads((ROOT / "autograder/suites" / name / "rubric.toml").read_text())
         assert counts["checks"] == len(rubric["points"]), name
         assert 0 < counts["helper_lines"] < counts["folder_lines"], name
+
+
+def test_later_text_is_made_for_the_shown_case_only_and_raised_runs_are_judged():
+    made = []
+
+    def later(text):
+        return Later(lambda: made.append(text) or text)
+    cases = [Case(later(f"search({n})"), (n,), later(f"tree {n}"), later(f"value {n}"))
+             for n in range(3)]
+    outcomes = [Outcome(ok=True, value=0), Outcome(raised={"type": "KeyError", "message": ""}),
+                Outcome(ok=True, value=5)]
+    seen = []
+
+    def judge(case, outcome):
+        seen.append(case.args[0])
+        return None if outcome.answered and outcome.value == 0 else "visited too much"
+    failed = failure_of("s", cases, outcomes, judge, show=Show.PLAN, raised=True,
+                        got=lambda case, outcome: f"ran on {case.args[0]}")
+    assert seen == [0, 1, 2] and failed.failures == 2
+    assert (failed.call, failed.position, failed.expected) == ("search(1)", "tree 1", "value 1")
+    assert (failed.got, failed.problem, failed.answer) == ("ran on 1", "visited too much", None)
+    assert sorted(made) == ["search(1)", "tree 1", "value 1"]     # nothing made for the others
