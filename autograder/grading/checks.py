@@ -11,11 +11,15 @@ was expected. The report decides whether the expected value is shown.
 from __future__ import annotations
 
 import contextlib
+import functools
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Callable, Iterable
 
 from ..sandbox.client import Failure, Outcome
+from ..sandbox.plans import Callback, Plan
+from .. import KitError
+from .loaded import load_file, reference_name
 
 MISSING = object()
 
@@ -123,22 +127,66 @@ def require(outcome: Outcome) -> None:
 
 @dataclass
 class Case:
-    """One position a check runs on: the call shown to the student and its data."""
-    call: str
+    """One position a check runs on: the call shown to the student and its data.
+    `call`, `position` and `expected` may be `Later`: worded only if shown."""
+    call: "str | Later"
     args: tuple
-    position: str | None = None
+    position: "str | Later | None" = None
     expected: object = None
 
 
-Judge = Callable[[Case, Outcome], "str | None"]
+class Later:
+    """Feedback text made only for the case a failure shows (a drawing or a trace
+    that costs more than judging every case does)."""
+
+    def __init__(self, make: Callable[[], object]):
+        self.make = make
+
+
+def now(value):
+    """`value`, or what a `Later` makes."""
+    return value.make() if isinstance(value, Later) else value
+
+
+#: What a judge says of one case: None (right), a reason in words, or a pair
+#: (what came back, what is wrong with it) where the judge words both lines.
+Verdict = "str | tuple[str, str | None] | None"
+Judge = Callable[[Case, Outcome], Verdict]
+
+
+class Show(Enum):
+    """What the feedback's "got:" line of a failed case shows.
+
+    OUTCOME: what the call returned (`describe`), the judge's reason below it as
+    the problem. REASON: the judge's reason itself (the outcome is the student's
+    value, but the reason already quotes it, in better words). PLAN: the reason
+    too, for call plans, whose raw result is a wrapper of the grader's: the kind
+    of answer is then no single function's, so the headline is kept as written."""
+    OUTCOME = "outcome"
+    REASON = "reason"
+    PLAN = "plan"
+
+
+def exact(case: Case, outcome: Outcome) -> str | None:
+    """Right value of the right type (True is not 1, a list is not a tuple)."""
+    got, want = outcome.value, case.expected
+    if type(got) is not type(want) or got != want:
+        return f"returned {short(got)}"
+    return None
 
 
 def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judge: Judge,
-              hint: str | None = None) -> None:
+              hint: str | None = None, *, show: Show = Show.OUTCOME, raised: bool = False,
+              got: Callable[[Case, Outcome], str] | None = None) -> None:
     """Fail with the first (smallest) case the judge rejects, counting all.
 
     `judge(case, outcome)` returns None when the outcome is right, else a short
-    reason; an outcome that is not a normal return is always wrong."""
+    reason (or a pair: what came back, what is wrong); an outcome that is not a
+    normal return is always wrong, and so is a case a budget left unreached.
+    With `raised`, the judge sees outcomes that raised too (a search may break a
+    rule of the check before it fails); `got(case, outcome)` words the got line
+    where the suite knows better words than `describe` (the reason is then the
+    problem line, in every `show`)."""
     outcomes = list(outcomes)
     first, failures = None, 0
     for case, outcome in zip(cases, outcomes):
@@ -148,20 +196,81 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
             if first is None and outcome.failure == Failure.BUDGET:
                 first = (case, outcome, outcome.detail)
             continue
-        reason = describe(outcome) if not outcome.answered else judge(case, outcome)
+        judged = outcome.answered or (raised and outcome.raised is not None)
+        reason = judge(case, outcome) if judged else describe(outcome)
         if reason is not None:
             failures += 1
             if first is None:
                 first = (case, outcome, reason)
     if first is not None:
-        case, outcome, reason = first
-        got = describe(outcome)
-        answer = reason.answer if isinstance(reason, Reason) and outcome.answered \
-            else answer_of(outcome)
-        raise CheckFailed(summary, call=case.call, position=case.position,
-                          expected=case.expected, got=got, hint=hint,
-                          problem=None if reason == got else reason,
-                          failures=failures, total=len(cases), answer=answer)
+        raise _failed(summary, *first, hint=hint, show=show, words=got,
+                      failures=failures, total=len(cases))
+
+
+def _failed(summary, case, outcome, reason, *, hint, show, words, failures,
+            total) -> CheckFailed:
+    """The CheckFailed of the first rejected case, its lines as `show` says."""
+    if isinstance(reason, tuple):
+        got, problem = reason
+    elif words or show is Show.OUTCOME or not outcome.answered:
+        got = words(case, outcome) if words else describe(outcome)
+        problem = None if reason == got else reason
+    else:
+        got, problem = reason, None
+    if show is Show.PLAN:
+        answer = None
+    elif isinstance(reason, Reason) and outcome.answered:
+        answer = reason.answer
+    else:
+        answer = answer_of(outcome)
+    return CheckFailed(summary, call=now(case.call), position=now(case.position),
+                       expected=now(case.expected), got=got, hint=hint, problem=problem,
+                       failures=failures, total=total, answer=answer)
+
+
+# ------------------------------------------------------------------ calls and plans
+def map_cases(student, target: str, cases: list[Case], play: dict | None = None, *,
+              most: int | None = None, again: bool = False,
+              return_args: bool = False) -> tuple[list[Case], list[Outcome]]:
+    """(cases, outcomes): `target` called on every case's arguments in one request.
+    With `play` (the grader playing helpers: a round trip per helper call), on a
+    spread sample of at most `most` of the cases, and with no arguments returned
+    (a played run judges; the plain run already quoted them)."""
+    if play and most and len(cases) > most:
+        cases = cases[::-(-len(cases) // most)]
+    outcomes = student.map(target, [case.args for case in cases], again=again,
+                           return_args=return_args and not play, play=play)
+    return cases, outcomes
+
+
+def played_plan(name: str, play: dict | None = None, *, timeout: float | None = None,
+                skip: Iterable[str] = ()) -> Plan:
+    """A plan whose module functions `play` names are the grader's for its calls
+    (each a `Callback`; a target mapped to None, or named in `skip`, is left to
+    the student's module or to the caller)."""
+    plan = Plan(name, timeout=timeout)
+    skip = set(skip)
+    for target, function in (play or {}).items():
+        if function is not None and target not in skip:
+            plan.patch(target, Callback(function))
+    return plan
+
+
+def play_on_instance(plan: Plan, obj, method: str, function) -> None:
+    """Make `obj.method` the grader's `function` for this plan: an entry in the
+    instance's __dict__ comes before the class's method, so the student's
+    `self.method(...)` calls it. A student object without a __dict__ keeps its
+    own (the step's exception is caught)."""
+    inside = plan.get(obj.attr("__dict__"), default=None)
+    plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
+
+
+def constant(value):
+    """A function of the grader's that answers `value` whatever it is asked (a helper
+    played for one position: the object the plan built does not change meanwhile)."""
+    def played(*_, **__):
+        return value
+    return played
 
 
 # ------------------------------------------------------------------ blame
@@ -181,10 +290,24 @@ class Blame:
     its failure is then its own, and the feedback says so. A failure of a check
     that ran the student's own helpers names their earlier failures instead."""
 
-    def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None):
+    def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None, *,
+                 assignment: str | None = None, module: str | None = None,
+                 solution_dir=None):
         self.relies_on = dict(relies_on or {})
+        # The assignment's one student module and its reference (solution_dir/<module>.py),
+        # which play the helpers by default (`plays`); several modules: name your own.
+        self.assignment, self.module, self.solution_dir = assignment, module, solution_dir
         self.failed: list[tuple[str, str]] = []     # (function, headline), in order
         self.passed: set[str] = set()               # functions with a check passed
+
+    @classmethod
+    def of(cls, assignment) -> "Blame":
+        """The Blame of an `assignment.Assignment`: its [relies_on], and its module
+        when it has one (the helpers' default players, `plays`)."""
+        modules = assignment.module_names
+        return cls(assignment.relies_on, assignment=assignment.name,
+                   module=modules[0] if len(modules) == 1 else None,
+                   solution_dir=assignment.solution_dir)
 
     def suspects(self, function: str) -> list[str]:
         """The functions `function` relies on that failed a check so far."""
@@ -229,10 +352,37 @@ class Blame:
         with self.judging(function, scope, play):
             attempt(play)
 
-    def plays(self, function: str, module: str, grader) -> dict:
+    def on_its_own(self, student, function: str, scope: str, attempt, **options) -> None:
+        """`check` with every helper of `function` played by the reference (`plays`)."""
+        self.check(student, function, scope, self.plays(function), attempt, **options)
+
+    def plays(self, function: str, module: str | None = None, grader=None) -> dict:
         """The `play` argument that judges `function` on its own: every function it
-        relies on, played by the grader's function of the same name."""
-        return played(module, grader, self.relies_on.get(function, ()))
+        relies on, played by the grader's function of the same name (by default the
+        reference's, in the assignment's module)."""
+        module = module or self.module
+        if module is None:
+            raise TypeError("this Blame knows no module: pass module= and grader=")
+        names = self.relies_on.get(function, ())
+        if grader is False:                 # the targets only (`helpers`)
+            return {f"{module}.{name}": None for name in names}
+        return played(module, self.reference if grader is None else grader, names)
+
+    def helpers(self, function: str, module: str | None = None) -> dict:
+        """`function`'s helpers as targets, each mapped to None: what `judging` is
+        told was played when a check plays them with stand-ins of its own."""
+        return dict.fromkeys(self.plays(function, module, grader=False))
+
+    @functools.cached_property
+    def reference(self):
+        """The reference module of the assignment's one student module (the same module
+        object `reference.load_reference` gives the suite)."""
+        if self.assignment is None or self.module is None or self.solution_dir is None:
+            raise TypeError("this Blame knows no assignment module: pass module= and grader=")
+        path = self.solution_dir / f"{self.module}.py"
+        if not path.is_file():
+            raise KitError(f"reference {path} is missing")
+        return load_file(reference_name(self.assignment, self.module), path)
 
     @contextlib.contextmanager
     def judging(self, function: str, scope: str, play: dict | None = None):

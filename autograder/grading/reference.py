@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 
 from .. import KitError
 from .. import assignment as assignments
+from .loaded import load_file, reference_name
 
 
 @functools.cache
@@ -17,9 +16,4 @@ def load_reference(assignment: str, module: str):
     path = assignments.load(assignment).solution_dir / f"{module}.py"
     if not path.is_file():
         raise KitError(f"reference {path} is missing")
-    name = f"_reference_{assignment}_{module}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[name] = loaded
-    spec.loader.exec_module(loaded)
-    return loaded
+    return load_file(reference_name(assignment, module), path)

@@ -158,9 +158,9 @@ def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list[
 # ------------------------------------------------------------ the pytest plugin
 class GradingPlugin:
     def __init__(self, student: Student, rubric: Rubric, reveal: bool,
-                 relies_on: dict | None = None):
+                 blame: Blame | None = None):
         self._student, self.rubric, self._reveal = student, rubric, reveal
-        self._blame = Blame(relies_on)
+        self._blame = blame or Blame()
         self.results: dict[str, TestResult] = {}
         self.collected: list[str] = []
 
@@ -282,7 +282,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits)
     try:
-        plugin = GradingPlugin(student, rubric, reveal, piece.relies_on)
+        plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece))
         try:
             code = run_suite(piece.suite_dir, plugin, plugins)
         except SandboxError as error:

@@ -111,6 +111,30 @@ def refused(outcome: Outcome, *handouts) -> Outcome:
                    seconds=outcome.seconds)
 
 
+_NOTHING = object()
+
+
+def changed_input(outcome: Outcome, asked: str, what: str, given=_NOTHING,
+                  same=None) -> str | None:
+    """"f leaves its input unchanged", judged from the student's own second answer on
+    the same argument objects (`map(..., again=True)`): None when it equals the first
+    (`same(second, first)`, default ==), else the reason. `asked`: what the second
+    call was given again ("state", "board and move"); `what`: what the first call
+    changed ("its input state"). The arguments the child reports after the call are
+    quoted where they differ from `given`, never judged."""
+    second = outcome.again
+    if second is not None and second.answered and \
+            (same(second.value, outcome.value) if same else second.value == outcome.value):
+        return None
+    said = describe(second) if second is not None else "gave no answer"
+    after = outcome.args_after[0] if type(outcome.args_after) is list and \
+        outcome.args_after else None
+    reported = (f"; your code reports the state after the first call as {short(after)}"
+                if given is not _NOTHING and after is not None and after != given else "")
+    return f"called again with the same {asked}, it {said}: the first call changed {what}" \
+           f"{reported}"
+
+
 def slow(outcome: Outcome) -> bool:
     """The call used up its CPU time (or its wall-clock backstop)."""
     return outcome.failure in SLOW

@@ -9,7 +9,8 @@ import sys
 
 from autograder.grading.handout import Handout, Refused
 from autograder.sandbox.client import Failure, Outcome
-from autograder.suites.verdicts import LIMIT, Shown, fits, kept, probe_reason, refused
+from autograder.suites.verdicts import (LIMIT, Shown, changed_input, fits, kept, probe_reason,
+                                       refused)
 
 
 def _nested(depth):
@@ -81,3 +82,22 @@ def test_probe_reason_names_the_first_question_answered_differently():
     both = Outcome(ok=True, value={"same": [raised, "X"], "fresh": [other, "X"]})
     assert probe_reason(both, labels, "board") is None   # exceptions compare by type
     assert "malformed" in probe_reason(Outcome(ok=True, value="?"), labels, "board")
+
+
+def test_a_changed_input_shows_in_the_second_answer_and_the_report_is_only_quoted():
+    first = Outcome(ok=True, value=[1, 2], again=Outcome(ok=True, value=[1, 2]),
+                    args_after=[[9]])
+    assert changed_input(first, "state", "its input state", [0]) is None     # report ignored
+    changed = Outcome(ok=True, value=[1, 2], again=Outcome(ok=True, value=[3]),
+                      args_after=[[0, 7]])
+    assert changed_input(changed, "state", "its input state", [0]) == (
+        "called again with the same state, it returned [3]: the first call changed its "
+        "input state; your code reports the state after the first call as [0, 7]")
+    assert changed_input(changed, "board", "the board").endswith("changed the board")
+    raised = Outcome(ok=True, value=1, again=Outcome(raised={"type": "KeyError",
+                                                             "message": "k"}))
+    assert "it raised KeyError: k" in changed_input(raised, "state", "it")
+    assert "it gave no answer" in changed_input(Outcome(ok=True, value=1), "state", "it")
+    typed = Outcome(ok=True, value=1, again=Outcome(ok=True, value=True))
+    assert changed_input(typed, "s", "it") is None
+    assert changed_input(typed, "s", "it", same=lambda a, b: a == b and type(a) is type(b))

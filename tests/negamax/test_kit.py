@@ -15,7 +15,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
-from autograder.grading.student import Outcome  # noqa: E402
 from autograder.suites.fixtures.instrumented import (MAX_LOG, MAX_VIOLATIONS,  # noqa: E402
                                                      InstrumentedGame, MoveTree, nested_tree,
                                                      tree_snapshot)
@@ -220,19 +219,6 @@ def test_the_rng_proxy_answers_like_random():
     chooser, rng = suite.Chooser(3), random.Random(3)
     assert [chooser.choice("abcde") for _ in range(5)] == [rng.choice("abcde") for _ in range(5)]
     assert chooser.randrange(10) == rng.randrange(10) and chooser.random() == rng.random()
-
-
-def test_chunked_outcomes_are_split_per_position():
-    raised = {"raised": {"type": "ValueError", "message": "no", "where": None}}
-    got = suite._unpack(Outcome(ok=True, value=[1, raised, [2, raised]]), 3, (0, 0, 1, 2))
-    assert [o.value for o in got if o.answered] == [1, [2, raised]]
-    assert got[1].raised["type"] == "ValueError"
-    timed = suite._unpack(Outcome(failure="timeout", detail="timed out after 2.0 s"), 2, ())
-    assert all(o.failure == "timeout" and "2 positions" in o.detail for o in timed)
-    stopped = suite._unpack(Outcome(raised={"type": "TypeError", "message": "x", "where": None,
-                                            "step": 3}), 3, (0, 0, 1, 1, 2, 2))
-    assert [o.failure for o in stopped] == ["unreached", None, "unreached"]
-    assert stopped[1].raised["type"] == "TypeError"
 
 
 def test_every_search_case_has_a_reference_answer_and_a_clean_record():

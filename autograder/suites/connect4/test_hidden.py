@@ -90,289 +90,100 @@ report of the state after the call.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
-import json
 import math
 import random
-import sys
-from dataclasses import dataclass
-from pathlib import Path
 
-from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.checks import (Case, CheckFailed, Show, check_all, describe, exact,
+                                       map_cases, played_plan, require, short)
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import (Legal, Rotation, SubsetGame, View,
-                                              reference_search)
-from autograder.suites.verdicts import check_probes, refused
+from autograder.suites.connect4.games import Legal, SubsetGame
+from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
+                                               expected_search,
+                                               game_note, game_plays, judge_stops,
+                                               judge_value, judge_work, lines_difference,
+                                               search_case, search_plan)
+from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
+                                                  judge_solver, midgame_states, playout,
+                                                  random_states, solver, tactics, won_states)
+from autograder.suites.verdicts import changed_input, check_probes, refused
 
-HERE = Path(__file__).resolve().parent
 ref = load_reference("connect4", "connect4")
 M = "connect4."
 INF = math.inf
 WIN = ref.WIN
-STAT_NAMES = ("nodes", "expanded", "evaluations", "prunings")
-GAME_HINT = ("this check gives your search a game of the grader's: its own nextstates "
-             "(fewer moves, another order) and its own evaluation; look up nextstates in "
-             "the module and use the evaluation argument when the search runs")
-
-
-def _load_solver():
-    name = "_connect4_suite_solver"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, HERE / "solver.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-solver = _load_solver()
-
-
-@functools.cache
-def judge_solver():
-    return solver.Solver()
-
-
-# ------------------------------------------------------------------ positions
-def draw(state):
-    board = ref.showBoard(ref.getBoard(list(state)))
-    return f"{board}\nstate = {list(state)}"
-
-
-def playout(rng, length):
-    """A random game of at most `length` stones; stops when the game is over."""
-    state = []
-    while len(state) < length and not ref.terminal_test(state):
-        state = rng.choice(ref.nextstates(state))
-    return state
-
-
-@functools.cache
-def random_states(count=1000, seed=20240501):
-    """Seeded random positions of every length, finished games included."""
-    rng = random.Random(seed)
-    found = {(): []}
-    for _ in range(count):
-        state = playout(rng, rng.randrange(0, 43))
-        found.setdefault(tuple(state), state)
-    return tuple(sorted(found.values(), key=lambda s: (len(s), s)))
-
-
-def direction(state):
-    """Which kind of line holds the four: row, column, diagonal, antidiagonal."""
-    for index, line in enumerate(ref.lines(ref.getBoard(state))):
-        if "xxxx" in line or "oooo" in line:
-            return ("row", "column", "diagonal", "antidiagonal")[
-                0 if index < 6 else 1 if index < 13 else 2 if index < 19 else 3]
-    return None
-
-
-@functools.cache
-def won_states():
-    """Finished games won in each of the four directions, 40 of each."""
-    rng = random.Random(77)
-    found = {"row": [], "column": [], "diagonal": [], "antidiagonal": []}
-    while any(len(v) < 40 for v in found.values()):
-        state = playout(rng, 42)
-        kind = direction(state)
-        if kind and len(found[kind]) < 40:
-            found[kind].append(state)
-    return tuple(s for kind in found.values() for s in kind)
-
-
-@functools.cache
-def drawn_states():
-    """Full boards without four in a row, each reached by a legal move order."""
-    out = []
-    patterns = [["xxooxxo", "ooxxoox"] * 3, ["oxxooxx", "xooxxoo"] * 3]
-    for rows in patterns:
-        for first_col_order in (range(7), range(6, -1, -1), (3, 2, 4, 1, 5, 0, 6)):
-            state = _fill("".join(rows), tuple(first_col_order))
-            if state and tuple(state) not in {tuple(s) for s in out}:
-                out.append(state)
-    return tuple(out)
-
-
-def _fill(target, order):
-    heights = [0] * 7
-
-    def dfs(state):
-        if len(state) == 42:
-            return state
-        stone = "x" if len(state) % 2 == 0 else "o"
-        for col in order:
-            if heights[col] < 6:
-                cell = 35 + col - 7 * heights[col]
-                if target[cell] == stone:
-                    heights[col] += 1
-                    if abs(ref.evaluation(state + [cell])) < WIN:
-                        found = dfs(state + [cell])
-                        if found:
-                            return found
-                    heights[col] -= 1
-        return None
-
-    return dfs([])
-
-
-@functools.cache
-def midgame_states(count, seed, low=6, high=30):
-    """Unfinished positions with low..high stones, including some close to a win."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = playout(rng, rng.randrange(low, high + 1))
-        if not ref.terminal_test(state) and len(state) >= low:
-            out.append(state)
-    return as_tuples(sorted(out, key=lambda s: (len(s), s)))
-
-
-@functools.cache
-def tactics():
-    return json.loads((HERE / "tactics.json").read_text())
-
-
-def exact(case, outcome):
-    got, want = outcome.value, case.expected
-    if type(got) is not type(want) or got != want:
-        return f"returned {short(got)}"
-    return None
-
-
-def run(student, blame, function, states, expected, extra=(), summary="", hint=None,
-        judge=exact, args_of=None, first="state", scope="on a position"):
-    """Check `function` on `states`, judged on its own: the functions it relies on
-    ([relies_on] in assignment.toml) are played by the reference for its calls."""
-    chosen = cached_cases(function, states, expected, extra, args_of, first)
-
-    def attempt(play):
-        judged, outcomes = calls(student, function, chosen, play)
-        check_all(summary or f"{function} returned a wrong value", judged, outcomes, judge,
-                  hint)
-    on_its_own(student, blame, function, scope, attempt)
-
-
 #: Cases a check judges again with the grader's helpers, at most: every helper
-#: call is a round trip, so a rerun of free on
-#: 1,000 boards makes 7,000. A spread sample (every length, full columns too) says
-#: whether the function is right with right helpers; its own plain run was larger.
+#: call is a round trip, so a rerun of free on 1,000 boards makes 7,000. A spread
+#: sample (every length, full columns too) says whether the function is right
+#: with right helpers; its own plain run was larger.
 PLAYED_MOST = 300
 
 
-def calls(student, function, cases, play, again=False, return_args=False):
-    """(cases, outcomes): `function` called on each case's arguments, plainly or
-    with `play`'s functions played by the grader (on a spread sample of the cases)."""
-    if play and len(cases) > PLAYED_MOST:
-        step = -(-len(cases) // PLAYED_MOST)
-        cases = cases[::step]
-    outcomes = student.map(M + function, [c.args for c in cases], again=again,
-                           return_args=return_args and not play, play=play)
-    return cases, outcomes
+def run(student, blame, function, states=(), summary="", hint=None, judge=exact,
+        args_of=None, first="state", scope="on a position", cases=None, again=False):
+    """Check `function` on `states` (or on `cases`) against the reference's answers,
+    judged on its own: the functions it relies on are played by the reference."""
+    chosen = cases or cached_cases(function, states, args_of, first)
 
-
-def grader_plays(blame, function):
-    """The reference's own functions for those `function` relies on."""
-    return blame.plays(function, "connect4", ref)
+    def attempt(play):
+        check_all(summary or f"{function} returned a wrong value",
+                  *map_cases(student, M + function, chosen, play, most=PLAYED_MOST,
+                             again=again, return_args=again), judge, hint)
+    on_its_own(student, blame, function, scope, attempt)
 
 
 def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
-    """Judge `function` on its own. `attempt(play)` makes the check's calls (with
-    `play`'s functions played by the grader, or none) and judges them.
-
-    First with the student's own helpers, which costs what a plain call costs:
-    right answers with them are right answers. Only a failure is judged again
-    with the functions `function` relies on played by the grader (a round trip
-    per helper call), and that verdict stands (grading/checks.py, Blame.check): a wrong freeIn
-    costs freeIn's points, and free keeps its own. A call that ran out of time
-    is not made again (calls of that name, `calls_named`, are skipped from then
-    on), nor one that asked a game of the grader's what it does not answer (a
-    refused question costs its case, and a second chance would forgive it):
-    that failure stands, and names the earlier failures of the helpers."""
-    play = grader_plays(blame, function) if play is None else play
+    """Blame.check, judged again after every failure (connect4's helpers' checks do
+    not cover every input its searches give them) except one whose calls
+    (`calls_named`) ran out of time, or asked a game of the grader's what it does
+    not answer: a second chance would forgive those, so that failure stands."""
     _refusals.clear()
 
     def again(failed):
         return not set(calls_named or (M + function,)) & set(student.broken) and not _refusals
-    blame.check(student, function, scope, play, attempt, again=again, fresh=False)
+    blame.check(student, function, scope, blame.plays(function) if play is None else play,
+                attempt, again=again, fresh=False)
 
 
-#: Whether the running check's calls asked a game of the grader's what it does not
-#: answer (a worker grades one check at a time; on_its_own clears it).
+#: Whether the running check's plans were refused a question (on_its_own clears it).
 _refusals: list = []
 
 
-def refused_here(outcome, *handouts):
-    """verdicts.refused, remembering a refusal for on_its_own."""
+def run_plans(student, jobs):
+    """The outcomes of [(plan, game or handout), ...], a refused question costing its
+    case (verdicts.refused), remembered for on_its_own."""
+    jobs = list(jobs)
+    outcomes = student.run([plan for plan, _ in jobs])
+    handouts = [getattr(game, "handout", game) for _, game in jobs]
     if any(handout.refused for handout in handouts):
         _refusals.append(True)
-    return refused(outcome, *handouts)
+    return [refused(outcome, handout) for outcome, handout in zip(outcomes, handouts)]
 
 
 _CASES: dict = {}
 
 
-def cached_cases(function, states, expected, extra, args_of, first="state"):
-    """The cases of one function on `states`, built once per worker: keyed by the
-    function's name and the positions, since each function is always checked with
-    the same expectation (the callers' lambdas are new objects on every call)."""
-    key = (function, states, extra, first)
+def cached_cases(function, states, args_of=None, first="state"):
+    """The cases of `function` on `states` (built once per worker; `args_of` turns a
+    state into the arguments), expected: the reference's answers."""
+    key = (function, states, first)
     if key not in _CASES:
-        _CASES[key] = _build_cases(function, states, expected, extra, args_of, first)
+        _CASES[key] = []
+        for state in states:
+            args = args_of(state) if args_of else (list(state),)
+            shown = "".join(", " + short(a, 60) for a in args[1:])
+            _CASES[key].append(Case(f"{function}({first}{shown})", tuple(args),
+                                    draw(list(state)), getattr(ref, function)(*args)))
     return _CASES[key]
-
-
-def _build_cases(function, states, expected, extra, args_of, first):
-    cases = []
-    for state in states:
-        args = args_of(state) if args_of else (list(state), *extra)
-        shown = ", ".join(short(a, 60) for a in args[1:])
-        cases.append(Case(f"{function}({first}{', ' + shown if shown else ''})",
-                          tuple(args), draw(list(state)), expected(*args)))
-    return cases
-
-
-def as_tuples(states):
-    return tuple(tuple(s) for s in states)
-
-
-def check_plans(summary, cases, outcomes, judge, hint=None):
-    """check_all for call plans: `judge(case, outcome)` returns None or what went
-    wrong, in words (a plan's raw result is not worth showing)."""
-    first, failures = None, 0
-    for case, outcome in zip(cases, outcomes):
-        require(outcome)
-        if outcome.failure in ("unreached", "budget"):
-            failures += 1
-            if first is None and outcome.failure == "budget":
-                first = (case, outcome.detail, None)
-            continue
-        if not outcome.answered:
-            found = (describe(outcome), None)
-        else:
-            found = judge(case, outcome)
-            if found is None:
-                continue
-            if isinstance(found, str):
-                found = (found, None)
-        failures += 1
-        if first is None:
-            first = (case, *found)
-    if first is not None:
-        case, got, problem = first
-        raise CheckFailed(summary, call=case.call, position=case.position, got=got,
-                          problem=problem, expected=case.expected, hint=hint,
-                          failures=failures, total=len(cases))
 
 
 # ------------------------------------------------------------------ game functions
 def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
     run(student, blame, "getBoard", as_tuples(random_states()),
-        lambda s: ref.getBoard(list(s)),
         hint="x owns the cells at even positions of the state, o those at odd positions")
 
 
@@ -403,53 +214,32 @@ def _board_column_cases():
 
 def test_freeIn(student, blame):
     """freeIn finds where a stone dropped into a column lands (None if it is full)"""
-    chosen = _board_column_cases()
-
-    def attempt(play):
-        judged, outcomes = calls(student, "freeIn", chosen, play)
-        check_all("freeIn returned the wrong cell", judged, outcomes, exact,
-                  hint="a stone falls to the lowest empty cell of its column")
-    on_its_own(student, blame, "freeIn", "for a column", attempt)
+    run(student, blame, "freeIn", cases=_board_column_cases(), scope="for a column",
+        summary="freeIn returned the wrong cell",
+        hint="a stone falls to the lowest empty cell of its column")
 
 
 def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
-    run(student, blame, "free", as_tuples(random_states()), lambda b: ref.free(b),
+    run(student, blame, "free", as_tuples(random_states()),
         args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
         hint="one cell per column that is not full (its freeIn), by column from 0 to 6")
 
 
 def test_nextstates(student, blame):
     """nextstates lists one successor per open column and leaves its input alone"""
-    chosen = cached_cases("nextstates", as_tuples(s for s in random_states()
-                                                  if not ref.terminal_test(s)),
-                          lambda s: ref.nextstates(s), (), None, "state")
-
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
             return f"returned {short(outcome.value)}"
         # Judged from nextstates' own second answer on the same state object: a
         # state the first call changed has other successors. What the child
         # reports of the state after the call is quoted, never judged.
-        second = outcome.again
-        if second is None or not second.answered or second.value != outcome.value:
-            said = describe(second) if second is not None else "gave no answer"
-            after = outcome.args_after[0] if type(outcome.args_after) is list and \
-                outcome.args_after else None
-            reported = (f"; your code reports the state after the first call as "
-                        f"{short(after)}" if after is not None and after != case.args[0]
-                        else "")
-            return (f"called again with the same state, it {said}: the first call changed "
-                    f"its input state{reported}")
-        return None
-    hint = "state + [cell] for every cell of free(board), by column 0 to 6"
-
-    def attempt(play):
-        judged, outcomes = calls(student, "nextstates", chosen, play, again=True,
-                                 return_args=True)
-        check_all("nextstates returned the wrong successors", judged, outcomes, judge,
-                  hint=hint)
-    on_its_own(student, blame, "nextstates", "on an unfinished position", attempt)
+        return changed_input(outcome, "state", "its input state", case.args[0])
+    run(student, blame, "nextstates", as_tuples(s for s in random_states()
+                                                if not ref.terminal_test(s)),
+        "nextstates returned the wrong successors", judge=judge, again=True,
+        scope="on an unfinished position",
+        hint="state + [cell] for every cell of free(board), by column 0 to 6")
     with blame.judging("nextstates", "on an unfinished position"):
         check_probes(student, "nextstates changed its input state", M + "nextstates",
                      M + "nextstates", _probe_cases(), _probes, "state",
@@ -470,79 +260,12 @@ def _probe_cases():
             for s in random_states()[5::12] if not ref.terminal_test(list(s))]
 
 
-# The lines by kind, in the handout's order: (kind, the name of one line, of several,
-# the numbers that tell the lines of the kind apart).
-LINE_KINDS = (("rows", "row", "rows", tuple(range(6))),
-              ("columns", "column", "columns", tuple(range(7))),
-              ("diagonals running down to the right", "starting at cell", "starting at cells",
-               (14, 7, 0, 1, 2, 3)),
-              ("diagonals running down to the left", "starting at cell", "starting at cells",
-               (3, 4, 5, 6, 13, 20)))
-LINE_NAMES = [(kind, f"{label} {start}") for kind, label, _, starts in LINE_KINDS
-              for start in starts]
-#: A board whose every cell holds a different character: each line returned
-#: for it says exactly which cells it read, in which order.
-LABELS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEF"
-
-
-def _cells_of(text):
-    return ", ".join(str(LABELS.index(ch)) if ch in LABELS else repr(ch) for ch in text)
-
-
-def _missing_lines(missing, want):
-    """The missing lines in words, a whole kind at once where all of it is missing."""
-    notes = []
-    for kind, _, labels, starts in LINE_KINDS:
-        gone = [i for i in missing if LINE_NAMES[i][0] == kind]
-        if len(gone) == len(starts):
-            notes.append(f"all {len(starts)} {kind} ({labels} "
-                         f"{', '.join(map(str, starts))})")
-        else:
-            notes += [f"{_one_line(i)} (cells {_cells_of(want[i])})" for i in gone]
-    return notes
-
-
-def _one_line(index):
-    kind, name = LINE_NAMES[index]
-    if kind in ("rows", "columns"):
-        return name
-    return f"the diagonal running down to the {kind.rsplit(' ', 1)[-1]} {name}"
-
-
-def lines_difference(got):
-    """Which of the 25 lines `got` (lines of the labelled board) has, misses or
-    misplaces, in words; None if it is right."""
-    want = ref.lines(list(LABELS))
-    if type(got) is not list or any(type(line) is not str for line in got):
-        return None
-    if got == want:
-        return None
-    present = [i for i, line in enumerate(want) if line in got]
-    notes = [f"{len(present)} of the 25 lines are there"
-             + (f" ({len(got)} returned)" if len(got) != len(want) else "")]
-    missing = [i for i in range(len(want)) if i not in present]
-    turned = [i for i in missing if want[i][::-1] in got]
-    gone = [i for i in missing if i not in turned]
-    if gone:
-        notes.append("missing: " + "; ".join(_missing_lines(gone, want)))
-    for i in turned[:3]:
-        notes.append(f"{_one_line(i)} is read from the wrong end")
-    strangers = [line for line in got if line not in want and line[::-1] not in want]
-    for line in strangers[:2]:
-        notes.append(f"not one of the 25: a line of the cells {_cells_of(line)}")
-    if not missing and not strangers:
-        moved = next(i for i, line in enumerate(want) if i >= len(got) or got[i] != line)
-        notes.append(f"all there, but not in the handout's order: line {moved} should be "
-                     f"{_one_line(moved)}")
-    return "; ".join(notes)
-
-
 def test_lines(student, blame):
     """lines returns the 25 lines of four or more cells in the handout's order"""
     hint = "6 rows, 7 columns, then the two kinds of diagonals, each from its top end"
     states = as_tuples(random_states()[::3])
-    chosen = cached_cases("lines", states, lambda b: ref.lines(b), (),
-                          lambda s: (ref.getBoard(list(s)),), "getBoard(state)")
+    chosen = cached_cases("lines", states, lambda s: (ref.getBoard(list(s)),),
+                          "getBoard(state)")
     outcomes = student.map(M + "lines", [c.args for c in chosen])
     with blame.judging("lines", "on a board"):
         try:
@@ -563,7 +286,6 @@ def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
     states = as_tuples(random_states()[::2])
     run(student, blame, "pattern_score", states,
-        lambda b, w: ref.pattern_score(b, w),
         args_of=lambda s: (ref.getBoard(list(s)), list(WEIGHT_SETS[len(s) % 3])),
         first="getBoard(state)",
         hint="each pattern counts at most once per line; four in a row decides at once")
@@ -572,15 +294,14 @@ def test_pattern_score(student, blame):
 def test_evaluation(student, blame):
     """evaluation gives the handout's values on random positions and wins"""
     states = as_tuples(list(random_states()) + list(won_states()))
-    run(student, blame, "evaluation", states, lambda s: ref.evaluation(s),
+    run(student, blame, "evaluation", states,
         hint="pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
              "a four in a row is +-10000")
 
 
 def test_evaluation_b(student, blame):
     """evaluation_b gives the handout's values on random positions"""
-    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]),
-        lambda s: ref.evaluation_b(s), hint="weights (5, 10, 50)")
+    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]), hint="weights (5, 10, 50)")
 
 
 @functools.cache
@@ -630,90 +351,21 @@ def _given_evaluation_cases():
 
 def test_terminal_test(student, blame):
     """terminal_test sees wins in every direction and full boards, and uses the evaluation it is given"""
-    run(student, blame, "terminal_test", _terminal_states(), lambda s: ref.terminal_test(s),
+    run(student, blame, "terminal_test", _terminal_states(),
         hint="over means four in a row (any direction) or all 42 cells taken")
     chosen = _given_evaluation_cases()
 
     def attempt(play):
-        plans, given = [], []
-        for case in chosen:
-            plan = Plan("terminal_test")
-            for target, function in (play or {}).items():
-                plan.patch(target, Callback(function))
-            state, decided = case.args
-            given.append(Verdicts(decided, state))
-            plans.append(plan.returns(plan.call(M + "terminal_test", state,
-                                                Callback(given[-1]))))
-        outcomes = [refused_here(o, v.handout) for o, v in zip(student.run(plans), given)]
-        check_plans("terminal_test did not believe the evaluation it was given", chosen,
-                    outcomes, exact,
+        def job(state, decided):
+            plan, given = played_plan("terminal_test", play), Verdicts(decided, state)
+            return plan.returns(plan.call(M + "terminal_test", state, Callback(given))), given
+        outcomes = run_plans(student, (job(*case.args) for case in chosen))
+        check_all("terminal_test did not believe the evaluation it was given", chosen,
+                  outcomes, exact, show=Show.PLAN,
                     hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
                          "call the evaluation passed in (default: the module's)")
     on_its_own(student, blame, "terminal_test", "on a position", attempt,
                calls_named=("terminal_test",))
-
-
-# ------------------------------------------------------------------ the search
-@dataclass(frozen=True)
-class Search:
-    """One search of a technique check: maximize/minimize (whoever moves) from
-    `state` with Bremse `bremse`, full window, on the grader's game `salt`;
-    `rotate` passes an order function of ours (the children rotated by one)."""
-    state: tuple
-    bremse: int
-    salt: int
-    rotate: bool = False
-
-    @property
-    def who(self):
-        return "maximize" if len(self.state) % 2 == 0 else "minimize"
-
-    def call(self, with_stats=True):
-        extra = (", stats" if with_stats else "") + (", order" if self.rotate else "")
-        return f"{self.who}(state, -inf, inf, bremse={self.bremse}, evaluation{extra})"
-
-
-@functools.cache
-def expected_search(search: Search) -> games.Expected:
-    return reference_search(search.salt, search.state, search.bremse,
-                            Rotation() if search.rotate else None)
-
-
-def game_note(search: Search) -> str:
-    if len(search.state) == games.CELLS:
-        return "(the board is full: the game is over)"
-    if games.real_value(search.state):
-        return "(four in a row: the game is over)"
-    columns = [cell % 7 for cell in SubsetGame(search.salt).moves(search.state)]
-    return ("(in this check's game the player to move may play only the columns "
-            f"{', '.join(map(str, columns))} here, in that order, and positions are worth "
-            "numbers of the grader's)")
-
-
-def search_case(search: Search, expected_text: str, with_stats=True) -> Case:
-    return Case(search.call(with_stats), (search,), f"{draw(search.state)}\n{game_note(search)}",
-                expected_text)
-
-
-class GameTerminal:
-    """terminal_test played by the grader on one of its games: the handout's rule
-    (the evaluation passed in says at least WIN or at most -WIN, or all 42 cells
-    are taken), asked only about positions the game handed out. The search's
-    evaluation comes back as the grader's own, so its calls are logged as the
-    reference's are, at no extra round trip."""
-
-    def __init__(self, handout):
-        self.handout = handout
-
-    def __call__(self, state, evaluation=None):
-        key = games.handed(self.handout, "terminal_test", state)
-        return ref.terminal_test(list(key), evaluation)
-
-
-def game_plays(game) -> dict:
-    """What the grader plays in a search on `game` (patched for the plan): the
-    game's nextstates and the handout's terminal_test on it."""
-    return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
 
 
 #: What the search checks play: the game's nextstates and evaluation (passed as the
@@ -723,188 +375,23 @@ SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluati
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
-def search_plan(search: Search, game: SubsetGame, with_stats: bool, play=None) -> Plan:
-    """The student's search on `game`: nextstates patched for the plan (and, with
-    `play`, terminal_test: the handout's on the game), the evaluation (and the
-    order) passed as callbacks; nothing else of ours."""
-    plan = Plan(search.who)
-    for target, function in game_plays(game).items():
-        if play or target == M + "nextstates":
-            plan.patch(target, Callback(function))
-    stats = plan.call(M + "SearchStats") if with_stats else None
-    order = Callback(Rotation()) if search.rotate else None
-    found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
-                      Callback(game.evaluation), stats, order)
-    result = {"found": found}
-    if with_stats:
-        result["stats"] = {name: plan.get(stats.attr(name), default=None)
-                           for name in STAT_NAMES}
-    return plan.returns(result)
-
-
 def run_searches(student, cases, with_stats, play=None):
-    """Run every case's search; returns {id(case): (game, outcome)}."""
+    """Run every case's search; returns (outcomes, {id(case): its game})."""
     played = [SubsetGame(case.args[0].salt, [case.args[0].state],
                          games.calls_allowed(expected_search(case.args[0]).calls))
               for case in cases]
-    outcomes = student.run([search_plan(case.args[0], game, with_stats, play)
-                            for case, game in zip(cases, played)])
-    outcomes = [refused_here(o, game.handout) for o, game in zip(outcomes, played)]
+    outcomes = run_plans(student, ((search_plan(case.args[0], game, with_stats, play), game)
+                                   for case, game in zip(cases, played)))
     return outcomes, {id(case): game for case, game in zip(cases, played)}
-
-
-def bypass_note(log, search: Search):
-    """Why a search looks as if it searched another game than the one given. (A
-    search that reaches a position the game never offered is refused at its first
-    question about it, see games.SubsetGame: the log holds handed-out positions only.)"""
-    view = View.of(log)
-    if not view.visits:
-        return ("the search never called the evaluation it was given nor nextstates; "
-                + GAME_HINT)
-    if not any(kind == "e" for kind, _ in log):
-        return "the search never called the evaluation it was given; " + GAME_HINT
-    return None
-
-
-def _found(outcome):
-    """(best, value) the search returned, or a reason it is not that."""
-    result = outcome.value if type(outcome.value) is dict else {}
-    found = result.get("found")
-    if type(found) not in (tuple, list) or len(found) != 2:
-        return None, f"returned {short(found)}, not (best_state, value)"
-    best, value = found
-    if type(value) not in (int, float):
-        return None, f"returned the value {short(value)}, not a number"
-    return (best, value), None
-
-
-def judge_value(search: Search, outcome, game: SubsetGame):
-    found, problem = _found(outcome)
-    if problem:
-        return problem
-    best, value = found
-    want = expected_search(search)
-    shown = f"returned ({short(best, 80)}, {short(value)})"
-    if value != want.value:
-        return shown, bypass_note(game.log, search)
-    if want.best is None:
-        return None if best is None else (shown, "no successor expected at this position")
-    if best not in [list(child) for child in want.good]:
-        if best not in game.children(search.state):
-            return shown, "that is not one of the successors the game offers here"
-        return shown, "that successor does not reach the value"
-    return None
-
-
-def below(key, search):
-    """Where `key` is in the search tree, in words."""
-    depth = len(key) - len(search.state)
-    return "at the root" if depth == 0 else \
-        f"{depth} move{'s' if depth > 1 else ''} below the root"
-
-
-def view_difference(log, want: View, search: Search):
-    """How the positions the search visited and expanded differ from the
-    handout's, in words."""
-    got = View.of(log)
-    stranger = bypass_note(log, search)
-    if stranger:
-        return stranger
-    summary = f"the search visited {len(got.visits)} positions and expanded {len(got.expanded)}"
-    same = 0
-    for mine, theirs in zip(got.visits, want.visits):
-        if mine != theirs:
-            break
-        same += 1
-    if same < len(got.visits) and same < len(want.visits):
-        key = got.visits[same]
-        where = f"{list(key)} ({below(key, search)})"
-        if key in set(want.visits):
-            return (f"{summary}; the first {same} in the handout's order, then {where}, "
-                    "which the handout's search visits later (another order?)")
-        return (f"{summary}; the first {same} in the handout's order, then {where}, which "
-                "alpha-beta never visits (a cut-off missed before it?)")
-    if same < len(want.visits):
-        return (f"{summary}; it stopped after {same} positions in the handout's order, "
-                "where alpha-beta goes on (children that must be searched were skipped)")
-    if same < len(got.visits):
-        key = got.visits[same]
-        return (f"{summary}; after the {same} positions in the handout's order it went on "
-                f"to {list(key)} ({below(key, search)}), where "
-                "alpha-beta has already stopped")
-    expanded, theirs = set(got.expanded), set(want.expanded)
-    for key in got.expanded:
-        if key not in theirs:
-            return (f"{summary}; it expanded {list(key)} ({below(key, search)}), which the "
-                    "handout's search evaluates (the depth limit, or a finished game)")
-    for key in want.expanded:
-        if key not in expanded:
-            return (f"{summary}; it evaluated {list(key)} ({below(key, search)}) instead of "
-                    "expanding it")
-    twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
-    if twice is None:
-        return f"{summary}; it expanded the handout's positions, but in another order"
-    return (f"{summary}; it called nextstates more than once on {list(twice)} "
-            f"({below(twice, search)}): each position is expanded at most once")
-
-
-def judge_work(search: Search, outcome, game: SubsetGame):
-    found, problem = _found(outcome)
-    if problem:
-        return problem
-    want = expected_search(search)
-    if found[1] != want.value:
-        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
-    seen = View.of(game.log)
-    if seen != want.view:
-        return ("visited other positions than the handout's alpha-beta",
-                view_difference(game.log, want.view, search))
-    stats = outcome.value.get("stats")
-    if stats != want.stats:
-        return (f"the SearchStats counted {short(stats)}",
-                f"the grader saw the search visit {want.stats['nodes']} positions, expand "
-                f"{want.stats['expanded']}, evaluate {want.stats['evaluations']} and cut off "
-                f"{times(want.stats['prunings'])}")
-    return None
-
-
-def times(count):
-    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
-
-
-def finished(key) -> bool:
-    return len(key) == games.CELLS or bool(games.real_value(key))
-
-
-def judge_stops(search: Search, outcome, game: SubsetGame):
-    """Right value, no finished game expanded, and a finished root evaluated at once
-    (counted as one evaluated node)."""
-    found, problem = _found(outcome)
-    if problem:
-        return problem
-    want = expected_search(search)
-    if found[1] != want.value:
-        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
-    seen = View.of(game.log)
-    past = [key for key in seen.expanded if finished(key)]
-    if past:
-        return (f"called nextstates on {list(past[0])}, where the game is already over",
-                f"{below(past[0], search)}; a finished game is evaluated, never expanded")
-    if finished(search.state):
-        stats = outcome.value.get("stats")
-        if stats != want.stats:
-            return (f"the SearchStats counted {short(stats)}",
-                    "the game is over at the root: one node, evaluated")
-    return None
 
 
 def check_searches(student, blame, cases, judge, summary, hint, with_stats,
                    scope="on a position of the grader's game"):
     def attempt(play):
         outcomes, played = run_searches(student, cases, with_stats, play)
-        check_plans(summary, cases, outcomes,
-                    lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
-                    hint)
+        check_all(summary, cases, outcomes,
+                  lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
+                  hint, show=Show.PLAN)
     on_its_own(student, blame, SEARCH, scope, attempt, SEARCH_PLAYS, ("maximize", "minimize"))
 
 
@@ -997,27 +484,10 @@ def test_alphabeta_applies_the_order(student, blame):
 def test_centre_first(student, blame):
     """centre_first orders successors by the distance of their column from the centre"""
     states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
-    run(student, blame, "centre_first", states, lambda children: ref.centre_first(children),
+    run(student, blame, "centre_first", states,
         args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)",
         scope="on the successors of a position",
         hint="columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first")
-
-
-class GameSearch:
-    """maximize or minimize played by the grader (the reference) on one of its
-    games, for a check of a function that calls the search (shallow_order): a
-    search bug costs the search's checks, not this one's."""
-
-    def __init__(self, who: str, game: SubsetGame):
-        self.who, self.game = who, game
-
-    def __call__(self, state, alpha=-INF, beta=INF, bremse=6, evaluation=None, stats=None,
-                 order=None):
-        if stats is not None:
-            raise TypeError("this check's search counts nothing: pass stats=None")
-        with games.reference_on(self.game):
-            return getattr(ref, self.who)(list(state), alpha, beta, bremse, evaluation, None,
-                                          order)
 
 
 @functools.cache
@@ -1045,23 +515,18 @@ def shallow_plays(game) -> dict:
 
 def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
-    chosen = shallow_cases()
-    plans, played = [], []
-    for case in chosen:
-        salt, children, bremse, calls = case.args
+    def job(salt, children, bremse, calls):
         game = SubsetGame(salt, children, games.calls_allowed(calls))
-        played.append(game)
-        plan = Plan("shallow_order")
-        for target, function in shallow_plays(game).items():
-            plan.patch(target, Callback(function))
-        plans.append(plan.returns(plan.call(M + "shallow_order", children, bremse,
-                                            Callback(game.evaluation))))
-    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), played)]
+        plan = played_plan("shallow_order", shallow_plays(game))
+        return plan.returns(plan.call(M + "shallow_order", children, bremse,
+                                      Callback(game.evaluation))), game
+    chosen = shallow_cases()
+    outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("shallow_order", "on the successors of a position",
                        shallow_plays(SubsetGame(0)) | {M + SEARCH: None}):
-        check_plans("shallow_order put the children in the wrong order", chosen, outcomes,
-                    exact, hint="search every child with the other side to move, using the "
-                                "evaluation given; equal values keep their order")
+        check_all("shallow_order put the children in the wrong order", chosen, outcomes,
+                  exact, show=Show.PLAN, hint="search every child with the other side to "
+                  "move, using the evaluation given; equal values keep their order")
 
 
 # ------------------------------------------------------------------ opening book
@@ -1240,15 +705,16 @@ def grader_order(play) -> dict:
     return {"order": Callback(ref.centre_first)} if play else {}
 
 
-def deepening_plan(salt, state, budget, calls, play=None, **options):
+def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **options):
     """The student's deepening on the game `salt` (where the reference makes
-    `calls` game calls); returns (plan, game)."""
+    `calls` game calls), on the grader's virtual clock if `virtual`; returns
+    (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    plan = Plan("iterative_deepening")
-    plan.patch(M + "nextstates", Callback(game.nextstates))
+    plan = played_plan("iterative_deepening", {M + "nextstates": game.nextstates})
+    clock = {"clock": Callback(games.VirtualClock(game))} if virtual else {}
     return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation), **grader_order(play),
-                                  **options)), game
+                                  evaluation=Callback(game.evaluation), **clock,
+                                  **grader_order(play), **options)), game
 
 
 def _deepening_judge(case, outcome):
@@ -1305,13 +771,12 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
         return None
 
     def attempt(play):
-        plans, played = zip(*(deepening_plan(case.args[0], case.args[1], 60.0, case.args[4],
-                                             play, max_bremse=case.args[3])
-                              for case in chosen))
-        outcomes = [refused_here(o, game.handout)
-                    for o, game in zip(student.run(list(plans)), played)]
-        check_plans("iterative deepening did not match the fixed-depth search", chosen,
-                    outcomes, judge)
+        outcomes = run_plans(student, (deepening_plan(salt, state, 60.0, calls, play,
+                                                      max_bremse=most)
+                                       for salt, state, _, most, calls in
+                                       (case.args for case in chosen)))
+        check_all("iterative deepening did not match the fixed-depth search", chosen,
+                  outcomes, judge, show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
                attempt, DEEPENING_PLAYS, DEEPENING_CALLS)
 
@@ -1348,16 +813,6 @@ def virtual_budget_cases():
                           f"the depth-{depth} result, and no evaluation after the clock says "
                           f"{budget} s"))
     return cases
-
-
-def virtual_plan(salt, state, budget, calls, play=None):
-    game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    plan = Plan("iterative_deepening")
-    plan.patch(M + "nextstates", Callback(game.nextstates))
-    plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                           evaluation=Callback(game.evaluation),
-                           clock=Callback(games.VirtualClock(game)), **grader_order(play)))
-    return plan, game
 
 
 #: (budget on the real clock, max_bremse, is the depth judged?)
@@ -1430,13 +885,12 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def virtual(play):
-        plans, played = zip(*(virtual_plan(*case.args[:3], case.args[5], play)
-                              for case in chosen))
-        by_case.update({id(case): game for case, game in zip(chosen, played)})
-        outcomes = [refused_here(o, game.handout)
-                    for o, game in zip(student.run(list(plans)), played)]
-        check_plans("iterative deepening did not stop when the clock said the budget was "
-                    "used", chosen, outcomes, judge_virtual, hint=hint)
+        jobs = [deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
+                for case in chosen]
+        by_case.update({id(case): game for case, (_, game) in zip(chosen, jobs)})
+        check_all("iterative deepening did not stop when the clock said the budget was "
+                  "used", chosen, run_plans(student, jobs), judge_virtual, hint=hint,
+                  show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
                virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
 
@@ -1459,11 +913,11 @@ def test_iterative_deepening_respects_the_budget(student, blame):
     def real(play):
         outcomes = student.run([real_plan(*case.args[:3], scale, play)
                                 for case in real_cases])
-        check_plans("iterative deepening did not keep to its time budget", real_cases,
-                    outcomes, judge_real, hint=hint + "; without a clock argument, clock is "
-                    "the real one (time.monotonic), in seconds: a search that keeps to a "
-                    f"budget of 0.2 s uses at most {real_cpu_limit(0.2, scale):.2f} s of CPU "
-                    "time")
+        check_all("iterative deepening did not keep to its time budget", real_cases,
+                  outcomes, judge_real, show=Show.PLAN, hint=hint + "; without a clock "
+                  "argument, clock is the real one (time.monotonic), in seconds: a search "
+                  f"that keeps to a budget of 0.2 s uses at most "
+                  f"{real_cpu_limit(0.2, scale):.2f} s of CPU time")
     on_its_own(student, blame, "iterative_deepening", "on a position", real,
                {M + "nextstates": None, M + "centre_first": None}, DEEPENING_CALLS)
 
@@ -1548,18 +1002,14 @@ GAME_PLAYS = ("nextstates", "terminal_test", "evaluation", "maximize", "minimize
 
 def test_play_game(student, blame):
     """play_game lets two evaluation functions play a whole game"""
+    def job(x, o, bremse, opening):
+        legal = Legal([opening])
+        plan = played_plan("play_game", game_rules(legal, *GAME_PLAYS))
+        return plan.returns(plan.call(
+            M + "play_game", Callback(PLAYERS[x].judged(legal)),
+            Callback(PLAYERS[o].judged(legal)), bremse, opening,
+            Callback(ref.centre_first))), legal
     chosen = game_cases()
-    plans, legal = [], []
-    for case in chosen:
-        x, o, bremse, opening = case.args
-        legal.append(Legal([opening]))
-        plan = Plan("play_game")
-        for target, function in game_rules(legal[-1], *GAME_PLAYS).items():
-            plan.patch(target, Callback(function))
-        plans.append(plan.returns(plan.call(
-            M + "play_game", Callback(PLAYERS[x].judged(legal[-1])),
-            Callback(PLAYERS[o].judged(legal[-1])), bremse, opening,
-            Callback(ref.centre_first))))
 
     def judge(case, outcome):
         got = outcome.value
@@ -1568,12 +1018,12 @@ def test_play_game(student, blame):
         if [got[0], got[1]] != case.expected:
             return f"returned {short(got)}"
         return None
-    outcomes = [refused_here(o, game.handout) for o, game in zip(student.run(plans), legal)]
+    outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("play_game", "for a game", game_rules(Legal(), *GAME_PLAYS)
                        | {M + "centre_first": None, M + SEARCH: None}):
-        check_plans("play_game played a different game", chosen, outcomes, judge,
-                    hint="x searches with evaluation_x, o with evaluation_o, both with the "
-                         "order play_game is given (here the grader's centre_first)")
+        check_all("play_game played a different game", chosen, outcomes, judge,
+                  show=Show.PLAN, hint="x searches with evaluation_x, o with evaluation_o, "
+                  "both with the order play_game is given (here the grader's centre_first)")
 
 
 TOURNAMENT_NAMES = ("north", "south")

@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 from autograder.suites.fixtures import gametrees
-from autograder.grading.checks import CheckFailed, describe, require, short
+from autograder.grading.checks import Case, Later, Show, check_all, describe, short
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan, Proxy
@@ -382,27 +382,11 @@ def check_searches(student, summary, searches, judge, hint, play=None):
     search may break a rule before it fails), and `result_reason` etc. say
     what the search raised when a returned value is needed."""
     runs = run_searches(student, searches, play)
-    failures, first = 0, None
-    for run in runs:
-        outcome = run.outcome
-        require(outcome)
-        if outcome.failure in ("unreached", "budget"):
-            failures += 1
-            if first is None and outcome.failure == "budget":
-                first = (run, outcome.detail)
-            continue
-        reason = judge(run) if outcome.answered or outcome.raised else describe(outcome)
-        if reason is not None:
-            failures += 1
-            first = first or (run, reason)
-    if first is not None:
-        run, reason = first
-        got = got_text(run)
-        raise CheckFailed(summary, call=run.search.call_text(),
-                          position=run.search.game.drawing(), got=got,
-                          problem=None if reason == got else reason,
-                          expected=expected_text(run.search), failures=failures,
-                          total=len(searches), hint=hint)
+    cases = [Case(Later(run.search.call_text), (run,), Later(run.search.game.drawing),
+                  Later(functools.partial(expected_text, run.search))) for run in runs]
+    check_all(summary, cases, [run.outcome for run in runs],
+              lambda case, outcome: judge(case.args[0]), hint, show=Show.PLAN, raised=True,
+              got=lambda case, outcome: got_text(case.args[0]))
 
 
 def got_text(run):
@@ -414,7 +398,7 @@ def got_text(run):
         text += (f" (the handout's search makes {run.search.size} calls of the game here, "
                  "each answered by the grader: is there an endless loop, or work outside "
                  "the game's methods?)")
-    if "never handed to the search" in text or "not a state of this game" in text:
+    if run.game.handout.refused:        # the game's own record, not the words it said
         text += (" (the game only knows the states its nextstates gave: use the game "
                  "object's methods, not the module's functions)")
     return text

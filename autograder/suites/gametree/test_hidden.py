@@ -74,14 +74,15 @@ happens after a failure.
 import functools
 import random
 
-from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.checks import (Case, CheckFailed, check_all, describe, exact, require,
+                                       short)
 from autograder.grading.student import Callback, Handle, Plan
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
     full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
     tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
-from autograder.suites.verdicts import check_probes
+from autograder.suites.verdicts import changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
 #: The searches as the blame judges them (assignment.toml [relies_on]): maximize and
@@ -231,12 +232,6 @@ def rule_check(student, function, expected_of, summary, hint, return_args=False,
     args = [(list(c.args[0]), handles[c.args[1]]) for c in chosen]
     outcomes = student.map(M + function, args, return_args=return_args,
                            play=grader_rules(handles, play))
-
-    def exact(case, outcome):
-        got, want = outcome.value, case.expected
-        if type(got) is not type(want) or got != want:
-            return f"returned {short(got)}"
-        return None
     check_all(summary, chosen, outcomes, judge or exact, hint=hint)
     return chosen, outcomes
 
@@ -247,18 +242,13 @@ def _rule_cases(function, expected_of):
                  expected_of(list(s), board)) for board, s in rule_states()]
 
 
-def played_names(play) -> tuple[str, ...]:
-    """The function names of a `play` dict ("gametree.winning_lines" -> winning_lines)."""
-    return tuple(target.rpartition(".")[2] for target in play or ())
-
-
 def grader_rules(handles, play) -> dict | None:
     """The grader's own winning_lines and evaluation, for the functions `play` names,
     played in for a check's calls (`Student.map(play=...)`). The student's Game
     objects reach them as the handles the check holds (sandbox/child.py), so each
     answers for the board of the Game it was given: evaluation reads game.lines,
     which is winning_lines(game), and terminal_test calls evaluation(state, game)."""
-    names = played_names(play)
+    names = [target.rpartition(".")[2] for target in play or ()]
     if not names:
         return None
     boards = {handle.number: board for board, handle in handles.items()}
@@ -285,7 +275,7 @@ def judged_rule(student, blame, function, expected_of, summary, hint, judge=None
     """rule_check of `function` on its own: with the student's own helpers first, and
     where that fails and a helper failed its own checks, again with the grader's
     helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
-    play = {M + name: None for name in blame.relies_on.get(function, ())}
+    play = blame.helpers(function)
 
     def attempt(played):
         rule_check(student, function, expected_of, summary, hint, judge=judge, play=played)
@@ -373,17 +363,7 @@ def _check_nextstates(student):
                            again=True)
 
     def kept(case, outcome):
-        second = outcome.again
-        if second is not None and second.answered and second.value == outcome.value:
-            return None
-        said = (describe(second) if second is not None and not second.answered else
-                f"returned {short(second.value)}" if second is not None else "gave no answer")
-        after = outcome.args_after[0] if type(outcome.args_after) is list and \
-            outcome.args_after else None
-        reported = (f"; your code reports the state after the first call as {short(after)}"
-                    if after is not None and after != case.expected else "")
-        return (f"called again with the same state, it {said}: the first call changed the "
-                f"state it was given{reported}")
+        return changed_input(outcome, "state", "the state it was given", case.expected)
     hint = "build each successor as a new list: state + [cell]"
     check_all("nextstates changed the state it was given", chosen, outcomes, kept, hint=hint)
     check_probes(student, "nextstates changed the state it was given", M + "nextstates",

@@ -69,11 +69,12 @@ import random
 
 import pytest
 
-from autograder.grading.checks import Case, CheckFailed, check_all, describe, require, short
+from autograder.grading.checks import (Case, CheckFailed, check_all, describe, exact, require,
+                                       short)
 from autograder.grading.student import Callback, Outcome, Plan, Proxy
 
 from . import movegen
-from ..verdicts import check_probes, kept, refused
+from ..verdicts import changed_input, check_probes, kept, refused
 from .games import (RULES, Game, Watch, as_state, list_form, other, ref, reference_on,
                     reference_with)
 from .positions import (NAMES, _smallest_first, draw, everything, moves, pool,
@@ -134,18 +135,8 @@ def run(student, jobs) -> list[Outcome]:
 
 
 # ------------------------------------------------------------------ blame (issue 22)
-def plays(blame, function) -> dict:
-    """The grader's functions for the student's helpers of `function` ([relies_on] in
-    assignment.toml): what a check's second judging plays (Blame.check)."""
-    return blame.plays(function, "muehle", ref)
-
-
-def on_its_own(student, blame, function, scope, attempt):
-    """Judge `function` with the student's own helpers; where one of them failed its
-    own check and so did this one, again with the grader's (`attempt(play)`)."""
-    blame.check(student, function, scope, plays(blame, function), attempt)
-
-
+# Each check judges its function with blame.on_its_own: the helpers it relies on are
+# played by the reference where a second judging is needed (grading/checks.py, Blame).
 def play_helpers(plan, play, skip=()):
     """Patch the helpers that `play` names into `plan`, played by the grader, except
     those the plan's own stand-ins play already (`skip`: a watch's rules, a recorder).
@@ -248,14 +239,7 @@ def check_next_states(student, blame, group, summary, hint):
     def attempt(play):
         outcomes = student.map(M + "next_states", [c.args for c in chosen], play=play)
         check_all(summary, chosen, outcomes, judge_successors, hint=hint)
-    on_its_own(student, blame, "next_states", "on a position", attempt)
-
-
-def exact(case, outcome):
-    got, want = outcome.value, case.expected
-    if type(got) is not type(want) or got != want:
-        return f"returned {short(got)}"
-    return None
+    blame.on_its_own(student, "next_states", "on a position", attempt)
 
 
 def same_number(case, outcome):
@@ -352,17 +336,10 @@ def test_next_states_keeps_its_input(student, blame):
         # Judged from next_states' own second answer on the same state object (a
         # state the first call changed has other successors), never from the state
         # as the child reports it after the call (quoted only).
-        second = outcome.again
-        if second is None or not second.answered or \
-                _as_states(second.value) != _as_states(outcome.value):
-            said = describe(second) if second is not None else "gave no answer"
-            after = outcome.args_after[0] if type(outcome.args_after) is list and \
-                outcome.args_after else None
-            reported = (f"; your code reports the state after the first call as "
-                        f"{short(after)}" if after is not None and after != case.args[0]
-                        else "")
-            return (f"called again with the same state and player, it {said}: the first "
-                    f"call changed the state it was given{reported}")
+        changed = changed_input(outcome, "state and player", "the state it was given",
+                                case.args[0], lambda a, b: _as_states(a) == _as_states(b))
+        if changed:
+            return changed
         got = outcome.value
         if type(got) is not list or any(type(s) is not list or len(s) != 3
                                          or type(s[0]) is not list or type(s[1]) is not list
@@ -376,7 +353,7 @@ def test_next_states_keeps_its_input(student, blame):
                                again=True, play=play)
         check_all("next_states changed its input or returned the wrong form", chosen, outcomes,
                   judge, hint=hint)
-    on_its_own(student, blame, "next_states", "on a position", attempt)
+    blame.on_its_own(student, "next_states", "on a position", attempt)
     with blame.judging("next_states", "on a position"):
         check_probes(student, "next_states changed its input or returned the wrong form",
                      M + "next_states", M + "next_states", chosen[::5], _probes, "state",
@@ -416,7 +393,7 @@ def check_positions(student, blame, function, chosen, summary, judge, hint):
     def attempt(play):
         check_all(summary, chosen, student.map(M + function, [c.args for c in chosen],
                                                play=play), judge, hint=hint)
-    on_its_own(student, blame, function, "on a position", attempt)
+    blame.on_its_own(student, function, "on a position", attempt)
 
 
 def test_finished(student, blame):
@@ -566,7 +543,7 @@ def check_minimax_values(student, blame, chosen, summary, hint):
         check_all(summary, chosen, shown,
                   lambda c, o: None if same_numbers(o.value, wanted[id(o)]) else
                   f"returned {short(o.value)}", hint=hint)
-    on_its_own(student, blame, "value_minimax", "on a position", attempt)
+    blame.on_its_own(student, "value_minimax", "on a position", attempt)
 
 
 def test_value_minimax(student, blame):
@@ -639,7 +616,7 @@ def test_value_minimax_uses_its_cache(student, blame):
             return None
         check_all("value_minimax does not use its cache", chosen, shown, judge,
                   hint="decorate value_minimax with @memoize and pass the state in tuple form")
-    on_its_own(student, blame, "value_minimax", "on a position", attempt)
+    blame.on_its_own(student, "value_minimax", "on a position", attempt)
 
 
 @functools.cache
@@ -795,12 +772,12 @@ def test_best_move_minimax(student, blame):
                   hint="value = value_minimax(to_tuple(state), player, depth); keep the "
                        "successors s with -value_minimax(to_tuple(s), opponent, depth - 1) "
                        "== value")
-    on_its_own(student, blame, "best_move_minimax", "on a position", attempt)
+    blame.on_its_own(student, "best_move_minimax", "on a position", attempt)
 
 
 def test_best_move_minimax_is_random(student, blame):
     """best_move_minimax chooses with rng.choice among all the equally good moves"""
-    on_its_own(student, blame, "best_move_minimax", "on a position",
+    blame.on_its_own(student, "best_move_minimax", "on a position",
                lambda play: check_random_choice(student, play))
 
 
@@ -913,7 +890,7 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
                 return f"AB_CACHE then held {short(entry)} for the key"
             return None
         check_all(summary, chosen, shown, judge, hint=hint)
-    on_its_own(student, blame, "value_ab", "on a position", attempt)
+    blame.on_its_own(student, "value_ab", "on a position", attempt)
 
 
 def test_value_ab_reuses_cached_values(student, blame):
@@ -997,7 +974,7 @@ def test_alpha_beta_equals_minimax(student, blame, ab_runs):
                   f"returned {short(o.value)}",
                   hint="with the window (-1, 1) alpha-beta must return the exact minimax "
                        "value; " + GAME_HINT)
-    on_its_own(student, blame, "alpha_beta", "on a position", attempt)
+    blame.on_its_own(student, "alpha_beta", "on a position", attempt)
 
 
 class Cut:
@@ -1085,7 +1062,7 @@ def judge_cut(case, outcome, calls):
 
 def test_alpha_beta_prunes(student, blame, ab_runs):
     """alpha_beta cuts off at beta, passes (-beta, -alpha) down, and explores fewer nodes than minimax"""
-    on_its_own(student, blame, "alpha_beta", "on a position",
+    blame.on_its_own(student, "alpha_beta", "on a position",
                lambda play: check_pruning(student, ab_runs, play))
 
 
@@ -1136,7 +1113,7 @@ def window_cases():
 
 def test_alpha_beta_window_contract(student, blame):
     """alpha-beta with a narrow window keeps the contract: exact inside, a bound outside"""
-    on_its_own(student, blame, "alpha_beta", "on a position",
+    blame.on_its_own(student, "alpha_beta", "on a position",
                lambda play: check_window_contract(student, play))
 
 
@@ -1164,7 +1141,7 @@ def check_window_contract(student, play):
 # ------------------------------------------------------------------ move ordering
 def test_get_order_value(student, blame):
     """get_order_value reads the cached value of the previous depth (0 when there is none)"""
-    on_its_own(student, blame, "get_order_value", "for a position",
+    blame.on_its_own(student, "get_order_value", "for a position",
                lambda play: check_order_value(student, play))
 
 
@@ -1249,7 +1226,7 @@ def order_cases():
 
 def test_alpha_beta_orders_moves(student, blame):
     """alpha_beta tries the moves in the order of the previous iteration's values"""
-    on_its_own(student, blame, "alpha_beta", "on a position",
+    blame.on_its_own(student, "alpha_beta", "on a position",
                lambda play: check_move_order(student, play))
 
 
@@ -1394,7 +1371,7 @@ def judge_best_ab(case, outcome, calls):
 
 def test_best_move_ab(student, blame, deepening_runs):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
-    on_its_own(student, blame, "best_move_ab", "on a position",
+    blame.on_its_own(student, "best_move_ab", "on a position",
                lambda play: check_best_move_ab(deepening_runs(play)))
 
 
@@ -1430,7 +1407,7 @@ def judge_deepening(case, outcome, calls):
 
 def test_best_move_ab_deepens(student, blame, deepening_runs):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
-    on_its_own(student, blame, "best_move_ab", "on a position",
+    blame.on_its_own(student, "best_move_ab", "on a position",
                lambda play: check_deepening(deepening_runs(play)))
 
 

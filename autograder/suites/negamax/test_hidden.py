@@ -89,16 +89,21 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autograder.suites.fixtures.gametrees import load_tree, to_nested
-from autograder.grading.checks import (Answer, Case, CheckFailed, answer_of, check_all, describe,
-                                       require,
+from autograder.grading import chunks
+from autograder.grading.checks import (Answer, Case, CheckFailed, Show, answer_of, check_all,
+                                       constant, describe, exact, play_on_instance, require,
                                        said, short)
+from autograder.grading.chunks import run_chunked
 from autograder.grading.reference import load_reference
-from autograder.grading.student import Callback, Outcome, Plan, Proxy
-from autograder.suites.fixtures.instrumented import (InstrumentedGame, MoveTree, Node, shown,
-                                                     tree_snapshot)
+from autograder.grading.student import Outcome, Plan, Proxy
+from autograder.suites.fixtures.instrumented import InstrumentedGame, shown
 from autograder.suites.negamax import games
-from autograder.suites.negamax.games import KitBoard, Twist
+from autograder.suites.negamax.games import KitBoard
+# (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
+from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Chooser, Game,
+                                                 decided_positions, draw, marks, open_positions,
+                                                 positions, rows_of, sample, trees, twist_for,
+                                                 twisted)
 from autograder.suites.verdicts import kept, refused
 
 ref = load_reference("negamax", "negamax")
@@ -108,182 +113,36 @@ ASK = ("getMoves", "evaluate", "getSide")
 TELL = ("makeMove", "undoMove")
 
 
-# ------------------------------------------------------------ positions
-def marks(cells):
-    return sum(1 for cell in cells if cell)
 
 
-def rows_of(cells):
-    return [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
 
 
-def is_open(cells):
-    return bool(games.MOVES[games.key_of(cells)])
 
 
-def side_of(cells):
-    return 2 if marks(cells) % 2 else 1
 
 
-def draw(cells):
-    rows = ["".join(".12"[c] for c in cells[i:i + 3]) for i in (0, 3, 6)]
-    if is_open(cells):
-        rows.append(f"(player {side_of(cells)} to move; moves are (x, y), column first)")
-    else:
-        rows.append("(the game is decided)")
-    return "\n".join(rows)
 
 
-@functools.cache
-def positions():
-    """Every reachable position as a tuple of 9 cells: fewest marks first."""
-    seen, todo = {(0,) * 9}, [(0,) * 9]
-    while todo:
-        cells = todo.pop()
-        board = KitBoard(cells)
-        for move in board.getMoves():
-            board.makeMove(move)
-            nxt = tuple(board.cells)
-            board.undoMove(move)
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return tuple(sorted(seen, key=lambda c: (marks(c), c)))
 
 
-@functools.cache
-def open_positions():
-    return tuple(c for c in positions() if is_open(c))
 
 
-@functools.cache
-def decided_positions():
-    return tuple(c for c in positions() if not is_open(c))
 
 
-@functools.cache
-def sample(count, low, high, seed):
-    """`count` open positions with low..high marks, seeded, smallest first."""
-    pool = [c for c in open_positions() if low <= marks(c) <= high]
-    return tuple(sorted(random.Random(seed).sample(pool, min(count, len(pool))),
-                        key=lambda c: (marks(c), c)))
 
 
-# ------------------------------------------------------------ games only the proxy knows
-@dataclass(frozen=True, eq=False)
-class Game:
-    """A position a search starts from, on a board of the grader's: tic-tac-toe
-    `cells` (with a `twist`, or plain) or a hand-built `tree` (player `first`
-    moves at its root)."""
-    name: str
-    cells: tuple | None = None
-    twist: Twist | None = None
-    tree: Node | None = None
-    first: int = 1
-
-    def board(self) -> InstrumentedGame:
-        """A fresh trusted board for one search."""
-        if self.tree is not None:
-            return InstrumentedGame(MoveTree(self.tree, first=self.first),
-                                    snapshot=tree_snapshot)
-        return InstrumentedGame(KitBoard(self.cells, self.twist),
-                                snapshot=games.board_snapshot)
-
-    @functools.cached_property
-    def text(self) -> str:
-        if self.tree is not None:
-            return (f"hand-built tree '{self.name}' (player {self.first} moves at the root; "
-                    "the moves are the tokens getMoves lists; values from player 1's view)\n"
-                    + games.draw_tree(self.tree))
-        text = draw(self.cells)
-        if self.twist is not None:
-            moves = KitBoard(self.cells, self.twist).getMoves()
-            text += (f"\n{self.twist.describe()}; here getMoves() returns "
-                     f"{short(moves, 120)}" if moves else "")
-        return text
-
-    @property
-    def size(self):
-        """For ordering cases smallest first."""
-        if self.tree is not None:
-            return (0, games.tree_size(self.tree))
-        return (1, 9 - marks(self.cells))
 
 
-def twist_for(index: int, *, keep=1.0, noise=0) -> Twist:
-    return Twist(salt=1000 + index, order=True, keep=keep, noise=noise)
 
 
-def twisted(cells, index, **kind) -> Game:
-    return Game(f"position {index}", cells, twist_for(index, **kind))
 
 
-FIXED_SHAPES = (
-    ("three by three", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 1),
-    ("three by three, player 2 first", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 2),
-    ("uneven, with values at inner nodes", [[[5, 6], [7, 4, 5]], [[3]], [[6], [6, 9]], [7]],
-     {(0,): 4, (1,): -2, (2,): 5, (3,): 1, (0, 0): 5, (0, 1): 6, (2, 1): 7}, 1),
-    ("two by two by two", [[[-1, 3], [5, 1]], [[-6, -4], [0, 9]]], {(0,): 1, (1,): -3}, 1),
-    ("a tie exactly at the bound", [[4, 7], [4, 2], [9, 4, 1], [3, 8]], {}, 1),
-    ("four plies", [[[[2, 8], [3, 1]], [[6, 0], [5, 4]]], [[[7, 3], [1, 9]], [[4, 4], [8, 2]]]],
-     {(0,): 2, (1,): 1, (0, 0): 3, (0, 1): 5, (1, 0): 4, (1, 1): 6}, 2),
-)
 
 
-RANDOM_TREES = 24
 
 
-@functools.cache
-def trees():
-    """Fixed shapes with fresh tokens and shifted values, then seeded random trees."""
-    found = []
-    shapes = list(FIXED_SHAPES)
-    for name in ("aima-5-2", "depth-limit", "ties-deep"):
-        nested, static = to_nested(load_tree(name))
-        shapes.append((name, nested, static, 1))
-    for index, (name, nested, static, first) in enumerate(shapes):
-        shift = random.Random(index).randint(-7, 7)
-        found.append(Game(f"shape {index + 1}", tree=games.token_tree(nested, static, 50 + index,
-                                                                     shift), first=first))
-    seed = 300
-    while len(found) < len(shapes) + RANDOM_TREES:
-        seed += 1
-        tree = games.random_tree(seed, depth=3 + seed % 3, widths=(1, 4))
-        if games.tree_depth(tree) >= 3 and games.tree_size(tree) <= 60:
-            found.append(Game(f"random {len(found) - len(shapes) + 1}", tree=tree,
-                              first=1 + seed % 2))
-    return tuple(found)
 
 
-# ------------------------------------------------------------ searches
-class Chooser:
-    """The `rng` handed to getBestMove and play: a seeded random.Random of the
-    grader's, reached through a proxy (the handout asks for rng.choice). It records
-    each choice: (what it was offered, what it chose), the first MAX_CHOICES."""
-    METHODS = ("choice", "randrange", "randint", "random", "sample")
-    MAX_CHOICES = 20
-
-    def __init__(self, seed):
-        self._rng = random.Random(seed)
-        self.choices = []
-
-    def choice(self, seq):
-        chosen = self._rng.choice(seq)
-        if len(self.choices) < self.MAX_CHOICES:
-            self.choices.append((list(seq) if type(seq) in (list, tuple) else seq, chosen))
-        return chosen
-
-    def randrange(self, *args):
-        return self._rng.randrange(*args)
-
-    def randint(self, a, b):
-        return self._rng.randint(a, b)
-
-    def random(self):
-        return self._rng.random()
-
-    def sample(self, population, k):
-        return self._rng.sample(population, k)
 
 
 #: The method each kind of search relies on ([relies_on] in assignment.toml):
@@ -313,15 +172,6 @@ def grader_method(kind: str, board: InstrumentedGame, depth):
         return ref.NegaMax(board, searcher_depth).getBestMove(depth, rng)
     searcher_depth = depth
     return getBestMove
-
-
-def play_on_instance(plan: Plan, obj, method: str, function) -> None:
-    """Make `obj.method` the grader's `function` for this plan: an entry in the
-    instance's __dict__ comes before the class's method, so the student's
-    `self.method(...)` calls it. A student object without a __dict__ keeps its
-    own (the step's exception is caught)."""
-    inside = plan.get(obj.attr("__dict__"), default=None)
-    plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -475,11 +325,6 @@ def judged(search: Search) -> str:
     return search.name.rpartition(".")[2]
 
 
-def plays(blame, function: str) -> dict:
-    """What `blame.judging` is told was played by the grader for `function`."""
-    return {f"negamax.{name}": None for name in blame.relies_on.get(function, ())}
-
-
 def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
                scope="on a board of the grader's"):
     """check_all over runs: `judge(run)` sees the student's answer (the plan's
@@ -488,15 +333,10 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
     says whether the method was judged with the grader's helpers."""
     chosen = cases(runs, expected)
     function = judged(runs[0].search)
-    play = plays(blame, function) if runs[0].search.played else None
+    play = blame.helpers(function) if runs[0].search.played else None
     with blame.judging(function, scope, play):
-        try:
-            check_all(summary, chosen, [own_answer(r) for r in runs],
-                      lambda case, outcome: judge(case.args[0]), hint=hint)
-        except CheckFailed as failure:
-            if failure.problem:
-                failure.got, failure.problem = failure.problem, None
-            raise
+        check_all(summary, chosen, [own_answer(r) for r in runs],
+                  lambda case, outcome: judge(case.args[0]), hint=hint, show=Show.REASON)
 
 
 def window(alpha, beta):
@@ -512,80 +352,8 @@ def smallest_first(searches):
 
 
 # ------------------------------------------------------------ the student's board
-# Plain data, no proxies. Each plan checks CHUNK positions. The methods' calls
-# are caught one by one, so one position's exception does not hide the others;
-# a board that cannot even be built stops its plan, and a plan whose positions
-# loop forever times out as a whole (after CHUNK_TIMEOUT calls' time).
-CHUNK = 50
-CHUNK_TIMEOUT = 5
-
-
-def run_chunked(student, name, items, steps, cache=True):
-    """For each item, `steps(plan, item)` adds its calls and returns the Value to
-    judge (calls that may raise are added with catch=True); plans of CHUNK items
-    run in one request. One Outcome per item. Without `cache`, for items of this
-    submission only, the plans are built for this call."""
-    plans = _chunk_plans(name, items, steps) if cache else _build_plans(name, items, steps)
-    outcomes = student.run([plan for plan, _ in plans],
-                           timeout=student.timeouts.call * CHUNK_TIMEOUT)
-    found = []
-    for (_, item_of_step), outcome, start in zip(plans, outcomes, range(0, len(items), CHUNK)):
-        found += _unpack(outcome, min(CHUNK, len(items) - start), item_of_step)
-    return found
-
-
-_PLANS = {}
-
-
-def _chunk_plans(name, items, steps):
-    """The plans for `items` (cached: the items are cached too), each with a table
-    from step number to the item it belongs to."""
-    key = (name, id(items))
-    if key not in _PLANS:
-        _PLANS[key] = (items, _build_plans(name, items, steps))
-    return _PLANS[key][1]
-
-
-def _build_plans(name, items, steps):
-    plans = []
-    for start in range(0, len(items), CHUNK):
-        plan, item_of_step, values = Plan(name), [], []
-        for index, item in enumerate(items[start:start + CHUNK]):
-            values.append(steps(plan, item))
-            item_of_step += [index] * (len(plan.steps) - len(item_of_step))
-        plans.append((plan.returns(values), tuple(item_of_step)))
-    return tuple(plans)
-
-
-def _caught(value):
-    return type(value) is dict and set(value) == {"raised"} and type(value["raised"]) is dict
-
-
-def _raised(raised):
-    return Outcome(raised={k: None if raised.get(k) is None else str(raised[k])
-                           for k in ("type", "message", "where")})
-
-
-def _unpack(outcome, count, item_of_step):
-    """One Outcome per item of a chunk's plan."""
-    if outcome.raised is not None:
-        # A step without catch raised (building the board): that item raised, the
-        # others of the chunk were not judged.
-        step = outcome.raised.get("step")
-        failing = item_of_step[step] if type(step) is int and step < len(item_of_step) else 0
-        unreached = Outcome(failure="unreached", detail="not judged: an earlier call failed")
-        return [_raised(outcome.raised) if i == failing else unreached for i in range(count)]
-    if not outcome.answered:
-        detail = outcome.detail
-        if outcome.failure == "timeout":
-            detail += f" (while checking {count} positions in one go; this is the first of them)"
-        return [Outcome(failure=outcome.failure, detail=detail)] * count
-    values = outcome.value
-    if type(values) is not list or len(values) != count:
-        return [Outcome(failure="bad_value", detail="the answers came back malformed")] * count
-    return [_raised(v["raised"]) if _caught(v) else Outcome(ok=True, value=v) for v in values]
-
-
+# Plain data, no proxies, in chunked plans (grading/chunks.py): the methods' calls
+# are caught one by one, so one position's exception does not hide the others.
 READS = ("winner", "evaluate", "getSide", "getMoves")
 
 
@@ -597,14 +365,6 @@ def own_items():
         legal = games.MOVES[games.key_of(cells)]
         found.append((cells, legal[index % len(legal)] if legal else None))
     return tuple(found)
-
-
-def constant(value):
-    """A function of the grader's that answers `value` (a helper played for one
-    position: the board the plan built does not change while it is asked)."""
-    def played(*_, **__):
-        return value
-    return played
 
 
 def play_board_helpers(plan, board, cells, methods=("winner", "getSide")) -> None:
@@ -671,7 +431,7 @@ def helpers_wrong(item, outcome) -> tuple[str, ...]:
     if move is not None:
         mine.append(("getSide", values[2], side))
     return tuple(name for name, got, want in mine
-                 if _caught(got) or type(got) is not type(want) or got != want)
+                 if chunks.caught(got) or type(got) is not type(want) or got != want)
 
 
 def _played_steps(plan, suspect):
@@ -701,18 +461,6 @@ def own_board_runs(student):
     return outcomes
 
 
-def _column(outcome, columns):
-    """The part of a position's combined outcome that one check judges."""
-    values = outcome.value
-    if type(values) is not list or len(values) <= max(columns):
-        return Outcome(failure="bad_value", detail="the answers came back malformed")
-    picked = [values[c] for c in columns]
-    if len(picked) == 1:
-        return _raised(picked[0]["raised"]) if _caught(picked[0]) else Outcome(ok=True,
-                                                                             value=picked[0])
-    return Outcome(ok=True, value=picked)
-
-
 def own_outcomes(student, own_runs, name, chosen, columns, steps, keep=lambda item: True):
     """The outcomes of `chosen` (cases in own_items order, `keep` selects the
     items they come from), taken from the combined runs; if any position of
@@ -720,7 +468,7 @@ def own_outcomes(student, own_runs, name, chosen, columns, steps, keep=lambda it
     alone, so one method's endless loop does not fail the others' checks."""
     picked = [o for item, o in zip(own_items(), own_runs) if keep(item)]
     if all(o.answered for o in picked):
-        return [_column(o, cols) for o in picked for cols in columns]
+        return [chunks.column(o, cols) for o in picked for cols in columns]
     return run_chunked(student, name, chosen, steps)
 
 
@@ -740,19 +488,12 @@ def _method_steps(method):
     return steps
 
 
-def exact(case, outcome):
-    got, want = outcome.value, case.expected
-    if type(got) is not type(want) or got != want:
-        return f"returned {short(got)}"
-    return None
-
-
 def _check_board(student, own_runs, blame, method, summary, hint):
     chosen = board_cases(method)
     keep = (lambda item: item[1] is not None) if method == "getSide" else (lambda item: True)
     outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
                             [(READS.index(method),)], _method_steps(method), keep)
-    with blame.judging(method, "on a position", plays(blame, method)):
+    with blame.judging(method, "on a position", blame.helpers(method)):
         check_all(summary, chosen, outcomes, exact, hint=hint)
 
 
@@ -824,8 +565,8 @@ def _check_move(student, own_runs, blame, method, hint):
 
     def judge(case, outcome):
         call, field = outcome.value
-        if _caught(call):
-            return said(_raised(call["raised"]))
+        if chunks.caught(call):
+            return said(chunks.raised(call["raised"]))
         if field != case.expected:
             return f"the field became {short(field)}"
         return None
@@ -833,13 +574,9 @@ def _check_move(student, own_runs, blame, method, hint):
     outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
                             [(first, first + 1)], _move_steps(method),
                             keep=lambda item: item[1] is not None)
-    with blame.judging(method, "on a position", plays(blame, method)):
-        try:
-            check_all(f"{method} changed the wrong cell", chosen, outcomes, judge, hint=hint)
-        except CheckFailed as failure:
-            if failure.problem:
-                failure.got, failure.problem = failure.problem, None
-            raise
+    with blame.judging(method, "on a position", blame.helpers(method)):
+        check_all(f"{method} changed the wrong cell", chosen, outcomes, judge, hint=hint,
+                  show=Show.REASON)
 
 
 def test_make_move(student, own_board_runs, blame):
@@ -1145,7 +882,7 @@ def test_best_move_random_choice(student, blame):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
     runs = run(student, on_its_own(choice_searches()))
     with blame.judging("getBestMove", "on a board of the grader's",
-                       plays(blame, "getBestMove")):
+                       blame.helpers("getBestMove")):
         _random_choice(runs)
 
 
@@ -1248,7 +985,7 @@ def test_edge_cases(student, blame):
     found = edge_searches()
     runs = run(student, on_its_own(tuple(s for s, _ in found)))
     with blame.judging("getEvaluatedMoves", "on a board of the grader's",
-                       plays(blame, "getEvaluatedMoves")):
+                       blame.helpers("getEvaluatedMoves")):
         _edge_cases(found, runs)
 
 
@@ -1453,17 +1190,12 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             # the board's records in their own checks.
             done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
             judged += len(done)
-            try:
-                check_all("explore broke the make/undo discipline",
-                          cases(done, lambda r: "the board as it was, every move taken back"),
-                          [_as_answered(own_answer(r)) for r in done],
-                          lambda case, outcome: discipline(case.args[0]),
-                          hint="every makeMove needs an undoMove of the same move before you "
-                               "return, on a cut too; take back the last move made first")
-            except CheckFailed as failure:
-                if failure.problem:
-                    failure.got, failure.problem = failure.problem, None
-                raise
+            check_all("explore broke the make/undo discipline",
+                      cases(done, lambda r: "the board as it was, every move taken back"),
+                      [_as_answered(own_answer(r)) for r in done],
+                      lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
+                      hint="every makeMove needs an undoMove of the same move before you "
+                           "return, on a cut too; take back the last move made first")
         if not judged:      # nothing searched, so nothing was shown to be restored
             first = explore_runs[0]
             require(first.outcome)

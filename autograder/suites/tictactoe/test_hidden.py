@@ -37,10 +37,10 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Case, CheckFailed, answer_of, check_all, describe,
+from autograder.grading.checks import (Case, CheckFailed, answer_of, check_all, describe, exact,
                                        require, short)
 from autograder.grading.reference import load_reference
-from autograder.suites.verdicts import check_probes, kept, slow
+from autograder.suites.verdicts import changed_input, check_probes, kept, slow
 
 ref = load_reference("tictactoe", "tictactoe")
 X, O, E = ref.X, ref.O, ref.EMPTY
@@ -115,23 +115,9 @@ def cases(function, boards_of, expected=None, extra=()):
                  draw(b), expected(b) if expected else None) for b in boards]
 
 
-def exact(case, outcome):
-    """Right value of the right type (True is not 1, a list is not a set)."""
-    got, want = outcome.value, case.expected
-    if type(got) is not type(want) or got != want:
-        return f"returned {short(got)}"
-    return None
-
-
 def run(student, function, boards_of, expected, extra=(), play=None):
     chosen = cases(function, boards_of, expected, extra)
     return chosen, student.map(M + function, [c.args for c in chosen], play=play)
-
-
-def grader_plays(blame, function):
-    """Judge `function` on its own: the functions it relies on ([relies_on] in
-    assignment.toml) are played by the reference for the check's calls."""
-    return blame.plays(function, "tictactoe", ref)
 
 
 # ------------------------------------------------------------------ the checks
@@ -222,20 +208,14 @@ def test_result(student, result_runs, blame):
     def attempt(play):
         check_all("result built the wrong board", *result_runs(play), judge)
     blame.check(student, "result", "for a move on an unfinished position",
-                grader_plays(blame, "result"), attempt)
+                blame.plays("result"), attempt)
 
 
 def test_result_keeps_its_input(student, result_runs, blame):
     """result never changes the board it was given (rows included)"""
     def judge(case, outcome):
-        second = outcome.again
-        if second is not None and second.answered and second.value == outcome.value \
-                and type(second.value) is type(outcome.value):
-            return None
-        said = (describe(second) if second is not None and not second.answered else
-                f"returned {short(second.value)}" if second is not None else "gave no answer")
-        return (f"called again with the same board and move, it {said}: the first call "
-                f"changed the board it was given")
+        return changed_input(outcome, "board and move", "the board it was given",
+                             same=lambda a, b: a == b and type(a) is type(b))
     hint = "copy every row (copy.deepcopy), not just the outer list"
 
     def attempt(play):
@@ -249,7 +229,7 @@ def test_result_keeps_its_input(student, result_runs, blame):
         check_probes(student, "result changed the board it was given", M + "result",
                      M + "result", _probe_cases(), _probes, "board", hint=hint)
     blame.check(student, "result", "for a move on an unfinished position",
-                grader_plays(blame, "result"), attempt)
+                blame.plays("result"), attempt)
 
 
 def _quote_the_board_after(student, failed, chosen):
@@ -318,7 +298,7 @@ def _taken_cases():
 def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
     blame.check(student, "result", "for a cell that is already taken",
-                grader_plays(blame, "result"), lambda play: _expect_exception(
+                blame.plays("result"), lambda play: _expect_exception(
                     student, "result accepted a cell that is already taken", _taken_cases(),
                     play))
 
@@ -334,7 +314,7 @@ def _off_board_cases():
 def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
     blame.check(student, "result", "for a cell that is not on the board",
-                grader_plays(blame, "result"), lambda play: _expect_exception(
+                blame.plays("result"), lambda play: _expect_exception(
                     student, "result accepted a cell that is not on the board",
                     _off_board_cases(), play))
 
@@ -353,7 +333,7 @@ def test_terminal(student, blame):
         chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
         check_all("terminal was wrong", chosen, outcomes, exact,
                   hint="a game ends with a winner or with a full board")
-    blame.check(student, "terminal", "on a position", grader_plays(blame, "terminal"), attempt)
+    blame.check(student, "terminal", "on a position", blame.plays("terminal"), attempt)
 
 
 def test_utility(student, blame):
@@ -361,7 +341,7 @@ def test_utility(student, blame):
     def attempt(play):
         chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
         check_all("utility returned the wrong score", chosen, outcomes, exact)
-    blame.check(student, "utility", "on a finished game", grader_plays(blame, "utility"),
+    blame.check(student, "utility", "on a finished game", blame.plays("utility"),
                 attempt)
 
 
@@ -373,7 +353,7 @@ def test_minimax_on_finished_games(student, blame):
         outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
         with say_the_work(chosen, outcomes):
             check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
-    blame.check(student, "minimax", "on a finished game", grader_plays(blame, "minimax"),
+    blame.check(student, "minimax", "on a finished game", blame.plays("minimax"),
                 attempt)
 
 
@@ -493,7 +473,7 @@ def check_minimax(student, blame, own_minimax, keys, played_keys, hint):
             check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
                       hint=hint)
     blame.check(student, "minimax", "on an unfinished position",
-                grader_plays(blame, "minimax"), attempt)
+                blame.plays("minimax"), attempt)
 
 
 def test_minimax_openings(student, blame, own_minimax):

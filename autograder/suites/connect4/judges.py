@@ -1,0 +1,344 @@
+"""What connect4's checks say about a wrong answer, in the handout's words: which
+of the 25 lines `lines` got wrong, and how a search's visits, expansions and
+counts differ from alpha-beta's on one of the grader's games (games.SubsetGame).
+Game knowledge only; the checks are in test_hidden.py."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from autograder.grading.checks import Case, short
+from autograder.grading.reference import load_reference
+from autograder.grading.student import Callback, Plan
+from autograder.suites.connect4 import games
+from autograder.suites.connect4.games import Rotation, SubsetGame, View, reference_search
+from autograder.suites.connect4.positions import draw
+
+ref = load_reference("connect4", "connect4")
+M = "connect4."
+INF = math.inf
+
+
+STAT_NAMES = ("nodes", "expanded", "evaluations", "prunings")
+
+
+GAME_HINT = ("this check gives your search a game of the grader's: its own nextstates "
+             "(fewer moves, another order) and its own evaluation; look up nextstates in "
+             "the module and use the evaluation argument when the search runs")
+
+
+# The lines by kind, in the handout's order: (kind, the name of one line, of several,
+# the numbers that tell the lines of the kind apart).
+LINE_KINDS = (("rows", "row", "rows", tuple(range(6))),
+              ("columns", "column", "columns", tuple(range(7))),
+              ("diagonals running down to the right", "starting at cell", "starting at cells",
+               (14, 7, 0, 1, 2, 3)),
+              ("diagonals running down to the left", "starting at cell", "starting at cells",
+               (3, 4, 5, 6, 13, 20)))
+
+
+LINE_NAMES = [(kind, f"{label} {start}") for kind, label, _, starts in LINE_KINDS
+              for start in starts]
+
+
+#: A board whose every cell holds a different character: each line returned
+#: for it says exactly which cells it read, in which order.
+LABELS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEF"
+
+
+def _cells_of(text):
+    return ", ".join(str(LABELS.index(ch)) if ch in LABELS else repr(ch) for ch in text)
+
+
+def _missing_lines(missing, want):
+    """The missing lines in words, a whole kind at once where all of it is missing."""
+    notes = []
+    for kind, _, labels, starts in LINE_KINDS:
+        gone = [i for i in missing if LINE_NAMES[i][0] == kind]
+        if len(gone) == len(starts):
+            notes.append(f"all {len(starts)} {kind} ({labels} "
+                         f"{', '.join(map(str, starts))})")
+        else:
+            notes += [f"{_one_line(i)} (cells {_cells_of(want[i])})" for i in gone]
+    return notes
+
+
+def _one_line(index):
+    kind, name = LINE_NAMES[index]
+    if kind in ("rows", "columns"):
+        return name
+    return f"the diagonal running down to the {kind.rsplit(' ', 1)[-1]} {name}"
+
+
+def lines_difference(got):
+    """Which of the 25 lines `got` (lines of the labelled board) has, misses or
+    misplaces, in words; None if it is right."""
+    want = ref.lines(list(LABELS))
+    if type(got) is not list or any(type(line) is not str for line in got):
+        return None
+    if got == want:
+        return None
+    present = [i for i, line in enumerate(want) if line in got]
+    notes = [f"{len(present)} of the 25 lines are there"
+             + (f" ({len(got)} returned)" if len(got) != len(want) else "")]
+    missing = [i for i in range(len(want)) if i not in present]
+    turned = [i for i in missing if want[i][::-1] in got]
+    gone = [i for i in missing if i not in turned]
+    if gone:
+        notes.append("missing: " + "; ".join(_missing_lines(gone, want)))
+    for i in turned[:3]:
+        notes.append(f"{_one_line(i)} is read from the wrong end")
+    strangers = [line for line in got if line not in want and line[::-1] not in want]
+    for line in strangers[:2]:
+        notes.append(f"not one of the 25: a line of the cells {_cells_of(line)}")
+    if not missing and not strangers:
+        moved = next(i for i, line in enumerate(want) if i >= len(got) or got[i] != line)
+        notes.append(f"all there, but not in the handout's order: line {moved} should be "
+                     f"{_one_line(moved)}")
+    return "; ".join(notes)
+
+
+# ------------------------------------------------------------------ the search
+@dataclass(frozen=True)
+class Search:
+    """One search of a technique check: maximize/minimize (whoever moves) from
+    `state` with Bremse `bremse`, full window, on the grader's game `salt`;
+    `rotate` passes an order function of ours (the children rotated by one)."""
+    state: tuple
+    bremse: int
+    salt: int
+    rotate: bool = False
+
+    @property
+    def who(self):
+        return "maximize" if len(self.state) % 2 == 0 else "minimize"
+
+    def call(self, with_stats=True):
+        extra = (", stats" if with_stats else "") + (", order" if self.rotate else "")
+        return f"{self.who}(state, -inf, inf, bremse={self.bremse}, evaluation{extra})"
+
+
+@functools.cache
+def expected_search(search: Search) -> games.Expected:
+    return reference_search(search.salt, search.state, search.bremse,
+                            Rotation() if search.rotate else None)
+
+
+def game_note(search: Search) -> str:
+    if len(search.state) == games.CELLS:
+        return "(the board is full: the game is over)"
+    if games.real_value(search.state):
+        return "(four in a row: the game is over)"
+    columns = [cell % 7 for cell in SubsetGame(search.salt).moves(search.state)]
+    return ("(in this check's game the player to move may play only the columns "
+            f"{', '.join(map(str, columns))} here, in that order, and positions are worth "
+            "numbers of the grader's)")
+
+
+def search_case(search: Search, expected_text: str, with_stats=True) -> Case:
+    return Case(search.call(with_stats), (search,), f"{draw(search.state)}\n{game_note(search)}",
+                expected_text)
+
+
+class GameTerminal:
+    """terminal_test played by the grader on one of its games: the handout's rule
+    (the evaluation passed in says at least WIN or at most -WIN, or all 42 cells
+    are taken), asked only about positions the game handed out. The search's
+    evaluation comes back as the grader's own, so its calls are logged as the
+    reference's are, at no extra round trip."""
+
+    def __init__(self, handout):
+        self.handout = handout
+
+    def __call__(self, state, evaluation=None):
+        key = games.handed(self.handout, "terminal_test", state)
+        return ref.terminal_test(list(key), evaluation)
+
+
+def game_plays(game) -> dict:
+    """What the grader plays in a search on `game` (patched for the plan): the
+    game's nextstates and the handout's terminal_test on it."""
+    return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
+
+
+def search_plan(search: Search, game: SubsetGame, with_stats: bool, play=None) -> Plan:
+    """The student's search on `game`: nextstates patched for the plan (and, with
+    `play`, terminal_test: the handout's on the game), the evaluation (and the
+    order) passed as callbacks; nothing else of ours."""
+    plan = Plan(search.who)
+    for target, function in game_plays(game).items():
+        if play or target == M + "nextstates":
+            plan.patch(target, Callback(function))
+    stats = plan.call(M + "SearchStats") if with_stats else None
+    order = Callback(Rotation()) if search.rotate else None
+    found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
+                      Callback(game.evaluation), stats, order)
+    result = {"found": found}
+    if with_stats:
+        result["stats"] = {name: plan.get(stats.attr(name), default=None)
+                           for name in STAT_NAMES}
+    return plan.returns(result)
+
+
+def bypass_note(log, search: Search):
+    """Why a search looks as if it searched another game than the one given. (A
+    search that reaches a position the game never offered is refused at its first
+    question about it, see games.SubsetGame: the log holds handed-out positions only.)"""
+    view = View.of(log)
+    if not view.visits:
+        return ("the search never called the evaluation it was given nor nextstates; "
+                + GAME_HINT)
+    if not any(kind == "e" for kind, _ in log):
+        return "the search never called the evaluation it was given; " + GAME_HINT
+    return None
+
+
+def _found(outcome):
+    """(best, value) the search returned, or a reason it is not that."""
+    result = outcome.value if type(outcome.value) is dict else {}
+    found = result.get("found")
+    if type(found) not in (tuple, list) or len(found) != 2:
+        return None, f"returned {short(found)}, not (best_state, value)"
+    best, value = found
+    if type(value) not in (int, float):
+        return None, f"returned the value {short(value)}, not a number"
+    return (best, value), None
+
+
+def judge_value(search: Search, outcome, game: SubsetGame):
+    found, problem = _found(outcome)
+    if problem:
+        return problem
+    best, value = found
+    want = expected_search(search)
+    shown = f"returned ({short(best, 80)}, {short(value)})"
+    if value != want.value:
+        return shown, bypass_note(game.log, search)
+    if want.best is None:
+        return None if best is None else (shown, "no successor expected at this position")
+    if best not in [list(child) for child in want.good]:
+        if best not in game.children(search.state):
+            return shown, "that is not one of the successors the game offers here"
+        return shown, "that successor does not reach the value"
+    return None
+
+
+def below(key, search):
+    """Where `key` is in the search tree, in words."""
+    depth = len(key) - len(search.state)
+    return "at the root" if depth == 0 else \
+        f"{depth} move{'s' if depth > 1 else ''} below the root"
+
+
+def view_difference(log, want: View, search: Search):
+    """How the positions the search visited and expanded differ from the
+    handout's, in words."""
+    got = View.of(log)
+    stranger = bypass_note(log, search)
+    if stranger:
+        return stranger
+    summary = f"the search visited {len(got.visits)} positions and expanded {len(got.expanded)}"
+    same = 0
+    for mine, theirs in zip(got.visits, want.visits):
+        if mine != theirs:
+            break
+        same += 1
+    if same < len(got.visits) and same < len(want.visits):
+        key = got.visits[same]
+        where = f"{list(key)} ({below(key, search)})"
+        if key in set(want.visits):
+            return (f"{summary}; the first {same} in the handout's order, then {where}, "
+                    "which the handout's search visits later (another order?)")
+        return (f"{summary}; the first {same} in the handout's order, then {where}, which "
+                "alpha-beta never visits (a cut-off missed before it?)")
+    if same < len(want.visits):
+        return (f"{summary}; it stopped after {same} positions in the handout's order, "
+                "where alpha-beta goes on (children that must be searched were skipped)")
+    if same < len(got.visits):
+        key = got.visits[same]
+        return (f"{summary}; after the {same} positions in the handout's order it went on "
+                f"to {list(key)} ({below(key, search)}), where "
+                "alpha-beta has already stopped")
+    expanded, theirs = set(got.expanded), set(want.expanded)
+    for key in got.expanded:
+        if key not in theirs:
+            return (f"{summary}; it expanded {list(key)} ({below(key, search)}), which the "
+                    "handout's search evaluates (the depth limit, or a finished game)")
+    for key in want.expanded:
+        if key not in expanded:
+            return (f"{summary}; it evaluated {list(key)} ({below(key, search)}) instead of "
+                    "expanding it")
+    twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
+    if twice is None:
+        return f"{summary}; it expanded the handout's positions, but in another order"
+    return (f"{summary}; it called nextstates more than once on {list(twice)} "
+            f"({below(twice, search)}): each position is expanded at most once")
+
+
+def judge_work(search: Search, outcome, game: SubsetGame):
+    found, problem = _found(outcome)
+    if problem:
+        return problem
+    want = expected_search(search)
+    if found[1] != want.value:
+        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
+    seen = View.of(game.log)
+    if seen != want.view:
+        return ("visited other positions than the handout's alpha-beta",
+                view_difference(game.log, want.view, search))
+    stats = outcome.value.get("stats")
+    if stats != want.stats:
+        return (f"the SearchStats counted {short(stats)}",
+                f"the grader saw the search visit {want.stats['nodes']} positions, expand "
+                f"{want.stats['expanded']}, evaluate {want.stats['evaluations']} and cut off "
+                f"{times(want.stats['prunings'])}")
+    return None
+
+
+def times(count):
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def finished(key) -> bool:
+    return len(key) == games.CELLS or bool(games.real_value(key))
+
+
+def judge_stops(search: Search, outcome, game: SubsetGame):
+    """Right value, no finished game expanded, and a finished root evaluated at once
+    (counted as one evaluated node)."""
+    found, problem = _found(outcome)
+    if problem:
+        return problem
+    want = expected_search(search)
+    if found[1] != want.value:
+        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
+    seen = View.of(game.log)
+    past = [key for key in seen.expanded if finished(key)]
+    if past:
+        return (f"called nextstates on {list(past[0])}, where the game is already over",
+                f"{below(past[0], search)}; a finished game is evaluated, never expanded")
+    if finished(search.state):
+        stats = outcome.value.get("stats")
+        if stats != want.stats:
+            return (f"the SearchStats counted {short(stats)}",
+                    "the game is over at the root: one node, evaluated")
+    return None
+
+
+class GameSearch:
+    """maximize or minimize played by the grader (the reference) on one of its
+    games, for a check of a function that calls the search (shallow_order): a
+    search bug costs the search's checks, not this one's."""
+
+    def __init__(self, who: str, game: SubsetGame):
+        self.who, self.game = who, game
+
+    def __call__(self, state, alpha=-INF, beta=INF, bremse=6, evaluation=None, stats=None,
+                 order=None):
+        if stats is not None:
+            raise TypeError("this check's search counts nothing: pass stats=None")
+        with games.reference_on(self.game):
+            return getattr(ref, self.who)(list(state), alpha, beta, bremse, evaluation, None,
+                                          order)
