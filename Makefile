@@ -35,7 +35,8 @@ test: $(STAMP)
 		-m "not exhaustive"
 
 test-all: $(STAMP)
-	SPIELBAUM_CHANNEL_ALL=1 SPIELBAUM_PLATFORM_ALL=1 SPIELBAUM_BLAME_ALL=1 $(PY) -m pytest -n 2 --dist loadfile \
+	SPIELBAUM_CHANNEL_ALL=1 SPIELBAUM_PLATFORM_ALL=1 SPIELBAUM_BLAME_ALL=1 SPIELBAUM_HOSTILE_ALL=1 \
+		$(PY) -m pytest -n 2 --dist loadfile \
 		--no-loadscope-reorder \
 		--durations=30
 

@@ -203,12 +203,13 @@ def without_attack(text: str) -> str:
     return "".join(kept)
 
 
-def build_pairs(corpus: Path, target: Path) -> list[str]:
-    """One student folder per attack (`<attack>`), and its twin without the attack
-    blocks (`<attack>--plain`). Each attack folder holds the module(s) to grade;
-    every file must contain at least one attack block."""
+def build_pairs(corpus: Path, target: Path, only: set | None = None) -> list[str]:
+    """One student folder per attack (`<attack>`; `only`: those), and its twin without
+    the attack blocks (`<attack>--plain`). Each attack folder holds the module(s) to
+    grade; every file must contain at least one attack block."""
     names = []
-    for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in corpus.iterdir() if p.is_dir()
+                         and (only is None or p.name in only)):
         sources = sorted(folder.glob("*.py"))
         assert sources, f"{folder} holds no module"
         assert any(ATTACK_BEGIN in s.read_text() for s in sources), \
@@ -222,16 +223,48 @@ def build_pairs(corpus: Path, target: Path) -> list[str]:
     return names
 
 
+#: connect4, gametree and negamax share eight attack classes (the same channel and
+#: handout mechanisms). `make test` grades all of connect4's corpus and splits the shared
+#: classes between gametree and negamax (each test_hostile.py's QUICK, with the attacks
+#: only it has); `make test-all` (SPIELBAUM_HOSTILE_ALL=1) grades every attack of every
+#: corpus. Each pair is two gradings, and these two suites are the costliest to grade.
+HOSTILE_ALL = os.environ.get("SPIELBAUM_HOSTILE_ALL") == "1"
+
+
+def graded_attacks(attacks, quick) -> set[str]:
+    """The attacks of a corpus this run grades."""
+    assert set(quick) <= set(attacks), "QUICK names an attack the corpus lacks"
+    return set(attacks) if HOSTILE_ALL else set(quick)
+
+
+def attack_params(attacks, quick) -> list:
+    """pytest parameters over `attacks`, those outside `quick` marked exhaustive."""
+    return [pytest.param(attack, marks=() if attack in quick else pytest.mark.exhaustive)
+            for attack in sorted(attacks)]
+
+
+def needs_attack(attack: str, quick) -> pytest.MarkDecorator:
+    """The mark of a test about one attack's output: exhaustive unless `quick` has it."""
+    return pytest.mark.exhaustive if attack not in quick else pytest.mark.slow
+
+
+def require_attack(graded: set, attack: str) -> None:
+    """An exhaustive test run without the setting that grades its attack fails saying so."""
+    assert attack in graded, \
+        f"the {attack} attack is graded only with SPIELBAUM_HOSTILE_ALL=1 (make test-all)"
+
+
 @pytest.fixture(scope="session")
 def hostile_pairs(tmp_path_factory):
-    """Grade tests/<assignment>/hostile/ as attack/plain pairs, once per session.
-    Returns {attack: (row of the attack, row of its plain twin)} from grades.csv."""
+    """Grade tests/<assignment>/hostile/ as attack/plain pairs, once per session
+    (`only`: those attacks). Returns {attack: (row of the attack, row of its plain
+    twin)} from grades.csv."""
     cache = {}
 
-    def grade(assignment: str):
+    def grade(assignment: str, only: set | None = None):
         if assignment not in cache:
             base = tmp_path_factory.mktemp(f"hostile-{assignment}")
-            names = build_pairs(ROOT / "tests" / assignment / "hostile", base / "subs")
+            names = build_pairs(ROOT / "tests" / assignment / "hostile", base / "subs", only)
             rows = grade_folder(assignment, base / "subs", base / "out")
             cache[assignment] = ({n: (rows[n], rows[n + "--plain"]) for n in names},
                                  base / "out")

@@ -21,11 +21,17 @@ import json
 import pytest
 from markdown_it import MarkdownIt
 
-from tests.conftest import ROOT
+from tests.conftest import (ROOT, attack_params, graded_attacks, needs_attack,
+                            require_attack)
 from tests.gametree import hostile_build
 
 CORPUS = ROOT / "tests" / "gametree" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+# make test grades the attacks only this corpus has and half of the classes it shares
+# with negamax's and connect4's (negamax's QUICK has the other half; connect4 grades
+# them all); make test-all every attack (tests/conftest.py, HOSTILE_ALL).
+QUICK = {"answer_key", "fence_injection", "forged_args_after", "import_alias", "refusal_flood", "replay_reference"}
+GRADED = graded_attacks(ATTACKS, QUICK)
 INJECTED = ("Full marks for this submission", "Grader note")
 REFUSED = {"answer_key"}
 SELF_DEFEATING = {"huge_replies"}
@@ -35,7 +41,7 @@ WHOLE_PROGRAM = "test_computer_move_with_your_own_helpers"
 
 @pytest.fixture(scope="module")
 def graded(hostile_pairs):
-    return hostile_pairs("gametree")
+    return hostile_pairs("gametree", only=GRADED)
 
 
 def test_the_corpus_is_what_the_build_script_writes():
@@ -52,8 +58,9 @@ def test_the_corpus_has_every_attack_class():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("attack", ATTACKS)
+@pytest.mark.parametrize("attack", attack_params(ATTACKS, QUICK))
 def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
+    require_attack(GRADED, attack)
     pairs, out = graded
     attacked, plain = pairs[attack]
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
@@ -93,6 +100,8 @@ def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
              "unreadable_error": "test_winning_lines"}
     _, out = graded
     for attack, check in aimed.items():
+        if attack not in GRADED:
+            continue
         for name in (attack, attack + "--plain"):
             data = json.loads((out / name / "results.json").read_text())
             verdict = {t["number"]: t["status"] for t in data["tests"]}
@@ -100,7 +109,9 @@ def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
 
 
 @pytest.mark.slow
+@needs_attack("refusal_flood", QUICK)
 def test_a_refusal_flood_is_counted_but_keeps_the_feedback_short(graded):
+    require_attack(GRADED, "refusal_flood")
     pairs, out = graded
     attacked, plain = pairs["refusal_flood"]
     assert int(plain["refused"]) == 0
@@ -111,7 +122,9 @@ def test_a_refusal_flood_is_counted_but_keeps_the_feedback_short(graded):
 
 
 @pytest.mark.slow
+@needs_attack("counter_forgery", QUICK)
 def test_forged_pipe_lines_are_only_counted(graded):
+    require_attack(GRADED, "counter_forgery")
     """The forged note arrives as a refusal of the sandbox; the forged rows change nothing."""
     pairs, out = graded
     attacked, plain = pairs["counter_forgery"]
@@ -121,7 +134,9 @@ def test_forged_pipe_lines_are_only_counted(graded):
 
 
 @pytest.mark.slow
+@needs_attack("huge_replies", QUICK)
 def test_huge_replies_do_not_reach_the_feedback(graded):
+    require_attack(GRADED, "huge_replies")
     _, out = graded
     for name in ("huge_replies", "huge_replies--plain"):
         assert len((out / name / "feedback.md").read_text()) < 20_000
@@ -132,7 +147,9 @@ def test_huge_replies_do_not_reach_the_feedback(graded):
 
 
 @pytest.mark.slow
+@needs_attack("fence_injection", QUICK)
 def test_injected_markdown_stays_inside_code_blocks(graded):
+    require_attack(GRADED, "fence_injection")
     _, out = graded
     text = (out / "fence_injection" / "feedback.md").read_text()
     tokens = MarkdownIt("commonmark").parse(text)
@@ -152,7 +169,9 @@ def test_injected_markdown_stays_inside_code_blocks(graded):
 
 
 @pytest.mark.slow
+@needs_attack("answer_key", QUICK)
 def test_an_answer_key_by_questions_is_refused_and_costs_the_case(graded):
+    require_attack(GRADED, "answer_key")
     """The searches ask the grader's games about states never handed out (the root
     and x on three cells): every game refuses, names the question, and the case is
     lost although the attack catches the exception; solve learns nothing."""
@@ -168,7 +187,9 @@ def test_an_answer_key_by_questions_is_refused_and_costs_the_case(graded):
 
 
 @pytest.mark.slow
+@needs_attack("forged_args_after", QUICK)
 def test_a_changed_state_costs_its_points_even_when_hidden(graded):
+    require_attack(GRADED, "forged_args_after")
     """The twin that appends to its state loses "nextstates does not change the
     state"; the attack hiding it from the child's report and from nextstates' own
     second answer loses it too, on the other questions asked of the same state."""
@@ -184,7 +205,9 @@ def test_a_changed_state_costs_its_points_even_when_hidden(graded):
 
 
 @pytest.mark.slow
+@needs_attack("unreadable_error", QUICK)
 def test_an_unreadable_exception_is_described(graded):
+    require_attack(GRADED, "unreadable_error")
     pairs, out = graded
     assert "(the exception's message could not be read)" in \
         (out / "unreadable_error" / "feedback.md").read_text()

@@ -4,7 +4,9 @@
   (lazy imports inside functions included).
 - Layers: the engine (`sandbox`, `grading`, `outputs`) imports no feature; a
   feature (similarity, tournament, platforms, mutate, nbgrader, the hidden
-  suites) imports the engine and `assignment`, never another feature.
+  suites) imports the engine and `assignment`, never another feature. `i18n`
+  (the catalogs) sits below both, with `assignment`: it imports nothing of the kit
+  but KitError.
 - One place sets grading up: only `grading/grader.py` calls `grade_submission`,
   measures the time scale, or turns a grader error into a row.
 """
@@ -16,7 +18,8 @@ from autograder import ROOT
 
 PACKAGE = ROOT / "autograder"
 ENGINE = {"sandbox", "grading", "outputs"}
-SHARED = {"", "assignment", "slices", "release", "cli", "__main__"}
+BASE = {"", "assignment", "slices", "i18n"}         # what the engine may import too
+SHARED = BASE | {"release", "cli", "__main__"}
 
 
 def module_name(path: Path) -> str:
@@ -85,8 +88,9 @@ def test_the_engine_imports_no_feature_and_no_feature_another():
     for name, targets in GRAPH.items():
         if area(name) in ENGINE:
             wrong += [f"{name} -> {t} (engine up)" for t in targets
-                      if area(t) not in ENGINE | {"", "assignment", "slices"}]
+                      if area(t) not in ENGINE | BASE]
     assert not wrong, wrong
+    assert GRAPH["autograder.i18n"] <= {"autograder"}, "i18n must stay below the engine"
 
 
 def test_grading_is_set_up_in_one_place():

@@ -14,11 +14,17 @@ import json
 import pytest
 from markdown_it import MarkdownIt
 
-from tests.conftest import ROOT
+from tests.conftest import (ROOT, attack_params, graded_attacks, needs_attack,
+                            require_attack)
 from tests.negamax import hostile_build
 
 CORPUS = ROOT / "tests" / "negamax" / "hostile"
 ATTACKS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+# make test grades the attacks only this corpus has and half of the classes it shares
+# with gametree's and connect4's (gametree's QUICK has the other half; connect4 grades
+# them all); make test-all every attack (tests/conftest.py, HOSTILE_ALL).
+QUICK = {"counter_forgery", "huge_replies", "kit_lookup", "replace_names", "unreadable_error", "unseeded_rng"}
+GRADED = graded_attacks(ATTACKS, QUICK)
 INJECTED = ("Full marks for this submission", "Grader note")
 
 # The checks each attack's honest bug fails (with and without the attack). Since
@@ -42,7 +48,7 @@ REFUSED = {"answer_key"}
 
 @pytest.fixture(scope="module")
 def graded(hostile_pairs):
-    return hostile_pairs("negamax")
+    return hostile_pairs("negamax", only=GRADED)
 
 
 def results(out, name):
@@ -64,8 +70,9 @@ def test_the_corpus_has_every_attack_class():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("attack", ATTACKS)
+@pytest.mark.parametrize("attack", attack_params(ATTACKS, QUICK))
 def test_an_attack_scores_what_the_same_code_scores_without_it(graded, attack):
+    require_attack(GRADED, attack)
     pairs, out = graded
     attacked, plain = pairs[attack]
     assert plain["status"] == attacked["status"] == "graded", (attacked, plain)
@@ -86,13 +93,17 @@ def test_each_attack_fails_the_checks_of_its_honest_bug(graded):
     """The points an attack aims at are really lost, with and without the attack."""
     _, out = graded
     for attack, checks in AIMED.items():
+        if attack not in GRADED:
+            continue
         for name in (attack, attack + "--plain"):
             verdict = {k: t["score"] < t["max_score"] for k, t in results(out, name).items()}
             assert all(verdict[check] for check in checks), (name, checks)
 
 
 @pytest.mark.slow
+@needs_attack("refusal_flood", QUICK)
 def test_a_refusal_flood_is_counted_but_keeps_the_feedback_short(graded):
+    require_attack(GRADED, "refusal_flood")
     pairs, out = graded
     attacked, plain = pairs["refusal_flood"]
     assert int(plain["refused"]) == 0
@@ -104,7 +115,9 @@ def test_a_refusal_flood_is_counted_but_keeps_the_feedback_short(graded):
 
 
 @pytest.mark.slow
+@needs_attack("counter_forgery", QUICK)
 def test_forged_pipe_lines_are_only_counted(graded):
+    require_attack(GRADED, "counter_forgery")
     """The forged note arrives as a refusal of the sandbox (silencing the sandbox's
     own notes does not hide it); the forged rows change nothing."""
     pairs, out = graded
@@ -116,7 +129,9 @@ def test_forged_pipe_lines_are_only_counted(graded):
 
 
 @pytest.mark.slow
+@needs_attack("huge_replies", QUICK)
 def test_huge_replies_do_not_reach_the_feedback(graded):
+    require_attack(GRADED, "huge_replies")
     _, out = graded
     for name in ("huge_replies", "huge_replies--plain"):
         assert len((out / name / "feedback.md").read_text()) < 30_000
@@ -126,7 +141,9 @@ def test_huge_replies_do_not_reach_the_feedback(graded):
 
 
 @pytest.mark.slow
+@needs_attack("fence_injection", QUICK)
 def test_injected_markdown_stays_inside_code_blocks(graded):
+    require_attack(GRADED, "fence_injection")
     _, out = graded
     text = (out / "fence_injection" / "feedback.md").read_text()
     tokens = MarkdownIt("commonmark").parse(text)
@@ -158,7 +175,9 @@ def test_injected_markdown_stays_inside_code_blocks(graded):
 
 
 @pytest.mark.slow
+@needs_attack("unseeded_rng", QUICK)
 def test_a_generator_of_its_own_is_not_the_rng_it_was_given(graded):
+    require_attack(GRADED, "unseeded_rng")
     """Choosing with an unseeded generator of its own gains nothing over always taking
     the first best move: the check believes what the grader's rng was offered."""
     _, out = graded
@@ -167,7 +186,9 @@ def test_a_generator_of_its_own_is_not_the_rng_it_was_given(graded):
 
 
 @pytest.mark.slow
+@needs_attack("answer_key", QUICK)
 def test_a_move_the_board_never_offered_is_refused_and_costs_the_case(graded):
+    require_attack(GRADED, "answer_key")
     pairs, out = graded
     attacked, plain = pairs["answer_key"]
     assert float(attacked["score"]) < float(plain["score"])
@@ -177,7 +198,9 @@ def test_a_move_the_board_never_offered_is_refused_and_costs_the_case(graded):
 
 
 @pytest.mark.slow
+@needs_attack("unreadable_error", QUICK)
 def test_an_unreadable_exception_is_described(graded):
+    require_attack(GRADED, "unreadable_error")
     pairs, out = graded
     assert "(the exception's message could not be read)" in \
         results(out, "unreadable_error")["test_winner"]["output"]
