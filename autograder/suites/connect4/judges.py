@@ -277,13 +277,22 @@ def view_difference(log, want: View, search: Search):
             f"({below(twice, search)}): each position is expanded at most once")
 
 
-def judge_work(search: Search, outcome, game: SubsetGame):
+def _handout_value(search: Search, outcome, game: SubsetGame):
+    """(the handout's expected search, None), or (None, the problem) when the search
+    failed or did not return the handout's value."""
     found, problem = _found(outcome)
     if problem:
-        return problem
+        return None, problem
     want = expected_search(search)
     if found[1] != want.value:
-        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
+        return None, (f"returned the value {short(found[1])}", bypass_note(game.log, search))
+    return want, None
+
+
+def judge_work(search: Search, outcome, game: SubsetGame):
+    want, problem = _handout_value(search, outcome, game)
+    if problem:
+        return problem
     seen = View.of(game.log)
     if seen != want.view:
         return ("visited other positions than the handout's alpha-beta",
@@ -308,12 +317,9 @@ def finished(key) -> bool:
 def judge_stops(search: Search, outcome, game: SubsetGame):
     """Right value, no finished game expanded, and a finished root evaluated at once
     (counted as one evaluated node)."""
-    found, problem = _found(outcome)
+    want, problem = _handout_value(search, outcome, game)
     if problem:
         return problem
-    want = expected_search(search)
-    if found[1] != want.value:
-        return f"returned the value {short(found[1])}", bypass_note(game.log, search)
     seen = View.of(game.log)
     past = [key for key in seen.expanded if finished(key)]
     if past:
