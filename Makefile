@@ -56,20 +56,26 @@ bench: $(STAMP)
 	@for script in bench/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 # English is the source (the msgids in the code); Babel (the dev extra) extracts with
-# autograder/locale/babel.cfg, merges into each catalog (new messages come in empty,
-# stale ones go) and compiles the .mo files the release step ships. Translate the
-# empty msgstrs in the .po files, then run it again: tests/kit/test_languages.py
-# fails while a message is missing, stale, empty or not compiled. The template's date
-# is pinned so that running it twice changes no file (the .mo files are shipped).
+# autograder/locale/<domain>.cfg (spielbaum: what the student's kit says, released with
+# every assignment; grader: what only the grader says, autograder/i18n.py), merges into
+# each catalog (new messages come in empty, stale ones go) and compiles the .mo files.
+# Translate the empty msgstrs in the .po files, then run it again:
+# tests/kit/test_languages.py fails while a message is missing, stale, empty or not
+# compiled. The template's date is pinned so that running it twice changes no file.
 LOCALE := autograder/locale
 catalogs: $(STAMP)
 	@pot=$$(mktemp) && trap 'rm -f "$$pot"' EXIT && \
-	$(VENV)/bin/pybabel -q extract -F $(LOCALE)/babel.cfg --no-location --sort-output \
+	for domain in spielbaum grader; do \
+	$(VENV)/bin/pybabel -q extract -F $(LOCALE)/$$domain.cfg --no-location --sort-output \
 		--project=Spielbaum --version=1 -o "$$pot" . && \
 	sed -i 's/^"POT-Creation-Date: .*"$$/"POT-Creation-Date: 2026-12-01 00:00+0000\\n"/' "$$pot" && \
-	$(VENV)/bin/pybabel -q update -i "$$pot" -d $(LOCALE) -D spielbaum \
+	for lang in de nl; do test -f $(LOCALE)/$$lang/LC_MESSAGES/$$domain.po || \
+		$(VENV)/bin/pybabel -q init -i "$$pot" -d $(LOCALE) -D $$domain -l $$lang --no-wrap; \
+	done && \
+	$(VENV)/bin/pybabel -q update -i "$$pot" -d $(LOCALE) -D $$domain \
 		--no-fuzzy-matching --ignore-obsolete --no-wrap && \
-	$(VENV)/bin/pybabel compile -d $(LOCALE) -D spielbaum --statistics
+	$(VENV)/bin/pybabel compile -d $(LOCALE) -D $$domain --statistics || exit 1; \
+	done
 
 clean:
 	rm -rf out .pytest_cache

@@ -17,6 +17,16 @@ environment, like nbgrader_config.py's SPIELBAUM_COURSE_ID) or `--lang` on
 `autograder release` and `autograder grade`. The release step writes it into the
 generated assignment (kit_language.py), where a student may override it with
 SPIELBAUM_LANG; the grader's feedback uses it.
+
+Two domains. `spielbaum` holds what the student's own kit says (make check, the
+public tests, play and duel, the README blocks) and is released with every
+assignment. `grader` holds what only the grader says: the hidden checks' titles,
+failure messages and hints, and the engine's verdict words. It is never released:
+its msgids are the hidden suites' own sentences, and a student reading them would
+learn what the hidden checks test. Hidden suites say `_(...)` with
+`from autograder.i18n import grader_text as _` (and `grader_plural as
+ngettext`, the names Babel looks for); a check's title (its docstring's
+first line) is a message too (`extract_hidden_checks`).
 """
 
 from __future__ import annotations
@@ -30,6 +40,8 @@ from pathlib import Path
 from . import KitError
 
 DOMAIN = "spielbaum"
+#: The grader's own words (see above): never copied into an assignment.
+GRADER = "grader"
 LOCALE_DIR = Path(__file__).with_name("locale")
 SOURCE = "en"
 #: The languages the kit speaks: English (the msgids) and one catalog each for the rest.
@@ -37,12 +49,15 @@ LANGUAGES = (SOURCE, "de", "nl")
 TRANSLATED = tuple(code for code in LANGUAGES if code != SOURCE)
 
 
-def mo_file(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+DOMAINS = (DOMAIN, GRADER)
 
 
-def po_file(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def mo_file(language: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.mo"
+
+
+def po_file(language: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
 
 
 def course_language(chosen: str | None = None) -> str:
@@ -56,17 +71,31 @@ def course_language(chosen: str | None = None) -> str:
 
 
 @functools.cache
-def translation(language: str) -> gettext.NullTranslations:
+def translation(language: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     """The catalog of `language` (English: the msgids as they are)."""
     if language == SOURCE:
         return gettext.NullTranslations()
-    with mo_file(language).open("rb") as catalog:
+    with mo_file(language, domain).open("rb") as catalog:
         return gettext.GNUTranslations(catalog)
 
 
-def translator(language: str | None = None):
+def translator(language: str | None = None, domain: str = DOMAIN):
     """`gettext` for `language` (default: the course's)."""
-    return translation(course_language(language)).gettext
+    return translation(course_language(language), domain).gettext
+
+
+# ------------------------------------------------------------ the grader's words
+# Translated when they are said, in the course's language of that moment: the grade
+# command sets SPIELBAUM_COURSE_LANG from --lang before any check runs, and a hidden
+# check's message is made in the grader's process, never in the student's.
+def grader_text(message: str) -> str:
+    """`message` (English, a msgid of the grader domain) in the course's language."""
+    return translation(course_language(), GRADER).gettext(message)
+
+
+def grader_plural(singular: str, plural: str, count: int) -> str:
+    """ngettext of the grader domain, in the course's language."""
+    return translation(course_language(), GRADER).ngettext(singular, plural, count)
 
 
 # ------------------------------------------------------------ long texts: Markdown
@@ -74,7 +103,7 @@ def translator(language: str | None = None):
 # text between blank lines) is one message of the catalogs, so a translator sees the
 # whole paragraph and writes it in their own words and line breaks. Fenced code is
 # never a message. `make catalogs` extracts the blocks with `extract_markdown`
-# (autograder/locale/babel.cfg names the READMEs translated so far); the release
+# (autograder/locale/spielbaum.cfg names the READMEs translated so far); the release
 # step writes the course's language with `translate_markdown`.
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BLANKS = re.compile(r"(\n(?:[ \t]*\n)+)")
@@ -112,3 +141,20 @@ def extract_markdown(fileobj, keywords, comment_tags, options):
     """Babel's extractor for Markdown files: every block is a message."""
     for line, block in markdown_blocks(fileobj.read().decode("utf-8")):
         yield line, None, block, []
+
+
+def extract_hidden_checks(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for hidden suites: the `_()` calls, as Python's extractor
+    finds them, and each check's title (the first line of a `test_*` function's
+    docstring, which the feedback shows: grading/runner.py translates it)."""
+    import ast
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    fileobj.seek(0)
+    yield from extract_python(fileobj, keywords, comment_tags, options)
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            doc = ast.get_docstring(node)
+            if doc:
+                yield node.lineno, None, doc.strip().splitlines()[0], []

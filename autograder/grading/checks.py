@@ -6,6 +6,9 @@ outcomes with expected values computed in the trusted process and, on the
 first mismatch (cases come smallest first), raises `CheckFailed`, a typed
 failure that carries the call, the position drawing, what came back and what
 was expected. The report decides whether the expected value is shown.
+
+Every sentence here is the grader's (autograder/i18n.py, the `grader` domain) and
+is said in the course's language; a line's label ("hint:") is translated with it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Callable, Iterable
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Callback, Plan
 from .. import KitError
+from ..i18n import GRADER, LANGUAGES, translation
+from ..i18n import grader_plural as ngettext, grader_text as _
 from .loaded import load_file, reference_name
 
 MISSING = object()
@@ -74,22 +79,38 @@ class CheckFailed(AssertionError):
     def render(self, reveal: bool) -> str:
         lines = [self.summary]
         if self.failures is not None and self.total:
-            lines[0] += f" (wrong on {self.failures} of {self.total} cases; the smallest:)"
+            lines[0] += " " + ngettext(
+                "(wrong on {failures} of {total} case; the smallest:)",
+                "(wrong on {failures} of {total} cases; the smallest:)",
+                self.total).format(failures=self.failures, total=self.total)
         if self.call:
-            lines.append(f"call: {self.call}")
+            lines.append(_("call: {call}").format(call=self.call))
         if self.position:
             lines += ["", *self.position.splitlines(), ""]
         if self.got is not None:
-            lines.append(f"got: {self.got}")
+            lines.append(_("got: {got}").format(got=self.got))
         if self.problem:
-            lines.append(f"problem: {self.problem}")
+            lines.append(_("problem: {problem}").format(problem=self.problem))
         if self.expected is not MISSING:
             shown = self.expected if isinstance(self.expected, str) else short(self.expected)
-            lines.append(f"expected: {shown}" if reveal
-                         else "expected: (hidden test: the expected answer is not shown)")
+            lines.append(_("expected: {expected}").format(expected=shown) if reveal
+                         else _("expected: (hidden test: the expected answer is not shown)"))
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(hint_line(self.hint))
         return "\n".join(lines)
+
+
+def hint_line(hint: str) -> str:
+    """The line of a failure that is the kit's own prose: the feedback page shows its
+    `backticked` names as code (grading/report.py finds it by this label)."""
+    return _("hint: {hint}").format(hint=hint)
+
+
+def is_hint_line(line: str) -> bool:
+    """Whether `line` is a hint, in any of the kit's languages (a page may be written
+    in another language than the one being spoken now)."""
+    return any(line.startswith(translation(code, GRADER).gettext("hint: {hint}").format(hint=""))
+               for code in LANGUAGES)
 
 
 def describe(outcome: Outcome) -> str:
@@ -100,11 +121,16 @@ def describe(outcome: Outcome) -> str:
         where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
         message = f": {outcome.raised['message']}" if outcome.raised.get("message") else ""
         if outcome.raised["type"] == "MemoryError":
-            return (outcome.raised.get("message") or "ran out of memory") + where
+            return (outcome.raised.get("message") or _("ran out of memory")) + where
         if outcome.raised["type"] == "NotImplementedError":
-            return "is not implemented yet (raised NotImplementedError)"
-        return f"raised {outcome.raised['type']}{message}{where}"
-    return f"returned {short(outcome.value)}"
+            return _("is not implemented yet (raised NotImplementedError)")
+        return _("raised {exception}").format(exception=outcome.raised["type"]) + message + where
+    return returned(outcome.value)
+
+
+def returned(value) -> str:
+    """"returned <value>", the value cut to a readable length."""
+    return _("returned {value}").format(value=short(value))
 
 
 def short(value, limit: int = 160) -> str:
@@ -121,8 +147,8 @@ def require(outcome: Outcome) -> None:
     if outcome.failure == Failure.SKIPPED:
         raise CheckFailed(outcome.detail)
     if outcome.failure == Failure.MISSING:
-        raise CheckFailed(f"not run: {outcome.detail}",
-                          hint="keep the names and signatures from the skeleton")
+        raise CheckFailed(_("not run: {detail}").format(detail=outcome.detail),
+                          hint=_("keep the names and signatures from the skeleton"))
 
 
 @dataclass
@@ -171,7 +197,7 @@ def exact(case: Case, outcome: Outcome) -> str | None:
     """Right value of the right type (True is not 1, a list is not a tuple)."""
     got, want = outcome.value, case.expected
     if type(got) is not type(want) or got != want:
-        return f"returned {short(got)}"
+        return returned(got)
     return None
 
 
@@ -400,17 +426,22 @@ class Blame:
             earlier = [(name, summary) for name, summary in self.failed if name in own]
             _headline(failed, function, scope, after_others=bool(earlier))
             if earlier:
-                names = sorted({name for name, _ in earlier})
-                note = (f"this may follow from an earlier failure: "
-                        f"{'; '.join(summary for _, summary in earlier)}. {function} usually "
-                        f"calls {', '.join(names)}: fix {'it' if len(names) == 1 else 'them'} "
-                        "first")
+                names = sorted({name for name, _summary in earlier})
+                note = ngettext(
+                    "this may follow from an earlier failure: {failures}. {function} usually "
+                    "calls {helpers}: fix it first",
+                    "this may follow from an earlier failure: {failures}. {function} usually "
+                    "calls {helpers}: fix them first", len(names)).format(
+                    failures="; ".join(summary for _name, summary in earlier),
+                    function=function, helpers=", ".join(names))
             elif played:
-                note = (f"this check ran {function} with the grader's own "
-                        f"{', '.join(played)}, so the mistake is in {function} itself")
+                note = _("this check ran {function} with the grader's own {helpers}, so the "
+                         "mistake is in {function} itself").format(
+                    function=function, helpers=", ".join(played))
             elif own and all(name in self.passed for name in own):
-                note = (f"{function}'s helpers ({', '.join(own)}) pass their own checks, "
-                        f"so the mistake is in {function} itself")
+                note = _("{function}'s helpers ({helpers}) pass their own checks, so the "
+                         "mistake is in {function} itself").format(
+                    function=function, helpers=", ".join(own))
             else:
                 note = None
             if note:
@@ -425,6 +456,7 @@ def _headline(failed: CheckFailed, function: str, scope: str, after_others: bool
     NotImplementedError is the function's own stub unless a function it relies on
     failed earlier (then it may come from there)."""
     if failed.answer is Answer.NOT_IMPLEMENTED and not after_others:
-        failed.summary = f"{function} is not implemented yet"
+        failed.summary = _("{function} is not implemented yet").format(function=function)
     elif failed.answer not in (None, Answer.RETURNED):
-        failed.summary = f"{function} gave no answer {scope}"
+        failed.summary = _("{function} gave no answer {scope}").format(
+            function=function, scope=scope)

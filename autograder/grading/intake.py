@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..i18n import grader_text as _
 from .. import KitError
 from ..outputs.paths import RESERVED, ROSTER, student_id_problem
 from ..outputs.text import visible
@@ -147,7 +148,8 @@ def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIE
             if item.name in IGNORED_DIRS:
                 continue
             if len(entries) >= max_entries:
-                return Walk(entries, f"more than {max_entries:,} files and folders")
+                return Walk(entries, _("more than {entries:,} files and folders").format(
+                    entries=max_entries))
             path, mine = Path(item.path), parts + (item.name,)
             try:
                 mode = item.stat(follow_symlinks=False).st_mode
@@ -158,7 +160,7 @@ def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIE
             entries.append(Entry(path, mine, kind))
             if kind == "dir":
                 if len(mine) >= max_depth:
-                    cut = f"folders more than {max_depth} deep"
+                    cut = _("folders more than {depth} deep").format(depth=max_depth)
                 else:
                     queue.append((mine, path))
     return Walk(entries, cut)
@@ -171,7 +173,7 @@ def _shown(parts: tuple[str, ...]) -> str:
 
 def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str]:
     """The folder holding every module, or None and a sentence saying why not."""
-    home, _, problem = locate(folder, modules)
+    home, _status, problem = locate(folder, modules)
     return home, problem
 
 
@@ -187,28 +189,32 @@ def locate(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str, st
         if not files:
             kinds = {e.kind for e in named}
             if "link" in kinds:
-                why = f"{module} is a symbolic link, which the grader does not follow"
+                why = _("{module} is a symbolic link, which the grader does not follow").format(
+                    module=module)
             elif "dir" in kinds:
-                why = f"{module} is a folder, not a file"
+                why = _("{module} is a folder, not a file").format(module=module)
             elif "other" in kinds:
-                why = f"{module} is not a regular file"
+                why = _("{module} is not a regular file").format(module=module)
             else:
-                unsearched = f" (the grader stopped looking at {walked.cut})" if walked.cut \
-                    else ""
+                unsearched = (" " + _("(the grader stopped looking at {limit})").format(
+                    limit=walked.cut)) if walked.cut else ""
                 zips = [e for e in walked.entries if e.kind == "file"
                         and e.parts[-1].lower().endswith(".zip")]
                 if zips:     # an LMS took a zip; the import unpacks it (autograder/lms/)
-                    unsearched += (f"; it holds {_shown(zips[0].parts)}: `autograder import "
-                                   "folders` unpacks the zips of a folder of submissions")
-                why = f"no file named {module} in the submission{unsearched}"
+                    unsearched += _("; it holds {zip}: `autograder import folders` unpacks "
+                                    "the zips of a folder of submissions").format(
+                        zip=_shown(zips[0].parts))
+                why = _("no file named {module} in the submission").format(
+                    module=module) + unsearched
             return None, "missing", why
         if len(files) > 1:
             places = ", ".join(_shown(e.parts) for e in files[:4])
-            return None, "ambiguous", (f"{module} appears {len(files)} times ({places}): "
-                                       "keep only one")
+            return None, "ambiguous", _("{module} appears {count} times ({places}): keep only "
+                                        "one").format(module=module, count=len(files),
+                                                      places=places)
         homes.append(files[0].path.parent)
     if len(set(homes)) > 1:
-        return None, "ambiguous", "the modules must sit in the same folder"
+        return None, "ambiguous", _("the modules must sit in the same folder")
     return homes[0], "", ""
 
 

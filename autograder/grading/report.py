@@ -23,6 +23,7 @@ from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
 from ..outputs.text import writable
 from . import fingerprint
+from .checks import is_hint_line
 from .runner import Graded, load_rubric, unrun_tests
 
 # Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
@@ -46,7 +47,7 @@ def _block(output: str):
     """A check's output for the HTML page: every line escaped as it is, but a hint
     (the kit's prose) with its `backticked` names as <code>."""
     from markupsafe import Markup, escape
-    return Markup("\n").join(html.with_code(line) if line.startswith("hint: ")
+    return Markup("\n").join(html.with_code(line) if is_hint_line(line)
                              else escape(visible(line)) for line in output.splitlines())
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from ..i18n import grader_text as _
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS
@@ -149,9 +150,16 @@ def check_titles(suite_dir: Path) -> dict[str, str]:
     return titles
 
 
+def title(line: str) -> str:
+    """A check's title in the course's language (a message of the grader domain,
+    extracted from the docstrings by i18n.extract_hidden_checks); one not in the
+    catalog, as a course folder's own suite, stays as written."""
+    return _(line)
+
+
 def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list["TestResult"]:
     titles = check_titles(suite_dir)
-    return [TestResult(name, titles.get(name, name), float(value), output=output)
+    return [TestResult(name, title(titles.get(name, name)), float(value), output=output)
             for name, value in points.items()]
 
 
@@ -204,7 +212,7 @@ class GradingPlugin:
         outcome = yield
         report = outcome.get_result()
         if report.when == "call" or (report.failed and report.when == "setup"):
-            doc = (item.function.__doc__ or item.name).strip().splitlines()[0]
+            doc = title((item.function.__doc__ or item.name).strip().splitlines()[0])
             points = float(self.rubric.points.get(item.name, 0))
             result = TestResult(item.name, doc, points, seconds=report.duration)
             if report.passed:
@@ -219,10 +227,11 @@ class GradingPlugin:
             return error.render(self._reveal), error.root_cause
         text = str(error)
         if text.startswith("Timeout"):
-            return (f"the hidden test took longer than {self.wall_limit:.0f} s (wall clock) "
-                    "in total and was stopped"), False
+            return _("the hidden test took longer than {seconds:.0f} s (wall clock) in total "
+                     "and was stopped").format(seconds=self.wall_limit), False
         # A bug in the suite, never the student's fault: say so plainly.
-        return f"internal grader error ({type(error).__name__}): {text[:300]}", False
+        return _("internal grader error ({exception}): {message}").format(
+            exception=type(error).__name__, message=text[:300]), False
 
 
 #: pytest's plugins a hidden suite never needs, each a cost per submission: the
@@ -266,15 +275,15 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
 
     def ungraded(status, message):
         for result in empty:
-            result.output = f"not run: {message}"
+            result.output = _("not run: {detail}").format(detail=message)
         return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
                       seconds=time.perf_counter() - started)
 
     lacking = [layer for layer in rubric.required if layer not in layers]
     if lacking:
-        return ungraded(Status.SANDBOX_ERROR, f"this machine does not offer the sandbox layers "
-                                              f"the rubric requires: {', '.join(lacking)} (see "
-                                              f"`autograder doctor`); the code was not run")
+        return ungraded(Status.SANDBOX_ERROR, _(
+            "this machine does not offer the sandbox layers the rubric requires: {layers} "
+            "(see `autograder doctor`); the code was not run").format(layers=", ".join(lacking)))
     if prepared is None:
         return ungraded(*refusal)
     scratch = scratch_for(prepared)
@@ -294,8 +303,8 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
         student.close()
         shutil.rmtree(scratch, ignore_errors=True)
     titles = check_titles(piece.suite_dir)
-    tests = [plugin.results.get(name) or TestResult(name, titles.get(name, name), float(points),
-                                                    output="not run")
+    tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
+                                                    float(points), output=_("not run"))
              for name, points in rubric.points.items()]
     unknown = set(plugin.collected) - set(rubric.points)
     if unknown:

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..i18n import grader_text as _
 from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome, Sandbox,
                               SandboxError, backstop)
 from ..sandbox.plans import Callback, Plan, Proxy
@@ -295,19 +296,21 @@ def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
     if outcome.raised:
         kind, message = outcome.raised["type"], outcome.raised["message"]
         if kind == "SyntaxError":
-            detail = f"your file does not parse: {message}"
+            detail = _("your file does not parse: {error}").format(error=message)
         elif kind == "SystemExit":        # the kit's text first: the type name is the student's
-            detail = f"exited while being imported: {message}"
+            detail = _("exited while being imported: {message}").format(message=message)
         else:
             where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
-            detail = f"raised {kind} while being imported: {message}{where}"
+            detail = _("raised {exception} while being imported: {message}").format(
+                exception=kind, message=message) + where
     elif outcome.failure == Failure.TIMEOUT:
-        detail = f"importing your module used more than {timeout:.1f} s of CPU time"
+        detail = _("importing your module used more than {seconds:.1f} s of CPU time").format(
+            seconds=timeout)
     elif outcome.failure == Failure.WAITED:
-        detail = (f"importing your module waited {backstop(timeout):.0f} s without "
-                  "finishing (does it sleep, or wait for input?)")
+        detail = _("importing your module waited {wall:.0f} s without finishing (does it "
+                   "sleep, or wait for input?)").format(wall=backstop(timeout))
     else:
-        detail = f"{outcome.detail} while being imported"
+        detail = _("{failure} while being imported").format(failure=outcome.detail)
     return Outcome(failure=Failure.IMPORT, detail=detail)
 
 

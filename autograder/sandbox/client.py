@@ -21,6 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from . import protocol
+from ..i18n import grader_text as _
 from .plans import Plan, Registry
 from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL, CallbackSpec
 
@@ -318,7 +319,7 @@ class Sandbox:
                 return    # the child is gone; the read that follows reports how
             remaining = min(wait.wall_end, self.wall_ceiling) - time.monotonic()
             if remaining <= 0:
-                raise _Stop(Failure.PROTOCOL, "stopped reading what the grader sent")
+                raise _Stop(Failure.PROTOCOL, _("stopped reading what the grader sent"))
             select.select([], [self._writer], [], min(remaining, 1.0))
 
     def new_check(self) -> None:
@@ -342,23 +343,25 @@ class Sandbox:
         clock passed the backstop, or the child is gone. Time is checked whenever
         the grader would block, and every 50 ms while data keeps coming."""
         if len(self._buffer) > MAX_REPLY:
-            raise _Stop(Failure.PROTOCOL, f"sent a reply larger than {MAX_REPLY // MB} MB")
+            raise _Stop(Failure.PROTOCOL, _("sent a reply larger than {megabytes} MB").format(
+                megabytes=MAX_REPLY // MB))
         if self.bytes_left < 0:
-            raise _Stop(Failure.TOO_MUCH, f"sent more than {self.limits.check_bytes // MB} MB "
-                                          "of answers in one check; the rest was not read")
+            raise _Stop(Failure.TOO_MUCH, _("sent more than {megabytes} MB of answers in one "
+                                            "check; the rest was not read").format(
+                megabytes=self.limits.check_bytes // MB))
         if self.items_left < 0:
             raise self._too_many()
         now = time.monotonic()
         if now - self._checked >= 0.05:
             self._check_time(wait, budget)
-        ready, _, _ = select.select([self._reader], [], [], 0)
+        ready, _writable, _errors = select.select([self._reader], [], [], 0)
         while not ready:
             cpu_left = self._check_time(wait, budget)
             pause = min(0.2, max(0.005, cpu_left / 2),
                         min(wait.wall_end, self.wall_ceiling) - time.monotonic())
             if budget is not None:
                 pause = min(pause, budget.wall_end - time.monotonic())
-            ready, _, _ = select.select([self._reader], [], [], max(0.0, pause))
+            ready, _writable, _errors = select.select([self._reader], [], [], max(0.0, pause))
         chunk = os.read(self._reader, 1 << 16)
         if not chunk:
             raise _Stop(Failure.CRASH)
@@ -398,7 +401,7 @@ class Sandbox:
         end = time.monotonic() + 0.3
         seen = bytearray()
         while time.monotonic() < end and len(seen) < MAX_REPLY:
-            ready, _, _ = select.select([self._reader], [], [], max(0.0, end - time.monotonic()))
+            ready, _writable, _errors = select.select([self._reader], [], [], max(0.0, end - time.monotonic()))
             if not ready:
                 break
             chunk = os.read(self._reader, 1 << 16)
@@ -416,8 +419,9 @@ class Sandbox:
         return ""
 
     def _too_many(self) -> _Stop:
-        return _Stop(Failure.TOO_MUCH, f"sent more than {self.limits.check_items:,} values in "
-                                       "its answers in one check; the rest was not read")
+        return _Stop(Failure.TOO_MUCH, _("sent more than {values:,} values in its answers in "
+                                         "one check; the rest was not read").format(
+            values=self.limits.check_items))
 
     def _decode(self, data: bytes):
         """Decode reply bytes, bounded: depth and decoded values are checked on the
@@ -426,11 +430,11 @@ class Sandbox:
         if self.items_left < 0:
             raise self._too_many()
         if not protocol.nested_within(data):
-            raise _Stop(Failure.PROTOCOL, "sent a reply nested too deeply")
+            raise _Stop(Failure.PROTOCOL, _("sent a reply nested too deeply"))
         try:
             return protocol.loads(data)
         except (ValueError, RecursionError, TypeError):
-            raise _Stop(Failure.PROTOCOL, "sent something that is not a valid reply") from None
+            raise _Stop(Failure.PROTOCOL, _("sent something that is not a valid reply")) from None
 
     def _read_message(self, wait: Wait, expected_id: str | None,
                       stop: list | None = None) -> dict | None:
@@ -468,23 +472,25 @@ class Sandbox:
             where = self._stop_report()
             self.stuck = where
         self.kill()
-        stuck = f"; it was stopped in {where}" if where else ""
+        stuck = _("; it was stopped in {place}").format(place=where) if where else ""
         if reason == Failure.TIMEOUT:
-            helped = (f", counting the grader's time for answering its {wait.calls:,} calls "
-                      "to the grader's objects" if wait.answering > wait.cpu / 10 else "")
-            detail = f"used more than {wait.cpu:.1f} s of CPU time{helped}{stuck}"
+            helped = (_(", counting the grader's time for answering its {calls:,} calls to "
+                        "the grader's objects").format(calls=wait.calls)
+                      if wait.answering > wait.cpu / 10 else "")
+            detail = _("used more than {seconds:.1f} s of CPU time").format(
+                seconds=wait.cpu) + helped + stuck
         elif reason == Failure.WAITED:
             # the allowed wall time, not the measured one: the same words on any machine
-            detail = (f"waited more than {backstop(wait.cpu):.0f} s without finishing, using "
-                      f"less than its {wait.cpu:.1f} s of CPU time (does it sleep, or wait for "
-                      f"input?){stuck}")
+            detail = _("waited more than {wall:.0f} s without finishing, using less than its "
+                       "{seconds:.1f} s of CPU time (does it sleep, or wait for input?)").format(
+                wall=backstop(wait.cpu), seconds=wait.cpu) + stuck
         elif reason == Failure.CRASH:
             detail = self.death()
         elif reason == Failure.BUDGET:
-            detail = f"not reached: the check's time budget ran out{stuck}"
+            detail = _("not reached: the check's time budget ran out") + stuck
         elif reason == Failure.CEILING:
-            detail = ("stopped: the submission used up the time grading one submission may "
-                      f"take{stuck}")
+            detail = _("stopped: the submission used up the time grading one submission may "
+                       "take") + stuck
         else:
             detail = stopped.detail
         return Outcome(failure=reason, detail=detail, seconds=seconds)
@@ -506,24 +512,26 @@ class Sandbox:
         """Plain words for why the child ended."""
         code = self.process.wait(timeout=5) if self.process else None
         if self.last_note:
-            return "killed: " + self.last_note
+            return _("killed: {reason}").format(reason=self.last_note)
         if code is None:
-            return "stopped answering"
+            return _("stopped answering")
         if code < 0:
             sig = -code
             if sig == signal.SIGXCPU:
-                return f"used more than {self.limits.cpu_seconds} s of CPU time in all"
+                return _("used more than {seconds} s of CPU time in all").format(
+                    seconds=self.limits.cpu_seconds)
             if sig == signal.SIGSYS:
-                return "killed: tried to start processes or use a forbidden system call"
+                return _("killed: tried to start processes or use a forbidden system call")
             if sig == signal.SIGXFSZ:
-                return f"killed: wrote a file larger than {self.limits.file_bytes // MB} MB"
+                return _("killed: wrote a file larger than {megabytes} MB").format(
+                    megabytes=self.limits.file_bytes // MB)
             name = signal.Signals(sig).name
             if sig in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and self.near_memory_cap:
-                return self.memory_words(f"and then crashed ({name})")
+                return self.memory_words(_("and then crashed ({signal})").format(signal=name))
             if sig == signal.SIGSEGV:
-                return "crashed (segmentation fault)"
-            return f"killed by signal {name}"
-        return f"exited with code {code}"
+                return _("crashed (segmentation fault)")
+            return _("killed by signal {signal}").format(signal=name)
+        return _("exited with code {code}").format(code=code)
 
     @property
     def near_memory_cap(self) -> bool:
@@ -532,15 +540,18 @@ class Sandbox:
         return self.peak_memory >= self.limits.memory_bytes // 2
 
     def memory_words(self, then: str) -> str:
-        return (f"ran out of memory: it used {self.peak_memory // MB} MB or more of the "
-                f"{self.limits.memory_bytes // MB} MB the sandbox allows, {then}")
+        return _("ran out of memory: it used {used} MB or more of the {allowed} MB the "
+                 "sandbox allows, {then}").format(used=self.peak_memory // MB,
+                                                  allowed=self.limits.memory_bytes // MB,
+                                                  then=then)
 
     def _memory_named(self, outcome: Outcome) -> Outcome:
         """A SystemError raised near the memory cap ("error return without exception
         set" from C code that got no memory) is said as what it is."""
         raised = outcome.raised
         if raised and raised.get("type") == "SystemError" and self.near_memory_cap:
-            raised["message"] = self.memory_words("and Python's C code failed (SystemError)")
+            raised["message"] = self.memory_words(
+                _("and Python's C code failed (SystemError)"))
             raised["type"] = "MemoryError"
         return outcome
 
@@ -606,7 +617,8 @@ class Sandbox:
                 outcomes.append(self._failed(stop[0], wait, started))
                 break
             outcomes.append(self._outcome(reply, started))
-        skipped = Outcome(failure=Failure.UNREACHED, detail="not reached: an earlier call failed")
+        skipped = Outcome(failure=Failure.UNREACHED,
+                          detail=_("not reached: an earlier call failed"))
         return outcomes + [skipped] * (len(calls) - len(outcomes))
 
     def map(self, target: str, arg_lists: list[tuple], timeout_each: float,
@@ -698,7 +710,8 @@ class Sandbox:
         if last.failure in (Failure.BUDGET, Failure.TOO_MUCH):
             rest = Outcome(failure=last.failure, detail=last.detail)
         else:
-            rest = Outcome(failure=Failure.UNREACHED, detail="not reached: an earlier call failed")
+            rest = Outcome(failure=Failure.UNREACHED,
+                           detail=_("not reached: an earlier call failed"))
         return outcomes + [rest] * (len(limits) - len(outcomes))
 
     def _answer(self, row: list, index: int) -> None:
@@ -717,7 +730,7 @@ class Sandbox:
 
     def _answer_call(self, row: list, index: int) -> None:
         if self._registry is None:
-            raise _Stop(Failure.PROTOCOL, "called the grader's objects where it was given none")
+            raise _Stop(Failure.PROTOCOL, _("called the grader's objects where it was given none"))
         waits = row[2] == ASK
         self.callbacks += 1
         self._plan_callbacks += 1
@@ -728,8 +741,8 @@ class Sandbox:
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
         if self._plan_callbacks > MAX_CALLBACKS:
-            raise _Stop(Failure.PROTOCOL, f"made more than {MAX_CALLBACKS:,} calls to the "
-                                          "grader's objects in one call")
+            raise _Stop(Failure.PROTOCOL, _("made more than {calls:,} calls to the grader's "
+                                            "objects in one call").format(calls=MAX_CALLBACKS))
         error = None
         if found is None:
             error = ["RuntimeError", refusal]

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from autograder.grading.checks import CheckFailed, check_all, describe, short
+from autograder.grading.checks import CheckFailed, check_all, describe, returned, short
+from autograder.i18n import grader_text as _
 from autograder.sandbox.client import Failure, Outcome
 from autograder.sandbox.plans import Plan
 
@@ -107,7 +108,8 @@ def refused(outcome: Outcome, *handouts) -> Outcome:
     if text is None or outcome.failure is not None:
         return outcome
     return Outcome(failure=Failure.BAD_VALUE,
-                   detail=f"asked the grader's game what it does not answer: {text}",
+                   detail=_("asked the grader's game what it does not answer: {question}").format(
+                       question=text),
                    seconds=outcome.seconds)
 
 
@@ -126,13 +128,14 @@ def changed_input(outcome: Outcome, asked: str, what: str, given=_NOTHING,
     if second is not None and second.answered and \
             (same(second.value, outcome.value) if same else second.value == outcome.value):
         return None
-    said = describe(second) if second is not None else "gave no answer"
+    said = describe(second) if second is not None else _("gave no answer")
     after = outcome.args_after[0] if type(outcome.args_after) is list and \
         outcome.args_after else None
-    reported = (f"; your code reports the state after the first call as {short(after)}"
-                if given is not _NOTHING and after is not None and after != given else "")
-    return f"called again with the same {asked}, it {said}: the first call changed {what}" \
-           f"{reported}"
+    reported = (_("; your code reports the state after the first call as {state}").format(
+        state=short(after)) if given is not _NOTHING and after is not None and after != given
+        else "")
+    return _("called again with the same {asked}, it {answer}: the first call changed "
+             "{changed}").format(asked=asked, answer=said, changed=what) + reported
 
 
 def slow(outcome: Outcome) -> bool:
@@ -169,6 +172,12 @@ def _plain(answer):
     return answer
 
 
+def _probe_answer(answer) -> str:
+    if type(answer) is tuple and answer[:1] == ("raised",):
+        return _("raised {exception}").format(exception=answer[1])
+    return returned(answer)
+
+
 def probe_reason(outcome: Outcome, labels, thing: str) -> str | None:
     """Why a probe plan shows that the call changed its input (None if it does not):
     the first question answered differently on the object the call had and on an
@@ -179,14 +188,13 @@ def probe_reason(outcome: Outcome, labels, thing: str) -> str | None:
     same = value.get("same") if type(value) is dict else None
     fresh = value.get("fresh") if type(value) is dict else None
     if type(same) is not list or type(fresh) is not list or len(same) != len(fresh):
-        return f"the answers came back malformed: {short(value)}"
+        return _("the answers came back malformed: {answers}").format(answers=short(value))
     for label, mine, theirs in zip(labels, same, fresh):
         if _plain(mine) != _plain(theirs):
-            shown = (lambda a: f"raised {a[1]}" if type(a) is tuple and a[:1] == ("raised",)
-                     else f"returned {short(a)}")
-            return (f"afterwards {label} on the same {thing} {shown(_plain(mine))}, on an "
-                    f"untouched copy it {shown(_plain(theirs))}: the call changed the "
-                    f"{thing} it was given")
+            return _("afterwards {probe} on the same {thing} {answer}, on an untouched copy it "
+                     "{other}: the call changed the {thing} it was given").format(
+                probe=label, thing=thing, answer=_probe_answer(_plain(mine)),
+                other=_probe_answer(_plain(theirs)))
     return None
 
 

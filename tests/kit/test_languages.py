@@ -2,10 +2,12 @@
 catalogs complete, current and compiled, and `make check` speaking the course's
 language unless the student picks another."""
 
+import functools
 import gettext
 import importlib.util
 import os
 import re
+import shutil
 import string
 import subprocess
 import sys
@@ -19,8 +21,12 @@ from autograder import KitError, i18n, release, slices
 from tests.conftest import ROOT
 
 
-def catalog(language):
-    with i18n.po_file(language).open("rb") as handle:
+#: Every (language, domain) pair of catalogs: the student's kit and the grader's words.
+CATALOGS = [(language, domain) for domain in i18n.DOMAINS for language in i18n.TRANSLATED]
+
+
+def catalog(language, domain=i18n.DOMAIN):
+    with i18n.po_file(language, domain).open("rb") as handle:
         return read_po(handle)
 
 
@@ -33,15 +39,16 @@ def key_of(message_id, context):
     return (f"{context}\x04{message_id[0]}", *message_id[1:])
 
 
-def messages(language):
+def messages(language, domain=i18n.DOMAIN):
     """{key: msgstr} of a catalog (a tuple key and value for a plural), no header."""
-    return {key_of(m.id, m.context): m.string for m in catalog(language) if m.id}
+    return {key_of(m.id, m.context): m.string for m in catalog(language, domain) if m.id}
 
 
-@pytest.fixture(scope="module")
-def in_code():
-    """Every message the code marks, extracted with the map `make catalogs` uses."""
-    with (i18n.LOCALE_DIR / "babel.cfg").open() as handle:
+@functools.cache
+def extracted(domain):
+    """Every message the code marks for `domain`, extracted with the map `make
+    catalogs` uses (autograder/locale/<domain>.cfg)."""
+    with (i18n.LOCALE_DIR / f"{domain}.cfg").open() as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     found = {}
     for path, line, message, _comments, context in extract_from_dir(
@@ -55,9 +62,9 @@ def plain(key):
     return key if isinstance(key, str) else key[0]
 
 
-@pytest.mark.parametrize("language", i18n.TRANSLATED)
-def test_every_message_of_the_code_is_in_the_catalog_and_none_is_stale(language, in_code):
-    held = messages(language)
+@pytest.mark.parametrize("language, domain", CATALOGS)
+def test_every_message_of_the_code_is_in_the_catalog_and_none_is_stale(language, domain):
+    in_code, held = extracted(domain), messages(language, domain)
     missing = sorted(f"{where}: {plain(key)!r}" for key, where in in_code.items()
                      if key not in held)
     stale = sorted(plain(key) for key in held if key not in in_code)
@@ -69,10 +76,10 @@ def fields(text):
     return sorted({name for _, name, _, _ in string.Formatter().parse(text) if name is not None})
 
 
-@pytest.mark.parametrize("language", i18n.TRANSLATED)
-def test_every_translation_is_there_and_keeps_the_placeholders(language):
+@pytest.mark.parametrize("language, domain", CATALOGS)
+def test_every_translation_is_there_and_keeps_the_placeholders(language, domain):
     problems = []
-    for message in catalog(language):
+    for message in catalog(language, domain):
         if not message.id:
             continue
         sources = [message.id] if isinstance(message.id, str) else list(message.id)
@@ -86,14 +93,14 @@ def test_every_translation_is_there_and_keeps_the_placeholders(language):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("language", i18n.TRANSLATED)
-def test_the_compiled_catalog_is_what_the_po_file_says(language):
+@pytest.mark.parametrize("language, domain", CATALOGS)
+def test_the_compiled_catalog_is_what_the_po_file_says(language, domain):
     """The .mo files are committed (autograder/i18n.py says why): each must hold
     exactly the .po's translations, or `make catalogs` was not run."""
-    with i18n.mo_file(language).open("rb") as handle:
+    with i18n.mo_file(language, domain).open("rb") as handle:
         compiled = gettext.GNUTranslations(handle)._catalog
     expected = {}
-    for key, value in messages(language).items():
+    for key, value in messages(language, domain).items():
         if isinstance(key, str):
             expected[key] = value
         else:
@@ -257,6 +264,71 @@ def test_feedback_speaks_the_course_language_and_english_is_the_default(monkeypa
     assert '<html lang="nl">' in page and "<h2>Wat er misging</h2>" in page
     assert "<strong>Score: 3 / 5</strong> (1 van 2 controles geslaagd)" in page
     assert "<h1>Tic-Tac-Toe: feedback voor ada*</h1>" in page
+
+
+# ------------------------------------------------------------ the hidden checks
+#: winner for the skeleton: rows, columns and one diagonal (the other one is missing).
+HALF_A_WINNER = """
+    lines = [list(row) for row in board] + [list(col) for col in zip(*board)]
+    lines.append([board[i][i] for i in range(3)])
+    for line in lines:
+        if line[0] is not None and line.count(line[0]) == 3:
+            return line[0]
+    return None
+"""
+
+
+@pytest.fixture(scope="module")
+def graded_in_german(tmp_path_factory):
+    """A real `autograder grade --lang de` of two tictactoe submissions: sam (the
+    skeleton with a winner that misses a diagonal; the rest not written, so cheap to
+    grade) and ken (no file)."""
+    from tests.conftest import grade_folder
+    base = tmp_path_factory.mktemp("graded-de")
+    submissions = base / "submissions"
+    shutil.copytree(ROOT / "examples" / "tictactoe" / "ken_missing", submissions / "ken_missing")
+    skeleton = (ROOT / "assignments" / "tictactoe" / "tictactoe.py").read_text()
+    stub = "    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+    start = skeleton.index("def winner(")
+    at = skeleton.index(stub, start)
+    (submissions / "sam").mkdir()
+    (submissions / "sam" / "tictactoe.py").write_text(
+        skeleton[:at] + HALF_A_WINNER.lstrip("\n") + skeleton[at + len(stub):])
+    rows = grade_folder("tictactoe", submissions, base / "out", extra=("--lang", "de"))
+    return rows, base / "out"
+
+
+def test_hidden_checks_speak_the_course_language(graded_in_german):
+    """Titles, headlines, every line of a failure, the blame note, the intake's words."""
+    rows, out = graded_in_german
+    assert rows["ken_missing"]["message"] == "keine Datei namens tictactoe.py in der Abgabe"
+    sam = (out / "sam" / "feedback.md").read_text(encoding="utf-8")
+    for line in ["| FEHLER | winner findet den Sieger (oder None) auf allen 5.478 erreichbaren "
+                 "Stellungen | 0 / 3 |",
+                 "winner hat den falschen Spieler zurückgegeben (falsch in ",
+                 "Fällen; der kleinste:)", "Aufruf: winner(board)",
+                 "erhalten: hat None zurückgegeben",
+                 "erwartet: (verborgener Test: die erwartete Antwort wird nicht gezeigt)",
+                 "Tipp: prüfe alle Zeilen, Spalten und beide Diagonalen",
+                 "player ist noch nicht geschrieben",
+                 "Tipp: diese Prüfung hat terminal mit den Funktionen des Autograders für "
+                 "winner ausgeführt, der Fehler steckt also in terminal selbst"]:
+        assert line in sam, sam
+    failures = sam[sam.index("## "):]
+    english = re.compile(r"^(call|got|problem|expected|hint): |returned |wrong on ", re.M)
+    assert not english.search(failures), english.search(failures)
+
+
+def test_the_graders_words_are_never_released(german_tictactoe):
+    """The grader domain holds the hidden checks' sentences: a student who could read
+    its msgids would learn what the hidden checks test."""
+    shipped = sorted(p.relative_to(german_tictactoe).as_posix()
+                     for p in german_tictactoe.rglob("*.mo"))
+    assert shipped == [f"locale/{code}/LC_MESSAGES/{i18n.DOMAIN}.mo" for code in i18n.TRANSLATED]
+    hidden = [m for m in extracted(i18n.GRADER) if isinstance(m, str) and len(m) > 30]
+    released = "".join(p.read_bytes().decode("utf-8", "replace")
+                       for p in german_tictactoe.rglob("*") if p.is_file())
+    assert hidden and not [m for m in hidden if m in released]
 
 
 # ------------------------------------------------------------ glossary and name map

@@ -37,8 +37,9 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Case, CheckFailed, answer_of, check_all, describe, exact,
-                                       require, short)
+from autograder.grading.checks import (Case, CheckFailed, Later, answer_of, check_all, describe,
+                                       exact, require, returned, short)
+from autograder.i18n import grader_text as _
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import changed_input, check_probes, kept, slow
 
@@ -128,16 +129,16 @@ def test_initial_state(student):
     want = [[E] * 3 for _ in range(3)]
     if not outcome.answered or outcome.value != want or type(outcome.value) is not list \
             or any(type(row) is not list for row in outcome.value):
-        raise CheckFailed("initial_state must return three lists of three EMPTY cells",
+        raise CheckFailed(_("initial_state must return three lists of three EMPTY cells"),
                           call="initial_state()", got=describe(outcome), expected=want)
 
 
 def test_player(student, blame):
     """player says whose turn it is on every unfinished position"""
     chosen, outcomes = run(student, "player", open_positions, ref.player)
-    with blame.judging("player", "on an unfinished position"):
-        check_all("player returned the wrong player", chosen, outcomes, exact,
-                  hint="X moves first; count the marks of each player")
+    with blame.judging("player", _("on an unfinished position")):
+        check_all(_("player returned the wrong player"), chosen, outcomes, exact,
+                  hint=_("X moves first; count the marks of each player"))
 
 
 def test_actions(student, blame):
@@ -147,12 +148,12 @@ def test_actions(student, blame):
     def judge(case, outcome):
         got = outcome.value
         if type(got) is not set:
-            return f"returned a {type(got).__name__}, not a set"
+            return _("returned a {kind}, not a set").format(kind=type(got).__name__)
         if any(type(a) is not tuple for a in got):
-            return "the actions must be tuples (i, j)"
-        return None if got == case.expected else f"returned {short(got)}"
-    with blame.judging("actions", "on an unfinished position"):
-        check_all("actions returned the wrong cells", chosen, outcomes, judge)
+            return _("the actions must be tuples (i, j)")
+        return None if got == case.expected else returned(got)
+    with blame.judging("actions", _("on an unfinished position")):
+        check_all(_("actions returned the wrong cells"), chosen, outcomes, judge)
 
 
 def _one_action_each():
@@ -200,35 +201,35 @@ def test_result(student, result_runs, blame):
     def judge(case, outcome):
         got = outcome.value
         if got != case.expected:
-            return f"returned {short(got)}"
+            return returned(got)
         if type(got) is not list or any(type(row) is not list for row in got):
-            return "the new board must be a list of lists, like the input"
+            return _("the new board must be a list of lists, like the input")
         return None
 
     def attempt(play):
-        check_all("result built the wrong board", *result_runs(play), judge)
-    blame.check(student, "result", "for a move on an unfinished position",
+        check_all(_("result built the wrong board"), *result_runs(play), judge)
+    blame.check(student, "result", _("for a move on an unfinished position"),
                 blame.plays("result"), attempt)
 
 
 def test_result_keeps_its_input(student, result_runs, blame):
     """result never changes the board it was given (rows included)"""
     def judge(case, outcome):
-        return changed_input(outcome, "board and move", "the board it was given",
+        return changed_input(outcome, _("board and move"), _("the board it was given"),
                              same=lambda a, b: a == b and type(a) is type(b))
-    hint = "copy every row (copy.deepcopy), not just the outer list"
+    hint = _("copy every row (copy.deepcopy), not just the outer list")
+    summary = _("result changed the board it was given")
 
     def attempt(play):
         chosen, outcomes = result_runs(play)
         try:
-            check_all("result changed the board it was given", chosen, outcomes, judge,
-                      hint=hint)
+            check_all(summary, chosen, outcomes, judge, hint=hint)
         except CheckFailed as failed:
             _quote_the_board_after(student, failed, chosen)
             raise
-        check_probes(student, "result changed the board it was given", M + "result",
-                     M + "result", _probe_cases(), _probes, "board", hint=hint)
-    blame.check(student, "result", "for a move on an unfinished position",
+        check_probes(student, summary, M + "result", M + "result", _probe_cases(), _probes,
+                     _("board"), hint=hint)
+    blame.check(student, "result", _("for a move on an unfinished position"),
                 blame.plays("result"), attempt)
 
 
@@ -243,7 +244,8 @@ def _quote_the_board_after(student, failed, chosen):
     after = outcome.args_after[0] if type(outcome.args_after) is list and \
         outcome.args_after else None
     if after is not None and after != case.args[0] and failed.problem:
-        failed.problem += f"; your code reports the board after such a call as {short(after)}"
+        failed.problem += _("; your code reports the board after such a call as {board}").format(
+            board=short(after))
 
 
 def _probes(board, rest):
@@ -262,9 +264,13 @@ def _probe_cases():
     rng = random.Random(20261201)
     pairs = [(b, a) for b, a in _one_action_each() if len(ref.actions(b)) >= 2]
     chosen = sorted(rng.sample(pairs, 80), key=lambda p: marks(p[0]))
-    return [Case(f"result(board, {action}), then more questions about the same board",
-                 (board, action), draw(board), "the same answers as on an untouched copy")
+    return [Case(Later(lambda action=action: _(
+                     "result(board, {action}), then more questions about the same board").format(
+                     action=action)), (board, action), draw(board), UNTOUCHED)
             for board, action in chosen]
+
+
+UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
 
 
 def _expect_exception(student, summary, chosen, play):
@@ -279,7 +285,7 @@ def _expect_exception(student, summary, chosen, play):
     if first:
         case, outcome = first
         raise CheckFailed(summary, call=case.call, position=case.position,
-                          got=describe(outcome), expected="an exception",
+                          got=describe(outcome), expected=_("an exception"),
                           failures=failures, total=len(chosen), answer=answer_of(outcome))
 
 
@@ -297,9 +303,9 @@ def _taken_cases():
 
 def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
-    blame.check(student, "result", "for a cell that is already taken",
+    blame.check(student, "result", _("for a cell that is already taken"),
                 blame.plays("result"), lambda play: _expect_exception(
-                    student, "result accepted a cell that is already taken", _taken_cases(),
+                    student, _("result accepted a cell that is already taken"), _taken_cases(),
                     play))
 
 
@@ -313,35 +319,35 @@ def _off_board_cases():
 
 def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
-    blame.check(student, "result", "for a cell that is not on the board",
+    blame.check(student, "result", _("for a cell that is not on the board"),
                 blame.plays("result"), lambda play: _expect_exception(
-                    student, "result accepted a cell that is not on the board",
+                    student, _("result accepted a cell that is not on the board"),
                     _off_board_cases(), play))
 
 
 def test_winner(student, blame):
     """winner finds the winner (or None) on all 5,478 reachable positions"""
     chosen, outcomes = run(student, "winner", positions, ref.winner)
-    with blame.judging("winner", "on a position"):
-        check_all("winner returned the wrong player", chosen, outcomes, exact,
-                  hint="check all rows, columns and both diagonals")
+    with blame.judging("winner", _("on a position")):
+        check_all(_("winner returned the wrong player"), chosen, outcomes, exact,
+                  hint=_("check all rows, columns and both diagonals"))
 
 
 def test_terminal(student, blame):
     """terminal is right on all 5,478 reachable positions"""
     def attempt(play):
         chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
-        check_all("terminal was wrong", chosen, outcomes, exact,
-                  hint="a game ends with a winner or with a full board")
-    blame.check(student, "terminal", "on a position", blame.plays("terminal"), attempt)
+        check_all(_("terminal was wrong"), chosen, outcomes, exact,
+                  hint=_("a game ends with a winner or with a full board"))
+    blame.check(student, "terminal", _("on a position"), blame.plays("terminal"), attempt)
 
 
 def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
     def attempt(play):
         chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
-        check_all("utility returned the wrong score", chosen, outcomes, exact)
-    blame.check(student, "utility", "on a finished game", blame.plays("utility"),
+        check_all(_("utility returned the wrong score"), chosen, outcomes, exact)
+    blame.check(student, "utility", _("on a finished game"), blame.plays("utility"),
                 attempt)
 
 
@@ -352,8 +358,8 @@ def test_minimax_on_finished_games(student, blame):
     def attempt(play):
         outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
         with say_the_work(chosen, outcomes):
-            check_all("minimax returned a move on a finished game", chosen, outcomes, exact)
-    blame.check(student, "minimax", "on a finished game", blame.plays("minimax"),
+            check_all(_("minimax returned a move on a finished game"), chosen, outcomes, exact)
+    blame.check(student, "minimax", _("on a finished game"), blame.plays("minimax"),
                 attempt)
 
 
@@ -364,11 +370,11 @@ def no_move(board):
 def _optimal(case, outcome):
     board, move = case.args[0], outcome.value
     if type(move) is not tuple:
-        return f"returned a {type(move).__name__}, not a tuple (i, j)"
+        return _("returned a {kind}, not a tuple (i, j)").format(kind=type(move).__name__)
     if move not in ref.actions(board):
-        return f"{short(move)} is not a free cell"
+        return _("{move} is not a free cell").format(move=short(move))
     if value(key(ref.result(board, move))) != value(key(board)):
-        return f"{short(move)} throws away the best outcome"
+        return _("{move} throws away the best outcome").format(move=short(move))
     return None
 
 
@@ -379,7 +385,7 @@ def _minimax_cases(boards):
         best = sorted(a for a in ref.actions(board)
                       if value(key(ref.result(board, a))) == value(key(board)))
         chosen.append(Case("minimax(board)", (board,), draw(board),
-                           " or ".join(map(str, best))))
+                           Later(lambda best=best: _(" or ").join(map(str, best)))))
     return chosen
 
 
@@ -406,13 +412,13 @@ def _opening_keys():
 
 def work_needed(count: int) -> str:
     if count == 1:
-        return ("the game is over on this board, so there is nothing to search: check "
-                "terminal(board) first and return None (is there an endless loop?)")
-    return (f"no endless loop needed to run out of time here: plain minimax (no pruning, "
-            f"no table) visits {count:,} positions from this one in the reference, each a "
-            "call of minimax or of its helpers; make each visit cheaper (one copy of the "
-            "board per move, no deep copies inside loops) or visit fewer (alpha-beta "
-            "pruning)")
+        return _("the game is over on this board, so there is nothing to search: check "
+                 "terminal(board) first and return None (is there an endless loop?)")
+    return _("no endless loop needed to run out of time here: plain minimax (no pruning, "
+             "no table) visits {positions:,} positions from this one in the reference, each "
+             "a call of minimax or of its helpers; make each visit cheaper (one copy of the "
+             "board per move, no deep copies inside loops) or visit fewer (alpha-beta "
+             "pruning)").format(positions=count)
 
 
 @contextlib.contextmanager
@@ -470,16 +476,16 @@ def check_minimax(student, blame, own_minimax, keys, played_keys, hint):
         if not play:
             own_minimax[keys] = chosen, [kept(outcome, MOVE_VALUES) for outcome in outcomes]
         with say_the_work(chosen, outcomes):
-            check_all("minimax did not pick an optimal move", chosen, outcomes, _optimal,
+            check_all(_("minimax did not pick an optimal move"), chosen, outcomes, _optimal,
                       hint=hint)
-    blame.check(student, "minimax", "on an unfinished position",
+    blame.check(student, "minimax", _("on an unfinished position"),
                 blame.plays("minimax"), attempt)
 
 
 def test_minimax_openings(student, blame, own_minimax):
     """minimax picks an optimal move on every position with 4 marks and sampled ones with 2 and 3"""
     check_minimax(student, blame, own_minimax, _opening_keys(), _played_opening_keys(),
-                  "any of the equally good moves is accepted")
+                  _("any of the equally good moves is accepted"))
 
 
 @functools.cache
@@ -490,13 +496,13 @@ def _endgame_keys():
 def test_minimax_endgames(student, blame, own_minimax):
     """minimax picks an optimal move on every position with 5 or more marks"""
     check_minimax(student, blame, own_minimax, _endgame_keys(), _played_endgame_keys(),
-                  "any of the equally good moves is accepted; a table kept between calls "
-                  "must hold only exact values (or bounds marked as such)")
+                  _("any of the equally good moves is accepted; a table kept between calls "
+                    "must hold only exact values (or bounds marked as such)"))
 
 
 def test_minimax_with_your_own_helpers(student, blame, own_minimax):
     """your whole program: minimax with your own helpers picks an optimal move on every position of the two checks above"""
-    with blame.judging("minimax", "on an unfinished position"):
+    with blame.judging("minimax", _("on an unfinished position")):
         for keys in (_opening_keys(), _endgame_keys()):
             if keys not in own_minimax:       # the check above did not run: run it here
                 chosen = _minimax_cases(keys)
@@ -504,6 +510,6 @@ def test_minimax_with_your_own_helpers(student, blame, own_minimax):
                 own_minimax[keys] = chosen, [kept(o, MOVE_VALUES) for o in outcomes]
             chosen, outcomes = own_minimax[keys]
             with say_the_work(chosen, outcomes):
-                check_all("minimax with your own helpers did not pick an optimal move",
+                check_all(_("minimax with your own helpers did not pick an optimal move"),
                           chosen, outcomes, _optimal,
-                          hint="any of the equally good moves is accepted")
+                          hint=_("any of the equally good moves is accepted"))
