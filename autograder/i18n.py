@@ -98,6 +98,12 @@ def grader_plural(singular: str, plural: str, count: int) -> str:
     return translation(course_language(), GRADER).ngettext(singular, plural, count)
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalogs where it is defined (a module's constant, made
+    before any language is chosen) and returns it as it is; say it with `_()`."""
+    return message
+
+
 # ------------------------------------------------------------ long texts: Markdown
 # A README is translated block by block: each paragraph, heading, list or table (the
 # text between blank lines) is one message of the catalogs, so a translator sees the

@@ -33,7 +33,8 @@ import math
 from dataclasses import dataclass
 
 from autograder.suites.fixtures import gametrees
-from autograder.grading.checks import Case, Later, Show, check_all, describe, short
+from autograder.grading.checks import Case, Later, Show, check_all, describe, returned, short
+from autograder.i18n import grader_text as _
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan, Proxy
@@ -105,7 +106,7 @@ class HandedTree(gametrees.NextStatesTree):
         self.handout = Handout(roots=[tree["root"]], describe=self._words)
 
     def _words(self, name):
-        return f"the state {list(self.tokens[name])}"
+        return _("the state {state}").format(state=list(self.tokens[name]))
 
     def _known(self, node, question="a question"):
         try:
@@ -134,8 +135,8 @@ class HandedTree(gametrees.NextStatesTree):
             return self.tree["values"][name]
         except KeyError:
             raise gametrees.EvaluatedWithoutValue(
-                f"evaluated inner node {name!r}, which has no value: "
-                "the search evaluated above its depth limit") from None
+                _("evaluated inner node {node}, which has no value: the search evaluated above "
+                  "its depth limit").format(node=repr(name))) from None
 
 
 @functools.cache
@@ -157,12 +158,18 @@ def _depths(spec):
     return gametrees.depths(spec.tree())
 
 
-@functools.cache
 def _draw_tree(spec):
+    """The tree drawn, under a line in the course's language (the drawing is cached)."""
+    kind = (_("a seeded random game tree") if spec.shape
+            else _("the game tree {name}").format(name=repr(spec.name)))
+    return _("{tree}; the search sees each node as the list after its name, and [v] is an "
+             "inner node's heuristic value").format(tree=kind) + "\n" + _tree_lines(spec)
+
+
+@functools.cache
+def _tree_lines(spec):
     t, tokens = spec.tree(), spec.tokens()
-    kind = "a seeded random game tree" if spec.shape else f"the game tree {spec.name!r}"
-    lines = [f"{kind}; the search sees each node as the list after its name, and "
-             "[v] is an inner node's heuristic value"]
+    lines = []
 
     def walk(node, indent, is_max):
         token = list(tokens[node])
@@ -392,15 +399,15 @@ def check_searches(student, summary, searches, judge, hint, play=None):
 def got_text(run):
     outcome = run.outcome
     if outcome.answered:
-        return f"returned {short(run.returned)}"
+        return returned(run.returned)
     text = describe(outcome)
     if slow(outcome):
-        text += (f" (the handout's search makes {run.search.size} calls of the game here, "
-                 "each answered by the grader: is there an endless loop, or work outside "
-                 "the game's methods?)")
+        text += " " + _("(the handout's search makes {calls} calls of the game here, each "
+                        "answered by the grader: is there an endless loop, or work outside "
+                        "the game's methods?)").format(calls=run.search.size)
     if run.game.handout.refused:        # the game's own record, not the words it said
-        text += (" (the game only knows the states its nextstates gave: use the game "
-                 "object's methods, not the module's functions)")
+        text += " " + _("(the game only knows the states its nextstates gave: use the game "
+                        "object's methods, not the module's functions)")
     return text
 
 
@@ -409,12 +416,15 @@ def expected_text(search):
     if search.function == "computer_move":
         book = dict(search.book)
         if search.use_book and tuple(search.game.root) in book:
-            return f"the book's move {list(book[tuple(search.game.root)])}, without a search"
-        return f"a successor of value {fmt(position_value(search.game, search.bremse))}"
+            return _("the book's move {move}, without a search").format(
+                move=list(book[tuple(search.game.root)]))
+        return _("a successor of value {value}").format(
+            value=fmt(position_value(search.game, search.bremse)))
     best, value = want.result
     text = f"({short(best)}, {fmt(value)})"
-    calls = sum(kind == "n" for kind, _ in want.log), sum(kind == "e" for kind, _ in want.log)
-    text += f"; the game calls: {calls[0]} nextstates, {calls[1]} evaluation: "
+    calls = [sum(kind == k for kind, _key in want.log) for k in ("n", "e")]
+    text += _("; the game calls: {expanded} nextstates, {evaluated} evaluation: ").format(
+        expanded=calls[0], evaluated=calls[1])
     text += trace_text(search.game, want.log, 0, 40)
     return text
 
@@ -423,7 +433,7 @@ def trace_text(spec, log, start=0, count=12):
     """Game calls `start` .. `start + count` as text."""
     shown = [call_label(spec, entry) for entry in log[start:start + count]]
     more = len(log) - start - count
-    return ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
+    return ", ".join(shown) + (_(", ... ({count} more)").format(count=more) if more > 0 else "")
 
 
 def call_label(spec, entry):
@@ -438,10 +448,11 @@ def result_pair(run):
         return None, got_text(run)
     got = run.returned
     if type(got) not in (tuple, list) or len(got) != 2:
-        return None, f"returned {short(got)}, not a pair (best_state, value)"
+        return None, _("returned {value}, not a pair (best_state, value)").format(
+            value=short(got))
     best, value = got
     if type(value) not in (int, float):
-        return None, f"returned the value {short(value)}, not a number"
+        return None, _("returned the value {value}, not a number").format(value=short(value))
     return (best, value), None
 
 
@@ -452,10 +463,11 @@ def result_reason(run):
         return reason
     want = run.expected.result
     if answer[1] != want[1]:
-        return f"the value {fmt(answer[1])} is not the one the handout's rules give"
+        return _("the value {value} is not the one the handout's rules give").format(
+            value=fmt(answer[1]))
     if answer[0] != want[0]:
-        return (f"best_state {short(answer[0])} is not the child the handout's rules return "
-                "(the first best child in nextstates order)")
+        return _("best_state {state} is not the child the handout's rules return (the first "
+                 "best child in nextstates order)").format(state=short(answer[0]))
     return None
 
 
@@ -468,11 +480,11 @@ def value_reason(run):
     best, value = answer
     want_best, want_value = run.expected.result
     if value != want_value:
-        return f"the value {fmt(value)} is wrong"
+        return _("the value {value} is wrong").format(value=fmt(value))
     if want_best is None:
         if best is not None:
-            return ("best_state must be None where the search stops (game over or bremse 0), "
-                    f"not {short(best)}")
+            return _("best_state must be None where the search stops (game over or bremse 0), "
+                     "not {state}").format(state=short(best))
         return None
     if run.search.is_tree:
         return None if best == want_best else result_reason(run)
@@ -483,10 +495,12 @@ def successor_reason(search, best, value):
     spec = search.game
     successors = spec.make().successors(tuple(spec.root))
     if type(best) is not list or tuple(best) not in successors:
-        return f"best_state {short(best)} is not one of the successors the game gave"
+        return _("best_state {state} is not one of the successors the game gave").format(
+            state=short(best))
     depth = INF if search.function in PLAIN else search.bremse - 1
     if position_value(spec.at(best), depth) != value:
-        return f"best_state {short(best)} does not attain the value {fmt(value)}"
+        return _("best_state {state} does not attain the value {value}").format(
+            state=short(best), value=fmt(value))
     return None
 
 
@@ -495,8 +509,9 @@ def decided_reason(run):
     spec = run.search.game
     for index, (kind, key) in enumerate(run.log):
         if kind == "n" and spec.decided(key):
-            return (f"game call {index + 1}: nextstates({spec.label(key)}), but that game is "
-                    "already decided (terminal_test is true there): it must be evaluated")
+            return _("game call {number}: nextstates({state}), but that game is already "
+                     "decided (terminal_test is true there): it must be evaluated").format(
+                number=index + 1, state=spec.label(key))
     return None
 
 
@@ -506,13 +521,13 @@ def depth_reason(run):
     for index, (kind, key) in enumerate(run.log):
         ply = spec.ply(key)
         if kind == "e" and ply < bremse and not spec.decided(key):
-            return (f"game call {index + 1}: evaluation({spec.label(key)}) at ply {ply}, above "
-                    f"the depth limit (bremse {fmt(bremse)}): only a decided game is evaluated "
-                    "there")
+            return _("game call {number}: evaluation({state}) at ply {ply}, above the depth "
+                     "limit (bremse {bremse}): only a decided game is evaluated there").format(
+                number=index + 1, state=spec.label(key), ply=ply, bremse=fmt(bremse))
         if kind == "n" and ply >= bremse:
-            return (f"game call {index + 1}: nextstates({spec.label(key)}) at ply {ply}, past "
-                    f"the depth limit (bremse {fmt(bremse)}): bremse is 0 there, so it must "
-                    "be evaluated")
+            return _("game call {number}: nextstates({state}) at ply {ply}, past the depth "
+                     "limit (bremse {bremse}): bremse is 0 there, so it must be evaluated").format(
+                number=index + 1, state=spec.label(key), ply=ply, bremse=fmt(bremse))
     return None
 
 
@@ -522,32 +537,37 @@ def work_reason(run):
     if got == want:
         return None
     spec = run.search.game
-    counts = (f"your search made {sum(k == 'n' for k, _ in got)} nextstates and "
-              f"{sum(k == 'e' for k, _ in got)} evaluation calls")
+    counts = _("your search made {expanded} nextstates and {evaluated} evaluation calls").format(
+        expanded=sum(k == "n" for k, _key in got), evaluated=sum(k == "e" for k, _key in got))
     index = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
                  min(len(got), len(want)))
     before = ", ".join(call_label(spec, e) for e in got[max(0, index - 3):index])
-    lead = f" (after {before})" if before else ""
+    lead = " " + _("(after {calls})").format(calls=before) if before else ""
     if index >= len(got):
-        return (f"{counts}: it stopped after game call {index}{lead}, where the handout's "
-                "rules go on (a cut that should not happen?)")
+        return _("{counts}: it stopped after game call {number}{after}, where the handout's "
+                 "rules go on (a cut that should not happen?)").format(
+            counts=counts, number=index, after=lead)
     what = call_label(spec, got[index])
     if index >= len(want):
-        return (f"{counts}: game call {index + 1}, {what}{lead}, comes after the handout's "
-                "rules have finished (no or too little pruning?)")
-    return (f"{counts}; its game call {index + 1} was {what}{lead}, where the handout's rules "
-            f"make another call{_why(spec, got[index], want[index])}")
+        return _("{counts}: game call {number}, {call}{after}, comes after the handout's "
+                 "rules have finished (no or too little pruning?)").format(
+            counts=counts, number=index + 1, call=what, after=lead)
+    return _("{counts}; its game call {number} was {call}{after}, where the handout's rules "
+             "make another call{why}").format(counts=counts, number=index + 1, call=what,
+                                              after=lead, why=_why(spec, got[index], want[index]))
 
 
 def _why(spec, got, want):
     """A hint on how a call departs from the rules, without naming the expected call."""
     (kind, key), (want_kind, want_key) = got, want
     if key == want_key:
-        return f": they {'evaluate' if want_kind == 'e' else 'expand'} that state"
+        return (_(": they evaluate that state") if want_kind == "e"
+                else _(": they expand that state"))
     if spec.ply(key) != spec.ply(want_key):
-        return " at another depth (check the cut test and the depth limit)"
+        return " " + _("at another depth (check the cut test and the depth limit)")
     if kind == want_kind:
-        return " on another state at the same depth (check the child order and the cut test)"
+        return " " + _("on another state at the same depth (check the child order and the cut "
+                       "test)")
     return ""
 
 
@@ -561,8 +581,8 @@ def tree_work_reason(run):
     reason = work_reason(run)
     if reason is None:
         return None
-    return f"{reason}. Your search's calls (+ = nextstates, else evaluation): " \
-           f"{tree_sequence(run.search.game, run.log)}"
+    return _("{reason}. Your search's calls (+ = nextstates, else evaluation): {calls}").format(
+        reason=reason, calls=tree_sequence(run.search.game, run.log))
 
 
 def node_counts(log):
@@ -586,7 +606,7 @@ def stats_reason(run):
         return got_text(run)
     got = run.outcome.value.get("stats") if isinstance(run.outcome.value, dict) else None
     if not isinstance(got, dict):
-        return f"the SearchStats object could not be read ({short(got)})"
+        return _("the SearchStats object could not be read ({value})").format(value=short(got))
     seen = node_counts(run.log)
     if run.search.function in PLAIN:
         seen["prunings"] = 0
@@ -596,11 +616,14 @@ def stats_reason(run):
     if not wrong:
         return None
     said = ", ".join(f"{name} {short(got.get(name))}" for name in COUNTERS)
-    saw = (f"the grader's game saw this search visit {seen['nodes']} nodes (states): "
-           f"{seen['expanded']} expanded with nextstates and {seen['evaluations']} evaluated")
+    saw = _("the grader's game saw this search visit {nodes} nodes (states): {expanded} "
+            "expanded with nextstates and {evaluated} evaluated").format(
+        nodes=seen["nodes"], expanded=seen["expanded"], evaluated=seen["evaluations"])
     if "prunings" in seen:
-        saw += f", and the cut test succeeds {seen['prunings']} times on this search"
-    return f"your SearchStats says {said}; {saw}: wrong {', '.join(wrong)}"
+        saw += _(", and the cut test succeeds {prunings} times on this search").format(
+            prunings=seen["prunings"])
+    return _("your SearchStats says {said}; {saw}: wrong {counters}").format(
+        said=said, saw=saw, counters=", ".join(wrong))
 
 
 def all_of(*judges):

@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.grading.handout import Handout
 
 _MASKS = {}
@@ -170,28 +171,33 @@ class GameSpec:
 
     def describe(self) -> str:
         """The game in words: the board, blocked cells, the order, the evaluation."""
-        parts = [BOARD_NAMES.get(self.board, "{} x {}, {} in a row".format(*self.board))]
+        columns, rows, length = self.board
+        parts = [_(BOARD_NAMES[self.board]) if self.board in BOARD_NAMES else
+                 _("{columns} x {rows}, {length} in a row").format(columns=columns, rows=rows,
+                                                                   length=length)]
         if self.blocked:
-            cells = ", ".join(map(str, self.blocked))
-            parts.append(f"cell{'s' if len(self.blocked) > 1 else ''} {cells} blocked "
-                         "(#, never played)")
+            parts.append(ngettext("cell {cells} blocked (#, never played)",
+                                  "cells {cells} blocked (#, never played)",
+                                  len(self.blocked)).format(
+                cells=", ".join(map(str, self.blocked))))
         if self.order == "shuffled":
-            parts.append("nextstates lists the successors in the game's own order, "
-                         "not by cell number")
+            parts.append(_("nextstates lists the successors in the game's own order, not by "
+                           "cell number"))
         if self.mode == "lines":
-            parts.append("evaluation is a heuristic: +-100 for a won game, otherwise the "
-                         "lines x has begun and o has not touched minus the same for o")
+            parts.append(_("evaluation is a heuristic: +-100 for a won game, otherwise the "
+                           "lines x has begun and o has not touched minus the same for o"))
         return "; ".join(parts)
 
     def drawing(self, state=None) -> str:
         state = self.root if state is None else tuple(state)
         rules = self.rules()
-        tail = "game over" if rules.decided(state) else \
-            f"{'x' if len(state) % 2 == 0 else 'o'} to move"
-        return f"state {list(state)} ({self.describe()})\n{rules.show(state)}\n({tail})"
+        tail = _("game over") if rules.decided(state) else (
+            _("x to move") if len(state) % 2 == 0 else _("o to move"))
+        return _("state {state} ({game})").format(state=list(state), game=self.describe()) + \
+            f"\n{rules.show(state)}\n({tail})"
 
 
-BOARD_NAMES = {(3, 3, 3): "tic-tac-toe", (4, 3, 3): "4 x 3", (4, 4, 3): "4 x 4"}
+BOARD_NAMES = {(3, 3, 3): N_("tic-tac-toe"), (4, 3, 3): "4 x 3", (4, 4, 3): "4 x 4"}
 
 
 @functools.cache
@@ -229,9 +235,10 @@ class PositionGame(KitGame):
         loaded machine instead of hanging on the time limit."""
         self.calls += 1
         if self.call_limit is not None and self.calls > self.call_limit:
-            self.handout.refuse(f"this game answers at most {self.call_limit} calls, more "
-                                "than a search of the handout's kind makes here even without "
-                                "pruning (does the search go on past the end of the game?)")
+            self.handout.refuse(_(
+                "this game answers at most {calls} calls, more than a search of the handout's "
+                "kind makes here even without pruning (does the search go on past the end of "
+                "the game?)").format(calls=self.call_limit))
 
     # ------------------------------------------------------------ checking states
     def asked(self, question, state):
@@ -248,16 +255,16 @@ class PositionGame(KitGame):
         """The state as a tuple, or ValueError if it is not a state of this game."""
         if type(state) not in (list, tuple) or len(state) > self.cells \
                 or any(type(c) is not int for c in state):
-            raise ValueError(f"{_short(state)} is not a state of this game "
-                             "(a list of cell numbers)")
+            raise ValueError(_("{state} is not a state of this game (a list of cell "
+                               "numbers)").format(state=_short(state)))
         key = tuple(state)
         if key[:len(self.root)] != self.root:
-            raise ValueError(f"{_short(state)} does not start with the position searched, "
-                             f"{list(self.root)}")
+            raise ValueError(_("{state} does not start with the position searched, "
+                               "{root}").format(state=_short(state), root=list(self.root)))
         rest = key[len(self.root):]
         if len(set(key)) != len(key) or any(c not in self.playable for c in rest):
-            raise ValueError(f"{_short(state)} is not a state of this game: a cell is taken "
-                             "twice or cannot be played here")
+            raise ValueError(_("{state} is not a state of this game: a cell is taken twice or "
+                               "cannot be played here").format(state=_short(state)))
         return key
 
     def ply(self, key):
@@ -296,7 +303,7 @@ class PositionGame(KitGame):
 
 
 def _state_words(key):
-    return f"the state {list(key)}"
+    return _("the state {state}").format(state=list(key))
 
 
 def _short(value, limit=60):

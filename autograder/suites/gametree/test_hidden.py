@@ -74,14 +74,15 @@ happens after a failure.
 import functools
 import random
 
-from autograder.grading.checks import (Case, CheckFailed, check_all, describe, exact, require,
-                                       short)
+from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
+                                       require, returned, short)
 from autograder.grading.student import Callback, Handle, Plan
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
     full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
     tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
+from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.suites.verdicts import changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
@@ -91,13 +92,18 @@ MINIMAX, ALPHABETA = "maximize/minimize", "maximize_ab/minimize_ab"
 #: Every search check runs on a game of the grader's: its nextstates, terminal_test
 #: and evaluation are always the grader's (what `blame.judging` is told was played).
 GAME_PLAYS = {M + name: None for name in ("nextstates", "terminal_test", "evaluation")}
-ORDER_HINT = ("children in game.nextstates order; a child replaces the best only if strictly "
-              "better; cut when best >= beta (max) or best <= alpha (min), after every child")
+ORDER_HINT = (N_("children in game.nextstates order; a child replaces the best only if strictly "
+              "better; cut when best >= beta (max) or best <= alpha (min), after every child"))
 
 
 # ------------------------------------------------------------------ positions
 def draw(state, board):
     return GameSpec(tuple(board), tuple(state)).drawing()
+
+
+def drawn(state, board) -> Later:
+    """A case's drawing, made only for the case a failure shows (in the course's language)."""
+    return Later(functools.partial(draw, list(state), board))
 
 
 @functools.cache
@@ -219,7 +225,7 @@ def game_handles(student, boards):
         outcome = student.new(M + "Game", *board)
         require(outcome)
         if not outcome.answered:
-            raise CheckFailed("could not create a Game object", call=f"Game{board}",
+            raise CheckFailed(_("could not create a Game object"), call=f"Game{board}",
                               got=describe(outcome))
         handles[board] = outcome.value
     return handles
@@ -238,7 +244,7 @@ def rule_check(student, function, expected_of, summary, hint, return_args=False,
 
 @functools.cache
 def _rule_cases(function, expected_of):
-    return [Case(f"{function}({list(s)}, Game{board})", (s, board), draw(list(s), board),
+    return [Case(f"{function}({list(s)}, Game{board})", (s, board), drawn(s, board),
                  expected_of(list(s), board)) for board, s in rule_states()]
 
 
@@ -258,8 +264,8 @@ def grader_rules(handles, play) -> dict | None:
             return B3X3
         if type(game) is Handle and game.number in boards:
             return boards[game.number]
-        raise TypeError("pass on the Game object the check gave (the grader's "
-                        "rules here answer for that one only)")
+        raise TypeError(_("pass on the Game object the check gave (the grader's "
+                        "rules here answer for that one only)"))
 
     def winning_lines(game):
         return [set(line) for line in ref.winning_lines(ref_game(board_of(game)))]
@@ -271,7 +277,7 @@ def grader_rules(handles, play) -> dict | None:
 
 
 def judged_rule(student, blame, function, expected_of, summary, hint, judge=None,
-                scope="on a position"):
+                scope=None):
     """rule_check of `function` on its own: with the student's own helpers first, and
     where that fails and a helper failed its own checks, again with the grader's
     helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
@@ -279,14 +285,13 @@ def judged_rule(student, blame, function, expected_of, summary, hint, judge=None
 
     def attempt(played):
         rule_check(student, function, expected_of, summary, hint, judge=judge, play=played)
-    blame.check(student, function, scope, play, attempt)
+    blame.check(student, function, scope or _("on a position"), play, attempt)
 
 
-def judged_searches(student, blame, who, summary, searches, judge, hint,
-                    scope="on a position"):
+def judged_searches(student, blame, who, summary, searches, judge, hint, scope=None):
     """check_searches, its failure worded and blamed as `who`'s (the pair of searches):
     the game's methods are the grader's in every search check."""
-    with blame.judging(who, scope, GAME_PLAYS):
+    with blame.judging(who, scope or _("on a position"), GAME_PLAYS):
         check_searches(student, summary, searches, judge, hint)
 
 
@@ -318,31 +323,36 @@ def test_winning_lines(student, blame):
     def judge(case, outcome):
         got = outcome.value
         if type(got) is not list:
-            return f"returned a {type(got).__name__}, not a list"
+            return _("returned a {kind}, not a list").format(kind=type(got).__name__)
         try:
             lines = sorted(tuple(sorted(line)) for line in got)
         except TypeError:
-            return f"returned {short(got)}: each line must be a set of cell numbers"
+            return _("returned {value}: each line must be a set of cell numbers").format(
+                value=short(got))
         if any(len(set(line)) != len(line) for line in lines):
-            return "a line names the same cell twice"
+            return _("a line names the same cell twice")
         if len(lines) != len(set(lines)):
-            return "returned a line more than once"
+            return _("returned a line more than once")
         if lines != case.expected:
             missing = sorted(set(case.expected) - set(lines))
             if missing:
-                return f"misses {len(missing)} lines, for example {set(missing[0])}"
+                return ngettext("misses {count} line: {line}",
+                                "misses {count} lines, for example {line}", len(missing)).format(
+                    count=len(missing), line=set(missing[0]))
             extra = sorted(set(lines) - set(case.expected))
-            return f"returned {len(extra)} sets that are not lines, for example {set(extra[0])}"
+            return ngettext("returned {count} set that is not a line: {line}",
+                            "returned {count} sets that are not lines, for example {line}",
+                            len(extra)).format(count=len(extra), line=set(extra[0]))
         return None
-    with blame.judging("winning_lines", "on a board"):
-        check_all("winning_lines returned the wrong lines", chosen, outcomes, judge,
-                  hint="rows, columns and both diagonal directions; a line may not wrap "
-                       "around the edge of the board")
+    with blame.judging("winning_lines", _("on a board")):
+        check_all(_("winning_lines returned the wrong lines"), chosen, outcomes, judge,
+                  hint=_("rows, columns and both diagonal directions; a line may not wrap "
+                       "around the edge of the board"))
 
 
 def test_nextstates(student, blame):
     """nextstates lists every successor in cell order, without changing the state"""
-    with blame.judging("nextstates", "on a position"):
+    with blame.judging("nextstates", _("on a position")):
         _check_nextstates(student)
 
 
@@ -350,23 +360,23 @@ def _check_nextstates(student):
     def judge(case, outcome):
         got, want = outcome.value, case.expected
         if got != want or type(got) is not list or any(type(s) is not list for s in got):
-            return f"returned {short(got)}"
+            return returned(got)
         return None
-    rule_check(student, "nextstates", _ref_nextstates, "nextstates returned the wrong states",
-               "a new list per free cell, state + [cell], by increasing cell", judge=judge)
+    rule_check(student, "nextstates", _ref_nextstates, _("nextstates returned the wrong states"),
+               _("a new list per free cell, state + [cell], by increasing cell"), judge=judge)
     # The state must stay unchanged: judged from nextstates' own second answer
     # on the same state object (a state the first call changed gives other
     # successors), never from the state as the child reports it.
-    chosen = [Case(f"nextstates({list(s)})", (list(s),), draw(list(s), B3X3), list(s))
+    chosen = [Case(f"nextstates({list(s)})", (list(s),), drawn(s, B3X3), list(s))
               for s in reachable(B3X3)[::7]]
     outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
                            again=True)
 
     def kept(case, outcome):
-        return changed_input(outcome, "state", "the state it was given", case.expected)
-    hint = "build each successor as a new list: state + [cell]"
-    check_all("nextstates changed the state it was given", chosen, outcomes, kept, hint=hint)
-    check_probes(student, "nextstates changed the state it was given", M + "nextstates",
+        return changed_input(outcome, _("state"), _("the state it was given"), case.expected)
+    hint = _("build each successor as a new list: state + [cell]")
+    check_all(_("nextstates changed the state it was given"), chosen, outcomes, kept, hint=hint)
+    check_probes(student, _("nextstates changed the state it was given"), M + "nextstates",
                  M + "nextstates", _probe_cases(), _probes, "state", hint=hint)
 
 
@@ -383,23 +393,27 @@ def _probes(state, rest):
 
 @functools.cache
 def _probe_cases():
-    return [Case(f"nextstates({list(s)}), then more questions about the same state",
-                 (list(s),), draw(list(s), B3X3), "the same answers as on an untouched copy")
+    return [Case(Later(lambda s=s: _("nextstates({state}), then more questions about the same "
+                                     "state").format(state=list(s))),
+                 (list(s),), drawn(s, B3X3), UNTOUCHED)
             for s in reachable(B3X3)[3::40]]
+
+
+UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
 
 
 def test_evaluation(student, blame):
     """evaluation scores 1, -1 or 0 from x's side on every reachable 3x3 position and more"""
     judged_rule(student, blame, "evaluation", _ref_evaluation,
-                "evaluation returned the wrong value",
-                "x owns the cells at even places of the list (x moves first), "
-                "o the ones at odd places; 1 when x has a line")
+                _("evaluation returned the wrong value"),
+                _("x owns the cells at even places of the list (x moves first), "
+                "o the ones at odd places; 1 when x has a line"))
 
 
 def test_terminal_test(student, blame):
     """terminal_test knows when the game is over (a line, or a full board)"""
-    judged_rule(student, blame, "terminal_test", _ref_terminal, "terminal_test was wrong",
-                "over means: a player owns a line, or no cell is free")
+    judged_rule(student, blame, "terminal_test", _ref_terminal, _("terminal_test was wrong"),
+                _("over means: a player owns a line, or no cell is free"))
 
 
 
@@ -416,10 +430,10 @@ def minimax_value_cases():
 def test_minimax_values(student, blame):
     """maximize and minimize return the game value and a successor that attains it"""
     judged_searches(student, blame, MINIMAX,
-                    "maximize / minimize returned a wrong result",
+                    _("maximize / minimize returned a wrong result"),
                     minimax_value_cases(), value_reason,
-                    hint="best_state is a successor with the best value (None when the game "
-                         "is over); the value is seen from x; use only the game's methods")
+                    hint=_("best_state is a successor with the best value (None when the game "
+                         "is over); the value is seen from x; use only the game's methods"))
 
 
 @functools.cache
@@ -439,10 +453,10 @@ def test_minimax_visits_every_node(student, blame):
             return all_of(decided_reason, tree_work_reason, result_reason)(run)
         return all_of(decided_reason, work_reason, result_reason)(run)
     judged_searches(student, blame, MINIMAX,
-                    "plain minimax did not search the game the handout's way",
+                    _("plain minimax did not search the game the handout's way"),
                     minimax_technique_cases(), judge,
-                    hint="no pruning and no depth limit in maximize / minimize: every child of "
-                         "every undecided node is searched, in game.nextstates order")
+                    hint=_("no pruning and no depth limit in maximize / minimize: every child of "
+                         "every undecided node is searched, in game.nextstates order"))
 
 
 # -- alpha-beta: values
@@ -460,10 +474,10 @@ def ab_values_3x3_cases():
 def test_alphabeta_values_3x3(student, blame):
     """alpha-beta returns the right value on tic-tac-toe positions, depth-limited or not"""
     judged_searches(student, blame, ALPHABETA,
-                    "maximize_ab / minimize_ab returned a wrong result",
+                    _("maximize_ab / minimize_ab returned a wrong result"),
                     ab_values_3x3_cases(), value_reason,
-                    hint="with the full window alpha-beta returns the minimax value at the "
-                         "same depth limit; use only the game's methods")
+                    hint=_("with the full window alpha-beta returns the minimax value at the "
+                         "same depth limit; use only the game's methods"))
 
 
 @functools.cache
@@ -478,9 +492,9 @@ def ab_values_big_cases():
 def test_alphabeta_values_bigger_boards(student, blame):
     """alpha-beta returns the right value on 4 x 3 and 4 x 4 positions, depth-limited too"""
     judged_searches(student, blame, ALPHABETA,
-                    "maximize_ab / minimize_ab returned a wrong result",
+                    _("maximize_ab / minimize_ab returned a wrong result"),
                     ab_values_big_cases(), value_reason,
-                    hint="at bremse 0 the state is evaluated; bremse 1 evaluates its children")
+                    hint=_("at bremse 0 the state is evaluated; bremse 1 evaluates its children"))
 
 
 # -- alpha-beta: technique on trees and positions
@@ -500,8 +514,8 @@ def prune_cases():
 def test_alphabeta_prunes_like_the_reference(student, blame):
     """alpha-beta expands and evaluates exactly the nodes the handout's rule does"""
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta searched other nodes than the handout's rule",
-                    prune_cases(), all_of(tree_work_reason, result_reason), ORDER_HINT)
+                    _("alpha-beta searched other nodes than the handout's rule"),
+                    prune_cases(), all_of(tree_work_reason, result_reason), _(ORDER_HINT))
 
 
 @functools.cache
@@ -518,10 +532,10 @@ def test_alphabeta_cuts_on_ties(student, blame):
         work = tree_work_reason if run.search.is_tree else work_reason
         return all_of(work, result_reason)(run)
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta did not cut where the bound is reached",
+                    _("alpha-beta did not cut where the bound is reached"),
                     tie_cases(), judge,
-                    hint="a max node stops once best >= beta, a min node once best <= alpha: "
-                         "equal is enough")
+                    hint=_("a max node stops once best >= beta, a min node once best <= alpha: "
+                         "equal is enough"))
 
 
 @functools.cache
@@ -540,11 +554,11 @@ def depth_cases():
 def test_alphabeta_depth_limit(student, blame):
     """alpha-beta evaluates undecided states exactly at the depth limit (Bremse)"""
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta did not respect the depth limit", depth_cases(),
+                    _("alpha-beta did not respect the depth limit"), depth_cases(),
                     all_of(depth_reason, result_reason),
-                    hint="bremse is the number of plies still allowed: evaluate when it is 0, "
+                    hint=_("bremse is the number of plies still allowed: evaluate when it is 0, "
                          "otherwise search the children with bremse - 1; evaluation is called "
-                         "for evaluated nodes only (use terminal_test to see a won game)")
+                         "for evaluated nodes only (use terminal_test to see a won game)"))
 
 
 @functools.cache
@@ -565,10 +579,10 @@ def decided_cases():
 def test_alphabeta_stops_at_decided_games(student, blame):
     """alpha-beta never searches past a decided game, whatever bremse allows"""
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta searched past the end of a game", decided_cases(),
+                    _("alpha-beta searched past the end of a game"), decided_cases(),
                     all_of(decided_reason, result_reason),
-                    hint="when terminal_test(state) holds the state is evaluated at once, "
-                         "even with plies left")
+                    hint=_("when terminal_test(state) holds the state is evaluated at once, "
+                         "even with plies left"))
 
 
 @functools.cache
@@ -589,10 +603,10 @@ def window_cases():
 def test_alphabeta_window(student, blame):
     """alpha-beta with a narrow window returns the handout's fail-soft result"""
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta with a narrow window returned a wrong result",
+                    _("alpha-beta with a narrow window returned a wrong result"),
                     window_cases(), result_reason,
-                    hint="fail-soft: return best itself, even when it lies outside "
-                         "(alpha, beta); do not clip it to the window")
+                    hint=_("fail-soft: return best itself, even when it lies outside "
+                         "(alpha, beta); do not clip it to the window"))
 
 
 @functools.cache
@@ -606,8 +620,8 @@ def work_cases():
 def test_alphabeta_work_on_positions(student, blame):
     """alpha-beta makes exactly the reference's nextstates and evaluation calls on real positions"""
     judged_searches(student, blame, ALPHABETA,
-                    "alpha-beta did other work than the handout's rules",
-                    work_cases(), all_of(work_reason, result_reason), ORDER_HINT)
+                    _("alpha-beta did other work than the handout's rules"),
+                    work_cases(), all_of(work_reason, result_reason), _(ORDER_HINT))
 
 
 @functools.cache
@@ -628,25 +642,35 @@ def minimax_stats_cases():
     return smallest_first(chosen)
 
 
-STATS_HINT = ("count each call of a search function once as a node, and as expanded or "
-              "evaluated; one pruning per cut (a break)")
+STATS_HINT = (N_("count each call of a search function once as a node, and as expanded or "
+              "evaluated; one pruning per cut (a break)"))
 
 
 def test_minimax_search_stats(student, blame):
     """maximize / minimize count nodes, expansions and evaluations in SearchStats"""
     judged_searches(student, blame, MINIMAX,
-                    "the SearchStats counters are wrong",
-                     minimax_stats_cases(), stats_reason, STATS_HINT)
+                    _("the SearchStats counters are wrong"),
+                     minimax_stats_cases(), stats_reason, _(STATS_HINT))
 
 
 def test_alphabeta_search_stats(student, blame):
     """alpha-beta counts nodes, expansions, evaluations and prunings in SearchStats"""
     judged_searches(student, blame, ALPHABETA,
-                    "the SearchStats counters are wrong",
-                     alphabeta_stats_cases(), stats_reason, STATS_HINT)
+                    _("the SearchStats counters are wrong"),
+                     alphabeta_stats_cases(), stats_reason, _(STATS_HINT))
 
 
 # -- the player
+def not_a_successor(got) -> str:
+    return _("returned {value}, not one of the successors the game gave").format(
+        value=short(got))
+
+
+def throws_away(got, value) -> str:
+    return _("the move to {move} throws away the value {value}").format(move=short(got),
+                                                                         value=value)
+
+
 def move_reason(run):
     """A successor the game gave, with the value of the position."""
     if not run.outcome.answered:
@@ -654,10 +678,10 @@ def move_reason(run):
     got, search = run.returned, run.search
     spec = search.game
     if type(got) is not list or tuple(got) not in spec.make().successors(tuple(spec.root)):
-        return f"returned {short(got)}, not one of the successors the game gave"
+        return not_a_successor(got)
     want = position_value(spec, search.bremse)
     if position_value(spec.at(got), search.bremse - 1) != want:
-        return f"the move to {short(got)} throws away the value {fmt(want)}"
+        return throws_away(got, fmt(want))
     return None
 
 
@@ -690,7 +714,8 @@ def searches_played(game) -> dict:
             if keywords:
                 raise TypeError(f"{name}() got unexpected arguments {sorted(keywords)}")
             if given is not game:
-                raise ValueError(f"{name} must search the game computer_move was given")
+                raise ValueError(_("{function} must search the game computer_move was given").format(
+                    function=name))
             return function(list(state), alpha, beta, bremse, game, None)
         return played
     return {M + name: search(name) for name in ("maximize_ab", "minimize_ab")}
@@ -703,14 +728,14 @@ def player_check(student, blame, summary, searches, judge, hint):
     def attempt(play):
         check_searches(student, summary, searches, judge, hint,
                        play=searches_played if play else None)
-    blame.check(student, "computer_move", "on a position", PLAYER_PLAYS, attempt)
+    blame.check(student, "computer_move", _("on a position"), PLAYER_PLAYS, attempt)
 
 
 def test_computer_move_keeps_the_value(student, blame):
     """computer_move plays for the side to move (x begins) and keeps the value"""
-    player_check(student, blame, "computer_move made a bad move", move_cases(), move_reason,
-                 hint="maximize_ab when x is to move (len(state) even), minimize_ab when o "
-                      "is, on the game it was given")
+    player_check(student, blame, _("computer_move made a bad move"), move_cases(), move_reason,
+                 hint=_("maximize_ab when x is to move (len(state) even), minimize_ab when o "
+                      "is, on the game it was given"))
 
 
 BOOK_CELLS = (15, 3, 12, 0, 9)
@@ -746,23 +771,23 @@ def book_reason(run):
     got = run.returned
     if state in book:
         if type(got) is not list or got != list(book[state]):
-            return f"returned {short(got)}, not the book's move"
+            return _("returned {value}, not the book's move").format(value=short(got))
         if run.log:
-            return "searched (called nextstates or evaluation) although the book has the answer"
+            return _("searched (called nextstates or evaluation) although the book has the answer")
         return None
     if not run.log:
-        return "did not search for a state the book does not know"
+        return _("did not search for a state the book does not know")
     if type(got) is not list or tuple(got) not in \
             run.search.game.make().successors(tuple(run.search.game.root)):
-        return f"returned {short(got)}, not one of the successors the game gave"
+        return not_a_successor(got)
     return None
 
 
 def test_computer_move_uses_the_book(student, blame):
     """computer_move answers from the opening book, without searching, where it applies"""
-    player_check(student, blame, "computer_move did not use the opening book", book_cases(),
+    player_check(student, blame, _("computer_move did not use the opening book"), book_cases(),
                  book_reason,
-                 hint="look up tuple(state) in the book first; search only when it is not there")
+                 hint=_("look up tuple(state) in the book first; search only when it is not there"))
 
 
 #: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
@@ -779,7 +804,8 @@ def own_program_cases():
     states += [(B4X3, s) for s in sample(B4X3, 8, 132, 6, 9)]
     states += [((3, 4, 3), s) for s in sample((3, 4, 3), 8, 133, 6, 9)]
     return tuple(Case(f"computer_move({list(s)}, Game{board})", (s, board),
-                      draw(list(s), board), f"a successor of value {solved(s, board)}")
+                      drawn(s, board), Later(lambda s=s, board=board: _(
+                          "a successor of value {value}").format(value=solved(s, board))))
                  for board, s in states)
 
 
@@ -788,9 +814,9 @@ def own_move_reason(case, outcome):
     got = outcome.value
     if type(got) is not list or any(type(c) is not int for c in got) or \
             got not in KitGame(*board).nextstates(list(state)):
-        return f"returned {short(got)}, not a successor of the state"
+        return _("returned {value}, not a successor of the state").format(value=short(got))
     if solved(tuple(got), board) != solved(state, board):
-        return f"the move to {short(got)} throws away the value {solved(state, board)}"
+        return throws_away(got, solved(state, board))
     return None
 
 
@@ -800,16 +826,16 @@ def test_computer_move_with_your_own_helpers(student, blame):
     chosen = own_program_cases()
     outcomes = student.map(M + "computer_move",
                            [(list(c.args[0]), handles[c.args[1]]) for c in chosen])
-    with blame.judging("computer_move", "on a position"):
-        check_all("your program made a bad move", chosen, outcomes, own_move_reason,
-                  hint="this check runs your whole program on your own Game (your rules, "
+    with blame.judging("computer_move", _("on a position")):
+        check_all(_("your program made a bad move"), chosen, outcomes, own_move_reason,
+                  hint=_("this check runs your whole program on your own Game (your rules, "
                        "your alpha-beta, your computer_move); the other checks judge each "
-                       "function with the grader's helpers, so fix the ones they name first")
+                       "function with the grader's helpers, so fix the ones they name first"))
 
 
 def test_opening_book_4x4(student, blame):
     """the 4 x 4 opening book covers the openings, and every book move is legal and keeps the win"""
-    with blame.judging("opening_book_4x4", "when called"):
+    with blame.judging("opening_book_4x4", _("when called")):
         _check_opening_book(student)
 
 
@@ -817,44 +843,46 @@ def _check_opening_book(student):
     outcome = student.call(M + "opening_book_4x4")
     require(outcome)
     if not outcome.answered:
-        raise CheckFailed("opening_book_4x4 failed", call="opening_book_4x4()",
+        raise CheckFailed(_("opening_book_4x4 failed"), call="opening_book_4x4()",
                           got=describe(outcome))
     book = outcome.value
     call = "opening_book_4x4()"
     if type(book) is not dict:
-        raise CheckFailed("opening_book_4x4 must return a dict", call=call,
-                          got=f"a {type(book).__name__}")
+        raise CheckFailed(_("opening_book_4x4 must return a dict"), call=call,
+                          got=_("a {kind}").format(kind=type(book).__name__))
     if len(book) > 20000:
-        raise CheckFailed("the opening book is too large to check (at most 20,000 entries)",
-                          call=call, got=f"{len(book)} entries")
+        raise CheckFailed(_("the opening book is too large to check (at most 20,000 entries)"),
+                          call=call, got=ngettext("{count} entry", "{count} entries",
+                                                  len(book)).format(count=len(book)))
     missing = [k for k in [()] + [(c,) for c in range(16)] if k not in book]
     if missing:
-        raise CheckFailed("the opening book misses required entries", call=call,
-                          got=f"no entry for {short(missing)}",
-                          hint="cover the empty board () and every first move of x, (0,) to (15,)")
+        raise CheckFailed(_("the opening book misses required entries"), call=call,
+                          got=_("no entry for {keys}").format(keys=short(missing)),
+                          hint=_("cover the empty board () and every first move of x, (0,) to (15,)"))
     game = KitGame(*B4X4)
     bad = []
     for key in sorted(book, key=lambda k: (len(k), k) if type(k) is tuple else (99, ())):
         value = book[key]
         if type(key) is not tuple or not all(type(c) is int for c in key) \
                 or len(set(key)) != len(key) or not all(0 <= c < 16 for c in key):
-            bad.append((key, "the key is not a state as a tuple"))
+            bad.append((key, _("the key is not a state as a tuple")))
         elif game.decided(list(key)):
-            bad.append((key, "the game is already over there"))
+            bad.append((key, _("the game is already over there")))
         elif type(value) is not list or value[:-1] != list(key) or len(value) != len(key) + 1 \
                 or type(value[-1]) is not int or value[-1] in key or not 0 <= value[-1] < 16:
-            bad.append((key, f"{short(value)} is not a legal successor"))
+            bad.append((key, _("{move} is not a legal successor").format(move=short(value))))
         elif solved(tuple(value), B4X4) != solved(key, B4X4):
-            bad.append((key, f"the move to {value} changes the game value from "
-                             f"{solved(key, B4X4)} to {solved(tuple(value), B4X4)}"))
+            bad.append((key, _("the move to {move} changes the game value from {before} to "
+                               "{after}").format(move=value, before=solved(key, B4X4),
+                                                 after=solved(tuple(value), B4X4))))
     if bad:
         key, reason = bad[0]
-        raise CheckFailed("an opening-book move is illegal or gives the game value away",
+        raise CheckFailed(_("an opening-book move is illegal or gives the game value away"),
                           call=f"book[{key!r}]", position=draw(list(key), B4X4)
-                          if type(key) is tuple else None, got=f"book move {short(book[key])}",
+                          if type(key) is tuple else None, got=_("book move {move}").format(move=short(book[key])),
                           problem=reason, failures=len(bad), total=len(book),
-                          hint="check every book move with solve: solve(next_state) must "
-                               "equal solve(state)")
+                          hint=_("check every book move with solve: solve(next_state) must "
+                               "equal solve(state)"))
 
 
 @functools.cache
@@ -872,13 +900,13 @@ def solve_cases():
     states = [(B3X3, s) for s in reachable(B3X3)[::3]]
     states += [(B4X3, s) for s in sample(B4X3, 80, 111, 2, 11)]
     states += [(B4X4, s) for s in sample(B4X4, 40, 112, 4, 15)]
-    return tuple(Case(f"solve({list(s)}, Game{board})", (list(s), board), draw(list(s), board),
+    return tuple(Case(f"solve({list(s)}, Game{board})", (list(s), board), drawn(s, board),
                       solved(s, board)) for board, s in states)
 
 
 def exact_int(case, outcome):
     if type(outcome.value) is not int or outcome.value != case.expected:
-        return f"returned {short(outcome.value)}"
+        return returned(outcome.value)
     return None
 
 
@@ -886,7 +914,7 @@ def judged_solve(student, blame, attempt):
     """A check of solve on its own: solve reads game.lines (winning_lines), played by
     the grader where solve failed with the student's own and winning_lines failed too."""
     play = {M + name: None for name in blame.relies_on.get("solve", ())}
-    blame.check(student, "solve", "on a position", play, attempt)
+    blame.check(student, "solve", _("on a position"), play, attempt)
 
 
 def test_solve(student, blame):
@@ -900,14 +928,14 @@ def _check_solve(student, play):
     chosen = list(solve_cases())
     outcomes = student.map(M + "solve", [(c.args[0], handles[c.args[1]]) for c in chosen],
                            play=played)
-    check_all("solve returned a wrong game value", chosen, outcomes, exact_int,
-              hint="the value under perfect play, seen from x")
-    empty = [Case(f"solve([], Game{board})", ([], board), draw([], board), solved((), board))
+    check_all(_("solve returned a wrong game value"), chosen, outcomes, exact_int,
+              hint=_("the value under perfect play, seen from x"))
+    empty = [Case(f"solve([], Game{board})", ([], board), drawn([], board), solved((), board))
              for board in (B4X3, B4X4)]
     outcomes = student.map(M + "solve", [([], handles[c.args[1]]) for c in empty],
                            timeout=student.timeouts.call * 5, play=played)
-    check_all("solve is wrong or too slow on an empty board", empty, outcomes, exact_int,
-              hint="a transposition table keyed by (x's cells, o's cells) makes this fast")
+    check_all(_("solve is wrong or too slow on an empty board"), empty, outcomes, exact_int,
+              hint=_("a transposition table keyed by (x's cells, o's cells) makes this fast"))
 
 
 @functools.cache
@@ -966,19 +994,20 @@ def _check_solve_table(student, play):
             want = values[index % len(states)]
             if type(got) is not int or got != want:
                 failures += 1
-                text = (f"raised {got['raised'].get('type')}: {got['raised'].get('message')}"
+                text = (_("raised {exception}").format(exception=got["raised"].get("type"))
+                        + f": {got['raised'].get('message')}"
                         if isinstance(got, dict) and isinstance(got.get("raised"), dict)
-                        else f"returned {short(got)}")
+                        else returned(got))
                 first = first or (board, state, index, len(states), text, want)
     if first:
         board, state, index, count, text, want = first
-        rounds = ("in the second round, with the table the first round filled"
-                  if index >= count else "in the first round")
-        raise CheckFailed("solve returned a wrong value with a reused table",
-                          call=f"solve({list(state)}, Game{board}, table) {rounds} "
-                               f"(call {index + 1} with the same table)",
+        rounds = (_("in the second round, with the table the first round filled")
+                  if index >= count else _("in the first round"))
+        raise CheckFailed(_("solve returned a wrong value with a reused table"),
+                          call=f"solve({list(state)}, Game{board}, table) {rounds} " + _(
+                              "(call {number} with the same table)").format(number=index + 1),
                           position=draw(list(state), board), got=text, expected=want,
                           failures=failures, total=total,
-                          hint="what the table keeps for a position must stay true for any "
+                          hint=_("what the table keeps for a position must stay true for any "
                                "later call: keep exact values apart from bounds found with a "
-                               "narrowed window, and key it by the position")
+                               "narrowed window, and key it by the position"))
