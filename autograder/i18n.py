@@ -104,6 +104,16 @@ def N_(message: str) -> str:
     return message
 
 
+_LINE = re.compile(r", line (\d+)(?=\)|$|;)")
+LINE = N_("line {number}")
+
+
+def places(text: str) -> str:
+    """The child's places ("tictactoe.py, line 12", "minimax (tictactoe.py, line 12)"),
+    worded by the kit's child in English, with "line" in the course's language."""
+    return _LINE.sub(lambda found: ", " + grader_text(LINE).format(number=found[1]), text)
+
+
 # ------------------------------------------------------------ long texts: Markdown
 # A README is translated block by block: each paragraph, heading, list or table (the
 # text between blank lines) is one message of the catalogs, so a translator sees the

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Callback, Plan
 from .. import KitError
-from ..i18n import GRADER, LANGUAGES, translation
+from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
 from .loaded import load_file, reference_name
 
@@ -118,7 +118,7 @@ def describe(outcome: Outcome) -> str:
     if outcome.failure:
         return outcome.detail
     if outcome.raised:
-        where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""
+        where = f" ({places(outcome.raised['where'])})" if outcome.raised.get("where") else ""
         message = f": {outcome.raised['message']}" if outcome.raised.get("message") else ""
         if outcome.raised["type"] == "MemoryError":
             return (outcome.raised.get("message") or _("ran out of memory")) + where

@@ -44,7 +44,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
-from .. import KitError
+from .. import KitError, i18n
 from . import intake
 
 JOURNAL = ".grading.jsonl"
@@ -174,7 +174,11 @@ class ClusterGrading:
         self.cluster = Cluster(address)
         self.grader, self.out_dir = grader, out_dir
         piece = grader.assignment
-        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal}
+        # The course's language travels with the chunks: a worker's own environment
+        # would otherwise choose the words of its rows and feedback (and a journal
+        # resumes only a run in the same language).
+        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal,
+                         "language": i18n.course_language()}
         self.journal = Journal(out_dir / JOURNAL, self.settings)
         self.where = self.cluster.where
         self._prepared: dict[str, tuple] = {}
@@ -270,6 +274,8 @@ def grade_chunk(spec: dict) -> list:
     env = dict(os.environ)
     if spec.get("course"):
         env["SPIELBAUM_COURSE"] = spec["course"]
+    if spec.get("language"):
+        env["SPIELBAUM_COURSE_LANG"] = spec["language"]
     done = subprocess.run([sys.executable, "-m", "autograder.grading.cluster"],
                           input=json.dumps(spec), capture_output=True, text=True, env=env,
                           timeout=_chunk_seconds(spec))

@@ -183,15 +183,18 @@ class Student:
         self.refused += sandbox.notes_total - self._counted
         self._counted = sandbox.notes_total
         for note in sandbox.notes:
-            self.event("refused", f"the sandbox refused: your code {note}")
+            # The note itself is the child's words (English: the sandbox's own list).
+            self.event("refused", _("the sandbox refused: your code {note}").format(note=note))
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()
         if outcome.failure in FATAL:
             slow = outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
-            what = "ran out of time" if slow else "failed"
-            self.broken.setdefault(function, f"skipped: an earlier call of {function} {what} "
-                                             f"({outcome.detail})")
+            skipped = (_("skipped: an earlier call of {function} ran out of time ({detail})")
+                       if slow else
+                       _("skipped: an earlier call of {function} failed ({detail})"))
+            self.broken.setdefault(function, skipped.format(function=function,
+                                                            detail=outcome.detail))
             self.event("timeout" if slow else "crash", f"{function}: {outcome.detail}")
         return outcome
 

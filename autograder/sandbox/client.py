@@ -21,7 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from . import protocol
-from ..i18n import grader_text as _
+from ..i18n import grader_text as _, places
 from .plans import Plan, Registry
 from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL, CallbackSpec
 
@@ -401,7 +401,8 @@ class Sandbox:
         end = time.monotonic() + 0.3
         seen = bytearray()
         while time.monotonic() < end and len(seen) < MAX_REPLY:
-            ready, _writable, _errors = select.select([self._reader], [], [], max(0.0, end - time.monotonic()))
+            ready, _writable, _errors = select.select([self._reader], [], [],
+                                                      max(0.0, end - time.monotonic()))
             if not ready:
                 break
             chunk = os.read(self._reader, 1 << 16)
@@ -472,7 +473,7 @@ class Sandbox:
             where = self._stop_report()
             self.stuck = where
         self.kill()
-        stuck = _("; it was stopped in {place}").format(place=where) if where else ""
+        stuck = _("; it was stopped in {place}").format(place=places(where)) if where else ""
         if reason == Failure.TIMEOUT:
             helped = (_(", counting the grader's time for answering its {calls:,} calls to "
                         "the grader's objects").format(calls=wait.calls)

@@ -167,6 +167,22 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
     assert expected[resubmitter] != grades_by_student(local_out / "grades.csv")[resubmitter]
 
 
+@pytest.mark.exhaustive     # make test-all: two more gradings (CI's budget)
+def test_the_workers_speak_the_clients_language(tmp_path, cluster):
+    """`--lang de` reaches the workers with the chunks: their own environment (English
+    here) does not choose the words of the rows and the feedback."""
+    subs = tmp_path / "subs"
+    for student in ("eve_no_antidiagonal", "ken_missing"):
+        shutil.copytree(ROOT / "examples" / "tictactoe" / student, subs / student)
+    grade(subs, tmp_path / "local", "--lang", "de")
+    grade(subs, tmp_path / "cluster", "--lang", "de", "--scheduler", cluster)
+    assert (tmp_path / "cluster" / "grades.csv").read_bytes() == \
+        (tmp_path / "local" / "grades.csv").read_bytes()
+    german = feedback(tmp_path / "cluster", "eve_no_antidiagonal")
+    assert german == feedback(tmp_path / "local", "eve_no_antidiagonal")
+    assert any("Aufruf: winner(board)" in output for _, _, output in german["tests"]), german
+
+
 # Two kinds of grade, handed in through nbgrader (one per worker).
 NBGRADER_STUDENTS = ["ada_alphabeta", "eve_no_antidiagonal"]
 

@@ -319,6 +319,25 @@ def test_hidden_checks_speak_the_course_language(graded_in_german):
     assert not english.search(failures), english.search(failures)
 
 
+def test_a_failure_is_worded_in_the_language_of_the_moment(monkeypatch):
+    """CheckFailed, the child's places and the hint label: said when they are made."""
+    from autograder.grading.checks import CheckFailed, is_hint_line
+    failed = CheckFailed("x", call="winner(board)", got="y", hint="z", failures=1, total=1,
+                         expected=3)
+    monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "nl")
+    assert failed.render(False).splitlines() == [
+        "x (fout in 1 van 1 geval; het kleinste:)", "aanroep: winner(board)", "gekregen: y",
+        "verwacht: (verborgen test: het verwachte antwoord wordt niet getoond)", "tip: z"]
+    assert i18n.places("minimax (t.py, line 12); f (t.py, line 3)") == \
+        "minimax (t.py, regel 12); f (t.py, regel 3)"
+    monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "en")
+    assert failed.render(True).splitlines()[0] == "x (wrong on 1 of 1 case; the smallest:)"
+    assert i18n.places("t.py, line 12") == "t.py, line 12"
+    # A page is written in its own language, whatever is spoken now.
+    assert is_hint_line("Tipp: prüfe") and is_hint_line("tip: x") and is_hint_line("hint: x")
+    assert not is_hint_line("Tippfehler: x")
+
+
 def test_the_graders_words_are_never_released(german_tictactoe):
     """The grader domain holds the hidden checks' sentences: a student who could read
     its msgids would learn what the hidden checks test."""
