@@ -164,7 +164,7 @@ def test_has_move_mistakes_change_finished_on_the_pool(wrong):
     """The mutants issue 12 and `autograder mutate` found surviving (one stone in hand,
     the last point, three stones that cannot slide): the finished check sees them."""
     module = mutant(wrong) if wrong in examples_build.CHANGES else edited(HAS_MOVE, wrong)
-    cases = hidden.end_cases("finished")
+    cases = hidden.position_cases("finished")
     assert any(module.finished(*c.args) != c.expected for c in cases)
 
 
