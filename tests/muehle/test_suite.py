@@ -202,8 +202,8 @@ def test_alpha_beta_explores_far_fewer_nodes_than_minimax_on_the_cases():
     for case in hidden.ab_cases():
         game, state, player, depth = case.args
         watch = Watch(game, [(state, player)])
-        with games.reference_on(watch) as r:
-            assert r.value_ab(state, player, -1, 1, depth) == case.expected["value"]
+        assert games.Search("value_ab", (state, player, -1, 1, depth), watch).expected() \
+            == case.expected["value"]
         explored += watch.nodes
         minimax += case.expected["minimax_nodes"]
     assert explored < 0.7 * minimax
