@@ -20,6 +20,13 @@ fails on it even when the search catches the exception. Everything the checks ju
 about a search (which functions were called, on what, in which order) is the watch's
 own record.
 
+The search's other collaborators are played here too, each recording what it was
+asked: memoize's function (`Function`), the random generator (`Chooser`),
+value_minimax (`MinimaxValues`), alpha_beta or value_ab (`Recorder`). Every search a
+check makes is a `Search`: one description that the reference runs for the expected
+answer and the student's module runs in a call plan (`job`: caches emptied, the
+helpers blame plays patched in by `play_helpers`, a last step the grader answers).
+
 Seeded means deterministic across processes: the choices hash (salt, position,
 player) with Python's tuple hash, which is not randomised for ints.
 """
@@ -294,10 +301,7 @@ def reference_with(**functions):
 
 
 
-# ------------------------------------------------------------------ plans: the searches of the checks
-# A check's case is a Search: the same description runs the reference here (the
-# expected answer) and the student's module in a call plan, the rules and
-# collaborators played by the grader's objects above.
+# ------------------------------------------------------------------ plans: the checks' searches
 def fresh_plan(name: str) -> Plan:
     """A plan that first empties the student's caches (value_minimax.cache, AB_CACHE)."""
     plan = Plan(name)
