@@ -210,7 +210,7 @@ class Watch:
             plan.patch(M + name, Callback(getattr(self, name)))
 
 
-# ------------------------------------------------------------------ the other stand-ins
+# ------------------------------------------------------------------ the other collaborators
 class Function:
     """A function of three arguments played by the grader: results the student cannot
     guess for the arguments `asks`, every call recorded."""
@@ -298,7 +298,6 @@ def reference_with(**functions):
         for name, function in saved.items():
             setattr(ref, name, function)
         ref.clear_caches()
-
 
 
 # ------------------------------------------------------------------ plans: the checks' searches

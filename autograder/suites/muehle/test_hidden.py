@@ -379,8 +379,6 @@ def test_memoize(student, blame):
 
 
 # ------------------------------------------------------------------ memoised minimax
-
-
 def game_words(function):
     return (f"{function} on the grader's game (its next_states offers some of the legal "
             "moves, its heuristic has values of its own, some positions are finished)")
@@ -511,8 +509,6 @@ def test_value_minimax_cache_key(student, blame):
 
 
 # ------------------------------------------------------------------ best_move_minimax
-
-
 def judge_best(best, value, got):
     if type(got) not in (list, tuple) or len(got) != 2:
         return f"returned {short(got)}, not a pair (value, successor)"
@@ -592,8 +588,6 @@ def test_best_move_minimax_is_random(student, blame):
 
 
 # ------------------------------------------------------------------ value_ab and its cache
-
-
 def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
     state, player = search_positions(1, seed, 20, ("moving",))[0]
     chosen = []
@@ -855,8 +849,6 @@ def test_alpha_beta_orders_moves(student, blame):
 
 
 # ------------------------------------------------------------------ iterative deepening
-
-
 @functools.cache
 def deepening_cases():
     chosen = []
