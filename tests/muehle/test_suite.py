@@ -164,7 +164,7 @@ def test_has_move_mistakes_change_finished_on_the_pool(wrong):
     """The mutants issue 12 and `autograder mutate` found surviving (one stone in hand,
     the last point, three stones that cannot slide): the finished check sees them."""
     module = mutant(wrong) if wrong in examples_build.CHANGES else edited(HAS_MOVE, wrong)
-    cases = hidden.end_cases("finished")
+    cases = hidden.position_cases("finished")
     assert any(module.finished(*c.args) != c.expected for c in cases)
 
 
@@ -202,8 +202,8 @@ def test_alpha_beta_explores_far_fewer_nodes_than_minimax_on_the_cases():
     for case in hidden.ab_cases():
         game, state, player, depth = case.args
         watch = Watch(game, [(state, player)])
-        with games.reference_on(watch) as r:
-            assert r.value_ab(state, player, -1, 1, depth) == case.expected["value"]
+        assert games.Search("value_ab", (state, player, -1, 1, depth), watch).expected() \
+            == case.expected["value"]
         explored += watch.nodes
         minimax += case.expected["minimax_nodes"]
     assert explored < 0.7 * minimax

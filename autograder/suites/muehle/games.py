@@ -20,6 +20,13 @@ fails on it even when the search catches the exception. Everything the checks ju
 about a search (which functions were called, on what, in which order) is the watch's
 own record.
 
+The search's other collaborators are played here too, each recording what it was
+asked: memoize's function (`Function`), the random generator (`Chooser`),
+value_minimax (`MinimaxValues`), alpha_beta or value_ab (`Recorder`). Every search a
+check makes is a `Search`: one description that the reference runs for the expected
+answer and the student's module runs in a call plan (`job`: caches emptied, the
+helpers blame plays patched in by `play_helpers`, a last step the grader answers).
+
 Seeded means deterministic across processes: the choices hash (salt, position,
 player) with Python's tuple hash, which is not randomised for ints.
 """
@@ -27,14 +34,18 @@ player) with Python's tuple hash, which is not randomised for ints.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import random
 
 from autograder.grading.checks import short
 from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
-from autograder.sandbox.plans import Callback
+from autograder.sandbox.client import Outcome
+from autograder.sandbox.plans import Callback, Plan, Proxy
 
 from . import movegen
+from ..verdicts import refused
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK
@@ -43,6 +54,8 @@ W, B = ref.WHITE, ref.BLACK
 _real_finished, _real_utility = ref.finished, ref.utility
 M = "muehle."
 RULES = ("next_states", "finished", "utility", "heuristic")
+STEP = 1 / 128              # the values the grader's games and stand-ins give
+DONE = "_spielbaum_done"    # the last step of every plan, answered by the grader
 _MASK = (1 << 61) - 1
 
 
@@ -130,7 +143,6 @@ class Watch:
         self.game = game
         self.handout = Handout(roots)           # (state, player) the search may ask about
         self.seen = {state for state, _ in roots}
-        self.done = False                       # the plan's last step reached the grader
 
     @property
     def given(self):
@@ -191,14 +203,84 @@ class Watch:
         """Nodes explored, as the handout counts them: next_states and heuristic calls."""
         return self.count("next_states", "heuristic")
 
-    def mark_done(self):
-        self.done = True
-
     # ------------------------------------------------------------ plans
     def install(self, plan, names=RULES):
         """Patch the student's module for this plan (restored when the plan ends)."""
         for name in names:
             plan.patch(M + name, Callback(getattr(self, name)))
+
+
+# ------------------------------------------------------------------ the other collaborators
+class Function:
+    """A function of three arguments played by the grader: results the student cannot
+    guess for the arguments `asks`, every call recorded."""
+
+    def __init__(self, seed, asks):
+        rng = random.Random(seed)
+        self.results = {args: rng.randrange(1000, 10000) for args in set(asks)}
+        self.calls = []
+
+    def __call__(self, *args):
+        if len(args) != 3:
+            raise TypeError(f"f() takes 3 arguments ({len(args)} given)")
+        self.calls.append(tuple(args))
+        return self.results.get(tuple(args), 0)
+
+
+class Chooser(random.Random):
+    """The random generator passed as rng, played by the grader: a seeded Random that
+    records what it was asked to choose from (`offered`) and what it chose (`chose`)."""
+    METHODS = ("choice", "randrange", "randint", "random")    # what the student may ask
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.offered, self.chose = [], []
+
+    def choice(self, items):
+        if type(items) not in (list, tuple) or not items:
+            raise IndexError("cannot choose from an empty sequence")
+        self.offered.append(list(items))
+        self.chose.append(items[self.randrange(len(items))])
+        return self.chose[-1]
+
+
+class MinimaxValues:
+    """value_minimax played by the grader: the values of `table` (the root and its
+    successors); any other question is refused (kept in the plan's `handout`), as a
+    list-form state is."""
+
+    def __init__(self, table, handout):
+        self.table, self.handout = table, handout
+
+    def __call__(self, state, player, depth):
+        if type(state) is not tuple or type(state[0]) is not tuple:
+            raise TypeError("value_minimax needs the state in tuple form (to_tuple): "
+                            "it is the key of its cache")
+        key = (as_state(state), player, depth)
+        if key not in self.table:
+            self.handout.refuse("value_minimax was asked about a position, player or depth "
+                                "that this check did not hand out")
+        return self.table[key]
+
+
+class Recorder:
+    """A search function played by the grader (alpha_beta or value_ab): records
+    (state, player, alpha, beta, depth) and answers with `answer(...)`; with a
+    `watch`, only about positions its next_states handed out."""
+
+    def __init__(self, name, answer, watch=None):
+        self.name, self.answer, self.watch = name, answer, watch
+        self.calls = []
+
+    def __call__(self, state, player, alpha, beta, depth):
+        s = as_state(state)
+        if s is None:
+            raise TypeError(f"{self.name}: {short(state, 80)} is not a state")
+        if self.watch is not None and (s, player) not in self.watch.given:
+            self.watch.handout.refuse(f"{self.name} was asked about a position (or player) "
+                                      "that next_states did not hand out in this check")
+        self.calls.append((s, player, alpha, beta, depth))
+        return self.answer(s, player, alpha, beta, depth)
 
 
 @contextlib.contextmanager
@@ -218,6 +300,221 @@ def reference_with(**functions):
         ref.clear_caches()
 
 
-def reference_on(watch: Watch, **extra):
-    """The reference playing the watch's game (and `extra` replacements)."""
-    return reference_with(**{name: getattr(watch, name) for name in RULES}, **extra)
+# ------------------------------------------------------------------ plans: the checks' searches
+def fresh_plan(name: str) -> Plan:
+    """A plan that first empties the student's caches (value_minimax.cache, AB_CACHE)."""
+    plan = Plan(name)
+    memo = plan.get(M + "value_minimax", default=None)
+    plan.call(plan.get(memo.attr("cache"), default=None).attr("clear"), catch=True)
+    plan.call(plan.get(M + "AB_CACHE", default=None).attr("clear"), catch=True)
+    return plan
+
+
+def finish(plan: Plan, template, *handouts):
+    """End `plan` with a last step the grader answers, proof that the answer came after
+    the work (a reply forged on the pipe arrives before it, and the calls after a
+    plan's reply are refused, so they would be missing from the record): the job
+    (plan, reached, handouts) `run` takes; `handouts`: those of the plan's games."""
+    reached = []
+    plan.patch(M + DONE, Callback(lambda: reached.append(True), wait=False))
+    plan.call(M + DONE)
+    plan.returns(template)
+    return plan, reached, handouts
+
+
+def run(student, jobs) -> list[Outcome]:
+    """Run the jobs of `finish` in one request. An answer whose plan never reached its
+    last step is not believed; one whose search asked a question the grader's game
+    refused fails on that question (also when the student's code caught it)."""
+    jobs = list(jobs)
+    outcomes = student.run([plan for plan, _, _ in jobs])
+    return [refused(o, *handouts) if not o.answered or reached else
+            Outcome(failure="bad_value", detail="its answer arrived before the check's last "
+                                                "step ran (a reply written to the pipe?)")
+            for o, (_, reached, handouts) in zip(outcomes, jobs)]
+
+
+# Each check judges its function with blame.on_its_own: the helpers it relies on are
+# played by the reference where a second judging is needed (grading/checks.py, Blame).
+def play_helpers(plan, play, skip=()):
+    """Patch the helpers that `play` names into `plan`, played by the grader, except
+    those the plan's own stand-ins play already (`skip`: a watch's rules, a recorder).
+
+    Three are played in the child, by code that is not the student's: memoize, which
+    decorated value_minimax at import, by the standard library's functools.cache
+    around the student's own undecorated value_minimax (`__wrapped__`, set by the
+    skeleton's update_wrapper); value_ab by the student's own alpha_beta (value_ab
+    without its cache: the same values, every window kept); get_order_value by 0 for
+    every key (what it reads from an AB_CACHE that value_ab never fills). Every
+    other helper is a callback answered by the reference."""
+    for target, function in (play or {}).items():
+        name = target.rpartition(".")[2]
+        if name in skip:
+            continue
+        if name == "memoize":
+            own = plan.get(plan.get(M + "value_minimax").attr("__wrapped__"))
+            plan.patch(M + "value_minimax", plan.call(M + "functools.cache", own))
+        elif name == "value_ab":
+            plan.patch(target, plan.get(M + "alpha_beta"))
+        elif name == "get_order_value":
+            plan.patch(target, Callback(lambda state, player, depth: 0))
+        else:
+            plan.patch(target, Callback(function))
+
+
+@dataclasses.dataclass
+class Search:
+    """One plan's work: `function` called with `args` (a list: one call per tuple, the
+    answers in a list), the module functions of `watch` (those `rules` names) and
+    `stand_ins` played by the grader, AB_CACHE holding `planted`; `entry`: the key of
+    AB_CACHE read afterwards (the answer is then {"result", "entry"}); `record`: the
+    grader's object the judge reads. `expected()` is the reference doing the same
+    work, `job(play)` the student's plan (for `run`)."""
+    function: str
+    args: tuple | list
+    watch: Watch | None = None
+    rules: tuple = RULES
+    stand_ins: dict = dataclasses.field(default_factory=dict)
+    planted: dict = dataclasses.field(default_factory=dict)
+    entry: tuple | None = None
+    record: object = None
+
+    def players(self) -> dict:
+        return {**{name: getattr(self.watch, name) for name in self.rules if self.watch},
+                **self.stand_ins}
+
+    def answer(self, call, read):
+        answers = [call(*args) for args in (self.args if type(self.args) is list
+                                            else [self.args])]
+        answer = answers if type(self.args) is list else answers[0]
+        return answer if self.entry is None else {"result": answer, "entry": read(self.entry)}
+
+    def expected(self):
+        with reference_with(**self.players()) as r:
+            r.AB_CACHE.update(self.planted)
+            return self.answer(getattr(r, self.function), r.AB_CACHE.get)
+
+    def job(self, play=None):
+        plan = fresh_plan(M + self.function)
+        play_helpers(plan, play, self.players())
+        for key, entry in self.planted.items():
+            plan.setitem(M + "AB_CACHE", key, entry)
+        for name, function in self.players().items():
+            plan.patch(M + name, Callback(function))
+        answer = self.answer(functools.partial(plan.call, M + self.function),
+                             lambda key: plan.call(plan.get(M + "AB_CACHE").attr("get"), key,
+                                                   catch=True))
+        return finish(plan, answer, *([self.watch.handout] if self.watch else []))
+
+
+def minimax_search(game, queries):
+    """value_minimax for each (state, player, depth) in turn on the grader's game,
+    caches emptied first and kept in between."""
+    return Search("value_minimax", list(queries), Watch(game, {(s, p) for s, p, _ in queries}))
+
+
+def best_minimax_setup(state, player, depth, salt, widths, ties):
+    """The root's successors (the grader's game), the values value_minimax gives (the
+    best shared by `ties` of them) and the best successors."""
+    game = Game(salt, [(state, player)], widths, 0)
+    children = game.successors(state, player)
+    rng = random.Random(salt)
+    ties = min(ties, len(children))
+    top = rng.randrange(-20, 40) * STEP
+    own = [top] * ties + [top - rng.randrange(1, 30) * STEP for _ in children[ties:]]
+    rng.shuffle(own)
+    table = {(s, other(player), depth - 1): -v for s, v in zip(children, own)}
+    table[(state, player, depth)] = top
+    return game, table, {s for s, v in zip(children, own) if v == top}
+
+
+def best_minimax_search(setup, state, player, depth, seed):
+    """best_move_minimax(state, player, depth[, rng]) with next_states, finished,
+    value_minimax and the rng (`record`, a Chooser; None: no rng passed) the grader's."""
+    game, table, _ = setup
+    watch, chooser = Watch(game, [(state, player)]), Chooser(seed)
+    rng = () if seed is None else (Proxy(chooser, ask=Chooser.METHODS),)
+    return Search("best_move_minimax", (list_form(state), player, depth, *rng), watch,
+                  ("next_states", "finished"),
+                  {"value_minimax": MinimaxValues(table, watch.handout)}, record=chooser)
+
+
+def value_ab_search(state, player, planted, window, answer):
+    """value_ab(state, player, alpha, beta, 2) with AB_CACHE holding `planted` and
+    alpha_beta played by the grader (answering `answer`, its calls recorded); the
+    answer: the result and AB_CACHE's entry for the key afterwards."""
+    record = Recorder("alpha_beta", lambda *args: answer)
+    return Search("value_ab", (list_form(state), player, *window, 2),
+                  stand_ins={"alpha_beta": record}, planted=planted, entry=(state, player, 2),
+                  record=record)
+
+
+def ab_search(game, state, player, depth, window=(-1, 1)):
+    """value_ab(state, player, alpha, beta, depth) on the grader's game; with value_ab
+    played (`play_helpers`), the student's alpha_beta searches without the cache."""
+    return Search("value_ab", (list_form(state), player, *window, depth),
+                  Watch(game, [(state, player)]))
+
+
+def cut_search(state, player, depth, cut):
+    """alpha_beta(state, player, alpha, beta, depth) with next_states offering the moves
+    in the grader's order, get_order_value 0 for all, and value_ab answering the
+    scenario's values (its calls recorded)."""
+    game = Game(800 + depth, [(state, player)], (len(cut.own), len(cut.own)), 0)
+    watch = Watch(game, [(state, player)])
+    value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
+    record = Recorder("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
+    return Search("alpha_beta", (list_form(state), player, *cut.window, depth), watch,
+                  stand_ins={"value_ab": record, "get_order_value": lambda s, p, d: 0},
+                  record=record)
+
+
+def order_search(state, player, depth, salt):
+    """alpha_beta(state, player, -1, 1, depth) where next_states offers every move in the
+    grader's order, AB_CACHE (and get_order_value, played by the grader) hold the
+    previous iteration's values with decoys for other depths and players, and value_ab
+    answers 1 for every move (each looks lost, so nothing is cut off)."""
+    game = Game(salt, [(state, player)], None, 0)
+    watch, opp = Watch(game, [(state, player)]), ref.opponent(player)
+    order = game.successors(state, player)
+    planted = {}
+    for index, (s, v) in enumerate(zip(order, random.Random(salt).sample(range(1, 60),
+                                                                         len(order)))):
+        if index % 5 == 4:
+            continue                      # no entry: its order value is 0
+        v = v * STEP * (1 if index % 2 else -1)
+        planted[(s, opp, depth - 2)] = (v, -1, 1)       # the previous iteration
+        planted[(s, opp, depth - 1)] = (-v, -1, 1)      # decoys: wrong depth, wrong player
+        planted[(s, player, depth - 2)] = (-v, -1, 1)
+
+    def order_value(s, p, d):
+        entry = planted.get((as_state(s), p, d - 1))
+        return 0 if entry is None else entry[0]
+    record = Recorder("value_ab", lambda *args: 1, watch)
+    return Search("alpha_beta", (list_form(state), player, -1, 1, depth), watch,
+                  stand_ins={"value_ab": record, "get_order_value": order_value},
+                  planted=planted, record=record)
+
+
+@functools.cache
+def deepening_game(state, player, depth, salt):
+    """The root's successors (some moves, the grader's order) and the value value_ab
+    gives each of them at each depth: a few values, so ties occur, and some wins and
+    losses."""
+    game, rng, table = Game(salt, [(state, player)], (4, 9), 0), random.Random(salt), {}
+    for s in game.successors(state, player):
+        for d in range(depth):
+            table[(s, d)] = rng.choice([-1, 1] if rng.random() < 0.1 else
+                                       [k * STEP for k in range(-6, 7, 2)])
+    return game, table
+
+
+def deepening_search(state, player, depth, salt):
+    """best_move_ab(state, player, depth) with next_states offering some moves in the
+    grader's order and value_ab played by the grader: a value of its choice for each
+    successor and depth (ties included)."""
+    game, table = deepening_game(state, player, depth, salt)
+    watch = Watch(game, [(state, player)])
+    record = Recorder("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)
+    return Search("best_move_ab", (list_form(state), player, depth), watch,
+                  stand_ins={"value_ab": record}, record=record)
