@@ -9,7 +9,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.grading.checks import Case, short
+from autograder.grading.checks import Case, played_plan, short
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.suites.connect4 import games
@@ -166,10 +166,7 @@ def search_plan(search: Search, game: SubsetGame, play=None) -> Plan:
     """The student's search on `game`: nextstates patched for the plan (and, with
     `play`, terminal_test: the handout's on the game), the evaluation (and the
     order) passed as callbacks; nothing else of ours."""
-    plan = Plan(search.who)
-    for target, function in game_plays(game).items():
-        if play or target == M + "nextstates":
-            plan.patch(target, Callback(function))
+    plan = played_plan(search.who, game_plays(game), skip=() if play else (M + "terminal_test",))
     stats = plan.call(M + "SearchStats") if search.stats else None
     order = Callback(Rotation()) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,

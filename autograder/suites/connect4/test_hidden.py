@@ -90,7 +90,6 @@ report of the state after the call.
 from __future__ import annotations
 
 import functools
-import math
 import random
 from dataclasses import dataclass
 
@@ -112,7 +111,6 @@ from autograder.suites.verdicts import changed_input, check_probes, refused
 
 ref = load_reference("connect4", "connect4")
 M = "connect4."
-INF = math.inf
 WIN = ref.WIN
 #: Cases a check judges again with the grader's helpers, at most: every helper
 #: call is a round trip, so a rerun of free on 1,000 boards makes 7,000. A spread
@@ -588,18 +586,18 @@ def grader_order(play) -> dict:
 
 
 def _tactic_check(student, blame, kind, summary):
-    chosen = [Case("computer_move(state, 3)", (t["state"], 3), draw(t["state"]),
+    chosen = [Case("computer_move(state, 3)", (t["state"], set(t["keep"])), draw(t["state"]),
                    "a move in column " + " or ".join(map(str, t["keep"])))
               for t in tactics()[kind]]
-    keep = {tuple(t["state"]): set(t["keep"]) for t in tactics()[kind]}
 
     def judge(case, outcome):
-        state, got = case.args[0], outcome.value
+        (state, keep), got = case.args, outcome.value
         if type(got) is not list or got not in ref.nextstates(state):
             return f"returned {short(got)}, not a successor of the state"
-        if got[-1] % 7 not in keep[tuple(state)]:
+        if got[-1] % 7 not in keep:
             return f"played column {got[-1] % 7}, which throws away the game value"
         return None
+
     def attempt(play):
         # with the grader's rules, evaluation, book and order (passed as `order`:
         # computer_move's default is bound when it is defined)
@@ -999,23 +997,21 @@ def test_tournament(student, blame):
 
 
 # ------------------------------------------------------------------ strength
-def _random_player(seed):
-    rng = random.Random(seed)
-    return lambda state: rng.choice(ref.nextstates(state))
+def _random(state, rng):
+    return rng.choice(ref.nextstates(state))
 
 
-def _greedy(state):
+def _greedy(state, rng):
     sign = 1 if ref.x_to_move(state) else -1
     children = ref.centre_first(ref.nextstates(state))
     return max(children, key=lambda c: sign * ref.evaluation(c))
 
 
-def _shallow(state):
+def _shallow(state, rng):
     return ref.search(state, 2, ref.evaluation, None, ref.centre_first)[0]
 
 
-OPPONENTS = (("random", lambda: _random_player(5)), ("greedy", lambda: _greedy),
-             ("seed evaluation, Bremse 2", lambda: _shallow))
+OPPONENTS = (("random", _random), ("greedy", _greedy), ("seed evaluation, Bremse 2", _shallow))
 STUDENT_BREMSE = 3
 #: Points of 6 the player needs; the reference scores 5.
 NEEDED = 4
@@ -1029,7 +1025,7 @@ def strength_openings():
 
 def play_against(student, opponent, opening, student_is_x):
     """One game; returns (points for the student, final state, a problem or None)."""
-    state = list(opening)
+    state, rng = list(opening), random.Random(5)
     while not ref.terminal_test(state):
         if ref.x_to_move(state) == student_is_x:
             outcome = student.call(M + "iterative_deepening", state, 30.0,
@@ -1040,7 +1036,7 @@ def play_against(student, opponent, opening, student_is_x):
                 return 0.0, state, f"iterative_deepening {describe(outcome)}"
             state = list(got[0])
         else:
-            state = list(opponent(state))
+            state = list(opponent(state, rng))
     value = ref.evaluation(state)
     if abs(value) < WIN:
         return 0.5, state, None
@@ -1049,27 +1045,24 @@ def play_against(student, opponent, opening, student_is_x):
 
 def test_strength(student, blame):
     """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
-    with blame.judging("iterative_deepening", "for a move"):
-        _check_strength(student)
-
-
-def _check_strength(student):
     results = []
-    for (name, make), opening in zip(OPPONENTS, strength_openings()):
-        for student_is_x in (True, False):
-            points, state, problem = play_against(student, make(), opening, student_is_x)
-            colour = "x" if student_is_x else "o"
-            if problem:
-                raise CheckFailed("the player made an illegal move", position=draw(state),
-                                  call=f"game against {name}, you play {colour}", got=problem)
-            results.append((name, colour, points, state))
-    total = sum(points for _, _, points, _ in results)
-    lost = [(n, c, s) for n, c, p, s in results if p == 0.0]
-    weak_spot = [r for r in lost if r[0] == "random"]
-    if weak_spot or total < NEEDED:
-        name, colour, state = (weak_spot or lost)[0]
-        raise CheckFailed(f"the player scored {total:g} of {len(results)} points (it needs "
-                          f"every game against random and at least {NEEDED} in all)",
-                          call=f"iterative_deepening(state, 30, max_bremse={STUDENT_BREMSE}) "
-                               f"as {colour} against {name}",
-                          position=draw(state), hint="this game was lost")
+    with blame.judging("iterative_deepening", "for a move"):
+        for (name, opponent), opening in zip(OPPONENTS, strength_openings()):
+            for student_is_x in (True, False):
+                points, state, problem = play_against(student, opponent, opening, student_is_x)
+                colour = "x" if student_is_x else "o"
+                if problem:
+                    raise CheckFailed("the player made an illegal move", position=draw(state),
+                                      call=f"game against {name}, you play {colour}",
+                                      got=problem)
+                results.append((name, colour, points, state))
+        total = sum(points for _, _, points, _ in results)
+        lost = [(n, c, s) for n, c, p, s in results if p == 0.0]
+        weak_spot = [r for r in lost if r[0] == "random"]
+        if weak_spot or total < NEEDED:
+            name, colour, state = (weak_spot or lost)[0]
+            raise CheckFailed(f"the player scored {total:g} of {len(results)} points (it needs "
+                              f"every game against random and at least {NEEDED} in all)",
+                              call=f"iterative_deepening(state, 30, max_bremse={STUDENT_BREMSE}) "
+                                   f"as {colour} against {name}",
+                              position=draw(state), hint="this game was lost")
