@@ -162,10 +162,13 @@ def game_plays(game) -> dict:
                                                                            game.handout))}
 
 
-def search_plan(search: Search, game: SubsetGame, play=None) -> Plan:
-    """The student's search on `game`: nextstates patched for the plan (and, with
-    `play`, terminal_test: the handout's on the game), the evaluation (and the
-    order) passed as callbacks; nothing else of ours."""
+def search_plan(search: Search, play=None) -> tuple[Plan, SubsetGame]:
+    """The student's search on a game of its own, answering a few times the calls the
+    reference makes: nextstates patched for the plan (and, with `play`, terminal_test:
+    the handout's on the game), the evaluation (and the order) passed as callbacks;
+    nothing else of ours. Returns (plan, game)."""
+    game = SubsetGame(search.salt, [search.state],
+                      games.calls_allowed(expected_search(search).calls))
     plan = played_plan(search.who, game_plays(game), skip=() if play else (M + "terminal_test",))
     stats = plan.call(M + "SearchStats") if search.stats else None
     order = Callback(Rotation()) if search.rotate else None
@@ -175,7 +178,7 @@ def search_plan(search: Search, game: SubsetGame, play=None) -> Plan:
     if search.stats:
         result["stats"] = {name: plan.get(stats.attr(name), default=None)
                            for name in STAT_NAMES}
-    return plan.returns(result)
+    return plan.returns(result), game
 
 
 def bypass_note(log, search: Search):

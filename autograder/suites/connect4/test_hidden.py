@@ -365,13 +365,9 @@ def check_searches(student, blame, cases, judge, summary, hint):
     """A technique check: every case's search on a game of the grader's of its own,
     judged by `judge(search, outcome, game)`."""
     def attempt(play):
-        played = {id(case): SubsetGame(case.args[0].salt, [case.args[0].state],
-                                       games.calls_allowed(expected_search(case.args[0]).calls))
-                  for case in cases}
-        outcomes = run_plans(student, ((search_plan(case.args[0], played[id(case)], play),
-                                        played[id(case)]) for case in cases))
-        check_all(summary, cases, outcomes,
-                  lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
+        jobs = {id(case): search_plan(case.args[0], play) for case in cases}
+        check_all(summary, cases, run_plans(student, jobs.values()),
+                  lambda case, outcome: judge(case.args[0], outcome, jobs[id(case)][1]),
                   hint, show=Show.PLAN)
     on_its_own(student, blame, SEARCH, "on a position of the grader's game", attempt,
                SEARCH_PLAYS, ("maximize", "minimize"))
