@@ -626,11 +626,6 @@ def test_tactics_win_in_3(student, blame):
 
 # ------------------------------------------------------------------ iterative deepening
 @functools.cache
-def deepening_states():
-    return midgame_states(8, 21, 8, 26) + as_tuples(t["state"] for t in tactics()["win3"][6:])
-
-
-@functools.cache
 def game_value(salt, state, bremse):
     """The depth-limited value of `state` in the game `salt` (the reference)."""
     game = SubsetGame(salt, [state])
@@ -692,7 +687,8 @@ def deepening_cases():
     """max_bremse 3 on every position; 1 and 0 on two of them (the depth-1 search
     always finishes, so both stop after it)."""
     cases = []
-    for index, state in enumerate(deepening_states()):
+    states = midgame_states(8, 21, 8, 26) + as_tuples(t["state"] for t in tactics()["win3"][6:])
+    for index, state in enumerate(states):
         salt = 900 + index
         for most in (3,) + ((1, 0) if index < 2 else ()):
             (_, value, depth), game = reference_deepening(salt, state, most)
@@ -804,14 +800,13 @@ def test_iterative_deepening_respects_the_budget(student, blame):
             "search, and give up a search that runs out of time: return the deepest "
             "result that finished")
     chosen = virtual_budget_cases()
-    by_case = {}
 
-    def judge_virtual(case, outcome):
+    def judge_virtual(case, outcome, game):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
         _, _, budget, depth, allowed, _ = case.args
-        used = by_case[id(case)].evaluations
+        used = game.evaluations
         if used > allowed:
             return (f"called evaluation {used} times; the clock passed {budget} s after "
                     f"{allowed} calls, and the search should have stopped there")
@@ -820,12 +815,12 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def virtual(play):
-        jobs = [deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
-                for case in chosen]
-        by_case.update({id(case): game for case, (_, game) in zip(chosen, jobs)})
+        jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
+                for case in chosen}
         check_all("iterative deepening did not stop when the clock said the budget was "
-                  "used", chosen, run_plans(student, jobs), judge_virtual, hint=hint,
-                  show=Show.PLAN)
+                  "used", chosen, run_plans(student, jobs.values()),
+                  lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
+                  hint=hint, show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
                virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
 
