@@ -90,6 +90,7 @@ report of the state after the call.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -320,14 +321,11 @@ def _given_evaluation_cases():
     """terminal_test(state, evaluation) with evaluations of ours: open positions
     declared decided (or nearly), won positions declared open; a full board is
     over anyway."""
-    cases = []
+    cases, said = [], itertools.cycle(GIVEN_VALUES)
     chosen = list(random_states()[40::60]) + list(won_states()[::20]) + list(drawn_states()[:2])
-    said = 0
     for state in sorted(chosen, key=len):
         key = tuple(state)
-        decided = {}
-        if abs(ref.evaluation(state)) < WIN:
-            decided, said = {key: GIVEN_VALUES[said % len(GIVEN_VALUES)]}, said + 1
+        decided = {key: next(said)} if abs(ref.evaluation(state)) < WIN else {}
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
                           draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
                           ref.terminal_test(list(state), given_evaluation(decided))))
