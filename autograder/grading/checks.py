@@ -460,3 +460,12 @@ def _headline(failed: CheckFailed, function: str, scope: str, after_others: bool
     elif failed.answer not in (None, Answer.RETURNED):
         failed.summary = _("{function} gave no answer {scope}").format(
             function=function, scope=scope)
+
+
+# ------------------------------------------------------------------ one-call plans
+def call_plan(name: str, target: str, *args, play: dict | None = None, skip: Iterable[str] = (),
+              timeout: float | None = None, **kwargs) -> Plan:
+    """A plan of one call, `target(*args, **kwargs)`, answering what it returned, with
+    the module functions `play` names played by the grader (`played_plan`)."""
+    plan = played_plan(name, play, timeout=timeout, skip=skip)
+    return plan.returns(plan.call(target, *args, **kwargs))

@@ -176,8 +176,8 @@ def test_the_virtual_clock_counts_evaluations():
 def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
     for case in suite.virtual_budget_cases():
         salt, state, budget, depth, allowed, calls = case.args
-        done = suite._evaluations_to_finish(salt, state, depth)
-        later = suite._evaluations_to_finish(salt, state, depth + 1)
+        done = suite.reference_deepening(salt, state, depth)[1].evaluations
+        later = suite.reference_deepening(salt, state, depth + 1)[1].evaluations
         assert done < allowed < later and later - done >= 6 and calls >= later
         game = games.SubsetGame(salt, [state])
         with games.reference_on(game):
@@ -355,10 +355,9 @@ def test_a_played_search_is_the_handouts_on_the_grader_game():
 
 def test_a_played_rule_answers_only_within_the_game_being_played():
     legal = games.Legal([[38]])
-    terminal = suite.LegalRule("terminal_test", legal)
+    terminal, play = suite.game_rules(legal, "terminal_test", "play_game").values()
     assert terminal([38, 31]) is False
     with pytest.raises(Refused):
         terminal([38, 3])                  # no stone lands in the top row at once
-    play = suite.LegalRule("play_game", legal)
     with pytest.raises(Refused):
         play(suite.PLAYERS["A"], suite.PLAYERS["B"], 1, [35])

@@ -40,6 +40,7 @@ reached from the check's openings by legal moves of Connect 4.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import random
 import zlib
@@ -195,6 +196,26 @@ class Legal:
                     "about positions of the game being played)")
             self.handout.give([key])
         return self.handout.ask(what, key)
+
+
+class Within:
+    """A function of the grader's (by default the reference's `name`) played in a game
+    the student's code takes part in: it answers only about positions `vet(name,
+    position)` lets through (a `Legal`'s check, `handed` on a game's handout), which
+    refuses any other. Its position is argument `at`; a search counts nothing."""
+
+    def __init__(self, name: str, vet, function=None, at: str = "state"):
+        self.name, self.vet, self.at = name, vet, at
+        self.function = function or getattr(ref, name)
+        self.signature = inspect.signature(self.function)
+
+    def __call__(self, *args, **kwargs):
+        bound = self.signature.bind(*args, **kwargs)
+        if self.at in bound.arguments:
+            bound.arguments[self.at] = list(self.vet(self.name, bound.arguments[self.at]))
+        if bound.arguments.get("stats") is not None:
+            raise TypeError("this check's search counts nothing: pass stats=None")
+        return self.function(*bound.args, **bound.kwargs)
 
 
 def gravity_legal(key: tuple) -> bool:

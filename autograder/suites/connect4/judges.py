@@ -9,11 +9,11 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.grading.checks import Case, short
+from autograder.grading.checks import Case, played_plan, short
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Rotation, SubsetGame, View, reference_search
+from autograder.suites.connect4.games import Rotation, SubsetGame, View, Within, reference_search
 from autograder.suites.connect4.positions import draw
 
 ref = load_reference("connect4", "connect4")
@@ -105,18 +105,20 @@ def lines_difference(got):
 class Search:
     """One search of a technique check: maximize/minimize (whoever moves) from
     `state` with Bremse `bremse`, full window, on the grader's game `salt`;
-    `rotate` passes an order function of ours (the children rotated by one)."""
+    `rotate` passes an order function of ours (the children rotated by one);
+    `stats` passes a SearchStats and judges its counts."""
     state: tuple
     bremse: int
     salt: int
     rotate: bool = False
+    stats: bool = True
 
     @property
     def who(self):
         return "maximize" if len(self.state) % 2 == 0 else "minimize"
 
-    def call(self, with_stats=True):
-        extra = (", stats" if with_stats else "") + (", order" if self.rotate else "")
+    def call(self):
+        extra = (", stats" if self.stats else "") + (", order" if self.rotate else "")
         return f"{self.who}(state, -inf, inf, bremse={self.bremse}, evaluation{extra})"
 
 
@@ -137,49 +139,46 @@ def game_note(search: Search) -> str:
             "numbers of the grader's)")
 
 
-def search_case(search: Search, expected_text: str, with_stats=True) -> Case:
-    return Case(search.call(with_stats), (search,), f"{draw(search.state)}\n{game_note(search)}",
-                expected_text)
-
-
-class GameTerminal:
-    """terminal_test played by the grader on one of its games: the handout's rule
-    (the evaluation passed in says at least WIN or at most -WIN, or all 42 cells
-    are taken), asked only about positions the game handed out. The search's
-    evaluation comes back as the grader's own, so its calls are logged as the
-    reference's are, at no extra round trip."""
-
-    def __init__(self, handout):
-        self.handout = handout
-
-    def __call__(self, state, evaluation=None):
-        key = games.handed(self.handout, "terminal_test", state)
-        return ref.terminal_test(list(key), evaluation)
+def search_cases(searches) -> list[Case]:
+    """A technique check's cases: each search drawn with its game's note, expected
+    in words (the value, and the counts where they are judged)."""
+    cases = []
+    for search in searches:
+        want = expected_search(search)
+        wanted = f"the counts {want.stats}" if search.stats else "a successor that reaches it"
+        cases.append(Case(search.call(), (search,), f"{draw(search.state)}\n{game_note(search)}",
+                          f"the value {want.value} and {wanted}"))
+    return cases
 
 
 def game_plays(game) -> dict:
     """What the grader plays in a search on `game` (patched for the plan): the
-    game's nextstates and the handout's terminal_test on it."""
-    return {M + "nextstates": game.nextstates, M + "terminal_test": GameTerminal(game.handout)}
+    game's nextstates and the handout's terminal_test (the evaluation passed in
+    says at least WIN or at most -WIN, or all 42 cells are taken), asked only
+    about positions the game handed out. The search's evaluation comes back as
+    the grader's own, so its calls are logged as the reference's are."""
+    return {M + "nextstates": game.nextstates,
+            M + "terminal_test": Within("terminal_test", functools.partial(games.handed,
+                                                                           game.handout))}
 
 
-def search_plan(search: Search, game: SubsetGame, with_stats: bool, play=None) -> Plan:
-    """The student's search on `game`: nextstates patched for the plan (and, with
-    `play`, terminal_test: the handout's on the game), the evaluation (and the
-    order) passed as callbacks; nothing else of ours."""
-    plan = Plan(search.who)
-    for target, function in game_plays(game).items():
-        if play or target == M + "nextstates":
-            plan.patch(target, Callback(function))
-    stats = plan.call(M + "SearchStats") if with_stats else None
+def search_plan(search: Search, play=None) -> tuple[Plan, SubsetGame]:
+    """The student's search on a game of its own, answering a few times the calls the
+    reference makes: nextstates patched for the plan (and, with `play`, terminal_test:
+    the handout's on the game), the evaluation (and the order) passed as callbacks;
+    nothing else of ours. Returns (plan, game)."""
+    game = SubsetGame(search.salt, [search.state],
+                      games.calls_allowed(expected_search(search).calls))
+    plan = played_plan(search.who, game_plays(game), skip=() if play else (M + "terminal_test",))
+    stats = plan.call(M + "SearchStats") if search.stats else None
     order = Callback(Rotation()) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
                       Callback(game.evaluation), stats, order)
     result = {"found": found}
-    if with_stats:
+    if search.stats:
         result["stats"] = {name: plan.get(stats.attr(name), default=None)
                            for name in STAT_NAMES}
-    return plan.returns(result)
+    return plan.returns(result), game
 
 
 def bypass_note(log, search: Search):

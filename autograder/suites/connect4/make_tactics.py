@@ -39,10 +39,6 @@ def _load(name, path):
     return module
 
 
-def cells_to_position(solver, state):
-    return solver.Position.from_cells(state)
-
-
 def kind_of(solver, pos):
     """'win1', 'block', 'win3' or None."""
     cols = pos.legal_columns()

@@ -6,30 +6,16 @@ draws them. Game data only: no check here (test_hidden.py judges)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
 from autograder.grading.reference import load_reference
+from autograder.suites.connect4 import solver
 
 HERE = Path(__file__).resolve().parent
 ref = load_reference("connect4", "connect4")
 WIN = ref.WIN
-
-
-def _load_solver():
-    name = "_connect4_suite_solver"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, HERE / "solver.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-solver = _load_solver()
 
 
 @functools.cache

@@ -64,7 +64,7 @@ and free, evaluation on pattern_score, ...), a check that fails with the
 student's own helpers is judged again with those played by the reference
 (`on_its_own`: a correct submission pays nothing for it), and that verdict
 stands, so a wrong freeIn costs freeIn's points. The search checks, judged
-again, play terminal_test on the grader's game (`GameTerminal`; nextstates and
+again, play terminal_test on the grader's game (`games.Within`; nextstates and
 the evaluation are the game's always); shallow_order, play_game and tournament
 get the reference's search (and play_game) as callbacks, which also saves most
 of their round trips; the tactics run computer_move with the grader's rules,
@@ -90,22 +90,21 @@ report of the state after the call.
 from __future__ import annotations
 
 import functools
-import inspect
-import math
+import itertools
 import random
+from dataclasses import dataclass
 
-from autograder.grading.checks import (Case, CheckFailed, Show, check_all, describe, exact,
-                                       map_cases, played_plan, require, short)
+from autograder.grading.checks import (Case, CheckFailed, Show, call_plan, check_all, describe,
+                                       exact, map_cases, require, short)
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Legal, SubsetGame
+from autograder.suites.connect4.games import Legal, SubsetGame, Within
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               expected_search,
-                                               game_note, game_plays, judge_stops,
-                                               judge_value, judge_work, lines_difference,
-                                               search_case, search_plan)
+                                               expected_search, game_note, game_plays,
+                                               judge_stops, judge_value, judge_work,
+                                               lines_difference, search_cases, search_plan)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
                                                   random_states, solver, tactics, won_states)
@@ -113,7 +112,6 @@ from autograder.suites.verdicts import changed_input, check_probes, refused
 
 ref = load_reference("connect4", "connect4")
 M = "connect4."
-INF = math.inf
 WIN = ref.WIN
 #: Cases a check judges again with the grader's helpers, at most: every helper
 #: call is a round trip, so a rerun of free on 1,000 boards makes 7,000. A spread
@@ -174,9 +172,9 @@ def cached_cases(function, states, args_of=None, first="state"):
         _CASES[key] = []
         for state in states:
             args = args_of(state) if args_of else (list(state),)
-            shown = "".join(", " + short(a, 60) for a in args[1:])
-            _CASES[key].append(Case(f"{function}({first}{shown})", tuple(args),
-                                    draw(list(state)), getattr(ref, function)(*args)))
+            shown = first + "".join(", " + short(a, 60) for a in args[1:])
+            _CASES[key].append(Case(f"{function}({shown})", tuple(args), draw(state),
+                                    getattr(ref, function)(*args)))
     return _CASES[key]
 
 
@@ -189,26 +187,22 @@ def test_getBoard(student, blame):
 
 def test_colNrs(student, blame):
     """colNrs lists the cells of each column from the bottom up"""
-    chosen = [Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)]
-    outcomes = student.map(M + "colNrs", [c.args for c in chosen])
-    with blame.judging("colNrs", "for a column"):
-        check_all("colNrs returned the wrong cells", chosen, outcomes, exact,
-                  hint="the cells of column i are i, i + 7, ..., i + 35 (the board's cell "
-                       "numbers above); the bottom one comes first")
+    run(student, blame, "colNrs", summary="colNrs returned the wrong cells",
+        cases=[Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)],
+        scope="for a column", hint="the cells of column i are i, i + 7, ..., i + 35 (the "
+        "board's cell numbers above); the bottom one comes first")
 
 
 @functools.cache
 def _board_column_cases():
+    """Two columns of every random board, and up to two full ones of some boards."""
     cases = []
     for index, state in enumerate(random_states()):
-        board = ref.getBoard(state)
-        for col in (index % 7, (index + 3) % 7):
-            cases.append(Case(f"freeIn(board, {col})", (board, col), draw(state),
-                              ref.freeIn(board, col)))
+        board, columns = ref.getBoard(state), [index % 7, (index + 3) % 7]
         if ref.freeIn(board, index % 7) is None or index % 11 == 0:
-            full = [c for c in range(7) if ref.freeIn(board, c) is None]
-            for col in full[:2]:
-                cases.append(Case(f"freeIn(board, {col})", (board, col), draw(state), None))
+            columns += [c for c in range(7) if ref.freeIn(board, c) is None][:2]
+        cases += [Case(f"freeIn(board, {col})", (board, col), draw(state),
+                       ref.freeIn(board, col)) for col in columns]
     return cases
 
 
@@ -242,15 +236,13 @@ def test_nextstates(student, blame):
         hint="state + [cell] for every cell of free(board), by column 0 to 6")
     with blame.judging("nextstates", "on an unfinished position"):
         check_probes(student, "nextstates changed its input state", M + "nextstates",
-                     M + "nextstates", _probe_cases(), _probes, "state",
+                     M + "nextstates", _probe_cases(), lambda *_: PROBES, "state",
                      hint="build each successor as a new list: state + [cell]")
 
 
-def _probes(state, rest):
-    """Questions asked of a state after nextstates(state): its board (which spells
-    out the whole state), its successors again, whether it is over."""
-    return [("getBoard(state)", M + "getBoard", ()), ("nextstates(state)", M + "nextstates", ()),
-            ("terminal_test(state)", M + "terminal_test", ())]
+#: Questions asked of a state after nextstates(state): its board (which spells out
+#: the whole state), its successors again, whether it is over.
+PROBES = [(f"{name}(state)", M + name, ()) for name in ("getBoard", "nextstates", "terminal_test")]
 
 
 @functools.cache
@@ -263,20 +255,17 @@ def _probe_cases():
 def test_lines(student, blame):
     """lines returns the 25 lines of four or more cells in the handout's order"""
     hint = "6 rows, 7 columns, then the two kinds of diagonals, each from its top end"
-    states = as_tuples(random_states()[::3])
-    chosen = cached_cases("lines", states, lambda s: (ref.getBoard(list(s)),),
-                          "getBoard(state)")
-    outcomes = student.map(M + "lines", [c.args for c in chosen])
-    with blame.judging("lines", "on a board"):
-        try:
-            check_all("lines returned a wrong value", chosen, outcomes, exact, hint)
-        except CheckFailed as failed:
-            labelled = student.call(M + "lines", list(LABELS))
-            difference = lines_difference(labelled.value) if labelled.answered else None
-            if difference:
-                failed.problem = f"{difference} (seen on a board whose cells are labelled " \
-                                 f"'{LABELS[:10]}...', cell i holding the i-th character)"
-            raise
+    try:
+        run(student, blame, "lines", as_tuples(random_states()[::3]), hint=hint,
+            args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
+            scope="on a board")
+    except CheckFailed as failed:
+        labelled = student.call(M + "lines", list(LABELS))
+        difference = lines_difference(labelled.value) if labelled.answered else None
+        if difference:
+            failed.problem = f"{difference} (seen on a board whose cells are labelled " \
+                             f"'{LABELS[:10]}...', cell i holding the i-th character)"
+        raise
 
 
 WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
@@ -312,17 +301,14 @@ def _terminal_states():
                             key=lambda s: (len(s), s)))
 
 
-class Verdicts:
-    """An evaluation of the grader's that calls chosen positions decided (+-WIN)
-    and every other position 0: terminal_test must believe it. It answers only
-    about the position terminal_test was given."""
-
-    def __init__(self, decided, state):
-        self.decided = decided
-        self.handout = Handout(roots=[tuple(state)])
-
-    def __call__(self, state):
-        return self.decided.get(games.handed(self.handout, "evaluation", state), 0)
+def given_evaluation(decided, handout=None):
+    """An evaluation of the grader's that calls chosen positions decided (+-WIN) and
+    every other position 0: terminal_test must believe it. With a `handout`, it
+    answers only about the position handed out (the one terminal_test was given)."""
+    def evaluation(state):
+        return decided.get(tuple(state), 0)
+    return Within("evaluation", functools.partial(games.handed, handout), evaluation) \
+        if handout else evaluation
 
 
 #: What the given evaluation says of an open position: decided (at least WIN or at
@@ -335,17 +321,14 @@ def _given_evaluation_cases():
     """terminal_test(state, evaluation) with evaluations of ours: open positions
     declared decided (or nearly), won positions declared open; a full board is
     over anyway."""
-    cases = []
+    cases, said = [], itertools.cycle(GIVEN_VALUES)
     chosen = list(random_states()[40::60]) + list(won_states()[::20]) + list(drawn_states()[:2])
-    said = 0
     for state in sorted(chosen, key=len):
         key = tuple(state)
-        decided = {}
-        if abs(ref.evaluation(state)) < WIN:
-            decided, said = {key: GIVEN_VALUES[said % len(GIVEN_VALUES)]}, said + 1
+        decided = {key: next(said)} if abs(ref.evaluation(state)) < WIN else {}
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
                           draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
-                          ref.terminal_test(list(state), Verdicts(decided, state))))
+                          ref.terminal_test(list(state), given_evaluation(decided))))
     return cases
 
 
@@ -357,8 +340,9 @@ def test_terminal_test(student, blame):
 
     def attempt(play):
         def job(state, decided):
-            plan, given = played_plan("terminal_test", play), Verdicts(decided, state)
-            return plan.returns(plan.call(M + "terminal_test", state, Callback(given))), given
+            handout = Handout(roots=[tuple(state)])
+            return call_plan("terminal_test", M + "terminal_test", state,
+                             Callback(given_evaluation(decided, handout)), play=play), handout
         outcomes = run_plans(student, (job(*case.args) for case in chosen))
         check_all("terminal_test did not believe the evaluation it was given", chosen,
                   outcomes, exact, show=Show.PLAN,
@@ -375,33 +359,28 @@ SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluati
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
-def run_searches(student, cases, with_stats, play=None):
-    """Run every case's search; returns (outcomes, {id(case): its game})."""
-    played = [SubsetGame(case.args[0].salt, [case.args[0].state],
-                         games.calls_allowed(expected_search(case.args[0]).calls))
-              for case in cases]
-    outcomes = run_plans(student, ((search_plan(case.args[0], game, with_stats, play), game)
-                                   for case, game in zip(cases, played)))
-    return outcomes, {id(case): game for case, game in zip(cases, played)}
-
-
-def check_searches(student, blame, cases, judge, summary, hint, with_stats,
-                   scope="on a position of the grader's game"):
+def check_searches(student, blame, cases, judge, summary, hint):
+    """A technique check: every case's search on a game of the grader's of its own,
+    judged by `judge(search, outcome, game)`."""
     def attempt(play):
-        outcomes, played = run_searches(student, cases, with_stats, play)
-        check_all(summary, cases, outcomes,
-                  lambda case, outcome: judge(case.args[0], outcome, played[id(case)]),
+        jobs = {id(case): search_plan(case.args[0], play) for case in cases}
+        check_all(summary, cases, run_plans(student, jobs.values()),
+                  lambda case, outcome: judge(case.args[0], outcome, jobs[id(case)][1]),
                   hint, show=Show.PLAN)
-    on_its_own(student, blame, SEARCH, scope, attempt, SEARCH_PLAYS, ("maximize", "minimize"))
+    on_its_own(student, blame, SEARCH, "on a position of the grader's game", attempt,
+               SEARCH_PLAYS, ("maximize", "minimize"))
+
+
+def grid(states, bremses, salt, **options):
+    """A search of every state at every Bremse, each state on a game of its own."""
+    return [Search(tuple(state), bremse, salt + index, **options)
+            for index, state in enumerate(states) for bremse in bremses]
 
 
 @functools.cache
 def value_cases():
     states = midgame_states(24, 5) + as_tuples(t["state"] for t in tactics()["win3"][:6])
-    searches = [Search(state, bremse, 100 + index)
-                for index, state in enumerate(states) for bremse in (0, 1, 2, 3)]
-    return [search_case(s, f"the value {expected_search(s).value} and a successor that "
-                           "reaches it", with_stats=False) for s in searches]
+    return search_cases(grid(states, (0, 1, 2, 3), 100, stats=False))
 
 
 def test_alphabeta_values(student, blame):
@@ -409,24 +388,14 @@ def test_alphabeta_values(student, blame):
     check_searches(student, blame, value_cases(), judge_value,
                    "the search returned the wrong value",
                    "Bremse d searches d moves deep: children get bremse - 1, and a position "
-                   "is evaluated when bremse == 0 or the game is over; " + GAME_HINT,
-                   with_stats=False)
-
-
-def work_text(search: Search) -> str:
-    want = expected_search(search)
-    return f"the value {want.value} and the counts {want.stats}"
+                   "is evaluated when bremse == 0 or the game is over; " + GAME_HINT)
 
 
 @functools.cache
 def count_cases():
     states = midgame_states(16, 9)
-    searches = [Search(state, bremse, 200 + index)
-                for index, state in enumerate(states) for bremse in (1, 2, 3)]
-    searches += [Search(state, 4, 300 + index) for index, state in enumerate(states[-6:])]
-    searches += [Search(tuple(t["state"]), 3, 400 + index)
-                 for index, t in enumerate(tactics()["block"][:5])]
-    return [search_case(s, work_text(s)) for s in searches]
+    return search_cases(grid(states, (1, 2, 3), 200) + grid(states[-6:], (4,), 300)
+                        + grid([t["state"] for t in tactics()["block"][:5]], (3,), 400))
 
 
 def test_alphabeta_counts(student, blame):
@@ -434,7 +403,7 @@ def test_alphabeta_counts(student, blame):
     check_searches(student, blame, count_cases(), judge_work,
                    "the search did not visit the handout's nodes",
                    "count every call of maximize/minimize; cut when best >= beta (max) or "
-                   "best <= alpha (min), after updating best", with_stats=True)
+                   "best <= alpha (min), after updating best")
 
 
 def _salt_offering_a_win(state, start):
@@ -450,26 +419,21 @@ def _salt_offering_a_win(state, start):
 @functools.cache
 def finished_cases():
     states = sorted(list(won_states()[::8]) + list(drawn_states()), key=len)
-    searches = [Search(tuple(state), bremse, 500 + index)
-                for index, state in enumerate(states) for bremse in (0, 3)]
-    searches += [Search(tuple(t["state"]), 2, _salt_offering_a_win(t["state"], 600 + 50 * i))
-                 for i, t in enumerate(tactics()["win1"][:6])]
-    return [search_case(s, work_text(s)) for s in searches]
+    return search_cases(grid(states, (0, 3), 500) + [
+        Search(tuple(t["state"]), 2, _salt_offering_a_win(t["state"], 600 + 50 * i))
+        for i, t in enumerate(tactics()["win1"][:6])])
 
 
 def test_alphabeta_stops_at_finished_games(student, blame):
     """the search evaluates a finished game at once and does not search past it"""
     check_searches(student, blame, finished_cases(), judge_stops,
                    "the search went on after the game was over",
-                   "test terminal_test(state, evaluation) before generating children",
-                   with_stats=True)
+                   "test terminal_test(state, evaluation) before generating children")
 
 
 @functools.cache
 def ordered_cases():
-    searches = [Search(state, bremse, 700 + index, rotate=True)
-                for index, state in enumerate(midgame_states(8, 13)) for bremse in (2, 3)]
-    return [search_case(s, work_text(s)) for s in searches]
+    return search_cases(grid(midgame_states(8, 13), (2, 3), 700, rotate=True))
 
 
 def test_alphabeta_applies_the_order(student, blame):
@@ -477,7 +441,7 @@ def test_alphabeta_applies_the_order(student, blame):
     check_searches(student, blame, ordered_cases(), judge_work,
                    "the search did not follow the order function",
                    "rearrange nextstates(state) with order(children), and pass order on to "
-                   "the recursive calls", with_stats=True)
+                   "the recursive calls")
 
 
 # ------------------------------------------------------------------ move ordering
@@ -507,23 +471,18 @@ def shallow_cases():
     return cases
 
 
-def shallow_plays(game) -> dict:
-    """The search shallow_order calls, and the rules, played by the grader on `game`."""
-    return {**game_plays(game), M + "maximize": GameSearch("maximize", game),
-            M + "minimize": GameSearch("minimize", game)}
-
-
 def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
     def job(salt, children, bremse, calls):
+        # the rules, and the search shallow_order calls, played by the grader on the game
         game = SubsetGame(salt, children, games.calls_allowed(calls))
-        plan = played_plan("shallow_order", shallow_plays(game))
-        return plan.returns(plan.call(M + "shallow_order", children, bremse,
-                                      Callback(game.evaluation))), game
+        search = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
+        return call_plan("shallow_order", M + "shallow_order", children, bremse,
+                         Callback(game.evaluation), play=game_plays(game) | search), game
     chosen = shallow_cases()
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("shallow_order", "on the successors of a position",
-                       shallow_plays(SubsetGame(0)) | {M + SEARCH: None}):
+                       blame.helpers("shallow_order")):
         check_all("shallow_order put the children in the wrong order", chosen, outcomes,
                   exact, show=Show.PLAN, hint="search every child with the other side to "
                   "move, using the evaluation given; equal values keep their order")
@@ -542,12 +501,9 @@ def book_cases():
 
 def test_book_move(student, blame):
     """book_move answers from the book (a new list) and None for other positions"""
-    chosen = book_cases()
-    outcomes = student.map(M + "book_move", [c.args for c in chosen])
-    with blame.judging("book_move", "on a position"):
-        check_all("book_move gave the wrong answer", chosen, outcomes, exact,
-                  hint="the book maps tuple(state) to the state after the book move; "
-                       "None for a position the book does not have")
+    run(student, blame, "book_move", cases=book_cases(), summary="book_move gave the wrong answer",
+        hint="the book maps tuple(state) to the state after the book move; "
+             "None for a position the book does not have")
 
 
 KNOWN_BOOK_VALUES = {
@@ -604,11 +560,9 @@ def test_opening_book_is_sound(student, blame):
         if not keeps:
             raise CheckFailed("a book move throws away the game value", call=call,
                               position=draw(key), hint="the solver knows a better move")
-    answers = student.map(M + "book_move", [(list(key),) for key, _ in entries])
-    chosen = [Case("book_move(state)", (list(key),), draw(list(key)), successor)
-              for key, successor in entries]
-    with blame.judging("book_move", "on a position of OPENING_BOOK"):
-        check_all("book_move does not answer from OPENING_BOOK", chosen, answers, exact)
+    run(student, blame, "book_move", summary="book_move does not answer from OPENING_BOOK",
+        cases=[Case("book_move(state)", (list(key),), draw(key), successor)
+               for key, successor in entries], scope="on a position of OPENING_BOOK")
 
 
 # ------------------------------------------------------------------ the player
@@ -619,35 +573,32 @@ PLAYER_PLAYS = {M + "nextstates": ref.nextstates, M + "terminal_test": ref.termi
                 M + "centre_first": ref.centre_first}
 
 
-def player_plan(state, bremse=3, play=True) -> Plan:
-    """computer_move(state, bremse) with the grader's rules, evaluation, book and
-    order (passed as `order`: computer_move's default is bound when it is defined)."""
-    plan = Plan("computer_move")
-    if not play:
-        return plan.returns(plan.call(M + "computer_move", list(state), bremse))
-    for target, function in PLAYER_PLAYS.items():
-        if target != M + "centre_first":
-            plan.patch(target, Callback(function))
-    return plan.returns(plan.call(M + "computer_move", list(state), bremse,
-                                  order=Callback(ref.centre_first)))
+def grader_order(play) -> dict:
+    """`order=` the grader's centre_first when `play`, else nothing (the default, the
+    student's own centre_first, bound when the student's function is defined)."""
+    return {"order": Callback(ref.centre_first)} if play else {}
 
 
 def _tactic_check(student, blame, kind, summary):
-    chosen = [Case("computer_move(state, 3)", (t["state"], 3), draw(t["state"]),
+    chosen = [Case("computer_move(state, 3)", (t["state"], set(t["keep"])), draw(t["state"]),
                    "a move in column " + " or ".join(map(str, t["keep"])))
               for t in tactics()[kind]]
-    keep = {tuple(t["state"]): set(t["keep"]) for t in tactics()[kind]}
 
     def judge(case, outcome):
-        state, got = case.args[0], outcome.value
+        (state, keep), got = case.args, outcome.value
         if type(got) is not list or got not in ref.nextstates(state):
             return f"returned {short(got)}, not a successor of the state"
-        if got[-1] % 7 not in keep[tuple(state)]:
+        if got[-1] % 7 not in keep:
             return f"played column {got[-1] % 7}, which throws away the game value"
         return None
+
     def attempt(play):
-        outcomes = student.run([player_plan(t["state"], play=bool(play))
-                                for t in tactics()[kind]])
+        # with the grader's rules, evaluation, book and order (passed as `order`:
+        # computer_move's default is bound when it is defined)
+        outcomes = student.run([call_plan("computer_move", M + "computer_move",
+                                          list(case.args[0]), 3, play=play,
+                                          skip=(M + "centre_first",), **grader_order(play))
+                                for case in chosen])
         check_all(summary, chosen, outcomes, judge,
                   hint="computer_move searches with maximize/minimize" +
                        (" (the grader's rules, evaluation and centre_first here)" if play
@@ -672,16 +623,6 @@ def test_tactics_win_in_3(student, blame):
 
 
 # ------------------------------------------------------------------ iterative deepening
-def _fake_clock():
-    ticks = iter(range(10 ** 9)).__next__
-    return lambda: float(ticks())
-
-
-@functools.cache
-def deepening_states():
-    return midgame_states(8, 21, 8, 26) + as_tuples(t["state"] for t in tactics()["win3"][6:])
-
-
 @functools.cache
 def game_value(salt, state, bremse):
     """The depth-limited value of `state` in the game `salt` (the reference)."""
@@ -699,10 +640,14 @@ DEEPENING_PLAYS = {M + "nextstates": None, M + "evaluation": None, M + "centre_f
 DEEPENING_CALLS = ("iterative_deepening", "iterative_deepening on the real clock")
 
 
-def grader_order(play) -> dict:
-    """`order=` the grader's centre_first when `play`, else nothing (the default,
-    the student's own centre_first, bound when iterative_deepening is defined)."""
-    return {"order": Callback(ref.centre_first)} if play else {}
+def reference_deepening(salt, state, most):
+    """The reference's deepening on the game `salt` up to max_bremse `most`, with all
+    the time it needs (on the game's virtual clock): ((best, value, depth), game)."""
+    game = SubsetGame(salt, [state])
+    with games.reference_on(game):
+        found = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
+                                        clock=games.VirtualClock(game), max_bremse=most)
+    return found, game
 
 
 def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **options):
@@ -710,11 +655,11 @@ def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **optio
     `calls` game calls), on the grader's virtual clock if `virtual`; returns
     (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    plan = played_plan("iterative_deepening", {M + "nextstates": game.nextstates})
     clock = {"clock": Callback(games.VirtualClock(game))} if virtual else {}
-    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  evaluation=Callback(game.evaluation), **clock,
-                                  **grader_order(play), **options)), game
+    return call_plan("iterative_deepening", M + "iterative_deepening", list(state), budget,
+                     play={M + "nextstates": game.nextstates},
+                     evaluation=Callback(game.evaluation), **clock, **grader_order(play),
+                     **options), game
 
 
 def _deepening_judge(case, outcome):
@@ -740,14 +685,11 @@ def deepening_cases():
     """max_bremse 3 on every position; 1 and 0 on two of them (the depth-1 search
     always finishes, so both stop after it)."""
     cases = []
-    for index, state in enumerate(deepening_states()):
+    states = midgame_states(8, 21, 8, 26) + as_tuples(t["state"] for t in tactics()["win3"][6:])
+    for index, state in enumerate(states):
         salt = 900 + index
         for most in (3,) + ((1, 0) if index < 2 else ()):
-            game = SubsetGame(salt, [state])
-            with games.reference_on(game):
-                _, value, depth = ref.iterative_deepening(list(state), 10 ** 9,
-                                                          game.evaluation,
-                                                          clock=_fake_clock(), max_bremse=most)
+            (_, value, depth), game = reference_deepening(salt, state, most)
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
                               (salt, state, depth, most, len(game.log)),
                               f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
@@ -784,16 +726,6 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
 TICK = games.VirtualClock.TICK
 
 
-def _evaluations_to_finish(salt, state, depth, calls=False):
-    """Evaluation calls the reference's deepening makes to finish `depth` on the game
-    (with `calls`: all its game calls)."""
-    game = SubsetGame(salt, [state])
-    with games.reference_on(game):
-        ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
-                                clock=games.VirtualClock(game), max_bremse=depth)
-    return len(game.log) if calls else game.evaluations
-
-
 @functools.cache
 def virtual_budget_cases():
     """Budgets on the virtual clock that run out halfway through the search of
@@ -802,12 +734,11 @@ def virtual_budget_cases():
     cases = []
     for index, state in enumerate(midgame_states(4, 25, 8, 20)):
         salt, depth = 960 + index, 2 + index % 2
-        done, next_done = (_evaluations_to_finish(salt, state, d) for d in (depth, depth + 1))
-        ticks = (done + next_done) // 2
+        done, after = (reference_deepening(salt, state, d)[1] for d in (depth, depth + 1))
+        ticks = (done.evaluations + after.evaluations) // 2
         budget = round((ticks + 0.5) * TICK, 4)
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
-                          (salt, state, budget, depth, ticks + 1,
-                           _evaluations_to_finish(salt, state, depth + 1, calls=True)),
+                          (salt, state, budget, depth, ticks + 1, len(after.log)),
                           f"{draw(state)}\n(clock is the grader's: it advances {TICK} s "
                           "with every call of evaluation)",
                           f"the depth-{depth} result, and no evaluation after the clock says "
@@ -854,13 +785,11 @@ def real_plan(state, budget, most, scale, play=None):
     """The student's deepening on the real clock, on the student's own rules, or
     (`play`) with the grader's nextstates and order; the evaluation and the search
     are the student's."""
-    plan = Plan("iterative_deepening on the real clock",
-                timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None)
-    if play:
-        plan.patch(M + "nextstates", Callback(ref.nextstates))
     options = {"max_bremse": most} if most else {}
-    return plan.returns(plan.call(M + "iterative_deepening", list(state), budget,
-                                  **grader_order(play), **options))
+    return call_plan("iterative_deepening on the real clock", M + "iterative_deepening",
+                     list(state), budget, play=play and {M + "nextstates": ref.nextstates},
+                     timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None,
+                     **grader_order(play), **options)
 
 
 def test_iterative_deepening_respects_the_budget(student, blame):
@@ -869,14 +798,13 @@ def test_iterative_deepening_respects_the_budget(student, blame):
             "search, and give up a search that runs out of time: return the deepest "
             "result that finished")
     chosen = virtual_budget_cases()
-    by_case = {}
 
-    def judge_virtual(case, outcome):
+    def judge_virtual(case, outcome, game):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
         _, _, budget, depth, allowed, _ = case.args
-        used = by_case[id(case)].evaluations
+        used = game.evaluations
         if used > allowed:
             return (f"called evaluation {used} times; the clock passed {budget} s after "
                     f"{allowed} calls, and the search should have stopped there")
@@ -885,12 +813,12 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def virtual(play):
-        jobs = [deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
-                for case in chosen]
-        by_case.update({id(case): game for case, (_, game) in zip(chosen, jobs)})
+        jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
+                for case in chosen}
         check_all("iterative deepening did not stop when the clock said the budget was "
-                  "used", chosen, run_plans(student, jobs), judge_virtual, hint=hint,
-                  show=Show.PLAN)
+                  "used", chosen, run_plans(student, jobs.values()),
+                  lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
+                  hint=hint, show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
                virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
 
@@ -923,25 +851,18 @@ def test_iterative_deepening_respects_the_budget(student, blame):
 
 
 # ------------------------------------------------------------------ evaluations playing
+@dataclass(frozen=True)
 class Weighted:
-    """An evaluation function of the grader's: pattern_score with these weights.
-    With `legal` (a games.Legal), it answers only about positions of the game
-    being played (reached from the check's openings by legal moves)."""
-
-    def __init__(self, weights, legal: Legal | None = None):
-        self.weights = tuple(weights)
-        self.legal = legal
+    """An evaluation function of the grader's: pattern_score with these weights."""
+    weights: tuple
 
     def __call__(self, state):
-        if self.legal is None:              # the reference's, in this process
-            key = games.as_state(state, "evaluation")
-        else:
-            key = self.legal.check("evaluation", state)
-        return ref.pattern_score(ref.getBoard(list(key)), self.weights)
+        return ref.pattern_score(ref.getBoard(list(state)), self.weights)
 
-    def judged(self, legal: Legal) -> "Weighted":
-        """The same evaluation for a student's plan, answering only within `legal`."""
-        return Weighted(self.weights, legal)
+    def judged(self, legal: Legal) -> Within:
+        """The same evaluation for a student's plan, answering only about positions
+        of the game being played (reached from the check's openings by legal moves)."""
+        return Within("evaluation", legal.check, self)
 
 
 #: The evaluations the games are played with: weights a student cannot guess.
@@ -969,30 +890,11 @@ def game_cases():
     return cases
 
 
-class LegalRule:
-    """A function of the reference played by the grader in a game the student's
-    code makes the moves of (play_game, tournament): it answers only about
-    positions of that game (games.Legal). Its position is argument `at` (the
-    opening, for play_game); a search counts nothing (stats must be None)."""
-
-    def __init__(self, name: str, legal: Legal):
-        self.name, self.legal = name, legal
-        self.function = inspect.signature(getattr(ref, name))
-
-    def __call__(self, *args, **kwargs):
-        bound = self.function.bind(*args, **kwargs)
-        where = "opening" if self.name == "play_game" else "state"
-        if where in bound.arguments:
-            bound.arguments[where] = list(self.legal.check(self.name, bound.arguments[where]))
-        if bound.arguments.get("stats") is not None:
-            raise TypeError("this check's search counts nothing: pass stats=None")
-        return getattr(ref, self.name)(*bound.args, **bound.kwargs)
-
-
 def game_rules(legal: Legal, *names) -> dict:
     """The reference's `names` (the rules, the search, play_game), each answering
     only within `legal`; `evaluation` is the handout's (four in a row decides)."""
-    return {M + name: LegalRule(name, legal) for name in names}
+    return {M + name: Within(name, legal.check, at="opening" if name == "play_game" else "state")
+            for name in names}
 
 
 #: What play_game's check plays: the rules, the search and the module's evaluation
@@ -1004,11 +906,9 @@ def test_play_game(student, blame):
     """play_game lets two evaluation functions play a whole game"""
     def job(x, o, bremse, opening):
         legal = Legal([opening])
-        plan = played_plan("play_game", game_rules(legal, *GAME_PLAYS))
-        return plan.returns(plan.call(
-            M + "play_game", Callback(PLAYERS[x].judged(legal)),
-            Callback(PLAYERS[o].judged(legal)), bremse, opening,
-            Callback(ref.centre_first))), legal
+        return call_plan("play_game", M + "play_game", Callback(PLAYERS[x].judged(legal)),
+                         Callback(PLAYERS[o].judged(legal)), bremse, opening,
+                         Callback(ref.centre_first), play=game_rules(legal, *GAME_PLAYS)), legal
     chosen = game_cases()
 
     def judge(case, outcome):
@@ -1019,8 +919,8 @@ def test_play_game(student, blame):
             return f"returned {short(got)}"
         return None
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
-    with blame.judging("play_game", "for a game", game_rules(Legal(), *GAME_PLAYS)
-                       | {M + "centre_first": None, M + SEARCH: None}):
+    with blame.judging("play_game", "for a game",
+                       dict.fromkeys(M + name for name in (*GAME_PLAYS, "centre_first"))):
         check_all("play_game played a different game", chosen, outcomes, judge,
                   show=Show.PLAN, hint="x searches with evaluation_x, o with evaluation_o, "
                   "both with the order play_game is given (here the grader's centre_first)")
@@ -1058,60 +958,49 @@ TOURNAMENT_PLAYS = ("play_game",) + GAME_PLAYS
 
 def test_tournament(student, blame):
     """tournament plays every opening twice, colours swapped, and keeps the table (wins, draws, losses)"""
-    with blame.judging("tournament", "for its games",
-                       game_rules(Legal(), *TOURNAMENT_PLAYS) | {M + "centre_first": None}):
-        _check_tournament(student)
-
-
-def _check_tournament(student):
-    openings = tournament_openings()
-    want = expected_tournament()
+    openings, want = tournament_openings(), expected_tournament()
     legal = Legal(openings)
-    plan = Plan("tournament")
-    for target, function in game_rules(legal, *TOURNAMENT_PLAYS).items():
-        plan.patch(target, Callback(function))
-    plan.returns(plan.call(M + "tournament",
-                           *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS),
-                           openings, 1, list(TOURNAMENT_NAMES), Callback(ref.centre_first)))
-    [outcome] = student.run([plan])
-    outcome = refused(outcome, legal.handout)
-    require(outcome)
     call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
             f"{list(TOURNAMENT_NAMES)}, centre_first) with weights "
-            f"{TOURNAMENT_PLAYERS[0].weights} for a "
-            f"and {TOURNAMENT_PLAYERS[1].weights} for b")
-    got = outcome.value
-    if not outcome.answered or type(got) is not dict:
-        raise CheckFailed("tournament did not return a result", call=call,
-                          got=describe(outcome))
-    if got.get("games") != want["games"]:
-        raise CheckFailed("tournament's list of games is wrong", call=call,
-                          got=short(got.get("games"), 300), expected=short(want["games"]))
-    if got.get("table") != want["table"]:
-        raise CheckFailed("tournament's table is wrong", call=call,
-                          got=short(got.get("table")), expected=want["table"],
-                          hint="a win is 1 point and a draw 1/2 for each player; one of "
-                               "these games is drawn")
+            f"{TOURNAMENT_PLAYERS[0].weights} for a and {TOURNAMENT_PLAYERS[1].weights} for b")
+    with blame.judging("tournament", "for its games", blame.helpers("tournament")):
+        [outcome] = student.run([call_plan(
+            "tournament", M + "tournament",
+            *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS), openings, 1,
+            list(TOURNAMENT_NAMES), Callback(ref.centre_first),
+            play=game_rules(legal, *TOURNAMENT_PLAYS))])
+        outcome = refused(outcome, legal.handout)
+        require(outcome)
+        got = outcome.value
+        if not outcome.answered or type(got) is not dict:
+            raise CheckFailed("tournament did not return a result", call=call,
+                              got=describe(outcome))
+        if got.get("games") != want["games"]:
+            raise CheckFailed("tournament's list of games is wrong", call=call,
+                              got=short(got.get("games"), 300), expected=short(want["games"]))
+        if got.get("table") != want["table"]:
+            raise CheckFailed("tournament's table is wrong", call=call,
+                              got=short(got.get("table")), expected=want["table"],
+                              hint="a win is 1 point and a draw 1/2 for each player; one of "
+                                   "these games is drawn")
 
 
 # ------------------------------------------------------------------ strength
-def _random_player(seed):
-    rng = random.Random(seed)
-    return lambda state: rng.choice(ref.nextstates(state))
+def _random(state, rng):
+    return rng.choice(ref.nextstates(state))
 
 
-def _greedy(state):
+def _greedy(state, rng):
     sign = 1 if ref.x_to_move(state) else -1
     children = ref.centre_first(ref.nextstates(state))
     return max(children, key=lambda c: sign * ref.evaluation(c))
 
 
-def _shallow(state):
+def _shallow(state, rng):
     return ref.search(state, 2, ref.evaluation, None, ref.centre_first)[0]
 
 
-OPPONENTS = (("random", lambda: _random_player(5)), ("greedy", lambda: _greedy),
-             ("seed evaluation, Bremse 2", lambda: _shallow))
+OPPONENTS = (("random", _random), ("greedy", _greedy), ("seed evaluation, Bremse 2", _shallow))
 STUDENT_BREMSE = 3
 #: Points of 6 the player needs; the reference scores 5.
 NEEDED = 4
@@ -1125,7 +1014,7 @@ def strength_openings():
 
 def play_against(student, opponent, opening, student_is_x):
     """One game; returns (points for the student, final state, a problem or None)."""
-    state = list(opening)
+    state, rng = list(opening), random.Random(5)
     while not ref.terminal_test(state):
         if ref.x_to_move(state) == student_is_x:
             outcome = student.call(M + "iterative_deepening", state, 30.0,
@@ -1136,7 +1025,7 @@ def play_against(student, opponent, opening, student_is_x):
                 return 0.0, state, f"iterative_deepening {describe(outcome)}"
             state = list(got[0])
         else:
-            state = list(opponent(state))
+            state = list(opponent(state, rng))
     value = ref.evaluation(state)
     if abs(value) < WIN:
         return 0.5, state, None
@@ -1145,27 +1034,24 @@ def play_against(student, opponent, opening, student_is_x):
 
 def test_strength(student, blame):
     """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
-    with blame.judging("iterative_deepening", "for a move"):
-        _check_strength(student)
-
-
-def _check_strength(student):
     results = []
-    for (name, make), opening in zip(OPPONENTS, strength_openings()):
-        for student_is_x in (True, False):
-            points, state, problem = play_against(student, make(), opening, student_is_x)
-            colour = "x" if student_is_x else "o"
-            if problem:
-                raise CheckFailed("the player made an illegal move", position=draw(state),
-                                  call=f"game against {name}, you play {colour}", got=problem)
-            results.append((name, colour, points, state))
-    total = sum(points for _, _, points, _ in results)
-    lost = [(n, c, s) for n, c, p, s in results if p == 0.0]
-    weak_spot = [r for r in lost if r[0] == "random"]
-    if weak_spot or total < NEEDED:
-        name, colour, state = (weak_spot or lost)[0]
-        raise CheckFailed(f"the player scored {total:g} of {len(results)} points (it needs "
-                          f"every game against random and at least {NEEDED} in all)",
-                          call=f"iterative_deepening(state, 30, max_bremse={STUDENT_BREMSE}) "
-                               f"as {colour} against {name}",
-                          position=draw(state), hint="this game was lost")
+    with blame.judging("iterative_deepening", "for a move"):
+        for (name, opponent), opening in zip(OPPONENTS, strength_openings()):
+            for student_is_x in (True, False):
+                points, state, problem = play_against(student, opponent, opening, student_is_x)
+                colour = "x" if student_is_x else "o"
+                if problem:
+                    raise CheckFailed("the player made an illegal move", position=draw(state),
+                                      call=f"game against {name}, you play {colour}",
+                                      got=problem)
+                results.append((name, colour, points, state))
+        total = sum(points for _, _, points, _ in results)
+        lost = [(n, c, s) for n, c, p, s in results if p == 0.0]
+        weak_spot = [r for r in lost if r[0] == "random"]
+        if weak_spot or total < NEEDED:
+            name, colour, state = (weak_spot or lost)[0]
+            raise CheckFailed(f"the player scored {total:g} of {len(results)} points (it needs "
+                              f"every game against random and at least {NEEDED} in all)",
+                              call=f"iterative_deepening(state, 30, max_bremse={STUDENT_BREMSE}) "
+                                   f"as {colour} against {name}",
+                              position=draw(state), hint="this game was lost")
