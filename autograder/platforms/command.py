@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import i18n
 from . import PLATFORMS
 
 
@@ -23,10 +24,13 @@ def add_command(commands) -> None:
                         help="Gradescope: when students see the checks (visible, "
                              "after_due_date, after_published, hidden); TEST=WHEN for one "
                              "hidden test; repeatable (default: visible)")
+    export.add_argument("--lang", choices=i18n.LANGUAGES, default=None,
+                        help="the language of the feedback the package writes (default: "
+                             "SPIELBAUM_COURSE_LANG, else en)")
     export.set_defaults(run=run)
 
 
 def run(args) -> int:
     from .export import export_cli
     return export_cli(args.platform, args.assignments, args.out, args.reveal_expected,
-                      args.require, args.wheels, args.visibility)
+                      args.require, args.wheels, args.visibility, args.lang)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import ROOT, KitError, release, slices
+from .. import ROOT, KitError, i18n, release, slices
 from ..grading.grader import Grader
 from ..grading.runner import load_rubric
 from ..grading.warm import WarmCaches
@@ -96,11 +96,14 @@ def test_visibility(piece, wanted: list[str]) -> dict[str, str]:
 
 
 def _config(piece, platform: str, reveal: bool, required: list[str], version: str,
-            visibility: dict[str, str] | None = None, expected: dict | None = None) -> str:
+            visibility: dict[str, str] | None = None, expected: dict | None = None,
+            language: str = i18n.SOURCE) -> str:
+    # The course's language is chosen at export, as at release: the platform's machine
+    # has no course environment, and its feedback must speak what the handout spoke.
     return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
                        "reveal_expected": reveal, "required_layers": required,
                        "test_visibility": visibility or {}, "kit": version,
-                       "expected": expected}, indent=2) + "\n"
+                       "expected": expected, "language": language}, indent=2) + "\n"
 
 
 def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
@@ -185,7 +188,9 @@ def precompute(piece) -> tuple[bytes, dict]:
 
 def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
            require: list[str] = (), reuse_wheels: Path | None = None,
-           visibility: list[str] = (), log=print) -> list[Path]:
+           visibility: list[str] = (), language: str | None = None,
+           log=print) -> list[Path]:
+    language = i18n.course_language(language)
     if platform not in PLATFORMS:
         raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
     pieces = [slices.load(name) for name in names]
@@ -207,18 +212,19 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
         for piece in pieces:
             data, manifest = expected[piece.name]
             config = _config(piece, platform, reveal, required[piece.name], version,
-                             shown[piece.name], manifest)
+                             shown[piece.name], manifest, language)
             written.append(WRITERS[platform](piece, out, config, wheelhouse, version, data))
             log(f"wrote {written[-1]}")
     return written
 
 
 def export_cli(platform: str, names: list[str], out: str, reveal: bool, require: str,
-               reuse_wheels: str | None, visibility: list[str] | None = None) -> int:
+               reuse_wheels: str | None, visibility: list[str] | None = None,
+               language: str | None = None) -> int:
     extra = [layer.strip() for layer in require.split(",") if layer.strip()]
     export(platform, names, Path(out), reveal=reveal, require=extra,
            reuse_wheels=Path(reuse_wheels) if reuse_wheels else None,
-           visibility=visibility or [])
+           visibility=visibility or [], language=language)
     print(f"next: docs/PLATFORMS.md says how to add {'it' if len(names) == 1 else 'them'} "
           f"to {'Gradescope' if platform == 'gradescope' else 'PrairieLearn'}")
     return 0

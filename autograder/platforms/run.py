@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import KitError, assignment
+from .. import KitError, assignment, i18n
 from ..grading.grader import Grader
 from ..grading import warm
 from ..grading.runner import Graded
@@ -51,6 +51,7 @@ class Package:
     required_layers: tuple[str, ...]
     test_visibility: tuple[tuple[str, str], ...] = ()     # Gradescope's, per check
     expected: dict | None = None    # the manifest of expected.pickle (None: none shipped)
+    language: str = i18n.SOURCE     # the feedback's, chosen at export
 
     @classmethod
     def read(cls, folder: Path) -> Package:
@@ -59,7 +60,8 @@ class Package:
             return cls(folder, data["assignment"], data["platform"],
                        bool(data["reveal_expected"]), tuple(data["required_layers"]),
                        tuple(sorted(dict(data.get("test_visibility") or {}).items())),
-                       data.get("expected"))
+                       data.get("expected"),
+                       i18n.course_language(data.get("language") or i18n.SOURCE))
         except (OSError, ValueError, KeyError) as error:
             raise KitError(f"{folder / CONFIG} is missing or broken ({error}); "
                            "export the package again") from None
@@ -85,6 +87,7 @@ def _grader(package: Package) -> Grader:
 
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     """Grade the upload in `submission`; (graded, notes, title) or NotGraded."""
+    os.environ["SPIELBAUM_COURSE_LANG"] = package.language   # the grader's words (i18n.py)
     try:
         grader = _grader(package)
     except KitError as error:           # a stale package: nobody is graded with it

@@ -155,6 +155,10 @@ def test_gradescope_visibility_per_check_as_exported(tmp_path):
     shown = test_visibility(piece, ["after_due_date", "test_winner=visible"])
     (tmp_path / CONFIG).write_text(_config(piece, "gradescope", False, [], "0", shown))
     package = Package.read(tmp_path)
+    assert package.language == "en"      # the course's language travels in the package
+    (tmp_path / CONFIG).write_text(_config(piece, "gradescope", False, [], "0", shown,
+                                           language="nl"))
+    assert Package.read(tmp_path).language == "nl"
     tests = [runner.TestResult("test_winner", "winner", 3.0, 3.0, True),
              runner.TestResult("test_minimax", "minimax", 2.0, 0.0, False)]
     data = results.gradescope(graded(tests=tests), [], "Tic-Tac-Toe",
