@@ -113,146 +113,77 @@ ASK = ("getMoves", "evaluate", "getSide")
 TELL = ("makeMove", "undoMove")
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-#: The method each kind of search relies on ([relies_on] in assignment.toml):
-#: a search judged on its own gets the grader's in its place (`Search.played`).
-RELIES = {"evaluated": "explore", "default": "explore", "best": "getEvaluatedMoves",
-          "play": "getBestMove"}
-#: What the student's own method returns, under this key of the plan's answer.
-ANSWER_KEY = {"explore": "value", "evaluated": "moves", "default": "moves", "best": "move",
-              "play": "move"}
-
-
-def grader_method(kind: str, board: InstrumentedGame, depth):
-    """The reference's method a search of `kind` relies on, searching the same
-    trusted board in this process (the parameter names are the handout's, so
-    keyword calls work too). Its moves are recorded on the board like the
-    student's: a search judged on its own is judged from the same records."""
-    if kind in ("evaluated", "default"):
-        def explore(depth, alpha=-INF, beta=INF):
-            return ref.NegaMax(board).explore(depth, alpha, beta)
-        return explore
-    if kind == "best":
-        def getEvaluatedMoves(depth=None):
-            return ref.NegaMax(board).getEvaluatedMoves(depth)
-        return getEvaluatedMoves
-
-    def getBestMove(depth=None, rng=None):
-        return ref.NegaMax(board, searcher_depth).getBestMove(depth, rng)
-    searcher_depth = depth
-    return getBestMove
+#: Per kind of search: the student's class, whether its constructor is given the
+#: depth, the method called, the key of its answer in the plan's and the method it
+#: relies on ([relies_on]: the grader's, a callback, when the search is `played`).
+KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
+         "evaluated": ("NegaMax", False, "getEvaluatedMoves", "moves", "explore"),
+         "default": ("NegaMax", True, "getEvaluatedMoves", "moves", "explore"),
+         "best": ("NegaMax", False, "getBestMove", "move", "getEvaluatedMoves"),
+         "play": ("ShortSightedOpponent", True, "play", "move", "getBestMove")}
 
 
 @dataclass(frozen=True, eq=False)
 class Search:
     """One call of the student's searcher on a fresh board of `game`.
-    kind: explore (depth, alpha, beta), evaluated (depth), default (depth given to
-    the constructor), best (depth, seed), play (depth, seed). A `played` search
-    judges the method on its own: the method it relies on (RELIES) is the grader's."""
+    kind (KINDS): explore (depth, alpha, beta), evaluated (depth), default (depth
+    given to the constructor), best (depth, seed), play (depth, seed). A `played`
+    search judges the method on its own: the method it relies on is the grader's."""
     kind: str
     game: Game
     args: tuple
     played: bool = False
 
+    def parts(self, board, rng=None):
+        """(class, constructor's arguments, method, its arguments, answer's key, relied on)."""
+        cls, depth_given, method, key, relies = KINDS[self.kind]
+        made = (board, self.args[0]) if depth_given else (board,)
+        given = self.args if self.kind == "explore" else \
+            self.args[:0 if depth_given else 1] + ((rng,) if len(self.args) == 2 else ())
+        return cls, made, method, given, key, relies
+
     @property
     def call(self) -> str:
         head = "tree" if self.game.tree is not None else "board"
-        if self.kind == "explore":
-            depth, alpha, beta = self.args
-            return f"NegaMax({head}).explore({depth}, {window(alpha, beta)})"
-        if self.kind == "evaluated":
-            return f"NegaMax({head}).getEvaluatedMoves({self.args[0]})"
-        if self.kind == "default":
-            return f"NegaMax({head}, {self.args[0]}).getEvaluatedMoves()"
-        if self.kind == "best":
-            return f"NegaMax({head}).getBestMove({self.args[0]}, rng)"
-        return f"ShortSightedOpponent({head}, {self.args[0]}).play(rng)"
+        cls, made, method, given, *_ = self.parts(head, "rng")
+        return f"{cls}({', '.join(map(str, made))}).{method}" \
+               f"({', '.join(map(str, given))})".replace("inf", "infinity")
 
     @property
     def name(self) -> str:
         """What a timeout is remembered by."""
-        return {"explore": "NegaMax.explore", "evaluated": "NegaMax.getEvaluatedMoves",
-                "default": "NegaMax.getEvaluatedMoves", "best": "NegaMax.getBestMove",
-                "play": "ShortSightedOpponent.play"}[self.kind]
+        return f"{KINDS[self.kind][0]}.{KINDS[self.kind][2]}"
 
-    def plan(self, board: InstrumentedGame, chooser: Chooser | None = None) -> Plan:
+    def chooser(self) -> Chooser | None:
+        """The grader's rng of a search that chooses (seeded by its second argument)."""
+        return Chooser(self.args[1]) if len(self.args) == 2 else None
+
+    def plan(self, board: InstrumentedGame, chooser: Chooser | None) -> Plan:
         """The student's side: the same calls, on a proxy of `board` (and `chooser`
-        as rng, for getBestMove and play)."""
+        as rng, for getBestMove and play). The grader's method a played search
+        relies on is the reference's, searching the same trusted board in this
+        process: its moves are recorded on the board like the student's."""
         plan = Plan(self.name)
-        proxy = Proxy(board, ask=ASK, tell=TELL)
-        kind, depth = self.kind, self.args[0]
-
-        def searcher_of(*args):
-            searcher = plan.call(*args)
-            if self.played:
-                play_on_instance(plan, searcher, RELIES[kind], grader_method(kind, board, depth))
-            return searcher
-        if kind == "explore":
-            searcher = plan.call("negamax.NegaMax", proxy)
-            value = plan.call(searcher.attr("explore"), *self.args)
-            return plan.returns({"value": value, "nodes": plan.get(
-                searcher.attr("treeNodeCounter"), default=None)})
-        if kind == "evaluated":
-            searcher = searcher_of("negamax.NegaMax", proxy)
-            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"), depth)})
-        if kind == "default":
-            searcher = searcher_of("negamax.NegaMax", proxy, depth)
-            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"))})
-        rng = Proxy(chooser or Chooser(self.args[1]), ask=Chooser.METHODS)
-        if kind == "best":
-            searcher = searcher_of("negamax.NegaMax", proxy)
-            return plan.returns({"move": plan.call(searcher.attr("getBestMove"), depth, rng)})
-        player = searcher_of("negamax.ShortSightedOpponent", proxy, depth)
-        return plan.returns({"move": plan.call(player.attr("play"), rng)})
+        cls, made, method, given, key, relies = self.parts(
+            Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=Chooser.METHODS))
+        searcher = plan.call(f"negamax.{cls}", *made)
+        if self.played:
+            grader = getattr(ref, cls)(board, *made[1:])
+            play_on_instance(plan, searcher, relies, getattr(grader, relies))
+        answer = {key: plan.call(searcher.attr(method), *given)}
+        if key == "value":
+            answer["nodes"] = plan.get(searcher.attr("treeNodeCounter"), default=None)
+        return plan.returns(answer)
 
     def reference(self, board: InstrumentedGame) -> dict:
         """The reference's answer to the same calls, in this process."""
-        kind, depth = self.kind, self.args[0]
-        if kind == "explore":
-            searcher = ref.NegaMax(board)
-            value = searcher.explore(*self.args)
-            return {"value": value, "nodes": searcher.treeNodeCounter}
-        if kind == "evaluated":
-            try:
-                return {"moves": ref.NegaMax(board).getEvaluatedMoves(depth)}
-            except ValueError:
-                return {"raised": "ValueError"}
-        if kind == "default":
-            return {"moves": ref.NegaMax(board, depth).getEvaluatedMoves()}
-        if kind == "best":
-            return {"move": ref.NegaMax(board).getBestMove(depth, Chooser(self.args[1]))}
-        return {"move": ref.ShortSightedOpponent(board, depth).play(Chooser(self.args[1]))}
+        cls, made, method, given, key, _ = self.parts(board, self.chooser())
+        searcher = getattr(ref, cls)(*made)
+        try:
+            answer = {key: getattr(searcher, method)(*given)}
+        except ValueError:
+            return {"raised": "ValueError"}
+        return answer | ({"nodes": searcher.treeNodeCounter} if key == "value" else {})
 
 
 @dataclass
@@ -286,7 +217,7 @@ def run(student, searches) -> list[Run]:
     A search that made a move the board did not offer fails on that refusal, named,
     also when it caught the exception and answered."""
     boards = [search.game.board() for search in searches]
-    choosers = [Chooser(s.args[1]) if s.kind in ("best", "play") else None for s in searches]
+    choosers = [search.chooser() for search in searches]
     outcomes = student.run([s.plan(b, c) for s, b, c in zip(searches, boards, choosers)])
     runs = []
     for search, board, chooser, outcome in zip(searches, boards, choosers, outcomes):
@@ -303,7 +234,7 @@ def own_answer(r: Run) -> Outcome:
     """The student's own return value, never the plan's wrapper around it: a
     search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"), and
     the feedback shows what the student's method returned."""
-    outcome, key = r.outcome, ANSWER_KEY[r.search.kind]
+    outcome, key = r.outcome, KINDS[r.search.kind][3]
     if not outcome.answered or type(outcome.value) is not dict or key not in outcome.value:
         return outcome
     return Outcome(ok=True, value=outcome.value[key], seconds=outcome.seconds)
@@ -313,16 +244,11 @@ def wanted(r: Run):
     """What the student's method should have returned (the reference's answer)."""
     if "raised" in r.want:
         return f"raises {r.want['raised']}"
-    return r.want[ANSWER_KEY[r.search.kind]]
+    return r.want[KINDS[r.search.kind][3]]
 
 
 def cases(runs, expected=wanted) -> list[Case]:
     return [Case(r.search.call, (r,), r.search.game.text, expected(r)) for r in runs]
-
-
-def judged(search: Search) -> str:
-    """The student's method a search judges (explore, getEvaluatedMoves, ...)."""
-    return search.name.rpartition(".")[2]
 
 
 def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
@@ -332,15 +258,11 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
     own return value and what it should have been. `blame` words the headline and
     says whether the method was judged with the grader's helpers."""
     chosen = cases(runs, expected)
-    function = judged(runs[0].search)
+    function = KINDS[runs[0].search.kind][2]
     play = blame.helpers(function) if runs[0].search.played else None
     with blame.judging(function, scope, play):
         check_all(summary, chosen, [own_answer(r) for r in runs],
                   lambda case, outcome: judge(case.args[0]), hint=hint, show=Show.REASON)
-
-
-def window(alpha, beta):
-    return f"{alpha}, {beta}".replace("inf", "infinity")
 
 
 def number(value):
