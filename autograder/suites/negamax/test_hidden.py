@@ -277,19 +277,23 @@ def smallest_first(searches):
 # Plain data, no proxies, in chunked plans (grading/chunks.py): the methods' calls
 # are caught one by one, so one position's exception does not hide the others.
 READS = ("winner", "evaluate", "getSide", "getMoves")
+#: The columns of one position's combined answer (_own_steps) each method is judged by.
+COLUMNS = {"winner": (0,), "evaluate": (1,), "getSide": (2,), "getMoves": (3,),
+           "makeMove": (4, 5), "undoMove": (6, 7)}
 
 
 @functools.cache
 def own_items():
-    """Every position, with the move makeMove/undoMove try there (None when decided)."""
+    """Every position, with the move makeMove/undoMove try there (None when decided)
+    and the helpers the grader plays there (none: see own_board_runs)."""
     found = []
     for index, cells in enumerate(positions()):
         legal = games.MOVES[games.key_of(cells)]
-        found.append((cells, legal[index % len(legal)] if legal else None))
+        found.append((cells, legal[index % len(legal)] if legal else None, ()))
     return tuple(found)
 
 
-def play_board_helpers(plan, board, cells, methods=("winner", "getSide")) -> None:
+def play_board_helpers(plan, board, cells, methods) -> None:
     """Judge the board's methods on their own ([relies_on]: evaluate and getMoves
     call winner, makeMove calls getSide): from here on the student's board
     answers these with the grader's answer for `cells`, the position it holds."""
@@ -305,19 +309,18 @@ def after_move(cells, move):
     return [list(row) for row in board.field]
 
 
-def _own_steps(plan, item, played=()):
+def _own_steps(plan, item):
     """All of one position in one go (its rows sent once, not six times): winner
     and getSide, then evaluate, getMoves and makeMove (with the grader's helpers
     `played` in place of the student's), a copy of the field right after
     the move (a new board built from it), and undoMove on a board built with the
     move already made (so it is judged on its own). Every method call is caught
     on its own."""
-    cells, move = item
+    cells, move, played = item
     board = plan.call("negamax.TicTacToe", rows_of(cells))
     own = {method: plan.call(board.attr(method), catch=True)
            for method in ("winner", "getSide") if method != "getSide" or move is not None}
-    if played:
-        play_board_helpers(plan, board, cells, played)
+    play_board_helpers(plan, board, cells, played)
     reads = [own.get(method) if method in own else
              None if method == "getSide" else plan.call(board.attr(method), catch=True)
              for method in READS]
@@ -347,18 +350,13 @@ def helpers_wrong(item, outcome) -> tuple[str, ...]:
     answered otherwise than the grader's on this position, in the combined run."""
     values = outcome.value if outcome.answered else None
     if type(values) is not list or len(values) < len(READS):
-        return ()       # no answer at all: own_outcomes runs each check alone
-    (cells, move), (winner, side) = item, truth(item[0])
+        return ()       # no answer at all: check_board runs each check alone
+    (cells, move, _), (winner, side) = item, truth(item[0])
     mine = [("winner", values[0], winner)]
     if move is not None:
         mine.append(("getSide", values[2], side))
     return tuple(name for name, got, want in mine
                  if chunks.caught(got) or type(got) is not type(want) or got != want)
-
-
-def _played_steps(plan, suspect):
-    item, helpers = suspect
-    return _own_steps(plan, item, helpers)
 
 
 @pytest.fixture(scope="session")
@@ -373,181 +371,144 @@ def own_board_runs(student):
                 for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
     suspects = {i: helpers_wrong(item, o)
                 for i, (item, o) in enumerate(zip(own_items(), outcomes))}
-    suspects = {i: helpers for i, helpers in suspects.items() if helpers}
+    suspects = {i: (*own_items()[i][:2], helpers) for i, helpers in suspects.items() if helpers}
     if suspects:
-        again = run_chunked(student, "TicTacToe",
-                            tuple((own_items()[i], helpers) for i, helpers in suspects.items()),
-                            _played_steps, cache=False)
+        again = run_chunked(student, "TicTacToe", tuple(suspects.values()), _own_steps,
+                            cache=False)
         for i, outcome in zip(suspects, again):
             outcomes[i] = kept(outcome, OWN_VALUES)
     return outcomes
 
 
-def own_outcomes(student, own_runs, name, chosen, columns, steps, keep=lambda item: True):
-    """The outcomes of `chosen` (cases in own_items order, `keep` selects the
-    items they come from), taken from the combined runs; if any position of
-    those did not answer (a timeout, a crash), this check runs its own calls
-    alone, so one method's endless loop does not fail the others' checks."""
-    picked = [o for item, o in zip(own_items(), own_runs) if keep(item)]
-    if all(o.answered for o in picked):
-        return [chunks.column(o, cols) for o in picked for cols in columns]
-    return run_chunked(student, name, chosen, steps)
-
-
 @functools.cache
 def board_cases(method):
-    boards = positions() if method != "getSide" else open_positions()
-    return tuple(Case(f"TicTacToe(field).{method}()", (cells,), draw(cells),
-                      getattr(ref.TicTacToe(rows_of(cells)), method)()) for cells in boards)
-
-
-def _method_steps(method):
-    def steps(plan, case):
-        board = plan.call("negamax.TicTacToe", rows_of(case.args[0]))
-        if method in ("evaluate", "getMoves"):
-            play_board_helpers(plan, board, case.args[0], ("winner",))
-        return plan.call(board.attr(method), catch=True)
-    return steps
-
-
-def _check_board(student, own_runs, blame, method, summary, hint):
-    chosen = board_cases(method)
-    keep = (lambda item: item[1] is not None) if method == "getSide" else (lambda item: True)
-    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
-                            [(READS.index(method),)], _method_steps(method), keep)
-    with blame.judging(method, "on a position", blame.helpers(method)):
-        check_all(summary, chosen, outcomes, exact, hint=hint)
-
-
-def test_winner(student, own_board_runs, blame):
-    """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    _check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
-                 "check the three rows, the three columns and both diagonals; 0 if nobody")
-
-
-def test_evaluate(student, own_board_runs, blame):
-    """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
-    _check_board(student, own_board_runs, blame, "evaluate",
-                 "evaluate returned the wrong score",
-                 "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
-                 "player 2, 0 otherwise")
-
-
-def test_get_side(student, own_board_runs, blame):
-    """TicTacToe.getSide names the player to move on every unfinished position"""
-    _check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
-                 "player 1 moves when the number of marks is even")
-
-
-def test_get_moves(student, own_board_runs, blame):
-    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
-    _check_board(student, own_board_runs, blame, "getMoves",
-                 "getMoves returned the wrong moves",
-                 "a list of (x, y), row by row from the top; [] after a win or on a full "
-                 "board, so no search ever plays past the end of a game")
-
-
-@functools.cache
-def move_cases(method):
-    """Per open position its move from own_items: for makeMove the field after the
-    move; for undoMove, on a board built with that move already made, the field
-    after taking it back."""
+    """One method's cases in own_items order (args: the item's index, cells and
+    move): every position for winner, evaluate and getMoves, every open one for
+    the others; makeMove expects the field after the item's move, undoMove (on a
+    board built with that move already made) the field after taking it back."""
     found = []
-    for cells, move in own_items():
-        if move is None:
+    for index, (cells, move, _) in enumerate(own_items()):
+        if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
-        if method == "makeMove":
-            found.append(Case(f"makeMove({move})", (cells, move), draw(cells),
-                              after_move(cells, move)))
+        if method in READS:
+            call, position = f"TicTacToe(field).{method}()", draw(cells)
+            want = getattr(ref.TicTacToe(rows_of(cells)), method)()
+        elif method == "makeMove":
+            call, position, want = f"makeMove({move})", draw(cells), after_move(cells, move)
         else:
-            made = after_move(cells, move)
-            found.append(Case(f"undoMove({move})", (cells, move),
-                              draw(tuple(sum(made, []))).rsplit("\n", 1)[0]
-                              + f"\n(the board right after the move {move})", rows_of(cells)))
+            call, want = f"undoMove({move})", rows_of(cells)
+            position = (draw(tuple(sum(after_move(cells, move), []))).rsplit("\n", 1)[0]
+                        + f"\n(the board right after the move {move})")
+        found.append(Case(call, (index, cells, move), position, want))
     return tuple(found)
 
 
-def _move_steps(method):
-    """What makeMove (with the grader's getSide) or undoMove (on the board after
-    the move) returned or raised, then the field: the calls a check runs alone."""
+def alone_steps(method, helpers):
+    """One method's calls on a case, alone: on a board of the position (undoMove: of
+    the position after the move) with the grader's `helpers`; makeMove and undoMove
+    answer what the call returned or raised, then the field."""
     def steps(plan, case):
-        cells, move = case.args
-        if method == "makeMove":
-            board = plan.call("negamax.TicTacToe", rows_of(cells))
-            play_board_helpers(plan, board, cells, ("getSide",))
-        else:
-            board = plan.call("negamax.TicTacToe", after_move(cells, move))
+        _, cells, move = case.args
+        board = plan.call("negamax.TicTacToe",
+                          after_move(cells, move) if method == "undoMove" else rows_of(cells))
+        play_board_helpers(plan, board, cells, helpers)
+        if method in READS:
+            return plan.call(board.attr(method), catch=True)
         return [plan.call(board.attr(method), move, catch=True),
                 plan.get(board.attr("field"), default=None)]
     return steps
 
 
-def _check_move(student, own_runs, blame, method, hint):
-    chosen = move_cases(method)
+def changed_cell(case, outcome):
+    """makeMove's or undoMove's own raise, or the field it left."""
+    call, field = outcome.value
+    if chunks.caught(call):
+        return said(chunks.raised(call["raised"]))
+    return None if field == case.expected else f"the field became {short(field)}"
 
-    def judge(case, outcome):
-        call, field = outcome.value
-        if chunks.caught(call):
-            return said(chunks.raised(call["raised"]))
-        if field != case.expected:
-            return f"the field became {short(field)}"
-        return None
-    first = len(READS) + (0 if method == "makeMove" else 2)
-    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
-                            [(first, first + 1)], _move_steps(method),
-                            keep=lambda item: item[1] is not None)
+
+def check_board(student, own_runs, blame, method, summary, hint):
+    """One method of the student's board on its cases, judged from the combined run;
+    if any of its positions did not answer there (a timeout, a crash), its own
+    calls run alone, so one method's endless loop does not fail the others' checks."""
+    chosen = board_cases(method)
+    picked = [own_runs[case.args[0]] for case in chosen]
+    outcomes = [chunks.column(o, COLUMNS[method]) for o in picked] \
+        if all(o.answered for o in picked) else \
+        run_chunked(student, f"TicTacToe.{method}", chosen,
+                    alone_steps(method, blame.relies_on.get(method, ())))
     with blame.judging(method, "on a position", blame.helpers(method)):
-        check_all(f"{method} changed the wrong cell", chosen, outcomes, judge, hint=hint,
-                  show=Show.REASON)
+        check_all(summary, chosen, outcomes, exact if method in READS else changed_cell,
+                  hint=hint, show=Show.REASON)
+
+
+def test_winner(student, own_board_runs, blame):
+    """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
+    check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
+                "check the three rows, the three columns and both diagonals; 0 if nobody")
+
+
+def test_evaluate(student, own_board_runs, blame):
+    """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
+    check_board(student, own_board_runs, blame, "evaluate", "evaluate returned the wrong score",
+                "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
+                "player 2, 0 otherwise")
+
+
+def test_get_side(student, own_board_runs, blame):
+    """TicTacToe.getSide names the player to move on every unfinished position"""
+    check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
+                "player 1 moves when the number of marks is even")
+
+
+def test_get_moves(student, own_board_runs, blame):
+    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
+    check_board(student, own_board_runs, blame, "getMoves", "getMoves returned the wrong moves",
+                "a list of (x, y), row by row from the top; [] after a win or on a full "
+                "board, so no search ever plays past the end of a game")
 
 
 def test_make_move(student, own_board_runs, blame):
     """TicTacToe.makeMove marks the cell for the player to move (judged with the grader's own getSide)"""
-    _check_move(student, own_board_runs, blame, "makeMove",
+    check_board(student, own_board_runs, blame, "makeMove", "makeMove changed the wrong cell",
                 "the move is (x, y): field[y][x]; getSide() says whose mark it is")
 
 
 def test_undo_move(student, own_board_runs, blame):
     """TicTacToe.undoMove empties the cell of the move again"""
-    _check_move(student, own_board_runs, blame, "undoMove",
+    check_board(student, own_board_runs, blame, "undoMove", "undoMove changed the wrong cell",
                 "the move is (x, y): field[y][x]; set that cell back to 0")
 
 
 @functools.cache
 def bad_cell_cases():
-    rng = random.Random(5)
-    found = []
+    """makeMove on a taken cell and undoMove on an empty one, each in a plan of its own."""
+    rng, found = random.Random(5), []
     for cells in sample(40, 1, 8, 6):
-        full = [(i % 3, i // 3) for i in range(9) if cells[i]]
-        free = [(i % 3, i // 3) for i in range(9) if not cells[i]]
-        for method, move in (("makeMove", rng.choice(full)), ("undoMove", rng.choice(free))):
-            state = "a taken" if method == "makeMove" else "an empty"
+        for method, state, taken in (("makeMove", "a taken", 1), ("undoMove", "an empty", 0)):
+            move = rng.choice([(i % 3, i // 3) for i in range(9) if bool(cells[i]) == taken])
             plan = Plan(f"TicTacToe.{method}")
             board = plan.call("negamax.TicTacToe", rows_of(cells))
             plan.returns(plan.call(board.attr(method), move))
-            found.append((Case(f"{method}({move}) on {state} cell", (cells, move), draw(cells),
-                               "ValueError"), plan))
+            found.append(Case(f"{method}({move}) on {state} cell", (plan, method), draw(cells),
+                              "ValueError"))
     return tuple(found)
 
 
 def test_make_and_undo_refuse_bad_cells(student, blame):
     """makeMove refuses a taken cell and undoMove an empty one (ValueError)"""
     found = bad_cell_cases()
-    for (case, _), outcome in zip(found, student.run([plan for _, plan in found])):
+    for case, outcome in zip(found, student.run([case.args[0] for case in found])):
         require(outcome)
-        if outcome.failure:
-            got = describe(outcome)
-        elif outcome.raised is None:
-            got = f"returned {short(outcome.value)} instead of raising ValueError"
-        elif outcome.raised["type"] != "ValueError":
-            got = describe(outcome)
-        else:
+        if outcome.raised is not None and outcome.raised["type"] == "ValueError":
             continue
-        method = case.call.split("(")[0]
+        method = case.args[1]
         with blame.judging(method, "for a cell in the wrong state"):
-            raise CheckFailed(f"{method} did not refuse a bad cell",
-                              call=case.call, position=case.position, got=got,
-                              expected="ValueError", answer=stub_or_none(outcome),
+            raise CheckFailed(f"{method} did not refuse a bad cell", call=case.call,
+                              position=case.position, expected="ValueError",
+                              got=f"returned {short(outcome.value)} instead of raising ValueError"
+                              if outcome.answered else describe(outcome),
+                              answer=stub_or_none(outcome),
                               hint="raise ValueError('...') for a cell in the wrong state")
 
 
