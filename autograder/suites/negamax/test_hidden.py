@@ -269,8 +269,24 @@ def number(value):
     return type(value) in (int, float)
 
 
-def smallest_first(searches):
-    return sorted(searches, key=lambda s: (s.game.size, s.args[0]))
+def smallest_first(searches) -> tuple:
+    return tuple(sorted(searches, key=lambda s: (s.game.size, s.args[0])))
+
+
+def numbered(kind, index, groups) -> list:
+    """Searches of `kind` on the positions of `groups`, each (depth, positions, twist
+    options: a dict or a function of the position's number and the depth), numbered
+    on from `index` (the number salts the position's twist and seeds a choosing
+    search's rng); a group may hold games of their own (trees), numbered too."""
+    found = []
+    for depth, items, options in groups:
+        for item in items:
+            index += 1
+            game = item if isinstance(item, Game) else twisted(
+                item, index, **(options(index, depth) if callable(options) else options))
+            args = {"explore": (depth, -INF, INF), "evaluated": (depth,)}.get(kind, (depth, index))
+            found.append(Search(kind, game, args))
+    return found
 
 
 # ------------------------------------------------------------ the student's board
@@ -521,64 +537,36 @@ def stub_or_none(outcome):
 @functools.cache
 def explore_searches():
     """Values and work on tic-tac-toe boards only the grader knows."""
-    found, index = [], 0
-    for depth, count in ((1, 45), (2, 80), (3, 45)):
-        for cells in sample(count, 0, 8, 70 + depth):
-            index += 1
-            game = twisted(cells, index, noise=9 if index % 2 else 0,
-                           keep=0.6 if index % 3 == 0 else 1.0)
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    for cells in sample(50, 5, 8, 74):
-        index += 1
-        found.append(Search("explore", twisted(cells, index), (FULL, -INF, INF)))
-    for cells in sample(30, 2, 4, 75):
-        index += 1
-        found.append(Search("explore", twisted(cells, index, keep=0.5), (FULL, -INF, INF)))
-    return tuple(smallest_first(found))
+    def mixed(index, depth):
+        return {"noise": 9 if index % 2 else 0, "keep": 0.6 if index % 3 == 0 else 1.0}
+    return smallest_first(numbered("explore", 0, [
+        *((depth, sample(count, 0, 8, 70 + depth), mixed)
+          for depth, count in ((1, 45), (2, 80), (3, 45))),
+        (FULL, sample(50, 5, 8, 74), {}), (FULL, sample(30, 2, 4, 75), {"keep": 0.5})]))
 
 
 @functools.cache
 def tree_searches():
     """Every depth from 1 to the tree's own (deeper searches the same as that)."""
-    found = []
-    for game in trees():
-        for depth in range(1, games.tree_depth(game.tree) + 1):
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(Search("explore", game, (depth, -INF, INF)) for game in trees()
+                          for depth in range(1, games.tree_depth(game.tree) + 1))
 
 
 @functools.cache
 def evaluated_searches():
-    found, index = [], 2000
-    for depth in (1, 2, 3):
-        for cells in sample(25, 0, 8, 20 + depth):
-            index += 1
-            found.append(Search("evaluated", twisted(cells, index, noise=9 if depth < 3 else 0,
-                                                     keep=0.6 if index % 2 else 1.0), (depth,)))
-    for cells in sample(25, 5, 8, 24):
-        index += 1
-        found.append(Search("evaluated", twisted(cells, index), (FULL,)))
-    for game in trees()[::2]:
-        found.append(Search("evaluated", game, (FULL,)))
-    return tuple(smallest_first(found))
+    def mixed(index, depth):
+        return {"noise": 9 if depth < 3 else 0, "keep": 0.6 if index % 2 else 1.0}
+    return smallest_first(numbered("evaluated", 2000, [
+        *((depth, sample(25, 0, 8, 20 + depth), mixed) for depth in (1, 2, 3)),
+        (FULL, sample(25, 5, 8, 24), {}), (FULL, trees()[::2], {})]))
 
 
 @functools.cache
 def best_searches():
-    found, index = [], 3000
-    for depth in (1, 2, 3):
-        for cells in sample(20, 0, 8, 30 + depth):
-            index += 1
-            found.append(Search("best", twisted(cells, index, noise=9, keep=0.7), (depth, index)))
-    for cells in sample(20, 5, 8, 34):
-        index += 1
-        found.append(Search("best", twisted(cells, index), (FULL, index)))
-    for game in trees()[1::2]:
-        index += 1
-        found.append(Search("best", game, (FULL, index)))
-    found.append(Search("best", Game("a decided game", decided_positions()[0], twist_for(6000)),
-                        (3, 0)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("best", 3000, [
+        *((depth, sample(20, 0, 8, 30 + depth), {"noise": 9, "keep": 0.7}) for depth in (1, 2, 3)),
+        (FULL, sample(20, 5, 8, 34), {}), (FULL, trees()[1::2], {})]) + [
+        Search("best", Game("a decided game", decided_positions()[0], twist_for(6000)), (3, 0))])
 
 
 @pytest.fixture(scope="session")
@@ -810,17 +798,9 @@ def _random_choice(runs):
 
 @functools.cache
 def play_searches():
-    found, index = [], 5000
-    for depth in (1, 2, 3):
-        for cells in sample(20, 0, 8, 40 + depth):
-            index += 1
-            found.append(Search("play", twisted(cells, index, noise=9, keep=0.7),
-                                (depth, index)))
-    for depth in (1, 2):
-        for cells in decided_positions()[::120]:
-            index += 1
-            found.append(Search("play", twisted(cells, index), (depth, index)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("play", 5000, [
+        *((depth, sample(20, 0, 8, 40 + depth), {"noise": 9, "keep": 0.7}) for depth in (1, 2, 3)),
+        *((depth, decided_positions()[::120], {}) for depth in (1, 2))]))
 
 
 def test_short_sighted_play(student, blame):
@@ -956,18 +936,10 @@ def test_work_on_positions(student, explore_runs, blame):
 
 @functools.cache
 def leaf_searches():
-    found, index = [], 7000
-    for cells in sample(120, 0, 8, 8):
-        index += 1
-        found.append(Search("explore", twisted(cells, index, noise=9), (0, -INF, INF)))
-    decided = decided_positions()
-    for depth in (1, 4):
-        for cells in random.Random(depth).sample(decided, 60):
-            index += 1
-            found.append(Search("explore", twisted(cells, index), (depth, -INF, INF)))
-    for game in trees():
-        found.append(Search("explore", game, (0, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("explore", 7000, [
+        (0, sample(120, 0, 8, 8), {"noise": 9}),
+        *((depth, random.Random(depth).sample(decided_positions(), 60), {}) for depth in (1, 4)),
+        (0, trees(), {})]))
 
 
 def test_explore_leaves(student, blame):
@@ -995,15 +967,10 @@ def test_explore_leaves(student, blame):
 
 @functools.cache
 def depth_searches():
-    found, index = [], 8000
-    for depth in (1, 2, 3, 4):
-        for cells in sample(15, 0, 6, 50 + depth):
-            index += 1
-            found.append(Search("explore", twisted(cells, index, noise=9, keep=0.5),
-                                (depth, -INF, INF)))
-        for game in trees()[depth % 2::2]:
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("explore", 8000, [
+        (depth, sample(15, 0, 6, 50 + depth), {"noise": 9, "keep": 0.5}) for depth in (1, 2, 3, 4)])
+        + [Search("explore", game, (depth, -INF, INF)) for depth in (1, 2, 3, 4)
+           for game in trees()[depth % 2::2]])
 
 
 def test_depth_limit(student, blame):
@@ -1030,18 +997,13 @@ WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
 
 @functools.cache
 def window_searches():
-    found, index = [], 9000
-    for position, cells in enumerate(sample(30, 5, 8, 60)):
-        for alpha, beta in (WINDOWS[position % 7], WINDOWS[(position + 3) % 7]):
-            index += 1
-            found.append(Search("explore", twisted(cells, index), (FULL, alpha, beta)))
     narrow = ((-1, 1), (3, 4), (5, 8), (-7, -5))
-    for number, game in enumerate(trees()):
-        for depth in (2, 3):
-            for shift in (0, 2):
-                alpha, beta = narrow[(number + depth + shift) % 4]
-                found.append(Search("explore", game, (depth, alpha, beta)))
-    return tuple(smallest_first(found))
+    return smallest_first(
+        [Search("explore", twisted(cells, 9001 + 2 * i + other),
+                (FULL, *WINDOWS[(i + 3 * other) % 7]))
+         for i, cells in enumerate(sample(30, 5, 8, 60)) for other in (0, 1)]
+        + [Search("explore", game, (depth, *narrow[(i + depth + shift) % 4]))
+           for i, game in enumerate(trees()) for depth in (2, 3) for shift in (0, 2)])
 
 
 def test_fail_hard_windows(student, blame):
