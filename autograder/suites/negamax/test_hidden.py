@@ -251,18 +251,28 @@ def cases(runs, expected=wanted) -> list[Case]:
     return [Case(r.search.call, (r,), r.search.game.text, expected(r)) for r in runs]
 
 
-def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
-               scope="on a board of the grader's"):
-    """check_all over runs: `judge(run)` sees the student's answer (the plan's
-    value) and the grader's records; the feedback shows the reason, the student's
+def answer(r: Run):
+    """The student's answer (under its kind's key), or None with the reason it is missing."""
+    got, key = r.outcome.value, KINDS[r.search.kind][3]
+    if type(got) is not dict or key not in got:
+        return None, f"the plan returned {short(got)}"
+    return got[key], None
+
+
+def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted, records=False):
+    """check_all over runs: `judge(run, answer)` sees the student's answer (a plan
+    that lost it fails the case, unless the judge reads the grader's `records`
+    only) and the grader's records; the feedback shows the reason, the student's
     own return value and what it should have been. `blame` words the headline and
     says whether the method was judged with the grader's helpers."""
-    chosen = cases(runs, expected)
+    def verdict(case, outcome):
+        got, problem = answer(case.args[0])
+        return problem if problem and not records else judge(case.args[0], got)
     function = KINDS[runs[0].search.kind][2]
     play = blame.helpers(function) if runs[0].search.played else None
-    with blame.judging(function, scope, play):
-        check_all(summary, chosen, [own_answer(r) for r in runs],
-                  lambda case, outcome: judge(case.args[0]), hint=hint, show=Show.REASON)
+    with blame.judging(function, "on a board of the grader's", play):
+        check_all(summary, cases(runs, expected), [own_answer(r) for r in runs], verdict,
+                  hint=hint, show=Show.REASON)
 
 
 def number(value):
@@ -586,39 +596,10 @@ def on_its_own(searches):
     return tuple(dataclasses.replace(search, played=True) for search in searches)
 
 
-@pytest.fixture(scope="session")
-def evaluated_runs(student):
-    """getEvaluatedMoves with the student's own explore (the whole-program check)."""
-    return run(student, evaluated_searches())
-
-
-@pytest.fixture(scope="session")
-def evaluated_played_runs(student):
-    """getEvaluatedMoves judged on its own: explore is the grader's."""
-    return run(student, on_its_own(evaluated_searches()))
-
-
-@pytest.fixture(scope="session")
-def best_runs(student):
-    """getBestMove judged on its own: getEvaluatedMoves is the grader's."""
-    return run(student, on_its_own(best_searches()))
-
-
-def answer(r: Run, key: str):
-    """The student's answer under `key`, or None with the reason it is missing."""
-    got = r.outcome.value
-    if type(got) is not dict or key not in got:
-        return None, f"the plan returned {short(got)}"
-    return got[key], None
-
-
 # ------------------------------------------------------------ values
 def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got):
             return f"returned {short(got)}, not a number"
         return None if got == r.want["value"] else f"returned {short(got)}"
@@ -658,42 +639,35 @@ def discipline(r: Run) -> str | None:
     return None
 
 
-def test_evaluated_moves(student, evaluated_played_runs, blame):
+def test_evaluated_moves(student, blame):
     """getEvaluatedMoves values every move exactly, sorts best first (ties in move order) and takes every move back (judged with the grader's own explore)"""
-    def judge(r):
-        got, problem = answer(r, "moves")
-        return problem or _evaluated_reason(got, r.want["moves"]) or discipline(r)
-    check_runs("getEvaluatedMoves returned wrong values or order", evaluated_played_runs,
-               judge, blame=blame,
+    def judge(r, got):
+        return _evaluated_reason(got, r.want["moves"]) or discipline(r)
+    check_runs("getEvaluatedMoves returned wrong values or order",
+               run(student, on_its_own(evaluated_searches())), judge, blame=blame,
                hint="value = -explore(depth - 1, -infinity, +infinity) after making the move, "
                     "then undoMove; sort by value, highest first (a stable sort keeps ties "
                     "in order)")
-
-
-def best_moves(evaluated):
-    return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
 
 @functools.cache
 def best_of(search: Search):
     """The best moves at the search's depth, from the reference's evaluated moves."""
     evaluated = expected(Search("evaluated", search.game, (search.args[0],)))[0]["moves"]
-    return best_moves(evaluated)
+    return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
 
-def test_best_move(student, best_runs, blame):
+def test_best_move(student, blame):
     """getBestMove returns a move with the best value at the given depth (judged with the grader's own getEvaluatedMoves)"""
-    def judge(r):
-        move, problem = answer(r, "move")
-        if problem:
-            return problem
+    def judge(r, move):
         best = best_of(r.search)
         if not best:
             return None if move is None else f"returned {short(move)} on a decided game"
         if move not in best:
             return f"{short(move)} is not one of the best moves"
         return discipline(r)
-    check_runs("getBestMove chose a move that is not among the best", best_runs, judge,
+    check_runs("getBestMove chose a move that is not among the best",
+               run(student, on_its_own(best_searches())), judge,
                hint="choose among the moves whose value equals the best value", blame=blame,
                expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
@@ -754,46 +728,33 @@ def test_best_move_random_choice(student, blame):
     runs = run(student, on_its_own(choice_searches()))
     with blame.judging("getBestMove", "on a board of the grader's",
                        blame.helpers("getBestMove")):
-        _random_choice(runs)
-
-
-def _random_choice(runs):
-    for start in range(0, len(runs), SEEDS):
-        group = runs[start:start + SEEDS]
-        game = group[0].search.game
-        best = best_of(group[0].search)
-        call = (f"{group[0].search.call} with rng = random.Random(seed), "
-                f"seeds 0 to {SEEDS - 1}")
-        picks = []
-        for r in group:
-            require(r.outcome)
-            move, problem = answer(r, "move") if r.outcome.answered else (None, describe(r.outcome))
-            if problem:
-                raise CheckFailed("getBestMove did not answer", call=call,
-                                  position=game.text, got=problem,
-                                  answer=answer_of(r.outcome))
-            picks.append((r, move))
-        wrong = [m for _, m in picks if m not in best]
-        if wrong:
-            raise CheckFailed("getBestMove chose a move that is not among the best",
-                              call=call, position=game.text, got=f"chose {short(wrong[0])}",
-                              expected=" or ".join(map(repr, best)))
-        hint = ("collect every move with the best value, in getMoves order, and pick one "
-                "with rng.choice(bestMoves) (the random module if rng is None)")
-        for r, move in picks:
-            problem = chose_with_the_rng(r, move, best)
-            if problem:
+        for group in (runs[start:start + SEEDS] for start in range(0, len(runs), SEEDS)):
+            first, best = group[0].search, best_of(group[0].search)
+            shown = {"position": first.game.text, "call": f"{first.call} with rng = "
+                     f"random.Random(seed), seeds 0 to {SEEDS - 1}"}
+            moves = []
+            for r in group:
+                require(r.outcome)
+                move, problem = answer(r) if r.outcome.answered else (None, describe(r.outcome))
+                if problem:
+                    raise CheckFailed("getBestMove did not answer", got=problem,
+                                      answer=answer_of(r.outcome), **shown)
+                moves.append(move)
+            wrong = [move for move in moves if move not in best]
+            if wrong:
+                raise CheckFailed("getBestMove chose a move that is not among the best",
+                                  got=f"chose {short(wrong[0])}",
+                                  expected=" or ".join(map(repr, best)), **shown)
+            never = [move for move in best if move not in moves]
+            problem = next(filter(None, map(chose_with_the_rng, group, moves, [best] * SEEDS)),
+                           None)
+            if problem or never:
                 raise CheckFailed(
                     "getBestMove does not choose at random among the equally best moves",
-                    call=call, position=game.text, got=problem,
-                    expected=" and ".join(map(repr, best)), hint=hint)
-        never = [m for m in best if m not in [move for _, move in picks]]
-        if never:
-            raise CheckFailed(
-                "getBestMove does not choose at random among the equally best moves",
-                call=call, position=game.text,
-                got=f"chose only {short(sorted({repr(m) for _, m in picks}))}, never "
-                    f"{short(never)}", expected=" and ".join(map(repr, best)), hint=hint)
+                    got=problem or f"chose only {short(sorted(set(map(repr, moves))))}, never "
+                                   f"{short(never)}", expected=" and ".join(map(repr, best)),
+                    **shown, hint="collect every move with the best value, in getMoves order, "
+                    "and pick one with rng.choice(bestMoves) (the random module if rng is None)")
 
 
 @functools.cache
@@ -805,10 +766,7 @@ def play_searches():
 
 def test_short_sighted_play(student, blame):
     """ShortSightedOpponent.play makes a best move at its own depth, None when decided (judged with the grader's own getBestMove)"""
-    def judge(r):
-        move, problem = answer(r, "move")
-        if problem:
-            return problem
+    def judge(r, move):
         left = r.record["pending"]
         if not r.search.game.board().getMoves():
             if move is not None:
@@ -831,16 +789,12 @@ def test_short_sighted_play(student, blame):
 @functools.cache
 def edge_searches():
     decided = Game("a decided game", decided_positions()[0], twist_for(6000))
-    opening = open_positions()[40]
-    noisy = twisted(opening, 6001, noise=9)
-    found = [
-        (Search("evaluated", decided, (3,)), "getEvaluatedMoves must return [] on a decided game"),
-        (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
-    ]
-    for depth in (1, 2):
-        found.append((Search("default", noisy, (depth,)),
-                      "getEvaluatedMoves() without a depth must search self.depth"))
-    return tuple(found)
+    noisy = twisted(open_positions()[40], 6001, noise=9)
+    return ((Search("evaluated", decided, (3,)),
+             "getEvaluatedMoves must return [] on a decided game"),
+            (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
+            *((Search("default", noisy, (depth,)),
+               "getEvaluatedMoves() without a depth must search self.depth") for depth in (1, 2)))
 
 
 def test_edge_cases(student, blame):
@@ -849,28 +803,22 @@ def test_edge_cases(student, blame):
     runs = run(student, on_its_own(tuple(s for s, _ in found)))
     with blame.judging("getEvaluatedMoves", "on a board of the grader's",
                        blame.helpers("getEvaluatedMoves")):
-        _edge_cases(found, runs)
-
-
-def _edge_cases(found, runs):
-    for (search, summary), r in zip(found, runs):
-        require(r.outcome)
-        got = r.outcome.value if r.outcome.answered and type(r.outcome.value) is dict else None
-        if "raised" in r.want:
-            good = r.outcome.raised is not None and r.outcome.raised["type"] == "ValueError"
-            want = "ValueError"
-        else:
-            key = next(iter(r.want))
-            # explore is the grader's here, so the counter is not this check's:
-            # the values and moves are (the node counts are judged with the
-            # student's own explore, in the whole-program check)
-            good = got is not None and key in got and type(got[key]) is list and \
-                _evaluated_reason(got[key], r.want[key]) is None
-            want = short([(v, m) for v, m, _ in r.want[key]])
-        if not good:
-            raise CheckFailed(summary, call=search.call, position=search.game.text,
-                              got=describe(own_answer(r)), expected=want,
-                              answer=stub_or_none(r.outcome))
+        for (search, summary), r in zip(found, runs):
+            require(r.outcome)
+            if "raised" in r.want:
+                want = "ValueError"
+                good = r.outcome.raised is not None and r.outcome.raised["type"] == want
+            else:
+                # explore is the grader's here, so the counter is not this check's:
+                # the values and moves are (the node counts are judged with the
+                # student's own explore, in the whole-program check)
+                moves, problem = answer(r)
+                good = problem is None and _evaluated_reason(moves, r.want["moves"]) is None
+                want = short([(v, m) for v, m, _ in r.want["moves"]])
+            if not good:
+                raise CheckFailed(summary, call=search.call, position=search.game.text,
+                                  got=describe(own_answer(r)), expected=want,
+                                  answer=stub_or_none(r.outcome))
 
 
 # ------------------------------------------------------------ technique
@@ -892,9 +840,7 @@ def work_reason(r: Run, counter: bool = True):
             return (f"made the moves in another order than alpha-beta: move {count} was "
                     f"{short(mine)}, alpha-beta's is {short(theirs)}")
     if counter:
-        nodes, problem = answer(r, "nodes")
-        if problem:
-            return problem
+        nodes = r.outcome.value["nodes"]    # beside the value the judge saw
         if nodes != r.want["nodes"]:
             return (f"treeNodeCounter says {short(nodes)} expanded nodes; alpha-beta "
                     f"expands {r.want['nodes']}")
@@ -905,10 +851,7 @@ WORK_HINT = ("try the moves in getMoves order, cut (return beta) as soon as a ch
              "is >= beta, and count a node once per explore call that is not a leaf")
 
 
-def _value_then_work(r: Run):
-    got, problem = answer(r, "value")
-    if problem:
-        return problem
+def _value_then_work(r: Run, got):
     if not number(got) or got != r.want["value"]:
         return f"returned {short(got)}"
     return work_reason(r)
@@ -944,15 +887,12 @@ def leaf_searches():
 
 def test_explore_leaves(student, blame):
     """explore evaluates a leaf (depth 0, or a decided game) once, from the mover's view"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got) or got != r.want["value"]:
             side = r.search.game.board().getSide()
             return (f"returned {short(got)}: a leaf is worth evaluate() from the view of "
                     f"the player to move (player {side} here)")
-        nodes, problem = answer(r, "nodes")
+        nodes = r.outcome.value["nodes"]
         if nodes != 0:
             return f"counted {short(nodes)} expanded nodes at a leaf"
         if r.record["counts"]["evaluate"] != 1:
@@ -975,7 +915,7 @@ def depth_searches():
 
 def test_depth_limit(student, blame):
     """explore looks exactly `depth` half-moves ahead and evaluates only there (or at decided games)"""
-    def judge(r):
+    def judge(r, _):
         got, depth = r.record, r.search.args[0]
         if got["max_ply"] > depth:
             return (f"made moves {got['max_ply']} half-moves deep with depth {depth}: "
@@ -988,8 +928,9 @@ def test_depth_limit(student, blame):
             return "made no move at all: nothing was searched"
         return None
     check_runs("explore did not respect its depth limit", run(student, depth_searches()),
-               judge, blame=blame, hint="depth counts the half-moves still to look ahead: evaluate when it "
-                           "reaches 0, and only then (or when there are no moves)")
+               judge, blame=blame, records=True,
+               hint="depth counts the half-moves still to look ahead: evaluate when it "
+                    "reaches 0, and only then (or when there are no moves)")
 
 
 WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
@@ -1008,10 +949,7 @@ def window_searches():
 
 def test_fail_hard_windows(student, blame):
     """explore with a narrow window is fail-hard: it returns a value inside [alpha, beta]"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got) or got != r.want["value"]:
             alpha, beta = r.search.args[1], r.search.args[2]
             inside = number(got) and alpha <= got <= beta
@@ -1059,12 +997,9 @@ def _as_answered(outcome):
 
 
 # ------------------------------------------------------------ the whole program
-def test_evaluated_moves_with_your_own_explore(student, evaluated_runs, blame):
+def test_evaluated_moves_with_your_own_explore(student, blame):
     """your whole program: getEvaluatedMoves with your own explore values every move and counts its nodes as alpha-beta does"""
-    def judge(r):
-        got, problem = answer(r, "moves")
-        if problem:
-            return problem
+    def judge(r, got):
         reason = _evaluated_reason(got, r.want["moves"])
         if reason:
             return reason
@@ -1075,6 +1010,6 @@ def test_evaluated_moves_with_your_own_explore(student, evaluated_runs, blame):
                         f"alpha-beta expands {n}")
         return work_reason(r, counter=False) or discipline(r)
     check_runs("getEvaluatedMoves with your own explore did not do the work of alpha-beta",
-               evaluated_runs, judge, blame=blame,
+               run(student, evaluated_searches()), judge, blame=blame,
                hint="reset treeNodeCounter to 0 before each move, search it with the full "
                     "window, and record the counter afterwards")
