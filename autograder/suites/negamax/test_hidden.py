@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -149,11 +150,6 @@ class Search:
         return f"{cls}({', '.join(map(str, made))}).{method}" \
                f"({', '.join(map(str, given))})".replace("inf", "infinity")
 
-    @property
-    def name(self) -> str:
-        """What a timeout is remembered by."""
-        return f"{KINDS[self.kind][0]}.{KINDS[self.kind][2]}"
-
     def chooser(self) -> Chooser | None:
         """The grader's rng of a search that chooses (seeded by its second argument)."""
         return Chooser(self.args[1]) if len(self.args) == 2 else None
@@ -163,9 +159,9 @@ class Search:
         as rng, for getBestMove and play). The grader's method a played search
         relies on is the reference's, searching the same trusted board in this
         process: its moves are recorded on the board like the student's."""
-        plan = Plan(self.name)
         cls, made, method, given, key, relies = self.parts(
             Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=Chooser.METHODS))
+        plan = Plan(f"{cls}.{method}")      # what a timeout is remembered by
         searcher = plan.call(f"negamax.{cls}", *made)
         if self.played:
             grader = getattr(ref, cls)(board, *made[1:])
@@ -175,15 +171,6 @@ class Search:
             answer["nodes"] = plan.get(searcher.attr("treeNodeCounter"), default=None)
         return plan.returns(answer)
 
-    def reference(self, board: InstrumentedGame) -> dict:
-        """The reference's answer to the same calls, in this process."""
-        cls, made, method, given, key, _ = self.parts(board, self.chooser())
-        searcher = getattr(ref, cls)(*made)
-        try:
-            answer = {key: getattr(searcher, method)(*given)}
-        except ValueError:
-            return {"raised": "ValueError"}
-        return answer | ({"nodes": searcher.treeNodeCounter} if key == "value" else {})
 
 
 @dataclass
@@ -203,8 +190,17 @@ class Run:
 
 @functools.cache
 def expected(search: Search) -> tuple[dict, dict]:
+    """The reference's answer to the same calls, in this process, on a fresh board
+    of the game, and the board's records after it."""
     board = search.game.board()
-    answer = search.reference(board)
+    cls, made, method, given, key, _ = search.parts(board, search.chooser())
+    searcher = getattr(ref, cls)(*made)
+    try:
+        answer = {key: getattr(searcher, method)(*given)}
+    except ValueError:
+        answer = {"raised": "ValueError"}
+    if key == "value":
+        answer["nodes"] = searcher.treeNodeCounter
     return answer, board.summary()
 
 
@@ -234,21 +230,16 @@ def own_answer(r: Run) -> Outcome:
     """The student's own return value, never the plan's wrapper around it: a
     search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"), and
     the feedback shows what the student's method returned."""
-    outcome, key = r.outcome, KINDS[r.search.kind][3]
-    if not outcome.answered or type(outcome.value) is not dict or key not in outcome.value:
-        return outcome
-    return Outcome(ok=True, value=outcome.value[key], seconds=outcome.seconds)
+    got, problem = answer(r)
+    return r.outcome if problem or not r.outcome.answered else \
+        Outcome(ok=True, value=got, seconds=r.outcome.seconds)
 
 
-def wanted(r: Run):
-    """What the student's method should have returned (the reference's answer)."""
-    if "raised" in r.want:
-        return f"raises {r.want['raised']}"
-    return r.want[KINDS[r.search.kind][3]]
-
-
-def cases(runs, expected=wanted) -> list[Case]:
-    return [Case(r.search.call, (r,), r.search.game.text, expected(r)) for r in runs]
+def cases(runs, expected=None) -> list[Case]:
+    """A case per run; expected: what the student's method should have returned
+    (by default the reference's answer)."""
+    return [Case(r.search.call, (r,), r.search.game.text,
+                 expected(r) if expected else r.want[KINDS[r.search.kind][3]]) for r in runs]
 
 
 def answer(r: Run):
@@ -259,7 +250,7 @@ def answer(r: Run):
     return got[key], None
 
 
-def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted, records=False):
+def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records=False):
     """check_all over runs: `judge(run, answer)` sees the student's answer (a plan
     that lost it fails the case, unless the judge reads the grader's `records`
     only) and the grader's records; the feedback shows the reason, the student's
@@ -323,9 +314,8 @@ def play_board_helpers(plan, board, cells, methods) -> None:
     """Judge the board's methods on their own ([relies_on]: evaluate and getMoves
     call winner, makeMove calls getSide): from here on the student's board
     answers these with the grader's answer for `cells`, the position it holds."""
-    truth = ref.TicTacToe(rows_of(cells))
     for method in methods:
-        play_on_instance(plan, board, method, constant(getattr(truth, method)()))
+        play_on_instance(plan, board, method, constant(truth(cells)[method]))
 
 
 def after_move(cells, move):
@@ -368,7 +358,7 @@ OWN_VALUES = 150
 def truth(cells):
     """The reference's winner and getSide on a position."""
     board = ref.TicTacToe(rows_of(cells))
-    return board.winner(), board.getSide()
+    return {"winner": board.winner(), "getSide": board.getSide()}
 
 
 def helpers_wrong(item, outcome) -> tuple[str, ...]:
@@ -377,12 +367,10 @@ def helpers_wrong(item, outcome) -> tuple[str, ...]:
     values = outcome.value if outcome.answered else None
     if type(values) is not list or len(values) < len(READS):
         return ()       # no answer at all: check_board runs each check alone
-    (cells, move, _), (winner, side) = item, truth(item[0])
-    mine = [("winner", values[0], winner)]
-    if move is not None:
-        mine.append(("getSide", values[2], side))
-    return tuple(name for name, got, want in mine
-                 if chunks.caught(got) or type(got) is not type(want) or got != want)
+    (cells, move, _), want = item, truth(item[0])
+    mine = {"winner": values[0]} | ({"getSide": values[2]} if move is not None else {})
+    return tuple(name for name, got in mine.items() if chunks.caught(got)
+                 or type(got) is not type(want[name]) or got != want[name])
 
 
 @pytest.fixture(scope="session")
@@ -395,9 +383,8 @@ def own_board_runs(student):
     played in (a callback per call, so only there: a correct board costs nothing)."""
     outcomes = [kept(o, OWN_VALUES)
                 for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
-    suspects = {i: helpers_wrong(item, o)
-                for i, (item, o) in enumerate(zip(own_items(), outcomes))}
-    suspects = {i: (*own_items()[i][:2], helpers) for i, helpers in suspects.items() if helpers}
+    suspects = {i: (*item[:2], helpers) for i, (item, o) in enumerate(zip(own_items(), outcomes))
+                if (helpers := helpers_wrong(item, o))}
     if suspects:
         again = run_chunked(student, "TicTacToe", tuple(suspects.values()), _own_steps,
                             cache=False)
@@ -681,23 +668,18 @@ def choice_games():
     that depth, cheap to search SEEDS times: small random trees at full depth, and
     tic-tac-toe positions whose board scores undecided positions itself (values
     from -3 to 3, so ties are common) at depth 1."""
-    found = []
-    for seed in range(400, 3000):
-        tree = games.random_tree(seed, depth=2, widths=(2, 4), values=(-3, 3), decided=0.2)
-        game = Game(f"random tie {len(found) + 1}", tree=tree, first=1 + seed % 2)
-        best = best_of(Search("best", game, (FULL, 0)))
-        if 2 <= len(best) < len(tree.children) and games.tree_size(tree) <= 12:
-            found.append((game, FULL))
-        if len(found) == 3:
-            break
-    for index, cells in enumerate(sample(300, 2, 6, 9)):
-        game = twisted(cells, 4000 + index, noise=3)
-        best = best_of(Search("best", game, (1, 0)))
-        if 2 <= len(best) < len(KitBoard(cells, game.twist).getMoves()):
-            found.append((game, 1))
-        if len(found) == 6:
-            break
-    return tuple(found)
+    def tied(candidates, depth, moves):
+        found = (game for game in candidates
+                 if 2 <= len(best_of(Search("best", game, (depth, 0)))) < moves(game))
+        return [(game, depth) for game in itertools.islice(found, 3)]
+    trees = (Game("", tree=tree, first=1 + seed % 2) for seed in range(400, 3000)
+             if games.tree_size(tree := games.random_tree(seed, depth=2, widths=(2, 4),
+                                                          values=(-3, 3), decided=0.2)) <= 12)
+    boards = (twisted(cells, 4000 + index, noise=3)
+              for index, cells in enumerate(sample(300, 2, 6, 9)))
+    return tuple((dataclasses.replace(game, name=f"random tie {number}"), depth) for number,
+                 (game, depth) in enumerate(tied(trees, FULL, lambda g: len(g.tree.children)), 1)) \
+        + tuple(tied(boards, 1, lambda g: len(KitBoard(g.cells, g.twist).getMoves())))
 
 
 @functools.cache
@@ -826,15 +808,15 @@ def work_reason(r: Run, counter: bool = True):
     """Why the student's search did not do alpha-beta's work, from the grader's
     board records (and, with `counter`, the treeNodeCounter the search reports)."""
     got, want = r.record, r.want_record
-    if got["expanded"] != want["expanded"]:
-        return (f"expanded {got['expanded']} positions (the grader's board saw moves made "
-                f"from {got['expanded']} positions); alpha-beta expands {want['expanded']}")
-    if got["counts"]["evaluate"] != want["counts"]["evaluate"]:
-        return (f"called evaluate {got['counts']['evaluate']} times; alpha-beta calls it "
-                f"{want['counts']['evaluate']} times")
-    if got["counts"]["makeMove"] != want["counts"]["makeMove"]:
-        return (f"made {got['counts']['makeMove']} moves; alpha-beta makes "
-                f"{want['counts']['makeMove']}")
+    for words, mine, theirs in (
+            ("expanded {0} positions (the grader's board saw moves made from {0} positions); "
+             "alpha-beta expands {1}", got["expanded"], want["expanded"]),
+            ("called evaluate {0} times; alpha-beta calls it {1} times",
+             got["counts"]["evaluate"], want["counts"]["evaluate"]),
+            ("made {0} moves; alpha-beta makes {1}",
+             got["counts"]["makeMove"], want["counts"]["makeMove"])):
+        if mine != theirs:
+            return words.format(mine, theirs)
     for count, (mine, theirs) in enumerate(zip(got["made"], want["made"]), 1):
         if mine != theirs:
             return (f"made the moves in another order than alpha-beta: move {count} was "
@@ -970,12 +952,15 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             # The board's records are ours, so a search that raised is judged too. A
             # search that made no move shows nothing (a timeout or a crash is reported
             # by the value checks). getEvaluatedMoves and getBestMove are judged on
-            # the board's records in their own checks.
+            # the board's records in their own checks. A search that raised (or was
+            # refused a move) is judged by the board's records as well.
             done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
             judged += len(done)
             check_all("explore broke the make/undo discipline",
                       cases(done, lambda r: "the board as it was, every move taken back"),
-                      [_as_answered(own_answer(r)) for r in done],
+                      [mine if mine.answered else Outcome(
+                          ok=True, value={"raised": mine.raised or mine.detail})
+                       for mine in map(own_answer, done)],
                       lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
                       hint="every makeMove needs an undoMove of the same move before you "
                            "return, on a cut too; take back the last move made first")
@@ -986,14 +971,6 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
                               "be checked", call=first.search.call,
                               position=first.search.game.text,
                               got=describe(own_answer(first)), answer=stub_or_none(first.outcome))
-
-
-def _as_answered(outcome):
-    """A search that raised (or was refused a move) is judged by the board's records
-    as well."""
-    if outcome.answered:
-        return outcome
-    return type(outcome)(ok=True, value={"raised": outcome.raised or outcome.detail})
 
 
 # ------------------------------------------------------------ the whole program
