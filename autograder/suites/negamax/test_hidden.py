@@ -124,7 +124,7 @@ KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
          "play": ("ShortSightedOpponent", True, "play", "move", "getBestMove")}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Search:
     """One call of the student's searcher on a fresh board of `game`.
     kind (KINDS): explore (depth, alpha, beta), evaluated (depth), default (depth
@@ -208,10 +208,12 @@ def expected(search: Search) -> tuple[dict, dict]:
 ANSWER_VALUES = 100
 
 
-def run(student, searches) -> list[Run]:
-    """Every search in one pipelined request, each on its own fresh trusted board.
-    A search that made a move the board did not offer fails on that refusal, named,
-    also when it caught the exception and answered."""
+def run(student, searches, played=False) -> list[Run]:
+    """Every search in one pipelined request, each on its own fresh trusted board
+    (`played`: each judging its method on its own, Search.played). A search that
+    made a move the board did not offer fails on that refusal, named, also when it
+    caught the exception and answered."""
+    searches = [dataclasses.replace(s, played=True) for s in searches] if played else searches
     boards = [search.game.board() for search in searches]
     choosers = [search.chooser() for search in searches]
     outcomes = student.run([s.plan(b, c) for s, b, c in zip(searches, boards, choosers)])
@@ -576,13 +578,6 @@ def tree_runs(student):
     return run(student, tree_searches())
 
 
-@functools.cache
-def on_its_own(searches):
-    """The same searches, each judging its method with the method it relies on
-    played by the grader (Search.played)."""
-    return tuple(dataclasses.replace(search, played=True) for search in searches)
-
-
 # ------------------------------------------------------------ values
 def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
@@ -631,7 +626,7 @@ def test_evaluated_moves(student, blame):
     def judge(r, got):
         return _evaluated_reason(got, r.want["moves"]) or discipline(r)
     check_runs("getEvaluatedMoves returned wrong values or order",
-               run(student, on_its_own(evaluated_searches())), judge, blame=blame,
+               run(student, evaluated_searches(), played=True), judge, blame=blame,
                hint="value = -explore(depth - 1, -infinity, +infinity) after making the move, "
                     "then undoMove; sort by value, highest first (a stable sort keeps ties "
                     "in order)")
@@ -654,7 +649,7 @@ def test_best_move(student, blame):
             return f"{short(move)} is not one of the best moves"
         return discipline(r)
     check_runs("getBestMove chose a move that is not among the best",
-               run(student, on_its_own(best_searches())), judge,
+               run(student, best_searches(), played=True), judge,
                hint="choose among the moves whose value equals the best value", blame=blame,
                expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
@@ -707,7 +702,7 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
 
 def test_best_move_random_choice(student, blame):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
-    runs = run(student, on_its_own(choice_searches()))
+    runs = run(student, choice_searches(), played=True)
     with blame.judging("getBestMove", "on a board of the grader's",
                        blame.helpers("getBestMove")):
         for group in (runs[start:start + SEEDS] for start in range(0, len(runs), SEEDS)):
@@ -763,7 +758,7 @@ def test_short_sighted_play(student, blame):
                     "on the board")
         return None
     check_runs("ShortSightedOpponent.play did not make a best move",
-               run(student, on_its_own(play_searches())), judge, blame=blame,
+               run(student, play_searches(), played=True), judge, blame=blame,
                hint="getBestMove(self.depth, rng), then make that move on the board",
                expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
@@ -782,7 +777,7 @@ def edge_searches():
 def test_edge_cases(student, blame):
     """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1 (judged with the grader's own explore)"""
     found = edge_searches()
-    runs = run(student, on_its_own(tuple(s for s, _ in found)))
+    runs = run(student, [s for s, _ in found], played=True)
     with blame.judging("getEvaluatedMoves", "on a board of the grader's",
                        blame.helpers("getEvaluatedMoves")):
         for (search, summary), r in zip(found, runs):
