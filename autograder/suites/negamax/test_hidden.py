@@ -172,7 +172,6 @@ class Search:
         return plan.returns(answer)
 
 
-
 @dataclass
 class Run:
     """A search as the student's code did it, and as the reference does it: the
@@ -181,6 +180,8 @@ class Run:
     student's code returned or did."""
     search: Search
     outcome: object                 # Outcome of the plan: the student's answer
+    mine: object                    # Outcome of the student's method: its own answer
+    lost: str | None                # why the plan's answer holds no answer of the method
     record: dict                    # the grader's board after the student's search
     want: dict                      # the reference's answer
     want_record: dict = field(repr=False, default_factory=dict)
@@ -222,19 +223,19 @@ def run(student, searches, played=False) -> list[Run]:
         want, want_record = expected(search)
         record = board.summary()
         record["made"] = record["made"][:len(want_record["made"]) + 1]   # enough to compare
-        runs.append(Run(search, kept(refused(outcome, board.handout), ANSWER_VALUES), record,
-                        want, want_record, ran=outcome.answered or outcome.raised is not None,
+        ran = outcome.answered or outcome.raised is not None
+        outcome = kept(refused(outcome, board.handout), ANSWER_VALUES)
+        # The student's own return value, never the plan's wrapper around it: a
+        # search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"),
+        # and judges and feedback see what the student's method returned.
+        value, key = outcome.value, KINDS[search.kind][3]
+        lost = None if type(value) is dict and key in value else \
+            f"the plan returned {short(value)}"
+        mine = outcome if lost or not outcome.answered else \
+            Outcome(ok=True, value=value[key], seconds=outcome.seconds)
+        runs.append(Run(search, outcome, mine, lost, record, want, want_record, ran=ran,
                         choices=tuple(chooser.choices) if chooser else ()))
     return runs
-
-
-def own_answer(r: Run) -> Outcome:
-    """The student's own return value, never the plan's wrapper around it: a
-    search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"), and
-    the feedback shows what the student's method returned."""
-    got, problem = answer(r)
-    return r.outcome if problem or not r.outcome.answered else \
-        Outcome(ok=True, value=got, seconds=r.outcome.seconds)
 
 
 def cases(runs, expected=None) -> list[Case]:
@@ -244,14 +245,6 @@ def cases(runs, expected=None) -> list[Case]:
                  expected(r) if expected else r.want[KINDS[r.search.kind][3]]) for r in runs]
 
 
-def answer(r: Run):
-    """The student's answer (under its kind's key), or None with the reason it is missing."""
-    got, key = r.outcome.value, KINDS[r.search.kind][3]
-    if type(got) is not dict or key not in got:
-        return None, f"the plan returned {short(got)}"
-    return got[key], None
-
-
 def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records=False):
     """check_all over runs: `judge(run, answer)` sees the student's answer (a plan
     that lost it fails the case, unless the judge reads the grader's `records`
@@ -259,12 +252,12 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
     own return value and what it should have been. `blame` words the headline and
     says whether the method was judged with the grader's helpers."""
     def verdict(case, outcome):
-        got, problem = answer(case.args[0])
-        return problem if problem and not records else judge(case.args[0], got)
+        r = case.args[0]
+        return r.lost if r.lost and not records else judge(r, None if r.lost else r.mine.value)
     function = KINDS[runs[0].search.kind][2]
     play = blame.helpers(function) if runs[0].search.played else None
     with blame.judging(function, "on a board of the grader's", play):
-        check_all(summary, cases(runs, expected), [own_answer(r) for r in runs], verdict,
+        check_all(summary, cases(runs, expected), [r.mine for r in runs], verdict,
                   hint=hint, show=Show.REASON)
 
 
@@ -712,11 +705,11 @@ def test_best_move_random_choice(student, blame):
             moves = []
             for r in group:
                 require(r.outcome)
-                move, problem = answer(r) if r.outcome.answered else (None, describe(r.outcome))
+                problem = r.lost if r.outcome.answered else describe(r.outcome)
                 if problem:
                     raise CheckFailed("getBestMove did not answer", got=problem,
                                       answer=answer_of(r.outcome), **shown)
-                moves.append(move)
+                moves.append(r.mine.value)
             wrong = [move for move in moves if move not in best]
             if wrong:
                 raise CheckFailed("getBestMove chose a move that is not among the best",
@@ -789,12 +782,11 @@ def test_edge_cases(student, blame):
                 # explore is the grader's here, so the counter is not this check's:
                 # the values and moves are (the node counts are judged with the
                 # student's own explore, in the whole-program check)
-                moves, problem = answer(r)
-                good = problem is None and _evaluated_reason(moves, r.want["moves"]) is None
+                good = not r.lost and _evaluated_reason(r.mine.value, r.want["moves"]) is None
                 want = short([(v, m) for v, m, _ in r.want["moves"]])
             if not good:
                 raise CheckFailed(summary, call=search.call, position=search.game.text,
-                                  got=describe(own_answer(r)), expected=want,
+                                  got=describe(r.mine), expected=want,
                                   answer=stub_or_none(r.outcome))
 
 
@@ -955,7 +947,7 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
                       cases(done, lambda r: "the board as it was, every move taken back"),
                       [mine if mine.answered else Outcome(
                           ok=True, value={"raised": mine.raised or mine.detail})
-                       for mine in map(own_answer, done)],
+                       for mine in (r.mine for r in done)],
                       lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
                       hint="every makeMove needs an undoMove of the same move before you "
                            "return, on a cut too; take back the last move made first")
@@ -965,7 +957,7 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             raise CheckFailed("no search made a move, so the make/undo discipline could not "
                               "be checked", call=first.search.call,
                               position=first.search.game.text,
-                              got=describe(own_answer(first)), answer=stub_or_none(first.outcome))
+                              got=describe(first.mine), answer=stub_or_none(first.outcome))
 
 
 # ------------------------------------------------------------ the whole program
