@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -113,146 +114,62 @@ ASK = ("getMoves", "evaluate", "getSide")
 TELL = ("makeMove", "undoMove")
 
 
+#: Per kind of search: the student's class, whether its constructor is given the
+#: depth, the method called, the key of its answer in the plan's and the method it
+#: relies on ([relies_on]: the grader's, a callback, when the search is `played`).
+KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
+         "evaluated": ("NegaMax", False, "getEvaluatedMoves", "moves", "explore"),
+         "default": ("NegaMax", True, "getEvaluatedMoves", "moves", "explore"),
+         "best": ("NegaMax", False, "getBestMove", "move", "getEvaluatedMoves"),
+         "play": ("ShortSightedOpponent", True, "play", "move", "getBestMove")}
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-#: The method each kind of search relies on ([relies_on] in assignment.toml):
-#: a search judged on its own gets the grader's in its place (`Search.played`).
-RELIES = {"evaluated": "explore", "default": "explore", "best": "getEvaluatedMoves",
-          "play": "getBestMove"}
-#: What the student's own method returns, under this key of the plan's answer.
-ANSWER_KEY = {"explore": "value", "evaluated": "moves", "default": "moves", "best": "move",
-              "play": "move"}
-
-
-def grader_method(kind: str, board: InstrumentedGame, depth):
-    """The reference's method a search of `kind` relies on, searching the same
-    trusted board in this process (the parameter names are the handout's, so
-    keyword calls work too). Its moves are recorded on the board like the
-    student's: a search judged on its own is judged from the same records."""
-    if kind in ("evaluated", "default"):
-        def explore(depth, alpha=-INF, beta=INF):
-            return ref.NegaMax(board).explore(depth, alpha, beta)
-        return explore
-    if kind == "best":
-        def getEvaluatedMoves(depth=None):
-            return ref.NegaMax(board).getEvaluatedMoves(depth)
-        return getEvaluatedMoves
-
-    def getBestMove(depth=None, rng=None):
-        return ref.NegaMax(board, searcher_depth).getBestMove(depth, rng)
-    searcher_depth = depth
-    return getBestMove
-
-
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Search:
     """One call of the student's searcher on a fresh board of `game`.
-    kind: explore (depth, alpha, beta), evaluated (depth), default (depth given to
-    the constructor), best (depth, seed), play (depth, seed). A `played` search
-    judges the method on its own: the method it relies on (RELIES) is the grader's."""
+    kind (KINDS): explore (depth, alpha, beta), evaluated (depth), default (depth
+    given to the constructor), best (depth, seed), play (depth, seed). A `played`
+    search judges the method on its own: the method it relies on is the grader's."""
     kind: str
     game: Game
     args: tuple
     played: bool = False
 
+    def parts(self, board, rng=None):
+        """(class, constructor's arguments, method, its arguments, answer's key, relied on)."""
+        cls, depth_given, method, key, relies = KINDS[self.kind]
+        made = (board, self.args[0]) if depth_given else (board,)
+        given = self.args if self.kind == "explore" else \
+            self.args[:0 if depth_given else 1] + ((rng,) if len(self.args) == 2 else ())
+        return cls, made, method, given, key, relies
+
     @property
     def call(self) -> str:
         head = "tree" if self.game.tree is not None else "board"
-        if self.kind == "explore":
-            depth, alpha, beta = self.args
-            return f"NegaMax({head}).explore({depth}, {window(alpha, beta)})"
-        if self.kind == "evaluated":
-            return f"NegaMax({head}).getEvaluatedMoves({self.args[0]})"
-        if self.kind == "default":
-            return f"NegaMax({head}, {self.args[0]}).getEvaluatedMoves()"
-        if self.kind == "best":
-            return f"NegaMax({head}).getBestMove({self.args[0]}, rng)"
-        return f"ShortSightedOpponent({head}, {self.args[0]}).play(rng)"
+        cls, made, method, given, *_ = self.parts(head, "rng")
+        return f"{cls}({', '.join(map(str, made))}).{method}" \
+               f"({', '.join(map(str, given))})".replace("inf", "infinity")
 
-    @property
-    def name(self) -> str:
-        """What a timeout is remembered by."""
-        return {"explore": "NegaMax.explore", "evaluated": "NegaMax.getEvaluatedMoves",
-                "default": "NegaMax.getEvaluatedMoves", "best": "NegaMax.getBestMove",
-                "play": "ShortSightedOpponent.play"}[self.kind]
+    def chooser(self) -> Chooser | None:
+        """The grader's rng of a search that chooses (seeded by its second argument)."""
+        return Chooser(self.args[1]) if len(self.args) == 2 else None
 
-    def plan(self, board: InstrumentedGame, chooser: Chooser | None = None) -> Plan:
+    def plan(self, board: InstrumentedGame, chooser: Chooser | None) -> Plan:
         """The student's side: the same calls, on a proxy of `board` (and `chooser`
-        as rng, for getBestMove and play)."""
-        plan = Plan(self.name)
-        proxy = Proxy(board, ask=ASK, tell=TELL)
-        kind, depth = self.kind, self.args[0]
-
-        def searcher_of(*args):
-            searcher = plan.call(*args)
-            if self.played:
-                play_on_instance(plan, searcher, RELIES[kind], grader_method(kind, board, depth))
-            return searcher
-        if kind == "explore":
-            searcher = plan.call("negamax.NegaMax", proxy)
-            value = plan.call(searcher.attr("explore"), *self.args)
-            return plan.returns({"value": value, "nodes": plan.get(
-                searcher.attr("treeNodeCounter"), default=None)})
-        if kind == "evaluated":
-            searcher = searcher_of("negamax.NegaMax", proxy)
-            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"), depth)})
-        if kind == "default":
-            searcher = searcher_of("negamax.NegaMax", proxy, depth)
-            return plan.returns({"moves": plan.call(searcher.attr("getEvaluatedMoves"))})
-        rng = Proxy(chooser or Chooser(self.args[1]), ask=Chooser.METHODS)
-        if kind == "best":
-            searcher = searcher_of("negamax.NegaMax", proxy)
-            return plan.returns({"move": plan.call(searcher.attr("getBestMove"), depth, rng)})
-        player = searcher_of("negamax.ShortSightedOpponent", proxy, depth)
-        return plan.returns({"move": plan.call(player.attr("play"), rng)})
-
-    def reference(self, board: InstrumentedGame) -> dict:
-        """The reference's answer to the same calls, in this process."""
-        kind, depth = self.kind, self.args[0]
-        if kind == "explore":
-            searcher = ref.NegaMax(board)
-            value = searcher.explore(*self.args)
-            return {"value": value, "nodes": searcher.treeNodeCounter}
-        if kind == "evaluated":
-            try:
-                return {"moves": ref.NegaMax(board).getEvaluatedMoves(depth)}
-            except ValueError:
-                return {"raised": "ValueError"}
-        if kind == "default":
-            return {"moves": ref.NegaMax(board, depth).getEvaluatedMoves()}
-        if kind == "best":
-            return {"move": ref.NegaMax(board).getBestMove(depth, Chooser(self.args[1]))}
-        return {"move": ref.ShortSightedOpponent(board, depth).play(Chooser(self.args[1]))}
+        as rng, for getBestMove and play). The grader's method a played search
+        relies on is the reference's, searching the same trusted board in this
+        process: its moves are recorded on the board like the student's."""
+        cls, made, method, given, key, relies = self.parts(
+            Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=Chooser.METHODS))
+        plan = Plan(f"{cls}.{method}")      # what a timeout is remembered by
+        searcher = plan.call(f"negamax.{cls}", *made)
+        if self.played:
+            grader = getattr(ref, cls)(board, *made[1:])
+            play_on_instance(plan, searcher, relies, getattr(grader, relies))
+        answer = {key: plan.call(searcher.attr(method), *given)}
+        if key == "value":
+            answer["nodes"] = plan.get(searcher.attr("treeNodeCounter"), default=None)
+        return plan.returns(answer)
 
 
 @dataclass
@@ -263,6 +180,8 @@ class Run:
     student's code returned or did."""
     search: Search
     outcome: object                 # Outcome of the plan: the student's answer
+    mine: object                    # Outcome of the student's method: its own answer
+    lost: str | None                # why the plan's answer holds no answer of the method
     record: dict                    # the grader's board after the student's search
     want: dict                      # the reference's answer
     want_record: dict = field(repr=False, default_factory=dict)
@@ -272,8 +191,17 @@ class Run:
 
 @functools.cache
 def expected(search: Search) -> tuple[dict, dict]:
+    """The reference's answer to the same calls, in this process, on a fresh board
+    of the game, and the board's records after it."""
     board = search.game.board()
-    answer = search.reference(board)
+    cls, made, method, given, key, _ = search.parts(board, search.chooser())
+    searcher = getattr(ref, cls)(*made)
+    try:
+        answer = {key: getattr(searcher, method)(*given)}
+    except ValueError:
+        answer = {"raised": "ValueError"}
+    if key == "value":
+        answer["nodes"] = searcher.treeNodeCounter
     return answer, board.summary()
 
 
@@ -281,99 +209,108 @@ def expected(search: Search) -> tuple[dict, dict]:
 ANSWER_VALUES = 100
 
 
-def run(student, searches) -> list[Run]:
-    """Every search in one pipelined request, each on its own fresh trusted board.
-    A search that made a move the board did not offer fails on that refusal, named,
-    also when it caught the exception and answered."""
+def run(student, searches, played=False) -> list[Run]:
+    """Every search in one pipelined request, each on its own fresh trusted board
+    (`played`: each judging its method on its own, Search.played). A search that
+    made a move the board did not offer fails on that refusal, named, also when it
+    caught the exception and answered."""
+    searches = [dataclasses.replace(s, played=True) for s in searches] if played else searches
     boards = [search.game.board() for search in searches]
-    choosers = [Chooser(s.args[1]) if s.kind in ("best", "play") else None for s in searches]
+    choosers = [search.chooser() for search in searches]
     outcomes = student.run([s.plan(b, c) for s, b, c in zip(searches, boards, choosers)])
     runs = []
     for search, board, chooser, outcome in zip(searches, boards, choosers, outcomes):
         want, want_record = expected(search)
         record = board.summary()
         record["made"] = record["made"][:len(want_record["made"]) + 1]   # enough to compare
-        runs.append(Run(search, kept(refused(outcome, board.handout), ANSWER_VALUES), record,
-                        want, want_record, ran=outcome.answered or outcome.raised is not None,
+        ran = outcome.answered or outcome.raised is not None
+        outcome = kept(refused(outcome, board.handout), ANSWER_VALUES)
+        # The student's own return value, never the plan's wrapper around it: a
+        # search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"),
+        # and judges and feedback see what the student's method returned.
+        value, key = outcome.value, KINDS[search.kind][3]
+        lost = None if type(value) is dict and key in value else \
+            f"the plan returned {short(value)}"
+        mine = outcome if lost or not outcome.answered else \
+            Outcome(ok=True, value=value[key], seconds=outcome.seconds)
+        runs.append(Run(search, outcome, mine, lost, record, want, want_record, ran=ran,
                         choices=tuple(chooser.choices) if chooser else ()))
     return runs
 
 
-def own_answer(r: Run) -> Outcome:
-    """The student's own return value, never the plan's wrapper around it: a
-    search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"), and
-    the feedback shows what the student's method returned."""
-    outcome, key = r.outcome, ANSWER_KEY[r.search.kind]
-    if not outcome.answered or type(outcome.value) is not dict or key not in outcome.value:
-        return outcome
-    return Outcome(ok=True, value=outcome.value[key], seconds=outcome.seconds)
+def cases(runs, expected=None) -> list[Case]:
+    """A case per run; expected: what the student's method should have returned
+    (by default the reference's answer)."""
+    return [Case(r.search.call, (r,), r.search.game.text,
+                 expected(r) if expected else r.want[KINDS[r.search.kind][3]]) for r in runs]
 
 
-def wanted(r: Run):
-    """What the student's method should have returned (the reference's answer)."""
-    if "raised" in r.want:
-        return f"raises {r.want['raised']}"
-    return r.want[ANSWER_KEY[r.search.kind]]
-
-
-def cases(runs, expected=wanted) -> list[Case]:
-    return [Case(r.search.call, (r,), r.search.game.text, expected(r)) for r in runs]
-
-
-def judged(search: Search) -> str:
-    """The student's method a search judges (explore, getEvaluatedMoves, ...)."""
-    return search.name.rpartition(".")[2]
-
-
-def check_runs(summary, runs, judge, hint=None, *, blame, expected=wanted,
-               scope="on a board of the grader's"):
-    """check_all over runs: `judge(run)` sees the student's answer (the plan's
-    value) and the grader's records; the feedback shows the reason, the student's
+def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records=False):
+    """check_all over runs: `judge(run, answer)` sees the student's answer (a plan
+    that lost it fails the case, unless the judge reads the grader's `records`
+    only) and the grader's records; the feedback shows the reason, the student's
     own return value and what it should have been. `blame` words the headline and
     says whether the method was judged with the grader's helpers."""
-    chosen = cases(runs, expected)
-    function = judged(runs[0].search)
+    def verdict(case, outcome):
+        r = case.args[0]
+        return r.lost if r.lost and not records else judge(r, None if r.lost else r.mine.value)
+    function = KINDS[runs[0].search.kind][2]
     play = blame.helpers(function) if runs[0].search.played else None
-    with blame.judging(function, scope, play):
-        check_all(summary, chosen, [own_answer(r) for r in runs],
-                  lambda case, outcome: judge(case.args[0]), hint=hint, show=Show.REASON)
-
-
-def window(alpha, beta):
-    return f"{alpha}, {beta}".replace("inf", "infinity")
+    with blame.judging(function, "on a board of the grader's", play):
+        check_all(summary, cases(runs, expected), [r.mine for r in runs], verdict,
+                  hint=hint, show=Show.REASON)
 
 
 def number(value):
     return type(value) in (int, float)
 
 
-def smallest_first(searches):
-    return sorted(searches, key=lambda s: (s.game.size, s.args[0]))
+def smallest_first(searches) -> tuple:
+    return tuple(sorted(searches, key=lambda s: (s.game.size, s.args[0])))
+
+
+def numbered(kind, index, groups) -> list:
+    """Searches of `kind` on the positions of `groups`, each (depth, positions, twist
+    options: a dict or a function of the position's number and the depth), numbered
+    on from `index` (the number salts the position's twist and seeds a choosing
+    search's rng); a group may hold games of their own (trees), numbered too."""
+    found = []
+    for depth, items, options in groups:
+        for item in items:
+            index += 1
+            game = item if isinstance(item, Game) else twisted(
+                item, index, **(options(index, depth) if callable(options) else options))
+            args = {"explore": (depth, -INF, INF), "evaluated": (depth,)}.get(kind, (depth, index))
+            found.append(Search(kind, game, args))
+    return found
 
 
 # ------------------------------------------------------------ the student's board
 # Plain data, no proxies, in chunked plans (grading/chunks.py): the methods' calls
 # are caught one by one, so one position's exception does not hide the others.
 READS = ("winner", "evaluate", "getSide", "getMoves")
+#: The columns of one position's combined answer (_own_steps) each method is judged by.
+COLUMNS = {"winner": (0,), "evaluate": (1,), "getSide": (2,), "getMoves": (3,),
+           "makeMove": (4, 5), "undoMove": (6, 7)}
 
 
 @functools.cache
 def own_items():
-    """Every position, with the move makeMove/undoMove try there (None when decided)."""
+    """Every position, with the move makeMove/undoMove try there (None when decided)
+    and the helpers the grader plays there (none: see own_board_runs)."""
     found = []
     for index, cells in enumerate(positions()):
         legal = games.MOVES[games.key_of(cells)]
-        found.append((cells, legal[index % len(legal)] if legal else None))
+        found.append((cells, legal[index % len(legal)] if legal else None, ()))
     return tuple(found)
 
 
-def play_board_helpers(plan, board, cells, methods=("winner", "getSide")) -> None:
+def play_board_helpers(plan, board, cells, methods) -> None:
     """Judge the board's methods on their own ([relies_on]: evaluate and getMoves
     call winner, makeMove calls getSide): from here on the student's board
     answers these with the grader's answer for `cells`, the position it holds."""
-    truth = ref.TicTacToe(rows_of(cells))
     for method in methods:
-        play_on_instance(plan, board, method, constant(getattr(truth, method)()))
+        play_on_instance(plan, board, method, constant(truth(cells)[method]))
 
 
 def after_move(cells, move):
@@ -383,19 +320,18 @@ def after_move(cells, move):
     return [list(row) for row in board.field]
 
 
-def _own_steps(plan, item, played=()):
+def _own_steps(plan, item):
     """All of one position in one go (its rows sent once, not six times): winner
     and getSide, then evaluate, getMoves and makeMove (with the grader's helpers
     `played` in place of the student's), a copy of the field right after
     the move (a new board built from it), and undoMove on a board built with the
     move already made (so it is judged on its own). Every method call is caught
     on its own."""
-    cells, move = item
+    cells, move, played = item
     board = plan.call("negamax.TicTacToe", rows_of(cells))
     own = {method: plan.call(board.attr(method), catch=True)
            for method in ("winner", "getSide") if method != "getSide" or move is not None}
-    if played:
-        play_board_helpers(plan, board, cells, played)
+    play_board_helpers(plan, board, cells, played)
     reads = [own.get(method) if method in own else
              None if method == "getSide" else plan.call(board.attr(method), catch=True)
              for method in READS]
@@ -417,7 +353,7 @@ OWN_VALUES = 150
 def truth(cells):
     """The reference's winner and getSide on a position."""
     board = ref.TicTacToe(rows_of(cells))
-    return board.winner(), board.getSide()
+    return {"winner": board.winner(), "getSide": board.getSide()}
 
 
 def helpers_wrong(item, outcome) -> tuple[str, ...]:
@@ -425,18 +361,11 @@ def helpers_wrong(item, outcome) -> tuple[str, ...]:
     answered otherwise than the grader's on this position, in the combined run."""
     values = outcome.value if outcome.answered else None
     if type(values) is not list or len(values) < len(READS):
-        return ()       # no answer at all: own_outcomes runs each check alone
-    (cells, move), (winner, side) = item, truth(item[0])
-    mine = [("winner", values[0], winner)]
-    if move is not None:
-        mine.append(("getSide", values[2], side))
-    return tuple(name for name, got, want in mine
-                 if chunks.caught(got) or type(got) is not type(want) or got != want)
-
-
-def _played_steps(plan, suspect):
-    item, helpers = suspect
-    return _own_steps(plan, item, helpers)
+        return ()       # no answer at all: check_board runs each check alone
+    (cells, move, _), want = item, truth(item[0])
+    mine = {"winner": values[0]} | ({"getSide": values[2]} if move is not None else {})
+    return tuple(name for name, got in mine.items() if chunks.caught(got)
+                 or type(got) is not type(want[name]) or got != want[name])
 
 
 @pytest.fixture(scope="session")
@@ -449,183 +378,145 @@ def own_board_runs(student):
     played in (a callback per call, so only there: a correct board costs nothing)."""
     outcomes = [kept(o, OWN_VALUES)
                 for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
-    suspects = {i: helpers_wrong(item, o)
-                for i, (item, o) in enumerate(zip(own_items(), outcomes))}
-    suspects = {i: helpers for i, helpers in suspects.items() if helpers}
+    suspects = {i: (*item[:2], helpers) for i, (item, o) in enumerate(zip(own_items(), outcomes))
+                if (helpers := helpers_wrong(item, o))}
     if suspects:
-        again = run_chunked(student, "TicTacToe",
-                            tuple((own_items()[i], helpers) for i, helpers in suspects.items()),
-                            _played_steps, cache=False)
+        again = run_chunked(student, "TicTacToe", tuple(suspects.values()), _own_steps,
+                            cache=False)
         for i, outcome in zip(suspects, again):
             outcomes[i] = kept(outcome, OWN_VALUES)
     return outcomes
 
 
-def own_outcomes(student, own_runs, name, chosen, columns, steps, keep=lambda item: True):
-    """The outcomes of `chosen` (cases in own_items order, `keep` selects the
-    items they come from), taken from the combined runs; if any position of
-    those did not answer (a timeout, a crash), this check runs its own calls
-    alone, so one method's endless loop does not fail the others' checks."""
-    picked = [o for item, o in zip(own_items(), own_runs) if keep(item)]
-    if all(o.answered for o in picked):
-        return [chunks.column(o, cols) for o in picked for cols in columns]
-    return run_chunked(student, name, chosen, steps)
-
-
 @functools.cache
 def board_cases(method):
-    boards = positions() if method != "getSide" else open_positions()
-    return tuple(Case(f"TicTacToe(field).{method}()", (cells,), draw(cells),
-                      getattr(ref.TicTacToe(rows_of(cells)), method)()) for cells in boards)
-
-
-def _method_steps(method):
-    def steps(plan, case):
-        board = plan.call("negamax.TicTacToe", rows_of(case.args[0]))
-        if method in ("evaluate", "getMoves"):
-            play_board_helpers(plan, board, case.args[0], ("winner",))
-        return plan.call(board.attr(method), catch=True)
-    return steps
-
-
-def _check_board(student, own_runs, blame, method, summary, hint):
-    chosen = board_cases(method)
-    keep = (lambda item: item[1] is not None) if method == "getSide" else (lambda item: True)
-    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
-                            [(READS.index(method),)], _method_steps(method), keep)
-    with blame.judging(method, "on a position", blame.helpers(method)):
-        check_all(summary, chosen, outcomes, exact, hint=hint)
-
-
-def test_winner(student, own_board_runs, blame):
-    """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    _check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
-                 "check the three rows, the three columns and both diagonals; 0 if nobody")
-
-
-def test_evaluate(student, own_board_runs, blame):
-    """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
-    _check_board(student, own_board_runs, blame, "evaluate",
-                 "evaluate returned the wrong score",
-                 "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
-                 "player 2, 0 otherwise")
-
-
-def test_get_side(student, own_board_runs, blame):
-    """TicTacToe.getSide names the player to move on every unfinished position"""
-    _check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
-                 "player 1 moves when the number of marks is even")
-
-
-def test_get_moves(student, own_board_runs, blame):
-    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
-    _check_board(student, own_board_runs, blame, "getMoves",
-                 "getMoves returned the wrong moves",
-                 "a list of (x, y), row by row from the top; [] after a win or on a full "
-                 "board, so no search ever plays past the end of a game")
-
-
-@functools.cache
-def move_cases(method):
-    """Per open position its move from own_items: for makeMove the field after the
-    move; for undoMove, on a board built with that move already made, the field
-    after taking it back."""
+    """One method's cases in own_items order (args: the item's index, cells and
+    move): every position for winner, evaluate and getMoves, every open one for
+    the others; makeMove expects the field after the item's move, undoMove (on a
+    board built with that move already made) the field after taking it back."""
     found = []
-    for cells, move in own_items():
-        if move is None:
+    for index, (cells, move, _) in enumerate(own_items()):
+        if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
-        if method == "makeMove":
-            found.append(Case(f"makeMove({move})", (cells, move), draw(cells),
-                              after_move(cells, move)))
+        if method in READS:
+            call, position = f"TicTacToe(field).{method}()", draw(cells)
+            want = getattr(ref.TicTacToe(rows_of(cells)), method)()
+        elif method == "makeMove":
+            call, position, want = f"makeMove({move})", draw(cells), after_move(cells, move)
         else:
-            made = after_move(cells, move)
-            found.append(Case(f"undoMove({move})", (cells, move),
-                              draw(tuple(sum(made, []))).rsplit("\n", 1)[0]
-                              + f"\n(the board right after the move {move})", rows_of(cells)))
+            call, want = f"undoMove({move})", rows_of(cells)
+            position = (draw(tuple(sum(after_move(cells, move), []))).rsplit("\n", 1)[0]
+                        + f"\n(the board right after the move {move})")
+        found.append(Case(call, (index, cells, move), position, want))
     return tuple(found)
 
 
-def _move_steps(method):
-    """What makeMove (with the grader's getSide) or undoMove (on the board after
-    the move) returned or raised, then the field: the calls a check runs alone."""
+def alone_steps(method, helpers):
+    """One method's calls on a case, alone: on a board of the position (undoMove: of
+    the position after the move) with the grader's `helpers`; makeMove and undoMove
+    answer what the call returned or raised, then the field."""
     def steps(plan, case):
-        cells, move = case.args
-        if method == "makeMove":
-            board = plan.call("negamax.TicTacToe", rows_of(cells))
-            play_board_helpers(plan, board, cells, ("getSide",))
-        else:
-            board = plan.call("negamax.TicTacToe", after_move(cells, move))
+        _, cells, move = case.args
+        board = plan.call("negamax.TicTacToe",
+                          after_move(cells, move) if method == "undoMove" else rows_of(cells))
+        play_board_helpers(plan, board, cells, helpers)
+        if method in READS:
+            return plan.call(board.attr(method), catch=True)
         return [plan.call(board.attr(method), move, catch=True),
                 plan.get(board.attr("field"), default=None)]
     return steps
 
 
-def _check_move(student, own_runs, blame, method, hint):
-    chosen = move_cases(method)
+def changed_cell(case, outcome):
+    """makeMove's or undoMove's own raise, or the field it left."""
+    call, field = outcome.value
+    if chunks.caught(call):
+        return said(chunks.raised(call["raised"]))
+    return None if field == case.expected else f"the field became {short(field)}"
 
-    def judge(case, outcome):
-        call, field = outcome.value
-        if chunks.caught(call):
-            return said(chunks.raised(call["raised"]))
-        if field != case.expected:
-            return f"the field became {short(field)}"
-        return None
-    first = len(READS) + (0 if method == "makeMove" else 2)
-    outcomes = own_outcomes(student, own_runs, f"TicTacToe.{method}", chosen,
-                            [(first, first + 1)], _move_steps(method),
-                            keep=lambda item: item[1] is not None)
+
+def check_board(student, own_runs, blame, method, summary, hint):
+    """One method of the student's board on its cases, judged from the combined run;
+    if any of its positions did not answer there (a timeout, a crash), its own
+    calls run alone, so one method's endless loop does not fail the others' checks."""
+    chosen = board_cases(method)
+    picked = [own_runs[case.args[0]] for case in chosen]
+    outcomes = [chunks.column(o, COLUMNS[method]) for o in picked] \
+        if all(o.answered for o in picked) else \
+        run_chunked(student, f"TicTacToe.{method}", chosen,
+                    alone_steps(method, blame.relies_on.get(method, ())))
     with blame.judging(method, "on a position", blame.helpers(method)):
-        check_all(f"{method} changed the wrong cell", chosen, outcomes, judge, hint=hint,
-                  show=Show.REASON)
+        check_all(summary, chosen, outcomes, exact if method in READS else changed_cell,
+                  hint=hint, show=Show.REASON)
+
+
+def test_winner(student, own_board_runs, blame):
+    """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
+    check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
+                "check the three rows, the three columns and both diagonals; 0 if nobody")
+
+
+def test_evaluate(student, own_board_runs, blame):
+    """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
+    check_board(student, own_board_runs, blame, "evaluate", "evaluate returned the wrong score",
+                "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
+                "player 2, 0 otherwise")
+
+
+def test_get_side(student, own_board_runs, blame):
+    """TicTacToe.getSide names the player to move on every unfinished position"""
+    check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
+                "player 1 moves when the number of marks is even")
+
+
+def test_get_moves(student, own_board_runs, blame):
+    """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
+    check_board(student, own_board_runs, blame, "getMoves", "getMoves returned the wrong moves",
+                "a list of (x, y), row by row from the top; [] after a win or on a full "
+                "board, so no search ever plays past the end of a game")
 
 
 def test_make_move(student, own_board_runs, blame):
     """TicTacToe.makeMove marks the cell for the player to move (judged with the grader's own getSide)"""
-    _check_move(student, own_board_runs, blame, "makeMove",
+    check_board(student, own_board_runs, blame, "makeMove", "makeMove changed the wrong cell",
                 "the move is (x, y): field[y][x]; getSide() says whose mark it is")
 
 
 def test_undo_move(student, own_board_runs, blame):
     """TicTacToe.undoMove empties the cell of the move again"""
-    _check_move(student, own_board_runs, blame, "undoMove",
+    check_board(student, own_board_runs, blame, "undoMove", "undoMove changed the wrong cell",
                 "the move is (x, y): field[y][x]; set that cell back to 0")
 
 
 @functools.cache
 def bad_cell_cases():
-    rng = random.Random(5)
-    found = []
+    """makeMove on a taken cell and undoMove on an empty one, each in a plan of its own."""
+    rng, found = random.Random(5), []
     for cells in sample(40, 1, 8, 6):
-        full = [(i % 3, i // 3) for i in range(9) if cells[i]]
-        free = [(i % 3, i // 3) for i in range(9) if not cells[i]]
-        for method, move in (("makeMove", rng.choice(full)), ("undoMove", rng.choice(free))):
-            state = "a taken" if method == "makeMove" else "an empty"
+        for method, state, taken in (("makeMove", "a taken", 1), ("undoMove", "an empty", 0)):
+            move = rng.choice([(i % 3, i // 3) for i in range(9) if bool(cells[i]) == taken])
             plan = Plan(f"TicTacToe.{method}")
             board = plan.call("negamax.TicTacToe", rows_of(cells))
             plan.returns(plan.call(board.attr(method), move))
-            found.append((Case(f"{method}({move}) on {state} cell", (cells, move), draw(cells),
-                               "ValueError"), plan))
+            found.append(Case(f"{method}({move}) on {state} cell", (plan, method), draw(cells),
+                              "ValueError"))
     return tuple(found)
 
 
 def test_make_and_undo_refuse_bad_cells(student, blame):
     """makeMove refuses a taken cell and undoMove an empty one (ValueError)"""
     found = bad_cell_cases()
-    for (case, _), outcome in zip(found, student.run([plan for _, plan in found])):
+    for case, outcome in zip(found, student.run([case.args[0] for case in found])):
         require(outcome)
-        if outcome.failure:
-            got = describe(outcome)
-        elif outcome.raised is None:
-            got = f"returned {short(outcome.value)} instead of raising ValueError"
-        elif outcome.raised["type"] != "ValueError":
-            got = describe(outcome)
-        else:
+        if outcome.raised is not None and outcome.raised["type"] == "ValueError":
             continue
-        method = case.call.split("(")[0]
+        method = case.args[1]
         with blame.judging(method, "for a cell in the wrong state"):
-            raise CheckFailed(f"{method} did not refuse a bad cell",
-                              call=case.call, position=case.position, got=got,
-                              expected="ValueError", answer=stub_or_none(outcome),
+            raise CheckFailed(f"{method} did not refuse a bad cell", call=case.call,
+                              position=case.position, expected="ValueError",
+                              got=f"returned {short(outcome.value)} instead of raising ValueError"
+                              if outcome.answered else describe(outcome),
+                              answer=stub_or_none(outcome),
                               hint="raise ValueError('...') for a cell in the wrong state")
 
 
@@ -638,64 +529,36 @@ def stub_or_none(outcome):
 @functools.cache
 def explore_searches():
     """Values and work on tic-tac-toe boards only the grader knows."""
-    found, index = [], 0
-    for depth, count in ((1, 45), (2, 80), (3, 45)):
-        for cells in sample(count, 0, 8, 70 + depth):
-            index += 1
-            game = twisted(cells, index, noise=9 if index % 2 else 0,
-                           keep=0.6 if index % 3 == 0 else 1.0)
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    for cells in sample(50, 5, 8, 74):
-        index += 1
-        found.append(Search("explore", twisted(cells, index), (FULL, -INF, INF)))
-    for cells in sample(30, 2, 4, 75):
-        index += 1
-        found.append(Search("explore", twisted(cells, index, keep=0.5), (FULL, -INF, INF)))
-    return tuple(smallest_first(found))
+    def mixed(index, depth):
+        return {"noise": 9 if index % 2 else 0, "keep": 0.6 if index % 3 == 0 else 1.0}
+    return smallest_first(numbered("explore", 0, [
+        *((depth, sample(count, 0, 8, 70 + depth), mixed)
+          for depth, count in ((1, 45), (2, 80), (3, 45))),
+        (FULL, sample(50, 5, 8, 74), {}), (FULL, sample(30, 2, 4, 75), {"keep": 0.5})]))
 
 
 @functools.cache
 def tree_searches():
     """Every depth from 1 to the tree's own (deeper searches the same as that)."""
-    found = []
-    for game in trees():
-        for depth in range(1, games.tree_depth(game.tree) + 1):
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(Search("explore", game, (depth, -INF, INF)) for game in trees()
+                          for depth in range(1, games.tree_depth(game.tree) + 1))
 
 
 @functools.cache
 def evaluated_searches():
-    found, index = [], 2000
-    for depth in (1, 2, 3):
-        for cells in sample(25, 0, 8, 20 + depth):
-            index += 1
-            found.append(Search("evaluated", twisted(cells, index, noise=9 if depth < 3 else 0,
-                                                     keep=0.6 if index % 2 else 1.0), (depth,)))
-    for cells in sample(25, 5, 8, 24):
-        index += 1
-        found.append(Search("evaluated", twisted(cells, index), (FULL,)))
-    for game in trees()[::2]:
-        found.append(Search("evaluated", game, (FULL,)))
-    return tuple(smallest_first(found))
+    def mixed(index, depth):
+        return {"noise": 9 if depth < 3 else 0, "keep": 0.6 if index % 2 else 1.0}
+    return smallest_first(numbered("evaluated", 2000, [
+        *((depth, sample(25, 0, 8, 20 + depth), mixed) for depth in (1, 2, 3)),
+        (FULL, sample(25, 5, 8, 24), {}), (FULL, trees()[::2], {})]))
 
 
 @functools.cache
 def best_searches():
-    found, index = [], 3000
-    for depth in (1, 2, 3):
-        for cells in sample(20, 0, 8, 30 + depth):
-            index += 1
-            found.append(Search("best", twisted(cells, index, noise=9, keep=0.7), (depth, index)))
-    for cells in sample(20, 5, 8, 34):
-        index += 1
-        found.append(Search("best", twisted(cells, index), (FULL, index)))
-    for game in trees()[1::2]:
-        index += 1
-        found.append(Search("best", game, (FULL, index)))
-    found.append(Search("best", Game("a decided game", decided_positions()[0], twist_for(6000)),
-                        (3, 0)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("best", 3000, [
+        *((depth, sample(20, 0, 8, 30 + depth), {"noise": 9, "keep": 0.7}) for depth in (1, 2, 3)),
+        (FULL, sample(20, 5, 8, 34), {}), (FULL, trees()[1::2], {})]) + [
+        Search("best", Game("a decided game", decided_positions()[0], twist_for(6000)), (3, 0))])
 
 
 @pytest.fixture(scope="session")
@@ -708,46 +571,10 @@ def tree_runs(student):
     return run(student, tree_searches())
 
 
-@functools.cache
-def on_its_own(searches):
-    """The same searches, each judging its method with the method it relies on
-    played by the grader (Search.played)."""
-    return tuple(dataclasses.replace(search, played=True) for search in searches)
-
-
-@pytest.fixture(scope="session")
-def evaluated_runs(student):
-    """getEvaluatedMoves with the student's own explore (the whole-program check)."""
-    return run(student, evaluated_searches())
-
-
-@pytest.fixture(scope="session")
-def evaluated_played_runs(student):
-    """getEvaluatedMoves judged on its own: explore is the grader's."""
-    return run(student, on_its_own(evaluated_searches()))
-
-
-@pytest.fixture(scope="session")
-def best_runs(student):
-    """getBestMove judged on its own: getEvaluatedMoves is the grader's."""
-    return run(student, on_its_own(best_searches()))
-
-
-def answer(r: Run, key: str):
-    """The student's answer under `key`, or None with the reason it is missing."""
-    got = r.outcome.value
-    if type(got) is not dict or key not in got:
-        return None, f"the plan returned {short(got)}"
-    return got[key], None
-
-
 # ------------------------------------------------------------ values
 def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got):
             return f"returned {short(got)}, not a number"
         return None if got == r.want["value"] else f"returned {short(got)}"
@@ -787,42 +614,35 @@ def discipline(r: Run) -> str | None:
     return None
 
 
-def test_evaluated_moves(student, evaluated_played_runs, blame):
+def test_evaluated_moves(student, blame):
     """getEvaluatedMoves values every move exactly, sorts best first (ties in move order) and takes every move back (judged with the grader's own explore)"""
-    def judge(r):
-        got, problem = answer(r, "moves")
-        return problem or _evaluated_reason(got, r.want["moves"]) or discipline(r)
-    check_runs("getEvaluatedMoves returned wrong values or order", evaluated_played_runs,
-               judge, blame=blame,
+    def judge(r, got):
+        return _evaluated_reason(got, r.want["moves"]) or discipline(r)
+    check_runs("getEvaluatedMoves returned wrong values or order",
+               run(student, evaluated_searches(), played=True), judge, blame=blame,
                hint="value = -explore(depth - 1, -infinity, +infinity) after making the move, "
                     "then undoMove; sort by value, highest first (a stable sort keeps ties "
                     "in order)")
-
-
-def best_moves(evaluated):
-    return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
 
 @functools.cache
 def best_of(search: Search):
     """The best moves at the search's depth, from the reference's evaluated moves."""
     evaluated = expected(Search("evaluated", search.game, (search.args[0],)))[0]["moves"]
-    return best_moves(evaluated)
+    return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
 
-def test_best_move(student, best_runs, blame):
+def test_best_move(student, blame):
     """getBestMove returns a move with the best value at the given depth (judged with the grader's own getEvaluatedMoves)"""
-    def judge(r):
-        move, problem = answer(r, "move")
-        if problem:
-            return problem
+    def judge(r, move):
         best = best_of(r.search)
         if not best:
             return None if move is None else f"returned {short(move)} on a decided game"
         if move not in best:
             return f"{short(move)} is not one of the best moves"
         return discipline(r)
-    check_runs("getBestMove chose a move that is not among the best", best_runs, judge,
+    check_runs("getBestMove chose a move that is not among the best",
+               run(student, best_searches(), played=True), judge,
                hint="choose among the moves whose value equals the best value", blame=blame,
                expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
@@ -836,23 +656,18 @@ def choice_games():
     that depth, cheap to search SEEDS times: small random trees at full depth, and
     tic-tac-toe positions whose board scores undecided positions itself (values
     from -3 to 3, so ties are common) at depth 1."""
-    found = []
-    for seed in range(400, 3000):
-        tree = games.random_tree(seed, depth=2, widths=(2, 4), values=(-3, 3), decided=0.2)
-        game = Game(f"random tie {len(found) + 1}", tree=tree, first=1 + seed % 2)
-        best = best_of(Search("best", game, (FULL, 0)))
-        if 2 <= len(best) < len(tree.children) and games.tree_size(tree) <= 12:
-            found.append((game, FULL))
-        if len(found) == 3:
-            break
-    for index, cells in enumerate(sample(300, 2, 6, 9)):
-        game = twisted(cells, 4000 + index, noise=3)
-        best = best_of(Search("best", game, (1, 0)))
-        if 2 <= len(best) < len(KitBoard(cells, game.twist).getMoves()):
-            found.append((game, 1))
-        if len(found) == 6:
-            break
-    return tuple(found)
+    def tied(candidates, depth, moves):
+        found = (game for game in candidates
+                 if 2 <= len(best_of(Search("best", game, (depth, 0)))) < moves(game))
+        return [(game, depth) for game in itertools.islice(found, 3)]
+    trees = (Game("", tree=tree, first=1 + seed % 2) for seed in range(400, 3000)
+             if games.tree_size(tree := games.random_tree(seed, depth=2, widths=(2, 4),
+                                                          values=(-3, 3), decided=0.2)) <= 12)
+    boards = (twisted(cells, 4000 + index, noise=3)
+              for index, cells in enumerate(sample(300, 2, 6, 9)))
+    return tuple((dataclasses.replace(game, name=f"random tie {number}"), depth) for number,
+                 (game, depth) in enumerate(tied(trees, FULL, lambda g: len(g.tree.children)), 1)) \
+        + tuple(tied(boards, 1, lambda g: len(KitBoard(g.cells, g.twist).getMoves())))
 
 
 @functools.cache
@@ -880,72 +695,48 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
 
 def test_best_move_random_choice(student, blame):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
-    runs = run(student, on_its_own(choice_searches()))
+    runs = run(student, choice_searches(), played=True)
     with blame.judging("getBestMove", "on a board of the grader's",
                        blame.helpers("getBestMove")):
-        _random_choice(runs)
-
-
-def _random_choice(runs):
-    for start in range(0, len(runs), SEEDS):
-        group = runs[start:start + SEEDS]
-        game = group[0].search.game
-        best = best_of(group[0].search)
-        call = (f"{group[0].search.call} with rng = random.Random(seed), "
-                f"seeds 0 to {SEEDS - 1}")
-        picks = []
-        for r in group:
-            require(r.outcome)
-            move, problem = answer(r, "move") if r.outcome.answered else (None, describe(r.outcome))
-            if problem:
-                raise CheckFailed("getBestMove did not answer", call=call,
-                                  position=game.text, got=problem,
-                                  answer=answer_of(r.outcome))
-            picks.append((r, move))
-        wrong = [m for _, m in picks if m not in best]
-        if wrong:
-            raise CheckFailed("getBestMove chose a move that is not among the best",
-                              call=call, position=game.text, got=f"chose {short(wrong[0])}",
-                              expected=" or ".join(map(repr, best)))
-        hint = ("collect every move with the best value, in getMoves order, and pick one "
-                "with rng.choice(bestMoves) (the random module if rng is None)")
-        for r, move in picks:
-            problem = chose_with_the_rng(r, move, best)
-            if problem:
+        for group in (runs[start:start + SEEDS] for start in range(0, len(runs), SEEDS)):
+            first, best = group[0].search, best_of(group[0].search)
+            shown = {"position": first.game.text, "call": f"{first.call} with rng = "
+                     f"random.Random(seed), seeds 0 to {SEEDS - 1}"}
+            moves = []
+            for r in group:
+                require(r.outcome)
+                problem = r.lost if r.outcome.answered else describe(r.outcome)
+                if problem:
+                    raise CheckFailed("getBestMove did not answer", got=problem,
+                                      answer=answer_of(r.outcome), **shown)
+                moves.append(r.mine.value)
+            wrong = [move for move in moves if move not in best]
+            if wrong:
+                raise CheckFailed("getBestMove chose a move that is not among the best",
+                                  got=f"chose {short(wrong[0])}",
+                                  expected=" or ".join(map(repr, best)), **shown)
+            never = [move for move in best if move not in moves]
+            problem = next(filter(None, map(chose_with_the_rng, group, moves, [best] * SEEDS)),
+                           None)
+            if problem or never:
                 raise CheckFailed(
                     "getBestMove does not choose at random among the equally best moves",
-                    call=call, position=game.text, got=problem,
-                    expected=" and ".join(map(repr, best)), hint=hint)
-        never = [m for m in best if m not in [move for _, move in picks]]
-        if never:
-            raise CheckFailed(
-                "getBestMove does not choose at random among the equally best moves",
-                call=call, position=game.text,
-                got=f"chose only {short(sorted({repr(m) for _, m in picks}))}, never "
-                    f"{short(never)}", expected=" and ".join(map(repr, best)), hint=hint)
+                    got=problem or f"chose only {short(sorted(set(map(repr, moves))))}, never "
+                                   f"{short(never)}", expected=" and ".join(map(repr, best)),
+                    **shown, hint="collect every move with the best value, in getMoves order, "
+                    "and pick one with rng.choice(bestMoves) (the random module if rng is None)")
 
 
 @functools.cache
 def play_searches():
-    found, index = [], 5000
-    for depth in (1, 2, 3):
-        for cells in sample(20, 0, 8, 40 + depth):
-            index += 1
-            found.append(Search("play", twisted(cells, index, noise=9, keep=0.7),
-                                (depth, index)))
-    for depth in (1, 2):
-        for cells in decided_positions()[::120]:
-            index += 1
-            found.append(Search("play", twisted(cells, index), (depth, index)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("play", 5000, [
+        *((depth, sample(20, 0, 8, 40 + depth), {"noise": 9, "keep": 0.7}) for depth in (1, 2, 3)),
+        *((depth, decided_positions()[::120], {}) for depth in (1, 2))]))
 
 
 def test_short_sighted_play(student, blame):
     """ShortSightedOpponent.play makes a best move at its own depth, None when decided (judged with the grader's own getBestMove)"""
-    def judge(r):
-        move, problem = answer(r, "move")
-        if problem:
-            return problem
+    def judge(r, move):
         left = r.record["pending"]
         if not r.search.game.board().getMoves():
             if move is not None:
@@ -960,7 +751,7 @@ def test_short_sighted_play(student, blame):
                     "on the board")
         return None
     check_runs("ShortSightedOpponent.play did not make a best move",
-               run(student, on_its_own(play_searches())), judge, blame=blame,
+               run(student, play_searches(), played=True), judge, blame=blame,
                hint="getBestMove(self.depth, rng), then make that move on the board",
                expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
 
@@ -968,46 +759,35 @@ def test_short_sighted_play(student, blame):
 @functools.cache
 def edge_searches():
     decided = Game("a decided game", decided_positions()[0], twist_for(6000))
-    opening = open_positions()[40]
-    noisy = twisted(opening, 6001, noise=9)
-    found = [
-        (Search("evaluated", decided, (3,)), "getEvaluatedMoves must return [] on a decided game"),
-        (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
-    ]
-    for depth in (1, 2):
-        found.append((Search("default", noisy, (depth,)),
-                      "getEvaluatedMoves() without a depth must search self.depth"))
-    return tuple(found)
+    noisy = twisted(open_positions()[40], 6001, noise=9)
+    return ((Search("evaluated", decided, (3,)),
+             "getEvaluatedMoves must return [] on a decided game"),
+            (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
+            *((Search("default", noisy, (depth,)),
+               "getEvaluatedMoves() without a depth must search self.depth") for depth in (1, 2)))
 
 
 def test_edge_cases(student, blame):
     """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1 (judged with the grader's own explore)"""
     found = edge_searches()
-    runs = run(student, on_its_own(tuple(s for s, _ in found)))
+    runs = run(student, [s for s, _ in found], played=True)
     with blame.judging("getEvaluatedMoves", "on a board of the grader's",
                        blame.helpers("getEvaluatedMoves")):
-        _edge_cases(found, runs)
-
-
-def _edge_cases(found, runs):
-    for (search, summary), r in zip(found, runs):
-        require(r.outcome)
-        got = r.outcome.value if r.outcome.answered and type(r.outcome.value) is dict else None
-        if "raised" in r.want:
-            good = r.outcome.raised is not None and r.outcome.raised["type"] == "ValueError"
-            want = "ValueError"
-        else:
-            key = next(iter(r.want))
-            # explore is the grader's here, so the counter is not this check's:
-            # the values and moves are (the node counts are judged with the
-            # student's own explore, in the whole-program check)
-            good = got is not None and key in got and type(got[key]) is list and \
-                _evaluated_reason(got[key], r.want[key]) is None
-            want = short([(v, m) for v, m, _ in r.want[key]])
-        if not good:
-            raise CheckFailed(summary, call=search.call, position=search.game.text,
-                              got=describe(own_answer(r)), expected=want,
-                              answer=stub_or_none(r.outcome))
+        for (search, summary), r in zip(found, runs):
+            require(r.outcome)
+            if "raised" in r.want:
+                want = "ValueError"
+                good = r.outcome.raised is not None and r.outcome.raised["type"] == want
+            else:
+                # explore is the grader's here, so the counter is not this check's:
+                # the values and moves are (the node counts are judged with the
+                # student's own explore, in the whole-program check)
+                good = not r.lost and _evaluated_reason(r.mine.value, r.want["moves"]) is None
+                want = short([(v, m) for v, m, _ in r.want["moves"]])
+            if not good:
+                raise CheckFailed(summary, call=search.call, position=search.game.text,
+                                  got=describe(r.mine), expected=want,
+                                  answer=stub_or_none(r.outcome))
 
 
 # ------------------------------------------------------------ technique
@@ -1015,23 +795,21 @@ def work_reason(r: Run, counter: bool = True):
     """Why the student's search did not do alpha-beta's work, from the grader's
     board records (and, with `counter`, the treeNodeCounter the search reports)."""
     got, want = r.record, r.want_record
-    if got["expanded"] != want["expanded"]:
-        return (f"expanded {got['expanded']} positions (the grader's board saw moves made "
-                f"from {got['expanded']} positions); alpha-beta expands {want['expanded']}")
-    if got["counts"]["evaluate"] != want["counts"]["evaluate"]:
-        return (f"called evaluate {got['counts']['evaluate']} times; alpha-beta calls it "
-                f"{want['counts']['evaluate']} times")
-    if got["counts"]["makeMove"] != want["counts"]["makeMove"]:
-        return (f"made {got['counts']['makeMove']} moves; alpha-beta makes "
-                f"{want['counts']['makeMove']}")
+    for words, mine, theirs in (
+            ("expanded {0} positions (the grader's board saw moves made from {0} positions); "
+             "alpha-beta expands {1}", got["expanded"], want["expanded"]),
+            ("called evaluate {0} times; alpha-beta calls it {1} times",
+             got["counts"]["evaluate"], want["counts"]["evaluate"]),
+            ("made {0} moves; alpha-beta makes {1}",
+             got["counts"]["makeMove"], want["counts"]["makeMove"])):
+        if mine != theirs:
+            return words.format(mine, theirs)
     for count, (mine, theirs) in enumerate(zip(got["made"], want["made"]), 1):
         if mine != theirs:
             return (f"made the moves in another order than alpha-beta: move {count} was "
                     f"{short(mine)}, alpha-beta's is {short(theirs)}")
     if counter:
-        nodes, problem = answer(r, "nodes")
-        if problem:
-            return problem
+        nodes = r.outcome.value["nodes"]    # beside the value the judge saw
         if nodes != r.want["nodes"]:
             return (f"treeNodeCounter says {short(nodes)} expanded nodes; alpha-beta "
                     f"expands {r.want['nodes']}")
@@ -1042,10 +820,7 @@ WORK_HINT = ("try the moves in getMoves order, cut (return beta) as soon as a ch
              "is >= beta, and count a node once per explore call that is not a leaf")
 
 
-def _value_then_work(r: Run):
-    got, problem = answer(r, "value")
-    if problem:
-        return problem
+def _value_then_work(r: Run, got):
     if not number(got) or got != r.want["value"]:
         return f"returned {short(got)}"
     return work_reason(r)
@@ -1073,31 +848,20 @@ def test_work_on_positions(student, explore_runs, blame):
 
 @functools.cache
 def leaf_searches():
-    found, index = [], 7000
-    for cells in sample(120, 0, 8, 8):
-        index += 1
-        found.append(Search("explore", twisted(cells, index, noise=9), (0, -INF, INF)))
-    decided = decided_positions()
-    for depth in (1, 4):
-        for cells in random.Random(depth).sample(decided, 60):
-            index += 1
-            found.append(Search("explore", twisted(cells, index), (depth, -INF, INF)))
-    for game in trees():
-        found.append(Search("explore", game, (0, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("explore", 7000, [
+        (0, sample(120, 0, 8, 8), {"noise": 9}),
+        *((depth, random.Random(depth).sample(decided_positions(), 60), {}) for depth in (1, 4)),
+        (0, trees(), {})]))
 
 
 def test_explore_leaves(student, blame):
     """explore evaluates a leaf (depth 0, or a decided game) once, from the mover's view"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got) or got != r.want["value"]:
             side = r.search.game.board().getSide()
             return (f"returned {short(got)}: a leaf is worth evaluate() from the view of "
                     f"the player to move (player {side} here)")
-        nodes, problem = answer(r, "nodes")
+        nodes = r.outcome.value["nodes"]
         if nodes != 0:
             return f"counted {short(nodes)} expanded nodes at a leaf"
         if r.record["counts"]["evaluate"] != 1:
@@ -1112,20 +876,15 @@ def test_explore_leaves(student, blame):
 
 @functools.cache
 def depth_searches():
-    found, index = [], 8000
-    for depth in (1, 2, 3, 4):
-        for cells in sample(15, 0, 6, 50 + depth):
-            index += 1
-            found.append(Search("explore", twisted(cells, index, noise=9, keep=0.5),
-                                (depth, -INF, INF)))
-        for game in trees()[depth % 2::2]:
-            found.append(Search("explore", game, (depth, -INF, INF)))
-    return tuple(smallest_first(found))
+    return smallest_first(numbered("explore", 8000, [
+        (depth, sample(15, 0, 6, 50 + depth), {"noise": 9, "keep": 0.5}) for depth in (1, 2, 3, 4)])
+        + [Search("explore", game, (depth, -INF, INF)) for depth in (1, 2, 3, 4)
+           for game in trees()[depth % 2::2]])
 
 
 def test_depth_limit(student, blame):
     """explore looks exactly `depth` half-moves ahead and evaluates only there (or at decided games)"""
-    def judge(r):
+    def judge(r, _):
         got, depth = r.record, r.search.args[0]
         if got["max_ply"] > depth:
             return (f"made moves {got['max_ply']} half-moves deep with depth {depth}: "
@@ -1138,8 +897,9 @@ def test_depth_limit(student, blame):
             return "made no move at all: nothing was searched"
         return None
     check_runs("explore did not respect its depth limit", run(student, depth_searches()),
-               judge, blame=blame, hint="depth counts the half-moves still to look ahead: evaluate when it "
-                           "reaches 0, and only then (or when there are no moves)")
+               judge, blame=blame, records=True,
+               hint="depth counts the half-moves still to look ahead: evaluate when it "
+                    "reaches 0, and only then (or when there are no moves)")
 
 
 WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
@@ -1147,26 +907,18 @@ WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
 
 @functools.cache
 def window_searches():
-    found, index = [], 9000
-    for position, cells in enumerate(sample(30, 5, 8, 60)):
-        for alpha, beta in (WINDOWS[position % 7], WINDOWS[(position + 3) % 7]):
-            index += 1
-            found.append(Search("explore", twisted(cells, index), (FULL, alpha, beta)))
     narrow = ((-1, 1), (3, 4), (5, 8), (-7, -5))
-    for number, game in enumerate(trees()):
-        for depth in (2, 3):
-            for shift in (0, 2):
-                alpha, beta = narrow[(number + depth + shift) % 4]
-                found.append(Search("explore", game, (depth, alpha, beta)))
-    return tuple(smallest_first(found))
+    return smallest_first(
+        [Search("explore", twisted(cells, 9001 + 2 * i + other),
+                (FULL, *WINDOWS[(i + 3 * other) % 7]))
+         for i, cells in enumerate(sample(30, 5, 8, 60)) for other in (0, 1)]
+        + [Search("explore", game, (depth, *narrow[(i + depth + shift) % 4]))
+           for i, game in enumerate(trees()) for depth in (2, 3) for shift in (0, 2)])
 
 
 def test_fail_hard_windows(student, blame):
     """explore with a narrow window is fail-hard: it returns a value inside [alpha, beta]"""
-    def judge(r):
-        got, problem = answer(r, "value")
-        if problem:
-            return problem
+    def judge(r, got):
         if not number(got) or got != r.want["value"]:
             alpha, beta = r.search.args[1], r.search.args[2]
             inside = number(got) and alpha <= got <= beta
@@ -1187,12 +939,15 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             # The board's records are ours, so a search that raised is judged too. A
             # search that made no move shows nothing (a timeout or a crash is reported
             # by the value checks). getEvaluatedMoves and getBestMove are judged on
-            # the board's records in their own checks.
+            # the board's records in their own checks. A search that raised (or was
+            # refused a move) is judged by the board's records as well.
             done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
             judged += len(done)
             check_all("explore broke the make/undo discipline",
                       cases(done, lambda r: "the board as it was, every move taken back"),
-                      [_as_answered(own_answer(r)) for r in done],
+                      [mine if mine.answered else Outcome(
+                          ok=True, value={"raised": mine.raised or mine.detail})
+                       for mine in (r.mine for r in done)],
                       lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
                       hint="every makeMove needs an undoMove of the same move before you "
                            "return, on a cut too; take back the last move made first")
@@ -1202,24 +957,13 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             raise CheckFailed("no search made a move, so the make/undo discipline could not "
                               "be checked", call=first.search.call,
                               position=first.search.game.text,
-                              got=describe(own_answer(first)), answer=stub_or_none(first.outcome))
-
-
-def _as_answered(outcome):
-    """A search that raised (or was refused a move) is judged by the board's records
-    as well."""
-    if outcome.answered:
-        return outcome
-    return type(outcome)(ok=True, value={"raised": outcome.raised or outcome.detail})
+                              got=describe(first.mine), answer=stub_or_none(first.outcome))
 
 
 # ------------------------------------------------------------ the whole program
-def test_evaluated_moves_with_your_own_explore(student, evaluated_runs, blame):
+def test_evaluated_moves_with_your_own_explore(student, blame):
     """your whole program: getEvaluatedMoves with your own explore values every move and counts its nodes as alpha-beta does"""
-    def judge(r):
-        got, problem = answer(r, "moves")
-        if problem:
-            return problem
+    def judge(r, got):
         reason = _evaluated_reason(got, r.want["moves"])
         if reason:
             return reason
@@ -1230,6 +974,6 @@ def test_evaluated_moves_with_your_own_explore(student, evaluated_runs, blame):
                         f"alpha-beta expands {n}")
         return work_reason(r, counter=False) or discipline(r)
     check_runs("getEvaluatedMoves with your own explore did not do the work of alpha-beta",
-               evaluated_runs, judge, blame=blame,
+               run(student, evaluated_searches()), judge, blame=blame,
                hint="reset treeNodeCounter to 0 before each move, search it with the full "
                     "window, and record the counter afterwards")
