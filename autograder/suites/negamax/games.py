@@ -22,6 +22,7 @@ import random
 import string
 from dataclasses import dataclass
 
+from autograder.i18n import grader_text as _
 from autograder.suites.fixtures.instrumented import Node, nested_tree
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -63,12 +64,12 @@ class Twist:
     def describe(self) -> str:
         parts = []
         if self.keep < 1:
-            parts.append("offers only some of the free cells as moves")
+            parts.append(_("offers only some of the free cells as moves"))
         if self.order:
-            parts.append("lists its moves in an order of its own")
+            parts.append(_("lists its moves in an order of its own"))
         if self.noise:
-            parts.append("scores undecided positions with values of its own")
-        return ("the grader's board " + ", ".join(parts)) if parts else ""
+            parts.append(_("scores undecided positions with values of its own"))
+        return _("the grader's board {what}").format(what=", ".join(parts)) if parts else ""
 
 
 class TwistTables:
@@ -156,15 +157,16 @@ class KitBoard:
     def _index(self, move):
         if type(move) is not tuple or len(move) != 2 or \
                 not all(type(v) is int and 0 <= v < 3 for v in move):
-            raise ValueError(f"{str(move)[:40]} is not a cell (x, y)")
+            raise ValueError(_("{move} is not a cell (x, y)").format(move=str(move)[:40]))
         return 3 * move[1] + move[0]
 
     def makeMove(self, move):
         index = self._index(move)
         if self.cells[index]:
-            raise ValueError(f"cell {move!r} is not empty")
+            raise ValueError(_("cell {move} is not empty").format(move=repr(move)))
         if self._tables is not None and move not in self._tables.moves_of(self.key):
-            raise ValueError(f"the board does not offer the move {move!r} here")
+            raise ValueError(_("the board does not offer the move {move} here").format(
+                move=repr(move)))
         self.marks += 1
         side = 2 if self.marks % 2 == 0 else 1
         self.cells[index] = side
@@ -173,7 +175,7 @@ class KitBoard:
     def undoMove(self, move):
         index = self._index(move)
         if not self.cells[index]:
-            raise ValueError(f"cell {move!r} is already empty")
+            raise ValueError(_("cell {move} is already empty").format(move=repr(move)))
         self.key -= self.cells[index] * 3 ** index
         self.cells[index] = 0
         self.marks -= 1
@@ -250,10 +252,11 @@ def draw_tree(node: Node, limit: int = 60) -> str:
         for move, child in current.children.items():
             if len(lines) >= limit:
                 return
-            kind = "decided" if not child.children else "evaluate"
+            kind = _("decided") if not child.children else "evaluate"
             lines.append(f"{'  ' * depth}{move}: {kind} {child.value}")
             walk(child, depth + 1)
     walk(node, 1)
     more = tree_size(node) - 1 - len(lines)
-    head = f"root: evaluate {node.value}"
-    return "\n".join([head, *lines] + ([f"  ... and {more} more positions"] if more > 0 else []))
+    head = _("root: evaluate {value}").format(value=node.value)
+    rest = ["  " + _("... and {count} more positions").format(count=more)] if more > 0 else []
+    return "\n".join([head, *lines] + rest)

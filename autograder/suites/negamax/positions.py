@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 
 from autograder.grading.checks import short
+from autograder.i18n import course_language, grader_text as _
 from autograder.suites.fixtures.gametrees import load_tree, to_nested
 from autograder.suites.fixtures.instrumented import InstrumentedGame, MoveTree, Node, tree_snapshot
 from autograder.suites.negamax import games
@@ -37,9 +38,10 @@ def side_of(cells):
 def draw(cells):
     rows = ["".join(".12"[c] for c in cells[i:i + 3]) for i in (0, 3, 6)]
     if is_open(cells):
-        rows.append(f"(player {side_of(cells)} to move; moves are (x, y), column first)")
+        rows.append(_("(player {side} to move; moves are (x, y), column first)").format(
+            side=side_of(cells)))
     else:
-        rows.append("(the game is decided)")
+        rows.append(_("(the game is decided)"))
     return "\n".join(rows)
 
 
@@ -98,18 +100,11 @@ class Game:
         return InstrumentedGame(KitBoard(self.cells, self.twist),
                                 snapshot=games.board_snapshot)
 
-    @functools.cached_property
+    @property
     def text(self) -> str:
-        if self.tree is not None:
-            return (f"hand-built tree '{self.name}' (player {self.first} moves at the root; "
-                    "the moves are the tokens getMoves lists; values from player 1's view)\n"
-                    + games.draw_tree(self.tree))
-        text = draw(self.cells)
-        if self.twist is not None:
-            moves = KitBoard(self.cells, self.twist).getMoves()
-            text += (f"\n{self.twist.describe()}; here getMoves() returns "
-                     f"{short(moves, 120)}" if moves else "")
-        return text
+        return _game_text(self, course_language())
+
+
 
     @property
     def size(self):
@@ -193,3 +188,18 @@ class Chooser:
 
     def sample(self, population, k):
         return self._rng.sample(population, k)
+
+
+@functools.cache
+def _game_text(game: Game, language: str) -> str:
+    """A game in words, once per game and language (the searches share their games)."""
+    if game.tree is not None:
+        return _("hand-built tree '{name}' (player {first} moves at the root; the moves are "
+                 "the tokens getMoves lists; values from player 1's view)").format(
+            name=game.name, first=game.first) + "\n" + games.draw_tree(game.tree)
+    text = draw(game.cells)
+    if game.twist is not None:
+        moves = KitBoard(game.cells, game.twist).getMoves()
+        text += ("\n" + _("{twist}; here getMoves() returns {moves}").format(
+            twist=game.twist.describe(), moves=short(moves, 120)) if moves else "")
+    return text

@@ -91,9 +91,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from autograder.grading import chunks
-from autograder.grading.checks import (Answer, Case, CheckFailed, Show, answer_of, check_all,
-                                       constant, describe, exact, play_on_instance, require,
-                                       said, short)
+from autograder.grading.checks import (Answer, Case, CheckFailed, Later, Show, answer_of,
+                                       check_all, constant, describe, exact, now,
+                                       play_on_instance, require, returned, said, short)
 from autograder.grading.chunks import run_chunked
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Outcome, Plan, Proxy
@@ -105,6 +105,7 @@ from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Cho
                                                  decided_positions, draw, marks, open_positions,
                                                  positions, rows_of, sample, trees, twist_for,
                                                  twisted)
+from autograder.i18n import N_, grader_text as _
 from autograder.suites.verdicts import kept, refused
 
 ref = load_reference("negamax", "negamax")
@@ -230,7 +231,7 @@ def run(student, searches, played=False) -> list[Run]:
         # and judges and feedback see what the student's method returned.
         value, key = outcome.value, KINDS[search.kind][3]
         lost = None if type(value) is dict and key in value else \
-            f"the plan returned {short(value)}"
+            _("the plan returned {value}").format(value=short(value))
         mine = outcome if lost or not outcome.answered else \
             Outcome(ok=True, value=value[key], seconds=outcome.seconds)
         runs.append(Run(search, outcome, mine, lost, record, want, want_record, ran=ran,
@@ -256,7 +257,7 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
         return r.lost if r.lost and not records else judge(r, None if r.lost else r.mine.value)
     function = KINDS[runs[0].search.kind][2]
     play = blame.helpers(function) if runs[0].search.played else None
-    with blame.judging(function, "on a board of the grader's", play):
+    with blame.judging(function, _("on a board of the grader's"), play):
         check_all(summary, cases(runs, expected), [r.mine for r in runs], verdict,
                   hint=hint, show=Show.REASON)
 
@@ -395,20 +396,30 @@ def board_cases(method):
     the others; makeMove expects the field after the item's move, undoMove (on a
     board built with that move already made) the field after taking it back."""
     found = []
-    for index, (cells, move, _) in enumerate(own_items()):
+    for index, (cells, move, _helpers) in enumerate(own_items()):
         if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
         if method in READS:
-            call, position = f"TicTacToe(field).{method}()", draw(cells)
+            call, position = f"TicTacToe(field).{method}()", drawn(cells)
             want = getattr(ref.TicTacToe(rows_of(cells)), method)()
         elif method == "makeMove":
-            call, position, want = f"makeMove({move})", draw(cells), after_move(cells, move)
+            call, position, want = f"makeMove({move})", drawn(cells), after_move(cells, move)
         else:
             call, want = f"undoMove({move})", rows_of(cells)
-            position = (draw(tuple(sum(after_move(cells, move), []))).rsplit("\n", 1)[0]
-                        + f"\n(the board right after the move {move})")
+            position = Later(functools.partial(board_after, cells, move))
         found.append(Case(call, (index, cells, move), position, want))
     return tuple(found)
+
+
+def drawn(cells) -> Later:
+    """A case's board, drawn only for the case a failure shows (in the course's language)."""
+    return Later(functools.partial(draw, cells))
+
+
+def board_after(cells, move) -> str:
+    """undoMove's position: the board right after the move (made only when shown)."""
+    return (draw(tuple(sum(after_move(cells, move), []))).rsplit("\n", 1)[0] + "\n"
+            + _("(the board right after the move {move})").format(move=move))
 
 
 def alone_steps(method, helpers):
@@ -432,7 +443,8 @@ def changed_cell(case, outcome):
     call, field = outcome.value
     if chunks.caught(call):
         return said(chunks.raised(call["raised"]))
-    return None if field == case.expected else f"the field became {short(field)}"
+    return None if field == case.expected else _("the field became {field}").format(
+        field=short(field))
 
 
 def check_board(student, own_runs, blame, method, summary, hint):
@@ -445,47 +457,47 @@ def check_board(student, own_runs, blame, method, summary, hint):
         if all(o.answered for o in picked) else \
         run_chunked(student, f"TicTacToe.{method}", chosen,
                     alone_steps(method, blame.relies_on.get(method, ())))
-    with blame.judging(method, "on a position", blame.helpers(method)):
+    with blame.judging(method, _("on a position"), blame.helpers(method)):
         check_all(summary, chosen, outcomes, exact if method in READS else changed_cell,
                   hint=hint, show=Show.REASON)
 
 
 def test_winner(student, own_board_runs, blame):
     """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    check_board(student, own_board_runs, blame, "winner", "winner returned the wrong player",
-                "check the three rows, the three columns and both diagonals; 0 if nobody")
+    check_board(student, own_board_runs, blame, "winner", _("winner returned the wrong player"),
+                _("check the three rows, the three columns and both diagonals; 0 if nobody"))
 
 
 def test_evaluate(student, own_board_runs, blame):
     """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
-    check_board(student, own_board_runs, blame, "evaluate", "evaluate returned the wrong score",
-                "+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
-                "player 2, 0 otherwise")
+    check_board(student, own_board_runs, blame, "evaluate", _("evaluate returned the wrong score"),
+                _("+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
+                "player 2, 0 otherwise"))
 
 
 def test_get_side(student, own_board_runs, blame):
     """TicTacToe.getSide names the player to move on every unfinished position"""
-    check_board(student, own_board_runs, blame, "getSide", "getSide returned the wrong player",
-                "player 1 moves when the number of marks is even")
+    check_board(student, own_board_runs, blame, "getSide", _("getSide returned the wrong player"),
+                _("player 1 moves when the number of marks is even"))
 
 
 def test_get_moves(student, own_board_runs, blame):
     """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
-    check_board(student, own_board_runs, blame, "getMoves", "getMoves returned the wrong moves",
-                "a list of (x, y), row by row from the top; [] after a win or on a full "
-                "board, so no search ever plays past the end of a game")
+    check_board(student, own_board_runs, blame, "getMoves", _("getMoves returned the wrong moves"),
+                _("a list of (x, y), row by row from the top; [] after a win or on a full "
+                "board, so no search ever plays past the end of a game"))
 
 
 def test_make_move(student, own_board_runs, blame):
     """TicTacToe.makeMove marks the cell for the player to move (judged with the grader's own getSide)"""
-    check_board(student, own_board_runs, blame, "makeMove", "makeMove changed the wrong cell",
-                "the move is (x, y): field[y][x]; getSide() says whose mark it is")
+    check_board(student, own_board_runs, blame, "makeMove", _("makeMove changed the wrong cell"),
+                _("the move is (x, y): field[y][x]; getSide() says whose mark it is"))
 
 
 def test_undo_move(student, own_board_runs, blame):
     """TicTacToe.undoMove empties the cell of the move again"""
-    check_board(student, own_board_runs, blame, "undoMove", "undoMove changed the wrong cell",
-                "the move is (x, y): field[y][x]; set that cell back to 0")
+    check_board(student, own_board_runs, blame, "undoMove", _("undoMove changed the wrong cell"),
+                _("the move is (x, y): field[y][x]; set that cell back to 0"))
 
 
 @functools.cache
@@ -493,13 +505,14 @@ def bad_cell_cases():
     """makeMove on a taken cell and undoMove on an empty one, each in a plan of its own."""
     rng, found = random.Random(5), []
     for cells in sample(40, 1, 8, 6):
-        for method, state, taken in (("makeMove", "a taken", 1), ("undoMove", "an empty", 0)):
+        for method, state, taken in (("makeMove", N_("{call} on a taken cell"), 1),
+                                     ("undoMove", N_("{call} on an empty cell"), 0)):
             move = rng.choice([(i % 3, i // 3) for i in range(9) if bool(cells[i]) == taken])
             plan = Plan(f"TicTacToe.{method}")
             board = plan.call("negamax.TicTacToe", rows_of(cells))
             plan.returns(plan.call(board.attr(method), move))
-            found.append(Case(f"{method}({move}) on {state} cell", (plan, method), draw(cells),
-                              "ValueError"))
+            found.append(Case(Later(lambda state=state, call=f"{method}({move})": _(state).format(
+                call=call)), (plan, method), drawn(cells), "ValueError"))
     return tuple(found)
 
 
@@ -511,13 +524,15 @@ def test_make_and_undo_refuse_bad_cells(student, blame):
         if outcome.raised is not None and outcome.raised["type"] == "ValueError":
             continue
         method = case.args[1]
-        with blame.judging(method, "for a cell in the wrong state"):
-            raise CheckFailed(f"{method} did not refuse a bad cell", call=case.call,
-                              position=case.position, expected="ValueError",
-                              got=f"returned {short(outcome.value)} instead of raising ValueError"
+        with blame.judging(method, _("for a cell in the wrong state")):
+            raise CheckFailed(_("{method} did not refuse a bad cell").format(method=method),
+                              call=now(case.call), position=now(case.position),
+                              expected="ValueError",
+                              got=_("returned {value} instead of raising ValueError").format(
+                                  value=short(outcome.value))
                               if outcome.answered else describe(outcome),
                               answer=stub_or_none(outcome),
-                              hint="raise ValueError('...') for a cell in the wrong state")
+                              hint=_("raise ValueError('...') for a cell in the wrong state"))
 
 
 def stub_or_none(outcome):
@@ -576,27 +591,29 @@ def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
     def judge(r, got):
         if not number(got):
-            return f"returned {short(got)}, not a number"
-        return None if got == r.want["value"] else f"returned {short(got)}"
-    check_runs("explore returned the wrong value", explore_runs + tree_runs, judge,
-               hint="the value is from the view of the player to move: the highest of the "
-                    "negated values of the children, in the order getMoves lists them",
+            return _("returned {value}, not a number").format(value=short(got))
+        return None if got == r.want["value"] else returned(got)
+    check_runs(_("explore returned the wrong value"), explore_runs + tree_runs, judge,
+               hint=_("the value is from the view of the player to move: the highest of the "
+                    "negated values of the children, in the order getMoves lists them"),
                blame=blame)
 
 
 def _evaluated_reason(got, want):
     if type(got) is not list or not all(type(e) is tuple and len(e) == 3 for e in got):
-        return f"returned {short(got)}: expected a list of (value, move, nodes) tuples"
-    if sorted(map(repr, (m for _, m, _ in got))) != sorted(map(repr, (m for _, m, _ in want))):
-        return (f"listed the moves {short([m for _, m, _ in got])}, not every move "
-                "getMoves offers")
-    values = {repr(m): v for v, m, _ in got}
-    for v, m, _ in want:
+        return _("returned {value}: expected a list of (value, move, nodes) tuples").format(
+            value=short(got))
+    if sorted(map(repr, (m for _v, m, _n in got))) != sorted(map(repr, (m for _v, m, _n in want))):
+        return _("listed the moves {moves}, not every move getMoves offers").format(
+            moves=short([m for _v, m, _n in got]))
+    values = {repr(m): v for v, m, _n in got}
+    for v, m, _n in want:
         if not number(values[repr(m)]) or values[repr(m)] != v:
-            return f"gave move {m!r} the value {short(values[repr(m)])}"
-    if [(v, m) for v, m, _ in got] != [(v, m) for v, m, _ in want]:
-        return (f"the order {short([m for _, m, _ in got])} is not best first with ties "
-                "in getMoves order")
+            return _("gave move {move} the value {value}").format(
+                move=repr(m), value=short(values[repr(m)]))
+    if [(v, m) for v, m, _n in got] != [(v, m) for v, m, _n in want]:
+        return _("the order {moves} is not best first with ties in getMoves order").format(
+            moves=short([m for _v, m, _n in got]))
     return None
 
 
@@ -607,10 +624,10 @@ def discipline(r: Run) -> str | None:
     if got["violations"]:
         return got["violations"][0]
     if got["pending"]:
-        return (f"left the moves {', '.join(got['pending'])} on the board "
-                "(made, never taken back)")
+        return _("left the moves {moves} on the board (made, never taken back)").format(
+            moves=", ".join(got["pending"]))
     if not got["restored"]:
-        return "left the board different from before the search"
+        return _("left the board different from before the search")
     return None
 
 
@@ -618,11 +635,11 @@ def test_evaluated_moves(student, blame):
     """getEvaluatedMoves values every move exactly, sorts best first (ties in move order) and takes every move back (judged with the grader's own explore)"""
     def judge(r, got):
         return _evaluated_reason(got, r.want["moves"]) or discipline(r)
-    check_runs("getEvaluatedMoves returned wrong values or order",
+    check_runs(_("getEvaluatedMoves returned wrong values or order"),
                run(student, evaluated_searches(), played=True), judge, blame=blame,
-               hint="value = -explore(depth - 1, -infinity, +infinity) after making the move, "
+               hint=_("value = -explore(depth - 1, -infinity, +infinity) after making the move, "
                     "then undoMove; sort by value, highest first (a stable sort keeps ties "
-                    "in order)")
+                    "in order)"))
 
 
 @functools.cache
@@ -637,14 +654,18 @@ def test_best_move(student, blame):
     def judge(r, move):
         best = best_of(r.search)
         if not best:
-            return None if move is None else f"returned {short(move)} on a decided game"
+            return None if move is None else on_a_decided_game(move)
         if move not in best:
-            return f"{short(move)} is not one of the best moves"
+            return _("{move} is not one of the best moves").format(move=short(move))
         return discipline(r)
-    check_runs("getBestMove chose a move that is not among the best",
+    check_runs(_("getBestMove chose a move that is not among the best"),
                run(student, best_searches(), played=True), judge,
-               hint="choose among the moves whose value equals the best value", blame=blame,
-               expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
+               hint=_("choose among the moves whose value equals the best value"), blame=blame,
+               expected=lambda r: _(" or ").join(map(repr, best_of(r.search))) or "None")
+
+
+def on_a_decided_game(move) -> str:
+    return _("returned {move} on a decided game").format(move=short(move))
 
 
 SEEDS = 24
@@ -682,49 +703,52 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
     never how random the answers look: a generator of the search's own is not the
     rng it was given, and its answers could not be reproduced."""
     if not r.choices:
-        return ("never asked rng (the grader's generator) to choose: pick with "
-                "rng.choice(bestMoves)")
+        return (_("never asked rng (the grader's generator) to choose: pick with "
+                "rng.choice(bestMoves)"))
     offered, chosen = r.choices[-1]
     if type(offered) is not list or sorted(map(repr, offered)) != sorted(map(repr, best)):
-        return (f"rng.choice was offered {short(offered)}, not the equally best moves "
-                f"{short(best)} (each of them once)")
+        return _("rng.choice was offered {offered}, not the equally best moves {best} (each of "
+                 "them once)").format(offered=short(offered), best=short(best))
     if move != chosen:
-        return f"returned {short(move)}, not {short(chosen)}, the move rng.choice chose"
+        return _("returned {move}, not {chosen}, the move rng.choice chose").format(
+            move=short(move), chosen=short(chosen))
     return None
 
 
 def test_best_move_random_choice(student, blame):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
     runs = run(student, choice_searches(), played=True)
-    with blame.judging("getBestMove", "on a board of the grader's",
+    with blame.judging("getBestMove", _("on a board of the grader's"),
                        blame.helpers("getBestMove")):
         for group in (runs[start:start + SEEDS] for start in range(0, len(runs), SEEDS)):
             first, best = group[0].search, best_of(group[0].search)
-            shown = {"position": first.game.text, "call": f"{first.call} with rng = "
-                     f"random.Random(seed), seeds 0 to {SEEDS - 1}"}
+            shown = {"position": first.game.text, "call": _(
+                "{call} with rng = random.Random(seed), seeds 0 to {last}").format(
+                call=first.call, last=SEEDS - 1)}
             moves = []
             for r in group:
                 require(r.outcome)
                 problem = r.lost if r.outcome.answered else describe(r.outcome)
                 if problem:
-                    raise CheckFailed("getBestMove did not answer", got=problem,
+                    raise CheckFailed(_("getBestMove did not answer"), got=problem,
                                       answer=answer_of(r.outcome), **shown)
                 moves.append(r.mine.value)
             wrong = [move for move in moves if move not in best]
             if wrong:
-                raise CheckFailed("getBestMove chose a move that is not among the best",
-                                  got=f"chose {short(wrong[0])}",
-                                  expected=" or ".join(map(repr, best)), **shown)
+                raise CheckFailed(_("getBestMove chose a move that is not among the best"),
+                                  got=_("chose {move}").format(move=short(wrong[0])),
+                                  expected=_(" or ").join(map(repr, best)), **shown)
             never = [move for move in best if move not in moves]
             problem = next(filter(None, map(chose_with_the_rng, group, moves, [best] * SEEDS)),
                            None)
             if problem or never:
                 raise CheckFailed(
-                    "getBestMove does not choose at random among the equally best moves",
-                    got=problem or f"chose only {short(sorted(set(map(repr, moves))))}, never "
-                                   f"{short(never)}", expected=" and ".join(map(repr, best)),
-                    **shown, hint="collect every move with the best value, in getMoves order, "
-                    "and pick one with rng.choice(bestMoves) (the random module if rng is None)")
+                    _("getBestMove does not choose at random among the equally best moves"),
+                    got=problem or _("chose only {moves}, never {never}").format(
+                        moves=short(sorted(set(map(repr, moves)))), never=short(never)),
+                    expected=_(" and ").join(map(repr, best)),
+                    **shown, hint=_("collect every move with the best value, in getMoves order, "
+                    "and pick one with rng.choice(bestMoves) (the random module if rng is None)"))
 
 
 @functools.cache
@@ -740,20 +764,20 @@ def test_short_sighted_play(student, blame):
         left = r.record["pending"]
         if not r.search.game.board().getMoves():
             if move is not None:
-                return f"returned {short(move)} on a decided game"
+                return on_a_decided_game(move)
             if left or r.record["counts"]["makeMove"]:
-                return "made a move on a decided game"
+                return _("made a move on a decided game")
             return None
         if move not in best_of(r.search):
-            return f"{short(move)} is not one of the best moves at this depth"
+            return _("{move} is not one of the best moves at this depth").format(move=short(move))
         if left != [shown(move)]:
-            return (f"returned {short(move)} but left the moves {', '.join(left) or 'none'} "
-                    "on the board")
+            return _("returned {move} but left the moves {moves} on the board").format(
+                move=short(move), moves=", ".join(left) or _("none"))
         return None
-    check_runs("ShortSightedOpponent.play did not make a best move",
+    check_runs(_("ShortSightedOpponent.play did not make a best move"),
                run(student, play_searches(), played=True), judge, blame=blame,
-               hint="getBestMove(self.depth, rng), then make that move on the board",
-               expected=lambda r: " or ".join(map(repr, best_of(r.search))) or "None")
+               hint=_("getBestMove(self.depth, rng), then make that move on the board"),
+               expected=lambda r: _(" or ").join(map(repr, best_of(r.search))) or "None")
 
 
 @functools.cache
@@ -761,17 +785,18 @@ def edge_searches():
     decided = Game("a decided game", decided_positions()[0], twist_for(6000))
     noisy = twisted(open_positions()[40], 6001, noise=9)
     return ((Search("evaluated", decided, (3,)),
-             "getEvaluatedMoves must return [] on a decided game"),
-            (Search("evaluated", noisy, (0,)), "getEvaluatedMoves(0) must raise ValueError"),
+             N_("getEvaluatedMoves must return [] on a decided game")),
+            (Search("evaluated", noisy, (0,)), N_("getEvaluatedMoves(0) must raise ValueError")),
             *((Search("default", noisy, (depth,)),
-               "getEvaluatedMoves() without a depth must search self.depth") for depth in (1, 2)))
+               N_("getEvaluatedMoves() without a depth must search self.depth"))
+              for depth in (1, 2)))
 
 
 def test_edge_cases(student, blame):
     """getEvaluatedMoves: [] when decided, uses self.depth by default, refuses depth < 1 (judged with the grader's own explore)"""
     found = edge_searches()
     runs = run(student, [s for s, _ in found], played=True)
-    with blame.judging("getEvaluatedMoves", "on a board of the grader's",
+    with blame.judging("getEvaluatedMoves", _("on a board of the grader's"),
                        blame.helpers("getEvaluatedMoves")):
         for (search, summary), r in zip(found, runs):
             require(r.outcome)
@@ -785,7 +810,7 @@ def test_edge_cases(student, blame):
                 good = not r.lost and _evaluated_reason(r.mine.value, r.want["moves"]) is None
                 want = short([(v, m) for v, m, _ in r.want["moves"]])
             if not good:
-                raise CheckFailed(summary, call=search.call, position=search.game.text,
+                raise CheckFailed(_(summary), call=search.call, position=search.game.text,
                                   got=describe(r.mine), expected=want,
                                   answer=stub_or_none(r.outcome))
 
@@ -796,54 +821,57 @@ def work_reason(r: Run, counter: bool = True):
     board records (and, with `counter`, the treeNodeCounter the search reports)."""
     got, want = r.record, r.want_record
     for words, mine, theirs in (
-            ("expanded {0} positions (the grader's board saw moves made from {0} positions); "
-             "alpha-beta expands {1}", got["expanded"], want["expanded"]),
-            ("called evaluate {0} times; alpha-beta calls it {1} times",
+            (N_("expanded {mine} positions (the grader's board saw moves made from {mine} "
+                "positions); alpha-beta expands {theirs}"), got["expanded"], want["expanded"]),
+            (N_("called evaluate {mine} times; alpha-beta calls it {theirs} times"),
              got["counts"]["evaluate"], want["counts"]["evaluate"]),
-            ("made {0} moves; alpha-beta makes {1}",
+            (N_("made {mine} moves; alpha-beta makes {theirs}"),
              got["counts"]["makeMove"], want["counts"]["makeMove"])):
         if mine != theirs:
-            return words.format(mine, theirs)
+            return _(words).format(mine=mine, theirs=theirs)
     for count, (mine, theirs) in enumerate(zip(got["made"], want["made"]), 1):
         if mine != theirs:
-            return (f"made the moves in another order than alpha-beta: move {count} was "
-                    f"{short(mine)}, alpha-beta's is {short(theirs)}")
+            return _("made the moves in another order than alpha-beta: move {number} was "
+                     "{mine}, alpha-beta's is {theirs}").format(number=count, mine=short(mine),
+                                                                theirs=short(theirs))
     if counter:
         nodes = r.outcome.value["nodes"]    # beside the value the judge saw
         if nodes != r.want["nodes"]:
-            return (f"treeNodeCounter says {short(nodes)} expanded nodes; alpha-beta "
-                    f"expands {r.want['nodes']}")
+            return _("treeNodeCounter says {nodes} expanded nodes; alpha-beta expands "
+                     "{theirs}").format(nodes=short(nodes), theirs=r.want["nodes"])
     return None
 
 
-WORK_HINT = ("try the moves in getMoves order, cut (return beta) as soon as a child's value "
-             "is >= beta, and count a node once per explore call that is not a leaf")
+WORK_HINT = (N_("try the moves in getMoves order, cut (return beta) as soon as a child's value "
+             "is >= beta, and count a node once per explore call that is not a leaf"))
 
 
 def _value_then_work(r: Run, got):
     if not number(got) or got != r.want["value"]:
-        return f"returned {short(got)}"
+        return returned(got)
     return work_reason(r)
 
 
 def alpha_beta_work(r: Run) -> str:
     """What the work checks expect: the value, and the work alpha-beta does for it."""
     want = r.want_record
-    return (f"{r.want['value']!r}, expanding {want['expanded']} position(s) (treeNodeCounter "
-            f"{r.want['nodes']}) and calling evaluate {want['counts'].get('evaluate', 0)} "
-            "time(s)")
+    return _("{value}, expanding {expanded} position(s) (treeNodeCounter {nodes}) and calling "
+             "evaluate {evaluate} time(s)").format(value=repr(r.want["value"]),
+                                                   expanded=want["expanded"],
+                                                   nodes=r.want["nodes"],
+                                                   evaluate=want["counts"].get("evaluate", 0))
 
 
 def test_work_on_hand_built_trees(student, tree_runs, blame):
     """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
-    check_runs("explore did not do the work of alpha-beta", tree_runs, _value_then_work,
-               hint=WORK_HINT, blame=blame, expected=alpha_beta_work)
+    check_runs(_("explore did not do the work of alpha-beta"), tree_runs, _value_then_work,
+               hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
 
 
 def test_work_on_positions(student, explore_runs, blame):
     """explore expands exactly the nodes alpha-beta expands on tic-tac-toe"""
-    check_runs("explore did not do the work of alpha-beta", explore_runs, _value_then_work,
-               hint=WORK_HINT, blame=blame, expected=alpha_beta_work)
+    check_runs(_("explore did not do the work of alpha-beta"), explore_runs, _value_then_work,
+               hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
 
 
 @functools.cache
@@ -859,19 +887,20 @@ def test_explore_leaves(student, blame):
     def judge(r, got):
         if not number(got) or got != r.want["value"]:
             side = r.search.game.board().getSide()
-            return (f"returned {short(got)}: a leaf is worth evaluate() from the view of "
-                    f"the player to move (player {side} here)")
+            return _("returned {value}: a leaf is worth evaluate() from the view of the player "
+                     "to move (player {side} here)").format(value=short(got), side=side)
         nodes = r.outcome.value["nodes"]
         if nodes != 0:
-            return f"counted {short(nodes)} expanded nodes at a leaf"
+            return _("counted {nodes} expanded nodes at a leaf").format(nodes=short(nodes))
         if r.record["counts"]["evaluate"] != 1:
-            return f"called evaluate {r.record['counts']['evaluate']} times, not once"
+            return _("called evaluate {count} times, not once").format(
+                count=r.record["counts"]["evaluate"])
         if r.record["counts"]["makeMove"]:
-            return "made a move from a leaf: a decided game is never searched further"
+            return _("made a move from a leaf: a decided game is never searched further")
         return None
-    check_runs("explore got a leaf wrong", run(student, leaf_searches()), judge, blame=blame,
-               hint="at depth <= 0 or without moves: return evaluate() if player 1 is to move, "
-                    "-evaluate() if player 2 is")
+    check_runs(_("explore got a leaf wrong"), run(student, leaf_searches()), judge, blame=blame,
+               hint=_("at depth <= 0 or without moves: return evaluate() if player 1 is to move, "
+                    "-evaluate() if player 2 is"))
 
 
 @functools.cache
@@ -884,22 +913,22 @@ def depth_searches():
 
 def test_depth_limit(student, blame):
     """explore looks exactly `depth` half-moves ahead and evaluates only there (or at decided games)"""
-    def judge(r, _):
+    def judge(r, _answer):
         got, depth = r.record, r.search.args[0]
         if got["max_ply"] > depth:
-            return (f"made moves {got['max_ply']} half-moves deep with depth {depth}: "
-                    "the depth limit is off by one")
+            return _("made moves {plies} half-moves deep with depth {depth}: the depth limit "
+                     "is off by one").format(plies=got["max_ply"], depth=depth)
         above = sorted(p for p in got["open_evaluate_plies"] if p < depth)
         if above:
-            return (f"called evaluate on an undecided position {above[0]} half-move(s) below "
-                    f"the root, above the depth limit {depth}")
+            return _("called evaluate on an undecided position {plies} half-move(s) below the "
+                     "root, above the depth limit {depth}").format(plies=above[0], depth=depth)
         if not got["counts"]["makeMove"] and r.want_record["counts"]["makeMove"]:
-            return "made no move at all: nothing was searched"
+            return _("made no move at all: nothing was searched")
         return None
-    check_runs("explore did not respect its depth limit", run(student, depth_searches()),
+    check_runs(_("explore did not respect its depth limit"), run(student, depth_searches()),
                judge, blame=blame, records=True,
-               hint="depth counts the half-moves still to look ahead: evaluate when it "
-                    "reaches 0, and only then (or when there are no moves)")
+               hint=_("depth counts the half-moves still to look ahead: evaluate when it "
+                    "reaches 0, and only then (or when there are no moves)"))
 
 
 WINDOWS = ((-1, 1), (0, 1), (-1, 0), (-15, -11), (11, 13), (-2, 2), (5, 30))
@@ -922,19 +951,19 @@ def test_fail_hard_windows(student, blame):
         if not number(got) or got != r.want["value"]:
             alpha, beta = r.search.args[1], r.search.args[2]
             inside = number(got) and alpha <= got <= beta
-            return f"returned {short(got)}" + ("" if inside else
-                                               f", outside the window [{alpha}, {beta}]")
+            return returned(got) + ("" if inside else _(", outside the window [{alpha}, "
+                                                        "{beta}]").format(alpha=alpha, beta=beta))
         return None
-    check_runs("explore returned the wrong value for a narrow window",
+    check_runs(_("explore returned the wrong value for a narrow window"),
                run(student, window_searches()), judge, blame=blame,
-               hint="fail-hard: return beta on a cut, and alpha (raised by better children) "
-                    "after the last move")
+               hint=_("fail-hard: return beta on a cut, and alpha (raised by better children) "
+                    "after the last move"))
 
 
 def test_board_is_restored(student, explore_runs, tree_runs, blame):
     """explore leaves the board exactly as it found it (make/undo discipline)"""
     judged = 0
-    with blame.judging("explore", "on a board of the grader's"):
+    with blame.judging("explore", _("on a board of the grader's")):
         for runs in (explore_runs, tree_runs):
             # The board's records are ours, so a search that raised is judged too. A
             # search that made no move shows nothing (a timeout or a crash is reported
@@ -943,19 +972,19 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
             # refused a move) is judged by the board's records as well.
             done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
             judged += len(done)
-            check_all("explore broke the make/undo discipline",
-                      cases(done, lambda r: "the board as it was, every move taken back"),
+            check_all(_("explore broke the make/undo discipline"),
+                      cases(done, lambda r: _("the board as it was, every move taken back")),
                       [mine if mine.answered else Outcome(
                           ok=True, value={"raised": mine.raised or mine.detail})
                        for mine in (r.mine for r in done)],
                       lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
-                      hint="every makeMove needs an undoMove of the same move before you "
-                           "return, on a cut too; take back the last move made first")
+                      hint=_("every makeMove needs an undoMove of the same move before you "
+                           "return, on a cut too; take back the last move made first"))
         if not judged:      # nothing searched, so nothing was shown to be restored
             first = explore_runs[0]
             require(first.outcome)
-            raise CheckFailed("no search made a move, so the make/undo discipline could not "
-                              "be checked", call=first.search.call,
+            raise CheckFailed(_("no search made a move, so the make/undo discipline could not "
+                              "be checked"), call=first.search.call,
                               position=first.search.game.text,
                               got=describe(first.mine), answer=stub_or_none(first.outcome))
 
@@ -968,10 +997,11 @@ def test_evaluated_moves_with_your_own_explore(student, blame):
         if reason:
             return reason
         nodes = {repr(e[1]): e[2] for e in got}
-        for _, m, n in r.want["moves"]:
+        for _value, m, n in r.want["moves"]:
             if nodes.get(repr(m)) != n:
-                return (f"reported {short(nodes.get(repr(m)))} nodes for move {m!r}; "
-                        f"alpha-beta expands {n}")
+                return _("reported {nodes} nodes for move {move}; alpha-beta expands "
+                         "{theirs}").format(nodes=short(nodes.get(repr(m))), move=repr(m),
+                                            theirs=n)
         return work_reason(r, counter=False) or discipline(r)
     check_runs("getEvaluatedMoves with your own explore did not do the work of alpha-beta",
                run(student, evaluated_searches()), judge, blame=blame,
