@@ -81,7 +81,8 @@ def test_nextstates():
     expected = [[38, 37, 35], [38, 37, 36], [38, 37, 30], [38, 37, 31], [38, 37, 39],
                 [38, 37, 40], [38, 37, 41]]
     check("nextstates(state)", state, expected, c4.nextstates(state))
-    assert state == before, _("nextstates changed the state it was given")
+    assert state == before, _("{function} changed the state it was given").format(
+        function="nextstates")
     state = [38, 31, 24, 17, 10, 3]                 # column 3 is full
     expected = [state + [cell] for cell in (35, 36, 37, 39, 40, 41)]
     check("nextstates(state)", state, expected, c4.nextstates(state))

@@ -132,7 +132,8 @@ def test_nextstates_in_cell_order():
     got = gt.nextstates(state)
     expected = [[4, 0, c] for c in (1, 2, 3, 5, 6, 7, 8)]
     assert got == expected, explain("nextstates([4, 0])", state, expected, got)
-    assert state == [4, 0], _("nextstates changed the state it was given")
+    assert state == [4, 0], _("{function} changed the state it was given").format(
+        function="nextstates")
 
 
 @pytest.mark.checks("nextstates")

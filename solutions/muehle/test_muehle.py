@@ -178,7 +178,8 @@ def test_next_states_mill_takes_any_when_all_in_mills():
 def test_next_states_keeps_its_input():
     state = [[0] * 24, [9, 9], 0]
     call(m.next_states, state, W)
-    assert state == [[0] * 24, [9, 9], 0], _("next_states changed the state it was given")
+    assert state == [[0] * 24, [9, 9], 0], _("{function} changed the state it was given").format(
+        function="next_states")
 
 
 # ------------------------------------------------------------------ the end of the game
