@@ -12,7 +12,10 @@ import traceback
 import pytest
 
 import muehle as m
+from kit_language import catalog
 from play import beside_numbers
+
+_ = catalog().gettext       # the course's language (kit_language.py)
 
 W, B = m.WHITE, m.BLACK
 
@@ -27,16 +30,17 @@ def make(white=(), black=(), hand=(0, 0), quiet=0):
     return (tuple(board), tuple(hand), quiet)
 
 
-STATE = ("a state is (board, in_hand, quiet): board[p] is point p (numbered on the "
-         "right; 0 empty, 1 WHITE, 2 BLACK), in_hand the stones still to place (WHITE, "
-         "BLACK), quiet the moves since the last placement or removal")
+STATE = _("a state is (board, in_hand, quiet): board[p] is point p (numbered on the right; 0 "
+          "empty, 1 WHITE, 2 BLACK), in_hand the stones still to place (WHITE, BLACK), quiet "
+          "the moves since the last placement or removal")
 
 
 def show(state, player):
     """The board with its point numbers beside it, whose move it is, and what the
     three parts of the state tuple are."""
-    return (f"{beside_numbers(m.draw_board(state))}\n"
-            f"{'WHITE' if player == W else 'BLACK'} to move; {STATE}")
+    return _("{board}\n{player} to move; {state}").format(
+        board=beside_numbers(m.draw_board(state)), player="WHITE" if player == W else "BLACK",
+        state=STATE)
 
 
 def shown(value):
@@ -44,14 +48,15 @@ def shown(value):
     try:
         board, hand, quiet = value
         if len(board) == 24 and len(hand) == 2:
-            return f"the state\n{beside_numbers(m.draw_board(value))}"
+            return _("the state\n{board}").format(board=beside_numbers(m.draw_board(value)))
     except (TypeError, ValueError):
         pass
     return repr(value)
 
 
 def explain(call, state, player, expected, got):
-    return f"{call} on\n{show(state, player)}\nexpected {expected!r}, got {shown(got)}"
+    return _("{call} on\n{board}\nexpected {expected}, got {got}").format(
+        call=call, board=show(state, player), expected=repr(expected), got=shown(got))
 
 
 def call(function, *args):
@@ -67,8 +72,9 @@ def call(function, *args):
             last = last.tb_next
         stub = last.tb_frame.f_code.co_qualname.split(".")[0]    # memoize.<locals>.f_memoized
         if stub != function.__name__:
-            raise AssertionError(f"{function.__name__} uses {stub}, which is not implemented "
-                                 f"yet: write {stub} first (line {line})") from None
+            raise AssertionError(_("{function} uses {stub}, which is not implemented yet: "
+                                   "write {stub} first (line {line})").format(
+                function=function.__name__, stub=stub, line=line)) from None
         raise
 
 
@@ -92,7 +98,8 @@ def test_to_tuple():
     got = call(m.to_tuple, state)
     want = ((0,) * 23 + (2,), (4, 5), 3)
     assert got == want and type(got[0]) is tuple and type(got[1]) is tuple, \
-        f"to_tuple({state!r})\nexpected {want!r}, got {got!r}"
+        _("{call}\nexpected {expected}, got {got}").format(
+            call=f"to_tuple({state!r})", expected=repr(want), got=repr(got))
 
 
 @pytest.mark.checks("to_list")
@@ -100,16 +107,19 @@ def test_to_list_makes_fresh_lists():
     state = ((0,) * 23 + (1,), (4, 5), 3)
     got = call(m.to_list, state)
     assert got == [[0] * 23 + [1], [4, 5], 3] and type(got[0]) is list \
-        and type(got[1]) is list, f"to_list(state) returned {got!r}"
+        and type(got[1]) is list, _("{call} returned {got}").format(call="to_list(state)",
+                                                                    got=repr(got))
     again = call(m.to_list, got)
     again[0][0] = 2
-    assert got[0][0] == 0, "to_list(state) of a list-form state must build new lists"
+    assert got[0][0] == 0, _("{call} of a list-form state must build new lists").format(
+        call="to_list(state)")
 
 
 @pytest.mark.checks("opponent")
 def test_opponent():
     got = (call(m.opponent, W), call(m.opponent, B))
-    assert got == (B, W), f"opponent(WHITE), opponent(BLACK) gave {got!r}, expected (2, 1)"
+    assert got == (B, W), _("{call} gave {got}, expected {expected}").format(
+        call="opponent(WHITE), opponent(BLACK)", got=repr(got), expected=(2, 1))
 
 
 # ------------------------------------------------------------------ the rules
@@ -119,7 +129,7 @@ def test_next_states_first_move_places_anywhere():
     got = call(m.next_states, start, W)
     assert len(got) == 24, explain("len(next_states(start, WHITE))", start, W, 24, len(got))
     assert all(list(s[1]) == [8, 9] and s[2] == 0 for s in got), \
-        "after placing, WHITE has 8 stones in hand and the quiet counter is 0"
+        _("after placing, WHITE has 8 stones in hand and the quiet counter is 0")
 
 
 @pytest.mark.checks("next_states")
@@ -130,8 +140,9 @@ def test_next_states_slides_along_lines():
             after(state, W, (16, 0), (19, 1)), after(state, W, (20, 0), (13, 1)),
             after(state, W, (20, 0), (19, 1)), after(state, W, (10, 0), (11, 1))}
     assert boards(got) == want and len(got) == 6, \
-        explain("next_states(state, WHITE)", state, W, f"{len(want)} slides", len(got))
-    assert all(s[2] == 8 for s in got), "a slide without removal adds 1 to the quiet counter"
+        explain("next_states(state, WHITE)", state, W,
+                _("{count} slides").format(count=len(want)), len(got))
+    assert all(s[2] == 8 for s in got), _("a slide without removal adds 1 to the quiet counter")
 
 
 @pytest.mark.checks("next_states")
@@ -148,9 +159,9 @@ def test_next_states_mill_spares_stones_in_mills():
     got = call(m.next_states, state, W)
     closing = [s for s in got if s[0][2] == W]
     assert boards(closing) == {after(state, W, (2, W), (9, 0))}, explain(
-        "next_states(state, WHITE), the moves that place on 2", state, W,
-        "one successor, with 9 removed", sorted(tuple(p for p in range(24) if s[0][p] == B)
-                                                 for s in closing))
+        _("{call}, the moves that place on 2").format(call="next_states(state, WHITE)"), state,
+        W, _("one successor, with 9 removed"),
+        sorted(tuple(p for p in range(24) if s[0][p] == B) for s in closing))
 
 
 @pytest.mark.checks("next_states")
@@ -158,15 +169,17 @@ def test_next_states_mill_takes_any_when_all_in_mills():
     state = make(white=(0, 1), black=(3, 4, 5), hand=(1, 0))
     got = call(m.next_states, state, W)
     closing = [s for s in got if s[0][2] == W]
-    assert len(closing) == 3, explain("next_states(state, WHITE), the moves that place on 2",
-                                      state, W, "3 successors (remove 3, 4 or 5)", len(closing))
+    assert len(closing) == 3, explain(
+        _("{call}, the moves that place on 2").format(call="next_states(state, WHITE)"), state,
+        W, _("3 successors (remove 3, 4 or 5)"), len(closing))
 
 
 @pytest.mark.checks("next_states")
 def test_next_states_keeps_its_input():
     state = [[0] * 24, [9, 9], 0]
     call(m.next_states, state, W)
-    assert state == [[0] * 24, [9, 9], 0], "next_states changed the state it was given"
+    assert state == [[0] * 24, [9, 9], 0], _("{function} changed the state it was given").format(
+        function="next_states")
 
 
 # ------------------------------------------------------------------ the end of the game
@@ -221,11 +234,14 @@ def test_memoize_calls_once_per_arguments():
     g = call(m.memoize, f)
     got = [g(5, 3, 1), g(5, 3, 1), g(5, 3, 2), g(3, 5, 1), g(5, 3, 2)]
     want = [102, 102, 202, 98, 202]
-    assert got == want, f"the memoised function returned {got}, expected {want}"
+    assert got == want, _("the memoised function returned {got}, expected {expected}").format(
+        got=got, expected=want)
     assert calls == [(5, 3, 1), (5, 3, 2), (3, 5, 1)], \
-        f"f was called with {calls}, expected [(5, 3, 1), (5, 3, 2), (3, 5, 1)]"
+        _("f was called with {calls}, expected {expected}").format(
+            calls=calls, expected=[(5, 3, 1), (5, 3, 2), (3, 5, 1)])
     assert g.cache == {(5, 3, 1): 102, (5, 3, 2): 202, (3, 5, 1): 98}, \
-        f"g.cache is {g.cache!r}: the key is args, the tuple of all the arguments"
+        _("{cache} is {got}: the key is args, the tuple of all the arguments").format(
+            cache="g.cache", got=repr(g.cache))
 
 
 @pytest.fixture(autouse=True)
@@ -253,7 +269,8 @@ def test_value_minimax(state, player, depth, expected):
     assert got == expected, explain(f"value_minimax(state, player, {depth})", state, player,
                                     expected, got)
     assert (state, player, depth) in m.value_minimax.cache, \
-        "value_minimax.cache has no entry (state, player, depth): is it decorated with @memoize?"
+        _("{cache} has no entry {key}: is it decorated with {decorator}?").format(
+            cache="value_minimax.cache", key="(state, player, depth)", decorator="@memoize")
 
 
 @pytest.mark.checks("best_move_minimax")
@@ -261,7 +278,7 @@ def test_best_move_minimax_closes_the_mill():
     value, successor = call(m.best_move_minimax, MILL_NOW, W, 1, random.Random(1))
     assert value == 0 and successor[0][2] == W and successor[0][9] == m.EMPTY, \
         explain("best_move_minimax(state, WHITE, 1)", MILL_NOW, W,
-                "(0, the move that places on 2 and removes 9)", (value, successor))
+                _("(0, the move that places on 2 and removes 9)"), (value, successor))
 
 
 @pytest.mark.checks("best_move_minimax")
@@ -270,7 +287,7 @@ def test_best_move_minimax_finds_the_one_best_slide():
     value, successor = call(m.best_move_minimax, MOVING, W, 1, random.Random(1))
     assert value == -15 / 128 and successor[0][19] == W and successor[0][20] == m.EMPTY, \
         explain("best_move_minimax(state, WHITE, 1)", MOVING, W,
-                "(-15/128, the move 20 -> 19)", (value, successor))
+                _("(-15/128, the move {move})").format(move="20 -> 19"), (value, successor))
 
 
 @pytest.mark.checks("best_move_minimax")
@@ -278,7 +295,8 @@ def test_best_move_minimax_varies_among_equal_moves():
     start = m.initial_state()
     seen = {tuple(call(m.best_move_minimax, start, W, 1, random.Random(seed))[1][0])
             for seed in range(12)}
-    assert len(seen) > 1, "all 24 first moves are equally good at depth 1: choose with rng.choice"
+    assert len(seen) > 1, \
+        _("all 24 first moves are equally good at depth 1: choose with rng.choice")
 
 
 @pytest.mark.checks("value_ab")
@@ -287,15 +305,17 @@ def test_value_ab_equals_minimax_and_caches_the_window():
     assert got == -16 / 128, explain("value_ab(state, WHITE, -1, 1, 2)", MOVING, W,
                                      -16 / 128, got)
     assert m.AB_CACHE.get((MOVING, W, 2)) == (-16 / 128, -1, 1), \
-        f"AB_CACHE[(state, WHITE, 2)] is {m.AB_CACHE.get((MOVING, W, 2))!r}"
+        _("{entry} is {got}").format(entry="AB_CACHE[(state, WHITE, 2)]",
+                                     got=repr(m.AB_CACHE.get((MOVING, W, 2))))
 
 
 @pytest.mark.checks("value_ab")
 def test_value_ab_does_not_reuse_a_narrow_window():
     m.AB_CACHE[(MOVING, W, 2)] = (0.5, 0.25, 0.75)
     got = call(m.value_ab, MOVING, W, -1, 1, 2)
-    assert got == -16 / 128, ("a value cached for the window (1/4, 3/4) was reused for the "
-                              f"window (-1, 1): got {got!r}, expected {-16 / 128!r}")
+    assert got == -16 / 128, _("a value cached for the window {narrow} was reused for the "
+                               "window {wide}: got {got}, expected {expected}").format(
+        narrow="(1/4, 3/4)", wide="(-1, 1)", got=repr(got), expected=repr(-16 / 128))
 
 
 @pytest.mark.checks("get_order_value")
@@ -303,7 +323,8 @@ def test_get_order_value():
     m.AB_CACHE[(MOVING, W, 1)] = (3 / 128, -1, 1)
     m.AB_CACHE[(MOVING, W, 2)] = (5 / 128, -1, 1)
     got = (call(m.get_order_value, MOVING, W, 2), call(m.get_order_value, MOVING, B, 2))
-    assert got == (3 / 128, 0), f"get_order_value gave {got!r}, expected {(3 / 128, 0)!r}"
+    assert got == (3 / 128, 0), _("{call} gave {got}, expected {expected}").format(
+        call="get_order_value", got=repr(got), expected=repr((3 / 128, 0)))
 
 
 @pytest.mark.checks("alpha_beta")
@@ -314,7 +335,7 @@ def test_alpha_beta_window(alpha, beta, check):
     got = call(m.alpha_beta, MOVING, W, alpha, beta, 2)
     ok = {"== v": got == -16 / 128, "== alpha": got == alpha, ">= beta": got >= beta}[check]
     assert ok, explain(f"alpha_beta(state, WHITE, {alpha}, {beta}, 2)", MOVING, W,
-                       f"a result {check} (v = -16/128)", got)
+                       _("a result {check} (v = -16/128)").format(check=check), got)
 
 
 @pytest.mark.checks("best_move_ab")
@@ -327,4 +348,5 @@ def test_best_move_ab(state, player, depth, expected):
                                       expected, value)
     successors = {call(m.to_tuple, s) for s in call(m.next_states, state, player)}
     assert call(m.to_tuple, successor) in successors, \
-        f"best_move_ab returned {successor!r}, which is not a successor"
+        _("{function} returned {got}, which is not a successor").format(
+            function="best_move_ab", got=repr(successor))

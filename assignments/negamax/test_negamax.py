@@ -13,6 +13,9 @@ import traceback
 import pytest
 
 import negamax as nm
+from kit_language import catalog
+
+_ = catalog().gettext       # the course's language (kit_language.py)
 
 INF = math.inf
 
@@ -34,8 +37,9 @@ def call(method, *args):
     except NotImplementedError as error:
         stub = traceback.extract_tb(error.__traceback__)[-1].name
         if stub != method.__name__:
-            raise AssertionError(f"{method.__name__} uses {stub}, which is not implemented "
-                                 f"yet: write {stub} first") from None
+            raise AssertionError(_("{method} uses {stub}, which is not implemented yet: "
+                                   "write {stub} first").format(method=method.__name__,
+                                                                stub=stub)) from None
         raise
 
 
@@ -62,7 +66,8 @@ class Tree:
         self.path.append(move)
 
     def undoMove(self, move):
-        assert self.path and self.path[-1] == move, "undoMove of a move that was not the last"
+        assert self.path and self.path[-1] == move, \
+            _("undoMove of a move that was not the last")
         self.path.pop()
 
     def evaluate(self):
@@ -75,8 +80,8 @@ class Tree:
 
 
 def on(game, method, got):
-    """The board, the call and its answer, for an assertion's message."""
-    return f"{method} on\n{shown(game)}\nreturned {got!r}"
+    """The board, the call and its answer: the placeholders of an assertion's message."""
+    return {"call": method, "board": shown(game), "got": repr(got)}
 
 
 @pytest.mark.checks("winner")
@@ -96,7 +101,8 @@ def on(game, method, got):
 def test_winner(rows, expected):
     game = board(*rows)
     got = call(game.winner)
-    assert got == expected, f"{on(game, 'winner()', got)}, expected {expected}"
+    assert got == expected, _("{call} on\n{board}\nreturned {got}, expected {expected}").format(
+        **on(game, "winner()", got), expected=expected)
 
 
 @pytest.mark.checks("evaluate")
@@ -109,8 +115,9 @@ def test_winner(rows, expected):
 def test_evaluate(rows, expected):
     game = board(*rows)
     got = call(game.evaluate)
-    assert got == expected, \
-        f"{on(game, 'evaluate()', got)}, expected {expected} (10 + the empty cells for a win)"
+    assert got == expected, _("{call} on\n{board}\nreturned {got}, expected {expected} (10 + "
+                              "the empty cells for a win)").format(
+        **on(game, "evaluate()", got), expected=expected)
 
 
 @pytest.mark.checks("getSide")
@@ -123,9 +130,9 @@ def test_evaluate(rows, expected):
 def test_get_side(rows, expected):
     game = board(*rows)
     got = call(game.getSide)
-    assert got == expected, \
-        f"{on(game, 'getSide()', got)}, expected {expected}: player 1 moves on an even " \
-        "number of marks"
+    assert got == expected, _("{call} on\n{board}\nreturned {got}, expected {expected}: player 1 "
+                              "moves on an even number of marks").format(
+        **on(game, "getSide()", got), expected=expected)
 
 
 @pytest.mark.checks("getMoves")
@@ -133,11 +140,12 @@ def test_get_moves():
     game = board("12.", ".1.", "2..")
     got = call(game.getMoves)
     assert got == [(2, 0), (0, 1), (2, 1), (1, 2), (2, 2)], \
-        f"{on(game, 'getMoves()', got)}: moves are (x, y), row by row from the top, " \
-        "left to right"
+        _("{call} on\n{board}\nreturned {got}: moves are (x, y), row by row from the top, "
+          "left to right").format(**on(game, "getMoves()", got))
     game = board("111", "22.", "...")
     got = call(game.getMoves)
-    assert got == [], f"{on(game, 'getMoves()', got)}: a won game has no moves"
+    assert got == [], _("{call} on\n{board}\nreturned {got}: a won game has no moves").format(
+        **on(game, "getMoves()", got))
 
 
 @pytest.mark.checks("makeMove")
@@ -146,7 +154,8 @@ def test_make_move():
     game.getSide = lambda: 2            # this test's own getSide: it checks makeMove alone
     call(game.makeMove, (2, 1))
     assert game.field == [[1, 0, 0], [0, 0, 2], [0, 0, 0]], \
-        f"makeMove((2, 1)) marks field[1][2] for player 2, got\n{shown(game)}"
+        _("{call} marks {cell} for player 2, got\n{board}").format(
+            call="makeMove((2, 1))", cell="field[1][2]", board=shown(game))
     with pytest.raises(ValueError):
         call(game.makeMove, (0, 0))     # taken: makeMove must refuse it
 
@@ -156,7 +165,8 @@ def test_undo_move():
     game = board("1..", "..2", "...")
     call(game.undoMove, (2, 1))
     assert game.field == [[1, 0, 0], [0, 0, 0], [0, 0, 0]], \
-        f"undoMove((2, 1)) empties field[1][2] again, got\n{shown(game)}"
+        _("{call} empties {cell} again, got\n{board}").format(
+            call="undoMove((2, 1))", cell="field[1][2]", board=shown(game))
     with pytest.raises(ValueError):
         call(game.undoMove, (1, 1))     # empty: undoMove must refuse it
 
@@ -166,13 +176,16 @@ def test_explore_on_a_textbook_tree():
     tree = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     searcher = nm.NegaMax(tree)
     got = call(searcher.explore, 2, -INF, INF)
-    assert got == 3, f"explore(2) returned {got!r}: the value of the tree is 3"
-    assert tree.path == [], f"explore must take back every move it makes, left {tree.path}"
+    assert got == 3, _("{call} returned {got}: the value of the tree is 3").format(
+        call="explore(2)", got=repr(got))
+    assert tree.path == [], _("explore must take back every move it makes, left {path}").format(
+        path=tree.path)
     assert searcher.treeNodeCounter == 4, \
-        f"alpha-beta expands 4 nodes here (the root and its three children), " \
-        f"counted {searcher.treeNodeCounter}"
+        _("alpha-beta expands 4 nodes here (the root and its three children), "
+          "counted {count}").format(count=searcher.treeNodeCounter)
     assert tree.evaluations == 7, \
-        f"alpha-beta evaluates 7 of the 9 leaves here, not {tree.evaluations}"
+        _("alpha-beta evaluates 7 of the 9 leaves here, not {count}").format(
+            count=tree.evaluations)
 
 
 @pytest.mark.checks("explore")
@@ -182,10 +195,11 @@ def test_explore_cuts_when_a_value_reaches_beta():
     tree = Tree([[3, 12, 8], [3, 4, 6], [14, 5, 3]])
     searcher = nm.NegaMax(tree)
     got = call(searcher.explore, 2, -INF, INF)
-    assert got == 3, f"explore(2) returned {got!r}: the value of the tree is 3"
+    assert got == 3, _("{call} returned {got}: the value of the tree is 3").format(
+        call="explore(2)", got=repr(got))
     assert tree.evaluations == 7, \
-        f"alpha-beta evaluates 7 of the 9 leaves here, not {tree.evaluations}: " \
-        "cut as soon as a child's value is >= beta, equal included"
+        _("alpha-beta evaluates 7 of the 9 leaves here, not {count}: cut as soon as a "
+          "child's value is >= beta, equal included").format(count=tree.evaluations)
 
 
 @pytest.mark.checks("explore")
@@ -193,23 +207,24 @@ def test_explore_leaf_is_seen_by_the_player_to_move():
     tree = Tree(14, first=2)            # a decided game: player 1 has won, player 2 to move
     got = call(nm.NegaMax(tree).explore, 3)
     assert got == -14, \
-        f"explore(3) returned {got!r} on a decided game that evaluate() scores 14 (player " \
-        "1 has won) with player 2 to move: for player 2 it is worth -14"
+        _("{call} returned {got} on a decided game that evaluate() scores 14 (player 1 has "
+          "won) with player 2 to move: for player 2 it is worth -14").format(
+            call="explore(3)", got=repr(got))
     tree = Tree([[5, 7], [-3]], first=2)
     got = call(nm.NegaMax(tree).explore, 0)
-    assert got == 0, f"explore(0) returned {got!r}: at depth 0 the value is evaluate(), " \
-                     "0 at this tree's root"
+    assert got == 0, _("{call} returned {got}: at depth 0 the value is evaluate(), 0 at this "
+                       "tree's root").format(call="explore(0)", got=repr(got))
 
 
 @pytest.mark.checks("explore")
 def test_explore_is_fail_hard():
     tree = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     got = call(nm.NegaMax(tree).explore, 2, 4, 9)
-    assert got == 4, f"explore(2, 4, 9) returned {got!r}: the value 3 is below alpha, so " \
-                     "fail-hard returns alpha, 4"
+    assert got == 4, _("{call} returned {got}: the value 3 is below alpha, so fail-hard "
+                       "returns alpha, 4").format(call="explore(2, 4, 9)", got=repr(got))
     got = call(nm.NegaMax(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])).explore, 2, -5, 1)
-    assert got == 1, f"explore(2, -5, 1) returned {got!r}: the value 3 is above beta, so " \
-                     "fail-hard returns beta, 1"
+    assert got == 1, _("{call} returned {got}: the value 3 is above beta, so fail-hard "
+                       "returns beta, 1").format(call="explore(2, -5, 1)", got=repr(got))
 
 
 @pytest.mark.checks("getEvaluatedMoves")
@@ -217,10 +232,12 @@ def test_evaluated_moves():
     tree = Tree([0, 0, -14, 0, 0], first=2)   # player 2 wins with move 2 (-14 for player 1)
     moves = call(nm.NegaMax(tree).getEvaluatedMoves, 1)
     assert [(v, m) for v, m, _ in moves] == [(14, 2), (0, 0), (0, 1), (0, 3), (0, 4)], \
-        f"getEvaluatedMoves(1) returned {moves!r} for player 2 on the leaves [0, 0, -14, 0, " \
-        "0]: the winning move 2 comes first with 14 (the value for the player who makes " \
-        "it: -explore of the child), and the ties keep getMoves order"
-    assert tree.path == [], f"every move must be taken back, left {tree.path}"
+        _("{call} returned {got} for player 2 on the leaves {leaves}: the winning move 2 "
+          "comes first with 14 (the value for the player who makes it: -explore of the "
+          "child), and the ties keep getMoves order").format(
+            call="getEvaluatedMoves(1)", got=repr(moves), leaves="[0, 0, -14, 0, 0]")
+    assert tree.path == [], _("every move must be taken back, left {path}").format(
+        path=tree.path)
 
 
 @pytest.mark.checks("getEvaluatedMoves")
@@ -228,11 +245,12 @@ def test_evaluated_moves_count_nodes_per_move():
     tree = Tree([[3, 12, 8], [3, 4, 6], [14, 5, 3]])
     moves = call(nm.NegaMax(tree).getEvaluatedMoves, 2)
     assert [(v, m) for v, m, _ in moves] == [(3, 0), (3, 1), (3, 2)], \
-        f"getEvaluatedMoves(2) returned {moves!r}: each move is searched with the full " \
-        "window, so three moves worth 3, in move order"
+        _("{call} returned {got}: each move is searched with the full window, so three "
+          "moves worth 3, in move order").format(call="getEvaluatedMoves(2)", got=repr(moves))
     assert [n for _, _, n in moves] == [1, 1, 1], \
-        f"getEvaluatedMoves(2) returned {moves!r}: one expanded node below each move " \
-        "(reset treeNodeCounter to 0 before each)"
+        _("{call} returned {got}: one expanded node below each move (reset "
+          "treeNodeCounter to 0 before each)").format(call="getEvaluatedMoves(2)",
+                                                      got=repr(moves))
 
 
 @pytest.mark.checks("getBestMove")
@@ -240,10 +258,12 @@ def test_best_move_chooses_among_equals():
     tree = Tree([0] * 9)
     picks = {call(nm.NegaMax(tree).getBestMove, 1, random.Random(seed)) for seed in range(60)}
     assert len(picks) > 1, \
-        f"getBestMove(1, rng) with nine moves worth 0 always returned {picks}: pick one of " \
-        "the equally best moves with rng.choice(bestMoves)"
+        _("{call} with nine moves worth 0 always returned {got}: pick one of the equally "
+          "best moves with {choice}").format(call="getBestMove(1, rng)", got=picks,
+                                             choice="rng.choice(bestMoves)")
     got = call(nm.NegaMax(Tree(14)).getBestMove, 2)
-    assert got is None, f"getBestMove(2) returned {got!r} on a decided game: it has no move"
+    assert got is None, _("{call} returned {got} on a decided game: it has no move").format(
+        call="getBestMove(2)", got=repr(got))
 
 
 @pytest.mark.checks("play")
@@ -258,8 +278,11 @@ def test_play_makes_the_move_get_best_move_chose():
     opponent.getBestMove = getBestMove
     move = call(opponent.play, rng)
     assert asked == [(2, rng)], \
-        f"play() asked getBestMove{tuple(asked[0]) if asked else '()'}: it asks " \
-        "getBestMove(self.depth, rng) once for its move"
-    assert move == 1, f"play() returned {move!r}, not the move getBestMove chose (1)"
+        _("{call} asked {asked}: it asks {expected} once for its move").format(
+            call="play()", asked=f"getBestMove{tuple(asked[0]) if asked else '()'}",
+            expected="getBestMove(self.depth, rng)")
+    assert move == 1, _("{call} returned {got}, not the move getBestMove chose (1)").format(
+        call="play()", got=repr(move))
     assert tree.path == [1], \
-        f"play() returned 1 but the moves on the board are {tree.path}: play makes its move"
+        _("{call} returned 1 but the moves on the board are {path}: play makes its "
+          "move").format(call="play()", path=tree.path)

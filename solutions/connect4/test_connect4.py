@@ -9,6 +9,9 @@ passing these is a start, not a guarantee.
 import pytest
 
 import connect4 as c4
+from kit_language import catalog
+
+_ = catalog().gettext       # the course's language (kit_language.py)
 
 COURSE_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
 # x wins with four on a diagonal running down to the right (cells 16, 24, 32, 40),
@@ -34,8 +37,9 @@ def board_of(state):
 
 
 def check(call, state, expected, got):
-    assert got == expected and type(got) is type(expected), (
-        f"{call} on the position\n{draw(state)}\nexpected {expected!r}, got {got!r}")
+    assert got == expected and type(got) is type(expected), _(
+        "{call} on the position\n{board}\nexpected {expected}, got {got}").format(
+            call=call, board=draw(state), expected=repr(expected), got=repr(got))
 
 
 @pytest.mark.checks("getBoard")
@@ -77,7 +81,8 @@ def test_nextstates():
     expected = [[38, 37, 35], [38, 37, 36], [38, 37, 30], [38, 37, 31], [38, 37, 39],
                 [38, 37, 40], [38, 37, 41]]
     check("nextstates(state)", state, expected, c4.nextstates(state))
-    assert state == before, "nextstates changed the state it was given"
+    assert state == before, _("{function} changed the state it was given").format(
+        function="nextstates")
     state = [38, 31, 24, 17, 10, 3]                 # column 3 is full
     expected = [state + [cell] for cell in (35, 36, 37, 39, 40, 41)]
     check("nextstates(state)", state, expected, c4.nextstates(state))
@@ -144,7 +149,8 @@ def test_minimize_blocks_on_the_course_notebooks_example():
     best, value = c4.minimize(COURSE_EXAMPLE, bremse=2, stats=stats)
     check("minimize(state, bremse=2)", COURSE_EXAMPLE, (COURSE_EXAMPLE + [41], -65), (best, value))
     assert stats.as_dict() == {"nodes": 43, "expanded": 7, "evaluations": 36,
-                               "prunings": 4}, f"the search counted {stats.as_dict()}"
+                               "prunings": 4}, \
+        _("the search counted {counts}").format(counts=stats.as_dict())
 
 
 @pytest.mark.checks("maximize")
@@ -153,7 +159,8 @@ def test_maximize_counts():
     result = c4.maximize([38, 37], bremse=2, stats=stats)
     check("maximize(state, bremse=2)", [38, 37], ([38, 37, 30], 0), result)
     assert stats.as_dict() == {"nodes": 39, "expanded": 8, "evaluations": 31,
-                               "prunings": 5}, f"the search counted {stats.as_dict()}"
+                               "prunings": 5}, \
+        _("the search counted {counts}").format(counts=stats.as_dict())
 
 
 @pytest.mark.checks("maximize")
@@ -167,13 +174,15 @@ def test_maximize_depth_zero_and_finished_game():
 def test_centre_first():
     children = [[35], [36], [37], [38], [39], [40], [41]]     # the successors of []
     columns = [child[-1] % 7 for child in c4.centre_first(children)]
-    check("centre_first(successors of [])", [], [3, 2, 4, 1, 5, 0, 6], columns)
+    check(_("{function}(successors of {state})").format(function="centre_first", state=[]),
+          [], [3, 2, 4, 1, 5, 0, 6], columns)
 
 
 @pytest.mark.checks("shallow_order")
 def test_shallow_order():
     ordered = c4.shallow_order(c4.nextstates(COURSE_EXAMPLE), 1)
-    check("shallow_order(nextstates(state), 1) (last cells)", COURSE_EXAMPLE,
+    check(_("{call} (last cells)").format(call="shallow_order(nextstates(state), 1)"),
+          COURSE_EXAMPLE,
           [41, 35, 36, 9, 25, 33], [child[-1] for child in ordered])
 
 
@@ -183,7 +192,7 @@ def test_book_move():
     check("book_move([38, 31])", [38, 31], None, c4.book_move([38, 31]))
     book = {(36,): [36, 38]}
     check("book_move([36], book)", [36], [36, 38], c4.book_move([36], book))
-    assert c4.book_move([36], book) is not book[(36,)], "book_move must return a new list"
+    assert c4.book_move([36], book) is not book[(36,)], _("book_move must return a new list")
 
 
 @pytest.mark.checks("iterative_deepening")
@@ -199,7 +208,8 @@ def test_iterative_deepening_with_a_fake_clock():
     readings = iter(range(0, 10 ** 6, 1))
     best, value, bremse = c4.iterative_deepening(COURSE_EXAMPLE, 50,
                                                  clock=lambda: float(next(readings)))
-    assert 1 <= bremse < 4, f"a budget of 50 clock ticks allowed depth {bremse}"
+    assert 1 <= bremse < 4, _("a budget of 50 clock ticks allowed depth {bremse}").format(
+        bremse=bremse)
     assert best in c4.nextstates(COURSE_EXAMPLE)
 
 
@@ -212,7 +222,8 @@ def test_play_game():
 @pytest.mark.checks("tournament")
 def test_tournament():
     result = c4.tournament(c4.evaluation, c4.evaluation_b, [(38,)], 1)
-    assert len(result["games"]) == 2, "one opening gives two games"
+    assert len(result["games"]) == 2, _("one opening gives two games")
     expected = {"A": {"wins": 1, "draws": 0, "losses": 1, "points": 1.0},
                 "B": {"wins": 1, "draws": 0, "losses": 1, "points": 1.0}}
-    assert result["table"] == expected, f"table {result['table']}, expected {expected}"
+    assert result["table"] == expected, _("table {table}, expected {expected}").format(
+        table=result["table"], expected=expected)

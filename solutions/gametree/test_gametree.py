@@ -13,6 +13,9 @@ and evaluate, so passing these is a start, not a guarantee.
 import pytest
 
 import gametree as gt
+from kit_language import catalog
+
+_ = catalog().gettext       # the course's language (kit_language.py)
 
 inf = float("inf")
 
@@ -41,7 +44,8 @@ class GivenLines:
 
     def __repr__(self):
         lines = sorted(map(sorted, self.lines))
-        return f"a {self.width} x {self.height} board with the lines {lines}"
+        return _("a {width} x {height} board with the lines {lines}").format(
+            width=self.width, height=self.height, lines=lines)
 
 
 TICTACTOE_GIVEN = GivenLines(3, 3, TICTACTOE_LINES)
@@ -55,7 +59,8 @@ SOME_4X4 = GivenLines(4, 4, [{0, 1, 2}, {1, 2, 3}, {4, 5, 6}, {5, 6, 7}, {8, 9, 
 
 
 def explain(call, state, expected, got, game=gt.TICTACTOE):
-    return f"{call} on\n{board(state, game)}\nexpected {expected!r}, got {got!r}"
+    return _("{call} on\n{board}\nexpected {expected}, got {got}").format(
+        call=call, board=board(state, game), expected=repr(expected), got=repr(got))
 
 
 class Tree:
@@ -95,8 +100,9 @@ def test_winning_lines_tictactoe():
     got = gt.winning_lines(gt.TICTACTOE)
     expected = {frozenset(s) for s in TICTACTOE_LINES}
     assert len(got) == 8 and {frozenset(line) for line in got} == expected, \
-        f"winning_lines(TICTACTOE): expected the 8 lines {sorted(map(sorted, expected))}, " \
-        f"got {got!r}"
+        _("{call}: expected the 8 lines {expected}, got {got}").format(
+            call="winning_lines(TICTACTOE)", expected=sorted(map(sorted, expected)),
+            got=repr(got))
 
 
 @pytest.mark.checks("winning_lines")
@@ -105,16 +111,19 @@ def test_winning_lines_tictactoe():
                          ids=["4x3", "4x4", "4x4 four in a row"])
 def test_winning_lines_count(game, count):
     got = gt.winning_lines(game)
-    assert len(got) == count, f"winning_lines({game}): expected {count} lines, got {len(got)}"
+    assert len(got) == count, _("{call}: expected {count} lines, got {got}").format(
+        call=f"winning_lines({game})", count=count, got=len(got))
 
 
 @pytest.mark.checks("winning_lines")
 def test_winning_lines_do_not_wrap():
     lines = {frozenset(line) for line in gt.winning_lines(gt.BOARD_4X3)}
     assert frozenset({2, 3, 4}) not in lines, \
-        "{2, 3, 4} is not a line on the 4 x 3 board: cell 4 starts the next row"
+        _("{line} is not a line on the 4 x 3 board: cell 4 starts the next row").format(
+            line="{2, 3, 4}")
     assert frozenset({1, 6, 11}) in lines and frozenset({3, 6, 9}) in lines, \
-        "both diagonal directions count: {1, 6, 11} and {3, 6, 9} are lines on 4 x 3"
+        _("both diagonal directions count: {line} and {other} are lines on 4 x 3").format(
+            line="{1, 6, 11}", other="{3, 6, 9}")
 
 
 @pytest.mark.checks("nextstates")
@@ -123,14 +132,16 @@ def test_nextstates_in_cell_order():
     got = gt.nextstates(state)
     expected = [[4, 0, c] for c in (1, 2, 3, 5, 6, 7, 8)]
     assert got == expected, explain("nextstates([4, 0])", state, expected, got)
-    assert state == [4, 0], "nextstates changed the state it was given"
+    assert state == [4, 0], _("{function} changed the state it was given").format(
+        function="nextstates")
 
 
 @pytest.mark.checks("nextstates")
 def test_nextstates_bigger_board():
     got = gt.nextstates([5], gt.BOARD_4X4)
     assert len(got) == 15 and got[0] == [5, 0] and got[-1] == [5, 15], \
-        f"nextstates([5], BOARD_4X4): expected 15 states from [5, 0] to [5, 15], got {got!r}"
+        _("{call}: expected 15 states from {first} to {last}, got {got}").format(
+            call="nextstates([5], BOARD_4X4)", first=[5, 0], last=[5, 15], got=repr(got))
 
 
 @pytest.mark.checks("evaluation")
@@ -146,7 +157,7 @@ def test_evaluation(state, game, expected):
     """On boards whose lines are given here: your evaluation alone is checked."""
     got = gt.evaluation(state, game)
     assert got == expected, explain("evaluation(state, game)", state, expected, got, game) + \
-        f"\n(the game is {game!r})"
+        "\n" + _("(the game is {game})").format(game=repr(game))
 
 
 # The values terminal_test gets from evaluation here (this file's, not yours):
@@ -157,7 +168,8 @@ VALUES = {(0, 3, 1, 4, 2): 1, (0, 3, 1, 4): 0, (0, 1, 2, 4, 3, 5, 7, 6, 8): 0, (
 
 def given_evaluation(state, game=gt.TICTACTOE):
     assert tuple(state) in VALUES, \
-        f"terminal_test asked evaluation about {state!r}, not about the state it was given"
+        _("terminal_test asked evaluation about {state}, not about the state it was "
+          "given").format(state=repr(state))
     return VALUES[tuple(state)]
 
 
@@ -196,8 +208,10 @@ def test_maximize_counts_the_whole_tree():
     assert got == ([0, 4, 8, 2, 6], 1), explain("maximize(state)", [0, 4, 8, 2],
                                                 ([0, 4, 8, 2, 6], 1), got)
     expected = {"nodes": 178, "expanded": 90, "evaluations": 88, "prunings": 0}
-    assert stats.as_dict() == expected, f"SearchStats after maximize([0, 4, 8, 2]): " \
-        f"expected {expected}, got {stats.as_dict()}"
+    assert stats.as_dict() == expected, _("SearchStats after {call}: expected {expected}, "
+                                          "got {got}").format(call="maximize([0, 4, 8, 2])",
+                                                              expected=expected,
+                                                              got=stats.as_dict())
 
 
 def three_ply_tree():
@@ -210,9 +224,11 @@ def three_ply_tree():
 @pytest.mark.checks("maximize")
 def test_maximize_asks_the_game():
     got = gt.maximize("A", three_ply_tree())
-    assert got == ("B1", 3), "maximize('A', game) on A -> B1 (min of 3, 5), B2 (min of " \
-        f"2, 9), leaves c1..c4: expected ('B1', 3), got {got!r} (are leaves found with " \
-        "game.terminal_test?)"
+    assert got == ("B1", 3), _("{call} on {tree}: expected {expected}, got {got} (are leaves "
+                               "found with game.terminal_test?)").format(
+        call="maximize('A', game)", tree=_("A -> B1 (min of 3, 5), B2 (min of 2, 9), leaves "
+                                           "c1..c4"),
+        expected=repr(("B1", 3)), got=repr(got))
 
 
 @pytest.mark.checks("minimize")
@@ -228,8 +244,9 @@ def test_minimize_textbook_tree():
     tree = textbook_tree()
     tree.children = {"A": ["B", "C"], "B": ["b1", "b2"], "C": ["c1"]}
     got = gt.minimize("A", tree)
-    assert got == ("C", 2), f"minimize('A') on A -> B (max of 3, 12), C (max of 2): " \
-        f"expected ('C', 2), got {got!r}"
+    assert got == ("C", 2), _("{call} on {tree}: expected {expected}, got {got}").format(
+        call="minimize('A')", tree=_("A -> B (max of 3, 12), C (max of 2)"),
+        expected=repr(("C", 2)), got=repr(got))
 
 
 # ------------------------------------------------------------------ alpha-beta
@@ -238,20 +255,25 @@ def test_alphabeta_textbook_tree_prunes():
     tree = textbook_tree()
     stats = gt.SearchStats()
     got = gt.maximize_ab("A", -inf, inf, inf, tree, stats)
-    assert got == ("B", 3), f"maximize_ab('A', ...) on the textbook tree: expected ('B', 3), " \
-        f"got {got!r}"
+    assert got == ("B", 3), _("{call} on the textbook tree: expected {expected}, got "
+                              "{got}").format(call="maximize_ab('A', ...)",
+                                              expected=repr(("B", 3)), got=repr(got))
     assert tree.evaluated == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"], \
-        f"evaluated {tree.evaluated}: after c1 = 2 <= alpha = 3, C is cut (c2, c3 skipped)"
+        _("evaluated {evaluated}: after {cut}, C is cut (c2, c3 skipped)").format(
+            evaluated=tree.evaluated, cut="c1 = 2 <= alpha = 3")
     expected = {"nodes": 11, "expanded": 4, "evaluations": 7, "prunings": 2}
-    assert stats.as_dict() == expected, f"expected {expected}, got {stats.as_dict()}"
+    assert stats.as_dict() == expected, _("expected {expected}, got {got}").format(
+        expected=expected, got=stats.as_dict())
 
 
 @pytest.mark.checks("maximize_ab")
 def test_maximize_ab_asks_the_game():
     got = gt.maximize_ab("A", -inf, inf, inf, three_ply_tree())
-    assert got == ("B1", 3), "maximize_ab('A', -inf, inf, inf, game) on A -> B1 (min of " \
-        f"3, 5), B2 (min of 2, 9), leaves c1..c4: expected ('B1', 3), got {got!r} (are " \
-        "leaves found with game.terminal_test?)"
+    assert got == ("B1", 3), _("{call} on {tree}: expected {expected}, got {got} (are leaves "
+                               "found with game.terminal_test?)").format(
+        call="maximize_ab('A', -inf, inf, inf, game)",
+        tree=_("A -> B1 (min of 3, 5), B2 (min of 2, 9), leaves c1..c4"),
+        expected=repr(("B1", 3)), got=repr(got))
 
 
 @pytest.mark.checks("maximize_ab")
@@ -260,20 +282,23 @@ def test_alphabeta_tictactoe_counts():
     got = gt.maximize_ab([], -inf, inf, inf, gt.TICTACTOE, stats)
     assert got == ([0], 0), explain("maximize_ab([], -inf, inf, inf)", [], ([0], 0), got)
     expected = {"nodes": 18297, "expanded": 10967, "evaluations": 7330, "prunings": 8180}
-    assert stats.as_dict() == expected, f"expected {expected}, got {stats.as_dict()}"
+    assert stats.as_dict() == expected, _("expected {expected}, got {got}").format(
+        expected=expected, got=stats.as_dict())
 
 
 @pytest.mark.checks("maximize_ab")
 def test_alphabeta_depth_limit():
     stats = gt.SearchStats()
     got = gt.maximize_ab([0, 4], -inf, inf, 0, stats=stats)
-    assert got == (None, 0), "bremse=0 evaluates the state itself: expected (None, 0), " \
-        f"got {got!r}"
+    assert got == (None, 0), _("{bremse} evaluates the state itself: expected {expected}, "
+                               "got {got}").format(bremse="bremse=0",
+                                                   expected=repr((None, 0)), got=repr(got))
     stats.reset()
     gt.maximize_ab([], -inf, inf, 1, stats=stats)
     assert (stats.nodes, stats.expanded, stats.evaluations) == (10, 1, 9), \
-        "bremse=1 on the empty board expands it and evaluates its 9 children: expected " \
-        f"nodes 10, expanded 1, evaluations 9, got {stats.as_dict()}"
+        _("{bremse} on the empty board expands it and evaluates its 9 children: expected "
+          "nodes 10, expanded 1, evaluations 9, got {got}").format(bremse="bremse=1",
+                                                                    got=stats.as_dict())
 
 
 @pytest.mark.checks("minimize_ab")
@@ -281,7 +306,8 @@ def test_minimize_ab_stops_at_a_won_game():
     stats = gt.SearchStats()
     got = gt.minimize_ab([0, 3, 1, 4, 2], -inf, inf, 5, stats=stats)
     assert got == (None, 1) and stats.nodes == 1, \
-        f"x has already won: expected (None, 1) after 1 node, got {got!r} after {stats.nodes}"
+        _("x has already won: expected {expected} after 1 node, got {got} after "
+          "{nodes}").format(expected=repr((None, 1)), got=repr(got), nodes=stats.nodes)
 
 
 @pytest.mark.checks("minimize_ab")
@@ -294,26 +320,31 @@ def test_minimize_ab_blocks():
 # ------------------------------------------------------------------ player and book
 @pytest.mark.checks("computer_move")
 def test_computer_move_for_both_sides():
-    assert gt.computer_move([0, 3, 1, 4]) == [0, 3, 1, 4, 2], "x to move: take the win"
-    assert gt.computer_move([0, 3, 1]) == [0, 3, 1, 2], "o to move: every move loses, so the first child in order"
-    assert gt.computer_move([]) == [0], "the computer may begin (x): first best move is [0]"
+    assert gt.computer_move([0, 3, 1, 4]) == [0, 3, 1, 4, 2], _("x to move: take the win")
+    assert gt.computer_move([0, 3, 1]) == [0, 3, 1, 2], \
+        _("o to move: every move loses, so the first child in order")
+    assert gt.computer_move([]) == [0], \
+        _("the computer may begin (x): first best move is {move}").format(move=[0])
 
 
 @pytest.mark.checks("computer_move")
 def test_computer_move_uses_a_book():
     book = {(): [8]}
-    assert gt.computer_move([], book=book) == [8], "with a book entry, play the book's move"
+    assert gt.computer_move([], book=book) == [8], _("with a book entry, play the book's move")
 
 
 @pytest.mark.checks("opening_book_4x4")
 def test_opening_book_shape():
     book = gt.opening_book_4x4()
-    assert isinstance(book, dict) and () in book, "the book is a dict with an entry for ()"
+    assert isinstance(book, dict) and () in book, \
+        _("the book is a dict with an entry for {key}").format(key=())
     for cell in range(16):
-        assert (cell,) in book, f"the book needs an answer for o after x played {cell}"
+        assert (cell,) in book, \
+            _("the book needs an answer for o after x played {cell}").format(cell=cell)
     for key, value in book.items():
         assert value[:-1] == list(key) and value[-1] not in key, \
-            f"book[{key}] = {value} does not add one free cell to the state"
+            _("{entry} does not add one free cell to the state").format(
+                entry=f"book[{key}] = {value}")
 
 
 @pytest.mark.checks("solve")
@@ -330,8 +361,10 @@ def test_solve(state, game, expected):
 def test_solve_first_moves_on_4x3():
     got = [gt.solve([cell], gt.BOARD_4X3) for cell in range(12)]
     expected = [1, 1, 1, 1, -1, 1, 1, -1, 1, 1, 1, 1]
-    assert got == expected, "solve([cell], BOARD_4X3) for every first move of x: x wins " \
-        f"after all of them except 4 and 7 (o answers 5 or 6): expected {expected}, got {got}"
+    assert got == expected, _("{call} for every first move of x: x wins after all of them "
+                              "except 4 and 7 (o answers 5 or 6): expected {expected}, got "
+                              "{got}").format(call="solve([cell], BOARD_4X3)",
+                                              expected=expected, got=got)
 
 
 @pytest.mark.checks("solve")
@@ -342,5 +375,6 @@ def test_solve_with_one_table_again_and_again():
     states = [[4], [0, 1, 4], [4, 1, 0], [5, 8, 6, 0], [4], [0, 1, 4], [5, 8, 6, 0]]
     got = [gt.solve(state, gt.BOARD_4X3, table) for state in states]
     expected = [-1, 1, 1, 1, -1, 1, 1]
-    assert got == expected, "solve on 4 x 3 with one table passed to every call: the " \
-        f"table must stay right for later calls: expected {expected}, got {got}"
+    assert got == expected, _("solve on 4 x 3 with one table passed to every call: the table "
+                              "must stay right for later calls: expected {expected}, got "
+                              "{got}").format(expected=expected, got=got)

@@ -2,6 +2,7 @@
 catalogs complete, current and compiled, and `make check` speaking the course's
 language unless the student picks another."""
 
+import ast
 import functools
 import gettext
 import importlib.util
@@ -404,3 +405,34 @@ def test_the_release_writes_the_readme_in_the_courses_language(language, title, 
     assert translated.startswith(title + "\n\n"), translated[:80]
     kept = [block for _, block in i18n.markdown_blocks(english) if block in translated]
     assert len(kept) == 1 and kept[0].startswith("- *Deutsch:*"), kept
+
+
+# ------------------------------------------------------------ the public tests' words
+def untranslated(message):
+    """The parts of a failure message written as English text in the code: an f-string
+    or a literal with words, alone or joined with +, not passed through gettext."""
+    if isinstance(message, ast.BinOp) and isinstance(message.op, ast.Add):
+        return untranslated(message.left) + untranslated(message.right)
+    if isinstance(message, ast.JoinedStr) or (
+            isinstance(message, ast.Constant) and isinstance(message.value, str)
+            and re.search(r"[A-Za-z]{2}", message.value)):
+        return [ast.unparse(message)]
+    return []
+
+
+@pytest.mark.parametrize("name", WITH_GLOSSARY)
+def test_every_public_test_says_its_failures_through_gettext(name):
+    """A sentence the student reads in a failing public test (an assert's message, an
+    AssertionError or pytest.fail) goes through the catalog (kit_language.catalog)."""
+    path = ROOT / "solutions" / name / f"test_{name}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    assert "catalog" in calls, f"{path.name} never asks kit_language.catalog() for its words"
+    english = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            english += untranslated(node.msg)
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) in (
+                "AssertionError", "pytest.fail") and node.args:
+            english += untranslated(node.args[0])
+    assert not english, f"{path.name}: failure texts not passed through _(): {english}"
