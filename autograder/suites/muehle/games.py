@@ -41,6 +41,7 @@ import random
 from autograder.grading.checks import short
 from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
+from autograder.i18n import grader_text as _
 from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
 
@@ -156,23 +157,23 @@ class Watch:
     def _position(self, name, state, player, either_player=False):
         s = as_state(state)
         if s is None:
-            self.handout.refuse(f"{name}: {short(state, 80)} is not a state "
-                                "[board, in_hand, quiet]")
+            self.handout.refuse(_("{function}: {value} is not a state [board, in_hand, "
+                                  "quiet]").format(function=name, value=short(state, 80)))
         if player not in (W, B):
-            self.handout.refuse(f"{name}: {short(player, 40)} is not a player "
-                                "(WHITE or BLACK)")
+            self.handout.refuse(_("{function}: {value} is not a player (WHITE or "
+                                  "BLACK)").format(function=name, value=short(player, 40)))
         key = (s, player)
         if key not in self.handout.given:
             if either_player and s in self.seen:     # the heuristic: either player
                 self.handout.log.append((name, key))
                 return s
             if s in self.seen:
-                self.handout.refuse(f"{name} was asked about a position with the wrong "
-                                    "player to move")
-            self.handout.refuse(f"{name} was asked about a position that next_states did "
-                                "not hand out in this check: the grader replaces next_states, "
-                                "finished, utility and heuristic while it checks a search, so "
-                                "call them by the module's names")
+                self.handout.refuse(_("{function} was asked about a position with the wrong "
+                                      "player to move").format(function=name))
+            self.handout.refuse(_("{function} was asked about a position that next_states did "
+                                  "not hand out in this check: the grader replaces next_states, "
+                                  "finished, utility and heuristic while it checks a search, so "
+                                  "call them by the module's names").format(function=name))
         self.handout.ask(name, key)
         return s
 
@@ -254,12 +255,12 @@ class MinimaxValues:
 
     def __call__(self, state, player, depth):
         if type(state) is not tuple or type(state[0]) is not tuple:
-            raise TypeError("value_minimax needs the state in tuple form (to_tuple): "
-                            "it is the key of its cache")
+            raise TypeError(_("value_minimax needs the state in tuple form (to_tuple): "
+                              "it is the key of its cache"))
         key = (as_state(state), player, depth)
         if key not in self.table:
-            self.handout.refuse("value_minimax was asked about a position, player or depth "
-                                "that this check did not hand out")
+            self.handout.refuse(_("value_minimax was asked about a position, player or depth "
+                                  "that this check did not hand out"))
         return self.table[key]
 
 
@@ -275,10 +276,12 @@ class Recorder:
     def __call__(self, state, player, alpha, beta, depth):
         s = as_state(state)
         if s is None:
-            raise TypeError(f"{self.name}: {short(state, 80)} is not a state")
+            raise TypeError(_("{function}: {value} is not a state").format(
+                function=self.name, value=short(state, 80)))
         if self.watch is not None and (s, player) not in self.watch.given:
-            self.watch.handout.refuse(f"{self.name} was asked about a position (or player) "
-                                      "that next_states did not hand out in this check")
+            self.watch.handout.refuse(_("{function} was asked about a position (or player) "
+                                        "that next_states did not hand out in this check").format(
+                function=self.name))
         self.calls.append((s, player, alpha, beta, depth))
         return self.answer(s, player, alpha, beta, depth)
 
@@ -327,11 +330,11 @@ def run(student, jobs) -> list[Outcome]:
     last step is not believed; one whose search asked a question the grader's game
     refused fails on that question (also when the student's code caught it)."""
     jobs = list(jobs)
-    outcomes = student.run([plan for plan, _, _ in jobs])
+    outcomes = student.run([plan for plan, _reached, _handouts in jobs])
     return [refused(o, *handouts) if not o.answered or reached else
-            Outcome(failure="bad_value", detail="its answer arrived before the check's last "
-                                                "step ran (a reply written to the pipe?)")
-            for o, (_, reached, handouts) in zip(outcomes, jobs)]
+            Outcome(failure="bad_value", detail=_("its answer arrived before the check's last "
+                                                  "step ran (a reply written to the pipe?)"))
+            for o, (_plan, reached, handouts) in zip(outcomes, jobs)]
 
 
 # Each check judges its function with blame.on_its_own: the helpers it relies on are

@@ -22,13 +22,16 @@ from __future__ import annotations
 import functools
 import random
 
+from autograder.grading.checks import Later
 from autograder.grading.reference import load_reference
+from autograder.i18n import N_, grader_text as _
 
 from . import movegen
 
 ref = load_reference("muehle", "muehle")
 W, B, E = ref.WHITE, ref.BLACK, ref.EMPTY
 NAMES = {W: "WHITE", B: "BLACK"}
+TO_MOVE = {W: N_("WHITE to move"), B: N_("BLACK to move")}
 GROUPS = ("placing", "moving", "flying", "removal", "over")
 
 
@@ -52,7 +55,14 @@ def stones_on_board(state):
 
 
 def draw(state, player):
-    return f"{ref.draw_board(state)}\n{NAMES[player]} to move"
+    """The board as the reference draws it, and whose move it is (in the course's language)."""
+    return f"{ref.draw_board(state)}\n{_(TO_MOVE[player])}"
+
+
+def drawn(state, player) -> Later:
+    """`draw` for a case made once (functools.cache): drawn only for the case a failure
+    shows, in the language of that moment."""
+    return Later(functools.partial(draw, state, player))
 
 
 def phase(state, player):

@@ -70,9 +70,10 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Case, CheckFailed, check_all, describe, exact, map_cases,
-                                       require, short)
+from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
+                                       map_cases, now, require, returned, short)
 from autograder.grading.student import Callback, Plan
+from autograder.i18n import N_, grader_text as _
 
 from . import movegen
 from ..verdicts import changed_input, check_probes, kept
@@ -80,15 +81,15 @@ from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_st
                     best_minimax_search, best_minimax_setup, cut_search, deepening_game,
                     deepening_search, finish, fresh_plan, list_form, minimax_search, order_search,
                     other, play_helpers, ref, run, value_ab_search)
-from .positions import (NAMES, _smallest_first, draw, everything, moves, pool,
+from .positions import (NAMES, _smallest_first, draw, drawn, everything, moves, pool,
                         search_positions, successors)
 
 W, B = ref.WHITE, ref.BLACK
 M = "muehle."
 FINISH = 0.06       # the share of positions a game declares finished although they are not
-GAME_HINT = ("while this check runs, next_states, finished, utility and heuristic are the "
-             "grader's: they offer only some of the moves and give values of their own, so "
-             "call them by the module's names (not through a copy made at import)")
+GAME_HINT = N_("while this check runs, next_states, finished, utility and heuristic are the "
+               "grader's: they offer only some of the moves and give values of their own, so "
+               "call them by the module's names (not through a copy made at import)")
 
 
 # ------------------------------------------------------------------ plans
@@ -126,7 +127,7 @@ def wrong_number(got, want):
             not any(wrong_number(g, w) for g, w in zip(got, want))
     else:
         same = type(got) in (int, float) and got == want
-    return None if same else f"returned {short(got)}"
+    return None if same else returned(got)
 
 
 # ------------------------------------------------------------------ judging rules
@@ -137,37 +138,44 @@ def move_words(before, after, player):
     left = [p for p in range(24) if old[p] == player and new[p] != player]
     came = [p for p in range(24) if new[p] == player and old[p] != player]
     taken = [p for p in range(24) if old[p] == opp and new[p] != opp]
-    words = (f"moves {left[0]} -> {came[0]}" if left and came
-             else f"places on {came[0]}" if came else "changes the board oddly")
-    if taken:
-        words += f", removes {taken[0]}"
-    return words
+    # Whole phrases, not pieces: the translations put a removal where their grammar wants it.
+    if left and came:
+        words = (_("moves {source} -> {target}, removes {taken}") if taken
+                 else _("moves {source} -> {target}"))
+    elif came:
+        words = _("places on {target}, removes {taken}") if taken else _("places on {target}")
+    else:
+        words = (_("changes the board oddly, removes {taken}") if taken
+                 else _("changes the board oddly"))
+    return words.format(source=left[0] if left else None, target=came[0] if came else None,
+                        taken=taken[0] if taken else None)
 
 
 def judge_successors(case, outcome):
     state, player = case.args
     got = outcome.value
     if type(got) is not list:
-        return f"returned a {type(got).__name__}, not a list"
+        return _("returned a {kind}, not a list").format(kind=type(got).__name__)
     states = [as_state(s) for s in got]
     if None in states:
-        return (f"returned {short(got[states.index(None)])}, which is not a state "
-                "[board, in_hand, quiet]")
+        return _("returned {value}, which is not a state [board, in_hand, quiet]").format(
+            value=short(got[states.index(None)]))
     want, mine = successors(state, player), set(states)
     if len(mine) < len(states):
-        return "returned the same successor more than once"
+        return _("returned the same successor more than once")
     missing, extra = want - mine, mine - want
     # A right board with wrong counters is one mistake, not a missing and an extra move.
     counters = sorted(s for s in extra if s[0] in {w[0] for w in want})
     if counters:
-        return (f"the move that {move_words(state, counters[0], player)} leads to the right "
-                f"board, but in_hand {counters[0][1]} / quiet {counters[0][2]} are wrong")
+        return _("the move that {move} leads to the right board, but in_hand {in_hand} / "
+                 "quiet {quiet} are wrong").format(move=move_words(state, counters[0], player),
+                                                   in_hand=counters[0][1], quiet=counters[0][2])
     if missing:
-        return (f"misses {len(missing)} of the {len(want)} successors, e.g. the move that "
-                f"{move_words(state, min(missing), player)}")
+        return _("misses {missing} of the {total} successors, e.g. the move that {move}").format(
+            missing=len(missing), total=len(want), move=move_words(state, min(missing), player))
     if extra:
-        return (f"returned {len(extra)} states that no legal move leads to, e.g. one that "
-                f"{move_words(state, min(extra), player)}")
+        return _("returned {count} states that no legal move leads to, e.g. one that "
+                 "{move}").format(count=len(extra), move=move_words(state, min(extra), player))
     return None
 
 
@@ -178,9 +186,9 @@ def position_cases(function, group=None):
     over = set(pool()["over"])
     pairs = (pool()[group] if group else everything() if function == "heuristic" else
              _smallest_first(sp for sp in everything() if function == "finished" or sp in over))
-    expect = (lambda s, p: f"{len(successors(s, p))} successors") if group else \
-        getattr(ref, function)
-    return [Case(f"{function}(state, player)", (s, p), draw(s, p), expect(s, p))
+    expect = (lambda s, p: Later(lambda count=len(successors(s, p)): _(
+        "{count} successors").format(count=count))) if group else getattr(ref, function)
+    return [Case(f"{function}(state, player)", (s, p), drawn(s, p), expect(s, p))
             for s, p in pairs]
 
 
@@ -188,85 +196,87 @@ def check_positions(student, blame, function, summary, judge, hint, group=None):
     """`function(state, player)` on every case, judged on its own (opponent played by
     the grader where the student's failed its check)."""
     chosen = position_cases(function, group)
-    blame.on_its_own(student, function, "on a position", lambda play: check_all(
+    blame.on_its_own(student, function, _("on a position"), lambda play: check_all(
         summary, *map_cases(student, M + function, chosen, play), judge, hint))
 
 
 # ------------------------------------------------------------------ the game
 def check_form(student, blame, function, hint):
     """`function` (to_tuple or to_list) on states of both forms."""
-    states = [s for s, _ in _smallest_first(random.Random(3).sample(everything(), 40))]
+    states = [s for s, _player in _smallest_first(random.Random(3).sample(everything(), 40))]
     lists = [[list(s[0]), list(s[1]), s[2]] for s in states]
     want = states if function == "to_tuple" else lists
     chosen = [Case(f"{function}(state)", (g,), draw(s, W), w)
               for given in (states, lists) for g, s, w in zip(given, states, want)]
 
     def judge(case, outcome):
-        return exact(case, outcome) or (f"returned {short(outcome.value)}" if any(
+        return exact(case, outcome) or (returned(outcome.value) if any(
             type(a) is not type(b) for a, b in zip(outcome.value, case.expected)) else None)
-    with blame.judging(function, "for a state"):
-        check_all(f"{function} returned the state in the wrong form",
+    with blame.judging(function, _("for a state")):
+        check_all(_("{function} returned the state in the wrong form").format(function=function),
                   *map_cases(student, M + function, chosen), judge, hint=hint)
 
 
 def test_to_tuple(student, blame):
     """to_tuple turns a state of either form into the tuple form"""
-    check_form(student, blame, "to_tuple", "tuple form: (tuple of 24 ints, tuple of 2 ints, "
-                                           "int), also for the board and hand inside")
+    check_form(student, blame, "to_tuple", _("tuple form: (tuple of 24 ints, tuple of 2 ints, "
+                                             "int), also for the board and hand inside"))
 
 
 def test_to_list(student, blame):
     """to_list turns a state of either form into the list form"""
-    check_form(student, blame, "to_list", "list form: [list of 24 ints, list of 2 ints, int], "
-                                          "new lists also for the board and hand inside")
+    check_form(student, blame, "to_list", _("list form: [list of 24 ints, list of 2 ints, int], "
+                                            "new lists also for the board and hand inside"))
 
 
 def test_opponent(student, blame):
     """opponent returns BLACK for WHITE and WHITE for BLACK"""
     chosen = [Case("opponent(WHITE)", (W,), None, B), Case("opponent(BLACK)", (B,), None, W)]
-    with blame.judging("opponent", "for a player"):
-        check_all("opponent returned the wrong player", *map_cases(student, M + "opponent",
-                                                                  chosen), exact,
-                  hint="the players are WHITE = 1 and BLACK = 2 (not +1 and -1)")
+    with blame.judging("opponent", _("for a player")):
+        check_all(_("opponent returned the wrong player"), *map_cases(student, M + "opponent",
+                                                                     chosen), exact,
+                  hint=_("the players are WHITE = 1 and BLACK = 2 (not +1 and -1)"))
 
 
 def test_next_states_placing(student, blame):
     """next_states places a stone from the hand on every empty point (placing phase)"""
-    check_positions(student, blame, "next_states", "next_states is wrong while stones are placed",
-                    judge_successors, "a player with stones in hand places one on any empty "
-                    "point; the hand shrinks by one and the quiet counter becomes 0", "placing")
+    check_positions(student, blame, "next_states",
+                    _("next_states is wrong while stones are placed"), judge_successors,
+                    _("a player with stones in hand places one on any empty point; the hand "
+                      "shrinks by one and the quiet counter becomes 0"), "placing")
 
 
 def test_next_states_moving(student, blame):
     """next_states slides a stone to an adjacent empty point (moving phase)"""
-    check_positions(student, blame, "next_states", "next_states is wrong in the moving phase",
-                    judge_successors, "with no stones in hand a stone moves along a line to an "
-                    "adjacent empty point (ADJACENT); the quiet counter grows by one unless a "
-                    "stone is removed", "moving")
+    check_positions(student, blame, "next_states", _("next_states is wrong in the moving phase"),
+                    judge_successors, _("with no stones in hand a stone moves along a line to "
+                                        "an adjacent empty point (ADJACENT); the quiet counter "
+                                        "grows by one unless a stone is removed"), "moving")
 
 
 def test_next_states_flying(student, blame):
     """next_states lets a player with exactly three stones fly to any empty point"""
     check_positions(student, blame, "next_states",
-                    "next_states is wrong for a player with three stones", judge_successors,
-                    "with exactly 3 stones on the board and none in hand, a stone may "
-                    "jump to any empty point", "flying")
+                    _("next_states is wrong for a player with three stones"), judge_successors,
+                    _("with exactly 3 stones on the board and none in hand, a stone may "
+                      "jump to any empty point"), "flying")
 
 
 def test_next_states_removal(student, blame):
     """after a mill, next_states removes a stone outside the opponent's mills (or any, if all are in mills)"""
     check_positions(student, blame, "next_states",
-                    "next_states removes the wrong stones after a mill", judge_successors,
-                    "a stone that stands in a mill may only be removed when every "
-                    "opponent stone stands in a mill; one successor per removable stone; "
-                    "a removal sets the quiet counter to 0", "removal")
+                    _("next_states removes the wrong stones after a mill"), judge_successors,
+                    _("a stone that stands in a mill may only be removed when every "
+                      "opponent stone stands in a mill; one successor per removable stone; "
+                      "a removal sets the quiet counter to 0"), "removal")
 
 
 def test_next_states_game_over(student, blame):
     """next_states returns no successors when the game is over"""
-    check_positions(student, blame, "next_states", "next_states returned moves in a finished game",
-                    judge_successors, "below 3 stones, no legal move, or the quiet counter at "
-                    "DRAW_PLIES: the game is over and there are no successors", "over")
+    check_positions(student, blame, "next_states",
+                    _("next_states returned moves in a finished game"), judge_successors,
+                    _("below 3 stones, no legal move, or the quiet counter at DRAW_PLIES: the "
+                      "game is over and there are no successors"), "over")
 
 
 def test_next_states_keeps_its_input(student, blame):
@@ -279,7 +289,7 @@ def test_next_states_keeps_its_input(student, blame):
         # Judged from next_states' own second answer on the same state object (a
         # state the first call changed has other successors), never from the state
         # as the child reports it after the call (quoted only).
-        changed = changed_input(outcome, "state and player", "the state it was given",
+        changed = changed_input(outcome, _("state and player"), _("the state it was given"),
                                 case.args[0], lambda a, b: _as_states(a) == _as_states(b))
         if changed:
             return changed
@@ -287,14 +297,15 @@ def test_next_states_keeps_its_input(student, blame):
         if type(got) is not list or any(type(s) is not list or len(s) != 3
                                          or type(s[0]) is not list or type(s[1]) is not list
                                          for s in got):
-            return f"returned {short(got)}: the successors must be lists [board, in_hand, quiet]"
+            return _("returned {value}: the successors must be lists [board, in_hand, "
+                     "quiet]").format(value=short(got))
         return None
-    summary = "next_states changed its input or returned the wrong form"
-    hint = "build new lists for each successor (to_list gives fresh ones)"
-    blame.on_its_own(student, "next_states", "on a position", lambda play: check_all(
+    summary = _("next_states changed its input or returned the wrong form")
+    hint = _("build new lists for each successor (to_list gives fresh ones)")
+    blame.on_its_own(student, "next_states", _("on a position"), lambda play: check_all(
         summary, chosen, student.map(M + "next_states", [c.args for c in chosen],
                                      return_args=True, again=True, play=play), judge, hint))
-    with blame.judging("next_states", "on a position"):
+    with blame.judging("next_states", _("on a position")):
         check_probes(student, summary, M + "next_states", M + "next_states", chosen[::5],
                      _probes, "state", hint=hint)
 
@@ -319,26 +330,26 @@ def _probes(state, rest):
 
 def test_finished(student, blame):
     """finished agrees with the reference on every position (game-over ones included)"""
-    check_positions(student, blame, "finished", "finished was wrong", exact,
-                    "over below 3 stones (board and hand), without a legal move (a "
-                    "stone in hand can always be placed), or when the quiet counter "
-                    "reaches DRAW_PLIES; return True or False")
+    check_positions(student, blame, "finished", _("finished was wrong"), exact,
+                    _("over below 3 stones (board and hand), without a legal move (a "
+                      "stone in hand can always be placed), or when the quiet counter "
+                      "reaches DRAW_PLIES; return True or False"))
 
 
 def test_utility(student, blame):
     """utility scores every finished position: 1, -1 or 0 for the player to move"""
-    check_positions(student, blame, "utility", "utility returned the wrong score",
+    check_positions(student, blame, "utility", _("utility returned the wrong score"),
                     lambda c, o: wrong_number(o.value, c.expected),
-                    "check in order: player below 3 stones, opponent below 3 stones, "
-                    "player without a move, draw")
+                    _("check in order: player below 3 stones, opponent below 3 stones, "
+                      "player without a move, draw"))
 
 
 def test_heuristic(student, blame):
     """heuristic computes the handout's formula exactly on every position"""
-    check_positions(student, blame, "heuristic", "heuristic returned the wrong value",
+    check_positions(student, blame, "heuristic", _("heuristic returned the wrong value"),
                     lambda c, o: wrong_number(o.value, c.expected),
-                    "(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
-                    "in S, T counts lines with two own stones and one empty point")
+                    _("(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
+                      "in S, T counts lines with two own stones and one empty point"))
 
 
 # ------------------------------------------------------------------ memoize
@@ -354,34 +365,42 @@ def test_memoize(student, blame):
     again = plan.call(h, 1, 2, 3)
     [outcome] = run(student, [finish(plan, {"results": results, "cache": cache,
                                             "again": again})])
-    call = ("g = memoize(f); h = memoize(f); g(1, 2, 3); g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); "
-            "g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); g.cache; h(1, 2, 3)   (f is the grader's)")
+    call = _("{calls}   (f is the grader's)").format(
+        calls="g = memoize(f); h = memoize(f); g(1, 2, 3); g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); "
+              "g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); g.cache; h(1, 2, 3)")
     got, first = outcome.value, [(1, 2, 3), (1, 2, 4), (2, 1, 3)]
-    with blame.judging("memoize", "as a decorator"):
+    with blame.judging("memoize", _("as a decorator")):
         require(outcome)
         if not outcome.answered:
             problem = describe(outcome)
         elif got["results"] != [f.results[a] for a in asks]:
-            problem = (f"g returned {short(got['results'])}, not what f returned for those "
-                       "arguments")
+            problem = _("g returned {results}, not what f returned for those arguments").format(
+                results=short(got["results"]))
         elif f.calls[:3] != first or len(f.calls) < 3 or f.calls[3:] not in ([], [(1, 2, 3)]):
-            problem = f"f was called with {short(f.calls)}: once for each distinct arguments"
+            problem = _("f was called with {calls}: once for each distinct arguments").format(
+                calls=short(f.calls))
         elif got["cache"] != {a: f.results[a] for a in first}:
-            problem = f"g.cache holds {short(got['cache'])}: key = the tuple of all arguments"
+            problem = _("g.cache holds {cache}: key = the tuple of all arguments").format(
+                cache=short(got["cache"]))
         elif f.calls[3:] != [(1, 2, 3)] or got["again"] != f.results[(1, 2, 3)]:
-            problem = "two memoised functions share one cache"
+            problem = _("two memoised functions share one cache")
         else:
             return
-        raise CheckFailed("memoize does not cache as specified", call=call, got=problem,
-                          hint="the key is args, the whole tuple of arguments (state, player "
-                               "and depth for value_minimax); each memoised function has its "
-                               "own cache")
+        raise CheckFailed(_("memoize does not cache as specified"), call=call, got=problem,
+                          hint=_("the key is args, the whole tuple of arguments (state, player "
+                                 "and depth for value_minimax); each memoised function has its "
+                                 "own cache"))
 
 
 # ------------------------------------------------------------------ memoised minimax
-def game_words(function):
-    return (f"{function} on the grader's game (its next_states offers some of the legal "
-            "moves, its heuristic has values of its own, some positions are finished)")
+def game_words(call):
+    return _("{call} on the grader's game (its next_states offers some of the legal moves, its "
+             "heuristic has values of its own, some positions are finished)").format(call=call)
+
+
+def on_game(call) -> Later:
+    """`game_words` for a case made once (functools.cache): worded only if shown."""
+    return Later(functools.partial(game_words, call))
 
 
 @functools.cache
@@ -390,12 +409,13 @@ def minimax_cases():
     for depth, count, widths in ((1, 10, (3, 8)), (2, 6, (2, 5))):
         for i, (state, player) in enumerate(search_positions(count, depth, 99)):
             game = Game(100 * depth + i, [(state, player)], widths, FINISH)
-            chosen.append(Case(game_words(f"value_minimax(state, {NAMES[player]}, {depth})"),
-                               (game, [(state, player, depth)]), draw(state, player)))
+            chosen.append(Case(on_game(f"value_minimax(state, {NAMES[player]}, {depth})"),
+                               (game, [(state, player, depth)]), drawn(state, player)))
     for i, (state, player) in enumerate(random.Random(4).sample(pool()["over"], 6)):
-        chosen.append(Case(f"value_minimax(state, {NAMES[player]}, 2) on a finished position",
+        chosen.append(Case(Later(lambda call=f"value_minimax(state, {NAMES[player]}, 2)": _(
+                               "{call} on a finished position").format(call=call)),
                            (Game(300 + i, [(state, player)]), [(state, player, 2)]),
-                           draw(state, player)))
+                           drawn(state, player)))
     for case in chosen:
         case.expected = minimax_search(*case.args).expected()
     return chosen
@@ -406,16 +426,18 @@ def check_minimax_values(student, blame, chosen, summary, hint):
     # (the plan returns the list of its calls' answers, one per query).
     def one(case, value):
         return value[0] if len(case.args[1]) == 1 else value
-    blame.on_its_own(student, "value_minimax", "on a position", lambda play: searches(
+    blame.on_its_own(student, "value_minimax", _("on a position"), lambda play: searches(
         student, play, chosen, lambda c: minimax_search(*c.args), summary,
-        lambda c, got, _: wrong_number(one(c, got), one(c, c.expected)), hint, one))
+        lambda c, got, _search: wrong_number(one(c, got), one(c, c.expected)), hint, one))
 
 
 def test_value_minimax(student, blame):
     """value_minimax returns the negamax value at depths 1 and 2 (and the utility of a finished position)"""
-    check_minimax_values(student, blame, minimax_cases(), "value_minimax returned the wrong value",
-                         "finished: utility; depth 0: heuristic; otherwise the largest "
-                         "-value_minimax(successor, opponent, depth - 1); " + GAME_HINT)
+    check_minimax_values(student, blame, minimax_cases(),
+                         _("value_minimax returned the wrong value"),
+                         _("finished: utility; depth 0: heuristic; otherwise the largest "
+                           "-value_minimax(successor, opponent, depth - 1); {game}").format(
+                             game=_(GAME_HINT)))
 
 
 @functools.cache
@@ -426,10 +448,11 @@ def cache_cases():
     for i, (state, player) in enumerate(search_positions(2, 5, 8, ("moving",))):
         game = Game(400 + i, [(state, player)], None, 0.05)
         search = minimax_search(game, [(state, player, 3)])
-        chosen.append(Case(game_words(f"value_minimax(state, {NAMES[player]}, 3)") +
-                           ", then the same call again", (game, state, player),
-                           draw(state, player), {"value": search.expected()[0],
-                                                 "heuristic": search.watch.count("heuristic")}))
+        call = f"value_minimax(state, {NAMES[player]}, 3)"
+        chosen.append(Case(Later(lambda call=call: _("{call}, then the same call again").format(
+                               call=game_words(call))), (game, state, player),
+                           drawn(state, player), {"value": search.expected()[0],
+                                                  "heuristic": search.watch.count("heuristic")}))
     return chosen
 
 
@@ -465,22 +488,22 @@ def test_value_minimax_uses_its_cache(student, blame):
         def judge(case, outcome):
             want, got, (first, second) = case.expected, outcome.value, of[id(outcome)]
             if wrong_number(got["value"], want["value"]):
-                return f"returned {short(got['value'])}"
+                return returned(got["value"])
             if second.calls or got["again"] != got["value"]:
-                return (f"the repeated call searched again ({len(second.calls)} calls of the "
-                        "rules) instead of using the cache")
+                return _("the repeated call searched again ({calls} calls of the rules) instead "
+                         "of using the cache").format(calls=len(second.calls))
             if not memo_played and got["cached"] is not True:
-                return "value_minimax.cache holds no entry (state, player, depth) for the call"
+                return _("value_minimax.cache holds no entry (state, player, depth) for the call")
             if first.count("heuristic") > want["heuristic"]:
-                return (f"called heuristic {first.count('heuristic')} times; with a working "
-                        f"cache it is called once per distinct position ({want['heuristic']} "
-                        "times)")
+                return _("called heuristic {count} times; with a working cache it is called once "
+                         "per distinct position ({want} times)").format(
+                    count=first.count("heuristic"), want=want["heuristic"])
             return None
-        check_all("value_minimax does not use its cache", chosen, outcomes, judge,
-                  hint="decorate value_minimax with @memoize and pass the state in tuple form",
+        check_all(_("value_minimax does not use its cache"), chosen, outcomes, judge,
+                  hint=_("decorate value_minimax with @memoize and pass the state in tuple form"),
                   got=lambda c, o: describe(dataclasses.replace(o, value=o.value["value"])
                                             if o.answered else o))
-    blame.on_its_own(student, "value_minimax", "on a position", attempt)
+    blame.on_its_own(student, "value_minimax", _("on a position"), attempt)
 
 
 @functools.cache
@@ -493,10 +516,11 @@ def key_cases():
                                (state, player, 0), (state, opp, 2)]
                    if not ref.finished(q[0], q[1])]
         game = Game(500 + i, [(state, player), (state, opp)], (2, 5), FINISH)
-        chosen.append(Case(game_words("value_minimax(state, p, d) for (p, d) = " +
-                                      ", ".join(f"({NAMES[p]}, {d})" for _, p, d in queries) +
-                                      " in turn, caches kept,"),
-                           (game, queries), draw(state, player),
+        pairs = ", ".join(f"({NAMES[p]}, {d})" for _state, p, d in queries)
+        chosen.append(Case(Later(lambda pairs=pairs: game_words(_(
+                               "value_minimax(state, p, d) for (p, d) = {pairs} in turn, caches "
+                               "kept,").format(pairs=pairs))),
+                           (game, queries), drawn(state, player),
                            minimax_search(game, queries).expected()))
     return chosen
 
@@ -504,21 +528,23 @@ def key_cases():
 def test_value_minimax_cache_key(student, blame):
     """memoised values do not leak between depths or players (the key is state, player and depth)"""
     check_minimax_values(student, blame, key_cases(),
-                         "value_minimax returned a cached value of another depth or player",
-                         "the cache key must hold the state, the player and the depth")
+                         _("value_minimax returned a cached value of another depth or player"),
+                         _("the cache key must hold the state, the player and the depth"))
 
 
 # ------------------------------------------------------------------ best_move_minimax
 def judge_best(best, value, got):
     if type(got) not in (list, tuple) or len(got) != 2:
-        return f"returned {short(got)}, not a pair (value, successor)"
+        return _("returned {value}, not a pair (value, successor)").format(value=short(got))
     if wrong_number(got[0], value):
-        return f"the value {short(got[0])} is not the one value_minimax gave the position"
+        return _("the value {value} is not the one value_minimax gave the position").format(
+            value=short(got[0]))
     successor = as_state(got[1])
     if successor is None:
-        return f"returned {short(got[1])} as the move, which is not a state"
+        return _("returned {value} as the move, which is not a state").format(
+            value=short(got[1]))
     if successor not in best:
-        return "the move it returned is not one of the best (by value_minimax's values)"
+        return _("the move it returned is not one of the best (by value_minimax's values)")
     return None
 
 
@@ -529,23 +555,24 @@ def best_minimax_cases():
         for i, (state, player) in enumerate(search_positions(count, 20 + depth, 30)):
             setup = best_minimax_setup(state, player, depth, 600 + 10 * depth + i, (3, 9),
                                        1 + i % 3)
-            chosen += [Case(f"best_move_minimax(state, {NAMES[player]}, {depth}, rng) with "
-                            "next_states, value_minimax and rng played by the grader",
-                            (setup, state, player, depth, seed), draw(state, player))
+            call = Later(lambda call=f"best_move_minimax(state, {NAMES[player]}, {depth}, rng)":
+                         _("{call} with next_states, value_minimax and rng played by the "
+                           "grader").format(call=call))
+            chosen += [Case(call, (setup, state, player, depth, seed), drawn(state, player))
                        for seed in (1, 2, None)]
     return chosen
 
 
 def test_best_move_minimax(student, blame):
     """best_move_minimax returns the position's value and a move that reaches it"""
-    def judge(case, got, _):
-        (_, table, best), state, player, depth, _ = case.args
+    def judge(case, got, _search):
+        (_game, table, best), state, player, depth, _seed = case.args
         return judge_best(best, table[(state, player, depth)], got)
-    blame.on_its_own(student, "best_move_minimax", "on a position", lambda play: searches(
+    blame.on_its_own(student, "best_move_minimax", _("on a position"), lambda play: searches(
         student, play, best_minimax_cases(), lambda c: best_minimax_search(*c.args),
-        "best_move_minimax did not return a best move", judge,
-        "value = value_minimax(to_tuple(state), player, depth); keep the successors s with "
-        "-value_minimax(to_tuple(s), opponent, depth - 1) == value"))
+        _("best_move_minimax did not return a best move"), judge,
+        _("value = value_minimax(to_tuple(state), player, depth); keep the successors s with "
+          "-value_minimax(to_tuple(s), opponent, depth - 1) == value")))
 
 
 def test_best_move_minimax_is_random(student, blame):
@@ -554,9 +581,9 @@ def test_best_move_minimax_is_random(student, blame):
     # and the move it chose returned; seeds 0..11 give that rng's own variety.
     start = ref.initial_state()
     setup = best_minimax_setup(start, W, 1, 699, None, 9)
-    _, table, best = setup
-    call = ("best_move_minimax(initial_state(), WHITE, 1, rng) for 12 generators rng, "
-            "with value_minimax giving 9 of the 24 placements the best value")
+    _game, table, best = setup
+    call = _("{call} for 12 generators rng, with value_minimax giving 9 of the 24 placements the "
+             "best value").format(call="best_move_minimax(initial_state(), WHITE, 1, rng)")
 
     def attempt(play):
         made = [best_minimax_search(setup, start, W, 1, seed) for seed in range(12)]
@@ -565,26 +592,27 @@ def test_best_move_minimax_is_random(student, blame):
             problem = describe(outcome) if not outcome.answered else \
                 judge_best(best, table[(start, W, 1)], outcome.value)
             if problem:
-                raise CheckFailed("best_move_minimax did not return a best move", call=call,
+                raise CheckFailed(_("best_move_minimax did not return a best move"), call=call,
                                   position=draw(start, W), got=problem)
             # Believed: what the grader's rng was offered and what it chose, never how
             # random the answers look (a generator of the student's own is not the rng).
             chooser = search.record
             offered = [as_state(s) for s in chooser.offered[-1]] if chooser.offered else None
             if offered is None:
-                got = "rng (the grader's generator) was never asked to choose"
+                got = _("rng (the grader's generator) was never asked to choose")
             elif len(offered) != len(best) or set(offered) != best:
-                got = (f"rng.choice was offered {len(offered)} moves, "
-                       f"{len(set(offered) & best)} of them best, of {len(best)} best moves")
+                got = _("rng.choice was offered {offered} moves, {good} of them best, of {best} "
+                        "best moves").format(offered=len(offered), good=len(set(offered) & best),
+                                             best=len(best))
             elif as_state(outcome.value[1]) != as_state(chooser.chose[-1]):
-                got = "it returned another move than the one rng.choice chose"
+                got = _("it returned another move than the one rng.choice chose")
             else:
                 continue
-            raise CheckFailed("best_move_minimax does not choose with rng among all the best "
-                              "moves", call=call, position=draw(start, W), got=got,
-                              hint="collect every best successor (and only those) and pick one "
-                                   "with rng.choice; return the move it chose")
-    blame.on_its_own(student, "best_move_minimax", "on a position", attempt)
+            raise CheckFailed(_("best_move_minimax does not choose with rng among all the best "
+                                "moves"), call=call, position=draw(start, W), got=got,
+                              hint=_("collect every best successor (and only those) and pick "
+                                     "one with rng.choice; return the move it chose"))
+    blame.on_its_own(student, "best_move_minimax", _("on a position"), attempt)
 
 
 # ------------------------------------------------------------------ value_ab and its cache
@@ -594,24 +622,25 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
     for words, planted, window in scenarios:
         args = (state, player, {(state, p, d): e for p, d, e in planted(player)}, window, answer)
         search = value_ab_search(*args)
-        chosen.append(Case(f"value_ab(state, {NAMES[player]}, {window[0]}, {window[1]}, 2) "
-                           f"with AB_CACHE: {words}; alpha_beta played by the grader "
-                           f"(it returns {answer})", args, draw(state, player),
+        call = f"value_ab(state, {NAMES[player]}, {window[0]}, {window[1]}, 2)"
+        chosen.append(Case(_("{call} with AB_CACHE: {cache}; alpha_beta played by the grader (it "
+                             "returns {answer})").format(call=call, cache=words, answer=answer),
+                           args, draw(state, player),
                            (search.expected(), [c[2:4] for c in search.record.calls])))
 
     def judge(case, got, search):
         want, want_windows = case.expected
         windows = [c[2:4] for c in search.record.calls]
         if windows != want_windows:
-            return (f"alpha_beta was called with (alpha, beta) = {windows}" if windows
-                    else "alpha_beta was not called")
+            return (_("alpha_beta was called with (alpha, beta) = {windows}").format(
+                windows=windows) if windows else _("alpha_beta was not called"))
         if wrong_number(got["result"], want["result"]):
-            return f"returned {short(got['result'])}"
+            return returned(got["result"])
         entry = got["entry"]
         if type(entry) not in (list, tuple) or list(entry) != list(want["entry"]):
-            return f"AB_CACHE then held {short(entry)} for the key"
+            return _("AB_CACHE then held {entry} for the key").format(entry=short(entry))
         return None
-    blame.on_its_own(student, "value_ab", "on a position", lambda play: searches(
+    blame.on_its_own(student, "value_ab", _("on a position"), lambda play: searches(
         student, play, chosen, lambda c: value_ab_search(*c.args), summary, judge, hint,
         lambda c, got: got["result"]))
 
@@ -619,28 +648,29 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
 def test_value_ab_reuses_cached_values(student, blame):
     """value_ab stores (value, alpha, beta) under (state, player, depth) and reuses it for a window inside"""
     check_value_ab(student, blame, 30, 37 * STEP, [
-        ("empty", lambda p: [], (-0.5, 0.5)),
-        ("(1/4, -1, 1) under the key", lambda p: [(p, 2, (0.25, -1, 1))], (-0.5, 0.5)),
-        ("(1/4, -1/2, 1/2) under the key, the same window",
+        (_("empty"), lambda p: [], (-0.5, 0.5)),
+        (_("(1/4, -1, 1) under the key"), lambda p: [(p, 2, (0.25, -1, 1))], (-0.5, 0.5)),
+        (_("(1/4, -1/2, 1/2) under the key, the same window"),
          lambda p: [(p, 2, (0.25, -0.5, 0.5))], (-0.5, 0.5)),
-        ("(1/4, -1, 1) for depth 1 and for the opponent only",
+        (_("(1/4, -1, 1) for depth 1 and for the opponent only"),
          lambda p: [(p, 1, (0.25, -1, 1)), (ref.opponent(p), 2, (0.25, -1, 1))], (-1, 1)),
-    ], "value_ab does not use AB_CACHE as specified",
-        "key (to_tuple(state), player, depth); reuse the entry when its window contains the "
-        "one asked for; otherwise call alpha_beta(state, player, alpha, beta, depth) and store "
-        "(value, alpha, beta)")
+    ], _("value_ab does not use AB_CACHE as specified"),
+        _("key (to_tuple(state), player, depth); reuse the entry when its window contains the "
+          "one asked for; otherwise call alpha_beta(state, player, alpha, beta, depth) and "
+          "store (value, alpha, beta)"))
 
 
 def test_value_ab_respects_the_window(student, blame):
     """value_ab does not reuse a value computed for a narrower window; it widens the window"""
     check_value_ab(student, blame, 31, -21 * STEP, [
-        ("(1/4, -1/4, 1/4), window (-1, 1)", lambda p: [(p, 2, (0.25, -0.25, 0.25))], (-1, 1)),
-        ("(1/4, -1/2, 1/4), window (-1/4, 1/2)", lambda p: [(p, 2, (0.25, -0.5, 0.25))],
+        (_("(1/4, -1/4, 1/4), window (-1, 1)"), lambda p: [(p, 2, (0.25, -0.25, 0.25))],
+         (-1, 1)),
+        (_("(1/4, -1/2, 1/4), window (-1/4, 1/2)"), lambda p: [(p, 2, (0.25, -0.5, 0.25))],
          (-0.25, 0.5)),
-        ("(1/4, 0, 1), window (-1, 1)", lambda p: [(p, 2, (0.25, 0, 1))], (-1, 1)),
-    ], "value_ab reused a value outside the window it was computed for",
-        "a value computed with the window (a, b) is only exact inside it: search again with "
-        "the window widened to (min(alpha, a), max(beta, b))")
+        (_("(1/4, 0, 1), window (-1, 1)"), lambda p: [(p, 2, (0.25, 0, 1))], (-1, 1)),
+    ], _("value_ab reused a value outside the window it was computed for"),
+        _("a value computed with the window (a, b) is only exact inside it: search again with "
+          "the window widened to (min(alpha, a), max(beta, b))"))
 
 
 # ------------------------------------------------------------------ alpha-beta on the grader's game
@@ -651,8 +681,8 @@ def ab_cases():
         for i, (state, player) in enumerate(search_positions(count, 40 + depth, 99)):
             game = Game(700 + 10 * depth + i, [(state, player)], widths, FINISH)
             minimax = minimax_search(game, [(state, player, depth)])
-            chosen.append(Case(game_words(f"value_ab(state, {NAMES[player]}, -1, 1, {depth})"),
-                               (game, state, player, depth), draw(state, player),
+            chosen.append(Case(on_game(f"value_ab(state, {NAMES[player]}, -1, 1, {depth})"),
+                               (game, state, player, depth), drawn(state, player),
                                {"value": minimax.expected()[0],
                                 "minimax_nodes": minimax.watch.nodes}))
     return chosen
@@ -668,26 +698,26 @@ def ab_runs(student, play):
 
 def test_alpha_beta_equals_minimax(student, blame, shared):
     """alpha-beta (value_ab, full window) returns minimax's value at the same depth"""
-    blame.on_its_own(student, "alpha_beta", "on a position", lambda play: check_all(
-        "value_ab returned a value other than minimax's", ab_cases(), shared(ab_runs, play)[0],
-        lambda c, o: wrong_number(o.value, c.expected["value"]),
-        hint="with the window (-1, 1) alpha-beta must return the exact minimax value; "
-             + GAME_HINT))
+    blame.on_its_own(student, "alpha_beta", _("on a position"), lambda play: check_all(
+        _("value_ab returned a value other than minimax's"), ab_cases(),
+        shared(ab_runs, play)[0], lambda c, o: wrong_number(o.value, c.expected["value"]),
+        hint=_("with the window (-1, 1) alpha-beta must return the exact minimax value; "
+               "{game}").format(game=_(GAME_HINT))))
 
 
 #: A scenario for alpha_beta with value_ab played by the grader: the window and the
 #: values (for the player to move) of the successors, in the order tried.
 Cut = collections.namedtuple("Cut", "words window own")
 CUTS = [
-    Cut("a win among the moves: nothing after it is tried", (-1, 1),
+    Cut(N_("a win among the moves: nothing after it is tried"), (-1, 1),
         [-0.25, 0.125, -0.5, 1, 0.0, 0.25, -0.125]),
-    Cut("a value equal to beta stops the search (cut on >=)", (-0.25, 0.25),
+    Cut(N_("a value equal to beta stops the search (cut on >=)"), (-0.25, 0.25),
         [-0.5, 0.0, 0.125, 0.25, 0.375, -0.125, 0.0]),
-    Cut("every value below alpha: the result stays alpha", (0.125, 0.375),
+    Cut(N_("every value below alpha: the result stays alpha"), (0.125, 0.375),
         [-0.25, 0.0, -0.5, 0.0625, -0.125, -0.375, 0.09375]),
-    Cut("rising values: alpha rises, the window passed down narrows", (-1, 1),
+    Cut(N_("rising values: alpha rises, the window passed down narrows"), (-1, 1),
         [-0.75, -0.5, -0.25, 0.0, 0.125, 0.25, 0.375]),
-    Cut("a value above beta is returned as found", (-0.5, 0.0),
+    Cut(N_("a value above beta is returned as found"), (-0.5, 0.0),
         [-0.625, -0.25, 0.25, 0.5, -0.125, 0.0, 0.125]),
 ]
 
@@ -699,9 +729,11 @@ def cut_cases():
                  if moves(*sp) >= 7]
     for cut, (state, player) in zip(CUTS, positions * 2):
         search = cut_search(state, player, 2, cut)
-        chosen.append(Case(f"alpha_beta(state, {NAMES[player]}, {cut.window[0]}, "
-                           f"{cut.window[1]}, 2), value_ab played by the grader: "
-                           f"{cut.words}", (state, player, 2, cut), draw(state, player),
+        call = f"alpha_beta(state, {NAMES[player]}, {cut.window[0]}, {cut.window[1]}, 2)"
+        chosen.append(Case(Later(lambda call=call, words=cut.words: _(
+                               "{call}, value_ab played by the grader: {scenario}").format(
+                               call=call, scenario=_(words))),
+                           (state, player, 2, cut), drawn(state, player),
                            {"result": search.expected(), "calls": search.record.calls}))
     return chosen
 
@@ -711,20 +743,21 @@ def judge_cut(case, got, search):
     alpha, beta = case.args[3].window
     for number, (got_call, want_call) in enumerate(zip(calls, want), 1):
         if got_call[0] != want_call[0]:
-            return (f"call {number} of value_ab was on another successor than the "
-                    "next_states order gives (get_order_value is 0 for all)")
+            return _("call {number} of value_ab was on another successor than the next_states "
+                     "order gives (get_order_value is 0 for all)").format(number=number)
         if got_call[1:] != want_call[1:]:
-            return (f"call {number} of value_ab got (player, alpha, beta, depth) = "
-                    f"{got_call[1:]}; the handout passes (opponent, -beta, -alpha, depth - 1) "
-                    "with alpha raised to the best value so far")
+            return _("call {number} of value_ab got (player, alpha, beta, depth) = {arguments}; "
+                     "the handout passes (opponent, -beta, -alpha, depth - 1) with alpha raised "
+                     "to the best value so far").format(number=number, arguments=got_call[1:])
     if len(calls) > len(want):
-        return (f"called value_ab {len(calls)} times: it went on after a value reached "
-                f"beta = {beta}")
+        return _("called value_ab {count} times: it went on after a value reached beta = "
+                 "{beta}").format(count=len(calls), beta=beta)
     if len(calls) < len(want):
-        return f"called value_ab only {len(calls)} times: it stopped before a value reached beta"
+        return _("called value_ab only {count} times: it stopped before a value reached "
+                 "beta").format(count=len(calls))
     if wrong_number(got, case.expected["result"]) and case.expected["result"] == alpha:
-        return (f"returned {short(got)} although no value reached alpha = "
-                f"{alpha}: the result starts at alpha")
+        return _("returned {value} although no value reached alpha = {alpha}: the result starts "
+                 "at alpha").format(value=short(got), alpha=alpha)
     return wrong_number(got, case.expected["result"])
 
 
@@ -732,27 +765,29 @@ def test_alpha_beta_prunes(student, blame, shared):
     """alpha_beta cuts off at beta, passes (-beta, -alpha) down, and explores fewer nodes than minimax"""
     def attempt(play):
         searches(student, play, cut_cases(), lambda c: cut_search(*c.args),
-                 "alpha_beta does not cut off as the handout says", judge_cut,
-                 "value starts at alpha; for each successor value = max(value, "
-                 "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
-                 "value >= beta; alpha = max(alpha, value)")
+                 _("alpha_beta does not cut off as the handout says"), judge_cut,
+                 _("value starts at alpha; for each successor value = max(value, "
+                   "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
+                   "value >= beta; alpha = max(alpha, value)"))
         cases, (outcomes, nodes) = ab_cases(), shared(ab_runs, play)
         for case, outcome in zip(cases, outcomes):
             require(outcome)
             if not outcome.answered or wrong_number(outcome.value, case.expected["value"]):
-                raise CheckFailed("alpha-beta's node count proves nothing while its values "
-                                  "are wrong", call=case.call, position=case.position,
-                                  got=describe(outcome),
-                                  hint="see the check 'alpha-beta returns minimax's value'")
+                raise CheckFailed(_("alpha-beta's node count proves nothing while its values "
+                                    "are wrong"), call=now(case.call),
+                                  position=now(case.position), got=describe(outcome),
+                                  hint=_("see the check 'alpha-beta returns minimax's value'"))
         explored, minimax = sum(nodes), sum(c.expected["minimax_nodes"] for c in cases)
         if not explored < 0.8 * minimax:
-            raise CheckFailed("alpha-beta does not prune", call=f"{len(cases)} searches with "
-                              "value_ab(state, player, -1, 1, depth) on the grader's games",
-                              got=f"alpha-beta explored {explored} nodes, memoised minimax "
-                                  f"{minimax} (nodes: next_states and heuristic calls)",
-                              hint="stop trying moves as soon as the value reaches beta, and "
-                                   "pass the narrowed window (-beta, -alpha) down")
-    blame.on_its_own(student, "alpha_beta", "on a position", attempt)
+            raise CheckFailed(_("alpha-beta does not prune"),
+                              call=_("{count} searches with {call} on the grader's games").format(
+                                  count=len(cases), call="value_ab(state, player, -1, 1, depth)"),
+                              got=_("alpha-beta explored {explored} nodes, memoised minimax "
+                                    "{minimax} (nodes: next_states and heuristic calls)").format(
+                                  explored=explored, minimax=minimax),
+                              hint=_("stop trying moves as soon as the value reaches beta, and "
+                                     "pass the narrowed window (-beta, -alpha) down"))
+    blame.on_its_own(student, "alpha_beta", _("on a position"), attempt)
 
 
 @functools.cache
@@ -764,30 +799,32 @@ def window_cases():
         for alpha, beta, rule in ((v + STEP, 1, "<="), (-1, v - STEP, ">="),
                                   (v - STEP, v + STEP, "==")):
             if -1 <= alpha < beta <= 1:
-                chosen.append(Case(game_words(f"value_ab(state, {NAMES[player]}, {alpha}, "
-                                              f"{beta}, 2)"),
-                                   (game, state, player, 2, (alpha, beta)), draw(state, player),
+                chosen.append(Case(on_game(f"value_ab(state, {NAMES[player]}, {alpha}, {beta}, 2)"),
+                                   (game, state, player, 2, (alpha, beta)), drawn(state, player),
                                    (rule, alpha, beta, v)))
     return chosen
 
 
 def test_alpha_beta_window_contract(student, blame):
     """alpha-beta with a narrow window keeps the contract: exact inside, a bound outside"""
-    def judge(case, got, _):
+    def judge(case, got, _search):
         rule, alpha, beta, v = case.expected
         if type(got) not in (int, float):
-            return f"returned {short(got)}"
+            return returned(got)
         if rule == "<=" and not got <= alpha:
-            return f"returned {got}: above alpha although the value is below the window"
+            return _("returned {value}: above alpha although the value is below the "
+                     "window").format(value=got)
         if rule == ">=" and not got >= beta:
-            return f"returned {got}: below beta although the value is above the window"
+            return _("returned {value}: below beta although the value is above the "
+                     "window").format(value=got)
         if rule == "==" and got != v:
-            return f"returned {got}: the value lies inside the window, so it must be exact"
+            return _("returned {value}: the value lies inside the window, so it must be "
+                     "exact").format(value=got)
         return None
-    blame.on_its_own(student, "alpha_beta", "on a position", lambda play: searches(
+    blame.on_its_own(student, "alpha_beta", _("on a position"), lambda play: searches(
         student, play, window_cases(), lambda c: ab_search(*c.args),
-        "alpha-beta broke the window contract", judge,
-        "v < alpha: result <= alpha; v > beta: result >= beta; otherwise exact"))
+        _("alpha-beta broke the window contract"), judge,
+        _("v < alpha: result <= alpha; v > beta: result >= beta; otherwise exact")))
 
 
 # ------------------------------------------------------------------ move ordering
@@ -806,13 +843,14 @@ def test_get_order_value(student, blame):
         [outcome] = run(student, [search.job(play)])
         require(outcome)
         if not outcome.answered or wrong_number(outcome.value, want):
-            raise CheckFailed("get_order_value read the wrong entry",
-                              call="get_order_value(s, p, d) for four keys, AB_CACHE holding "
-                                   "entries for neighbouring depths and both players",
+            raise CheckFailed(_("get_order_value read the wrong entry"),
+                              call=_("{call} for four keys, AB_CACHE holding entries for "
+                                     "neighbouring depths and both players").format(
+                                  call="get_order_value(s, p, d)"),
                               position=draw(s1, p1), got=describe(outcome), expected=want,
-                              hint="the key is (to_tuple(state), player, depth - 1); "
-                                   "0 when AB_CACHE has no such entry")
-    blame.on_its_own(student, "get_order_value", "for a position", attempt)
+                              hint=_("the key is (to_tuple(state), player, depth - 1); "
+                                     "0 when AB_CACHE has no such entry"))
+    blame.on_its_own(student, "get_order_value", _("for a position"), attempt)
 
 
 @functools.cache
@@ -822,30 +860,32 @@ def order_cases():
     for i, (depth, (state, player)) in enumerate(zip((2, 3, 2, 3), pairs)):
         search = order_search(state, player, depth, 1000 + i)
         search.expected()
-        chosen.append(Case(f"alpha_beta(state, {NAMES[player]}, -1, 1, {depth}) with AB_CACHE "
-                           "holding the previous iteration's values; next_states, "
-                           "get_order_value and value_ab played by the grader",
-                           (state, player, depth, 1000 + i), draw(state, player),
+        call = f"alpha_beta(state, {NAMES[player]}, -1, 1, {depth})"
+        chosen.append(Case(Later(lambda call=call: _(
+                               "{call} with AB_CACHE holding the previous iteration's values; "
+                               "next_states, get_order_value and value_ab played by the "
+                               "grader").format(call=call)),
+                           (state, player, depth, 1000 + i), drawn(state, player),
                            [c[0] for c in search.record.calls]))
     return chosen
 
 
 def test_alpha_beta_orders_moves(student, blame):
     """alpha_beta tries the moves in the order of the previous iteration's values"""
-    def judge(case, _, search):
+    def judge(case, _answer, search):
         got = [c[0] for c in search.record.calls]
         if got == case.expected:
             return None
         if sorted(got) != sorted(case.expected):
-            return (f"tried {len(got)} moves, not each of the {len(case.expected)} "
-                    "successors once")
-        return "tried the successors in another order"
-    blame.on_its_own(student, "alpha_beta", "on a position", lambda play: searches(
+            return _("tried {count} moves, not each of the {total} successors once").format(
+                count=len(got), total=len(case.expected))
+        return _("tried the successors in another order")
+    blame.on_its_own(student, "alpha_beta", _("on a position"), lambda play: searches(
         student, play, order_cases(), lambda c: order_search(*c.args),
-        "alpha_beta did not order the moves by the previous iteration", judge,
-        "sort the successors by get_order_value(s, opponent(player), depth - 1), smallest "
-        "first (a value for the opponent: small is good for you), with a stable sort of the "
-        "next_states order"))
+        _("alpha_beta did not order the moves by the previous iteration"), judge,
+        _("sort the successors by get_order_value(s, opponent(player), depth - 1), smallest "
+          "first (a value for the opponent: small is good for you), with a stable sort of the "
+          "next_states order")))
 
 
 # ------------------------------------------------------------------ iterative deepening
@@ -857,12 +897,14 @@ def deepening_cases():
             game, table = deepening_game(state, player, depth, 1100 + 10 * depth + i)
             search = deepening_search(state, player, depth, 1100 + 10 * depth + i)
             search.expected()
-            chosen.append(Case(f"best_move_ab(state, {NAMES[player]}, {depth}) with "
-                               "next_states and value_ab played by the grader",
+            call = f"best_move_ab(state, {NAMES[player]}, {depth})"
+            chosen.append(Case(Later(lambda call=call: _(
+                                   "{call} with next_states and value_ab played by the "
+                                   "grader").format(call=call)),
                                (state, player, depth, 1100 + 10 * depth + i),
-                               draw(state, player), {"calls": search.record.calls,
-                                                     "children": game.successors(state, player),
-                                                     "answers": table}))
+                               drawn(state, player), {"calls": search.record.calls,
+                                                      "children": game.successors(state, player),
+                                                      "answers": table}))
     return chosen
 
 
@@ -894,51 +936,56 @@ def iterations(calls):
 
 
 def judge_best_ab(case, got, groups):
-    state, player, depth, _ = case.args
+    state, player, depth, _salt = case.args
     children, answers = case.expected["children"], case.expected["answers"]
     if not groups or groups[-1][0] != depth - 1:
-        return (f"the last value_ab calls were at depth {groups[-1][0] if groups else None}: "
-                f"the last iteration values every successor at depth {depth - 1}")
+        return _("the last value_ab calls were at depth {depth}: the last iteration values "
+                 "every successor at depth {last}").format(
+            depth=groups[-1][0] if groups else None, last=depth - 1)
     for d, entries in groups:
-        if sorted(s for s, *_ in entries) != sorted(children):
-            return f"the iteration at depth {d} did not value each successor once"
+        if sorted(s for s, *_rest in entries) != sorted(children):
+            return _("the iteration at depth {depth} did not value each successor once").format(
+                depth=d)
         alpha = -1
         for number, (s, p, a, b) in enumerate(entries, 1):
             if p != ref.opponent(player):
-                return "called value_ab for the wrong player"
+                return _("called value_ab for the wrong player")
             if (a, b) != (-1, -alpha):
-                return (f"in the iteration at depth {d}, call {number} passed the window "
-                        f"({a}, {b}) to value_ab; the best value so far was {alpha}, so the "
-                        f"handout passes (-1, -alpha) = (-1, {-alpha})")
+                return _("in the iteration at depth {depth}, call {number} passed the window "
+                         "({alpha}, {beta}) to value_ab; the best value so far was {best}, so "
+                         "the handout passes (-1, -alpha) = (-1, {bound})").format(
+                    depth=d, number=number, alpha=a, beta=b, best=alpha, bound=-alpha)
             alpha = max(alpha, -answers[(s, d)])
-    last = {s: -answers[(s, depth - 1)] for s, *_ in groups[-1][1]}
+    last = {s: -answers[(s, depth - 1)] for s, *_rest in groups[-1][1]}
     best = max(last.values())
     if type(got) not in (list, tuple) or len(got) != 2:
-        return f"returned {short(got)}, not a pair (value, successor)"
+        return _("returned {value}, not a pair (value, successor)").format(value=short(got))
     if wrong_number(got[0], best):
-        return f"returned the value {short(got[0])}, not the best of the last iteration"
+        return _("returned the value {value}, not the best of the last iteration").format(
+            value=short(got[0]))
     if last.get(as_state(got[1])) != best:
-        return "the move it returned is not a best one of the last iteration"
+        return _("the move it returned is not a best one of the last iteration")
     return None
 
 
 def judge_deepening(case, groups):
-    state, player, depth, _ = case.args
+    state, player, depth, _salt = case.args
     children, answers = case.expected["children"], case.expected["answers"]
-    depths = [d for d, _ in groups]
+    depths = [d for d, _entries in groups]
     if depths not in (list(range(depth)), list(range(1, depth))) or len(depths) < min(2, depth):
-        return (f"valued the successors at the depths {depths}: iterative deepening "
-                f"searches each depth from 0 up to {depth - 1} in turn")
+        return _("valued the successors at the depths {depths}: iterative deepening searches "
+                 "each depth from 0 up to {last} in turn").format(depths=depths, last=depth - 1)
     for d, entries in groups:
-        if sorted(s for s, *_ in entries) != sorted(children):
-            return f"the iteration at depth {d} did not value each successor once"
-    if [s for s, *_ in groups[0][1]] != children:
-        return "the first iteration did not try the moves in the order next_states gave"
-    for (d, before), (_, after) in zip(groups, groups[1:]):
-        expect = sorted([s for s, *_ in before], key=lambda s: -answers[(s, d)], reverse=True)
-        if [s for s, *_ in after] != expect:
-            return (f"the iteration at depth {d + 1} did not try the moves best first by the "
-                    f"values of depth {d} (a stable sort)")
+        if sorted(s for s, *_rest in entries) != sorted(children):
+            return _("the iteration at depth {depth} did not value each successor once").format(
+                depth=d)
+    if [s for s, *_rest in groups[0][1]] != children:
+        return _("the first iteration did not try the moves in the order next_states gave")
+    for (d, before), (_next, after) in zip(groups, groups[1:]):
+        expect = sorted([s for s, *_rest in before], key=lambda s: -answers[(s, d)], reverse=True)
+        if [s for s, *_rest in after] != expect:
+            return _("the iteration at depth {depth} did not try the moves best first by the "
+                     "values of depth {previous} (a stable sort)").format(depth=d + 1, previous=d)
     return None
 
 
@@ -946,24 +993,24 @@ def test_best_move_ab(student, blame, shared):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
     def attempt(play):
         outcomes, reasons = shared(deepening_verdicts, play)
-        check_all("best_move_ab did not search as the handout says", deepening_cases(),
+        check_all(_("best_move_ab did not search as the handout says"), deepening_cases(),
                   outcomes, lambda c, o: reasons[id(o)][0],
-                  hint="alpha = -1 at the start of each iteration; value each successor as "
-                       "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the "
-                       "result is the best entry of the last iteration (d = depth - 1)")
-    blame.on_its_own(student, "best_move_ab", "on a position", attempt)
+                  hint=_("alpha = -1 at the start of each iteration; value each successor as "
+                         "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the "
+                         "result is the best entry of the last iteration (d = depth - 1)"))
+    blame.on_its_own(student, "best_move_ab", _("on a position"), attempt)
 
 
 def test_best_move_ab_deepens(student, blame, shared):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
     def attempt(play):
         outcomes, reasons = shared(deepening_verdicts, play)
-        check_all("best_move_ab does not deepen iteratively", deepening_cases(), outcomes,
+        check_all(_("best_move_ab does not deepen iteratively"), deepening_cases(), outcomes,
                   lambda c, o: reasons[id(o)][1],
-                  hint="for d in range(depth): value every successor with value_ab at depth "
-                       "d, then sort the list best first (a stable sort) for the next "
-                       "iteration")
-    blame.on_its_own(student, "best_move_ab", "on a position", attempt)
+                  hint=_("for d in range(depth): value every successor with value_ab at depth "
+                         "d, then sort the list best first (a stable sort) for the next "
+                         "iteration"))
+    blame.on_its_own(student, "best_move_ab", _("on a position"), attempt)
 
 
 # ------------------------------------------------------------------ playing strength
@@ -977,12 +1024,18 @@ def _greedy_player(state, player, rng):
     return rng.choice([s for s, v in zip(options, scores) if v == max(scores)])
 
 
+#: The strength check's opponents and results, as its log names them.
+OPPONENTS = {"random": N_("random"), "greedy": N_("greedy")}
+RESULTS = {1: N_("won"), 0: N_("no result"), -1: N_("lost")}
+COLOURS = {W: N_("WHITE"), B: N_("BLACK")}
+
+
 def test_strength(student, blame):
     """your whole program: best_move_ab (depth 2) with your own helpers beats a random and a greedy player, with either colour"""
     # The one check that runs the student's own helpers whatever they did elsewhere
     # (rubric [blame] whole_program): its failure names their earlier failures.
     wins, log = 0, []
-    with blame.judging("best_move_ab", "in a game"):
+    with blame.judging("best_move_ab", _("in a game")):
         for name, opponent_move in (("random", _random_player), ("greedy", _greedy_player)):
             for colour in (W, B):
                 rng = random.Random(f"{name}-{colour}")
@@ -1003,23 +1056,25 @@ def test_strength(student, blame):
                         else None
                     if after not in successors(state, player):
                         raise CheckFailed(
-                            "your player made an illegal move in a game",
+                            _("your player made an illegal move in a game"),
                             position=draw(state, player),
-                            call=f"best_move_ab(state, {NAMES[player]}, 2), move {ply + 1} of "
-                                 f"a game against the {name} player",
+                            call=_("{call}, move {number} of a game against the {opponent} "
+                                   "player").format(call=f"best_move_ab(state, {NAMES[player]}, 2)",
+                                                    number=ply + 1, opponent=_(OPPONENTS[name])),
                             got=describe(outcome) if not outcome.answered else
-                            f"a state no legal move leads to: {short(got)}")
+                            _("a state no legal move leads to: {state}").format(state=short(got)))
                     state, player = after, ref.opponent(player)
                 result = ref.utility(state, player) * (1 if player == colour else -1) \
                     if ref.finished(state, player) else 0
                 wins += result == 1
-                log.append(f"{NAMES[colour]} against {name}: "
-                           + {1: "won", 0: "no result", -1: "lost"}[result] + f" after {ply} moves")
+                log.append(_("{colour} against {opponent}: {result} after {count} moves").format(
+                    colour=_(COLOURS[colour]), opponent=_(OPPONENTS[name]),
+                    result=_(RESULTS[result]), count=ply))
                 if result == -1:
-                    raise CheckFailed("your player lost a game", got="; ".join(log),
+                    raise CheckFailed(_("your player lost a game"), got="; ".join(log),
                                       position=draw(state, player),
-                                      hint="best_move_ab must pick the successor with the best "
-                                           "value")
+                                      hint=_("best_move_ab must pick the successor with the best "
+                                             "value"))
         if wins < 3:
-            raise CheckFailed("your player won too few games", got="; ".join(log),
-                              hint="at depth 2 a correct player wins nearly every game here")
+            raise CheckFailed(_("your player won too few games"), got="; ".join(log),
+                              hint=_("at depth 2 a correct player wins nearly every game here"))
