@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Callable, Hashable, Iterable
 
+from ..i18n import grader_plural as ngettext, grader_text as _
+
 MAX_REFUSED = 20        # refusals kept word for word; the rest are counted
 
 
@@ -52,10 +54,10 @@ class Handout:
     def ask(self, question: str, key: Hashable) -> Hashable:
         """`key`, logged, if it was handed out; otherwise raise Refused."""
         if key not in self.given:
-            self.refuse(f"{question} was asked about {self._describe(key)}, which the "
-                        "grader's game never handed to the search in this check (ask only "
-                        "about the position you were given and the states nextstates "
-                        "returned)")
+            self.refuse(_("{question} was asked about {state}, which the grader's game never "
+                          "handed to the search in this check (ask only about the position "
+                          "you were given and the states nextstates returned)").format(
+                question=question, state=self._describe(key)))
         self.log.append((question, key))
         return key
 
@@ -74,5 +76,7 @@ class Handout:
         """What a check says when the search asked what it may not ask."""
         if not self.refused:
             return None
-        more = f" (and {self.refusals - 1} more such questions)" if self.refusals > 1 else ""
+        more = (" " + ngettext("(and {count} more such question)",
+                               "(and {count} more such questions)", self.refusals - 1).format(
+            count=self.refusals - 1)) if self.refusals > 1 else ""
         return self.refused[0] + more
