@@ -1,7 +1,10 @@
 """What connect4's checks say about a wrong answer, in the handout's words: which
 of the 25 lines `lines` got wrong, and how a search's visits, expansions and
 counts differ from alpha-beta's on one of the grader's games (games.SubsetGame).
-Game knowledge only; the checks are in test_hidden.py."""
+Game knowledge only; the checks are in test_hidden.py. Every sentence is the
+grader's (autograder/i18n.py, the `grader` domain), said in the course's language
+when a failure is worded; a case's drawing and expected text are `Later`s, since
+the cases are built once per worker."""
 
 from __future__ import annotations
 

@@ -75,6 +75,9 @@ checks play nextstates and the evaluation (and, judged again, centre_first),
 and run the student's search and terminal_test. test_strength is the one
 whole-program check.
 Headlines and "may follow from" notes come from grading/checks.py's Blame.
+Every sentence a student reads is the grader's (autograder/i18n.py, the `grader`
+domain): the cases built once per worker (functools.cache) word their call,
+drawing and expected text with `Later`, so each speaks the language of the moment.
 
 What a check believes: the student's returned answers, and the grader's own
 games' logs. The grader's games answer only about what they handed out (the
