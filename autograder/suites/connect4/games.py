@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
+from autograder.i18n import grader_text as _
 
 ref = load_reference("connect4", "connect4")
 INF = math.inf
@@ -64,13 +65,15 @@ _value_cache: dict = {}
 def as_state(value, what: str) -> tuple:
     """A position the student's code sent, as a tuple; ValueError if it is none."""
     if type(value) not in (list, tuple) or len(value) > CELLS:
-        raise ValueError(f"{what} expects a state (a list of cell numbers), got "
-                         f"{str(value)[:60]}")
+        raise ValueError(_("{function} expects a state (a list of cell numbers), got "
+                           "{value}").format(function=what, value=str(value)[:60]))
     for cell in value:
         if type(cell) is not int or not 0 <= cell < CELLS:
-            raise ValueError(f"{what} got a state with {str(cell)[:20]}, not a cell 0..41")
+            raise ValueError(_("{function} got a state with {value}, not a cell 0..41").format(
+                function=what, value=str(cell)[:20]))
     if len(set(value)) != len(value):
-        raise ValueError(f"{what} got a state that takes a cell twice")
+        raise ValueError(_("{function} got a state that takes a cell twice").format(
+            function=what))
     return tuple(value)
 
 
@@ -85,9 +88,10 @@ def real_value(key: tuple) -> int:
 
 
 def never_offered(what: str, key) -> str:
-    return (f"{what} was asked about {str(list(key))[:120]}, which this check's nextstates "
-            "never offered (the grader's game answers only about the position it gave "
-            "and the children its nextstates returned)")
+    return _("{function} was asked about {state}, which this check's nextstates never "
+             "offered (the grader's game answers only about the position it gave and the "
+             "children its nextstates returned)").format(function=what,
+                                                         state=str(list(key))[:120])
 
 
 def handed(handout: Handout, what: str, value) -> tuple:
@@ -124,9 +128,9 @@ class SubsetGame:
         ends is stopped after the same work on a quiet or a loaded machine."""
         self.calls += 1
         if self.call_limit is not None and self.calls > self.call_limit:
-            self.handout.refuse(f"this check's game answers at most {self.call_limit} calls, "
-                                "several times what the handout's search makes here (does "
-                                "the search never stop?)")
+            self.handout.refuse(_("this check's game answers at most {calls} calls, several "
+                                  "times what the handout's search makes here (does the "
+                                  "search never stop?)").format(calls=self.call_limit))
         return handed(self.handout, what, state)
 
     # ------------------------------------------------------------ the rules
@@ -191,9 +195,10 @@ class Legal:
         if key not in self.handout.given:
             if not any(key[:len(o)] == o for o in self.openings) or not gravity_legal(key):
                 self.handout.refuse(
-                    f"{what} was asked about {str(list(key))[:120]}, which no legal game from "
-                    "this check's openings reaches (the grader's evaluation answers only "
-                    "about positions of the game being played)")
+                    _("{function} was asked about {state}, which no legal game from this "
+                      "check's openings reaches (the grader's evaluation answers only about "
+                      "positions of the game being played)").format(
+                        function=what, state=str(list(key))[:120]))
             self.handout.give([key])
         return self.handout.ask(what, key)
 
@@ -214,7 +219,7 @@ class Within:
         if self.at in bound.arguments:
             bound.arguments[self.at] = list(self.vet(self.name, bound.arguments[self.at]))
         if bound.arguments.get("stats") is not None:
-            raise TypeError("this check's search counts nothing: pass stats=None")
+            raise TypeError(_("this check's search counts nothing: pass stats=None"))
         return self.function(*bound.args, **bound.kwargs)
 
 
@@ -253,7 +258,8 @@ class Rotation:
 
     def __call__(self, children):
         if type(children) is not list:
-            raise ValueError(f"order expects the list of children, got {str(children)[:60]}")
+            raise ValueError(_("order expects the list of children, got {value}").format(
+                value=str(children)[:60]))
         self.calls += 1
         return list(children[1:]) + list(children[:1])
 

@@ -1,7 +1,10 @@
 """What connect4's checks say about a wrong answer, in the handout's words: which
 of the 25 lines `lines` got wrong, and how a search's visits, expansions and
 counts differ from alpha-beta's on one of the grader's games (games.SubsetGame).
-Game knowledge only; the checks are in test_hidden.py."""
+Game knowledge only; the checks are in test_hidden.py. Every sentence is the
+grader's (autograder/i18n.py, the `grader` domain), said in the course's language
+when a failure is worded; a case's drawing and expected text are `Later`s, since
+the cases are built once per worker."""
 
 from __future__ import annotations
 
@@ -9,9 +12,10 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.grading.checks import Case, played_plan, short
+from autograder.grading.checks import Case, Later, played_plan, short
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
+from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import Rotation, SubsetGame, View, Within, reference_search
 from autograder.suites.connect4.positions import draw
@@ -24,23 +28,32 @@ INF = math.inf
 STAT_NAMES = ("nodes", "expanded", "evaluations", "prunings")
 
 
-GAME_HINT = ("this check gives your search a game of the grader's: its own nextstates "
-             "(fewer moves, another order) and its own evaluation; look up nextstates in "
-             "the module and use the evaluation argument when the search runs")
+GAME_HINT = N_("this check gives your search a game of the grader's: its own nextstates "
+               "(fewer moves, another order) and its own evaluation; look up nextstates in "
+               "the module and use the evaluation argument when the search runs")
 
 
-# The lines by kind, in the handout's order: (kind, the name of one line, of several,
-# the numbers that tell the lines of the kind apart).
-LINE_KINDS = (("rows", "row", "rows", tuple(range(6))),
-              ("columns", "column", "columns", tuple(range(7))),
-              ("diagonals running down to the right", "starting at cell", "starting at cells",
-               (14, 7, 0, 1, 2, 3)),
-              ("diagonals running down to the left", "starting at cell", "starting at cells",
-               (3, 4, 5, 6, 13, 20)))
+# The lines by kind, in the handout's order: (kind, the numbers that tell the lines of
+# the kind apart: rows and columns by number, diagonals by the cell they start at).
+LINE_KINDS = (("rows", tuple(range(6))),
+              ("columns", tuple(range(7))),
+              ("down-right", (14, 7, 0, 1, 2, 3)),
+              ("down-left", (3, 4, 5, 6, 13, 20)))
 
 
-LINE_NAMES = [(kind, f"{label} {start}") for kind, label, _, starts in LINE_KINDS
-              for start in starts]
+#: (kind, number) of each of the 25 lines, in the handout's order.
+LINE_NAMES = [(kind, start) for kind, starts in LINE_KINDS for start in starts]
+
+
+def _whole_kind(kind, starts):
+    """All lines of a kind, in words ("all 6 rows (rows 0, 1, 2, 3, 4, 5)")."""
+    words = {"rows": N_("all {count} rows (rows {numbers})"),
+             "columns": N_("all {count} columns (columns {numbers})"),
+             "down-right": N_("all {count} diagonals running down to the right (starting at "
+                              "cells {numbers})"),
+             "down-left": N_("all {count} diagonals running down to the left (starting at "
+                             "cells {numbers})")}
+    return _(words[kind]).format(count=len(starts), numbers=", ".join(map(str, starts)))
 
 
 #: A board whose every cell holds a different character: each line returned
@@ -55,21 +68,24 @@ def _cells_of(text):
 def _missing_lines(missing, want):
     """The missing lines in words, a whole kind at once where all of it is missing."""
     notes = []
-    for kind, _, labels, starts in LINE_KINDS:
+    for kind, starts in LINE_KINDS:
         gone = [i for i in missing if LINE_NAMES[i][0] == kind]
         if len(gone) == len(starts):
-            notes.append(f"all {len(starts)} {kind} ({labels} "
-                         f"{', '.join(map(str, starts))})")
+            notes.append(_whole_kind(kind, starts))
         else:
-            notes += [f"{_one_line(i)} (cells {_cells_of(want[i])})" for i in gone]
+            notes += [_("{line} (cells {cells})").format(line=_one_line(i),
+                                                         cells=_cells_of(want[i]))
+                      for i in gone]
     return notes
 
 
 def _one_line(index):
-    kind, name = LINE_NAMES[index]
-    if kind in ("rows", "columns"):
-        return name
-    return f"the diagonal running down to the {kind.rsplit(' ', 1)[-1]} {name}"
+    kind, number = LINE_NAMES[index]
+    words = {"rows": N_("row {number}"), "columns": N_("column {number}"),
+             "down-right": N_("the diagonal running down to the right starting at cell "
+                              "{number}"),
+             "down-left": N_("the diagonal running down to the left starting at cell {number}")}
+    return _(words[kind]).format(number=number)
 
 
 def lines_difference(got):
@@ -81,22 +97,24 @@ def lines_difference(got):
     if got == want:
         return None
     present = [i for i, line in enumerate(want) if line in got]
-    notes = [f"{len(present)} of the 25 lines are there"
-             + (f" ({len(got)} returned)" if len(got) != len(want) else "")]
+    notes = [_("{count} of the 25 lines are there").format(count=len(present))
+             + (" " + _("({count} returned)").format(count=len(got))
+                if len(got) != len(want) else "")]
     missing = [i for i in range(len(want)) if i not in present]
     turned = [i for i in missing if want[i][::-1] in got]
     gone = [i for i in missing if i not in turned]
     if gone:
-        notes.append("missing: " + "; ".join(_missing_lines(gone, want)))
+        notes.append(_("missing: {lines}").format(lines="; ".join(_missing_lines(gone, want))))
     for i in turned[:3]:
-        notes.append(f"{_one_line(i)} is read from the wrong end")
+        notes.append(_("{line} is read from the wrong end").format(line=_one_line(i)))
     strangers = [line for line in got if line not in want and line[::-1] not in want]
     for line in strangers[:2]:
-        notes.append(f"not one of the 25: a line of the cells {_cells_of(line)}")
+        notes.append(_("not one of the 25: a line of the cells {cells}").format(
+            cells=_cells_of(line)))
     if not missing and not strangers:
         moved = next(i for i, line in enumerate(want) if i >= len(got) or got[i] != line)
-        notes.append(f"all there, but not in the handout's order: line {moved} should be "
-                     f"{_one_line(moved)}")
+        notes.append(_("all there, but not in the handout's order: line {number} should be "
+                       "{line}").format(number=moved, line=_one_line(moved)))
     return "; ".join(notes)
 
 
@@ -129,14 +147,27 @@ def expected_search(search: Search) -> games.Expected:
 
 
 def game_note(search: Search) -> str:
+    """What the drawing of a search's position cannot show: the game's rules there."""
     if len(search.state) == games.CELLS:
-        return "(the board is full: the game is over)"
+        return _("(the board is full: the game is over)")
     if games.real_value(search.state):
-        return "(four in a row: the game is over)"
+        return _("(four in a row: the game is over)")
     columns = [cell % 7 for cell in SubsetGame(search.salt).moves(search.state)]
-    return ("(in this check's game the player to move may play only the columns "
-            f"{', '.join(map(str, columns))} here, in that order, and positions are worth "
-            "numbers of the grader's)")
+    return _("(in this check's game the player to move may play only the columns {columns} "
+             "here, in that order, and positions are worth numbers of the grader's)").format(
+        columns=", ".join(map(str, columns)))
+
+
+def drawn_search(search: Search) -> Later:
+    """A search's position drawn with its game's note, in the language of the moment."""
+    return Later(lambda: f"{draw(search.state)}\n{game_note(search)}")
+
+
+def _wanted(search: Search, want: games.Expected) -> str:
+    if search.stats:
+        return _("the value {value} and the counts {counts}").format(value=want.value,
+                                                                     counts=want.stats)
+    return _("the value {value} and a successor that reaches it").format(value=want.value)
 
 
 def search_cases(searches) -> list[Case]:
@@ -145,9 +176,8 @@ def search_cases(searches) -> list[Case]:
     cases = []
     for search in searches:
         want = expected_search(search)
-        wanted = f"the counts {want.stats}" if search.stats else "a successor that reaches it"
-        cases.append(Case(search.call(), (search,), f"{draw(search.state)}\n{game_note(search)}",
-                          f"the value {want.value} and {wanted}"))
+        cases.append(Case(search.call(), (search,), drawn_search(search),
+                          Later(functools.partial(_wanted, search, want))))
     return cases
 
 
@@ -187,10 +217,11 @@ def bypass_note(log, search: Search):
     question about it, see games.SubsetGame: the log holds handed-out positions only.)"""
     view = View.of(log)
     if not view.visits:
-        return ("the search never called the evaluation it was given nor nextstates; "
-                + GAME_HINT)
-    if not any(kind == "e" for kind, _ in log):
-        return "the search never called the evaluation it was given; " + GAME_HINT
+        return _("the search never called the evaluation it was given nor nextstates; "
+                 "{hint}").format(hint=_(GAME_HINT))
+    if not any(kind == "e" for kind, _key in log):
+        return _("the search never called the evaluation it was given; {hint}").format(
+            hint=_(GAME_HINT))
     return None
 
 
@@ -199,10 +230,10 @@ def _found(outcome):
     result = outcome.value if type(outcome.value) is dict else {}
     found = result.get("found")
     if type(found) not in (tuple, list) or len(found) != 2:
-        return None, f"returned {short(found)}, not (best_state, value)"
+        return None, _("returned {value}, not (best_state, value)").format(value=short(found))
     best, value = found
     if type(value) not in (int, float):
-        return None, f"returned the value {short(value)}, not a number"
+        return None, _("returned the value {value}, not a number").format(value=short(value))
     return (best, value), None
 
 
@@ -212,23 +243,24 @@ def judge_value(search: Search, outcome, game: SubsetGame):
         return problem
     best, value = found
     want = expected_search(search)
-    shown = f"returned ({short(best, 80)}, {short(value)})"
+    shown = _("returned {value}").format(value=f"({short(best, 80)}, {short(value)})")
     if value != want.value:
         return shown, bypass_note(game.log, search)
     if want.best is None:
-        return None if best is None else (shown, "no successor expected at this position")
+        return None if best is None else (shown, _("no successor expected at this position"))
     if best not in [list(child) for child in want.good]:
         if best not in game.children(search.state):
-            return shown, "that is not one of the successors the game offers here"
-        return shown, "that successor does not reach the value"
+            return shown, _("that is not one of the successors the game offers here")
+        return shown, _("that successor does not reach the value")
     return None
 
 
 def below(key, search):
     """Where `key` is in the search tree, in words."""
     depth = len(key) - len(search.state)
-    return "at the root" if depth == 0 else \
-        f"{depth} move{'s' if depth > 1 else ''} below the root"
+    return _("at the root") if depth == 0 else \
+        ngettext("{count} move below the root", "{count} moves below the root",
+                 depth).format(count=depth)
 
 
 def view_difference(log, want: View, search: Search):
@@ -238,7 +270,8 @@ def view_difference(log, want: View, search: Search):
     stranger = bypass_note(log, search)
     if stranger:
         return stranger
-    summary = f"the search visited {len(got.visits)} positions and expanded {len(got.expanded)}"
+    summary = _("the search visited {visits} positions and expanded {expanded}").format(
+        visits=len(got.visits), expanded=len(got.expanded))
     same = 0
     for mine, theirs in zip(got.visits, want.visits):
         if mine != theirs:
@@ -248,32 +281,38 @@ def view_difference(log, want: View, search: Search):
         key = got.visits[same]
         where = f"{list(key)} ({below(key, search)})"
         if key in set(want.visits):
-            return (f"{summary}; the first {same} in the handout's order, then {where}, "
-                    "which the handout's search visits later (another order?)")
-        return (f"{summary}; the first {same} in the handout's order, then {where}, which "
-                "alpha-beta never visits (a cut-off missed before it?)")
+            return _("{summary}; the first {count} in the handout's order, then {position}, "
+                     "which the handout's search visits later (another order?)").format(
+                summary=summary, count=same, position=where)
+        return _("{summary}; the first {count} in the handout's order, then {position}, which "
+                 "alpha-beta never visits (a cut-off missed before it?)").format(
+            summary=summary, count=same, position=where)
     if same < len(want.visits):
-        return (f"{summary}; it stopped after {same} positions in the handout's order, "
-                "where alpha-beta goes on (children that must be searched were skipped)")
+        return _("{summary}; it stopped after {count} positions in the handout's order, "
+                 "where alpha-beta goes on (children that must be searched were "
+                 "skipped)").format(summary=summary, count=same)
     if same < len(got.visits):
         key = got.visits[same]
-        return (f"{summary}; after the {same} positions in the handout's order it went on "
-                f"to {list(key)} ({below(key, search)}), where "
-                "alpha-beta has already stopped")
+        return _("{summary}; after the {count} positions in the handout's order it went on "
+                 "to {position}, where alpha-beta has already stopped").format(
+            summary=summary, count=same, position=f"{list(key)} ({below(key, search)})")
     expanded, theirs = set(got.expanded), set(want.expanded)
     for key in got.expanded:
         if key not in theirs:
-            return (f"{summary}; it expanded {list(key)} ({below(key, search)}), which the "
-                    "handout's search evaluates (the depth limit, or a finished game)")
+            return _("{summary}; it expanded {position}, which the handout's search evaluates "
+                     "(the depth limit, or a finished game)").format(
+                summary=summary, position=f"{list(key)} ({below(key, search)})")
     for key in want.expanded:
         if key not in expanded:
-            return (f"{summary}; it evaluated {list(key)} ({below(key, search)}) instead of "
-                    "expanding it")
+            return _("{summary}; it evaluated {position} instead of expanding it").format(
+                summary=summary, position=f"{list(key)} ({below(key, search)})")
     twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
     if twice is None:
-        return f"{summary}; it expanded the handout's positions, but in another order"
-    return (f"{summary}; it called nextstates more than once on {list(twice)} "
-            f"({below(twice, search)}): each position is expanded at most once")
+        return _("{summary}; it expanded the handout's positions, but in another order").format(
+            summary=summary)
+    return _("{summary}; it called nextstates more than once on {position}: each position is "
+             "expanded at most once").format(
+        summary=summary, position=f"{list(twice)} ({below(twice, search)})")
 
 
 def _handout_value(search: Search, outcome, game: SubsetGame):
@@ -284,7 +323,8 @@ def _handout_value(search: Search, outcome, game: SubsetGame):
         return None, problem
     want = expected_search(search)
     if found[1] != want.value:
-        return None, (f"returned the value {short(found[1])}", bypass_note(game.log, search))
+        return None, (_("returned the value {value}").format(value=short(found[1])),
+                      bypass_note(game.log, search))
     return want, None
 
 
@@ -294,19 +334,22 @@ def judge_work(search: Search, outcome, game: SubsetGame):
         return problem
     seen = View.of(game.log)
     if seen != want.view:
-        return ("visited other positions than the handout's alpha-beta",
+        return (_("visited other positions than the handout's alpha-beta"),
                 view_difference(game.log, want.view, search))
     stats = outcome.value.get("stats")
     if stats != want.stats:
-        return (f"the SearchStats counted {short(stats)}",
-                f"the grader saw the search visit {want.stats['nodes']} positions, expand "
-                f"{want.stats['expanded']}, evaluate {want.stats['evaluations']} and cut off "
-                f"{times(want.stats['prunings'])}")
+        return (_("the SearchStats counted {stats}").format(stats=short(stats)),
+                _("the grader saw the search visit {nodes} positions, expand {expanded}, "
+                  "evaluate {evaluations} and cut off {times}").format(
+                    nodes=want.stats["nodes"], expanded=want.stats["expanded"],
+                    evaluations=want.stats["evaluations"], times=times(want.stats["prunings"])))
     return None
 
 
 def times(count):
-    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
+    """How often a search cut off, in words ("never", "once", "3 times")."""
+    words = {0: N_("never"), 1: N_("once"), 2: N_("twice")}
+    return _(words[count]) if count in words else _("{count} times").format(count=count)
 
 
 def finished(key) -> bool:
@@ -322,13 +365,15 @@ def judge_stops(search: Search, outcome, game: SubsetGame):
     seen = View.of(game.log)
     past = [key for key in seen.expanded if finished(key)]
     if past:
-        return (f"called nextstates on {list(past[0])}, where the game is already over",
-                f"{below(past[0], search)}; a finished game is evaluated, never expanded")
+        return (_("called nextstates on {position}, where the game is already over").format(
+                    position=list(past[0])),
+                _("{where}; a finished game is evaluated, never expanded").format(
+                    where=below(past[0], search)))
     if finished(search.state):
         stats = outcome.value.get("stats")
         if stats != want.stats:
-            return (f"the SearchStats counted {short(stats)}",
-                    "the game is over at the root: one node, evaluated")
+            return (_("the SearchStats counted {stats}").format(stats=short(stats)),
+                    _("the game is over at the root: one node, evaluated"))
     return None
 
 
@@ -343,7 +388,7 @@ class GameSearch:
     def __call__(self, state, alpha=-INF, beta=INF, bremse=6, evaluation=None, stats=None,
                  order=None):
         if stats is not None:
-            raise TypeError("this check's search counts nothing: pass stats=None")
+            raise TypeError(_("this check's search counts nothing: pass stats=None"))
         with games.reference_on(self.game):
             return getattr(ref, self.who)(list(state), alpha, beta, bremse, evaluation, None,
                                           order)

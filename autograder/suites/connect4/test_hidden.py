@@ -75,6 +75,9 @@ checks play nextstates and the evaluation (and, judged again, centre_first),
 and run the student's search and terminal_test. test_strength is the one
 whole-program check.
 Headlines and "may follow from" notes come from grading/checks.py's Blame.
+Every sentence a student reads is the grader's (autograder/i18n.py, the `grader`
+domain): the cases built once per worker (functools.cache) word their call,
+drawing and expected text with `Later`, so each speaks the language of the moment.
 
 What a check believes: the student's returned answers, and the grader's own
 games' logs. The grader's games answer only about what they handed out (the
@@ -94,15 +97,16 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from autograder.grading.checks import (Case, CheckFailed, Show, call_plan, check_all, describe,
-                                       exact, map_cases, require, short)
+from autograder.grading.checks import (Case, CheckFailed, Later, Show, call_plan, check_all,
+                                       describe, exact, map_cases, require, returned, short)
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
+from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import Legal, SubsetGame, Within
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               expected_search, game_note, game_plays,
+                                               drawn_search, expected_search, game_plays,
                                                judge_stops, judge_value, judge_work,
                                                lines_difference, search_cases, search_plan)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
@@ -121,16 +125,16 @@ PLAYED_MOST = 300
 
 
 def run(student, blame, function, states=(), summary="", hint=None, judge=exact,
-        args_of=None, first="state", scope="on a position", cases=None, again=False):
+        args_of=None, first="state", scope=None, cases=None, again=False):
     """Check `function` on `states` (or on `cases`) against the reference's answers,
     judged on its own: the functions it relies on are played by the reference."""
     chosen = cases or cached_cases(function, states, args_of, first)
 
     def attempt(play):
-        check_all(summary or f"{function} returned a wrong value",
+        check_all(summary or _("{function} returned a wrong value").format(function=function),
                   *map_cases(student, M + function, chosen, play, most=PLAYED_MOST,
                              again=again, return_args=again), judge, hint)
-    on_its_own(student, blame, function, scope, attempt)
+    on_its_own(student, blame, function, scope or _("on a position"), attempt)
 
 
 def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
@@ -154,8 +158,8 @@ def run_plans(student, jobs):
     """The outcomes of [(plan, game or handout), ...], a refused question costing its
     case (verdicts.refused), remembered for on_its_own."""
     jobs = list(jobs)
-    outcomes = student.run([plan for plan, _ in jobs])
-    handouts = [getattr(game, "handout", game) for _, game in jobs]
+    outcomes = student.run([plan for plan, _game in jobs])
+    handouts = [getattr(game, "handout", game) for _plan, game in jobs]
     if any(handout.refused for handout in handouts):
         _refusals.append(True)
     return [refused(outcome, handout) for outcome, handout in zip(outcomes, handouts)]
@@ -182,15 +186,16 @@ def cached_cases(function, states, args_of=None, first="state"):
 def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
     run(student, blame, "getBoard", as_tuples(random_states()),
-        hint="x owns the cells at even positions of the state, o those at odd positions")
+        hint=_("x owns the cells at even positions of the state, o those at odd positions"))
 
 
 def test_colNrs(student, blame):
     """colNrs lists the cells of each column from the bottom up"""
-    run(student, blame, "colNrs", summary="colNrs returned the wrong cells",
+    run(student, blame, "colNrs", summary=_("colNrs returned the wrong cells"),
         cases=[Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)],
-        scope="for a column", hint="the cells of column i are i, i + 7, ..., i + 35 (the "
-        "board's cell numbers above); the bottom one comes first")
+        scope=_("for a column"), hint=_("the cells of column i are i, i + 7, ..., i + 35 (the "
+                                        "board's cell numbers above); the bottom one comes "
+                                        "first"))
 
 
 @functools.cache
@@ -208,36 +213,36 @@ def _board_column_cases():
 
 def test_freeIn(student, blame):
     """freeIn finds where a stone dropped into a column lands (None if it is full)"""
-    run(student, blame, "freeIn", cases=_board_column_cases(), scope="for a column",
-        summary="freeIn returned the wrong cell",
-        hint="a stone falls to the lowest empty cell of its column")
+    run(student, blame, "freeIn", cases=_board_column_cases(), scope=_("for a column"),
+        summary=_("freeIn returned the wrong cell"),
+        hint=_("a stone falls to the lowest empty cell of its column"))
 
 
 def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
     run(student, blame, "free", as_tuples(random_states()),
         args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
-        hint="one cell per column that is not full (its freeIn), by column from 0 to 6")
+        hint=_("one cell per column that is not full (its freeIn), by column from 0 to 6"))
 
 
 def test_nextstates(student, blame):
     """nextstates lists one successor per open column and leaves its input alone"""
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
-            return f"returned {short(outcome.value)}"
+            return returned(outcome.value)
         # Judged from nextstates' own second answer on the same state object: a
         # state the first call changed has other successors. What the child
         # reports of the state after the call is quoted, never judged.
-        return changed_input(outcome, "state", "its input state", case.args[0])
+        return changed_input(outcome, _("state"), _("its input state"), case.args[0])
     run(student, blame, "nextstates", as_tuples(s for s in random_states()
                                                 if not ref.terminal_test(s)),
-        "nextstates returned the wrong successors", judge=judge, again=True,
-        scope="on an unfinished position",
-        hint="state + [cell] for every cell of free(board), by column 0 to 6")
-    with blame.judging("nextstates", "on an unfinished position"):
-        check_probes(student, "nextstates changed its input state", M + "nextstates",
-                     M + "nextstates", _probe_cases(), lambda *_: PROBES, "state",
-                     hint="build each successor as a new list: state + [cell]")
+        _("nextstates returned the wrong successors"), judge=judge, again=True,
+        scope=_("on an unfinished position"),
+        hint=_("state + [cell] for every cell of free(board), by column 0 to 6"))
+    with blame.judging("nextstates", _("on an unfinished position")):
+        check_probes(student, _("nextstates changed its input state"), M + "nextstates",
+                     M + "nextstates", _probe_cases(), lambda *args: PROBES, _("state"),
+                     hint=_("build each successor as a new list: state + [cell]"))
 
 
 #: Questions asked of a state after nextstates(state): its board (which spells out
@@ -247,24 +252,29 @@ PROBES = [(f"{name}(state)", M + name, ()) for name in ("getBoard", "nextstates"
 
 @functools.cache
 def _probe_cases():
-    return [Case("nextstates(state), then more questions about the same state", (list(s),),
-                 draw(s), "the same answers as on an untouched copy")
+    return [Case(PROBED, (list(s),), draw(s), UNTOUCHED)
             for s in random_states()[5::12] if not ref.terminal_test(list(s))]
+
+
+PROBED = Later(lambda: _("nextstates({state}), then more questions about the same "
+                         "state").format(state="state"))
+UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
 
 
 def test_lines(student, blame):
     """lines returns the 25 lines of four or more cells in the handout's order"""
-    hint = "6 rows, 7 columns, then the two kinds of diagonals, each from its top end"
+    hint = _("6 rows, 7 columns, then the two kinds of diagonals, each from its top end")
     try:
         run(student, blame, "lines", as_tuples(random_states()[::3]), hint=hint,
             args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
-            scope="on a board")
+            scope=_("on a board"))
     except CheckFailed as failed:
         labelled = student.call(M + "lines", list(LABELS))
         difference = lines_difference(labelled.value) if labelled.answered else None
         if difference:
-            failed.problem = f"{difference} (seen on a board whose cells are labelled " \
-                             f"'{LABELS[:10]}...', cell i holding the i-th character)"
+            failed.problem = _("{difference} (seen on a board whose cells are labelled "
+                               "'{labels}...', cell i holding the i-th character)").format(
+                difference=difference, labels=LABELS[:10])
         raise
 
 
@@ -277,20 +287,21 @@ def test_pattern_score(student, blame):
     run(student, blame, "pattern_score", states,
         args_of=lambda s: (ref.getBoard(list(s)), list(WEIGHT_SETS[len(s) % 3])),
         first="getBoard(state)",
-        hint="each pattern counts at most once per line; four in a row decides at once")
+        hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
 def test_evaluation(student, blame):
     """evaluation gives the handout's values on random positions and wins"""
     states = as_tuples(list(random_states()) + list(won_states()))
     run(student, blame, "evaluation", states,
-        hint="pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
-             "a four in a row is +-10000")
+        hint=_("pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
+               "a four in a row is +-10000"))
 
 
 def test_evaluation_b(student, blame):
     """evaluation_b gives the handout's values on random positions"""
-    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]), hint="weights (5, 10, 50)")
+    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]),
+        hint=_("weights (5, 10, 50)"))
 
 
 @functools.cache
@@ -327,15 +338,19 @@ def _given_evaluation_cases():
         key = tuple(state)
         decided = {key: next(said)} if abs(ref.evaluation(state)) < WIN else {}
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
-                          draw(state) + f"\nthe evaluation given says {decided.get(key, 0)}",
+                          Later(functools.partial(_evaluation_said, state, decided.get(key, 0))),
                           ref.terminal_test(list(state), given_evaluation(decided))))
     return cases
+
+
+def _evaluation_said(state, value):
+    return draw(state) + "\n" + _("the evaluation given says {value}").format(value=value)
 
 
 def test_terminal_test(student, blame):
     """terminal_test sees wins in every direction and full boards, and uses the evaluation it is given"""
     run(student, blame, "terminal_test", _terminal_states(),
-        hint="over means four in a row (any direction) or all 42 cells taken")
+        hint=_("over means four in a row (any direction) or all 42 cells taken"))
     chosen = _given_evaluation_cases()
 
     def attempt(play):
@@ -344,11 +359,11 @@ def test_terminal_test(student, blame):
             return call_plan("terminal_test", M + "terminal_test", state,
                              Callback(given_evaluation(decided, handout)), play=play), handout
         outcomes = run_plans(student, (job(*case.args) for case in chosen))
-        check_all("terminal_test did not believe the evaluation it was given", chosen,
+        check_all(_("terminal_test did not believe the evaluation it was given"), chosen,
                   outcomes, exact, show=Show.PLAN,
-                    hint="over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
-                         "call the evaluation passed in (default: the module's)")
-    on_its_own(student, blame, "terminal_test", "on a position", attempt,
+                    hint=_("over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
+                           "call the evaluation passed in (default: the module's)"))
+    on_its_own(student, blame, "terminal_test", _("on a position"), attempt,
                calls_named=("terminal_test",))
 
 
@@ -367,7 +382,7 @@ def check_searches(student, blame, cases, judge, summary, hint):
         check_all(summary, cases, run_plans(student, jobs.values()),
                   lambda case, outcome: judge(case.args[0], outcome, jobs[id(case)][1]),
                   hint, show=Show.PLAN)
-    on_its_own(student, blame, SEARCH, "on a position of the grader's game", attempt,
+    on_its_own(student, blame, SEARCH, _("on a position of the grader's game"), attempt,
                SEARCH_PLAYS, ("maximize", "minimize"))
 
 
@@ -386,9 +401,9 @@ def value_cases():
 def test_alphabeta_values(student, blame):
     """maximize/minimize return the depth-limited minimax value and a best successor"""
     check_searches(student, blame, value_cases(), judge_value,
-                   "the search returned the wrong value",
-                   "Bremse d searches d moves deep: children get bremse - 1, and a position "
-                   "is evaluated when bremse == 0 or the game is over; " + GAME_HINT)
+                   _("the search returned the wrong value"),
+                   _("Bremse d searches d moves deep: children get bremse - 1, and a position "
+                     "is evaluated when bremse == 0 or the game is over") + "; " + _(GAME_HINT))
 
 
 @functools.cache
@@ -401,9 +416,9 @@ def count_cases():
 def test_alphabeta_counts(student, blame):
     """the search visits, evaluates and prunes exactly the handout's nodes"""
     check_searches(student, blame, count_cases(), judge_work,
-                   "the search did not visit the handout's nodes",
-                   "count every call of maximize/minimize; cut when best >= beta (max) or "
-                   "best <= alpha (min), after updating best")
+                   _("the search did not visit the handout's nodes"),
+                   _("count every call of maximize/minimize; cut when best >= beta (max) or "
+                     "best <= alpha (min), after updating best"))
 
 
 def _salt_offering_a_win(state, start):
@@ -427,8 +442,8 @@ def finished_cases():
 def test_alphabeta_stops_at_finished_games(student, blame):
     """the search evaluates a finished game at once and does not search past it"""
     check_searches(student, blame, finished_cases(), judge_stops,
-                   "the search went on after the game was over",
-                   "test terminal_test(state, evaluation) before generating children")
+                   _("the search went on after the game was over"),
+                   _("test terminal_test(state, evaluation) before generating children"))
 
 
 @functools.cache
@@ -439,9 +454,9 @@ def ordered_cases():
 def test_alphabeta_applies_the_order(student, blame):
     """maximize/minimize search the children in the order the `order` function gives"""
     check_searches(student, blame, ordered_cases(), judge_work,
-                   "the search did not follow the order function",
-                   "rearrange nextstates(state) with order(children), and pass order on to "
-                   "the recursive calls")
+                   _("the search did not follow the order function"),
+                   _("rearrange nextstates(state) with order(children), and pass order on to "
+                     "the recursive calls"))
 
 
 # ------------------------------------------------------------------ move ordering
@@ -450,8 +465,8 @@ def test_centre_first(student, blame):
     states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
     run(student, blame, "centre_first", states,
         args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)",
-        scope="on the successors of a position",
-        hint="columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first")
+        scope=_("on the successors of a position"),
+        hint=_("columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first"))
 
 
 @functools.cache
@@ -465,10 +480,14 @@ def shallow_cases():
             want = ref.shallow_order(children, bremse, game.evaluation)
         cases.append(Case(f"shallow_order(children, {bremse}, evaluation)",
                           (salt, children, bremse, len(game.log)),
-                          f"{draw(state)}\nchildren = {children}\n(the successors this check's "
-                          "game offers; the searches below use its nextstates and evaluation)",
-                          want))
+                          Later(functools.partial(_children_drawn, state, children)), want))
     return cases
+
+
+def _children_drawn(state, children):
+    return f"{draw(state)}\nchildren = {children}\n" + _(
+        "(the successors this check's game offers; the searches below use its nextstates "
+        "and evaluation)")
 
 
 def test_shallow_order(student, blame):
@@ -481,11 +500,12 @@ def test_shallow_order(student, blame):
                          Callback(game.evaluation), play=game_plays(game) | search), game
     chosen = shallow_cases()
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
-    with blame.judging("shallow_order", "on the successors of a position",
+    with blame.judging("shallow_order", _("on the successors of a position"),
                        blame.helpers("shallow_order")):
-        check_all("shallow_order put the children in the wrong order", chosen, outcomes,
-                  exact, show=Show.PLAN, hint="search every child with the other side to "
-                  "move, using the evaluation given; equal values keep their order")
+        check_all(_("shallow_order put the children in the wrong order"), chosen, outcomes,
+                  exact, show=Show.PLAN, hint=_("search every child with the other side to "
+                                                "move, using the evaluation given; equal "
+                                                "values keep their order"))
 
 
 # ------------------------------------------------------------------ opening book
@@ -501,9 +521,10 @@ def book_cases():
 
 def test_book_move(student, blame):
     """book_move answers from the book (a new list) and None for other positions"""
-    run(student, blame, "book_move", cases=book_cases(), summary="book_move gave the wrong answer",
-        hint="the book maps tuple(state) to the state after the book move; "
-             "None for a position the book does not have")
+    run(student, blame, "book_move", cases=book_cases(),
+        summary=_("book_move gave the wrong answer"),
+        hint=_("the book maps tuple(state) to the state after the book move; "
+               "None for a position the book does not have"))
 
 
 KNOWN_BOOK_VALUES = {
@@ -523,7 +544,8 @@ def read_book(student):
     [outcome] = student.run([plan.returns(plan.get(M + "OPENING_BOOK"))])
     require(outcome)
     if not outcome.answered or type(outcome.value) is not dict or not outcome.value:
-        raise CheckFailed("OPENING_BOOK could not be read (or is empty)", got=describe(outcome))
+        raise CheckFailed(_("OPENING_BOOK could not be read (or is empty)"),
+                          got=describe(outcome))
     return list(outcome.value.items())[:BOOK_ENTRIES_CHECKED]
 
 
@@ -534,17 +556,17 @@ def test_opening_book_is_sound(student, blame):
         call = f"OPENING_BOOK[{short(key, 80)}] = {short(successor, 90)}"
         if type(key) is not tuple or type(successor) is not list \
                 or any(type(c) is not int for c in key + tuple(successor)):
-            raise CheckFailed("a book entry is not a tuple of cells -> list of cells",
+            raise CheckFailed(_("a book entry is not a tuple of cells -> list of cells"),
                               call=call)
         key = list(key)
         try:
             solver.Position.from_cells(key)
         except ValueError as error:
-            raise CheckFailed("a book entry is for a position that cannot occur", call=call,
+            raise CheckFailed(_("a book entry is for a position that cannot occur"), call=call,
                               problem=str(error)) from None
         if successor not in ref.nextstates(key):
-            raise CheckFailed("a book move is not a legal move from its position", call=call,
-                              position=draw(key))
+            raise CheckFailed(_("a book move is not a legal move from its position"),
+                              call=call, position=draw(key))
         column = successor[-1] % 7
         if tuple(key) in KNOWN_BOOK_VALUES:
             keeps = column in KNOWN_BOOK_VALUES[tuple(key)]
@@ -553,16 +575,17 @@ def test_opening_book_is_sound(student, blame):
             keeps = position.is_winning_move(column) or \
                 judge_solver().keeps_value(position, column, weak=True)
         else:
-            raise CheckFailed("the grader cannot verify this book entry", call=call,
+            raise CheckFailed(_("the grader cannot verify this book entry"), call=call,
                               position=draw(key),
-                              hint=f"book entries may only be for the empty board, [38], "
-                                   f"or positions with at least {SOLVABLE_STONES} stones")
+                              hint=_("book entries may only be for the empty board, [38], "
+                                     "or positions with at least {stones} stones").format(
+                                  stones=SOLVABLE_STONES))
         if not keeps:
-            raise CheckFailed("a book move throws away the game value", call=call,
-                              position=draw(key), hint="the solver knows a better move")
-    run(student, blame, "book_move", summary="book_move does not answer from OPENING_BOOK",
+            raise CheckFailed(_("a book move throws away the game value"), call=call,
+                              position=draw(key), hint=_("the solver knows a better move"))
+    run(student, blame, "book_move", summary=_("book_move does not answer from OPENING_BOOK"),
         cases=[Case("book_move(state)", (list(key),), draw(key), successor)
-               for key, successor in entries], scope="on a position of OPENING_BOOK")
+               for key, successor in entries], scope=_("on a position of OPENING_BOOK"))
 
 
 # ------------------------------------------------------------------ the player
@@ -581,15 +604,17 @@ def grader_order(play) -> dict:
 
 def _tactic_check(student, blame, kind, summary):
     chosen = [Case("computer_move(state, 3)", (t["state"], set(t["keep"])), draw(t["state"]),
-                   "a move in column " + " or ".join(map(str, t["keep"])))
+                   _("a move in column {columns}").format(
+                       columns=_(" or ").join(map(str, t["keep"]))))
               for t in tactics()[kind]]
 
     def judge(case, outcome):
         (state, keep), got = case.args, outcome.value
         if type(got) is not list or got not in ref.nextstates(state):
-            return f"returned {short(got)}, not a successor of the state"
+            return _("returned {value}, not a successor of the state").format(value=short(got))
         if got[-1] % 7 not in keep:
-            return f"played column {got[-1] % 7}, which throws away the game value"
+            return _("played column {column}, which throws away the game value").format(
+                column=got[-1] % 7)
         return None
 
     def attempt(play):
@@ -600,26 +625,26 @@ def _tactic_check(student, blame, kind, summary):
                                           skip=(M + "centre_first",), **grader_order(play))
                                 for case in chosen])
         check_all(summary, chosen, outcomes, judge,
-                  hint="computer_move searches with maximize/minimize" +
-                       (" (the grader's rules, evaluation and centre_first here)" if play
-                        else ""))
-    on_its_own(student, blame, SEARCH, "on a position", attempt, PLAYER_PLAYS,
+                  hint=_("computer_move searches with maximize/minimize") +
+                       (" " + _("(the grader's rules, evaluation and centre_first here)")
+                        if play else ""))
+    on_its_own(student, blame, SEARCH, _("on a position"), attempt, PLAYER_PLAYS,
                calls_named=("computer_move",))
 
 
 def test_tactics_win_in_1(student, blame):
     """the player (computer_move, Bremse 3) takes a win that is there"""
-    _tactic_check(student, blame, "win1", "the player missed a win")
+    _tactic_check(student, blame, "win1", _("the player missed a win"))
 
 
 def test_tactics_forced_block(student, blame):
     """the player (computer_move, Bremse 3) blocks the opponent's four"""
-    _tactic_check(student, blame, "block", "the player did not block")
+    _tactic_check(student, blame, "block", _("the player did not block"))
 
 
 def test_tactics_win_in_3(student, blame):
     """the player (computer_move, Bremse 3) finds a forced win three moves deep"""
-    _tactic_check(student, blame, "win3", "the player missed a forced win")
+    _tactic_check(student, blame, "win3", _("the player missed a forced win"))
 
 
 # ------------------------------------------------------------------ iterative deepening
@@ -637,7 +662,14 @@ def game_value(salt, state, bremse):
 #: they are handed the student's own timed evaluation, which cannot travel to the
 #: grader, so a wrong search may cost these checks too (the feedback says so).
 DEEPENING_PLAYS = {M + "nextstates": None, M + "evaluation": None, M + "centre_first": None}
-DEEPENING_CALLS = ("iterative_deepening", "iterative_deepening on the real clock")
+#: The plan of a deepening on the real clock: its name is what a skipped later call
+#: names, so it is said in the course's language (`deepening_calls`).
+REAL_CLOCK = N_("iterative_deepening on the real clock")
+
+
+def deepening_calls() -> tuple[str, str]:
+    """The names of iterative deepening's plans (a timeout in one skips the rest)."""
+    return "iterative_deepening", _(REAL_CLOCK)
 
 
 def reference_deepening(salt, state, most):
@@ -666,17 +698,20 @@ def _deepening_judge(case, outcome):
     salt, state = case.args[0], case.args[1]
     got = outcome.value
     if type(got) not in (tuple, list) or len(got) != 3:
-        return f"returned {short(got)}, not (best_state, value, bremse)"
+        return _("returned {value}, not (best_state, value, bremse)").format(value=short(got))
     best, value, depth = got
     if type(depth) is not int or not 1 <= depth <= 42:
-        return f"returned the depth {short(depth)}"
+        return _("returned the depth {depth}").format(depth=short(depth))
     if best not in SubsetGame(salt).children(tuple(state)):
-        return (f"returned {short(best)}, not one of the successors the game offers here",
-                GAME_HINT)
+        return (_("returned {value}, not one of the successors the game offers here").format(
+                    value=short(best)), _(GAME_HINT))
     if value != game_value(salt, tuple(state), depth):
-        return f"returned the value {short(value)} for depth {depth}", GAME_HINT
+        return (_("returned the value {value} for depth {depth}").format(value=short(value),
+                                                                         depth=depth),
+                _(GAME_HINT))
     if game_value(salt, tuple(best), depth - 1) != value:
-        return f"returned {short(best)}: that move does not reach the depth-{depth} value"
+        return _("returned {value}: that move does not reach the depth-{depth} value").format(
+            value=short(best), depth=depth)
     return None
 
 
@@ -689,12 +724,16 @@ def deepening_cases():
     for index, state in enumerate(states):
         salt = 900 + index
         for most in (3,) + ((1, 0) if index < 2 else ()):
-            (_, value, depth), game = reference_deepening(salt, state, most)
+            (_best, value, depth), game = reference_deepening(salt, state, most)
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
                               (salt, state, depth, most, len(game.log)),
-                              f"{draw(state)}\n{game_note(Search(state, 1, salt))}",
-                              f"the depth-{depth} value {value}"))
+                              drawn_search(Search(state, 1, salt)),
+                              Later(functools.partial(_depth_value, depth, value))))
     return cases
+
+
+def _depth_value(depth, value):
+    return _("the depth-{depth} value {value}").format(depth=depth, value=value)
 
 
 def test_iterative_deepening_matches_fixed_depth(student, blame):
@@ -707,20 +746,20 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
             return problem
         want, most = case.args[2], case.args[3]
         if outcome.value[2] != want:
-            return (f"stopped at depth {outcome.value[2]}; with time to spare and "
-                    f"max_bremse={most} it should reach depth {want} (it may stop early "
-                    "only for a decided game)")
+            return _("stopped at depth {depth}; with time to spare and max_bremse={most} it "
+                     "should reach depth {want} (it may stop early only for a decided "
+                     "game)").format(depth=outcome.value[2], most=most, want=want)
         return None
 
     def attempt(play):
         outcomes = run_plans(student, (deepening_plan(salt, state, 60.0, calls, play,
                                                       max_bremse=most)
-                                       for salt, state, _, most, calls in
+                                       for salt, state, _depth, most, calls in
                                        (case.args for case in chosen)))
-        check_all("iterative deepening did not match the fixed-depth search", chosen,
+        check_all(_("iterative deepening did not match the fixed-depth search"), chosen,
                   outcomes, judge, show=Show.PLAN)
-    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
-               attempt, DEEPENING_PLAYS, DEEPENING_CALLS)
+    on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
+               attempt, DEEPENING_PLAYS, deepening_calls())
 
 
 TICK = games.VirtualClock.TICK
@@ -739,11 +778,19 @@ def virtual_budget_cases():
         budget = round((ticks + 0.5) * TICK, 4)
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
                           (salt, state, budget, depth, ticks + 1, len(after.log)),
-                          f"{draw(state)}\n(clock is the grader's: it advances {TICK} s "
-                          "with every call of evaluation)",
-                          f"the depth-{depth} result, and no evaluation after the clock says "
-                          f"{budget} s"))
+                          Later(functools.partial(_clock_drawn, state)),
+                          Later(functools.partial(_budget_result, depth, budget))))
     return cases
+
+
+def _clock_drawn(state):
+    return f"{draw(state)}\n" + _("(clock is the grader's: it advances {tick} s with every "
+                                   "call of evaluation)").format(tick=TICK)
+
+
+def _budget_result(depth, budget):
+    return _("the depth-{depth} result, and no evaluation after the clock says {budget} "
+             "s").format(depth=depth, budget=budget)
 
 
 #: (budget on the real clock, max_bremse, is the depth judged?)
@@ -771,9 +818,15 @@ def real_budget_cases():
             cases.append(Case(f"iterative_deepening(state, {budget}"
                               + (f", max_bremse={most})" if most else ")"),
                               (state, budget, most, depth), draw(state),
-                              f"an answer within {budget} s"
-                              + (f" from the depth-{depth} search" if depth else "")))
+                              Later(functools.partial(_answer_within, budget, depth))))
     return cases
+
+
+def _answer_within(budget, depth):
+    if depth:
+        return _("an answer within {budget} s from the depth-{depth} search").format(
+            budget=budget, depth=depth)
+    return _("an answer within {budget} s").format(budget=budget)
 
 
 def real_cpu_limit(budget, scale):
@@ -786,7 +839,7 @@ def real_plan(state, budget, most, scale, play=None):
     (`play`) with the grader's nextstates and order; the evaluation and the search
     are the student's."""
     options = {"max_bremse": most} if most else {}
-    return call_plan("iterative_deepening on the real clock", M + "iterative_deepening",
+    return call_plan(_(REAL_CLOCK), M + "iterative_deepening",
                      list(state), budget, play=play and {M + "nextstates": ref.nextstates},
                      timeout=real_cpu_limit(min(budget, 0.2), scale) if most is None else None,
                      **grader_order(play), **options)
@@ -794,60 +847,64 @@ def real_plan(state, budget, most, scale, play=None):
 
 def test_iterative_deepening_respects_the_budget(student, blame):
     """iterative_deepening answers within its time budget with a finished search"""
-    hint = ("check the clock you are given before every evaluation, also inside the "
-            "search, and give up a search that runs out of time: return the deepest "
-            "result that finished")
+    hint = _("check the clock you are given before every evaluation, also inside the "
+             "search, and give up a search that runs out of time: return the deepest "
+             "result that finished")
     chosen = virtual_budget_cases()
 
     def judge_virtual(case, outcome, game):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
-        _, _, budget, depth, allowed, _ = case.args
+        budget, depth, allowed = case.args[2:5]
         used = game.evaluations
         if used > allowed:
-            return (f"called evaluation {used} times; the clock passed {budget} s after "
-                    f"{allowed} calls, and the search should have stopped there")
+            return _("called evaluation {used} times; the clock passed {budget} s after "
+                     "{allowed} calls, and the search should have stopped there").format(
+                used=used, budget=budget, allowed=allowed)
         if outcome.value[2] != depth:
-            return f"returned the result of depth {outcome.value[2]}"
+            return _("returned the result of depth {depth}").format(depth=outcome.value[2])
         return None
 
     def virtual(play):
         jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
                 for case in chosen}
-        check_all("iterative deepening did not stop when the clock said the budget was "
-                  "used", chosen, run_plans(student, jobs.values()),
+        check_all(_("iterative deepening did not stop when the clock said the budget was "
+                    "used"), chosen, run_plans(student, jobs.values()),
                   lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
                   hint=hint, show=Show.PLAN)
-    on_its_own(student, blame, "iterative_deepening", "on a position of the grader's game",
-               virtual, DEEPENING_PLAYS, DEEPENING_CALLS)
+    on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
+               virtual, DEEPENING_PLAYS, deepening_calls())
 
     scale = student.timeouts.call / 2.0
     real_cases = real_budget_cases()
 
     def judge_real(case, outcome):
-        (state, budget, _, depth), got = case.args, outcome.value
+        (state, budget, _most, depth), got = case.args, outcome.value
         if type(got) not in (tuple, list) or len(got) != 3:
-            return f"returned {short(got)}, not (best_state, value, bremse)"
+            return _("returned {value}, not (best_state, value, bremse)").format(
+                value=short(got))
         if got[0] not in ref.nextstates(list(state)):
-            return f"returned {short(got[0])}, not a successor of the state"
+            return _("returned {value}, not a successor of the state").format(
+                value=short(got[0]))
         if type(got[2]) is not int:
-            return f"returned the depth {short(got[2])}"
+            return _("returned the depth {depth}").format(depth=short(got[2]))
         if depth is not None and got[2] != depth:
-            return (f"returned the result of depth {got[2]}; with a budget of {budget} s "
-                    f"on the real clock it should be depth {depth}")
+            return _("returned the result of depth {got}; with a budget of {budget} s on the "
+                     "real clock it should be depth {depth}").format(got=got[2], budget=budget,
+                                                                     depth=depth)
         return None
 
     def real(play):
         outcomes = student.run([real_plan(*case.args[:3], scale, play)
                                 for case in real_cases])
-        check_all("iterative deepening did not keep to its time budget", real_cases,
-                  outcomes, judge_real, show=Show.PLAN, hint=hint + "; without a clock "
-                  "argument, clock is the real one (time.monotonic), in seconds: a search "
-                  f"that keeps to a budget of 0.2 s uses at most "
-                  f"{real_cpu_limit(0.2, scale):.2f} s of CPU time")
-    on_its_own(student, blame, "iterative_deepening", "on a position", real,
-               {M + "nextstates": None, M + "centre_first": None}, DEEPENING_CALLS)
+        check_all(_("iterative deepening did not keep to its time budget"), real_cases,
+                  outcomes, judge_real, show=Show.PLAN, hint=hint + "; " + _(
+                      "without a clock argument, clock is the real one (time.monotonic), in "
+                      "seconds: a search that keeps to a budget of 0.2 s uses at most "
+                      "{seconds:.2f} s of CPU time").format(seconds=real_cpu_limit(0.2, scale)))
+    on_its_own(student, blame, "iterative_deepening", _("on a position"), real,
+               {M + "nextstates": None, M + "centre_first": None}, deepening_calls())
 
 
 # ------------------------------------------------------------------ evaluations playing
@@ -883,11 +940,16 @@ def game_cases():
     cases = []
     for opening, bremse, x, o in GAMES:
         state, result = ref.play_game(PLAYERS[x], PLAYERS[o], bremse, opening)
-        weights = f"weights {PLAYERS[x].weights} for x, {PLAYERS[o].weights} for o"
-        cases.append(Case(f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}, "
-                          f"centre_first) with {weights}", (x, o, bremse, list(opening)),
-                          draw(list(opening)), [state, result]))
+        call = (f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}, "
+                "centre_first)")
+        cases.append(Case(Later(functools.partial(_with_weights, call, x, o)),
+                          (x, o, bremse, list(opening)), draw(list(opening)), [state, result]))
     return cases
+
+
+def _with_weights(call, x, o):
+    return _("{call} with weights {x} for x, {o} for o").format(
+        call=call, x=PLAYERS[x].weights, o=PLAYERS[o].weights)
 
 
 def game_rules(legal: Legal, *names) -> dict:
@@ -914,16 +976,17 @@ def test_play_game(student, blame):
     def judge(case, outcome):
         got = outcome.value
         if type(got) not in (tuple, list) or len(got) != 2:
-            return f"returned {short(got)}, not (state, result)"
+            return _("returned {value}, not (state, result)").format(value=short(got))
         if [got[0], got[1]] != case.expected:
-            return f"returned {short(got)}"
+            return returned(got)
         return None
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
-    with blame.judging("play_game", "for a game",
+    with blame.judging("play_game", _("for a game"),
                        dict.fromkeys(M + name for name in (*GAME_PLAYS, "centre_first"))):
-        check_all("play_game played a different game", chosen, outcomes, judge,
-                  show=Show.PLAN, hint="x searches with evaluation_x, o with evaluation_o, "
-                  "both with the order play_game is given (here the grader's centre_first)")
+        check_all(_("play_game played a different game"), chosen, outcomes, judge,
+                  show=Show.PLAN, hint=_("x searches with evaluation_x, o with evaluation_o, "
+                                         "both with the order play_game is given (here the "
+                                         "grader's centre_first)"))
 
 
 TOURNAMENT_NAMES = ("north", "south")
@@ -960,10 +1023,11 @@ def test_tournament(student, blame):
     """tournament plays every opening twice, colours swapped, and keeps the table (wins, draws, losses)"""
     openings, want = tournament_openings(), expected_tournament()
     legal = Legal(openings)
-    call = (f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
-            f"{list(TOURNAMENT_NAMES)}, centre_first) with weights "
-            f"{TOURNAMENT_PLAYERS[0].weights} for a and {TOURNAMENT_PLAYERS[1].weights} for b")
-    with blame.judging("tournament", "for its games", blame.helpers("tournament")):
+    call = _("{call} with weights {a} for a and {b} for b").format(
+        call=f"tournament(evaluation_a, evaluation_b, {short(openings, 60)}, 1, "
+             f"{list(TOURNAMENT_NAMES)}, centre_first)",
+        a=TOURNAMENT_PLAYERS[0].weights, b=TOURNAMENT_PLAYERS[1].weights)
+    with blame.judging("tournament", _("for its games"), blame.helpers("tournament")):
         [outcome] = student.run([call_plan(
             "tournament", M + "tournament",
             *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS), openings, 1,
@@ -973,16 +1037,16 @@ def test_tournament(student, blame):
         require(outcome)
         got = outcome.value
         if not outcome.answered or type(got) is not dict:
-            raise CheckFailed("tournament did not return a result", call=call,
+            raise CheckFailed(_("tournament did not return a result"), call=call,
                               got=describe(outcome))
         if got.get("games") != want["games"]:
-            raise CheckFailed("tournament's list of games is wrong", call=call,
+            raise CheckFailed(_("tournament's list of games is wrong"), call=call,
                               got=short(got.get("games"), 300), expected=short(want["games"]))
         if got.get("table") != want["table"]:
-            raise CheckFailed("tournament's table is wrong", call=call,
+            raise CheckFailed(_("tournament's table is wrong"), call=call,
                               got=short(got.get("table")), expected=want["table"],
-                              hint="a win is 1 point and a draw 1/2 for each player; one of "
-                                   "these games is drawn")
+                              hint=_("a win is 1 point and a draw 1/2 for each player; one of "
+                                     "these games is drawn"))
 
 
 # ------------------------------------------------------------------ strength
@@ -1000,7 +1064,10 @@ def _shallow(state, rng):
     return ref.search(state, 2, ref.evaluation, None, ref.centre_first)[0]
 
 
-OPPONENTS = (("random", _random), ("greedy", _greedy), ("seed evaluation, Bremse 2", _shallow))
+#: (name, player): the names of the bundled players (make duel's) stay as they are; the
+#: third is a description, said in the course's language.
+OPPONENTS = (("random", _random), ("greedy", _greedy),
+             (N_("seed evaluation, Bremse 2"), _shallow))
 STUDENT_BREMSE = 3
 #: Points of 6 the player needs; the reference scores 5.
 NEEDED = 4
@@ -1035,23 +1102,27 @@ def play_against(student, opponent, opening, student_is_x):
 def test_strength(student, blame):
     """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
     results = []
-    with blame.judging("iterative_deepening", "for a move"):
+    with blame.judging("iterative_deepening", _("for a move")):
         for (name, opponent), opening in zip(OPPONENTS, strength_openings()):
             for student_is_x in (True, False):
                 points, state, problem = play_against(student, opponent, opening, student_is_x)
                 colour = "x" if student_is_x else "o"
                 if problem:
-                    raise CheckFailed("the player made an illegal move", position=draw(state),
-                                      call=f"game against {name}, you play {colour}",
+                    raise CheckFailed(_("the player made an illegal move"), position=draw(state),
+                                      call=_("game against {opponent}, you play {colour}").format(
+                                          opponent=_(name), colour=colour),
                                       got=problem)
                 results.append((name, colour, points, state))
-        total = sum(points for _, _, points, _ in results)
+        total = sum(points for _name, _colour, points, _state in results)
         lost = [(n, c, s) for n, c, p, s in results if p == 0.0]
         weak_spot = [r for r in lost if r[0] == "random"]
         if weak_spot or total < NEEDED:
             name, colour, state = (weak_spot or lost)[0]
-            raise CheckFailed(f"the player scored {total:g} of {len(results)} points (it needs "
-                              f"every game against random and at least {NEEDED} in all)",
-                              call=f"iterative_deepening(state, 30, max_bremse={STUDENT_BREMSE}) "
-                                   f"as {colour} against {name}",
-                              position=draw(state), hint="this game was lost")
+            raise CheckFailed(_("the player scored {points:g} of {total} points (it needs "
+                                "every game against random and at least {needed} in "
+                                "all)").format(points=total, total=len(results), needed=NEEDED),
+                              call=_("{call} as {colour} against {opponent}").format(
+                                  call=f"iterative_deepening(state, 30, "
+                                       f"max_bremse={STUDENT_BREMSE})",
+                                  colour=colour, opponent=_(name)),
+                              position=draw(state), hint=_("this game was lost"))
