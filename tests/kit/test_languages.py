@@ -393,14 +393,18 @@ def test_markdown_is_translated_block_by_block_and_code_stays_as_it_is():
         assert i18n.translate_markdown(english, "en") == english
 
 
-@pytest.mark.parametrize("language, title", [("de", "# Tic-Tac-Toe mit Minimax"),
-                                             ("nl", "# Boter-kaas-en-eieren met minimax")])
-def test_the_release_writes_the_readme_in_the_courses_language(language, title, tmp_path):
-    """Every block of tictactoe's README is translated, except the notes written in
-    German and Dutch already (they stay in every language)."""
-    folder = tmp_path / "tictactoe"
-    release.render(slices.load("tictactoe"), folder, language)
-    english = (ROOT / "solutions" / "tictactoe" / "README.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name, language, title", [
+    ("tictactoe", "de", "# Tic-Tac-Toe mit Minimax"),
+    ("tictactoe", "nl", "# Boter-kaas-en-eieren met minimax"),
+    ("negamax", "de", "# NegaMax mit Alpha-Beta auf einem Brett"),
+    ("negamax", "nl", "# NegaMax met alfa-bèta op één bord")])
+def test_the_release_writes_the_readme_in_the_courses_language(name, language, title,
+                                                               tmp_path):
+    """Every block of a translated README (spielbaum.cfg names them) is translated,
+    except the notes written in German and Dutch already (they stay in every language)."""
+    folder = tmp_path / name
+    release.render(slices.load(name), folder, language)
+    english = (ROOT / "solutions" / name / "README.md").read_text(encoding="utf-8")
     translated = (folder / "README.md").read_text(encoding="utf-8")
     assert translated.startswith(title + "\n\n"), translated[:80]
     kept = [block for _, block in i18n.markdown_blocks(english) if block in translated]
