@@ -401,7 +401,9 @@ def test_markdown_is_translated_block_by_block_and_code_stays_as_it_is():
     ("gametree", "de", "# Spielbäume: Minimax und Alpha-Beta mit Tiefengrenze"),
     ("gametree", "nl", "# Spelbomen: minimax en alfa-bèta met een zoekdiepte"),
     ("connect4", "de", "# Vier gewinnt: Alpha-Beta mit Tiefengrenze"),
-    ("connect4", "nl", "# Vier op een rij: alfa-bèta met een zoekdiepte")])
+    ("connect4", "nl", "# Vier op een rij: alfa-bèta met een zoekdiepte"),
+    ("muehle", "de", "# Mühle mit memoisiertem Minimax und Alpha-Beta"),
+    ("muehle", "nl", "# Molenspel met gememoïseerde minimax en alfa-bèta")])
 def test_the_release_writes_the_readme_in_the_courses_language(name, language, title,
                                                                tmp_path):
     """Every block of a translated README (spielbaum.cfg names them) is translated,
