@@ -174,3 +174,174 @@ def extract_hidden_checks(fileobj, keywords, comment_tags, options):
             doc = ast.get_docstring(node)
             if doc:
                 yield node.lineno, None, doc.strip().splitlines()[0], []
+
+
+# ------------------------------------------------------------ long texts: Python modules
+# A released module (the skeleton) speaks the course's language too: its docstrings
+# and comment blocks, each one message, and the strings of its terminal prose (the
+# module's own `play`), marked in solutions/ by a trailing `# i18n` comment on their
+# line. Names, code and the nbgrader stub stay as they are: the interface is the same
+# in every language. `make catalogs` extracts the messages from the skeleton (what
+# the release step leaves of the reference) with `extract_module`; the release step
+# writes them with `translate_module`, which drops the markers in every language.
+MARK = "# i18n"
+_MARKED = re.compile(r"[ \t]*# i18n[ \t]*$")
+_COMMENT = re.compile(r"^([ \t]*)(#:?)(?: (.*))?$")
+_KEEP_COMMENTS = ("YOUR CODE HERE",)      # nbgrader's stub: the same in every language
+
+
+def _module_messages(text: str) -> list[tuple[int, int, int, str, object]]:
+    """(start, end, line, msgid, render) of every message of a Python source: the
+    text from offset start to end is replaced by render(translation)."""
+    import ast
+    import inspect
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(lineno: int, col: int) -> int:      # ast's columns count UTF-8 bytes
+        return starts[lineno - 1] + len(lines[lineno - 1].encode("utf-8")[:col].decode())
+
+    found = []
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = node.body[0] if node.body else None
+            if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) \
+                    and isinstance(doc.value.value, str):
+                segment = ast.get_source_segment(text, doc.value)
+                raw = segment.startswith(("r", "R"))
+                own_line = segment.lstrip("rRuU")[3:4] == "\n"    # quotes, then a new line
+                closes_apart = segment[:-3].rstrip(" ").endswith("\n")
+                found.append((offset(doc.lineno, doc.col_offset),
+                              offset(doc.end_lineno, doc.end_col_offset), doc.lineno,
+                              inspect.cleandoc(doc.value.value),
+                              functools.partial(_docstring, indent=" " * doc.col_offset,
+                                                raw=raw, own_line=own_line,
+                                                closes_apart=closes_apart)))
+        elif isinstance(node, (ast.Constant, ast.JoinedStr)) and node.lineno == node.end_lineno \
+                and _MARKED.search(lines[node.lineno - 1].rstrip("\r\n")) \
+                and (isinstance(node, ast.JoinedStr) or isinstance(node.value, str)):
+            segment = ast.get_source_segment(text, node)
+            prefix = segment[:len(segment) - len(segment.lstrip("rRbBfFuU"))]
+            quote = segment[len(prefix)]
+            if segment[len(prefix):len(prefix) + 3] == quote * 3:
+                continue                            # a triple-quoted string on one line
+            start = offset(node.lineno, node.col_offset)
+            found.append((start + len(prefix) + 1, start + len(segment) - 1, node.lineno,
+                          segment[len(prefix) + 1:-1],
+                          functools.partial(_escape_quote, quote=quote)))
+    found += _comment_blocks(lines, starts)
+    # a Constant inside an f-string is part of the f-string's message
+    found.sort(key=lambda m: (m[0], -m[1]))
+    kept = []
+    for message in found:
+        if kept and message[0] < kept[-1][1]:
+            continue
+        kept.append(message)
+    return kept
+
+
+def _docstring(translation: str, indent: str, raw: bool, own_line: bool,
+               closes_apart: bool) -> str:
+    """A translated docstring in the original's layout (the opening quotes alone on
+    their line or not; the closing ones on a line of their own when it has several)."""
+    body = translation if raw else translation.replace("\\", "\\\\")
+    body = body.replace('"""', '\\"\\"\\"')
+    rows = body.split("\n")
+    text = ("\n" + indent if own_line else "") + rows[0] + "".join(
+        "\n" + (indent + row if row.strip() else "") for row in rows[1:])
+    if closes_apart and (len(rows) > 1 or own_line):
+        text += "\n" + indent
+    elif text.endswith('"'):
+        text = text[:-1] + '\\"'
+    return ('r' if raw else '') + '"""' + text + '"""'
+
+
+def _escape_quote(translation: str, quote: str) -> str:
+    """A translated one-line literal: its quote character escaped where it is bare."""
+    return re.sub(r'(?<!\\)' + re.escape(quote), "\\" + quote, translation)
+
+
+def _comment_blocks(lines: list[str], starts: list[int]):
+    """Runs of full-line comments with one indent and one marker (`#` or `#:`), the
+    words joined into one paragraph; a line without letters (a rule) ends a run."""
+    import tokenize
+    import io
+    comment_lines = set()
+    source = "".join(lines)
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and not token.line[:token.start[1]].strip():
+            comment_lines.add(token.start[0])
+    run: list[tuple[int, str, str, str]] = []
+
+    def close():
+        if run:
+            first, indent, mark, _ = run[0]
+            width = max(79, *(len(lines[number - 1].rstrip("\r\n")) for number, *_ in run))
+            yield (starts[first - 1], starts[run[-1][0]] - len(_newline(lines[run[-1][0] - 1])),
+                   first, " ".join(words for *_, words in run),
+                   functools.partial(_comment, indent=indent, mark=mark, width=width))
+        run.clear()
+
+    for number in range(1, len(lines) + 1):
+        match = _COMMENT.match(lines[number - 1].rstrip("\r\n"))
+        words = (match[3] or "").strip() if match and number in comment_lines else None
+        if words is None or not re.search(r"[^\W\d_]", words) or words in _KEEP_COMMENTS \
+                or (run and (match[1], match[2]) != (run[0][1], run[0][2])):
+            yield from close()
+        if words is not None and re.search(r"[^\W\d_]", words) and words not in _KEEP_COMMENTS:
+            run.append((number, match[1], match[2], words))
+    yield from close()
+
+
+def _newline(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):]
+
+
+def _comment(translation: str, indent: str, mark: str, width: int) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(" ".join(translation.split()), width=width,
+                                   initial_indent=f"{indent}{mark} ",
+                                   subsequent_indent=f"{indent}{mark} ",
+                                   break_long_words=False, break_on_hyphens=False))
+
+
+def module_messages(text: str) -> list[tuple[int, str]]:
+    """(line number, msgid) of every message of a released module's source."""
+    return [(line, msgid) for _start, _end, line, msgid, _render in _module_messages(text)]
+
+
+def translate_module(text: str, language: str) -> str:
+    """A released module's source in `language`, the `# i18n` markers dropped (a
+    message without a translation stays English)."""
+    if language != SOURCE:
+        gettext = translation(language).gettext
+        for start, end, _line, msgid, render in reversed(_module_messages(text)):
+            said = gettext(msgid)
+            if said != msgid:
+                text = text[:start] + render(said) + text[end:]
+    return "".join(_MARKED.sub("", line.rstrip("\r\n")) + _newline(line)
+                   for line in text.splitlines(keepends=True))
+
+
+def extract_module(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for a reference module: the messages of the skeleton the
+    release step makes of it (a solution region's text is never released)."""
+    from .release import strip_solutions
+    skeleton = strip_solutions(fileobj.read().decode("utf-8"), getattr(fileobj, "name", "?"))
+    for line, msgid in module_messages(skeleton.text):
+        yield line, None, msgid, []
+
+
+def extract_manifest(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for assignment.toml: the title and every written question
+    (the notebook's [[answers]]), which students read."""
+    import tomllib
+    manifest = tomllib.loads(fileobj.read().decode("utf-8"))
+    if manifest.get("title"):
+        yield 1, None, str(manifest["title"]), []
+    for entry in manifest.get("answers", []):
+        if isinstance(entry, dict) and entry.get("question"):
+            yield 1, None, str(entry["question"]).strip(), []

@@ -126,7 +126,8 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
         stripped = strip_solutions(path.read_text(encoding="utf-8"), str(path))
         if not stripped.stubbed:
             raise KitError(f"{path}: no solution markers inside any function")
-        (target / module).write_text(stripped.text, encoding="utf-8")
+        (target / module).write_text(i18n.translate_module(stripped.text, language),
+                                     encoding="utf-8")
         stubbed += stripped.stubbed
     for name in assignment.files:
         path = source_dir / name
@@ -144,7 +145,7 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
             text = template.read_text(encoding="utf-8")
             text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
             text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
-            text = text.replace("@TITLE@", assignment.title)
+            text = text.replace("@TITLE@", i18n.translator(language)(assignment.title))
             text = text.replace("@RELIES_ON@", relies_on_lines(assignment))
             text = text.replace("@LANGUAGE@", language)
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")

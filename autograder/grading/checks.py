@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Callable, Iterable
 
+from ..sandbox import child_words
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Callback, Plan
 from .. import KitError
@@ -119,9 +120,10 @@ def describe(outcome: Outcome) -> str:
         return outcome.detail
     if outcome.raised:
         where = f" ({places(outcome.raised['where'])})" if outcome.raised.get("where") else ""
-        message = f": {outcome.raised['message']}" if outcome.raised.get("message") else ""
+        said = child_words.said(outcome.raised.get("message"))    # the child's words, if so
+        message = f": {said}" if said else ""
         if outcome.raised["type"] == "MemoryError":
-            return (outcome.raised.get("message") or _("ran out of memory")) + where
+            return (said or _("ran out of memory")) + where
         if outcome.raised["type"] == "NotImplementedError":
             return _("is not implemented yet (raised NotImplementedError)")
         return _("raised {exception}").format(exception=outcome.raised["type"]) + message + where

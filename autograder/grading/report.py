@@ -86,7 +86,8 @@ def _context(graded: Graded, title: str, language: str | None) -> dict:
     # One root cause (the module did not import) is said once, not per test.
     root = next((t.output for t in graded.tests if t.root_cause), None)
     language = i18n.course_language(language)
-    return {"g": graded, "title": title, "root": root, "n": _number,
+    # The title is assignment.toml's English, a message of the catalogs (extract_manifest).
+    return {"g": graded, "title": i18n.translator(language)(title), "root": root, "n": _number,
             "passed": sum(t.passed for t in graded.tests),
             "_": i18n.translator(language), "language": language}
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..i18n import grader_text as _
 from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome, Sandbox,
                               SandboxError, backstop)
+from ..sandbox import child_words
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
 from .fingerprint import Recorder
@@ -183,8 +184,9 @@ class Student:
         self.refused += sandbox.notes_total - self._counted
         self._counted = sandbox.notes_total
         for note in sandbox.notes:
-            # The note itself is the child's words (English: the sandbox's own list).
-            self.event("refused", _("the sandbox refused: your code {note}").format(note=note))
+            # The note is the child's English sentence, said in the course's language.
+            self.event("refused", _("the sandbox refused: your code {note}").format(
+                note=child_words.said(note)))
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()
@@ -297,7 +299,7 @@ def _name(function) -> str:
 
 def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
     if outcome.raised:
-        kind, message = outcome.raised["type"], outcome.raised["message"]
+        kind, message = outcome.raised["type"], child_words.said(outcome.raised["message"])
         if kind == "SyntaxError":
             detail = _("your file does not parse: {error}").format(error=message)
         elif kind == "SystemExit":        # the kit's text first: the type name is the student's

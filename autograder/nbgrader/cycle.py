@@ -22,6 +22,7 @@ feedback, so generate_feedback, export and formgrader work as usual.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -32,7 +33,7 @@ import warnings
 from datetime import datetime
 from pathlib import Path
 
-from .. import KitError, ROOT, release as kit_release, slices
+from .. import KitError, ROOT, i18n, release as kit_release, slices
 from ..outputs.paths import student_id_problem
 from ..outputs.terminal import plain
 from . import notebooks
@@ -112,6 +113,25 @@ def released_copy(name: str, api) -> Path:
     return exchange_root(api) / api.coursedir.course_id / "outbound" / name
 
 
+@contextlib.contextmanager
+def course_source(name: str, api):
+    """The source folder generate_assignment reads: nbgrader_config.py's (solutions/,
+    with the English notebook) for an English course; for another language a copy of
+    the assignment's folder whose notebook is written in the course's language (the
+    same cells and grade ids, so the gradebook is the same)."""
+    language = i18n.course_language()
+    if language == i18n.SOURCE:
+        yield api.coursedir.source_directory
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        staged = Path(scratch) / name
+        shutil.copytree(Path(api.coursedir.format_path(api.coursedir.source_directory, ".",
+                                                       name)), staged, ignore=_ignored(api))
+        (staged / f"{name}.ipynb").write_text(notebooks.render(name, language),
+                                              encoding="utf-8")
+        yield scratch
+
+
 def release(name: str, api=None, say=print) -> Path:
     """generate_assignment, the kit's stripping, release_assignment. Releasing again
     (a typo fixed) replaces the earlier release in the exchange and says so."""
@@ -120,7 +140,9 @@ def release(name: str, api=None, say=print) -> Path:
     stale = notebooks.differences(name)
     if stale:
         raise KitError(stale[0] + ": run `make notebooks` first")
-    _run("generate_assignment", api.generate_assignment(name, force=True, create=True))
+    with course_source(name, api) as source:
+        with temp_attrs(api.coursedir, source_directory=source):
+            _run("generate_assignment", api.generate_assignment(name, force=True, create=True))
     folder = Path(api.coursedir.format_path(api.coursedir.release_directory, ".", name))
     strip_release(name, folder)
     earlier = released_copy(name, api)
@@ -403,7 +425,8 @@ def name_checks(name: str, api) -> int:
     with its id: name each by what it checks (the hidden test's docstring, the
     kit's own text). Returns how many pages changed."""
     import html
-    titles = {test: title for test, title, _ in notebooks.hidden_tests(slices.load(name))}
+    said = i18n.translation(i18n.course_language(), i18n.GRADER).gettext
+    titles = {test: said(title) for test, title, _ in notebooks.hidden_tests(slices.load(name))}
 
     def titled(match: re.Match, form: str) -> str:
         title = titles.get(match.group(1))

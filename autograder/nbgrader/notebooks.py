@@ -36,8 +36,14 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from .. import KitError, release, slices
+from .. import KitError, i18n, release, slices
 from . import BEGIN_HIDDEN, END_HIDDEN
+
+# The notebook speaks the course's language (autograder/i18n.py): its own sentences
+# are messages of the `spielbaum` catalog (they are made while a notebook is built,
+# with the `_` and `ngettext` of that moment), the README its blocks, and the hidden
+# checks' titles, which the notebook lists anyway, come from the grader's catalog.
+_ = ngettext = None         # set by build() for the language it writes
 
 SCHEMA = 3
 
@@ -119,7 +125,8 @@ def answers(piece: slices.Slice) -> list[dict]:
 
 
 def _points(value: float) -> str:
-    return f"{value:g} point" + ("" if value == 1 else "s")
+    return ngettext("{points} point", "{points} points", 1 if value == 1 else 2).format(
+        points=f"{value:g}")
 
 
 #: What an unanswered prose cell holds (nbgrader's own stub for written answers).
@@ -145,15 +152,60 @@ def _cell(kind, source: str, grade_id: str, **meta):
 def test_cell_source(name: str, test: str, title: str, points: float, module: str) -> str:
     """A graded cell: visible comments, and a hidden call of the kit's grader."""
     return "\n".join([
-        f"# Graded check: {title} ({_points(points)}).",
-        f"# Your teacher's grader runs this check on the {module} you submit, in a sandbox.",
-        "# The check itself is hidden; run the public checks above before you submit.",
+        "# " + _("Graded check: {title} ({points}).").format(title=title,
+                                                          points=_points(points)),
+        "# " + _("Your teacher's grader runs this check on the {module} you submit, in a "
+                 "sandbox.").format(module=module),
+        "# " + _("The check itself is hidden; run the public checks above before you "
+                 "submit."),
         BEGIN_HIDDEN,
         "import os, sys  # never import anything from the submission's folder",
         "sys.path[:] = [p for p in sys.path if p not in ('', '.', os.getcwd())]",
         "from autograder.nbgrader.cells import verdict",
         f"verdict({name!r}, {test!r})",
         END_HIDDEN,
+    ])
+
+
+def _comment(text: str) -> str:
+    """A message as comment lines, its own line breaks kept."""
+    return "\n".join("# " + line for line in text.split("\n"))
+
+
+def _literal(text: str, indent: str) -> str:
+    """`text` as a double-quoted Python literal, split into pieces of at most 78
+    characters (implicitly joined, each continued under the first)."""
+    pieces, piece = [], ""
+    for word in text.split(" "):
+        if piece and len(piece) + len(word) > 78:
+            pieces.append(piece)
+            piece = ""
+        piece += word + " "
+    pieces.append(piece[:-1])
+    quoted = ['"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in pieces]
+    return ("\n" + indent).join(quoted)
+
+
+def public_checks_source() -> str:
+    """The cell that runs the public checks, its comments and messages translated."""
+    return "\n".join([
+        _comment(_("The public checks, as `make check` runs them, in a fresh Python (your "
+                   "latest\nedits are tested). ONLY = [\"winner\"] checks one function, like "
+                   "`make check F=winner`.")),
+        "import importlib.util, subprocess, sys",
+        "ONLY = []",
+        'command = [sys.executable, "-m", "pytest", *[f"--function={name}" for name in ONLY]]',
+        'if importlib.util.find_spec("pytest_timeout") is None:',
+        "    print(" + _literal(_("pytest-timeout is missing in this notebook's Python, so code "
+                                 "that sleeps is not stopped: install it with  %pip install "
+                                 "pytest-timeout"), " " * 10) + ")",
+        '    command += ["-p", "no:timeout", "-W", "ignore::pytest.PytestConfigWarning"]',
+        "try:",
+        "    done = subprocess.run(command, capture_output=True, text=True, timeout=300)",
+        "    print(done.stdout[-20000:] or done.stderr[-5000:])",
+        "except subprocess.TimeoutExpired:",
+        "    print(" + _literal(_("The public checks were stopped after 5 minutes: does your "
+                                 "code sleep or wait for input?"), " " * 10) + ")",
     ])
 
 
@@ -174,90 +226,87 @@ def _listing(functions: list[tuple[str, str]]) -> str:
         if (module, name) in classes else f"- `{module}.{name}`" for module, name in lines)
 
 
-def build(name: str) -> nbformat.NotebookNode:
+def build(name: str, language: str | None = None) -> nbformat.NotebookNode:
+    """The handout notebook of `name` in `language` (default: the course's)."""
+    global _, ngettext
+    language = i18n.course_language(language)
+    _, ngettext = i18n.translation(language).gettext, i18n.translation(language).ngettext
+    hidden_title = i18n.translation(language, i18n.GRADER).gettext
     piece = slices.load(name)
     readme = piece.solution_dir / "README.md"
     if not readme.is_file():
         raise KitError(f"{readme} is missing: it is the task the notebook shows")
-    tests = hidden_tests(piece)
+    tests = [(test, hidden_title(title), points) for test, title, points in hidden_tests(piece)]
     functions = student_functions(piece)
-    written = answers(piece)
+    written = [dict(entry, question=_(entry["question"])) for entry in answers(piece)]
     modules = ", ".join(f"`{m}`" for m in piece.modules)
     first_module = piece.module_names[0]
-    prose = (" Answer the questions at the end in this notebook: your teacher reads and "
-             "grades them.") if written else ""
+    prose = (" " + _("Answer the questions at the end in this notebook: your teacher "
+                     "reads and grades them.")) if written else ""
+    readme_text = i18n.translate_markdown(readme.read_text(encoding="utf-8"), language)
     cells = [
-        _cell(new_markdown_cell, readme.read_text(encoding="utf-8"), "task", locked=True),
-        _cell(new_markdown_cell, f"""\
-## Working with this notebook
-
-Write your code in {modules}, next to this notebook, not in the notebook: the
-grader reads only the module{"s" if len(piece.modules) > 1 else ""}. Use the cells below to run the
-public checks (the same as `make check`) and to try your functions. The graded
-cells after them hold no tests you can run: your teacher's grader fills them in.{prose}
-Submit the whole folder.""", "how_to", locked=True),
-        _cell(new_code_cell, """\
-# The public checks, as `make check` runs them, in a fresh Python (your latest
-# edits are tested). ONLY = ["winner"] checks one function, like `make check F=winner`.
-import importlib.util, subprocess, sys
-ONLY = []
-command = [sys.executable, "-m", "pytest", *[f"--function={name}" for name in ONLY]]
-if importlib.util.find_spec("pytest_timeout") is None:
-    print("pytest-timeout is missing in this notebook's Python, so code that sleeps is "
-          "not stopped: install it with  %pip install pytest-timeout")
-    command += ["-p", "no:timeout", "-W", "ignore::pytest.PytestConfigWarning"]
-try:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    print(done.stdout[-20000:] or done.stderr[-5000:])
-except subprocess.TimeoutExpired:
-    print("The public checks were stopped after 5 minutes: does your code sleep or wait "
-          "for input?")""", "public_checks", locked=True),
-        _cell(new_markdown_cell, "## Try your functions\n\nThe functions you write:\n\n"
-              + _listing(functions), "try_it_text", locked=True),
+        _cell(new_markdown_cell, readme_text, "task", locked=True),
+        _cell(new_markdown_cell, "## " + _("Working with this notebook") + "\n\n" + ngettext(
+            "Write your code in {modules}, next to this notebook, not in the notebook: the\n"
+            "grader reads only the module. Use the cells below to run the\n"
+            "public checks (the same as `make check`) and to try your functions. The graded\n"
+            "cells after them hold no tests you can run: your teacher's grader fills them "
+            "in.{prose}\nSubmit the whole folder.",
+            "Write your code in {modules}, next to this notebook, not in the notebook: the\n"
+            "grader reads only the modules. Use the cells below to run the\n"
+            "public checks (the same as `make check`) and to try your functions. The graded\n"
+            "cells after them hold no tests you can run: your teacher's grader fills them "
+            "in.{prose}\nSubmit the whole folder.",
+            len(piece.modules)).format(modules=modules, prose=prose), "how_to", locked=True),
+        _cell(new_code_cell, public_checks_source(), "public_checks", locked=True),
+        _cell(new_markdown_cell, "## " + _("Try your functions") + "\n\n"
+              + _("The functions you write:") + "\n\n" + _listing(functions), "try_it_text",
+              locked=True),
         _cell(new_code_cell, "\n".join([
             "import importlib",
             *[f"import {m}" for m in piece.module_names],
-            *[f"importlib.reload({m})  # pick up your latest edits" for m in piece.module_names],
+            *[f"importlib.reload({m})  # " + _("pick up your latest edits")
+              for m in piece.module_names],
             "",
             try_source(piece),
         ]), "try_it", locked=False),
     ]
     if "play.py" in piece.files:
         cells.append(_cell(new_code_cell, "\n".join([
-            "# Play against your own code (the same as `make play`): remove the # below and",
-            "# run the cell; type your answers into the box that appears.",
+            _comment(_("Play against your own code (the same as `make play`): remove the # "
+                       "below and\nrun the cell; type your answers into the box that appears.")),
             "# %run play.py",
         ]), "play", locked=False))
     if "duel.py" in piece.files:
         cells.append(_cell(new_code_cell, "\n".join([
-            "# Your player against the bundled ones, refereed like the class tournament (the",
-            "# same as `make duel`; some graded checks play such games): remove the # below.",
+            _comment(_("Your player against the bundled ones, refereed like the class "
+                       "tournament (the\nsame as `make duel`; some graded checks play such "
+                       "games): remove the # below.")),
             "# %run duel.py --games 4",
         ]), "duel", locked=False))
-    total = sum(points for _, _, points in tests)
-    table = "\n".join(f"| {points:g} | {title} |" for _, title, points in tests)
-    cells.append(_cell(new_markdown_cell, f"""\
-## Graded checks ({total:g} points)
-
-Each cell below is one hidden check of {modules}. Your teacher's grader runs them
-in a sandbox and writes the result into the cell; your feedback says what was
-checked and, for a failed check, the smallest position your code got wrong.
-
-| points | check |
-|---:|---|
-{table}""", "graded_text", locked=True))
+    total = sum(entry[2] for entry in tests)
+    table = "\n".join(f"| {points:g} | {title} |" for _test, title, points in tests)
+    cells.append(_cell(new_markdown_cell, "\n\n".join([
+        "## " + _("Graded checks ({points} points)").format(points=f"{total:g}"),
+        _("Each cell below is one hidden check of {modules}. Your teacher's grader runs them\n"
+          "in a sandbox and writes the result into the cell; your feedback says what was\n"
+          "checked and, for a failed check, the smallest position your code got wrong.")
+        .format(modules=modules),
+        "| " + _("points") + " | " + _("check") + " |\n|---:|---|\n" + table,
+    ]), "graded_text", locked=True))
     for test, title, points in tests:
         cells.append(_cell(new_code_cell, test_cell_source(name, test, title, points,
                                                            f"{first_module}.py"),
                            test, locked=True, grade=True, points=points))
     if written:
         prose_total = sum(a["points"] for a in written)
-        cells.append(_cell(new_markdown_cell, f"""\
-## Questions ({_points(prose_total)}, graded by your teacher)
-
-Answer each question in the cell below it, in a few sentences of your own (double-click
-the cell to write in it). These answers are read and graded by hand, not by the
-grader.""", "answers_text", locked=True))
+        cells.append(_cell(new_markdown_cell, "\n\n".join([
+            "## " + _("Questions ({points}, graded by your teacher)").format(
+                points=_points(prose_total)),
+            _("Answer each question in the cell below it, in a few sentences of your own "
+              "(double-click\nthe cell to write in it). These answers are read and graded by "
+              "hand, not by the\ngrader."),
+        ]), "answers_text", locked=True))
         for entry in written:
             cells.append(_cell(new_markdown_cell,
                                f"**{entry['question']}** ({_points(entry['points'])})",
@@ -273,14 +322,14 @@ grader.""", "answers_text", locked=True))
     return notebook
 
 
-def render(name: str) -> str:
-    return nbformat.writes(build(name)) + "\n"
+def render(name: str, language: str | None = None) -> str:
+    return nbformat.writes(build(name, language)) + "\n"
 
 
 def write(name: str) -> bool:
-    """Write the notebook of `name` if it differs from the generator's output;
+    """Write the (English: nbgrader's source, see cycle.course_source) notebook of `name` if it differs from the generator's output;
     return whether it did (so a teacher is told only of real changes)."""
-    path, text = notebook_path(name), render(name)
+    path, text = notebook_path(name), render(name, i18n.SOURCE)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
     path.write_text(text, encoding="utf-8")
@@ -291,7 +340,7 @@ def differences(name: str) -> list[str]:
     path = notebook_path(name)
     if not path.is_file():
         return [f"{path} is missing"]
-    if path.read_text(encoding="utf-8") != render(name):
+    if path.read_text(encoding="utf-8") != render(name, i18n.SOURCE):
         return [f"{path} differs from what the generator produces"]
     return []
 

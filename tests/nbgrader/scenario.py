@@ -537,7 +537,23 @@ def cluster_scenario(base: Path, scheduler: str, *students: str) -> dict:
             "exported": exported(cycle, api, base / "export.csv"), "said": said.getvalue()}
 
 
-SCENARIOS = {"cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
+def language_scenario(base: Path, language: str) -> dict:
+    """A course in `language` releases tictactoe: what the exchange hands students."""
+    os.environ["SPIELBAUM_COURSE_LANG"] = language
+    cycle, api = setup(base)
+    cycle.release(A, api, say=lambda text: None)
+    outbound = base / "exchange" / "testcourse" / "outbound" / A
+    import nbformat
+    notebook = nbformat.read(outbound / f"{A}.ipynb", as_version=4)
+    return {"cells": [{"id": c.metadata.get("nbgrader", {}).get("grade_id"),
+                       "source": c.source, "checksum": c.metadata.get("nbgrader", {})
+                       .get("checksum")} for c in notebook.cells],
+            "module": (outbound / f"{A}.py").read_text(encoding="utf-8"),
+            "readme": (outbound / "README.md").read_text(encoding="utf-8"),
+            "language": (outbound / "kit_language.py").read_text(encoding="utf-8")}
+
+
+SCENARIOS = {"language": language_scenario, "cycle": cycle_scenario, "traps": traps_scenario, "students": students_scenario,
              "rerelease": rerelease_scenario, "intake": intake_scenario,
              "cluster": cluster_scenario}
 

@@ -4,6 +4,7 @@ The two course scenarios run in one subprocess each (nbgrader imports once), ins
 a PID namespace because they execute the hostile examples; see scenario.py.
 """
 
+import ast
 import copy
 import json
 import re
@@ -17,7 +18,7 @@ from autograder import release, slices
 from autograder.nbgrader import notebooks
 from autograder.nbgrader.preprocessors import defuse, keep_only_checks
 from tests.conftest import ROOT, in_pid_namespace
-from tests.nbgrader.scenario import CYCLE_ANSWER
+from tests.nbgrader.scenario import A, CYCLE_ANSWER
 
 pytest.importorskip("nbgrader", reason="install the kit's nbgrader extra")
 
@@ -25,9 +26,9 @@ WITH_NOTEBOOK = [n for n in slices.names() if (ROOT / "autograder/suites" / n / 
 HIDDEN_SOURCE = ["BEGIN HIDDEN TESTS", "from autograder.nbgrader.cells import verdict"]
 
 
-def run_scenario(which: str, base) -> dict:
+def run_scenario(which: str, base, *extra: str) -> dict:
     done = subprocess.run(in_pid_namespace([sys.executable, "-m", "tests.nbgrader.scenario",
-                                            which, str(base)]),
+                                            which, str(base), *extra]),
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -140,6 +141,32 @@ def test_nbgrader_only_graded_cells_stay_runnable():
 
 
 # ------------------------------------------------------------ the whole cycle
+@pytest.mark.slow
+def test_nbgrader_releases_the_course_in_its_language(tmp_path):
+    """SPIELBAUM_COURSE_LANG=de: nbgrader's generate_assignment and release hand out
+    the German notebook (the same cells and grade ids as the English one, locked and
+    checksummed by nbgrader), the German skeleton, README and kit language."""
+    from autograder import i18n
+    from autograder.nbgrader import notebooks
+    outcome = run_scenario("language", tmp_path, "de")
+    german = notebooks.build(A, "de")
+    assert [c["id"] for c in outcome["cells"]] == \
+        [c.metadata["nbgrader"]["grade_id"] for c in german.cells]
+    task = outcome["cells"][0]["source"]
+    assert task.startswith("# Tic-Tac-Toe mit Minimax") and task == german.cells[0].source
+    graded = [c for c in outcome["cells"] if c["id"].startswith("test_")]
+    assert graded and all(c["checksum"] for c in graded)
+    assert all(c["source"].startswith("# Bewertete Prüfung: ") for c in graded)
+    assert all("verdict(" not in c["source"] for c in graded)      # hidden part stripped
+    said = i18n.translation("de").gettext
+    english = ast.get_docstring(ast.parse(
+        (ROOT / "assignments" / A / f"{A}.py").read_text(encoding="utf-8")))
+    first = ast.get_docstring(ast.parse(outcome["module"]))
+    assert first == said(english) != english
+    assert outcome["readme"].startswith("# Tic-Tac-Toe mit Minimax")
+    assert 'COURSE_LANGUAGE = "de"' in outcome["language"]
+
+
 @pytest.mark.slow
 @pytest.mark.hostile
 def test_nbgrader_full_cycle_matches_the_bulk_grader(tmp_path):

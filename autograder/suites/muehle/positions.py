@@ -32,6 +32,8 @@ ref = load_reference("muehle", "muehle")
 W, B, E = ref.WHITE, ref.BLACK, ref.EMPTY
 NAMES = {W: "WHITE", B: "BLACK"}
 TO_MOVE = {W: N_("WHITE to move"), B: N_("BLACK to move")}
+#: draw_board's last line, worded here: the reference's own is English.
+IN_HAND = N_("in hand: W {white}, B {black}; quiet moves: {quiet}")
 GROUPS = ("placing", "moving", "flying", "removal", "over")
 
 
@@ -56,7 +58,9 @@ def stones_on_board(state):
 
 def draw(state, player):
     """The board as the reference draws it, and whose move it is (in the course's language)."""
-    return f"{ref.draw_board(state)}\n{_(TO_MOVE[player])}"
+    board = ref.draw_board(state).rsplit("\n", 1)[0]
+    hand = _(IN_HAND).format(white=state[1][0], black=state[1][1], quiet=state[2])
+    return f"{board}\n{hand}\n{_(TO_MOVE[player])}"
 
 
 def drawn(state, player) -> Later:
