@@ -35,6 +35,7 @@ import functools
 import gettext
 import os
 import re
+import string
 from pathlib import Path
 
 from . import KitError
@@ -90,12 +91,41 @@ def translator(language: str | None = None, domain: str = DOMAIN):
 # check's message is made in the grader's process, never in the student's.
 def grader_text(message: str) -> str:
     """`message` (English, a msgid of the grader domain) in the course's language."""
-    return translation(course_language(), GRADER).gettext(message)
+    return _said(translation(course_language(), GRADER).gettext(message))
 
 
 def grader_plural(singular: str, plural: str, count: int) -> str:
     """ngettext of the grader domain, in the course's language."""
-    return translation(course_language(), GRADER).ngettext(singular, plural, count)
+    return _said(translation(course_language(), GRADER).ngettext(singular, plural, count))
+
+
+class _NumberFormatter(string.Formatter):
+    """str.format, with a number that has a format spec ({seconds:.1f}, {calls:,},
+    {points:g}) written as German and Dutch write numbers: 1.234,5 for 1,234.5. The
+    grader's numbers in its sentences are measurements (seconds, counts, points); a
+    value of the student's is shown by its repr, which stays Python's."""
+
+    _SWAP = str.maketrans({",": ".", ".": ","})
+
+    def format_field(self, value, format_spec):
+        text = super().format_field(value, format_spec)
+        if format_spec and isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = text.translate(self._SWAP)
+        return text
+
+
+_NUMBERS = _NumberFormatter()
+
+
+class _Localized(str):
+    """A message in German or Dutch: its .format writes numbers that language's way."""
+
+    def format(self, *args, **kwargs):
+        return _NUMBERS.vformat(self, args, kwargs)
+
+
+def _said(text: str) -> str:
+    return text if course_language() == SOURCE else _Localized(text)
 
 
 def N_(message: str) -> str:

@@ -194,3 +194,19 @@ def test_the_childs_own_sentences_are_said_in_the_course_language(language, monk
     assert "/etc/passwd" in opened and opened.startswith(("hat versucht", "probeerde"))
     monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "en")
     assert all(child_words.said(s) == s for s in sentences)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_graders_numbers_are_written_the_languages_way(language, monkeypatch):
+    """1,234.5 s in English is 1.234,5 s in German and Dutch; a number without a
+    format spec (a count, a student's value) is as Python writes it."""
+    from autograder.i18n import grader_text as _
+    monkeypatch.setenv("SPIELBAUM_COURSE_LANG", language)
+    timed = _("used more than {seconds:.1f} s of CPU time").format(seconds=1234.5)
+    assert "1234,5" in timed and "1234.5" not in timed
+    calls = _("made more than {calls:,} calls to the grader's objects in one call")
+    assert "100.000" in calls.format(calls=100000)
+    assert "{" not in _("raised {exception}").format(exception=0.5) and \
+        "0.5" in _("raised {exception}").format(exception=0.5)
+    monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "en")
+    assert "1,234.5" in _("used more than {seconds:,.1f} s").format(seconds=1234.5)
