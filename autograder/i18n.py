@@ -212,7 +212,7 @@ def extract_hidden_checks(fileobj, keywords, comment_tags, options):
 # module's own `play`), marked in solutions/ by a trailing `# i18n` comment on their
 # line. Names, code and the nbgrader stub stay as they are: the interface is the same
 # in every language. `make catalogs` extracts the messages from the skeleton (what
-# the release step leaves of the reference) with `extract_module`; the release step
+# the release step leaves of the reference) with `release.extract_module`; the release step
 # writes them with `translate_module`, which drops the markers in every language.
 MARK = "# i18n"
 _MARKED = re.compile(r"[ \t]*# i18n[ \t]*$")
@@ -354,15 +354,6 @@ def translate_module(text: str, language: str) -> str:
                 text = text[:start] + render(said) + text[end:]
     return "".join(_MARKED.sub("", line.rstrip("\r\n")) + _newline(line)
                    for line in text.splitlines(keepends=True))
-
-
-def extract_module(fileobj, keywords, comment_tags, options):
-    """Babel's extractor for a reference module: the messages of the skeleton the
-    release step makes of it (a solution region's text is never released)."""
-    from .release import strip_solutions
-    skeleton = strip_solutions(fileobj.read().decode("utf-8"), getattr(fileobj, "name", "?"))
-    for line, msgid in module_messages(skeleton.text):
-        yield line, None, msgid, []
 
 
 def extract_manifest(fileobj, keywords, comment_tags, options):

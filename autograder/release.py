@@ -99,6 +99,14 @@ def strip_solutions(source: str, where: str = "<module>") -> Stripped:
     return Stripped(text, stubbed, removed)
 
 
+def extract_module(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for a reference module: the messages of the skeleton the
+    release step makes of it (a solution region's text is never released)."""
+    skeleton = strip_solutions(fileobj.read().decode("utf-8"), getattr(fileobj, "name", "?"))
+    for line, msgid in i18n.module_messages(skeleton.text):
+        yield line, None, msgid, []
+
+
 def public_wall_timeout(assignment: slices.Slice) -> float:
     """The wall-clock backstop of one public test: three times its CPU-time limit
     plus 2 s (the student's own machine runs only this; a sleeping test should not

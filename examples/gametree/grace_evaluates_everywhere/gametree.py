@@ -485,24 +485,24 @@ def play(game=TICTACTOE, computer_first=True, bremse=inf, book=None,
     while not terminal_test(state, game):
         if x_to_move(state) == computer_is_x:
             state = computer_move(state, game, bremse, book)
-            say(f"The computer plays cell {state[-1]}.")
+            say(f"The computer plays cell {state[-1]}.")  # i18n
         else:
             numbers = "\n".join(
                 " ".join(f"{r * game.width + c:2d}" for c in range(game.width))
                 for r in range(game.height))
             say(numbers)
-            cell = int(ask("Your move (cell number): "))
+            cell = int(ask("Your move (cell number): "))  # i18n
             if cell in state or not 0 <= cell < game.cells:
-                say("That cell is not free.")
+                say("That cell is not free.")  # i18n
                 continue
             state = state + [cell]
         say(show(state, game))
         say("")
     result = evaluation(state, game)
     if result == 0:
-        say("Draw.")
+        say("Draw.")  # i18n
     elif (result == 1) == computer_is_x:
-        say("The computer wins.")
+        say("The computer wins.")  # i18n
     else:
-        say("You win.")
+        say("You win.")  # i18n
     return state

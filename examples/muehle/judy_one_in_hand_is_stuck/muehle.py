@@ -175,7 +175,7 @@ def draw_board(state):
         grid[row][2 * col] = ".WB"[board[p]]
     hand = state[1]
     lines = ["".join(line).rstrip() for line in grid]
-    lines.append(f"in hand: W {hand[0]}, B {hand[1]}; quiet moves: {state[2]}")
+    lines.append(f"in hand: W {hand[0]}, B {hand[1]}; quiet moves: {state[2]}")  # i18n
     return "\n".join(lines)
 
 

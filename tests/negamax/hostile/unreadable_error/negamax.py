@@ -301,12 +301,12 @@ def main():
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     board = TicTacToe()
     computer = ShortSightedOpponent(board, depth)
-    print(f"You are player 1 and move first; the computer looks {depth} half-moves ahead.")
+    print(f"You are player 1 and move first; the computer looks {depth} half-moves ahead.")  # i18n
     while board.getMoves():
         print(board, end="\n\n")
         if board.getSide() == 1:
             try:
-                answer = input("Your move as 'x y' (columns and rows 0-2): ").split()
+                answer = input("Your move as 'x y' (columns and rows 0-2): ").split()  # i18n
             except (EOFError, KeyboardInterrupt):
                 print()
                 return
@@ -317,9 +317,9 @@ def main():
             if move in board.getMoves():
                 board.makeMove(move)
         else:
-            print("The computer plays", computer.play())
+            print("The computer plays", computer.play())  # i18n
     print(board)
-    print({0: "A draw.", 1: "You win!", 2: "The computer wins."}[board.winner()])
+    print({0: "A draw.", 1: "You win!", 2: "The computer wins."}[board.winner()])  # i18n
 
 
 if __name__ == "__main__":
