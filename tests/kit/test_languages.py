@@ -208,8 +208,10 @@ def test_make_check_speaks_the_courses_language_and_the_students(german_tictacto
     break_player(english_release)
     english = check(english_release, pytest_run)
     assert "  player         0/4  needs work" in english and "raised KeyError" in english
-    # (which variable picks which language is tested on kit_language.language above)
-    assert check(german_tictactoe, pytest_run, SPIELBAUM_LANG="en") == english
+    # (which variable picks which language is tested on kit_language.language above);
+    # the German skeleton's docstrings have lines of their own, so its line numbers do
+    lines = lambda text: re.sub(r"line \d+", "line N", text)
+    assert lines(check(german_tictactoe, pytest_run, SPIELBAUM_LANG="en")) == lines(english)
 
 
 def test_make_play_speaks_the_chosen_language(german_tictactoe, tmp_path):
