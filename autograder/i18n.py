@@ -366,3 +366,60 @@ def extract_manifest(fileobj, keywords, comment_tags, options):
     for entry in manifest.get("answers", []):
         if isinstance(entry, dict) and entry.get("question"):
             yield 1, None, str(entry["question"]).strip(), []
+
+
+# ------------------------------------------------------------ the student's Makefile
+# Its comment blocks (the list of commands at the top) keep their own line breaks and
+# columns: a translation is written line for line after "# ". Its `echo "..."` lines
+# (the first run's install messages) are one message each; a translation keeps the
+# Make and shell words ($(PYTHON), $$log, `make check`) as they are.
+_ECHO = re.compile(r'echo "((?:[^"\\]|\\.)*)"')
+
+
+def _makefile_messages(text: str) -> list[tuple[int, int, int, str, object]]:
+    found, offset, run = [], 0, []
+    rows = text.splitlines(keepends=True)
+
+    def close():
+        if run:
+            start, end = run[0][0], run[-1][1]
+            found.append((start, end, run[0][2], "\n".join(words for *_, words in run),
+                          lambda said: "\n".join(("# " + row).rstrip()
+                                                 for row in said.split("\n"))))
+        run.clear()
+
+    for number, row in enumerate(rows, 1):
+        body = row.rstrip("\r\n")
+        if body.startswith("#") and re.search(r"[^\W\d_]", body):
+            run.append((offset, offset + len(body), number, body[2:] if body[1:2] == " "
+                        else body[1:]))
+        else:
+            close()
+            for match in _ECHO.finditer(body):
+                found.append((offset + match.start(1), offset + match.end(1), number,
+                              match[1], lambda said: said.replace('"', '\\"')))
+        offset += len(row)
+    close()
+    return found
+
+
+def makefile_messages(text: str) -> list[tuple[int, str]]:
+    return [(line, msgid) for _s, _e, line, msgid, _r in _makefile_messages(text)]
+
+
+def translate_makefile(text: str, language: str) -> str:
+    """The student's Makefile in `language` (a message without a translation stays)."""
+    if language == SOURCE:
+        return text
+    gettext = translation(language).gettext
+    for start, end, _line, msgid, render in reversed(_makefile_messages(text)):
+        said = gettext(msgid)
+        if said != msgid:
+            text = text[:start] + render(said) + text[end:]
+    return text
+
+
+def extract_makefile(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for the student's Makefile (see above)."""
+    for line, msgid in makefile_messages(fileobj.read().decode("utf-8")):
+        yield line, None, msgid, []

@@ -153,6 +153,8 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
             text = template.read_text(encoding="utf-8")
             text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
             text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
+            if template.name == "Makefile":
+                text = i18n.translate_makefile(text, language)
             text = text.replace("@TITLE@", i18n.translator(language)(assignment.title))
             text = text.replace("@RELIES_ON@", relies_on_lines(assignment))
             text = text.replace("@LANGUAGE@", language)

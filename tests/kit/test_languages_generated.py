@@ -4,6 +4,8 @@ notebooks, and the sandbox child's sentences in the feedback. The code itself, t
 names the interface requires and the English output stay as they are."""
 
 import ast
+import re
+import subprocess
 
 import nbformat
 import pytest
@@ -207,3 +209,29 @@ def test_the_graders_numbers_are_written_the_languages_way(language, monkeypatch
         "0.5" in _("raised {exception}").format(exception=0.5)
     monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "en")
     assert "1,234.5" in _("used more than {seconds:,.1f} s").format(seconds=1234.5)
+
+
+MAKE_WORDS = re.compile(r"\$\([A-Z_]+\)|\$\$\w+|@[A-Z_]+@|\\`[^`]*\\`")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_students_makefile_speaks_the_language_and_still_works(language, tmp_path):
+    """The Makefile's command list and install messages are translated, each keeping
+    its Make and shell words; the translated Makefile is one make reads as before."""
+    english = (ROOT / "autograder" / "student_kit" / "Makefile").read_text(encoding="utf-8")
+    said = i18n.translation(language).gettext
+    for _line, msgid in i18n.makefile_messages(english):
+        assert said(msgid) != msgid, msgid
+        assert sorted(MAKE_WORDS.findall(said(msgid))) == sorted(MAKE_WORDS.findall(msgid))
+    folder = tmp_path / "tictactoe"
+    release.render(slices.load("tictactoe"), folder, language)
+    makefile = (folder / "Makefile").read_text(encoding="utf-8")
+    assert "Installing pytest" not in makefile and "$(TOOLS)" in makefile
+    for target in ("check", "tools", "duel", "clean"):
+        done = subprocess.run(["make", "-n", target, "TOOLS=/nonexistent", "HAVE_PYTEST=no"],
+                              cwd=folder, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 or target == "duel", done.stderr
+    english_folder = tmp_path / "en"
+    release.render(slices.load("tictactoe"), english_folder, "en")
+    assert (english_folder / "Makefile").read_text(encoding="utf-8") == \
+        (ROOT / "assignments" / "tictactoe" / "Makefile").read_text(encoding="utf-8")
