@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextvars
 import sys
 import tomllib
 from pathlib import Path
@@ -40,10 +41,20 @@ from .. import KitError, i18n, release, slices
 from . import BEGIN_HIDDEN, END_HIDDEN
 
 # The notebook speaks the course's language (autograder/i18n.py): its own sentences
-# are messages of the `spielbaum` catalog (they are made while a notebook is built,
-# with the `_` and `ngettext` of that moment), the README its blocks, and the hidden
+# are messages of the `spielbaum` catalog, said in the language of the notebook being
+# built (build() sets it for its own context), the README its blocks, and the hidden
 # checks' titles, which the notebook lists anyway, come from the grader's catalog.
-_ = ngettext = None         # set by build() for the language it writes
+_LANGUAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("language",
+                                                                       default=None)
+
+
+def _(message: str) -> str:
+    return i18n.translation(i18n.course_language(_LANGUAGE.get())).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return i18n.translation(i18n.course_language(_LANGUAGE.get())).ngettext(
+        singular, plural, count)
 
 SCHEMA = 3
 
@@ -228,9 +239,15 @@ def _listing(functions: list[tuple[str, str]]) -> str:
 
 def build(name: str, language: str | None = None) -> nbformat.NotebookNode:
     """The handout notebook of `name` in `language` (default: the course's)."""
-    global _, ngettext
     language = i18n.course_language(language)
-    _, ngettext = i18n.translation(language).gettext, i18n.translation(language).ngettext
+    token = _LANGUAGE.set(language)
+    try:
+        return _build(name, language)
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def _build(name: str, language: str) -> nbformat.NotebookNode:
     hidden_title = i18n.translation(language, i18n.GRADER).gettext
     piece = slices.load(name)
     readme = piece.solution_dir / "README.md"
