@@ -317,12 +317,13 @@ def _comment_blocks(lines: list[str], starts: list[int]):
 
     for number in range(1, len(lines) + 1):
         match = _COMMENT.match(lines[number - 1].rstrip("\r\n"))
-        words = (match[3] or "").strip() if match and number in comment_lines else None
-        if words is None or not re.search(r"[^\W\d_]", words) or words in _KEEP_COMMENTS \
-                or (run and (match[1], match[2]) != (run[0][1], run[0][2])):
+        words = (match[3] or "").strip() if match and number in comment_lines else ""
+        if not re.search(r"[^\W\d_]", words) or words in _KEEP_COMMENTS:
             yield from close()
-        if words is not None and re.search(r"[^\W\d_]", words) and words not in _KEEP_COMMENTS:
-            run.append((number, match[1], match[2], words))
+            continue
+        if run and (match[1], match[2]) != (run[0][1], run[0][2]):
+            yield from close()
+        run.append((number, match[1], match[2], words))
     yield from close()
 
 
@@ -338,6 +339,19 @@ def _comment(translation: str, indent: str, mark: str, width: int) -> str:
                                    break_long_words=False, break_on_hyphens=False))
 
 
+def _rewritten(text: str, messages: list, language: str) -> str:
+    """`text` with each message (start, end, line, msgid, render) replaced by its
+    rendered translation; a message without one stays as it is."""
+    if language == SOURCE:
+        return text
+    gettext = translation(language).gettext
+    for start, end, _line, msgid, render in reversed(messages):
+        said = gettext(msgid)
+        if said != msgid:
+            text = text[:start] + render(said) + text[end:]
+    return text
+
+
 def module_messages(text: str) -> list[tuple[int, str]]:
     """(line number, msgid) of every message of a released module's source."""
     return [(line, msgid) for _start, _end, line, msgid, _render in _module_messages(text)]
@@ -346,12 +360,7 @@ def module_messages(text: str) -> list[tuple[int, str]]:
 def translate_module(text: str, language: str) -> str:
     """A released module's source in `language`, the `# i18n` markers dropped (a
     message without a translation stays English)."""
-    if language != SOURCE:
-        gettext = translation(language).gettext
-        for start, end, _line, msgid, render in reversed(_module_messages(text)):
-            said = gettext(msgid)
-            if said != msgid:
-                text = text[:start] + render(said) + text[end:]
+    text = _rewritten(text, _module_messages(text), language)
     return "".join(_MARKED.sub("", line.rstrip("\r\n")) + _newline(line)
                    for line in text.splitlines(keepends=True))
 
@@ -409,14 +418,7 @@ def makefile_messages(text: str) -> list[tuple[int, str]]:
 
 def translate_makefile(text: str, language: str) -> str:
     """The student's Makefile in `language` (a message without a translation stays)."""
-    if language == SOURCE:
-        return text
-    gettext = translation(language).gettext
-    for start, end, _line, msgid, render in reversed(_makefile_messages(text)):
-        said = gettext(msgid)
-        if said != msgid:
-            text = text[:start] + render(said) + text[end:]
-    return text
+    return _rewritten(text, _makefile_messages(text), language)
 
 
 def extract_makefile(fileobj, keywords, comment_tags, options):
