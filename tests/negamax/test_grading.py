@@ -130,8 +130,11 @@ def test_a_check_judged_with_the_graders_helpers_says_so(graded_examples):
     text = (out / "bug_getEvaluatedMoves" / "feedback.md").read_text()
     assert "this check ran getEvaluatedMoves with the grader's own explore, so the mistake " \
            "is in getEvaluatedMoves itself" in text
+    # The board's methods run with the student's own helpers first (Blame.check):
+    # where those pass their checks, the feedback says so instead.
     evaluate = (out / "bug_evaluate" / "feedback.md").read_text()
-    assert "with the grader's own winner, so the mistake is in evaluate itself" in evaluate
+    assert "evaluate's helpers (winner) pass their own checks, so the mistake is in " \
+           "evaluate itself" in evaluate
 
 
 def test_feedback_shows_the_students_own_answer_not_the_plans(graded_examples):

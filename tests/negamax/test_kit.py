@@ -215,10 +215,17 @@ def test_a_wrong_search_shows_in_the_records():
 
 
 # -- the suite's plumbing ---------------------------------------------------------------
-def test_the_rng_proxy_answers_like_random():
-    chooser, rng = suite.Chooser(3), random.Random(3)
-    assert [chooser.choice("abcde") for _ in range(5)] == [rng.choice("abcde") for _ in range(5)]
+def test_the_rng_proxy_answers_like_random_and_records_its_choices():
+    chooser, rng = suite.RecordingRandom(3), random.Random(3)
+    for seq in ("abcde", [1, 2, 3], (4, 5)):
+        assert [chooser.choice(seq) for _ in range(9)] == [rng.choice(seq) for _ in range(9)]
     assert chooser.randrange(10) == rng.randrange(10) and chooser.random() == rng.random()
+    assert len(chooser.choices) == chooser.KEPT == 20       # the first 20 of 27 choices
+    assert chooser.choices[0][0] == list("abcde") and chooser.last[0] == [4, 5]
+    assert chooser.last[1] in (4, 5)
+    for bad, error in (([], IndexError), ({1, 2}, TypeError)):
+        with pytest.raises(error):
+            chooser.choice(bad)
 
 
 def test_every_search_case_has_a_reference_answer_and_a_clean_record():

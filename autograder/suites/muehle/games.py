@@ -21,7 +21,7 @@ about a search (which functions were called, on what, in which order) is the wat
 own record.
 
 The search's other collaborators are played here too, each recording what it was
-asked: memoize's function (`Function`), the random generator (`Chooser`),
+asked: memoize's function (`Function`), the random generator (`fixtures/rng.py`),
 value_minimax (`MinimaxValues`), alpha_beta or value_ab (`Recorder`). Every search a
 check makes is a `Search`: one description that the reference runs for the expected
 answer and the student's module runs in a call plan (`job`: caches emptied, the
@@ -46,6 +46,7 @@ from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
 
 from . import movegen
+from ..fixtures.rng import RecordingRandom
 from ..verdicts import refused
 
 ref = load_reference("muehle", "muehle")
@@ -226,23 +227,6 @@ class Function:
             raise TypeError(f"f() takes 3 arguments ({len(args)} given)")
         self.calls.append(tuple(args))
         return self.results.get(tuple(args), 0)
-
-
-class Chooser(random.Random):
-    """The random generator passed as rng, played by the grader: a seeded Random that
-    records what it was asked to choose from (`offered`) and what it chose (`chose`)."""
-    METHODS = ("choice", "randrange", "randint", "random")    # what the student may ask
-
-    def __init__(self, seed):
-        super().__init__(seed)
-        self.offered, self.chose = [], []
-
-    def choice(self, items):
-        if type(items) not in (list, tuple) or not items:
-            raise IndexError("cannot choose from an empty sequence")
-        self.offered.append(list(items))
-        self.chose.append(items[self.randrange(len(items))])
-        return self.chose[-1]
 
 
 class MinimaxValues:
@@ -433,10 +417,10 @@ def best_minimax_setup(state, player, depth, salt, widths, ties):
 
 def best_minimax_search(setup, state, player, depth, seed):
     """best_move_minimax(state, player, depth[, rng]) with next_states, finished,
-    value_minimax and the rng (`record`, a Chooser; None: no rng passed) the grader's."""
+    value_minimax and the rng (`record`, a RecordingRandom; None: no rng passed) the grader's."""
     game, table, _ = setup
-    watch, chooser = Watch(game, [(state, player)]), Chooser(seed)
-    rng = () if seed is None else (Proxy(chooser, ask=Chooser.METHODS),)
+    watch, chooser = Watch(game, [(state, player)]), RecordingRandom(seed)
+    rng = () if seed is None else (Proxy(chooser, ask=RecordingRandom.METHODS),)
     return Search("best_move_minimax", (list_form(state), player, depth, *rng), watch,
                   ("next_states", "finished"),
                   {"value_minimax": MinimaxValues(table, watch.handout)}, record=chooser)

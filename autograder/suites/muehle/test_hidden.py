@@ -597,14 +597,14 @@ def test_best_move_minimax_is_random(student, blame):
             # Believed: what the grader's rng was offered and what it chose, never how
             # random the answers look (a generator of the student's own is not the rng).
             chooser = search.record
-            offered = [as_state(s) for s in chooser.offered[-1]] if chooser.offered else None
+            offered = [as_state(s) for s in chooser.last[0]] if chooser.last else None
             if offered is None:
                 got = _("rng (the grader's generator) was never asked to choose")
             elif len(offered) != len(best) or set(offered) != best:
                 got = _("rng.choice was offered {offered} moves, {good} of them best, of {best} "
                         "best moves").format(offered=len(offered), good=len(set(offered) & best),
                                              best=len(best))
-            elif as_state(outcome.value[1]) != as_state(chooser.chose[-1]):
+            elif as_state(outcome.value[1]) != as_state(chooser.last[1]):
                 got = _("it returned another move than the one rng.choice chose")
             else:
                 continue

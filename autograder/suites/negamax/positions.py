@@ -160,36 +160,6 @@ def trees():
 
 
 # ------------------------------------------------------------ searches
-class Chooser:
-    """The `rng` handed to getBestMove and play: a seeded random.Random of the
-    grader's, reached through a proxy (the handout asks for rng.choice). It records
-    each choice: (what it was offered, what it chose), the first MAX_CHOICES."""
-    METHODS = ("choice", "randrange", "randint", "random", "sample")
-    MAX_CHOICES = 20
-
-    def __init__(self, seed):
-        self._rng = random.Random(seed)
-        self.choices = []
-
-    def choice(self, seq):
-        chosen = self._rng.choice(seq)
-        if len(self.choices) < self.MAX_CHOICES:
-            self.choices.append((list(seq) if type(seq) in (list, tuple) else seq, chosen))
-        return chosen
-
-    def randrange(self, *args):
-        return self._rng.randrange(*args)
-
-    def randint(self, a, b):
-        return self._rng.randint(a, b)
-
-    def random(self):
-        return self._rng.random()
-
-    def sample(self, population, k):
-        return self._rng.sample(population, k)
-
-
 @functools.cache
 def _game_text(game: Game, language: str) -> str:
     """A game in words, once per game and language (the searches share their games)."""

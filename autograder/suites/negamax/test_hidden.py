@@ -46,8 +46,8 @@ by the grader: getEvaluatedMoves runs with the grader's explore, getBestMove
 with its getEvaluatedMoves, play with its getBestMove (a callback set on the
 searcher instance, running the reference on the same trusted board, so the
 board's records judge the make/undo discipline as before), and the board's
-evaluate, getMoves and makeMove with the grader's winner and getSide wherever
-the student's own answered otherwise. A wrong explore costs explore's checks
+evaluate, getMoves and makeMove with the grader's winner and getSide where the
+student's own failed their checks. A wrong explore costs explore's checks
 and the one whole-program check (getEvaluatedMoves with the student's own
 explore and node counter, 2 of 39 points), nothing else.
 
@@ -101,7 +101,8 @@ from autograder.suites.fixtures.instrumented import InstrumentedGame, shown
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard
 # (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
-from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Chooser, Game,
+from autograder.suites.fixtures.rng import RecordingRandom
+from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Game,
                                                  decided_positions, draw, marks, open_positions,
                                                  positions, rows_of, sample, trees, twist_for,
                                                  twisted)
@@ -151,17 +152,17 @@ class Search:
         return f"{cls}({', '.join(map(str, made))}).{method}" \
                f"({', '.join(map(str, given))})".replace("inf", "infinity")
 
-    def chooser(self) -> Chooser | None:
+    def chooser(self) -> RecordingRandom | None:
         """The grader's rng of a search that chooses (seeded by its second argument)."""
-        return Chooser(self.args[1]) if len(self.args) == 2 else None
+        return RecordingRandom(self.args[1]) if len(self.args) == 2 else None
 
-    def plan(self, board: InstrumentedGame, chooser: Chooser | None) -> Plan:
+    def plan(self, board: InstrumentedGame, chooser: RecordingRandom | None) -> Plan:
         """The student's side: the same calls, on a proxy of `board` (and `chooser`
         as rng, for getBestMove and play). The grader's method a played search
         relies on is the reference's, searching the same trusted board in this
         process: its moves are recorded on the board like the student's."""
         cls, made, method, given, key, relies = self.parts(
-            Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=Chooser.METHODS))
+            Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=RecordingRandom.METHODS))
         plan = Plan(f"{cls}.{method}")      # what a timeout is remembered by
         searcher = plan.call(f"negamax.{cls}", *made)
         if self.played:
@@ -187,7 +188,7 @@ class Run:
     want: dict                      # the reference's answer
     want_record: dict = field(repr=False, default_factory=dict)
     ran: bool = True                # the search answered or raised: its records are whole
-    choices: tuple = ()             # (offered, chosen) of each rng.choice, the grader's
+    chose: tuple | None = None      # (offered, chosen) of the last rng.choice, the grader's
 
 
 @functools.cache
@@ -235,7 +236,7 @@ def run(student, searches, played=False) -> list[Run]:
         mine = outcome if lost or not outcome.answered else \
             Outcome(ok=True, value=value[key], seconds=outcome.seconds)
         runs.append(Run(search, outcome, mine, lost, record, want, want_record, ran=ran,
-                        choices=tuple(chooser.choices) if chooser else ()))
+                        chose=chooser.last if chooser else None))
     return runs
 
 
@@ -287,31 +288,20 @@ def numbered(kind, index, groups) -> list:
 
 
 # ------------------------------------------------------------ the student's board
-# Plain data, no proxies, in chunked plans (grading/chunks.py): the methods' calls
-# are caught one by one, so one position's exception does not hide the others.
+# Plain data, no proxies, in chunked plans (grading/chunks.py), a run per method:
+# its calls are caught one by one, so one position's exception does not hide the
+# others, and one method's endless loop does not fail the other methods' checks.
 READS = ("winner", "evaluate", "getSide", "getMoves")
-#: The columns of one position's combined answer (_own_steps) each method is judged by.
-COLUMNS = {"winner": (0,), "evaluate": (1,), "getSide": (2,), "getMoves": (3,),
-           "makeMove": (4, 5), "undoMove": (6, 7)}
 
 
 @functools.cache
 def own_items():
-    """Every position, with the move makeMove/undoMove try there (None when decided)
-    and the helpers the grader plays there (none: see own_board_runs)."""
+    """Every position, with the move makeMove/undoMove try there (None when decided)."""
     found = []
     for index, cells in enumerate(positions()):
         legal = games.MOVES[games.key_of(cells)]
-        found.append((cells, legal[index % len(legal)] if legal else None, ()))
+        found.append((cells, legal[index % len(legal)] if legal else None))
     return tuple(found)
-
-
-def play_board_helpers(plan, board, cells, methods) -> None:
-    """Judge the board's methods on their own ([relies_on]: evaluate and getMoves
-    call winner, makeMove calls getSide): from here on the student's board
-    answers these with the grader's answer for `cells`, the position it holds."""
-    for method in methods:
-        play_on_instance(plan, board, method, constant(truth(cells)[method]))
 
 
 def after_move(cells, move):
@@ -321,35 +311,6 @@ def after_move(cells, move):
     return [list(row) for row in board.field]
 
 
-def _own_steps(plan, item):
-    """All of one position in one go (its rows sent once, not six times): winner
-    and getSide, then evaluate, getMoves and makeMove (with the grader's helpers
-    `played` in place of the student's), a copy of the field right after
-    the move (a new board built from it), and undoMove on a board built with the
-    move already made (so it is judged on its own). Every method call is caught
-    on its own."""
-    cells, move, played = item
-    board = plan.call("negamax.TicTacToe", rows_of(cells))
-    own = {method: plan.call(board.attr(method), catch=True)
-           for method in ("winner", "getSide") if method != "getSide" or move is not None}
-    play_board_helpers(plan, board, cells, played)
-    reads = [own.get(method) if method in own else
-             None if method == "getSide" else plan.call(board.attr(method), catch=True)
-             for method in READS]
-    if move is None:
-        return reads
-    made = plan.call(board.attr("makeMove"), move, catch=True)
-    copy = plan.call("negamax.TicTacToe", plan.get(board.attr("field")), catch=True)
-    moved = plan.call("negamax.TicTacToe", after_move(cells, move))
-    undone = plan.call(moved.attr("undoMove"), move, catch=True)
-    return reads + [made, plan.get(copy.attr("field"), default=None), undone,
-                    plan.get(moved.attr("field"), default=None)]
-
-
-#: A right answer of one position's calls holds fewer values (two fields, nine moves).
-OWN_VALUES = 150
-
-
 @functools.cache
 def truth(cells):
     """The reference's winner and getSide on a position."""
@@ -357,46 +318,13 @@ def truth(cells):
     return {"winner": board.winner(), "getSide": board.getSide()}
 
 
-def helpers_wrong(item, outcome) -> tuple[str, ...]:
-    """The helpers (winner; getSide on an open position) the student's board
-    answered otherwise than the grader's on this position, in the combined run."""
-    values = outcome.value if outcome.answered else None
-    if type(values) is not list or len(values) < len(READS):
-        return ()       # no answer at all: check_board runs each check alone
-    (cells, move, _), want = item, truth(item[0])
-    mine = {"winner": values[0]} | ({"getSide": values[2]} if move is not None else {})
-    return tuple(name for name, got in mine.items() if chunks.caught(got)
-                 or type(got) is not type(want[name]) or got != want[name])
-
-
-@pytest.fixture(scope="session")
-def own_board_runs(student):
-    """The student's board on every position, one Outcome per position (own_items),
-    each cut to verdict size. evaluate, getMoves and makeMove are judged with the
-    grader's winner and getSide ([relies_on]): where the student's own answered
-    as the grader's does, the position is already judged so (same position, same
-    answer); where either did not, the position runs again with the grader's
-    played in (a callback per call, so only there: a correct board costs nothing)."""
-    outcomes = [kept(o, OWN_VALUES)
-                for o in run_chunked(student, "TicTacToe", own_items(), _own_steps)]
-    suspects = {i: (*item[:2], helpers) for i, (item, o) in enumerate(zip(own_items(), outcomes))
-                if (helpers := helpers_wrong(item, o))}
-    if suspects:
-        again = run_chunked(student, "TicTacToe", tuple(suspects.values()), _own_steps,
-                            cache=False)
-        for i, outcome in zip(suspects, again):
-            outcomes[i] = kept(outcome, OWN_VALUES)
-    return outcomes
-
-
 @functools.cache
 def board_cases(method):
-    """One method's cases in own_items order (args: the item's index, cells and
-    move): every position for winner, evaluate and getMoves, every open one for
-    the others; makeMove expects the field after the item's move, undoMove (on a
+    """One method's cases in own_items order (args: cells and move): every position
+    for winner, evaluate and getMoves, every open one for the others; makeMove expects the field after the item's move, undoMove (on a
     board built with that move already made) the field after taking it back."""
     found = []
-    for index, (cells, move, _helpers) in enumerate(own_items()):
+    for cells, move in own_items():
         if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
         if method in READS:
@@ -407,7 +335,7 @@ def board_cases(method):
         else:
             call, want = f"undoMove({move})", rows_of(cells)
             position = Later(functools.partial(board_after, cells, move))
-        found.append(Case(call, (index, cells, move), position, want))
+        found.append(Case(call, (cells, move), position, want))
     return tuple(found)
 
 
@@ -423,14 +351,16 @@ def board_after(cells, move) -> str:
 
 
 def alone_steps(method, helpers):
-    """One method's calls on a case, alone: on a board of the position (undoMove: of
-    the position after the move) with the grader's `helpers`; makeMove and undoMove
-    answer what the call returned or raised, then the field."""
+    """One method's calls on a case: on a board of the position (undoMove: of the
+    position after the move, so it is judged on its own) with the grader's
+    `helpers` (none: the student's own); makeMove and undoMove answer what the
+    call returned or raised, then the field."""
     def steps(plan, case):
-        _, cells, move = case.args
+        cells, move = case.args
         board = plan.call("negamax.TicTacToe",
                           after_move(cells, move) if method == "undoMove" else rows_of(cells))
-        play_board_helpers(plan, board, cells, helpers)
+        for helper in helpers:      # the grader's answer for the position the board holds
+            play_on_instance(plan, board, helper, constant(truth(cells)[helper]))
         if method in READS:
             return plan.call(board.attr(method), catch=True)
         return [plan.call(board.attr(method), move, catch=True),
@@ -447,56 +377,57 @@ def changed_cell(case, outcome):
         field=short(field))
 
 
-def check_board(student, own_runs, blame, method, summary, hint):
-    """One method of the student's board on its cases, judged from the combined run;
-    if any of its positions did not answer there (a timeout, a crash), its own
-    calls run alone, so one method's endless loop does not fail the others' checks."""
+def check_board(student, blame, method, summary, hint):
+    """One method of the student's board on its cases, with the student's own helpers
+    first; a failure is judged again with the grader's helpers where one of them
+    failed its own check (Blame.check): a wrong winner costs winner's points, not
+    evaluate's."""
     chosen = board_cases(method)
-    picked = [own_runs[case.args[0]] for case in chosen]
-    outcomes = [chunks.column(o, COLUMNS[method]) for o in picked] \
-        if all(o.answered for o in picked) else \
-        run_chunked(student, f"TicTacToe.{method}", chosen,
-                    alone_steps(method, blame.relies_on.get(method, ())))
-    with blame.judging(method, _("on a position"), blame.helpers(method)):
+
+    def attempt(play):
+        helpers = tuple(target.rpartition(".")[2] for target in play or ())
+        outcomes = run_chunked(student, f"TicTacToe.{method}", chosen,
+                               alone_steps(method, helpers), cache=not helpers)
         check_all(summary, chosen, outcomes, exact if method in READS else changed_cell,
                   hint=hint, show=Show.REASON)
+    blame.check(student, method, _("on a position"), blame.helpers(method), attempt)
 
 
-def test_winner(student, own_board_runs, blame):
+def test_winner(student, blame):
     """TicTacToe.winner finds the player with three in a line on all 5,478 positions"""
-    check_board(student, own_board_runs, blame, "winner", _("winner returned the wrong player"),
+    check_board(student, blame, "winner", _("winner returned the wrong player"),
                 _("check the three rows, the three columns and both diagonals; 0 if nobody"))
 
 
-def test_evaluate(student, own_board_runs, blame):
+def test_evaluate(student, blame):
     """TicTacToe.evaluate scores all 5,478 positions from player 1's view (judged with the grader's own winner)"""
-    check_board(student, own_board_runs, blame, "evaluate", _("evaluate returned the wrong score"),
+    check_board(student, blame, "evaluate", _("evaluate returned the wrong score"),
                 _("+(10 + empty cells) for a line of player 1, -(10 + empty cells) for "
                 "player 2, 0 otherwise"))
 
 
-def test_get_side(student, own_board_runs, blame):
+def test_get_side(student, blame):
     """TicTacToe.getSide names the player to move on every unfinished position"""
-    check_board(student, own_board_runs, blame, "getSide", _("getSide returned the wrong player"),
+    check_board(student, blame, "getSide", _("getSide returned the wrong player"),
                 _("player 1 moves when the number of marks is even"))
 
 
-def test_get_moves(student, own_board_runs, blame):
+def test_get_moves(student, blame):
     """TicTacToe.getMoves lists the free cells in order, and none once the game is decided (judged with the grader's own winner)"""
-    check_board(student, own_board_runs, blame, "getMoves", _("getMoves returned the wrong moves"),
+    check_board(student, blame, "getMoves", _("getMoves returned the wrong moves"),
                 _("a list of (x, y), row by row from the top; [] after a win or on a full "
                 "board, so no search ever plays past the end of a game"))
 
 
-def test_make_move(student, own_board_runs, blame):
+def test_make_move(student, blame):
     """TicTacToe.makeMove marks the cell for the player to move (judged with the grader's own getSide)"""
-    check_board(student, own_board_runs, blame, "makeMove", _("makeMove changed the wrong cell"),
+    check_board(student, blame, "makeMove", _("makeMove changed the wrong cell"),
                 _("the move is (x, y): field[y][x]; getSide() says whose mark it is"))
 
 
-def test_undo_move(student, own_board_runs, blame):
+def test_undo_move(student, blame):
     """TicTacToe.undoMove empties the cell of the move again"""
-    check_board(student, own_board_runs, blame, "undoMove", _("undoMove changed the wrong cell"),
+    check_board(student, blame, "undoMove", _("undoMove changed the wrong cell"),
                 _("the move is (x, y): field[y][x]; set that cell back to 0"))
 
 
@@ -702,11 +633,11 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
     Believed: what the rng was offered and what it chose (the grader's records),
     never how random the answers look: a generator of the search's own is not the
     rng it was given, and its answers could not be reproduced."""
-    if not r.choices:
+    if not r.chose:
         return (_("never asked rng (the grader's generator) to choose: pick with "
                 "rng.choice(bestMoves)"))
-    offered, chosen = r.choices[-1]
-    if type(offered) is not list or sorted(map(repr, offered)) != sorted(map(repr, best)):
+    offered, chosen = r.chose
+    if sorted(map(repr, offered)) != sorted(map(repr, best)):
         return _("rng.choice was offered {offered}, not the equally best moves {best} (each of "
                  "them once)").format(offered=short(offered), best=short(best))
     if move != chosen:
