@@ -203,6 +203,17 @@ def exact(case: Case, outcome: Outcome) -> str | None:
     return None
 
 
+def wrong_number(got, want) -> str | None:
+    """None when `got` is the number `want` (an int or a float, never a bool; a list
+    of numbers element by element), else "returned <got>"."""
+    if type(want) is list:
+        same = type(got) is list and len(got) == len(want) and \
+            not any(wrong_number(g, w) for g, w in zip(got, want))
+    else:
+        same = type(got) in (int, float) and got == want
+    return None if same else returned(got)
+
+
 def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judge: Judge,
               hint: str | None = None, *, show: Show = Show.OUTCOME, raised: bool = False,
               got: Callable[[Case, Outcome], str] | None = None) -> None:

@@ -15,6 +15,7 @@ import shutil
 import sys
 import time
 import tomllib
+import types
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -164,6 +165,23 @@ def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list[
 
 
 # ------------------------------------------------------------ the pytest plugin
+def shared_by(student: Student):
+    """The `shared` fixture: verdict data several checks of one submission judge,
+    made once. `shared(make, play)` is `make(student, play)` the first time it is
+    asked for, per `make` and per set of helpers `play` names (the grader's, for
+    a check judged again on its own; None: the student's own), and the same value
+    afterwards. What `make` returns is kept for the whole submission: keep verdict
+    data only (answers cut to verdict size, suites/verdicts.py)."""
+    made = {}
+
+    def shared(make, play=None):
+        key = (make, frozenset(play or ()))
+        if key not in made:
+            made[key] = make(student, play)
+        return made[key]
+    return shared
+
+
 class GradingPlugin:
     def __init__(self, student: Student, rubric: Rubric, reveal: bool,
                  blame: Blame | None = None):
@@ -172,19 +190,19 @@ class GradingPlugin:
         self.results: dict[str, TestResult] = {}
         self.collected: list[str] = []
 
-    @pytest.fixture(scope="session")
-    def student(self):
-        return self._student
-
-    @pytest.fixture(scope="session")
-    def blame(self):
-        """The submission's Blame (grading/checks.py): its failures so far and the
-        assignment's [relies_on]."""
-        return self._blame
-
-    @pytest.fixture(scope="session")
-    def reveal(self):
-        return self._reveal
+    @property
+    def fixtures(self) -> types.ModuleType:
+        """The session fixtures a hidden suite asks for (`student`; `blame`, the
+        submission's Blame: its failures so far and the assignment's [relies_on];
+        `reveal`; `shared`, see `shared_by`), as a module of plain functions registered beside the plugin, as
+        a conftest.py would be: pytest deprecates session fixtures that are methods
+        of an instance."""
+        module = types.ModuleType("spielbaum_grading_fixtures")
+        for name, value in (("student", self._student), ("blame", self._blame),
+                            ("reveal", self._reveal), ("shared", shared_by(self._student))):
+            setattr(module, name, pytest.fixture(scope="session", name=name)(
+                lambda value=value: value))
+        return module
 
     def pytest_runtest_setup(self, item):
         self._student.start_check()
@@ -249,7 +267,7 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> in
             "-o", "python_files=test_*.py", "-W", "ignore"]
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        return pytest.main(args, plugins=[plugin, *plugins])
+        return pytest.main(args, plugins=[plugin, plugin.fixtures, *plugins])
 
 
 # ------------------------------------------------------------ one submission

@@ -66,12 +66,11 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import itertools
 import random
 
-import pytest
-
 from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
-                                       map_cases, now, require, returned, short)
+                                       map_cases, now, require, returned, short, wrong_number)
 from autograder.grading.student import Callback, Plan
 from autograder.i18n import N_, grader_text as _
 
@@ -103,31 +102,6 @@ def searches(student, play, chosen, search, summary, judge, hint, pick=None):
     check_all(summary, chosen, outcomes, lambda c, o: judge(c, o.value, of[id(o)]), hint,
               got=pick and (lambda c, o: describe(dataclasses.replace(
                   o, value=pick(c, o.value)) if o.answered else o)))
-
-
-@pytest.fixture(scope="session")
-def shared(student):
-    """Verdict data two checks share, made once per way of playing the helpers:
-    `shared(make, play)` is `make(student, play)` the first time (answers cut to
-    verdict size), so the first judging costs what it did before."""
-    made = {}
-
-    def runs(make, play):
-        key = (make.__name__, tuple(sorted(play or ())))
-        if key not in made:
-            made[key] = make(student, play)
-        return made[key]
-    return runs
-
-
-def wrong_number(got, want):
-    """None for equal numbers (int or float, never bool; also in lists), else "returned ..."."""
-    if type(want) is list:
-        same = type(got) is list and len(got) == len(want) and \
-            not any(wrong_number(g, w) for g, w in zip(got, want))
-    else:
-        same = type(got) in (int, float) and got == want
-    return None if same else returned(got)
 
 
 # ------------------------------------------------------------------ judging rules
@@ -926,13 +900,10 @@ def deepening_verdicts(student, play):
 
 
 def iterations(calls):
-    """The calls grouped by depth: [(depth, [(successor, own value), ...]), ...]."""
-    groups = []
-    for s, p, alpha, beta, d in calls:
-        if not groups or groups[-1][0] != d:
-            groups.append((d, []))
-        groups[-1][1].append((s, p, alpha, beta))
-    return groups
+    """The recorded (state, player, alpha, beta, depth) calls grouped by runs of one
+    depth: [(depth, [(state, player, alpha, beta), ...]), ...]."""
+    return [(depth, [tuple(call[:4]) for call in group])
+            for depth, group in itertools.groupby(calls, key=lambda call: call[4])]
 
 
 def judge_best_ab(case, got, groups):

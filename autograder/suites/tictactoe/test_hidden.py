@@ -178,25 +178,16 @@ def _result_cases():
 BOARD_VALUES = 20
 
 
-@pytest.fixture(scope="session")
-def result_runs(student):
-    """runs(play): each call made twice on the same board and move (the second
-    answer judges whether the first changed the board), with the student's own
-    player or the grader's; made once per kind for both checks, kept at verdict
-    size."""
-    made = {}
-
-    def runs(play):
-        if bool(play) not in made:
-            chosen = _result_cases()
-            outcomes = student.map(M + "result", [c.args for c in chosen], again=True,
-                                   play=play)
-            made[bool(play)] = chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
-        return made[bool(play)]
-    return runs
+def result_runs(student, play):
+    """Each call made twice on the same board and move (the second answer judges
+    whether the first changed the board), with the student's own player or the
+    grader's: made once per kind for both checks (`shared`), kept at verdict size."""
+    chosen = _result_cases()
+    outcomes = student.map(M + "result", [c.args for c in chosen], again=True, play=play)
+    return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
 
 
-def test_result(student, result_runs, blame):
+def test_result(student, shared, blame):
     """result returns the right new board for a move on every unfinished position"""
     def judge(case, outcome):
         got = outcome.value
@@ -207,12 +198,12 @@ def test_result(student, result_runs, blame):
         return None
 
     def attempt(play):
-        check_all(_("result built the wrong board"), *result_runs(play), judge)
+        check_all(_("result built the wrong board"), *shared(result_runs, play), judge)
     blame.check(student, "result", _("for a move on an unfinished position"),
                 blame.plays("result"), attempt)
 
 
-def test_result_keeps_its_input(student, result_runs, blame):
+def test_result_keeps_its_input(student, shared, blame):
     """result never changes the board it was given (rows included)"""
     def judge(case, outcome):
         return changed_input(outcome, _("board and move"), _("the board it was given"),
@@ -221,7 +212,7 @@ def test_result_keeps_its_input(student, result_runs, blame):
     summary = _("result changed the board it was given")
 
     def attempt(play):
-        chosen, outcomes = result_runs(play)
+        chosen, outcomes = shared(result_runs, play)
         try:
             check_all(summary, chosen, outcomes, judge, hint=hint)
         except CheckFailed as failed:
