@@ -93,7 +93,8 @@ import pytest
 from autograder.grading import chunks
 from autograder.grading.checks import (Answer, Case, CheckFailed, Later, Show, answer_of,
                                        check_all, constant, describe, exact, now,
-                                       play_on_instance, require, returned, said, short)
+                                       play_on_instance, require, returned, said, short,
+                                       wrong_number)
 from autograder.grading.chunks import run_chunked
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Outcome, Plan, Proxy
@@ -161,8 +162,8 @@ class Search:
         as rng, for getBestMove and play). The grader's method a played search
         relies on is the reference's, searching the same trusted board in this
         process: its moves are recorded on the board like the student's."""
-        cls, made, method, given, key, relies = self.parts(
-            Proxy(board, ask=ASK, tell=TELL), chooser and Proxy(chooser, ask=RecordingRandom.METHODS))
+        rng = chooser and Proxy(chooser, ask=RecordingRandom.METHODS)
+        cls, made, method, given, key, relies = self.parts(Proxy(board, ask=ASK, tell=TELL), rng)
         plan = Plan(f"{cls}.{method}")      # what a timeout is remembered by
         searcher = plan.call(f"negamax.{cls}", *made)
         if self.played:
@@ -263,10 +264,6 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
                   hint=hint, show=Show.REASON)
 
 
-def number(value):
-    return type(value) in (int, float)
-
-
 def smallest_first(searches) -> tuple:
     return tuple(sorted(searches, key=lambda s: (s.game.size, s.args[0])))
 
@@ -294,16 +291,6 @@ def numbered(kind, index, groups) -> list:
 READS = ("winner", "evaluate", "getSide", "getMoves")
 
 
-@functools.cache
-def own_items():
-    """Every position, with the move makeMove/undoMove try there (None when decided)."""
-    found = []
-    for index, cells in enumerate(positions()):
-        legal = games.MOVES[games.key_of(cells)]
-        found.append((cells, legal[index % len(legal)] if legal else None))
-    return tuple(found)
-
-
 def after_move(cells, move):
     """The rows after the reference made `move` on `cells`."""
     board = ref.TicTacToe(rows_of(cells))
@@ -312,19 +299,15 @@ def after_move(cells, move):
 
 
 @functools.cache
-def truth(cells):
-    """The reference's winner and getSide on a position."""
-    board = ref.TicTacToe(rows_of(cells))
-    return {"winner": board.winner(), "getSide": board.getSide()}
-
-
-@functools.cache
 def board_cases(method):
-    """One method's cases in own_items order (args: cells and move): every position
-    for winner, evaluate and getMoves, every open one for the others; makeMove expects the field after the item's move, undoMove (on a
-    board built with that move already made) the field after taking it back."""
+    """One method's cases (args: cells and the move makeMove/undoMove try there, None
+    when decided): every position for winner, evaluate and getMoves, every open one
+    for the others; makeMove expects the field after the move, undoMove (on a board
+    built with that move already made) the field after taking it back."""
     found = []
-    for cells, move in own_items():
+    for index, cells in enumerate(positions()):
+        legal = games.MOVES[games.key_of(cells)]
+        move = legal[index % len(legal)] if legal else None
         if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
         if method in READS:
@@ -359,8 +342,9 @@ def alone_steps(method, helpers):
         cells, move = case.args
         board = plan.call("negamax.TicTacToe",
                           after_move(cells, move) if method == "undoMove" else rows_of(cells))
-        for helper in helpers:      # the grader's answer for the position the board holds
-            play_on_instance(plan, board, helper, constant(truth(cells)[helper]))
+        for helper in helpers:      # the reference's answer for the position the board holds
+            answer = getattr(ref.TicTacToe(rows_of(cells)), helper)()
+            play_on_instance(plan, board, helper, constant(answer))
         if method in READS:
             return plan.call(board.attr(method), catch=True)
         return [plan.call(board.attr(method), move, catch=True),
@@ -521,7 +505,7 @@ def tree_runs(student):
 def test_explore_values(student, explore_runs, tree_runs, blame):
     """explore returns the depth-limited game value (depths 1 to 3 anywhere, 9 on endgames, and on trees)"""
     def judge(r, got):
-        if not number(got):
+        if type(got) not in (int, float):
             return _("returned {value}, not a number").format(value=short(got))
         return None if got == r.want["value"] else returned(got)
     check_runs(_("explore returned the wrong value"), explore_runs + tree_runs, judge,
@@ -539,7 +523,7 @@ def _evaluated_reason(got, want):
             moves=short([m for _v, m, _n in got]))
     values = {repr(m): v for v, m, _n in got}
     for v, m, _n in want:
-        if not number(values[repr(m)]) or values[repr(m)] != v:
+        if wrong_number(values[repr(m)], v):
             return _("gave move {move} the value {value}").format(
                 move=repr(m), value=short(values[repr(m)]))
     if [(v, m) for v, m, _n in got] != [(v, m) for v, m, _n in want]:
@@ -622,12 +606,6 @@ def choice_games():
         + tuple(tied(boards, 1, lambda g: len(KitBoard(g.cells, g.twist).getMoves())))
 
 
-@functools.cache
-def choice_searches():
-    return tuple(Search("best", game, (depth, seed)) for game, depth in choice_games()
-                 for seed in range(SEEDS))
-
-
 def chose_with_the_rng(r: Run, move, best) -> str | None:
     """Why `move` is not what the grader's rng chose among exactly the best moves.
     Believed: what the rng was offered and what it chose (the grader's records),
@@ -648,7 +626,8 @@ def chose_with_the_rng(r: Run, move, best) -> str | None:
 
 def test_best_move_random_choice(student, blame):
     """getBestMove picks every one of several equally good moves over 24 seeds, and never a worse one (judged with the grader's own getEvaluatedMoves)"""
-    runs = run(student, choice_searches(), played=True)
+    runs = run(student, [Search("best", game, (depth, seed)) for game, depth in choice_games()
+                         for seed in range(SEEDS)], played=True)
     with blame.judging("getBestMove", _("on a board of the grader's"),
                        blame.helpers("getBestMove")):
         for group in (runs[start:start + SEEDS] for start in range(0, len(runs), SEEDS)):
@@ -777,12 +756,6 @@ WORK_HINT = (N_("try the moves in getMoves order, cut (return beta) as soon as a
              "is >= beta, and count a node once per explore call that is not a leaf"))
 
 
-def _value_then_work(r: Run, got):
-    if not number(got) or got != r.want["value"]:
-        return returned(got)
-    return work_reason(r)
-
-
 def alpha_beta_work(r: Run) -> str:
     """What the work checks expect: the value, and the work alpha-beta does for it."""
     want = r.want_record
@@ -795,13 +768,15 @@ def alpha_beta_work(r: Run) -> str:
 
 def test_work_on_hand_built_trees(student, tree_runs, blame):
     """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
-    check_runs(_("explore did not do the work of alpha-beta"), tree_runs, _value_then_work,
+    check_runs(_("explore did not do the work of alpha-beta"), tree_runs,
+               lambda r, got: wrong_number(got, r.want["value"]) or work_reason(r),
                hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
 
 
 def test_work_on_positions(student, explore_runs, blame):
     """explore expands exactly the nodes alpha-beta expands on tic-tac-toe"""
-    check_runs(_("explore did not do the work of alpha-beta"), explore_runs, _value_then_work,
+    check_runs(_("explore did not do the work of alpha-beta"), explore_runs,
+               lambda r, got: wrong_number(got, r.want["value"]) or work_reason(r),
                hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
 
 
@@ -816,7 +791,7 @@ def leaf_searches():
 def test_explore_leaves(student, blame):
     """explore evaluates a leaf (depth 0, or a decided game) once, from the mover's view"""
     def judge(r, got):
-        if not number(got) or got != r.want["value"]:
+        if wrong_number(got, r.want["value"]):
             side = r.search.game.board().getSide()
             return _("returned {value}: a leaf is worth evaluate() from the view of the player "
                      "to move (player {side} here)").format(value=short(got), side=side)
@@ -879,9 +854,9 @@ def window_searches():
 def test_fail_hard_windows(student, blame):
     """explore with a narrow window is fail-hard: it returns a value inside [alpha, beta]"""
     def judge(r, got):
-        if not number(got) or got != r.want["value"]:
+        if wrong_number(got, r.want["value"]):
             alpha, beta = r.search.args[1], r.search.args[2]
-            inside = number(got) and alpha <= got <= beta
+            inside = type(got) in (int, float) and alpha <= got <= beta
             return returned(got) + ("" if inside else _(", outside the window [{alpha}, "
                                                         "{beta}]").format(alpha=alpha, beta=beta))
         return None
@@ -934,7 +909,7 @@ def test_evaluated_moves_with_your_own_explore(student, blame):
                          "{theirs}").format(nodes=short(nodes.get(repr(m))), move=repr(m),
                                             theirs=n)
         return work_reason(r, counter=False) or discipline(r)
-    check_runs("getEvaluatedMoves with your own explore did not do the work of alpha-beta",
+    check_runs(_("getEvaluatedMoves with your own explore did not do the work of alpha-beta"),
                run(student, evaluated_searches()), judge, blame=blame,
-               hint="reset treeNodeCounter to 0 before each move, search it with the full "
-                    "window, and record the counter afterwards")
+               hint=_("reset treeNodeCounter to 0 before each move, search it with the full "
+                      "window, and record the counter afterwards"))
