@@ -101,7 +101,7 @@ class Outcome:
         return self.failure is None and self.raised is None
 
 
-@dataclass
+@dataclass(slots=True)
 class Wait:
     """How long one reply may take: `cpu` seconds of the child's CPU time from the
     moment the grader starts waiting, and a wall-clock end as a backstop."""

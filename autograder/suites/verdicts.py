@@ -59,8 +59,16 @@ class Shown(str):
     __hash__ = object.__hash__
 
 
+_NUMBERS = frozenset({int, float, bool, type(None)})
+
+
 def fits(value, limit: int = LIMIT) -> bool:
     """True if `value` holds at most `limit` values (counted without recursion)."""
+    kind = type(value)
+    if kind in _NUMBERS:                    # most answers: said at once
+        return limit >= 1
+    if kind is str:
+        return 1 + len(value) // 32 <= limit
     count, todo = 0, [value]
     while todo:
         item = todo.pop()
@@ -82,8 +90,12 @@ def small(value, limit: int = LIMIT):
 
 
 def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
-    """The verdict data of `outcome` (see the module docstring); a new Outcome."""
+    """The verdict data of `outcome` (see the module docstring): `outcome` itself when
+    it holds nothing more (a value that fits, no second answer, no arguments after the
+    call), else a new Outcome."""
     value, again = small(outcome.value, limit), outcome.again
+    if value is outcome.value and again is None and outcome.args_after is None:
+        return outcome
     if again is not None:
         same = type(again.value) is type(outcome.value) and again.value == outcome.value
         again = dataclasses.replace(again, value=value if same else small(again.value, limit),

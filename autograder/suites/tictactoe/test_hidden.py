@@ -205,8 +205,10 @@ def test_result(student, shared, blame):
 
 def test_result_keeps_its_input(student, shared, blame):
     """result never changes the board it was given (rows included)"""
+    asked, changed = _("board and move"), _("the board it was given")
+
     def judge(case, outcome):
-        return changed_input(outcome, _("board and move"), _("the board it was given"),
+        return changed_input(outcome, asked, changed,
                              same=lambda a, b: a == b and type(a) is type(b))
     hint = _("copy every row (copy.deepcopy), not just the outer list")
     summary = _("result changed the board it was given")
