@@ -194,9 +194,9 @@ class GradingPlugin:
     def fixtures(self) -> types.ModuleType:
         """The session fixtures a hidden suite asks for (`student`; `blame`, the
         submission's Blame: its failures so far and the assignment's [relies_on];
-        `reveal`; `shared`, see `shared_by`), as a module of plain functions registered beside the plugin, as
-        a conftest.py would be: pytest deprecates session fixtures that are methods
-        of an instance."""
+        `reveal`; `shared`, see `shared_by`), as a module of plain functions
+        registered beside the plugin, as a conftest.py would be: pytest deprecates
+        session fixtures that are methods of an instance."""
         module = types.ModuleType("spielbaum_grading_fixtures")
         for name, value in (("student", self._student), ("blame", self._blame),
                             ("reveal", self._reveal), ("shared", shared_by(self._student))):

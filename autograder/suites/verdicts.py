@@ -59,13 +59,13 @@ class Shown(str):
     __hash__ = object.__hash__
 
 
-_NUMBERS = frozenset({int, float, bool, type(None)})
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def fits(value, limit: int = LIMIT) -> bool:
     """True if `value` holds at most `limit` values (counted without recursion)."""
     kind = type(value)
-    if kind in _NUMBERS:                    # most answers: said at once
+    if kind in _SCALARS:                    # most answers: said at once
         return limit >= 1
     if kind is str:
         return 1 + len(value) // 32 <= limit
