@@ -748,10 +748,12 @@ def report(names, calls, jobs, began, kit_wall, kit_cpu, marks, parts, floor, gr
                       "" if seconds is None else f"{seconds / floor_cpu:.3f}")
     Console(width=130).print(table)
     print(f"children started: {p['starts']:.0f} for {len(parts)} graded submissions")
+    child = {row.get("student"): row.get("cpu:child calls", 0.0) for row in parts}
     for name in names:
         note = students.get(name, {}).get("note")
         print(f"  {name}: kit {grades.get(name, '?')}; floor "
-              f"{students.get(name, {}).get('cpu', 0):.2f} s CPU" + (f" ({note})" if note else ""))
+              f"{students.get(name, {}).get('cpu', 0):.2f} s CPU, the child's calls "
+              f"{child.get(name, 0.0):.2f} s" + (f" ({note})" if note else ""))
     print(f"floor: {floor_cpu:.2f} s CPU in calls; {floor_wall:.2f} s wall per core")
     print(f"kit / floor, CPU seconds: {kit_cpu / floor_cpu:.2f}x (target <= 1.25x)")
     print(f"kit / floor, wall: {kit_wall / floor_wall:.2f}x (kit {kit_wall:.2f} s; floor "

@@ -694,12 +694,22 @@ class Sandbox:
             self._send_text(message, wait)
         except _Stop as stopped:
             outcomes.append(self._failed(stopped, wait, started))
+        rows = self._rows
         for index in range(len(outcomes), len(limits)):
+            self._late_error = None
+            self._plan_callbacks = 0
+            if rows:
+                # The answer is read already (most rows of a fast map): no wait to set up,
+                # and it took no time to wait for. Anything else goes the long way.
+                row = rows[0]
+                if type(row) is list and len(row) >= 4 and row[0] == base \
+                        and row[1] == index and row[2] == RETURNED:
+                    rows.popleft()
+                    outcomes.append(_row_outcome(row, 0.0))
+                    continue
             if index:
                 started = time.perf_counter()
                 wait = self._wait = wait_for(*limits[index])
-            self._late_error = None
-            self._plan_callbacks = 0
             try:
                 row = self._read_row(wait, budget, base, index)
             except _Stop as stopped:

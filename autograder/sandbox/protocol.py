@@ -33,9 +33,18 @@ import re
 # Bound here, before any student code runs in the child: a student who patches
 # json.dumps or builtins.type changes their own module, not the wire format.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+# The same encoder's C half, built once: JSONEncoder.encode builds a new one for every
+# message, which cost the child more than encoding a small row itself. No circular
+# check: what is encoded here is to_plain's output or a message of the kit's own, trees.
+_C_ENCODE = None if json.encoder.c_make_encoder is None else json.encoder.c_make_encoder(
+    None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",",
+    False, False, False)
 type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool = (
     type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
 issubclass, Exception = issubclass, Exception
+# Values that stand for themselves in JSON, by exact type (no float: inf and nan are
+# tagged). A list or tuple of only these is copied at C speed, item by item unchanged.
+_ATOMS = frozenset((str, int, bool, type(None)))
 MAX_DEPTH = 64
 # JSON nesting of a reply: a tagged value nests two levels per Python level
 # ({"__tuple__": [...]}), and rows add a few of their own.
@@ -124,8 +133,12 @@ def to_plain(value, depth=0, kept=None):
     if kind is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if kind is list:
+        if not kept and _ATOMS.issuperset(map(type, value)):
+            return value[:]     # a copy: `again` calls once more before the row is encoded
         return [to_plain(item, depth + 1, kept) for item in value]
     if kind is tuple:
+        if not kept and _ATOMS.issuperset(map(type, value)):
+            return {"__tuple__": list(value)}
         return {"__tuple__": [to_plain(item, depth + 1, kept) for item in value]}
     if kind is set or kind is frozenset:
         items = [to_plain(item, depth + 1, kept) for item in value]
@@ -241,7 +254,9 @@ def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH) -> bool:
 
 
 def dumps(message):
-    return _ENCODER.encode(message) + "\n"
+    if _C_ENCODE is None:
+        return _ENCODER.encode(message) + "\n"
+    return "".join(_C_ENCODE(message, 0)) + "\n"
 
 
 _DECODER = json.JSONDecoder(object_hook=_tagged)

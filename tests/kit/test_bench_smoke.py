@@ -12,6 +12,7 @@ from tests.conftest import ROOT
 SMALL_RUNS = {
     "bench_similarity.py": ["--count", "12"],
     "bench_overhead.py": ["--tiny"],
+    "bench_child_calls.py": ["--repeat", "1"],
     "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
                           "--speedup-count", "1"],
 }

@@ -13,7 +13,8 @@ from autograder.sandbox.client import Limits, Sandbox
 @pytest.mark.parametrize("value", [
     None, True, 0, -5, 2.5, "x", [1, [2]], (1, (2, 3)), {(0, 1), (2, 2)}, frozenset({1}),
     {"a": 1}, {1: "one", (0, 0): None}, {"__tuple__": 1}, math.inf, -math.inf,
-    [(0, 1), {"k": {(1,)}}],
+    [(0, 1), {"k": {(1,)}}], [1, "x", None, True], (1, "x", None, False), [math.inf, 1],
+    [[None, "X"], ["O", None]], ((), []),
 ])
 def test_values_survive_the_wire_with_their_types(value):
     back = protocol.loads(protocol.dumps(protocol.to_plain(value)))
@@ -50,6 +51,34 @@ def test_a_subclass_of_a_builtin_is_sent_as_its_base_value_whatever_it_overrides
         base, value, plain):
     back = protocol.loads(protocol.dumps(protocol.to_plain(_liar(base)(value))))
     assert back == plain and type(back) is type(plain)
+
+
+def test_subclasses_inside_a_flat_list_or_tuple_are_their_base_values_too():
+    # A list or tuple of exact atoms takes a shortcut; one subclass among them must not.
+    flat = [_liar(str)("X"), 7, _liar(int)(3)]
+    for value in (flat, tuple(flat)):
+        back = protocol.loads(protocol.dumps(protocol.to_plain(value)))
+        assert list(back) == ["X", 7, 3] and [type(v) for v in back] == [str, int, int]
+
+
+def test_the_plain_value_is_a_copy_that_later_changes_do_not_reach():
+    # `again` calls the student's function once more before the first answer is
+    # encoded: an answer it changes in place must still be the first answer.
+    board = [["X", None], [None, None]]
+    plain = protocol.to_plain(board)
+    board[0][1] = board[1][0] = "O"
+    board.append(["O"])
+    assert plain == [["X", None], [None, None]]
+
+
+@pytest.mark.parametrize("message", [
+    [0, 1, 0, {"__tuple__": [1, 2]}], {"id": "ab", "ok": "\u00fc\n\"\\"}, "x", 3, None,
+    {"note": "tried to open /etc/passwd, outside its own folder"}, [2.5, -0.0, 10 ** 30],
+])
+def test_messages_are_the_bytes_a_json_encoder_makes(message):
+    import json
+    assert protocol.dumps(message) == json.dumps(message, separators=(",", ":"),
+                                                 allow_nan=False) + "\n"
 
 
 def test_namedtuples_enums_and_ordered_dicts_are_their_base_values():

@@ -1,0 +1,103 @@
+"""The sandboxed child's own cost per call: `child.run_map` against the same calls made directly.
+
+In this process (no sandbox, no pipe: the rows go to /dev/null), on a bundled example
+that is fast and correct (`ada_alphabeta`), the rule-function maps the tic-tac-toe
+suite sends: player, actions, winner and terminal on every reachable position,
+utility on every finished one, result on every move (with `again`, so twice). Both
+sides get the same argument objects; best of 5 of each (--repeat), CPU time.
+
+Printed: microseconds per call made directly (the baseline), through run_map, and
+the child's plumbing per call (the difference), as a ratio to the baseline.
+
+Usage: python bench/bench_child_calls.py [--example NAME] [--repeat N] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SANDBOX = ROOT / "autograder" / "sandbox"
+
+
+def load_child(example: Path):
+    """child.py as a module of this process, writing its rows to /dev/null."""
+    sys.argv = ["child.py", json.dumps({"rfd": 0, "wfd": 0, "scratch": str(example),
+                                        "modules": ["tictactoe"], "layers": [], "uid": None,
+                                        "parent": os.getppid()})]
+    sys.path.insert(0, str(SANDBOX))
+    import child
+    child.WFD = os.open(os.devnull, os.O_WRONLY)
+    sys.path.insert(0, str(example))
+    import tictactoe
+    return child, tictactoe
+
+
+def requests(game) -> list[dict]:
+    """The suite's rule maps, as the child decodes them (plain argument lists)."""
+    seen, todo = {}, [game.initial_state()]
+    while todo:
+        board = todo.pop()
+        key = json.dumps(board)
+        if key not in seen:
+            seen[key] = board
+            if not game.terminal(board):
+                todo.extend(game.result(board, action) for action in game.actions(board))
+    boards = list(seen.values())
+    fresh = [[json.loads(json.dumps(b))] for b in boards]
+    maps = [{"id": "bench", "target": f"tictactoe.{name}", "plain": True, "args": fresh}
+            for name in ("player", "actions", "winner", "terminal")]
+    maps.append({"id": "bench", "target": "tictactoe.utility", "plain": True,
+                 "args": [args for args in fresh if game.terminal(args[0])]})
+    maps.append({"id": "bench", "target": "tictactoe.result", "plain": True, "again": True,
+                 "args": [[args[0], tuple(a)] for args in fresh if not game.terminal(args[0])
+                          for a in sorted(game.actions(args[0]))]})
+    return maps
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--example", default="ada_alphabeta")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true")
+    options = parser.parse_args()
+    child, game = load_child(ROOT / "examples" / "tictactoe" / options.example)
+    maps = requests(game)
+    calls = sum(len(m["args"]) * (2 if m.get("again") else 1) for m in maps)
+
+    def direct() -> float:
+        began = time.process_time()
+        for request in maps:
+            function = getattr(game, request["target"].split(".")[1])
+            for args in request["args"]:
+                function(*args)
+                if request.get("again"):
+                    function(*args)
+        return time.process_time() - began
+
+    def through_child() -> float:
+        began = time.process_time()
+        for request in maps:
+            child.run_map(request)
+        return time.process_time() - began
+
+    if options.profile:
+        import cProfile
+        cProfile.runctx("through_child()", globals(), locals(), sort="tottime")
+        return 0
+    alone = min(direct() for _ in range(options.repeat))
+    mapped = min(through_child() for _ in range(options.repeat))
+    per = 1e6 / calls
+    print(f"{calls:,} calls of {options.example}: {alone * per:.2f} us each made directly, "
+          f"{mapped * per:.2f} us through run_map; the child's plumbing "
+          f"{(mapped - alone) * per:.2f} us a call ({(mapped - alone) / alone:.2f}x the call)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
