@@ -112,7 +112,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         _grader = grader
         # Workers are forked after the warm-up, so they start with the reference's
         # expected values already computed.
-        pool = Pool(min(jobs, len(folders)), _grade_one,
+        pool = Pool(min(jobs, len(folders)), _grade_one, pin=True,
                     ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
                     lost=lambda task, reason: write(grader.error(task[0],
                                                                  reason.splitlines()[0],

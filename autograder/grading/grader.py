@@ -22,6 +22,7 @@ from .. import KitError
 from ..sandbox import layers as sandbox_layers
 from . import calibrate
 from .intake import Prepared
+from .pool import one_cpu
 from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubric, unrun_tests
 
 
@@ -71,7 +72,8 @@ class Grader:
         marks (otherwise the suite or the reference is broken, and nobody should be
         graded against it); it also fills every cache of expected values, so workers
         forked afterwards start warm."""
-        graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
+        with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
+            graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
         if graded.score != graded.max_score:
             failing = [t for t in graded.tests if not t.passed]
             first = failing[0].output.splitlines()[0] if failing and failing[0].output \

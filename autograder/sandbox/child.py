@@ -125,6 +125,14 @@ class Batched:
         with self.guard:
             self._flush()
 
+    def send_now(self, message):
+        """Send `message` after anything buffered, in one write (a call back that
+        waits for its answer)."""
+        data = protocol.dumps(message).encode()
+        with self.guard:
+            self.parts.append(data)
+            self._flush()
+
     def flush_if_old(self):
         with self.guard:
             if self.oldest is not None and _monotonic() - self.oldest >= self.AGE:
@@ -521,17 +529,24 @@ def call_back(number, method, args, kwargs, sync):
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
     try:
-        call = [number, method, _for_grader(_grader_things(list(args)))]
+        try:
+            # Most calls pass plain data (a board, a move): encoded at once. A stand-in
+            # or a kept object inside is not plain data, so it goes the long way.
+            arguments = protocol.to_plain(list(args))
+        except protocol.Unencodable:
+            arguments = _for_grader(_grader_things(list(args)))
+        call = [number, method, arguments]
         if kwargs:
             call.append(_for_grader({k: _grader_things(v) for k, v in kwargs.items()}))
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
     with _call_lock:
-        _pending.add([base, index, protocol.ASK if sync else protocol.TELL, call])
+        row = [base, index, protocol.ASK if sync else protocol.TELL, call]
         if not sync:
+            _pending.add(row)
             return None
-        _pending.flush()
+        _pending.send_now(row)
         line = _stream.readline()
     if not line:
         os._exit(0)       # the grader is gone

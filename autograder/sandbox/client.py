@@ -31,6 +31,7 @@ MAX_REPLY = 1 * MB         # bytes in one reply line
 MAX_NOTES = 100            # refusals kept word for word per sandbox; the rest are counted
 MAX_CALLBACKS = 250_000    # calls back to the grader's objects in one plan (honest: < 1,000)
 MAX_TEXT = 400             # characters kept of any text the child sends (messages, notes)
+QUICK = 0.002              # seconds a wait blocks before the child's clock is read
 ANSWER_WRITE_SECONDS = 5.0  # a child that asked a grader's object is waiting for the
                             # answer: if it does not read it within this, it stopped reading
 # Time limits are seconds of the child's own CPU time: other processes on the machine
@@ -175,6 +176,7 @@ class Sandbox:
         self._buffer = bytearray()
         self._scanned = 0     # bytes of the buffer known to hold no newline
         self._rows = collections.deque()   # parsed rows of a map not yet consumed
+        self._rows_tagged = False  # some of them may hold a stand-in's tag (see _answer_call)
         self._reader = None
         self._writer = None
         self._stat = None     # /proc/<pid>/stat of the child, open: its CPU time
@@ -354,7 +356,11 @@ class Sandbox:
         now = time.monotonic()
         if now - self._checked >= 0.05:
             self._check_time(wait, budget)
-        ready, _writable, _errors = select.select([self._reader], [], [], 0)
+        # Most waits end within a few milliseconds (a row of a fast map, a call back
+        # to the grader's objects): wait that long before reading the child's clock,
+        # so a quick answer costs one system call. A call out of time is seen at most
+        # QUICK seconds later, and its CPU time counted from there (a few ms of seconds).
+        ready, _writable, _errors = select.select([self._reader], [], [], QUICK)
         while not ready:
             cpu_left = self._check_time(wait, budget)
             pause = min(0.2, max(0.005, cpu_left / 2),
@@ -758,10 +764,14 @@ class Sandbox:
         if found is None:
             error = ["RuntimeError", refusal]
         else:
-            args = self._registry.own(call[2], index) if type(call[2]) is list else []
+            args = call[2] if type(call[2]) is list else []
             kwargs = call[3] if len(call) == 4 and type(call[3]) is dict else {}
-            kwargs = {k: self._registry.own(v, index) for k, v in kwargs.items()
-                      if type(k) is str}
+            if self._rows_tagged:
+                args = self._registry.own(args, index)
+                kwargs = {k: self._registry.own(v, index) for k, v in kwargs.items()
+                          if type(k) is str}
+            elif kwargs:
+                kwargs = {k: v for k, v in kwargs.items() if type(k) is str}
             try:
                 value = found[0](*args, **kwargs)
             except Exception as problem:   # the student's arguments made the grader's object fail
@@ -806,6 +816,10 @@ class Sandbox:
                 chunk = bytes(self._buffer[:end])
                 del self._buffer[:end + 1]
                 self._scanned = 0
+                # Only bytes that spell a stand-in's tag can give back one of the grader's
+                # objects (Registry.own): most chunks do not, and their arguments are plain.
+                self._rows_tagged = (bool(self._rows) and self._rows_tagged) or \
+                    b'"__proxy__"' in chunk or b'"__callback__"' in chunk
                 self._rows.extend(self._decode(b"[" + chunk.replace(b"\n", b",") + b"]"))
                 continue
             self._fill(wait, budget)
@@ -889,8 +903,11 @@ def _encoded(args: tuple) -> tuple[str, bool]:
     hit = _ENCODED.get(id(args))
     if hit is not None and hit[0] is args:
         return hit[1], hit[2]
-    text = json.dumps(protocol.to_plain(list(args)), separators=(",", ":"), allow_nan=False)
-    plain = _is_plain(args)
+    text = protocol.dumps(protocol.to_plain(list(args)))[:-1]
+    # A handle is encoded as {"__handle__":n}, and nothing else is: a string holding
+    # those characters has its quotes escaped, a dict key starting with "__" is sent
+    # in the {"__dict__": [...]} form. So the text says whether the child must unwrap.
+    plain = '{"__handle__":' not in text
     if type(args) is tuple and len(_ENCODED) < 200_000:
         _ENCODED[id(args)] = (args, text, plain)
     return text, plain
@@ -898,18 +915,6 @@ def _encoded(args: tuple) -> tuple[str, bool]:
 
 def _encoded_args(args: tuple) -> str:
     return _encoded(args)[0]
-
-
-def _is_plain(value) -> bool:
-    """True if no handle hides inside (the child can skip unwrapping)."""
-    kind = type(value)
-    if kind is protocol.Handle:
-        return False
-    if kind is list or kind is tuple:
-        return all(_is_plain(v) for v in value)
-    if kind is dict:
-        return all(_is_plain(v) for v in value.values())
-    return True
 
 
 def _call_message(target, args, kwargs, keep, return_args) -> dict:

@@ -213,3 +213,39 @@ def test_the_attack_files_are_what_this_module_builds(tmp_path):
         built = (tmp_path / name / "tictactoe.py").read_text()
         assert without_attack(built).rstrip("\n") == reference.rstrip("\n")
     shutil.rmtree(tmp_path)
+
+
+def _where(n):
+    import os
+    import subprocess
+    if n == 2:
+        os.kill(os.getpid(), 9)       # its replacement is pinned too
+    child = subprocess.run(["python3", "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return (n, sorted(os.sched_getaffinity(0)), child)
+
+
+def test_pinned_workers_keep_one_cpu_each_and_their_children_with_them():
+    """Pool(pin=True): worker slot i on CPU i (round robin), a replacement for a worker
+    that died pinned too, and a process it starts (the sandboxed child) on the same
+    CPU; without pin, and after one_cpu(), every CPU."""
+    from autograder.grading.pool import Pool, allowed_cpus, one_cpu
+
+    cpus = allowed_cpus()
+    if len(cpus) < 2:
+        pytest.skip("one CPU: nothing to pin")
+    results = list(Pool(2, _where, ceiling=30, pin=True,
+                        lost=lambda task, reason: (task[0], "lost", reason)).run(
+        [(n,) for n in range(6)]))
+    ran = [r for r in results if r[1] != "lost"]
+    assert len(ran) == 5
+    for n, mine, child in ran:
+        assert len(mine) == 1 and mine[0] in cpus[:2], (n, mine)
+        assert child == str(mine), (n, mine, child)
+    assert {r[1][0] for r in ran} == set(cpus[:2])     # both slots were used
+    unpinned = list(Pool(2, _where, ceiling=30,
+                         lost=lambda task, reason: (task[0], "lost", reason)).run([(0,)]))
+    assert unpinned[0][1] == cpus
+    with one_cpu():
+        assert len(os.sched_getaffinity(0)) == 1
+    assert sorted(os.sched_getaffinity(0)) == cpus

@@ -1,0 +1,123 @@
+"""The cost of one call back: a student's function calling a helper the grader plays.
+
+When a check judges a function on its own (grading/checks.py, Blame), the helpers it
+relies on are the grader's: every call of one is a round trip over the pipe (the child
+sends the call, the grader answers it). A wrong submission's re-judged searches make
+tens of thousands of them. In one run, on the same calls:
+
+- the baseline: a student-style search that calls its helper `N` times per call,
+  made in this process with the grader's helper as a plain function (CPU time);
+- through the sandbox: the same search in a real child (every layer this machine
+  offers), its helper patched to the grader's by `Sandbox.map(..., patches=...)`:
+  the grader thread's CPU time, the child's CPU time (from /proc) and the wall time.
+
+Printed: microseconds per call back on each side, and their sum as a ratio to the
+baseline's per-helper-call cost. Best of --repeat runs of each.
+
+Usage: python bench/bench_callbacks.py [--calls 20000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+STUDENT = '''
+def result(board, action):
+    raise NotImplementedError      # the grader plays it
+
+
+def search(board, calls):
+    """Asks result(board, move) `calls` times, as a search does, reading each answer."""
+    free = [(i, j) for i in range(3) for j in range(3) if board[i][j] is None]
+    seen = 0
+    for n in range(calls):
+        after = result(board, free[n % len(free)])
+        seen += after[0][0] is None
+    return seen
+'''
+
+
+def grader_result(board, action):
+    """The grader's helper: a new board with the move made (like tic-tac-toe's result)."""
+    new = [row[:] for row in board]
+    marks = sum(cell is not None for row in board for cell in row)
+    new[action[0]][action[1]] = "X" if marks % 2 == 0 else "O"
+    return new
+
+
+def boards(count: int) -> list[list]:
+    made = []
+    for n in range(count):
+        board = [[None] * 3 for _ in range(3)]
+        board[n % 3][(n // 3) % 3] = "X"
+        made.append(board)
+    return made
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=20000, help="calls back per run")
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+    from autograder.sandbox.plans import Callback
+
+    per_search = 100
+    searches = max(1, options.calls // per_search)
+    arg_lists = [(board, per_search) for board in boards(searches)]
+    calls = searches * per_search
+
+    namespace: dict = {}
+    exec(compile(STUDENT, "student.py", "exec"), namespace)
+    namespace["result"] = grader_result
+
+    def direct() -> float:
+        began = time.process_time()
+        for board, count in arg_lists:
+            namespace["search"](board, count)
+        return time.process_time() - began
+
+    baseline = min(direct() for _ in range(options.repeat))
+    best = None
+    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
+        Path(scratch, "student.py").write_text(STUDENT)
+        sandbox = Sandbox(Path(scratch), ["student"], list(layers.available()))
+        sandbox.start()
+        try:
+            assert sandbox.import_modules(5.0).answered
+            for _ in range(options.repeat):
+                sandbox.new_check()     # fresh allowances of reply bytes and values
+                child_before, wall_before = sandbox.cpu_seconds(), time.perf_counter()
+                grader_before = time.thread_time()
+                outcomes = sandbox.map("student.search", arg_lists, 60.0,
+                                       patches={"student.result": Callback(grader_result)})
+                grader = time.thread_time() - grader_before
+                wall = time.perf_counter() - wall_before
+                child = sandbox.cpu_seconds() - child_before
+                assert all(o.answered for o in outcomes), next(o for o in outcomes if not o.answered)
+                run = (grader + child, grader, child, wall)
+                best = run if best is None or run < best else best
+        finally:
+            sandbox.kill()
+    total, grader, child, wall = best
+    per = 1e6 / calls
+    print(f"{calls:,} calls back ({searches} searches of {per_search}); layers: "
+          f"{', '.join(layers.available()) or 'none'}")
+    print(f"  in-process (baseline): {baseline * per:.2f} us a call")
+    print(f"  through the sandbox:   grader {grader * per:.1f} us + child {child * per:.1f} us "
+          f"= {total * per:.1f} us CPU a call ({total / baseline:.1f}x the baseline); "
+          f"wall {wall * per:.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
