@@ -13,6 +13,7 @@ SMALL_RUNS = {
     "bench_similarity.py": ["--count", "12"],
     "bench_overhead.py": ["--tiny"],
     "bench_child_calls.py": ["--repeat", "1"],
+    "bench_callbacks.py": ["--calls", "200", "--repeat", "1"],
     "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
                           "--speedup-count", "1"],
 }
