@@ -642,9 +642,7 @@ class Sandbox:
         if not self.alive:
             return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(arg_lists)
         base = secrets.token_hex(8)
-        encoded = [_encoded(args) for args in arg_lists]
-        plain = all(flag for _, flag in encoded)
-        encoded = ",".join(data for data, _ in encoded)
+        encoded, plain = _encoded_list(arg_lists)
         flag = {True: "true", False: "false"}
         registry, patched = None, ""
         if patches:
@@ -700,28 +698,33 @@ class Sandbox:
             self._send_text(message, wait)
         except _Stop as stopped:
             outcomes.append(self._failed(stopped, wait, started))
-        rows = self._rows
-        for index in range(len(outcomes), len(limits)):
+        rows, append = self._rows, outcomes.append
+        index, count = len(outcomes), len(limits)
+        while index < count:
+            # Answers read already (most rows of a fast map): no wait to set up, and
+            # they took no time to wait for. Anything else goes the long way.
+            while rows and index < count:
+                row = rows[0]
+                if type(row) is not list or len(row) < 4 or row[0] != base \
+                        or row[1] != index or row[2] != RETURNED:
+                    break
+                rows.popleft()
+                append(returned(row[3]) if len(row) == 4 else _row_outcome(row, 0.0))
+                index += 1
+            if index == count:
+                break
             self._late_error = None
             self._plan_callbacks = 0
-            if rows:
-                # The answer is read already (most rows of a fast map): no wait to set up,
-                # and it took no time to wait for. Anything else goes the long way.
-                row = rows[0]
-                if type(row) is list and len(row) >= 4 and row[0] == base \
-                        and row[1] == index and row[2] == RETURNED:
-                    rows.popleft()
-                    outcomes.append(_row_outcome(row, 0.0))
-                    continue
             if index:
                 started = time.perf_counter()
                 wait = self._wait = wait_for(*limits[index])
             try:
                 row = self._read_row(wait, budget, base, index)
             except _Stop as stopped:
-                outcomes.append(self._failed(stopped, wait, started))
+                append(self._failed(stopped, wait, started))
                 break
-            outcomes.append(self._memory_named(_row_outcome(row, time.perf_counter() - started)))
+            append(self._memory_named(_row_outcome(row, time.perf_counter() - started)))
+            index += 1
         self._wait = None
         last = outcomes[-1]
         if last.failure in (Failure.BUDGET, Failure.TOO_MUCH):
@@ -861,15 +864,28 @@ def _raised(value) -> dict:
     return raised
 
 
+_new_object = object.__new__
+
+
+def returned(value, seconds: float = 0.0) -> Outcome:
+    """Outcome(ok=True, value=value, seconds=seconds), made without the dataclass's
+    __init__: every other field keeps its default, a class attribute. Most rows of a
+    map are answers, tens of thousands per submission."""
+    outcome = _new_object(Outcome)
+    outcome.ok, outcome.value, outcome.seconds = True, value, seconds
+    return outcome
+
+
 def _row_outcome(row: list, seconds: float) -> Outcome:
     """The outcome of one compact row [base, index, kind, value(, args, again)]."""
     kind, value = row[2], row[3]
     if kind == RETURNED:
-        outcome = Outcome(ok=True, value=value, seconds=seconds,
-                          args_after=row[4] if len(row) > 4 else None)
-        again = row[5] if len(row) > 5 else None
-        if type(again) is list and len(again) == 2:
-            outcome.again = _row_outcome([None, None, *again], 0.0)
+        outcome = returned(value, seconds)
+        if len(row) > 4:
+            outcome.args_after = row[4]
+            again = row[5] if len(row) > 5 else None
+            if type(again) is list and len(again) == 2:
+                outcome.again = _row_outcome([None, None, *again], 0.0)
         return outcome
     if kind == RAISED:
         return Outcome(raised=_raised(value), seconds=seconds)
@@ -910,6 +926,27 @@ def _encoded(args: tuple) -> tuple[str, bool]:
     plain = '{"__handle__":' not in text
     if type(args) is tuple and len(_ENCODED) < 200_000:
         _ENCODED[id(args)] = (args, text, plain)
+    return text, plain
+
+
+# ... and whole argument lists (a check sends the same list of cases to every
+# submission): keyed by the ids of its tuples, checked by comparing the tuples
+# themselves (the same objects: equal at once), kept alive with the text.
+_ENCODED_LISTS: dict[tuple, tuple[tuple, str, bool]] = {}
+
+
+def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
+    """(the JSON texts of all argument tuples, joined by commas; no handles in any)."""
+    arguments = tuple(arg_lists)
+    ids = tuple(map(id, arguments))
+    hit = _ENCODED_LISTS.get(ids)
+    if hit is not None and hit[0] == arguments:
+        return hit[1], hit[2]
+    encoded = [_encoded(args) for args in arguments]
+    text = ",".join(data for data, _ in encoded)
+    plain = all(flag for _, flag in encoded)
+    if len(_ENCODED_LISTS) < 1000 and all(type(args) is tuple for args in arguments):
+        _ENCODED_LISTS[ids] = (arguments, text, plain)
     return text, plain
 
 

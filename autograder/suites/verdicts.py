@@ -29,7 +29,7 @@ own objects saw. These helpers keep both to their bounded, verdict-sized part:
 
 from __future__ import annotations
 
-import dataclasses
+import itertools
 
 from autograder.grading.checks import CheckFailed, check_all, describe, returned, short
 from autograder.i18n import grader_text as _
@@ -60,6 +60,8 @@ class Shown(str):
 
 
 _SCALARS = frozenset({int, float, bool, type(None)})
+_ATOMS = _SCALARS | {str}
+_SEQUENCES = frozenset({list, tuple})
 
 
 def fits(value, limit: int = LIMIT) -> bool:
@@ -69,6 +71,14 @@ def fits(value, limit: int = LIMIT) -> bool:
         return limit >= 1
     if kind is str:
         return 1 + len(value) // 32 <= limit
+    if (kind is list or kind is tuple) and len(value) < limit:
+        flat = _flat_items(value, limit)    # a move, a row, a board: counted at C speed
+        if flat is not None:
+            strings = [item for item in flat if type(item) is str]
+            longer = sum(len(item) // 32 for item in strings) \
+                if strings and max(map(len, strings)) >= 32 else 0
+            return 1 + (len(value) if flat is value else len(value) + len(flat)) \
+                + longer <= limit
     count, todo = 0, [value]
     while todo:
         item = todo.pop()
@@ -82,6 +92,18 @@ def fits(value, limit: int = LIMIT) -> bool:
             todo.extend(item.keys())
             todo.extend(item.values())
     return True
+
+
+def _flat_items(value, limit: int) -> list | None:
+    """The atoms of a list or tuple of atoms (`value` itself), or of a list or tuple
+    of fewer than `limit` such (all of them, in one list); None for any other shape."""
+    if _ATOMS.issuperset(map(type, value)):
+        return value
+    if _SEQUENCES.issuperset(map(type, value)) and sum(map(len, value)) < limit:
+        inner = list(itertools.chain.from_iterable(value))
+        if _ATOMS.issuperset(map(type, inner)):
+            return inner
+    return None
 
 
 def small(value, limit: int = LIMIT):
@@ -98,11 +120,20 @@ def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
         return outcome
     if again is not None:
         same = type(again.value) is type(outcome.value) and again.value == outcome.value
-        again = dataclasses.replace(again, value=value if same else small(again.value, limit),
-                                    args_after=None, again=None)
-    return dataclasses.replace(
-        outcome, value=value, again=again,
-        args_after=None if outcome.args_after is None else small(outcome.args_after, limit))
+        again = _copy(again, value=value if same else small(again.value, limit),
+                      args_after=None, again=None)
+    return _copy(outcome, value=value, again=again,
+                 args_after=None if outcome.args_after is None else small(outcome.args_after,
+                                                                           limit))
+
+
+def _copy(outcome: Outcome, **changes) -> Outcome:
+    """dataclasses.replace(outcome, **changes) without its __init__ (an Outcome has no
+    checks in it): kept runs on every answer of the checks that keep them."""
+    copied = object.__new__(Outcome)
+    copied.__dict__.update(outcome.__dict__)
+    copied.__dict__.update(changes)
+    return copied
 
 
 def refusal(*handouts) -> str | None:
