@@ -26,6 +26,7 @@ This module is imported by the child before it is confined and must stay
 standard-library only.
 """
 
+import itertools
 import json
 import math
 import re
@@ -45,6 +46,8 @@ issubclass, Exception = issubclass, Exception
 # Values that stand for themselves in JSON, by exact type (no float: inf and nan are
 # tagged). A list or tuple of only these is copied at C speed, item by item unchanged.
 _ATOMS = frozenset((str, int, bool, type(None)))
+_LISTS = frozenset((list,))
+_chain = itertools.chain.from_iterable
 MAX_DEPTH = 64
 # JSON nesting of a reply: a tagged value nests two levels per Python level
 # ({"__tuple__": [...]}), and rows add a few of their own.
@@ -133,8 +136,12 @@ def to_plain(value, depth=0, kept=None):
     if kind is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if kind is list:
-        if not kept and _ATOMS.issuperset(map(type, value)):
-            return value[:]     # a copy: `again` calls once more before the row is encoded
+        if not kept:
+            if _ATOMS.issuperset(map(type, value)):
+                return value[:]     # a copy: `again` calls once more before the row is encoded
+            if _LISTS.issuperset(map(type, value)) and \
+                    _ATOMS.issuperset(map(type, _chain(value))):
+                return [row[:] for row in value]      # a board: lists of atoms, copied
         return [to_plain(item, depth + 1, kept) for item in value]
     if kind is tuple:
         if not kept and _ATOMS.issuperset(map(type, value)):
