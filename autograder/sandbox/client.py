@@ -950,6 +950,19 @@ def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
     return text, plain
 
 
+def encoded_text(args) -> str | None:
+    """The JSON text of an argument tuple as a request carries it (the text already
+    made where it was sent; grading/fingerprint.py digests it), or None if it cannot
+    be sent. The same for equal arguments whichever way they were sent."""
+    hit = _ENCODED.get(id(args))
+    if hit is not None and hit[0] is args:
+        return hit[1]
+    try:
+        return protocol.dumps(protocol.to_plain(list(args)))[:-1]
+    except (protocol.Unencodable, ValueError, TypeError, RecursionError):
+        return None
+
+
 def _encoded_args(args: tuple) -> str:
     return _encoded(args)[0]
 
