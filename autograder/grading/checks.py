@@ -311,8 +311,19 @@ def played_plan(name: str, play: dict | None = None, *, timeout: float | None = 
     skip = set(skip)
     for target, function in (play or {}).items():
         if function is not None and target not in skip:
-            plan.patch(target, Callback(function))
+            plan.patch(target, function if isinstance(function, Callback)
+                       else Callback(function))
     return plan
+
+
+def pure(play: dict) -> dict:
+    """`play` with every function marked pure (plans.Callback): its answers depend on
+    the arguments alone and no check counts or records its calls, so the child
+    answers a question asked again in the same request itself. For a suite whose
+    played helpers are the reference's rule functions, never for a helper whose
+    calls a check judges (a memoization check counts them)."""
+    return {target: function if function is None or isinstance(function, Callback)
+            else Callback(function, pure=True) for target, function in play.items()}
 
 
 def play_on_instance(plan: Plan, obj, method: str, function) -> None:

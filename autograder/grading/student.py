@@ -226,15 +226,18 @@ class Student:
 
         `play` judges the function on its own: {"module.name": grader_function}
         replaces each of the student's functions it names by the grader's for the
-        duration of each call (a callback over the pipe, ~40 us a call), so a bug
-        in `winner` cannot cost the points of a `minimax` that calls it."""
+        duration of each call (a callback over the pipe, ~50 us a call), so a bug
+        in `winner` cannot cost the points of a `minimax` that calls it. A value
+        may be a `Callback` itself (`checks.pure`: a question asked again in the
+        request is answered in the child, without a round trip)."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
         if isinstance(function, str):
-            patches = {target: Callback(f) for target, f in (play or {}).items()}
+            patches = {target: f if isinstance(f, Callback) else Callback(f)
+                       for target, f in (play or {}).items()}
             outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
                                          return_args, self.budget, again, patches)
         elif play:

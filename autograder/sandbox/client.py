@@ -647,7 +647,8 @@ class Sandbox:
         registry, patched = None, ""
         if patches:
             registry = Registry(first=self._next_number)
-            specs = {name: CallbackSpec(registry.add_callback(callback, None), int(callback.wait))
+            specs = {name: CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
+                                        int(callback.pure))
                      for name, callback in patches.items()}
             self._next_number = registry.next_number
             patched = f',"patches":{json.dumps(protocol.to_plain(specs))}'

@@ -51,11 +51,19 @@ class Proxy:
 
 class Callback:
     """A function of the grader's that the student's code may call.
-    `wait=False` for a function whose result the caller does not need."""
+    `wait=False` for a function whose result the caller does not need.
 
-    def __init__(self, function, wait: bool = True):
+    `pure=True` says the function's answer depends on its arguments alone and that
+    nothing judges how often it is asked (a reference's rule function playing a
+    student's helper): the child then answers a question it already asked in the
+    same request from the answer it got, without a round trip. Nothing new is known
+    in the child that way; the student's code had that answer already. Never for a
+    function whose calls a check counts or records."""
+
+    def __init__(self, function, wait: bool = True, pure: bool = False):
         self.function = function
         self.wait = wait
+        self.pure = pure
 
 
 @dataclass(frozen=True)
@@ -163,7 +171,8 @@ class Plan:
             if kind is Proxy:
                 return ProxySpec(registry.add_proxy(value, index), value.methods)
             if kind is Callback:
-                return CallbackSpec(registry.add_callback(value, index), int(value.wait))
+                return CallbackSpec(registry.add_callback(value, index), int(value.wait),
+                                    int(value.pure))
             if kind is list:
                 return [walk(v) for v in value]
             if kind is tuple:

@@ -14,7 +14,7 @@ Requests to the child may also carry the parts of a call plan (see
 `autograder/sandbox/plans.py`): a value computed by an earlier step
 {"__slot__": 2}, an object of the grader's whose methods the child may call
 back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
-and a function of the grader's {"__callback__": [id, 1 | 0]}. Only the child
+and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure)]}. Only the child
 decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
 
 Encoding sends only built-in types. A subclass of a built-in container, number
@@ -91,12 +91,13 @@ class ProxySpec:
 
 
 class CallbackSpec:
-    """In a plan: a function of the grader's (`sync` as for a proxy method)."""
+    """In a plan: a function of the grader's (`sync` as for a proxy method; `pure` 1
+    when its answer depends on its arguments alone, see plans.Callback)."""
 
-    __slots__ = ("number", "sync")
+    __slots__ = ("number", "sync", "pure")
 
-    def __init__(self, number, sync):
-        self.number, self.sync = number, sync
+    def __init__(self, number, sync, pure=0):
+        self.number, self.sync, self.pure = number, sync, pure
 
 
 class Unencodable(TypeError):
@@ -162,7 +163,8 @@ def to_plain(value, depth=0, kept=None):
     if kind is ProxySpec:
         return {"__proxy__": [value.number, value.methods]}
     if kind is CallbackSpec:
-        return {"__callback__": [value.number, value.sync]}
+        return {"__callback__": [value.number, value.sync, value.pure] if value.pure
+                else [value.number, value.sync]}
     return to_plain(_as_base(value, kind), depth + 1, kept)
 
 
@@ -218,7 +220,7 @@ def _request_tagged(obj):
             return Slot(inner)
         if tag == "__proxy__" and type(inner) is list and len(inner) == 2:
             return ProxySpec(*inner)
-        if tag == "__callback__" and type(inner) is list and len(inner) == 2:
+        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3):
             return CallbackSpec(*inner)
     return _tagged(obj)
 

@@ -109,6 +109,24 @@ def use_stash(x):
     return STASH[0](x)
 
 
+def ask_twice_and_spoil(x):
+    """Asks the same question twice, spoiling the first answer in between."""
+    first = helper(x)
+    first.append("spoiled")
+    second = helper(x)
+    return first, second, helper(x + 1)
+
+
+def ask_until_refused(x):
+    answers = []
+    for _ in range(2):
+        try:
+            answers.append(helper(x))
+        except ValueError as error:
+            answers.append(str(error))
+    return answers
+
+
 class Shape:
     def __init__(self, size):
         self.size = size
@@ -362,3 +380,27 @@ def test_an_object_the_grader_keeps_reaches_its_functions_as_its_handle(sandbox)
     [outcome] = sandbox.plans([plan], 5)
     assert outcome.value["raised"]["type"] == "TypeError", outcome
     assert len(seen) == 2
+
+
+def test_a_pure_function_is_asked_once_per_question_and_request(sandbox):
+    """Callback(pure=True): a question asked again in the same request is answered
+    in the child from the grader's first answer, decoded afresh (spoiling the first
+    answer changes nothing); an impure one is asked every time; a question whose
+    answer was an exception is asked again; the next request asks again."""
+    asked = []
+    grader = lambda x: asked.append(x) or [x, 2 * x]           # noqa: E731
+    [outcome] = sandbox.map("m.ask_twice_and_spoil", [(3,)], 5,
+                            patches={"m.helper": Callback(grader, pure=True)})
+    assert outcome.value == ([3, 6, "spoiled"], [3, 6], [4, 8]) and asked == [3, 4]
+    sandbox.map("m.ask_twice_and_spoil", [(3,), (3,)], 5,
+                patches={"m.helper": Callback(grader, pure=True)})
+    assert asked == [3, 4, 3, 4]        # a new request: asked again, then remembered
+    sandbox.map("m.ask_twice_and_spoil", [(3,)], 5, patches={"m.helper": Callback(grader)})
+    assert asked == [3, 4, 3, 4, 3, 3, 4]
+
+    def refuse(x):
+        asked.append(("refused", x))
+        raise ValueError("not this one")
+    [refused] = sandbox.map("m.ask_until_refused", [(1,)], 5,
+                            patches={"m.helper": Callback(refuse, pure=True)})
+    assert refused.value == ["not this one"] * 2 and asked[-2:] == [("refused", 1)] * 2

@@ -12,7 +12,9 @@ relies on others of the student's ([relies_on] in assignment.toml: minimax on
 player, actions, result, ...; terminal and utility on winner; result on player),
 a check that fails with the student's own helpers while one of them failed
 its own checks is run again in a fresh child with the reference playing them
-(`Student.map(..., play=...)`), and that verdict counts. One wrong line in winner costs winner's points and says
+(`Student.map(..., play=...)`), and that verdict counts. The reference's rule
+functions are pure and no check counts their calls (`checks.pure`): a search that
+asks the same question twice in one request gets the second answer in the child. One wrong line in winner costs winner's points and says
 nothing about minimax. A correct submission pays nothing for this: its helpers
 are the grader's answers. One small check, "your whole program", judges again
 the answers minimax gave with the student's own helpers (no new calls).
@@ -38,7 +40,7 @@ import random
 import pytest
 
 from autograder.grading.checks import (Case, CheckFailed, Later, answer_of, check_all, describe,
-                                       exact, require, returned, short)
+                                       exact, pure, require, returned, short)
 from autograder.i18n import grader_text as _
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import changed_input, check_probes, kept, slow
@@ -200,7 +202,7 @@ def test_result(student, shared, blame):
     def attempt(play):
         check_all(_("result built the wrong board"), *shared(result_runs, play), judge)
     blame.check(student, "result", _("for a move on an unfinished position"),
-                blame.plays("result"), attempt)
+                pure(blame.plays("result")), attempt)
 
 
 def test_result_keeps_its_input(student, shared, blame):
@@ -223,7 +225,7 @@ def test_result_keeps_its_input(student, shared, blame):
         check_probes(student, summary, M + "result", M + "result", _probe_cases(), _probes,
                      _("board"), hint=hint)
     blame.check(student, "result", _("for a move on an unfinished position"),
-                blame.plays("result"), attempt)
+                pure(blame.plays("result")), attempt)
 
 
 def _quote_the_board_after(student, failed, chosen):
@@ -297,7 +299,7 @@ def _taken_cases():
 def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
     blame.check(student, "result", _("for a cell that is already taken"),
-                blame.plays("result"), lambda play: _expect_exception(
+                pure(blame.plays("result")), lambda play: _expect_exception(
                     student, _("result accepted a cell that is already taken"), _taken_cases(),
                     play))
 
@@ -313,7 +315,7 @@ def _off_board_cases():
 def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
     blame.check(student, "result", _("for a cell that is not on the board"),
-                blame.plays("result"), lambda play: _expect_exception(
+                pure(blame.plays("result")), lambda play: _expect_exception(
                     student, _("result accepted a cell that is not on the board"),
                     _off_board_cases(), play))
 
@@ -332,7 +334,7 @@ def test_terminal(student, blame):
         chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
         check_all(_("terminal was wrong"), chosen, outcomes, exact,
                   hint=_("a game ends with a winner or with a full board"))
-    blame.check(student, "terminal", _("on a position"), blame.plays("terminal"), attempt)
+    blame.check(student, "terminal", _("on a position"), pure(blame.plays("terminal")), attempt)
 
 
 def test_utility(student, blame):
@@ -340,7 +342,7 @@ def test_utility(student, blame):
     def attempt(play):
         chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
         check_all(_("utility returned the wrong score"), chosen, outcomes, exact)
-    blame.check(student, "utility", _("on a finished game"), blame.plays("utility"),
+    blame.check(student, "utility", _("on a finished game"), pure(blame.plays("utility")),
                 attempt)
 
 
@@ -352,7 +354,7 @@ def test_minimax_on_finished_games(student, blame):
         outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
         with say_the_work(chosen, outcomes):
             check_all(_("minimax returned a move on a finished game"), chosen, outcomes, exact)
-    blame.check(student, "minimax", _("on a finished game"), blame.plays("minimax"),
+    blame.check(student, "minimax", _("on a finished game"), pure(blame.plays("minimax")),
                 attempt)
 
 
@@ -486,7 +488,7 @@ def check_minimax(student, blame, own_minimax, keys, played_keys, hint):
             check_all(_("minimax did not pick an optimal move"), chosen, outcomes, _optimal,
                       hint=hint)
     blame.check(student, "minimax", _("on an unfinished position"),
-                blame.plays("minimax"), attempt)
+                pure(blame.plays("minimax")), attempt)
 
 
 def test_minimax_openings(student, blame, own_minimax):
