@@ -23,7 +23,7 @@ from pathlib import Path
 from . import protocol
 from ..i18n import grader_text as _, places
 from .plans import Plan, Registry
-from .protocol import ABSENT, ASK, RAISED, RETURNED, TELL, CallbackSpec
+from .protocol import ABSENT, ASK, CHUNK, RAISED, RETURNED, TELL, CallbackSpec
 
 CHILD = Path(__file__).with_name("child.py")
 MB = 1 << 20
@@ -706,12 +706,19 @@ class Sandbox:
             # they took no time to wait for. Anything else goes the long way.
             while rows and index < count:
                 row = rows[0]
-                if type(row) is not list or len(row) < 4 or row[0] != base \
-                        or row[1] != index or row[2] != RETURNED:
+                if type(row) is not list or len(row) < 4 or row[0] != base or row[1] != index:
                     break
-                rows.popleft()
-                append(returned(row[3]) if len(row) == 4 else _row_outcome(row, 0.0))
-                index += 1
+                if row[2] == RETURNED:
+                    rows.popleft()
+                    append(returned(row[3]) if len(row) == 4 else _row_outcome(row, 0.0))
+                    index += 1
+                elif row[2] == CHUNK:
+                    rows.popleft()
+                    made = _chunk_outcomes(row, count - index)
+                    outcomes.extend(made)       # nothing, for a malformed chunk: it is dropped
+                    index += len(made)
+                else:
+                    break
             if index == count:
                 break
             self._late_error = None
@@ -724,6 +731,13 @@ class Sandbox:
             except _Stop as stopped:
                 append(self._failed(stopped, wait, started))
                 break
+            if row[2] == CHUNK:
+                made = _chunk_outcomes(row, count - index)
+                if made:
+                    made[0].seconds = time.perf_counter() - started
+                outcomes.extend(made)
+                index += len(made)
+                continue
             append(self._memory_named(_row_outcome(row, time.perf_counter() - started)))
             index += 1
         self._wait = None
@@ -875,6 +889,24 @@ def returned(value, seconds: float = 0.0) -> Outcome:
     outcome = _new_object(Outcome)
     outcome.ok, outcome.value, outcome.seconds = True, value, seconds
     return outcome
+
+
+def _chunk_outcomes(row: list, room: int) -> list[Outcome]:
+    """The outcomes of a CHUNK row [id, first, CHUNK, values(, agains)]: one answer
+    per value, at most `room` of them; none for a malformed chunk (the child never
+    sends one: it is dropped, and the calls it claims to answer are waited for)."""
+    values = row[3]
+    agains = row[4] if len(row) > 4 else None
+    if type(values) is not list or not values or len(values) > room or len(row) > 5 \
+            or (agains is not None and (type(agains) is not list
+                                        or len(agains) != len(values))):
+        return []
+    made = list(map(returned, values))
+    if agains is not None:
+        for outcome, again in zip(made, agains):
+            if type(again) is list and len(again) == 2:
+                outcome.again = _row_outcome([None, None, *again], 0.0)
+    return made
 
 
 def _row_outcome(row: list, seconds: float) -> Outcome:

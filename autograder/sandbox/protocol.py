@@ -58,6 +58,8 @@ RETURNED = 0     # the call returned value
 RAISED = 1       # the call raised: value is {"type", "message", "where"(, "step")}
 UNSENDABLE = 2   # the call returned something that cannot cross the boundary
 ABSENT = 3       # the function (or class, or attribute) does not exist
+CHUNK = 4        # answers of consecutive calls: [id, first index, CHUNK, [value, ...]
+                 # (, [[kind, value] of the call made again, ...])], each kind RETURNED
 ASK = 5          # a call of the student's to a grader's object, waiting for the answer
 TELL = 6         # the same, only recorded (no answer)
 # A subclass of one of these is sent as the base value, read by the base's own
@@ -201,9 +203,15 @@ def _tagged(obj):
         if tag == "__tuple__":
             return tuple(inner)
         if tag == "__set__":
-            return {_freeze(x) for x in inner}
+            try:
+                return set(inner)           # items already hashable (atoms, tuples): C speed
+            except TypeError:
+                return {_freeze(x) for x in inner}
         if tag == "__frozenset__":
-            return frozenset(_freeze(x) for x in inner)
+            try:
+                return frozenset(inner)
+            except TypeError:
+                return frozenset(_freeze(x) for x in inner)
         if tag == "__dict__":
             return {_freeze(k): v for k, v in inner}
         if tag == "__handle__":

@@ -8,6 +8,7 @@ import pytest
 
 from autograder.sandbox import layers, protocol
 from autograder.sandbox.client import Limits, Sandbox
+from autograder.sandbox.plans import Callback
 
 
 @pytest.mark.parametrize("value", [
@@ -185,6 +186,47 @@ def test_a_call_that_sleeps_is_stopped_by_the_wall_clock_backstop(scratch):
         assert re.match(r"waited more than \d+ s without finishing, using less than its "
                         r"0.2 s of CPU", outcome.detail), outcome.detail
         assert "stopped in slow (m.py, line 7)" in outcome.detail
+
+
+def test_a_maps_answers_come_in_chunks_and_each_is_its_own_outcome(scratch):
+    """Consecutive answers of a map travel as CHUNK rows (child.Batched): every call
+    still has its own outcome, in order, with its second answer under `again`; an
+    exception in between splits the chunk; answers too large for one chunk's line
+    travel one row each."""
+    (scratch / "m.py").write_text(
+        "def grow(state):\n    state.append(len(state))\n    return list(state)\n"
+        "def odd(n):\n    if n % 7 == 3:\n        raise ValueError(n)\n    return n\n"
+        "def big(n):\n    return 'x' * 100_000 + str(n)\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        grown = sandbox.map("m.grow", [([i],) for i in range(600)], 5, again=True)
+        odd = sandbox.map("m.odd", [(i,) for i in range(600)], 5)
+        big = sandbox.map("m.big", [(i,) for i in range(12)], 5)
+    assert [o.value for o in grown] == [[i, 1] for i in range(600)]
+    assert [o.again.value for o in grown] == [[i, 1, 2] for i in range(600)]
+    assert [o.raised["type"] if o.raised else o.value for o in odd] == \
+        ["ValueError" if i % 7 == 3 else i for i in range(600)]
+    assert [o.value[-2:] for o in big] == [f"x{i}"[-2:] for i in range(12)]
+
+
+def test_a_forged_chunk_answers_nothing_it_does_not_fit(scratch):
+    """A CHUNK row claiming more answers than the request has calls, or malformed, is
+    dropped: the calls it claims are waited for, and answered by the calls."""
+    (scratch / "m.py").write_text(
+        "import json, os, sys\n"
+        "WFD = json.loads(sys.argv[1])['wfd']\n"
+        "main = sys.modules['__main__']\n"
+        "def forge(n):\n"
+        "    base = main._running[0] if main._running else None\n"
+        "    for row in ([base, n, 4, list(range(99))], [base, n, 4, 'x'],\n"
+        "                [base, n, 4, [1], [1, 2]]):\n"
+        "        os.write(WFD, json.dumps(row).encode() + b'\\n')\n"
+        "    return n\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        outcomes = sandbox.map("m.forge", [(i,) for i in range(3)], 5,
+                               patches={"m.unused": Callback(abs)})
+    assert [o.value for o in outcomes] == [0, 1, 2]
 
 
 def test_forged_replies_are_ignored(scratch):
