@@ -317,8 +317,8 @@ def _identity():
     same number comes back). Made with ctypes from the running interpreter's own
     function before any student code runs, and checked against id() on a few
     objects; where anything fails, object.__hash__: also the object's identity and
-    also silent, but a slot wrapper, which made a deepcopy of a board 20% slower
-    than the builtin (bench_callbacks' sibling measurements, docs/PERFORMANCE.md)."""
+    also silent, but a slot wrapper, which made a deepcopy of a board about 20%
+    slower than the builtin (bench/bench_child_penalty.py measures both)."""
     try:
         import ctypes
 

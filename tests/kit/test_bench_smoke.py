@@ -14,6 +14,7 @@ SMALL_RUNS = {
     "bench_overhead.py": ["--tiny"],
     "bench_child_calls.py": ["--repeat", "1"],
     "bench_callbacks.py": ["--calls", "200", "--repeat", "1"],
+    "bench_child_penalty.py": ["--examples", "ada_alphabeta", "--repeat", "1", "--marks", "7"],
     "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
                           "--speedup-count", "1"],
 }

@@ -1,0 +1,131 @@
+"""What the sandbox costs the student's own code: the same calls in a child and in-process.
+
+The student's CPU time is judged inside the sandboxed child (client.py), where the
+child's audit hook, its id() and its threads run beside the student's code. In one
+run, for each bundled tic-tac-toe example named (slow, correct, built on deepcopy as
+most students write it), minimax on every unfinished position with 5 or more marks:
+
+- in-process: this process, the module imported plainly (the baseline);
+- in the sandbox: a real child with every layer this machine offers, the same calls
+  in one map, its CPU time read from /proc.
+
+Both on one CPU (as bulk grading runs a child, grading/pool.py), best of --repeat
+rounds, alternating. Printed: each side's CPU seconds and their ratio. Then, in
+this process, what a deepcopy of a board costs with each identity the child could
+give the student as id(): the builtin (which a Python audit hook makes slow),
+object.__hash__ and the child's method (child._identity).
+
+Usage: python bench/bench_child_penalty.py [--examples NAME ...] [--repeat 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+EXAMPLES = ROOT / "examples" / "tictactoe"
+
+
+def load(example: str):
+    source = next((EXAMPLES / example).rglob("tictactoe.py"))
+    spec = importlib.util.spec_from_file_location(f"student_{example}", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return source, module
+
+
+def positions(game, marks: int) -> list[tuple]:
+    """Every unfinished position with at least `marks` marks, as fresh argument tuples."""
+    seen, todo = {}, [game.initial_state()]
+    while todo:
+        board = todo.pop()
+        key = json.dumps(board)
+        if key not in seen:
+            seen[key] = board
+            if not game.terminal(board):
+                todo.extend(game.result(board, action) for action in game.actions(board))
+    return [(json.loads(key),) for key, board in seen.items()
+            if not game.terminal(board) and sum(c is not None for r in board for c in r) >= marks]
+
+
+def in_process(game, calls) -> float:
+    started = time.process_time()
+    for args in calls:
+        game.minimax(*args)
+    return time.process_time() - started
+
+
+def in_sandbox(source: Path, calls) -> float:
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
+        shutil.copy(source, Path(scratch) / "tictactoe.py")
+        with Sandbox(Path(scratch), ["tictactoe"], list(layers.available())) as sandbox:
+            assert sandbox.import_modules(10).answered
+            sandbox.new_check()
+            before = sandbox.cpu_seconds()
+            outcomes = sandbox.map("tictactoe.minimax", calls, 30.0)
+            assert all(o.answered for o in outcomes)
+            return sandbox.cpu_seconds() - before
+
+
+def identities() -> None:
+    """A deepcopy of a board with each identity as the builtins' id (this process)."""
+    import builtins
+    sys.path.insert(0, str(ROOT / "autograder" / "sandbox"))
+    argv = sys.argv
+    sys.argv = ["child.py", json.dumps({"rfd": 0, "wfd": 0, "scratch": str(EXAMPLES),
+                                        "modules": [], "layers": [], "uid": None,
+                                        "parent": 0})]
+    try:
+        import child        # its module only: nothing is confined or served here
+    finally:
+        sys.argv = argv
+    board = [[None, "X", None], [None, "O", None], [None, None, None]]
+    builtin = builtins.id
+    rows = [("the builtin id, no audit hook", builtin), ("object.__hash__", object.__hash__),
+            ("the child's identity (child._identity)", child._IDENTITY)]
+    for label, identity in rows:
+        builtins.id = identity
+        try:
+            seconds = min(timeit.repeat(lambda: copy.deepcopy(board), number=20000, repeat=5))
+        finally:
+            builtins.id = builtin
+        print(f"  deepcopy of a board, id = {label}: {seconds / 20000 * 1e6:.2f} us")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", nargs="+",
+                        default=["bob_plain", "judy_nested", "lena_slow_deep_copies"])
+    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--marks", type=int, default=5, help="positions with at least this many")
+    options = parser.parse_args()
+    from autograder.grading import pool
+    with pool.one_cpu():
+        for example in options.examples:
+            source, game = load(example)
+            calls = positions(game, options.marks)
+            alone, boxed = [], []
+            for _ in range(options.repeat):
+                alone.append(in_process(game, calls))
+                boxed.append(in_sandbox(source, calls))
+            print(f"{example}: {len(calls):,} minimax calls; in-process {min(alone):.3f} s, "
+                  f"in the sandbox {min(boxed):.3f} s CPU (best of {options.repeat}): "
+                  f"{min(boxed) / min(alone):.3f}x")
+    identities()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
