@@ -264,8 +264,11 @@ UNNEEDED_PLUGINS = ("cacheprovider", "randomly", "unraisableexception", "threade
 def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> int:
     # --tb=no: the plugin words every failure from the exception itself (`_explain`);
     # pytest's own traceback of a failed check (the source of every frame, parsed to
-    # find its statements) cost about 20 ms each, and nobody read it.
-    args = [str(suite_dir), "-q", "--tb=no", *(f"-pno:{name}" for name in UNNEEDED_PLUGINS),
+    # find its statements) cost about 20 ms each, and nobody read it. --assert=plain:
+    # verdicts are CheckFailed, never a bare assert, so the suite's modules are not
+    # rewritten when first imported (a platform's fresh process paid that every time).
+    args = [str(suite_dir), "-q", "--tb=no", "--assert=plain",
+            *(f"-pno:{name}" for name in UNNEEDED_PLUGINS),
             "--rootdir", str(suite_dir), "-o", "timeout_method=signal",
             "-o", "python_files=test_*.py", "-W", "ignore"]
     sink = io.StringIO()

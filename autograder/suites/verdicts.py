@@ -116,8 +116,13 @@ def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
     it holds nothing more (a value that fits, no second answer, no arguments after the
     call), else a new Outcome."""
     value, again = small(outcome.value, limit), outcome.again
-    if value is outcome.value and again is None and outcome.args_after is None:
-        return outcome
+    if value is outcome.value and outcome.args_after is None:
+        if again is None:
+            return outcome
+        if again.args_after is None and again.again is None and (
+                fits(again.value, limit) if type(again.value) is not type(value)
+                or again.value != value else True):
+            return outcome      # both answers small (the second, equal to the first, too)
     if again is not None:
         same = type(again.value) is type(outcome.value) and again.value == outcome.value
         again = _copy(again, value=value if same else small(again.value, limit),
