@@ -307,10 +307,12 @@ class Sandbox:
     def _send(self, message: dict, wait: Wait) -> None:
         self._send_text(protocol.dumps(message), wait)
 
-    def _send_text(self, message: str, wait: Wait) -> None:
-        """Write to the child before the wait's wall-clock end: a child that stops
+    def _send_text(self, message: str, wait: Wait, patience: float | None = None) -> None:
+        """Write to the child before the wait's wall-clock end (and within `patience`
+        seconds of the first write that has to wait, where given): a child that stops
         reading cannot block the grader (the pipe is non-blocking)."""
         view = memoryview(message.encode())
+        end = wait.wall_end
         while view:
             try:
                 view = view[os.write(self._writer, view):]
@@ -319,7 +321,9 @@ class Sandbox:
                 pass
             except (OSError, TypeError):
                 return    # the child is gone; the read that follows reports how
-            remaining = min(wait.wall_end, self.wall_ceiling) - time.monotonic()
+            if patience is not None:
+                end, patience = min(end, time.monotonic() + patience), None
+            remaining = min(end, self.wall_ceiling) - time.monotonic()
             if remaining <= 0:
                 raise _Stop(Failure.PROTOCOL, _("stopped reading what the grader sent"))
             select.select([], [self._writer], [], min(remaining, 1.0))
@@ -433,10 +437,11 @@ class Sandbox:
     def _decode(self, data: bytes):
         """Decode reply bytes, bounded: depth and decoded values are checked on the
         bytes first, so no reply can grow the grader past what the caps allow."""
-        self.items_left -= protocol.items(data)
+        opened = protocol.openings(data)
+        self.items_left -= protocol.items(data, opened)
         if self.items_left < 0:
             raise self._too_many()
-        if not protocol.nested_within(data):
+        if not protocol.nested_within(data, opened=opened):
             raise _Stop(Failure.PROTOCOL, _("sent a reply nested too deeply"))
         try:
             return protocol.loads(data)
@@ -810,9 +815,7 @@ class Sandbox:
                 reply = protocol.dumps({"r": protocol.to_plain(value)})
             except protocol.Unencodable as problem:   # a bug in a suite, not the student's
                 reply = protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
-        wait = self._wait or Wait.of(1.0)
-        self._send_text(reply, Wait(wait.cpu, min(wait.wall_end,
-                                                  time.monotonic() + ANSWER_WRITE_SECONDS)))
+        self._send_text(reply, self._wait or Wait.of(1.0), ANSWER_WRITE_SECONDS)
 
     def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
         """The reply row [base, index, kind, value, ...], parsing buffered rows in

@@ -237,14 +237,20 @@ _STRING = re.compile(rb'"[^"]*"')
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
 
 
-def items(data: bytes) -> int:
+def openings(data: bytes) -> int:
+    """How many "[" and "{" the bytes hold (inside strings too)."""
+    return data.count(b"[") + data.count(b"{")
+
+
+def items(data: bytes, opened: int | None = None) -> int:
     """An upper bound on the JSON values in `data`, counted on its bytes (commas,
-    colons and openings inside strings count too): what decoding it may build."""
-    return (data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{")
-            + data.count(b"\n") + 1)
+    colons and openings inside strings count too): what decoding it may build.
+    `opened`: `openings(data)`, where it is known already."""
+    return (data.count(b",") + data.count(b":") + data.count(b"\n") + 1
+            + (openings(data) if opened is None else opened))
 
 
-def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH) -> bool:
+def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH, opened: int | None = None) -> bool:
     """False if the JSON text `data` may nest deeper than `passes` levels, decided on
     its bytes before anything is decoded (True guarantees at most 2 * `passes`).
 
@@ -252,7 +258,7 @@ def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH) -> bool:
     brackets and quotes; adjacent quotes go (that changes no bracket's being inside
     or outside a string); strings still holding brackets go; then each pass removes
     the innermost bracket pairs, one or two levels at a time."""
-    if data.count(b"[") + data.count(b"{") <= passes:
+    if (openings(data) if opened is None else opened) <= passes:
         return True
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
@@ -281,7 +287,20 @@ _REQUEST_DECODER = json.JSONDecoder(object_hook=_request_tagged)
 
 
 def loads(line, requests=False):
-    """Decode one line; `requests=True` (the child only) also builds plan parts."""
+    """Decode one line; `requests=True` (the child only) also builds plan parts.
+
+    The C scanner is called directly: what JSONDecoder.decode adds around it (two
+    whitespace matches, two Python calls) cost a small reply as much as scanning
+    it, and the kit's own encoder writes no whitespace. A text it does not take
+    whole (whitespace around it, or not JSON) goes to decode() itself, which takes
+    or refuses it as before."""
     if isinstance(line, (bytes, bytearray)):
         line = line.decode()
-    return (_REQUEST_DECODER if requests else _DECODER).decode(line)
+    decoder = _REQUEST_DECODER if requests else _DECODER
+    try:
+        value, end = decoder.scan_once(line, 0)
+        if end == len(line):
+            return value
+    except StopIteration:
+        pass
+    return decoder.decode(line)
