@@ -94,7 +94,11 @@ def bulk_grader(name: str) -> Grader:
 
 
 def bulk_one(grader: Grader, folder: Path) -> None:
-    graded = grader.grade(folder.name, folder)
+    """One submission as a bulk grading worker grades it: warm, on one CPU
+    (grading/pool.py pins each worker and its children)."""
+    from autograder.grading.pool import one_cpu
+    with one_cpu():
+        graded = grader.grade(folder.name, folder)
     assert graded.status != "error", graded.details
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from .. import KitError, assignment, i18n
 from ..grading.grader import Grader
 from ..grading import warm
+from ..grading.pool import one_cpu
 from ..grading.runner import Graded
 from ..outputs import jsondata
 from ..outputs.terminal import plain
@@ -86,7 +87,14 @@ def _grader(package: Package) -> Grader:
 
 
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
-    """Grade the upload in `submission`; (graded, notes, title) or NotGraded."""
+    """Grade the upload in `submission`; (graded, notes, title) or NotGraded. The
+    process grades on one of its CPUs, as a bulk grading worker does (grading/pool.py:
+    the grader and its child talk in turns), so the time scale is that CPU's."""
+    with one_cpu():
+        return _grade(package, submission)
+
+
+def _grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     os.environ["SPIELBAUM_COURSE_LANG"] = package.language   # the grader's words (i18n.py)
     try:
         grader = _grader(package)
