@@ -23,9 +23,12 @@ floor's; round trips: the wait minus the child's CPU time), the grader's own che
 Student code runs in-process for the floor: only the bundled, non-hostile examples (and
 --real folders, inside a PID namespace of their own when the machine offers one).
 
-Runs the kit and the floor --repeat times, alternating, and reports the kit's run
-with the least CPU time against each student's least floor time (one run of each
-moved by about 5% between runs on a quiet machine).
+Runs the kit and the floor --repeat times, alternating; each time the kit runs twice,
+as it is and with the probes. The headline is the kit as it is, its least CPU time of
+the runs against each student's least floor time (one run of each moved by about 5%
+between runs on a quiet machine); the table is the probed run with the least CPU time.
+Every run must give the same grades (the probes must change no verdict), else the
+bench fails.
 
 Usage: python bench/bench_overhead.py [--jobs 2] [--real DIR] [--tiny] [--repeat 3]
 """
@@ -449,18 +452,24 @@ def install_probes(parts_file: Path) -> None:
 
     send_text = Sandbox._send_text
 
-    def _send_text(self, message, wait):
+    def _send_text(self, message, *rest):
         if _PENDING[0] is not None:
             _add("encode", _PENDING[0])
             _PENDING[0] = None
         began = _now()
         try:
-            return send_text(self, message, wait)
+            return send_text(self, message, *rest)
         finally:
             _add("send", began)
     Sandbox._send_text = _send_text
 
     _timed(Sandbox, "_decode", "decode")
+    answer = Sandbox._answer
+
+    def _answer(self, *args):
+        _PARTS["calls back"] += 1           # answered by the grader (a round trip each)
+        return answer(self, *args)
+    Sandbox._answer = _answer
     row_outcome = client._row_outcome
     depth = [0]
 
@@ -657,29 +666,53 @@ def main() -> int:
         report(names, calls, jobs, best["began"], best["kit_wall"], best["kit_cpu"],
                best["marks"], best["parts"], floor, best["grades"])
         floor_cpu = sum(s["cpu"] for s in floor["students"].values())
-        print(f"runs (kit CPU / that run's floor CPU): " + ", ".join(
-            f"{run['kit_cpu']:.1f} / {sum(s['cpu'] for s in run['floor']['students'].values()):.1f}"
-            for run in runs) + f"; reported: the least kit CPU against each student's least "
-              f"floor ({floor_cpu:.1f} s)")
+        floor_wall = sum(s["wall"] for s in floor["students"].values()) / jobs
+        print("runs (kit CPU with probes, as it is / that run's floor CPU): " + ", ".join(
+            f"{run['kit_cpu']:.1f}, {run['plain_cpu']:.1f} / "
+            f"{sum(s['cpu'] for s in run['floor']['students'].values()):.1f}" for run in runs))
+        plain_cpu = min(run["plain_cpu"] for run in runs)
+        plain_wall = min(run["plain_wall"] for run in runs)
+        print(f"the kit as it is (no probes), least of {len(runs)} runs, against each "
+              f"student's least floor: CPU {plain_cpu:.1f} s / {floor_cpu:.1f} s = "
+              f"{plain_cpu / floor_cpu:.2f}x; wall {plain_wall:.1f} s / {floor_wall:.1f} s "
+              f"per core = {plain_wall / floor_wall:.2f}x (target <= 1.25x)")
+        graded = {json.dumps(run[key], sort_keys=True) for run in runs
+                  for key in ("grades", "plain_grades")}
+        if len(graded) != 1:
+            print("THE RUNS GAVE DIFFERENT GRADES (a probe changed a verdict?):")
+            for run in runs:
+                print(" ", run["grades"], "\n ", run["plain_grades"])
+            return 1
         print(f"the machine's load average: {load_before:.1f} before, "
               f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores")
     return 0
 
 
-def one_run(tmp: Path, number: int, jobs: int) -> dict | None:
-    """The kit on the batch, as a teacher runs the command, then the floor: the same
-    calls in-process. None (after printing why) if either failed."""
-    out, parts, marks = tmp / f"out{number}", tmp / f"parts{number}.jsonl", \
-        tmp / f"marks{number}.json"
+def _kit(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+    """(the finished process, wall seconds, CPU seconds of it and all its children)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
-    done = subprocess.run(_isolated(
-        [sys.executable, __file__, "--kit-run", str(parts), str(marks), "--", "grade",
-         "tictactoe", str(tmp / "batch"), "--out", str(out), "--jobs", str(jobs)]),
-        capture_output=True, text=True, cwd=ROOT)
-    kit_wall = time.monotonic() - began
+    done = subprocess.run(_isolated(command), capture_output=True, text=True, cwd=ROOT)
+    wall = time.monotonic() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    kit_cpu = (after.ru_utime + after.ru_stime) - (used.ru_utime + used.ru_stime)
+    return done, wall, (after.ru_utime + after.ru_stime) - (used.ru_utime + used.ru_stime)
+
+
+def one_run(tmp: Path, number: int, jobs: int) -> dict | None:
+    """The kit on the batch, as a teacher runs the command (once as it is, once with
+    the probes that split its time), then the floor: the same calls in-process. None
+    (after printing why) if any failed."""
+    out, parts, marks = tmp / f"out{number}", tmp / f"parts{number}.jsonl", \
+        tmp / f"marks{number}.json"
+    grade = ["grade", "tictactoe", str(tmp / "batch"), "--jobs", str(jobs), "--out"]
+    plain, plain_wall, plain_cpu = _kit([sys.executable, "-m", "autograder", *grade,
+                                         str(tmp / f"plain{number}")])
+    if plain.returncode != 0:
+        print(plain.stdout[-3000:], plain.stderr[-3000:])
+        return None
+    began = time.monotonic()
+    done, kit_wall, kit_cpu = _kit([sys.executable, __file__, "--kit-run", str(parts),
+                                    str(marks), "--", *grade, str(out)])
     if done.returncode != 0:
         print(done.stdout[-3000:], done.stderr[-3000:])
         return None
@@ -692,6 +725,8 @@ def one_run(tmp: Path, number: int, jobs: int) -> dict | None:
         print(floor_done.stdout[-3000:], floor_done.stderr[-3000:])
         return None
     return {"began": began, "kit_wall": kit_wall, "kit_cpu": kit_cpu,
+            "plain_wall": plain_wall, "plain_cpu": plain_cpu,
+            "plain_grades": _grades(tmp / f"plain{number}"),
             "marks": json.loads(marks.read_text()), "grades": _grades(out),
             "parts": [json.loads(line) for line in parts.read_text().splitlines()],
             "floor": json.loads(floor_file.read_text())}
@@ -779,15 +814,18 @@ def report(names, calls, jobs, began, kit_wall, kit_cpu, marks, parts, floor, gr
     Console(width=130).print(table)
     print(f"children started: {p['starts']:.0f} for {len(parts)} graded submissions")
     child = {row.get("student"): row.get("cpu:child calls", 0.0) for row in parts}
+    back = {row.get("student"): row.get("calls back", 0) for row in parts}
     for name in names:
         note = students.get(name, {}).get("note")
         print(f"  {name}: kit {grades.get(name, '?')}; floor "
               f"{students.get(name, {}).get('cpu', 0):.2f} s CPU, the child's calls "
-              f"{child.get(name, 0.0):.2f} s" + (f" ({note})" if note else ""))
+              f"{child.get(name, 0.0):.2f} s" + (f", {back[name]:,.0f} calls back to the "
+                                                  f"grader" if back.get(name) else "")
+              + (f" ({note})" if note else ""))
     print(f"floor: {floor_cpu:.2f} s CPU in calls; {floor_wall:.2f} s wall per core")
-    print(f"kit / floor, CPU seconds: {kit_cpu / floor_cpu:.2f}x (target <= 1.25x)")
-    print(f"kit / floor, wall: {kit_wall / floor_wall:.2f}x (kit {kit_wall:.2f} s; floor "
-          f"{floor_wall:.2f} s per core)")
+    print(f"with the probes: kit / floor, CPU seconds {kit_cpu / floor_cpu:.2f}x; wall "
+          f"{kit_wall / floor_wall:.2f}x (kit {kit_wall:.2f} s; floor {floor_wall:.2f} s "
+          "per core)")
 
 
 if __name__ == "__main__":
