@@ -38,8 +38,9 @@ def load_child(example: Path):
     return child, tictactoe
 
 
-def requests(game) -> list[dict]:
-    """The suite's rule maps, as the child decodes them (plain argument lists)."""
+def reachable(game) -> dict[str, list]:
+    """Every position reachable from the empty board, by its JSON text (a student's
+    module `game` plays the moves: bench_child_penalty uses this too)."""
     seen, todo = {}, [game.initial_state()]
     while todo:
         board = todo.pop()
@@ -48,7 +49,12 @@ def requests(game) -> list[dict]:
             seen[key] = board
             if not game.terminal(board):
                 todo.extend(game.result(board, action) for action in game.actions(board))
-    boards = list(seen.values())
+    return seen
+
+
+def requests(game) -> list[dict]:
+    """The suite's rule maps, as the child decodes them (plain argument lists)."""
+    boards = list(reachable(game).values())
     fresh = [[json.loads(json.dumps(b))] for b in boards]
     maps = [{"id": "bench", "target": f"tictactoe.{name}", "plain": True, "args": fresh}
             for name in ("player", "actions", "winner", "terminal")]

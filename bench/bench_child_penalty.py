@@ -46,15 +46,8 @@ def load(example: str):
 
 def positions(game, marks: int) -> list[tuple]:
     """Every unfinished position with at least `marks` marks, as fresh argument tuples."""
-    seen, todo = {}, [game.initial_state()]
-    while todo:
-        board = todo.pop()
-        key = json.dumps(board)
-        if key not in seen:
-            seen[key] = board
-            if not game.terminal(board):
-                todo.extend(game.result(board, action) for action in game.actions(board))
-    return [(json.loads(key),) for key, board in seen.items()
+    from bench_child_calls import reachable
+    return [(json.loads(key),) for key, board in reachable(game).items()
             if not game.terminal(board) and sum(c is not None for r in board for c in r) >= marks]
 
 
