@@ -565,12 +565,12 @@ def run_map(request):
             if patches:
                 _running = (base, index)    # the grader's functions answer during this call
             row = answer(base, index, function, args, kept)
-            if row[2] == protocol.RETURNED and not return_args:
+            if row[2] == protocol.RETURNED and not return_args:    # most calls: a chunk
                 second = answer(base, index, function, args, kept)[2:4] if again else None
                 _running = None
                 replies.add_answer(base, index, row[3], second)
                 continue
-            if row[2] == protocol.RETURNED and (return_args or again):
+            if row[2] == protocol.RETURNED:      # with the arguments after the call
                 try:
                     row.append(protocol.to_plain(args, kept=kept) if return_args else None)
                 except BaseException:
