@@ -21,10 +21,11 @@ Standard library only: this file runs inside the child.
 import ctypes
 import errno
 import os
-import platform
 import resource
 import struct
 import sys
+
+_MACHINE = os.uname().machine    # what platform.machine() says, without importing it
 
 
 class LayerError(Exception):
@@ -158,8 +159,8 @@ def drop_to_uid(uid, keep_read=True):
     signals to other users' processes, no privileged system calls."""
     if os.geteuid() != 0:
         raise LayerError("only root can switch to a separate user")
-    if platform.machine() not in _CAPSET:
-        raise LayerError(f"capset number not known for {platform.machine()}")
+    if _MACHINE not in _CAPSET:
+        raise LayerError(f"capset number not known for {_MACHINE}")
     _check(_libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0), "keepcaps")
     try:
         os.setgroups([])
@@ -181,7 +182,7 @@ def drop_to_uid(uid, keep_read=True):
 def _capset(mask):
     header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
     data = ctypes.create_string_buffer(struct.pack("6I", mask, mask, 0, 0, 0, 0), 24)
-    return _syscall(_CAPSET[platform.machine()], header, data)
+    return _syscall(_CAPSET[_MACHINE], header, data)
 
 
 # ---------------------------------------------------------------- landlock
@@ -275,7 +276,7 @@ def _errno(code):
 
 def seccomp_program(pid):
     """The BPF filter as a list of (code, jt, jf, k) instructions."""
-    arch, nr = _ARCHES[platform.machine()]
+    arch, nr = _ARCHES[_MACHINE]
     prog = [(LD_W_ABS, 0, 0, 4), (JEQ, 1, 0, arch), (RET, 0, 0, RET_KILL_PROCESS),
             (LD_W_ABS, 0, 0, 0)]
     if arch == 0xC000003E:  # refuse the x32 ABI, which would dodge the numbers below
@@ -304,8 +305,8 @@ def seccomp_program(pid):
 
 
 def apply_seccomp():
-    if platform.machine() not in _ARCHES:
-        raise LayerError(f"seccomp filter not written for {platform.machine()}")
+    if _MACHINE not in _ARCHES:
+        raise LayerError(f"seccomp filter not written for {_MACHINE}")
     prog = seccomp_program(os.getpid())
     raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
     filt = ctypes.create_string_buffer(raw, len(raw))
