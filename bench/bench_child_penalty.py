@@ -10,10 +10,11 @@ most students write it), minimax on every unfinished position with 5 or more mar
   in one map, its CPU time read from /proc.
 
 Both on one CPU (as bulk grading runs a child, grading/pool.py), best of --repeat
-rounds, alternating. Printed: each side's CPU seconds and their ratio. Then, in
-this process, what a deepcopy of a board costs with each identity the child could
-give the student as id(): the builtin (which a Python audit hook makes slow),
-object.__hash__ and the child's method (child._identity).
+rounds, alternating. Printed: each side's CPU seconds and their ratio. Then what a
+child's start and import cost in CPU time, and, in this process, what a deepcopy of
+a board costs with each identity the child could give the student as id(): the
+builtin (which a Python audit hook makes slow), object.__hash__ and the child's
+method (child._identity).
 
 Usage: python bench/bench_child_penalty.py [--examples NAME ...] [--repeat 4]
 """
@@ -72,6 +73,30 @@ def in_sandbox(source: Path, calls) -> float:
             return sandbox.cpu_seconds() - before
 
 
+def starts(count: int = 20, rounds: int = 3) -> None:
+    """CPU time of a child's start and import of an empty module (every layer), the
+    child's own time: what each of a batch's children costs before the first call."""
+    import resource
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+
+    def children_cpu() -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return used.ru_utime + used.ru_stime
+    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
+        Path(scratch, "empty.py").write_text("VALUE = 1\n")
+        best = None
+        for _ in range(rounds):
+            before = children_cpu()
+            for _ in range(count):
+                with Sandbox(Path(scratch), ["empty"], list(layers.available())) as sandbox:
+                    assert sandbox.import_modules(10).answered
+            each = (children_cpu() - before) / count
+            best = each if best is None else min(best, each)
+    print(f"  a child's start and import: {best * 1000:.1f} ms of CPU "
+          f"(best of {rounds} rounds of {count})")
+
+
 def identities() -> None:
     """A deepcopy of a board with each identity as the builtins' id (this process)."""
     import builtins
@@ -116,6 +141,7 @@ def main() -> int:
             print(f"{example}: {len(calls):,} minimax calls; in-process {min(alone):.3f} s, "
                   f"in the sandbox {min(boxed):.3f} s CPU (best of {options.repeat}): "
                   f"{min(boxed) / min(alone):.3f}x")
+        starts()
     identities()
     return 0
 

@@ -61,12 +61,11 @@ def pin(cpus) -> bool:
 
 @contextlib.contextmanager
 def one_cpu():
-    """This process on one of its CPUs for the block (the one it runs on now), then
-    on all of them again: for a grader that is alone on the machine (the reference
-    check before a batch, a platform's one submission)."""
+    """This process on the first of its CPUs for the block, then on all of them again:
+    for a grader that is alone on the machine (the reference check before a batch, a
+    platform's one submission)."""
     cpus = allowed_cpus()
-    here = os.sched_getcpu() if hasattr(os, "sched_getcpu") else None
-    pinned = len(cpus) > 1 and pin([here if here in cpus else cpus[0]])
+    pinned = len(cpus) > 1 and pin(cpus[:1])
     try:
         yield
     finally:
