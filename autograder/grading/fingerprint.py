@@ -33,6 +33,8 @@ import zlib
 from array import array
 from pathlib import Path
 
+from ..sandbox.client import encoded_text
+
 VERSION = 2      # 2: the arguments digested from their JSON text (_canonical)
 FILE = "fingerprint.json"
 #: Keep one call in this many (a fixed choice by the call's key: the same calls for
@@ -104,7 +106,6 @@ def _canonical(args) -> str:
     lists, tuples and atoms (every "{" opens a tuple's or a float's tag; a set or a
     dict would be in the order of its making), else `plain`. Both tell a tuple from
     a list and True from 1, and which one is used depends on the value alone."""
-    from ..sandbox.client import encoded_text
     text = encoded_text(args)
     if text is not None and text.count("{") == sum(map(text.count, _TAGS)):
         return text

@@ -113,18 +113,17 @@ def small(value, limit: int = LIMIT):
 
 def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
     """The verdict data of `outcome` (see the module docstring): `outcome` itself when
-    it holds nothing more (a value that fits, no second answer, no arguments after the
-    call), else a new Outcome."""
+    it holds nothing more (a value that fits, and a second answer, if any, that fits
+    too and holds nothing more either; no arguments after the call), else a new
+    Outcome."""
     value, again = small(outcome.value, limit), outcome.again
-    if value is outcome.value and outcome.args_after is None:
-        if again is None:
-            return outcome
-        if again.args_after is None and again.again is None and (
-                fits(again.value, limit) if type(again.value) is not type(value)
-                or again.value != value else True):
-            return outcome      # both answers small (the second, equal to the first, too)
+    same = again is not None and type(again.value) is type(outcome.value) \
+        and again.value == outcome.value
+    if value is outcome.value and outcome.args_after is None and (
+            again is None or (again.args_after is None and again.again is None
+                              and (same or fits(again.value, limit)))):
+        return outcome
     if again is not None:
-        same = type(again.value) is type(outcome.value) and again.value == outcome.value
         again = _copy(again, value=value if same else small(again.value, limit),
                       args_after=None, again=None)
     return _copy(outcome, value=value, again=again,
