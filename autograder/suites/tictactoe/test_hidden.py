@@ -12,12 +12,13 @@ relies on others of the student's ([relies_on] in assignment.toml: minimax on
 player, actions, result, ...; terminal and utility on winner; result on player),
 a check that fails with the student's own helpers while one of them failed
 its own checks is run again in a fresh child with the reference playing them
-(`Student.map(..., play=...)`), and that verdict counts. The reference's rule
-functions are pure and no check counts their calls (`checks.pure`): a search that
-asks the same question twice in one request gets the second answer in the child. One wrong line in winner costs winner's points and says
-nothing about minimax. A correct submission pays nothing for this: its helpers
-are the grader's answers. One small check, "your whole program", judges again
-the answers minimax gave with the student's own helpers (no new calls).
+(`Student.map(..., play=...)`), and that verdict counts. One wrong line in
+winner costs winner's points and says nothing about minimax. A correct
+submission pays nothing for this: its helpers are the grader's answers. One
+small check, "your whole program", judges again the answers minimax gave with
+the student's own helpers (no new calls). The reference's rule functions are
+pure and no check counts their calls (`checks.pure`): a search that asks the
+same question twice in one request gets the second answer in the child.
 
 What a check believes: the student's returned answers only. "result never
 changes the board it was given" is judged from result's own second answer:
