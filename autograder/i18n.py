@@ -91,7 +91,19 @@ def translator(language: str | None = None, domain: str = DOMAIN):
 # check's message is made in the grader's process, never in the student's.
 def grader_text(message: str) -> str:
     """`message` (English, a msgid of the grader domain) in the course's language."""
-    return _said(translation(course_language(), GRADER).gettext(message))
+    key = (os.environ.get("SPIELBAUM_COURSE_LANG"), message)
+    said = _SAID.get(key)
+    if said is None:
+        if len(_SAID) >= 4096:      # msgids are few; a caller passing made-up text is not
+            _SAID.clear()
+        said = _SAID[key] = _said(translation(course_language(), GRADER).gettext(message))
+    return said
+
+
+# (the language setting, msgid) -> what grader_text says: a check judging thousands of
+# wrong answers words each ("returned {value}"), and finding the language and the
+# catalog's entry every time cost more than the judging.
+_SAID: dict = {}
 
 
 def grader_plural(singular: str, plural: str, count: int) -> str:
