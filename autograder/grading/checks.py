@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from ..sandbox import child_words
 from ..sandbox.client import Failure, Outcome
-from ..sandbox.plans import Callback, Plan
+from ..sandbox.plans import Callback, Known, Plan
 from .. import KitError
 from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
@@ -316,14 +316,20 @@ def played_plan(name: str, play: dict | None = None, *, timeout: float | None = 
     return plan
 
 
-def pure(play: dict) -> dict:
+def pure(play: dict, known: dict | None = None) -> dict:
     """`play` with every function marked pure (plans.Callback): its answers depend on
     the arguments alone and no check counts or records its calls, so the child
     answers a question asked again in the same request itself. For a suite whose
     played helpers are the reference's rule functions, never for a helper whose
-    calls a check judges (a memoization check counts them)."""
+    calls a check judges (a memoization check counts them).
+
+    `known` {target: plans.Known} gives a target's answers ahead, with the request:
+    the reference's answers on every position of a small game, so a search judged
+    with the grader's helpers asks the grader only what is not among them."""
+    known = known or {}
     return {target: function if function is None or isinstance(function, Callback)
-            else Callback(function, pure=True) for target, function in play.items()}
+            else Callback(function, pure=True, known=known.get(target))
+            for target, function in play.items()}
 
 
 def play_on_instance(plan: Plan, obj, method: str, function) -> None:
@@ -333,6 +339,7 @@ def play_on_instance(plan: Plan, obj, method: str, function) -> None:
     own (the step's exception is caught)."""
     inside = plan.get(obj.attr("__dict__"), default=None)
     plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
+    plan.plays = True
 
 
 def constant(value):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .. import KitError
 from ..sandbox import layers as sandbox_layers
+from ..sandbox.plans import Known
 from . import calibrate
 from .intake import Prepared
 from .pool import one_cpu
@@ -74,6 +75,7 @@ class Grader:
         forked afterwards start warm."""
         with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
             graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
+        Known.prepare_all()     # answers a suite gives ahead, encoded once for every worker
         if graded.score != graded.max_score:
             failing = [t for t in graded.tests if not t.passed]
             first = failing[0].output.splitlines()[0] if failing and failing[0].output \

@@ -76,6 +76,8 @@ class Student:
         self.ceiling_end = time.monotonic() + self.timeouts.submission
         self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
         self._printed: list[str] = []       # output of children ended by fresh()
+        self._played = False                # the grader played the student's functions
+                                            # in the running child (_leave_played)
 
     def start_check(self) -> None:
         """A hidden test begins: its calls share one budget of CPU time and one
@@ -116,6 +118,7 @@ class Student:
                                 uid_slot=self.uid_slot)
         self._sandbox.wall_ceiling = self.ceiling_end
         self._counted = 0
+        self._played = False
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         outcome = self._sandbox.import_modules(self.timeouts.imports)
@@ -142,6 +145,7 @@ class Student:
         if self._sandbox is not None and self._sandbox.alive:
             self._printed.append(self._sandbox.output())
             self._sandbox.kill()
+        self._played = False
         for name in list(self.broken):
             if any(name == f or name.endswith("." + f) for f in forget):
                 del self.broken[name]
@@ -168,6 +172,15 @@ class Student:
     def resume(self) -> None:
         if self._sandbox is not None:
             self._sandbox.signal(signal.SIGCONT)
+
+    def _leave_played(self, plays: bool) -> None:
+        """Before a request. One that plays none of the student's functions never
+        runs in a child where the grader played some: the grader's answers, kept
+        there by the student's code under its own names (a table of the reference's
+        rules, asked of a played winner), would answer for the student's own
+        functions and be judged as theirs. A played request may follow one."""
+        if self._played and not plays:
+            self.fresh()
 
     @property
     def importable(self) -> Outcome | None:
@@ -209,6 +222,7 @@ class Student:
              keep=False, **kwargs) -> Outcome:
         """Call `module.function` (or `(handle, "method")`) in the child."""
         name = _name(function)
+        self._leave_played(False)
         early = self._skip(name) or self._ready()
         if early is not None:
             return early
@@ -232,9 +246,11 @@ class Student:
         request is answered in the child, without a round trip)."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
+        self._leave_played(bool(play))
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
+        self._played = self._played or bool(play)
         if isinstance(function, str):
             patches = {target: f if isinstance(f, Callback) else Callback(f)
                        for target, f in (play or {}).items()}
@@ -256,7 +272,10 @@ class Student:
         rest run in order, each with its own deadline (the plan's own `timeout`,
         else `timeout`, else the rubric's per-call limit)."""
         outcomes: list[Outcome | None] = [None] * len(plans)
+        plays = any(plan.plays for plan in plans)
+        self._leave_played(plays)
         ready = self._ready()
+        self._played = self._played or (plays and ready is None)
         todo = []
         for index, plan in enumerate(plans):
             early = self._skip(plan.name) or ready

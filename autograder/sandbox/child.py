@@ -633,6 +633,7 @@ _call_lock = threading.Lock()
 _answers = {}       # (callback, its arguments' text) -> the grader's answer line: pure
 _ANSWERS_CAP = 8 << 20      # callbacks, this request only; bytes kept at most (the
 _answers_size = [0]         # student's own memory: these are answers it was given)
+_known = {}         # callback -> {arguments' text: answer line}, given with the request
 
 
 def call_back(number, method, args, kwargs, sync, pure=False):
@@ -640,7 +641,8 @@ def call_back(number, method, args, kwargs, sync, pure=False):
     only when `sync`. Goes through the ordered reply buffer, so the grader sees
     the calls and the rows of finished plans in the order they happened. A pure
     callback's question asked before in this request is answered from the
-    grader's answer to it (see plans.Callback), decoded afresh."""
+    grader's answer to it (see plans.Callback), decoded afresh, and so is one
+    whose answer the grader gave ahead with the request (plans.Known)."""
     if _running is None:
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
@@ -662,11 +664,14 @@ def call_back(number, method, args, kwargs, sync, pure=False):
         with _call_lock:
             _pending.add([base, index, protocol.TELL, call])
         return None
-    asked = protocol.dumps(call)[:-1]
-    if pure:
-        line = _answers.get((number, asked))
+    if pure:    # the call's own text, as dumps(call) writes it, around its arguments'
+        given = protocol.dumps(arguments)[:-1]
+        asked = f"[{int(number)},{_json_text(method)},{given}]"
+        line = _known.get(number, _NONE).get(given) or _answers.get((number, given))
         if line is not None:
             return protocol.loads(line)["r"]
+    else:
+        asked = protocol.dumps(call)[:-1]
     with _call_lock:
         _pending.send_text_now(f"[{_json_text(base)},{int(index)},{protocol.ASK},{asked}]\n")
         line = _stream.readline()
@@ -676,10 +681,13 @@ def call_back(number, method, args, kwargs, sync, pure=False):
     if "e" in reply:
         kind, message = reply["e"]
         raise _ERRORS.get(kind, RuntimeError)(message)
-    if pure and _answers_size[0] + len(line) + len(asked) <= _ANSWERS_CAP:
-        _answers[(number, asked)] = line
-        _answers_size[0] += len(line) + len(asked)
+    if pure and _answers_size[0] + len(line) + len(given) <= _ANSWERS_CAP:
+        _answers[(number, given)] = line
+        _answers_size[0] += len(line) + len(given)
     return reply["r"]
+
+
+_NONE = {}      # no answers given ahead
 
 
 _json_text = json.encoder.encode_basestring_ascii     # a str as JSON, quotes included
@@ -688,6 +696,7 @@ _json_text = json.encoder.encode_basestring_ascii     # a str as JSON, quotes in
 def _forget_answers():
     _answers.clear()
     _answers_size[0] = 0
+    _known.clear()
 
 
 def _for_grader(value):
@@ -740,7 +749,10 @@ def make_proxy(spec):
 
 
 def make_callback(spec):
-    callback = _sender(spec.number, "__call__", bool(spec.sync), spec.pure == 1)
+    pure = spec.pure == 1 and bool(spec.sync)
+    callback = _sender(spec.number, "__call__", bool(spec.sync), pure)
+    if pure and spec.known:
+        _known[spec.number] = spec.known
     _given[id(callback)] = (callback, spec)
     return callback
 

@@ -652,11 +652,8 @@ class Sandbox:
         registry, patched = None, ""
         if patches:
             registry = Registry(first=self._next_number)
-            specs = {name: CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
-                                        int(callback.pure))
-                     for name, callback in patches.items()}
+            patched = f',"patches":{_patches_text(patches, registry)}'
             self._next_number = registry.next_number
-            patched = f',"patches":{json.dumps(protocol.to_plain(specs))}'
         message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                    f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
                    f'"plain":{flag[plain]}{patched},"args":[{encoded}]}}\n')
@@ -969,6 +966,21 @@ def _encoded(args: tuple) -> tuple[str, bool]:
 # submission): keyed by the ids of its tuples, checked by comparing the tuples
 # themselves (the same objects: equal at once), kept alive with the text.
 _ENCODED_LISTS: dict[tuple, tuple[tuple, str, bool]] = {}
+
+
+def _patches_text(patches: dict, registry: Registry) -> str:
+    """A map's patches {"module.name": Callback} as the request's JSON, each numbered
+    in `registry`; a callback's answers given ahead (plans.Known) go as their text,
+    encoded once per process, not walked again per request."""
+    parts = []
+    for name, callback in patches.items():
+        spec = CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
+                            int(callback.pure))
+        text = json.dumps(protocol.to_plain(spec))
+        if callback.known is not None:
+            text = f'{text[:-2]},{callback.known.text}]}}'
+        parts.append(f"{json.dumps(name)}:{text}")
+    return "{" + ",".join(parts) + "}"
 
 
 def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:

@@ -14,8 +14,9 @@ Requests to the child may also carry the parts of a call plan (see
 `autograder/sandbox/plans.py`): a value computed by an earlier step
 {"__slot__": 2}, an object of the grader's whose methods the child may call
 back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
-and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure)]}. Only the child
-decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
+and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure(, {answers
+given ahead})]}. Only the child decodes these (`loads(line, requests=True)`); in a
+reply they stay plain dicts.
 
 Encoding sends only built-in types. A subclass of a built-in container, number
 or string (a namedtuple, an IntEnum, an OrderedDict) is sent as its base value,
@@ -96,10 +97,12 @@ class CallbackSpec:
     """In a plan: a function of the grader's (`sync` as for a proxy method; `pure` 1
     when its answer depends on its arguments alone, see plans.Callback)."""
 
-    __slots__ = ("number", "sync", "pure")
+    __slots__ = ("number", "sync", "pure", "known")
 
-    def __init__(self, number, sync, pure=0):
+    def __init__(self, number, sync, pure=0, known=None):
         self.number, self.sync, self.pure = number, sync, pure
+        # {arguments' text: reply line}, answers given ahead (plans.Known); else None
+        self.known = known if type(known) is dict else None
 
 
 class Unencodable(TypeError):
@@ -228,7 +231,7 @@ def _request_tagged(obj):
             return Slot(inner)
         if tag == "__proxy__" and type(inner) is list and len(inner) == 2:
             return ProxySpec(*inner)
-        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3):
+        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3, 4):
             return CallbackSpec(*inner)
     return _tagged(obj)
 

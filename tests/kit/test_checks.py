@@ -26,6 +26,15 @@ def uses_helper(x):
 def stub(x):
     raise NotImplementedError
 
+_kept = {}
+
+def remember(x):
+    _kept[x] = helper(x)
+    return len(_kept)
+
+def recall(x):
+    return _kept.get(x)
+
 def board(cells):
     if cells is None:
         raise TypeError("no cells")
@@ -146,6 +155,24 @@ def test_a_played_plan_patches_only_the_functions_it_is_given(student):
     skipped = played_plan("uses_helper", {"m.helper": lambda x: 100}, skip=("m.helper",))
     [outcome] = student.run([skipped.returns(skipped.call("m.uses_helper", 1))])
     assert outcome.value == 20
+
+
+def test_an_unplayed_request_never_runs_in_a_child_where_the_grader_played(student):
+    """What the student's code kept where the grader played its helper (the grader's
+    answers, under the student's names) is gone for the next request that plays
+    nothing: it runs in a new child. Played requests may follow each other."""
+    student.map("m.double", [(1,)])
+    starts = student.starts
+    first = student.map("m.remember", [(1,)], play={"m.helper": lambda x: 1000})
+    second = student.map("m.remember", [(2,)], play={"m.helper": lambda x: 2000})
+    assert [first[0].value, second[0].value] == [1, 2] and student.starts == starts
+    assert student.map("m.recall", [(1,)])[0].value is None
+    assert student.starts == starts + 1
+    plan = played_plan("remember", {"m.helper": lambda x: 3000})
+    [kept] = student.run([plan.returns(plan.call("m.remember", 3))])
+    assert kept.value == 1 and student.call("m.recall", 3).value is None
+    assert student.starts == starts + 2
+    assert student.call("m.recall", 3).value is None and student.starts == starts + 2
 
 
 def count_steps(plan, cells):

@@ -6,7 +6,7 @@ import pytest
 
 from autograder.sandbox import layers
 from autograder.sandbox.client import Sandbox
-from autograder.sandbox.plans import Callback, Plan, Proxy
+from autograder.sandbox.plans import Callback, Known, Plan, Proxy
 
 STUDENT = '''
 def walk(board, depth):
@@ -404,3 +404,37 @@ def test_a_pure_function_is_asked_once_per_question_and_request(sandbox):
     [refused] = sandbox.map("m.ask_until_refused", [(1,)], 5,
                             patches={"m.helper": Callback(refuse, pure=True)})
     assert refused.value == ["not this one"] * 2 and asked[-2:] == [("refused", 1)] * 2
+
+
+def test_answers_given_ahead_are_answered_in_the_child(sandbox):
+    """Callback(pure=True, known=Known(...)): a question among the answers given with
+    the request is answered in the child (decoded afresh each time), any other is
+    asked; the answers are made on first use only, and forgotten with the request."""
+    asked, made = [], []
+    grader = lambda x: asked.append(x) or [x, 2 * x]           # noqa: E731
+
+    def answers():
+        made.append(1)
+        return [((3,), [3, 6]), ((5,), object())]     # an answer that cannot travel: left out
+    known = Known(answers)
+    assert made == []
+    before = sandbox.callbacks
+    [outcome] = sandbox.map("m.ask_twice_and_spoil", [(3,)], 5,
+                            patches={"m.helper": Callback(grader, pure=True, known=known)})
+    assert outcome.value == ([3, 6, "spoiled"], [3, 6], [4, 8])
+    assert asked == [4] and sandbox.callbacks == before + 1 and made == [1]
+    [outcome] = sandbox.map("m.ask_twice_and_spoil", [(4,)], 5,
+                            patches={"m.helper": Callback(grader, pure=True, known=known)})
+    assert outcome.value == ([4, 8, "spoiled"], [4, 8], [5, 10]) and asked == [4, 4, 5]
+    sandbox.map("m.ask_twice_and_spoil", [(3,)], 5, patches={"m.helper": Callback(grader, pure=True)})
+    assert asked == [4, 4, 5, 3, 4] and made == [1]
+
+
+def test_answers_given_ahead_are_for_pure_callbacks_and_bounded(monkeypatch):
+    with pytest.raises(ValueError):
+        Callback(abs, known=Known([((1,), 1)]))
+    with pytest.raises(ValueError):
+        Callback(abs, pure=True, wait=False, known=Known([((1,), 1)]))
+    monkeypatch.setattr(Known, "MAX_BYTES", 100)
+    with pytest.raises(ValueError):
+        Known([((n,), n) for n in range(100)]).text

@@ -12,10 +12,19 @@ forged_args_after     result marks the caller's board; the attack shows the chil
                       same board next to an untouched copy), never the child's report.
 exception_str_raises  an exception whose __str__, __repr__ and class name cannot be
                       read: the child describes it and lives on.
+played_oracle         winner is wrong, so minimax is judged again with the grader
+                      playing its helpers; inside that run the attack asks the
+                      grader's winner about every reachable position and answers
+                      from the stash later, as its own winner.
+answer_tables         the same, reading the reference's answers the grader gives the
+                      child ahead of a played run (plans.Known) instead of asking.
+                      Both gained the "whole program" check's points before the
+                      grader moved every unplayed request to a fresh child
+                      (Student._leave_played).
 
-Tic-tac-toe hands the student's code no object of the grader's (no proxies, no
-callbacks), so the answer-key and rng attacks of the other corpora have nothing
-to ask here.
+Tic-tac-toe hands the student's code no object of the grader's other than the
+played helpers (no proxies), so the answer-key and rng attacks of the other
+corpora have nothing to ask here.
 """
 
 import json
@@ -42,7 +51,8 @@ def failed(out, name):
 
 
 def test_the_corpus_has_every_attack_class():
-    assert set(ATTACKS) == {"forged_args_after", "exception_str_raises"}
+    assert set(ATTACKS) == {"forged_args_after", "exception_str_raises", "played_oracle",
+                            "answer_tables"}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -71,3 +81,15 @@ def test_an_unreadable_exception_is_described_and_the_child_lives_on(graded):
     feedback = (out / "exception_str_raises" / "feedback.md").read_text()
     assert "(the exception's message could not be read)" in feedback
     assert int(pairs["exception_str_raises"][0]["crashes"]) == 0
+
+
+@pytest.mark.parametrize("attack", ["played_oracle", "answer_tables"])
+def test_what_a_played_run_hands_over_answers_nothing_later(graded, attack):
+    """Both twins lose winner's points and the whole program's: the stash of the
+    grader's answers dies with the played run's child, so minimax with the
+    student's own winner is judged as it is."""
+    pairs, out = graded
+    data = json.loads((out / attack / "results.json").read_text())
+    failed_names = {t["name"] for t in data["tests"] if t["status"] == "failed"}
+    assert any(name.startswith("your whole program") for name in failed_names), failed_names
+    assert any(name.startswith("winner ") for name in failed_names), failed_names
