@@ -6,11 +6,13 @@ students write it; or, with --real DIR, one folder per student there), in one ru
 
 - the kit: `autograder grade tictactoe BATCH --jobs J`, as a process of its own, wall
   time from its start to its exit, with probes around the engine's parts;
-- the floor: the same calls the hidden suite makes (recorded while grading the
-  reference: every map, call and probe plan, with `again` calls twice), made
-  in-process on each student's module without any sandbox, J processes at once,
-  the arguments made fresh for every call beforehand (not timed): the sum of the
-  call times divided by J.
+- the floor: the same calls the hidden suite makes for each student (recorded
+  while the kit grades the reference and then each student once more, before the
+  runs: every map, call and probe plan, with `again` calls twice, and a wrong
+  submission's checks judged again with the reference playing its helpers, played
+  here by the reference's functions too), made in-process on each student's module
+  without any sandbox, J processes at once, the arguments made fresh for every call
+  beforehand (not timed): the sum of the call times divided by J.
 
 Printed: the ratio kit / floor, and where the difference goes, each part measured in
 the kit's run (summed over workers and divided by J inside the batch): the kit's own
@@ -222,30 +224,66 @@ def build_batch(target: Path, real: Path | None, tiny: bool,
 
 
 # ------------------------------------------------------------------ the hidden suite's calls
-def record_calls() -> list[tuple]:
-    """Grade the reference once (in the sandbox) and keep every call the hidden suite
-    makes, in order, with each call's arguments pickled on their own (every call
-    gets fresh objects, as the child's decoding gives them)."""
+def record_calls(batch: Path, jobs: int) -> dict[str, list[tuple]]:
+    """Grade the reference (in the sandbox), then every student of `batch` (in the
+    sandbox, `jobs` at once), keeping every call the hidden suite makes for each, in
+    order: each call's arguments pickled on their own (every call gets fresh objects,
+    as the child's decoding gives them), and the helpers a played call had the
+    reference play (a wrong submission's checks judged again). {"reference": log,
+    student: log, ...}: the floor replays each student's own calls."""
+    import multiprocessing
     from autograder import assignment
-    from autograder.grading import calibrate, student
+    from autograder.grading import calibrate
     from autograder.grading.grader import Grader
+
+    global _RECORDER
+    log: list[tuple] = []
+    original = _record_into(log)
+    try:
+        grader = Grader(assignment.load("tictactoe"), timing=calibrate.Timing(2.0, "bench"))
+        graded = grader.warm_up()
+        assert graded.score == graded.max_score, "the reference must score full marks"
+        logs = {"reference": list(log)}
+        _RECORDER = (grader, log)
+        folders = sorted(str(p) for p in batch.iterdir())
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for name, calls in pool.imap(_record_one, folders):
+                logs[name] = calls
+    finally:
+        _RECORDER = None
+        _restore(original)
+    return logs
+
+
+_RECORDER = None    # (the Grader, the log its Students append to), in forked recorders
+
+
+def _record_one(folder: str) -> tuple[str, list[tuple]]:
+    grader, log = _RECORDER
+    log.clear()
+    grader.grade(Path(folder).name, Path(folder))
+    return Path(folder).name, list(log)
+
+
+def _record_into(log: list) -> tuple:
+    """Wrap Student.call, .map and .run to append what they are asked to `log`;
+    returns the originals."""
+    from autograder.grading import student
     from autograder.sandbox.plans import Attribute, Value
 
-    log: list[tuple] = []
     original = student.Student.call, student.Student.map, student.Student.run
 
     def call(self, function, *args, timeout=None, return_args=False, keep=False, **kwargs):
         if isinstance(function, str):
-            log.append(("call", function, [pickle.dumps((args, kwargs))], False))
+            log.append(("call", function, [pickle.dumps((args, kwargs))], False, ()))
         return original[0](self, function, *args, timeout=timeout, return_args=return_args,
                            keep=keep, **kwargs)
 
     def map_(self, function, arg_lists, timeout=None, return_args=False, again=False,
              play=None):
-        # The reference's checks pass with its own helpers, so a `play` (the grader's
-        # helpers, for a failed check judged again) never runs here.
         arg_lists = [tuple(a) for a in arg_lists]
-        log.append(("map", function, [pickle.dumps((a, {})) for a in arg_lists], again))
+        log.append(("map", function, [pickle.dumps((a, {})) for a in arg_lists], again,
+                    _played_names(play)))
         return original[1](self, function, arg_lists, timeout=timeout,
                            return_args=return_args, again=again, play=play)
 
@@ -256,23 +294,36 @@ def record_calls() -> list[tuple]:
                         isinstance(step["target"], (str, Value, Attribute))
                         if step["op"] == "call" else True):
                     raise SystemExit(f"bench_overhead replays only plain plans: {step}")
-            log.append(("plan", plan.name, [pickle.dumps(plan.steps)], False))
+            log.append(("plan", plan.name, [pickle.dumps(plan.steps)], False, ()))
         return original[2](self, plans, timeout=timeout)
 
     student.Student.call, student.Student.map, student.Student.run = call, map_, run
-    try:
-        grader = Grader(assignment.load("tictactoe"), timing=calibrate.Timing(2.0, "bench"))
-        graded = grader.warm_up()
-    finally:
-        student.Student.call, student.Student.map, student.Student.run = original
-    assert graded.score == graded.max_score, "the reference must score full marks"
-    return log
+    return original
+
+
+def _restore(original: tuple) -> None:
+    from autograder.grading import student
+    student.Student.call, student.Student.map, student.Student.run = original
+
+
+def _played_names(play: dict | None) -> tuple[str, ...]:
+    """The targets a played call had the grader play; the floor plays each by the
+    reference's function of the same name, which is what tic-tac-toe's checks play."""
+    names = []
+    for target, function in (play or {}).items():
+        if function is None:
+            continue
+        function = getattr(function, "function", function)     # a Callback's own function
+        if getattr(function, "__name__", None) != target.rpartition(".")[2]:
+            raise SystemExit(f"bench_overhead replays only the reference's helpers: {target}")
+        names.append(target.rpartition(".")[2])
+    return tuple(names)
 
 
 def _fresh(log):
     """Every call's arguments unpickled on their own (not timed)."""
-    return [(kind, name, [pickle.loads(blob) for blob in blobs], again)
-            for kind, name, blobs, again in log]
+    return [(kind, name, [pickle.loads(blob) for blob in blobs], again, played)
+            for kind, name, blobs, again, played in log]
 
 
 class _OutOfBudget(Exception):
@@ -344,10 +395,13 @@ def floor_one(folder: str, log: list[tuple], budget: float) -> dict:
             return {"wall": time.perf_counter() - started, "cpu": time.process_time() -
                     started_cpu, "by_function": {}, "note": f"import: {type(error).__name__}"}
         seconds["import"] = time.perf_counter() - started
-        for kind, name, arg_lists, again in calls:
+        for kind, name, arg_lists, again, played in calls:
             function_name = name.split(".")[-1]
             if function_name in broken:
                 continue
+            own = {helper: getattr(module, helper, None) for helper in played}
+            for helper in played:       # the reference plays them, as in the kit's rerun
+                setattr(module, helper, getattr(_REFERENCE[0], helper))
             signal.setitimer(signal.ITIMER_PROF, budget)
             began = time.perf_counter()
             try:
@@ -368,6 +422,8 @@ def floor_one(folder: str, log: list[tuple], budget: float) -> dict:
                 broken.add(function_name)
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)
+                for helper, function in own.items():
+                    setattr(module, helper, function)
             seconds[function_name] += time.perf_counter() - began
         wall, cpu = time.perf_counter() - started, time.process_time() - started_cpu
     sys.modules.pop("tictactoe", None)
@@ -375,20 +431,26 @@ def floor_one(folder: str, log: list[tuple], budget: float) -> dict:
             "note": f"stopped at its budget: {', '.join(sorted(broken))}" if broken else ""}
 
 
+_REFERENCE: list = [None]    # the reference module, playing helpers in the floor
+
+
 def floor_run(batch: Path, log_file: Path, jobs: int, out: Path) -> None:
-    """The floor for every student of `batch`, `jobs` processes at once (forked)."""
+    """The floor for every student of `batch`, `jobs` processes at once (forked): each
+    student's own calls (the reference's where none were recorded)."""
     import multiprocessing
     from autograder import assignment
     from autograder.grading import calibrate
+    from autograder.grading.reference import load_reference
     from autograder.grading.runner import load_rubric
-    log = pickle.loads(log_file.read_bytes())
+    logs = pickle.loads(log_file.read_bytes())
+    _REFERENCE[0] = load_reference("tictactoe", "tictactoe")
     scale = calibrate.measure_scale().scale
     budget = load_rubric(assignment.load("tictactoe").suite_dir, scale).timeouts.check
     folders = sorted(str(p) for p in batch.iterdir())
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        results = pool.starmap(floor_one, [(f, log, budget) for f in folders],
-                               chunksize=1)
+        results = pool.starmap(floor_one, [(f, logs.get(Path(f).name, logs["reference"]),
+                                            budget) for f in folders], chunksize=1)
     out.write_text(json.dumps({"pool_wall": time.perf_counter() - started, "scale": scale,
                                "students": {Path(f).name: r for f, r in
                                             zip(folders, results)}}))
@@ -646,9 +708,10 @@ def main() -> int:
         tmp = Path(tmp)
         (tmp / "batch").mkdir()
         names = build_batch(tmp / "batch", args.real, args.tiny, args.only)
-        log = record_calls()
-        (tmp / "calls.pickle").write_bytes(pickle.dumps(log))
-        calls = sum(len(blobs) * (2 if again else 1) for _, _, blobs, again in log)
+        logs = record_calls(tmp / "batch", jobs)
+        (tmp / "calls.pickle").write_bytes(pickle.dumps(logs))
+        calls = sum(len(blobs) * (2 if again else 1) for _, _, blobs, again, _ in
+                    logs["reference"])
         load_before = os.getloadavg()[0]
         runs = []
         for number in range(1 if args.tiny else args.repeat):

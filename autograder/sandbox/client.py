@@ -970,14 +970,14 @@ _ENCODED_LISTS: dict[tuple, tuple[tuple, str, bool]] = {}
 
 def _patches_text(patches: dict, registry: Registry) -> str:
     """A map's patches {"module.name": Callback} as the request's JSON, each numbered
-    in `registry`; a callback's answers given ahead (plans.Known) go as their text,
-    encoded once per process, not walked again per request."""
+    in `registry`; a callback's answers given ahead (plans.Known), once made, go as
+    their text, encoded once per process, not walked again per request."""
     parts = []
     for name, callback in patches.items():
         spec = CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
                             int(callback.pure))
         text = json.dumps(protocol.to_plain(spec))
-        if callback.known is not None:
+        if callback.known is not None and callback.known.ready:
             text = f'{text[:-2]},{callback.known.text}]}}'
         parts.append(f"{json.dumps(name)}:{text}")
     return "{" + ",".join(parts) + "}"

@@ -407,9 +407,10 @@ def test_a_pure_function_is_asked_once_per_question_and_request(sandbox):
 
 
 def test_answers_given_ahead_are_answered_in_the_child(sandbox):
-    """Callback(pure=True, known=Known(...)): a question among the answers given with
-    the request is answered in the child (decoded afresh each time), any other is
-    asked; the answers are made on first use only, and forgotten with the request."""
+    """Callback(pure=True, known=Known(...)): once made (Known.prepare_all, as a
+    warm-up makes them), a question among the answers given with the request is
+    answered in the child (decoded afresh each time), any other is asked; the
+    answers are made once, and forgotten in the child with the request."""
     asked, made = [], []
     grader = lambda x: asked.append(x) or [x, 2 * x]           # noqa: E731
 
@@ -418,6 +419,12 @@ def test_answers_given_ahead_are_answered_in_the_child(sandbox):
         return [((3,), [3, 6]), ((5,), object())]     # an answer that cannot travel: left out
     known = Known(answers)
     assert made == []
+    [outcome] = sandbox.map("m.ask_twice_and_spoil", [(3,)], 5,
+                            patches={"m.helper": Callback(grader, pure=True, known=known)})
+    assert asked == [3, 4] and made == [] and not known.ready     # not made: asked
+    asked.clear()
+    Known.prepare_all()
+    assert known.ready and made == [1]
     before = sandbox.callbacks
     [outcome] = sandbox.map("m.ask_twice_and_spoil", [(3,)], 5,
                             patches={"m.helper": Callback(grader, pure=True, known=known)})

@@ -99,7 +99,7 @@ _KNOWN = {}     # a plain dict, not functools.cache: a platform package need not
 
 def known(name):
     """The reference's `name` on every reachable position (`result`: on every move of
-    every unfinished one), made once per process on first use. The child's code
+    every unfinished one), made once per process by the warm-up. The child's code
     may read it: it is what the played function answers anyway, on positions
     anyone can list, and says nothing of which ones the checks ask about."""
     found = _KNOWN.get(name)
