@@ -398,9 +398,11 @@ class Blame:
         student's own helpers for None) and raises CheckFailed when they are wrong.
 
         With the student's own helpers first, which costs what plain calls cost:
-        right answers are right answers. A failure is judged again, in a fresh
-        child (a table the student's helpers filled answers nothing), with the
-        grader playing the helpers, when one of those helpers failed a check of
+        right answers are right answers. A failure is judged again, in a child
+        apart from the student's own (`Student.played_child`: what the student's
+        code keeps while the grader's helpers answer never reaches the own
+        child), new (a table the student's helpers filled answers nothing), with
+        the grader playing the helpers, when one of those helpers failed a check of
         its own (or where `again` allows it), and that verdict counts: a wrong
         winner costs winner's points and minimax keeps its own. Where every
         helper passed its checks, their answers were the grader's, so the
@@ -411,7 +413,8 @@ class Blame:
         judges every failure again, since its helpers' checks do not cover every
         input its searches give them, except after a timeout or a refused
         question: a second chance would forgive it). `fresh=False` keeps the
-        child (a suite whose checks share objects kept in it)."""
+        played child of the previous played check (a new one per check cost
+        connect4 a child start per judged-again failure)."""
         if not play:
             with self.judging(function, scope):
                 attempt(None)
@@ -424,9 +427,8 @@ class Blame:
             if failed.root_cause or not allowed:
                 with self.judging(function, scope):
                     raise
-        if fresh:
-            student.fresh(forget=(function,))
-        with self.judging(function, scope, play):
+        with student.played_child(fresh, forget=(function,)), \
+                self.judging(function, scope, play):
             attempt(play)
 
     def on_its_own(self, student, function: str, scope: str, attempt, **options) -> None:

@@ -8,6 +8,7 @@ waiting again. Suites never see the child, only `Outcome`s.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 from dataclasses import dataclass, field
@@ -76,8 +77,12 @@ class Student:
         self.ceiling_end = time.monotonic() + self.timeouts.submission
         self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
         self._printed: list[str] = []       # output of children ended by fresh()
-        self._played = False                # the grader played the student's functions
-                                            # in the running child (_leave_played)
+        # Two children at most: the student's own, and one where the grader plays some
+        # of the student's functions (_route, played_child); the one not running waits.
+        self._own: Sandbox | None = None    # set aside while the played child runs
+        self._apart: Sandbox | None = None  # set aside while the own child runs
+        self._on_apart = False              # the running child is the played one
+        self._in_played = False             # inside played_child
 
     def start_check(self) -> None:
         """A hidden test begins: its calls share one budget of CPU time and one
@@ -118,7 +123,6 @@ class Student:
                                 uid_slot=self.uid_slot)
         self._sandbox.wall_ceiling = self.ceiling_end
         self._counted = 0
-        self._played = False
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         outcome = self._sandbox.import_modules(self.timeouts.imports)
@@ -145,7 +149,6 @@ class Student:
         if self._sandbox is not None and self._sandbox.alive:
             self._printed.append(self._sandbox.output())
             self._sandbox.kill()
-        self._played = False
         for name in list(self.broken):
             if any(name == f or name.endswith("." + f) for f in forget):
                 del self.broken[name]
@@ -156,13 +159,82 @@ class Student:
         return any(name == function or name.endswith("." + function) for name in self.broken)
 
     def close(self) -> str:
-        """Stop the child; return what the student's code printed (capped per child)."""
+        """Stop the children; return what the student's code printed (capped per child)."""
         text = ""
-        if self._sandbox is not None:
-            if self._sandbox.alive:
-                text = self._sandbox.output()
-            self._sandbox.kill()
+        for sandbox in (self._apart, self._own, self._sandbox):
+            if sandbox is not None:
+                if sandbox.alive:
+                    text += sandbox.output()
+                sandbox.kill()
         return "".join(self._printed) + text
+
+    @contextlib.contextmanager
+    def played_child(self, fresh: bool = True, forget=()):
+        """A check judged with the grader playing the student's helpers runs in the
+        played child (`_route`), every request of it, played or not (objects made for
+        the check and used by its played calls). `fresh`: a new played child for this
+        check (a table the student's own helpers filled answers nothing; `forget`:
+        functions called again even if they timed out); else the one played checks
+        and requests used so far. The student's own child waits, untouched, for the
+        requests after it."""
+        if self._in_played:             # nested: already there
+            yield
+            return
+        self._route(True)
+        if fresh:
+            self._collect_notes()
+            old = self._switch_to(None)
+            if old is not None:
+                self._forget(old)
+            self._unbreak(forget)
+        self._in_played = True
+        try:
+            yield
+        finally:
+            self._in_played = False
+
+    def _route(self, plays: bool) -> None:
+        """Before a request: one in which the grader plays some of the student's
+        functions runs in the played child, any other in the student's own. Inside
+        a played run the student's code can ask the grader's functions anything and
+        keep the answers under its own names (a table of the reference's rules,
+        asked of a played winner); in the own child they would answer for the
+        student's own functions and be judged as theirs. Inside `played_child`
+        every request stays where it is."""
+        if self._in_played or plays == self._on_apart:
+            return
+        self._collect_notes()
+        if plays:
+            self._own, self._apart = self._switch_to(self._apart), None
+        else:
+            self._apart, self._own = self._switch_to(self._own), None
+        self._on_apart = plays
+
+    def _switch_to(self, sandbox: Sandbox | None) -> Sandbox | None:
+        """Make `sandbox` the running child; return the one left. The CPU time the
+        one left used in this check stays spent (Budget.spent_before, as for a child
+        that died); the one taken counts from now. A dead one is not taken."""
+        left = self._sandbox
+        if left is not None and self.budget is not None:
+            self.budget.spent_before += left.check_cpu()
+        if sandbox is not None and not sandbox.alive:
+            self._forget(sandbox)
+            sandbox = None
+        self._sandbox = sandbox
+        if sandbox is not None:
+            sandbox.new_check()
+            self._counted = sandbox.notes_total     # its notes were counted when left
+        return left
+
+    def _forget(self, sandbox: Sandbox) -> None:
+        if sandbox.alive:
+            self._printed.append(sandbox.output())
+        sandbox.kill()
+
+    def _unbreak(self, forget) -> None:
+        for name in list(self.broken):
+            if any(name == f or name.endswith("." + f) for f in forget):
+                del self.broken[name]
 
     def pause(self) -> None:
         """Freeze the child (it keeps its state; its clock does not run on CPU)."""
@@ -172,15 +244,6 @@ class Student:
     def resume(self) -> None:
         if self._sandbox is not None:
             self._sandbox.signal(signal.SIGCONT)
-
-    def _leave_played(self, plays: bool) -> None:
-        """Before a request. One that plays none of the student's functions never
-        runs in a child where the grader played some: the grader's answers, kept
-        there by the student's code under its own names (a table of the reference's
-        rules, asked of a played winner), would answer for the student's own
-        functions and be judged as theirs. A played request may follow one."""
-        if self._played and not plays:
-            self.fresh()
 
     @property
     def importable(self) -> Outcome | None:
@@ -222,7 +285,7 @@ class Student:
              keep=False, **kwargs) -> Outcome:
         """Call `module.function` (or `(handle, "method")`) in the child."""
         name = _name(function)
-        self._leave_played(False)
+        self._route(False)
         early = self._skip(name) or self._ready()
         if early is not None:
             return early
@@ -246,11 +309,10 @@ class Student:
         request is answered in the child, without a round trip)."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
-        self._leave_played(bool(play))
+        self._route(bool(play))
         early = self._skip(name) or self._ready()
         if early is not None:
             return [early] * len(arg_lists)
-        self._played = self._played or bool(play)
         if isinstance(function, str):
             patches = {target: f if isinstance(f, Callback) else Callback(f)
                        for target, f in (play or {}).items()}
@@ -272,10 +334,8 @@ class Student:
         rest run in order, each with its own deadline (the plan's own `timeout`,
         else `timeout`, else the rubric's per-call limit)."""
         outcomes: list[Outcome | None] = [None] * len(plans)
-        plays = any(plan.plays for plan in plans)
-        self._leave_played(plays)
+        self._route(any(plan.plays for plan in plans))
         ready = self._ready()
-        self._played = self._played or (plays and ready is None)
         todo = []
         for index, plan in enumerate(plans):
             early = self._skip(plan.name) or ready

@@ -35,6 +35,13 @@ def remember(x):
 def recall(x):
     return _kept.get(x)
 
+def spin(seconds):
+    import time
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return seconds
+
 def board(cells):
     if cells is None:
         raise TypeError("no cells")
@@ -157,22 +164,58 @@ def test_a_played_plan_patches_only_the_functions_it_is_given(student):
     assert outcome.value == 20
 
 
-def test_an_unplayed_request_never_runs_in_a_child_where_the_grader_played(student):
-    """What the student's code kept where the grader played its helper (the grader's
-    answers, under the student's names) is gone for the next request that plays
-    nothing: it runs in a new child. Played requests may follow each other."""
-    student.map("m.double", [(1,)])
+@pytest.fixture
+def new_student(tmp_path):
+    (tmp_path / "m.py").write_text(MODULE)
+    student = Student(tmp_path, ["m"], list(layers.available()), Timeouts(call=10, check=60))
+    student.start_check()
+    yield student
+    student.close()
+
+
+def test_played_requests_run_apart_from_the_students_own_child(new_student):
+    """A request in which the grader plays a helper of the student's runs in the
+    played child; one that plays nothing in the student's own, which never hosts a
+    played one: what the student's code kept while the grader answered (under its
+    own names) is not there. Each child keeps what was kept in it."""
+    student = new_student
+    student.map("m.remember", [(7,)])            # the own child keeps helper(7) = 8
     starts = student.starts
     first = student.map("m.remember", [(1,)], play={"m.helper": lambda x: 1000})
     second = student.map("m.remember", [(2,)], play={"m.helper": lambda x: 2000})
-    assert [first[0].value, second[0].value] == [1, 2] and student.starts == starts
+    assert [first[0].value, second[0].value] == [1, 2] and student.starts == starts + 1
     assert student.map("m.recall", [(1,)])[0].value is None
-    assert student.starts == starts + 1
+    assert student.call("m.recall", 7).value == 8 and student.starts == starts + 1
     plan = played_plan("remember", {"m.helper": lambda x: 3000})
     [kept] = student.run([plan.returns(plan.call("m.remember", 3))])
-    assert kept.value == 1 and student.call("m.recall", 3).value is None
+    assert kept.value == 3 and student.call("m.recall", 3).value is None
+    assert student.starts == starts + 1
+
+    with student.played_child():                 # a new played child: nothing kept
+        assert student.call("m.recall", 1).value is None
+        played = student.map("m.remember", [(9,)], play={"m.helper": lambda x: 900})
+        assert played[0].value == 1 and student.call("m.recall", 9).value == 900
     assert student.starts == starts + 2
-    assert student.call("m.recall", 3).value is None and student.starts == starts + 2
+    assert student.call("m.recall", 7).value == 8 and student.call("m.recall", 9).value is None
+    with student.played_child(fresh=False):      # the same played child, again
+        assert student.call("m.recall", 9).value == 900
+    assert student.starts == starts + 2 and student.call("m.recall", 7).value == 8
+
+
+def test_a_checks_budget_counts_both_children(tmp_path):
+    """The CPU time the own child used in a check before a played attempt counts
+    toward the same budget as the played child's (as for a child that died)."""
+    (tmp_path / "m.py").write_text(MODULE)
+    student = Student(tmp_path, ["m"], list(layers.available()), Timeouts(call=5, check=1.0))
+    try:
+        student.start_check()
+        assert student.map("m.spin", [(0.6,)])[0].value == 0.6
+        with student.played_child():
+            [over] = student.map("m.spin", [(0.6,)], play={"m.helper": abs})
+        assert over.failure == Failure.BUDGET
+        assert student.map("m.spin", [(0.1,)])[0].failure == Failure.BUDGET
+    finally:
+        student.close()
 
 
 def count_steps(plan, cells):

@@ -19,8 +19,8 @@ played_oracle         winner is wrong, so minimax is judged again with the grade
 answer_tables         the same, reading the reference's answers the grader gives the
                       child ahead of a played run (plans.Known) instead of asking.
                       Both gained the "whole program" check's points before the
-                      grader moved every unplayed request to a fresh child
-                      (Student._leave_played).
+                      grader kept played requests apart from the student's own
+                      child (Student._route, played_child).
 
 Tic-tac-toe hands the student's code no object of the grader's other than the
 played helpers (no proxies), so the answer-key and rng attacks of the other
