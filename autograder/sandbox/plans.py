@@ -118,10 +118,13 @@ class Known:
         """JSON of {the arguments' text, as the child encodes them: the grader's
         reply line}: the child keys a question by the text it would send."""
         if self._text is None:
+            # The argument tuples of a check's cases were encoded when it sent them
+            # (the warm-up's); the client's cache gives their text again.
+            from .client import _encoded        # client imports this module
             table = {}
             for args, value in self.answers:
                 try:
-                    asked = protocol.dumps(protocol.to_plain(list(args)))[:-1]
+                    asked = _encoded(args)[0]
                     table[asked] = protocol.dumps({"r": protocol.to_plain(value)})
                 except protocol.Unencodable:
                     continue

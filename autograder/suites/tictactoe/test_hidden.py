@@ -98,24 +98,27 @@ _KNOWN = {}     # a plain dict, not functools.cache: a platform package need not
 
 
 def known(name):
-    """The reference's `name` on every reachable position (`result`: on every move of
-    every unfinished one), made once per process by the warm-up. The child's code
-    may read it: it is what the played function answers anyway, on positions
-    anyone can list, and says nothing of which ones the checks ask about."""
+    """The reference's `name` on every reachable position its own check asks about
+    (terminal and winner: all of them; player and actions: every unfinished one;
+    utility: every finished one) and result on every move of every unfinished one,
+    made once per process by the warm-up: the checks' cases, their expected values
+    and argument tuples (encoded once already). The child's code may read them:
+    they are what the played function answers anyway, on positions anyone can list,
+    and say nothing of which ones the minimax checks ask about."""
     found = _KNOWN.get(name)
     if found is None:
-        found = _KNOWN[name] = Known(lambda: _answers(name))
+        found = _KNOWN[name] = Known(lambda: _rule_answers(name))
     return found
 
 
-def _answers(name):
-    function, answers = getattr(ref, name), []
-    for board in positions():
-        if name != "result":
-            answers.append(((board,), function(board)))
-        elif not ref.terminal(board):
-            answers += [((board, a), ref.result(board, a)) for a in ref.actions(board)]
-    return answers
+def _rule_answers(name):
+    if name == "result":
+        return [((board, action), ref.result(board, action))
+                for board in open_positions() for action in sorted(ref.actions(board))]
+    boards = {"player": open_positions, "actions": open_positions, "terminal": positions,
+              "utility": finished_positions, "winner": positions}[name]
+    # The cases as the check makes them (run): the same cached objects.
+    return [(case.args, case.expected) for case in cases(name, boards, getattr(ref, name), ())]
 
 
 @functools.cache
