@@ -76,7 +76,7 @@ class Student:
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
         self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
-        self._printed: list[str] = []       # output of children ended by fresh()
+        self._printed: list[str] = []       # output of children ended before close()
         # Two children at most: the student's own, and one where the grader plays some
         # of the student's functions (_route, played_child); the one not running waits.
         self._own: Sandbox | None = None    # set aside while the played child runs
@@ -141,17 +141,6 @@ class Student:
         if not any(e.text == detail for e in self.events):
             self.event("timeout", detail)
         return Outcome(failure=Failure.CEILING, detail=detail)
-
-    def fresh(self, forget=()) -> None:
-        """Make the next call in a new child: nothing the student's code kept (a
-        memo table filled by their own wrong helpers) carries over. The functions
-        named in `forget` ("minimax") are called again even if they timed out."""
-        if self._sandbox is not None and self._sandbox.alive:
-            self._printed.append(self._sandbox.output())
-            self._sandbox.kill()
-        for name in list(self.broken):
-            if any(name == f or name.endswith("." + f) for f in forget):
-                del self.broken[name]
 
     def stopped(self, function: str) -> bool:
         """Whether calls of `function` ("minimax" or "module.minimax") are skipped
