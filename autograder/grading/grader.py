@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .. import KitError
 from ..sandbox import layers as sandbox_layers
+from ..sandbox.client import encoded_args
 from ..sandbox.plans import Known
 from . import calibrate
 from .intake import Prepared
@@ -75,7 +76,9 @@ class Grader:
         forked afterwards start warm."""
         with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
             graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
-        Known.prepare_all()     # answers a suite gives ahead, encoded once for every worker
+        # Answers a suite gives ahead, encoded once for every worker; the argument
+        # tuples of its cases were encoded by the requests above.
+        Known.prepare_all(encoded_args)
         if graded.score != graded.max_score:
             failing = [t for t in graded.tests if not t.passed]
             first = failing[0].output.splitlines()[0] if failing and failing[0].output \

@@ -962,6 +962,11 @@ def _encoded(args: tuple) -> tuple[str, bool]:
     return text, plain
 
 
+def encoded_args(args: tuple) -> str:
+    """An argument tuple's JSON text as a request carries it (cached, as above)."""
+    return _encoded(args)[0]
+
+
 # ... and whole argument lists (a check sends the same list of cases to every
 # submission): keyed by the ids of its tuples, checked by comparing the tuples
 # themselves (the same objects: equal at once), kept alive with the text.

@@ -71,6 +71,10 @@ class Callback:
         self.known = known
 
 
+def _arguments_text(args) -> str:
+    return protocol.dumps(protocol.to_plain(list(args)))[:-1]
+
+
 class Known:
     """Answers of a pure `Callback` given to the child with the request, ahead of
     the calls: (arguments tuple, the function's answer) pairs, or a function that
@@ -109,22 +113,26 @@ class Known:
         return list(self._answers)
 
     @classmethod
-    def prepare_all(cls) -> None:
+    def prepare_all(cls, encode_args=None) -> None:
+        """Make the text of every Known made so far; `encode_args(args)` gives an
+        argument tuple's text (client.encoded_args: from the texts its requests
+        already made)."""
         for known in list(cls._made):
-            known.text  # noqa: B018 (made and kept)
+            known.make(encode_args)
 
     @property
     def text(self) -> str:
         """JSON of {the arguments' text, as the child encodes them: the grader's
         reply line}: the child keys a question by the text it would send."""
+        return self.make()
+
+    def make(self, encode_args=None) -> str:
         if self._text is None:
-            # The argument tuples of a check's cases were encoded when it sent them
-            # (the warm-up's); the client's cache gives their text again.
-            from .client import _encoded        # client imports this module
+            encode_args = encode_args or _arguments_text
             table = {}
             for args, value in self.answers:
                 try:
-                    asked = _encoded(args)[0]
+                    asked = encode_args(args)
                     table[asked] = protocol.dumps({"r": protocol.to_plain(value)})
                 except protocol.Unencodable:
                     continue
