@@ -165,10 +165,27 @@ class Case:
 
 class Later:
     """Feedback text made only for the case a failure shows (a drawing or a trace
-    that costs more than judging every case does)."""
+    that costs more than judging every case does).
 
-    def __init__(self, make: Callable[[], object]):
-        self.make = make
+    Made of a module-level function and its arguments, never a lambda: cases are
+    cached, and a platform package ships the cache pickled (grading/warm.py), so
+    what a case holds must pickle (test_expected.py checks every suite's)."""
+
+    def __init__(self, function: Callable[..., object], *args):
+        self.function, self.args = function, args
+
+    def make(self):
+        return self.function(*self.args)
+
+    @classmethod
+    def words(cls, msgid: str, **fields) -> Later:
+        """The grader's words for `msgid` (marked with N_ for the catalogs), in the
+        course's language when made, with `fields` filled in."""
+        return cls(_worded, msgid, fields)
+
+
+def _worded(msgid: str, fields: dict) -> str:
+    return _(msgid).format(**fields)
 
 
 def now(value):

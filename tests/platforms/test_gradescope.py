@@ -73,6 +73,12 @@ def test_zip_has_what_gradescope_needs_at_its_root(exported):
     assert not any("nbgrader" in n or "copydetect" in n for n in names)
     assert config["assignment"] == "tictactoe" and config["reveal_expected"] is False
     assert "rlimits" in config["required_layers"]
+    # Every cached value of every exported suite travels: none is computed again per
+    # submission (a lambda inside a case would be).
+    for zipped in package.parent.glob("*-gradescope.zip"):
+        with zipfile.ZipFile(zipped) as archive:
+            shipped = json.loads(archive.read("spielbaum/spielbaum.json"))["expected"]
+        assert shipped["entries"] > 0 and shipped["left_out"] == {}, (zipped.name, shipped)
 
 
 @pytest.mark.hostile

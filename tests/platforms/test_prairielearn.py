@@ -68,6 +68,11 @@ def test_question_snippet_points_at_the_grader_files(exported):
         assert options["serverFilesCourse"] == [f"{folder}/"]
         assert options["entrypoint"] == f"/grade/serverFilesCourse/{folder}/run.sh"
         assert (package / "serverFilesCourse" / folder / "run.sh").is_file()
+        # Every cached value of the suite travels: none is computed again per submission.
+        config = json.loads((package / "serverFilesCourse" / folder / "spielbaum.json")
+                            .read_text())
+        assert config["expected"]["entries"] > 0, assignment
+        assert config["expected"]["left_out"] == {}, (assignment, config["expected"])
         html = (question / "question.html").read_text()
         upload = re.search(r'<pl-file-upload file-names="([^"]+)"', html)
         assert upload and upload.group(1) == f"{assignment}.py"

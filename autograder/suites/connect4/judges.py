@@ -160,7 +160,11 @@ def game_note(search: Search) -> str:
 
 def drawn_search(search: Search) -> Later:
     """A search's position drawn with its game's note, in the language of the moment."""
-    return Later(lambda: f"{draw(search.state)}\n{game_note(search)}")
+    return Later(_search_drawn, search)
+
+
+def _search_drawn(search: Search) -> str:
+    return f"{draw(search.state)}\n{game_note(search)}"
 
 
 def _wanted(search: Search, want: games.Expected) -> str:

@@ -256,9 +256,9 @@ def _probe_cases():
             for s in random_states()[5::12] if not ref.terminal_test(list(s))]
 
 
-PROBED = Later(lambda: _("nextstates({state}), then more questions about the same "
-                         "state").format(state="state"))
-UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
+PROBED = Later.words(N_("nextstates({state}), then more questions about the same state"),
+                     state="state")
+UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def test_lines(student, blame):

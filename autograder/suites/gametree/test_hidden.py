@@ -393,13 +393,13 @@ def _probes(state, rest):
 
 @functools.cache
 def _probe_cases():
-    return [Case(Later(lambda s=s: _("nextstates({state}), then more questions about the same "
-                                     "state").format(state=list(s))),
+    return [Case(Later.words(N_("nextstates({state}), then more questions about the same "
+                                "state"), state=list(s)),
                  (list(s),), drawn(s, B3X3), UNTOUCHED)
             for s in reachable(B3X3)[3::40]]
 
 
-UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
+UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def test_evaluation(student, blame):
@@ -804,9 +804,12 @@ def own_program_cases():
     states += [(B4X3, s) for s in sample(B4X3, 8, 132, 6, 9)]
     states += [((3, 4, 3), s) for s in sample((3, 4, 3), 8, 133, 6, 9)]
     return tuple(Case(f"computer_move({list(s)}, Game{board})", (s, board),
-                      drawn(s, board), Later(lambda s=s, board=board: _(
-                          "a successor of value {value}").format(value=solved(s, board))))
+                      drawn(s, board), Later(successor_of_value, s, board))
                  for board, s in states)
+
+
+def successor_of_value(state, board) -> str:
+    return _("a successor of value {value}").format(value=solved(state, board))
 
 
 def own_move_reason(case, outcome):

@@ -160,8 +160,8 @@ def position_cases(function, group=None):
     over = set(pool()["over"])
     pairs = (pool()[group] if group else everything() if function == "heuristic" else
              _smallest_first(sp for sp in everything() if function == "finished" or sp in over))
-    expect = (lambda s, p: Later(lambda count=len(successors(s, p)): _(
-        "{count} successors").format(count=count))) if group else getattr(ref, function)
+    expect = (lambda s, p: Later.words(N_("{count} successors"), count=len(successors(s, p)))
+              ) if group else getattr(ref, function)
     return [Case(f"{function}(state, player)", (s, p), drawn(s, p), expect(s, p))
             for s, p in pairs]
 
@@ -374,7 +374,16 @@ def game_words(call):
 
 def on_game(call) -> Later:
     """`game_words` for a case made once (functools.cache): worded only if shown."""
-    return Later(functools.partial(game_words, call))
+    return Later(game_words, call)
+
+
+def same_call_again(call) -> str:
+    return _("{call}, then the same call again").format(call=game_words(call))
+
+
+def in_turn(pairs: str) -> str:
+    return game_words(_("value_minimax(state, p, d) for (p, d) = {pairs} in turn, caches "
+                        "kept,").format(pairs=pairs))
 
 
 @functools.cache
@@ -386,8 +395,8 @@ def minimax_cases():
             chosen.append(Case(on_game(f"value_minimax(state, {NAMES[player]}, {depth})"),
                                (game, [(state, player, depth)]), drawn(state, player)))
     for i, (state, player) in enumerate(random.Random(4).sample(pool()["over"], 6)):
-        chosen.append(Case(Later(lambda call=f"value_minimax(state, {NAMES[player]}, 2)": _(
-                               "{call} on a finished position").format(call=call)),
+        chosen.append(Case(Later.words(N_("{call} on a finished position"),
+                                       call=f"value_minimax(state, {NAMES[player]}, 2)"),
                            (Game(300 + i, [(state, player)]), [(state, player, 2)]),
                            drawn(state, player)))
     for case in chosen:
@@ -423,8 +432,7 @@ def cache_cases():
         game = Game(400 + i, [(state, player)], None, 0.05)
         search = minimax_search(game, [(state, player, 3)])
         call = f"value_minimax(state, {NAMES[player]}, 3)"
-        chosen.append(Case(Later(lambda call=call: _("{call}, then the same call again").format(
-                               call=game_words(call))), (game, state, player),
+        chosen.append(Case(Later(same_call_again, call), (game, state, player),
                            drawn(state, player), {"value": search.expected()[0],
                                                   "heuristic": search.watch.count("heuristic")}))
     return chosen
@@ -491,9 +499,7 @@ def key_cases():
                    if not ref.finished(q[0], q[1])]
         game = Game(500 + i, [(state, player), (state, opp)], (2, 5), FINISH)
         pairs = ", ".join(f"({NAMES[p]}, {d})" for _state, p, d in queries)
-        chosen.append(Case(Later(lambda pairs=pairs: game_words(_(
-                               "value_minimax(state, p, d) for (p, d) = {pairs} in turn, caches "
-                               "kept,").format(pairs=pairs))),
+        chosen.append(Case(Later(in_turn, pairs),
                            (game, queries), drawn(state, player),
                            minimax_search(game, queries).expected()))
     return chosen
@@ -529,9 +535,9 @@ def best_minimax_cases():
         for i, (state, player) in enumerate(search_positions(count, 20 + depth, 30)):
             setup = best_minimax_setup(state, player, depth, 600 + 10 * depth + i, (3, 9),
                                        1 + i % 3)
-            call = Later(lambda call=f"best_move_minimax(state, {NAMES[player]}, {depth}, rng)":
-                         _("{call} with next_states, value_minimax and rng played by the "
-                           "grader").format(call=call))
+            call = Later.words(N_("{call} with next_states, value_minimax and rng played by "
+                                  "the grader"),
+                               call=f"best_move_minimax(state, {NAMES[player]}, {depth}, rng)")
             chosen += [Case(call, (setup, state, player, depth, seed), drawn(state, player))
                        for seed in (1, 2, None)]
     return chosen
@@ -696,6 +702,11 @@ CUTS = [
 ]
 
 
+def cut_scenario(call: str, words: str) -> str:
+    return _("{call}, value_ab played by the grader: {scenario}").format(call=call,
+                                                                         scenario=_(words))
+
+
 @functools.cache
 def cut_cases():
     chosen = []
@@ -704,9 +715,7 @@ def cut_cases():
     for cut, (state, player) in zip(CUTS, positions * 2):
         search = cut_search(state, player, 2, cut)
         call = f"alpha_beta(state, {NAMES[player]}, {cut.window[0]}, {cut.window[1]}, 2)"
-        chosen.append(Case(Later(lambda call=call, words=cut.words: _(
-                               "{call}, value_ab played by the grader: {scenario}").format(
-                               call=call, scenario=_(words))),
+        chosen.append(Case(Later(cut_scenario, call, cut.words),
                            (state, player, 2, cut), drawn(state, player),
                            {"result": search.expected(), "calls": search.record.calls}))
     return chosen
@@ -835,10 +844,9 @@ def order_cases():
         search = order_search(state, player, depth, 1000 + i)
         search.expected()
         call = f"alpha_beta(state, {NAMES[player]}, -1, 1, {depth})"
-        chosen.append(Case(Later(lambda call=call: _(
-                               "{call} with AB_CACHE holding the previous iteration's values; "
-                               "next_states, get_order_value and value_ab played by the "
-                               "grader").format(call=call)),
+        chosen.append(Case(Later.words(N_("{call} with AB_CACHE holding the previous "
+                                          "iteration's values; next_states, get_order_value "
+                                          "and value_ab played by the grader"), call=call),
                            (state, player, depth, 1000 + i), drawn(state, player),
                            [c[0] for c in search.record.calls]))
     return chosen
@@ -872,9 +880,8 @@ def deepening_cases():
             search = deepening_search(state, player, depth, 1100 + 10 * depth + i)
             search.expected()
             call = f"best_move_ab(state, {NAMES[player]}, {depth})"
-            chosen.append(Case(Later(lambda call=call: _(
-                                   "{call} with next_states and value_ab played by the "
-                                   "grader").format(call=call)),
+            chosen.append(Case(Later.words(N_("{call} with next_states and value_ab played "
+                                              "by the grader"), call=call),
                                (state, player, depth, 1100 + 10 * depth + i),
                                drawn(state, player), {"calls": search.record.calls,
                                                       "children": game.successors(state, player),

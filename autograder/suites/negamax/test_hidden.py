@@ -426,8 +426,8 @@ def bad_cell_cases():
             plan = Plan(f"TicTacToe.{method}")
             board = plan.call("negamax.TicTacToe", rows_of(cells))
             plan.returns(plan.call(board.attr(method), move))
-            found.append(Case(Later(lambda state=state, call=f"{method}({move})": _(state).format(
-                call=call)), (plan, method), drawn(cells), "ValueError"))
+            found.append(Case(Later.words(state, call=f"{method}({move})"), (plan, method),
+                              drawn(cells), "ValueError"))
     return tuple(found)
 
 

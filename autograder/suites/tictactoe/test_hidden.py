@@ -43,7 +43,7 @@ import pytest
 
 from autograder.grading.checks import (Case, CheckFailed, Known, Later, answer_of, check_all,
                                        describe, exact, pure, require, returned, short)
-from autograder.i18n import grader_text as _
+from autograder.i18n import N_, grader_text as _
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import changed_input, check_probes, kept, slow
 
@@ -301,13 +301,13 @@ def _probe_cases():
     rng = random.Random(20261201)
     pairs = [(b, a) for b, a in _one_action_each() if len(ref.actions(b)) >= 2]
     chosen = sorted(rng.sample(pairs, 80), key=lambda p: marks(p[0]))
-    return [Case(Later(lambda action=action: _(
-                     "result(board, {action}), then more questions about the same board").format(
-                     action=action)), (board, action), draw(board), UNTOUCHED)
+    return [Case(Later.words(N_("result(board, {action}), then more questions about the "
+                                "same board"), action=action),
+                 (board, action), draw(board), UNTOUCHED)
             for board, action in chosen]
 
 
-UNTOUCHED = Later(lambda: _("the same answers as on an untouched copy"))
+UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def _expect_exception(student, summary, chosen, play):
@@ -426,8 +426,12 @@ class Optimal(Later):
     expected answer's words, made only when a failure shows them."""
 
     def __init__(self, moves: list):
-        super().__init__(lambda: _(" or ").join(map(str, moves)))
+        super().__init__(either, moves)
         self.moves = frozenset(moves)
+
+
+def either(moves: list) -> str:
+    return _(" or ").join(map(str, moves))
 
 
 @functools.cache
