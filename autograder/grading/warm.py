@@ -17,7 +17,10 @@ export) and loaded into that fresh process, with no code of any suite's own:
   work, only without the shipped values.
 - `snapshot()` after the warm-up pickles each Memo's entries (a function whose
   entries cannot be pickled, e.g. lambdas among its keys, keeps only those that
-  can; the rest are computed where it runs, as before) with a manifest: the
+  can; the rest are computed where it runs, as before, and counted in the
+  manifest's `left_out`: the kit's own suites leave nothing out, which the
+  platform tests check, so a case's feedback text is a `Later` of a module-level
+  function, never of a lambda) with a manifest: the
   digest of the hidden suite and reference (grading/cluster.py's), the hash of
   each module whose caches are in it, and the hash of the data itself.
 - The engine's own caches keyed by an object's identity (IDENTITY_CACHES: the
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -107,17 +111,24 @@ def _assignment_suites(piece) -> set[Path]:
 def suite_modules(piece) -> dict[str, object]:
     """The imported modules of `piece`'s hidden suite: its own folder's and the shared
     ones beside it (not another assignment's)."""
-    suite, area = piece.suite_dir.resolve(), piece.suite_dir.parent.resolve()
-    others = {p.resolve() for p in _assignment_suites(piece)} - {suite}
-    found = {}
+    area = f"{piece.suite_dir.parent.resolve()}{os.sep}"
+    others = tuple(f"{p.resolve()}{os.sep}" for p in _assignment_suites(piece)
+                   if p.resolve() != piece.suite_dir.resolve())
+    folders: dict[str, str] = {}      # each folder resolved once (a fresh process has
+    found = {}                        # hundreds of modules in a few dozen folders)
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
         if not file:
             continue
-        path = Path(file).resolve()
-        if area not in path.parents or any(other in path.parents for other in others):
-            continue
-        found[name] = module
+        if os.path.islink(file):
+            real = os.path.realpath(file)
+        else:
+            folder = os.path.dirname(file)
+            if folder not in folders:
+                folders[folder] = os.path.realpath(folder)
+            real = os.path.join(folders[folder], os.path.basename(file))
+        if real.startswith(area) and not real.startswith(others):
+            found[name] = module
     return found
 
 
@@ -158,6 +169,7 @@ class WarmCaches:
     def snapshot(self) -> tuple[bytes, dict]:
         """(the pickled entries, the manifest) after a warm-up."""
         kept: dict[tuple[str, str], dict] = {}
+        left_out: dict[str, int] = {}
         for place, memo in sorted(self.memos.items()):
             if not memo.entries:
                 continue
@@ -167,6 +179,7 @@ class WarmCaches:
             except Exception:  # noqa: BLE001 (keep what pickles, entry by entry)
                 entries = {key: value for key, value in memo.entries.items()
                            if _pickles(key, value)}
+                left_out[":".join(place)] = len(memo.entries) - len(entries)
                 if entries:
                     kept[place] = entries
         data = pickle.dumps({"memos": kept, "held": _held(kept)},
@@ -176,7 +189,9 @@ class WarmCaches:
                     "modules": {m: _module_hash(self.piece, m) for m in modules},
                     "data": hashlib.sha256(data).hexdigest(),
                     "functions": len(kept),
-                    "entries": sum(len(e) for e in kept.values())}
+                    "entries": sum(len(e) for e in kept.values()),
+                    # entries each fresh process computes again (a lambda in a case...)
+                    "left_out": left_out}
         return data, manifest
 
 
