@@ -88,10 +88,12 @@ class Known:
     suite), never answers chosen by what the hidden checks ask. An answer that
     cannot be encoded is left out (asked the long way). Made once per process, by
     `prepare_all` (Grader.warm_up, before a batch's workers fork, so that they share
-    it), and sent only once made: a process that grades without a warm-up (a
-    platform's, one submission each) asks the long way, which for one submission
-    costs less than making the answers (tic-tac-toe's: 0.33 s of CPU, against
-    0.1 to 0.3 s of the grader's for the calls back)."""
+    it), and sent only once made: a process that grades without a warm-up asks the
+    long way, which for one submission costs less than making the answers
+    (tic-tac-toe's: 0.33 s of CPU, against 0.1 to 0.3 s of the grader's for the calls
+    back). A made Known pickles as its text alone: kept in a suite's cached function,
+    it travels in a platform package's expected values (grading/warm.py), and the
+    platform's fresh process sends it as a warm worker does."""
 
     MAX_BYTES = 16 << 20        # the text the child decodes per request, at most
     _made: "weakref.WeakSet[Known]" = weakref.WeakSet()
@@ -100,6 +102,11 @@ class Known:
         self._answers = answers
         self._text: str | None = None
         Known._made.add(self)
+
+    def __reduce__(self):
+        if self._text is not None:
+            return _made_known, (self._text,)
+        return Known, (self._answers,)
 
     @property
     def ready(self) -> bool:
@@ -141,7 +148,15 @@ class Known:
                 raise ValueError(f"answers given ahead take {len(text):,} bytes; at most "
                                  f"{self.MAX_BYTES:,} go to a child per request")
             self._text = text
+            self._answers = ()      # the text is all it needs now (and all that travels)
         return self._text
+
+
+def _made_known(text: str) -> Known:
+    """A Known whose text was made elsewhere (unpickled)."""
+    known = Known(())
+    known._text = text
+    return known
 
 
 @dataclass(frozen=True)

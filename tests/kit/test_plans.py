@@ -1,6 +1,8 @@
 """Call plans: the child runs scripts of calls; proxies and callbacks answer from the grader."""
 
+import functools
 import math
+import pickle
 
 import pytest
 
@@ -445,3 +447,17 @@ def test_answers_given_ahead_are_for_pure_callbacks_and_bounded(monkeypatch):
     monkeypatch.setattr(Known, "MAX_BYTES", 100)
     with pytest.raises(ValueError):
         Known([((n,), n) for n in range(100)]).text
+
+
+def test_made_answers_pickle_as_their_text_and_arrive_ready():
+    """A made Known travels as its text alone (a platform package's expected values):
+    unpickled, it is ready to send without its answers or their maker; one not yet
+    made travels with what makes it."""
+    made = Known(functools.partial(list, [((3,), [3, 6]), ((5,), 10)]))
+    waiting = Known([((1,), 1)])
+    made.make()
+    copied = pickle.loads(pickle.dumps(made))
+    assert copied.ready and copied.text == made.text and copied.answers == []
+    assert b"functools" not in pickle.dumps(made)     # not its maker: only the text
+    again = pickle.loads(pickle.dumps(waiting))
+    assert not again.ready and again.answers == [((1,), 1)]

@@ -93,10 +93,7 @@ def played(blame, function):
     return pure(play, {target: known(target.rpartition(".")[2]) for target in play})
 
 
-_KNOWN = {}     # a plain dict, not functools.cache: a platform package need not ship
-                # these 5 MB (grading/warm.py ships the cached values)
-
-
+@functools.cache
 def known(name):
     """The reference's `name` on every reachable position its own check asks about
     (terminal and winner: all of them; player and actions: every unfinished one;
@@ -104,11 +101,9 @@ def known(name):
     made once per process by the warm-up: the checks' cases, their expected values
     and argument tuples (encoded once already). The child's code may read them:
     they are what the played function answers anyway, on positions anyone can list,
-    and say nothing of which ones the minimax checks ask about."""
-    found = _KNOWN.get(name)
-    if found is None:
-        found = _KNOWN[name] = Known(lambda: _rule_answers(name))
-    return found
+    and say nothing of which ones the minimax checks ask about. Cached, so a
+    platform package ships them made (5 MB of text, read in milliseconds)."""
+    return Known(functools.partial(_rule_answers, name))
 
 
 def _rule_answers(name):
@@ -156,8 +151,20 @@ def finished_positions():
 def cases(function, boards_of, expected=None, extra=()):
     """The cases of one check, built once per worker and reused for every submission."""
     boards = boards_of()
-    return [Case(f"{function}(board{''.join(', ' + repr(x) for x in extra)})", (b, *extra),
-                 draw(b), expected(b) if expected else None) for b in boards]
+    call = f"{function}(board{''.join(', ' + repr(x) for x in extra)})"
+    return [Case(call, (b, *extra), drawing(b), expected(b) if expected else None)
+            for b in boards]
+
+
+_DRAWINGS = {}      # one string per position for every check's cases: a platform package
+                    # ships the cases, and a string shared is shipped once
+
+
+def drawing(board):
+    found = _DRAWINGS.get(key(board))
+    if found is None:
+        found = _DRAWINGS[key(board)] = draw(board)
+    return found
 
 
 def run(student, function, boards_of, expected, extra=(), play=None):
