@@ -35,7 +35,7 @@ from ..grading import warm
 from ..grading.pool import one_cpu
 from ..grading.runner import Graded
 from ..outputs import jsondata
-from ..outputs.terminal import plain
+from ..outputs.text import visible
 from ..sandbox import layers as sandbox_layers
 from . import CONFIG, EXPECTED, results
 from .upload import Upload
@@ -129,7 +129,7 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def _say(message: str) -> None:
-    print(plain(message, lines=True), flush=True)   # the log may quote the student
+    print(visible(message, lines=True), flush=True)   # the log may quote the student
 
 
 def run_platform(platform: str, package: Package, root: Path) -> int:
