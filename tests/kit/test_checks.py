@@ -2,6 +2,9 @@
 judging cases and plans, what the feedback shows, blame's default players, chunked
 plans split back per item. A real sandboxed child where calls are made."""
 
+import pickle
+from dataclasses import dataclass
+
 import pytest
 
 from autograder import assignment
@@ -282,3 +285,23 @@ def test_later_text_is_made_for_the_shown_case_only_and_raised_runs_are_judged()
     assert (failed.call, failed.position, failed.expected) == ("search(1)", "tree 1", "value 1")
     assert (failed.got, failed.problem, failed.answer) == ("ran on 1", "visited too much", None)
     assert sorted(made) == ["search(1)", "tree 1", "value 1"]     # nothing made for the others
+
+
+@dataclass
+class _CaseWithMore(Case):
+    more: int = 0
+
+
+def test_cases_and_their_later_words_pickle_whole(monkeypatch):
+    """What a platform package ships: a case comes back equal, its Later words are
+    made in the language of the moment they are shown; a subclass keeps its fields."""
+    case = Case("f(x)", ([1, 2],), Later.words("{count} successors", count=3), [Later(str, 5)])
+    again = pickle.loads(pickle.dumps(case))
+    assert (again.call, again.args) == (case.call, case.args)
+    assert again.position.make() == "3 successors" and again.expected[0].make() == "5"
+    monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "de")
+    assert again.position.make() == "Folgestellungen: 3"
+    more = pickle.loads(pickle.dumps(_CaseWithMore("g()", (), None, 1, more=7)))
+    assert more == _CaseWithMore("g()", (), None, 1, more=7)
+    with pytest.raises(Exception):
+        pickle.dumps(Later(lambda: "words"))      # why Later takes a module-level function
