@@ -80,3 +80,19 @@ def test_a_snapshot_is_checked_before_it_is_unpickled(tmp_path):
     with pytest.raises(KitError, match="not the ones it was exported with"):
         warm.load(piece, path, manifest)
     assert not (tmp_path / "owned").exists()
+
+
+def _square(number):
+    return number * number
+
+
+def test_what_does_not_pickle_is_counted_and_the_rest_travels():
+    """A cached function holding a lambda among its values ships the entries that
+    pickle and counts the rest in the manifest (`autograder export` names them)."""
+    piece = slices.load("tictactoe")
+    caches = warm.WarmCaches(piece)
+    place = ("autograder.suites.tictactoe.test_hidden", "made_here")
+    caches.memos[place] = warm.Memo(_square, {2: 4, 3: lambda: 9})
+    data, manifest = caches.snapshot()
+    assert manifest["left_out"] == {":".join(place): 1}
+    assert pickle.loads(data)["memos"][place] == {2: 4}
