@@ -76,13 +76,15 @@ def in_pid_namespace(command: list[str]) -> list[str]:
 
 
 def grade_folder(assignment: str, submissions: Path, out: Path, jobs: int = 2,
-                 extra: tuple[str, ...] = ()) -> dict[str, dict]:
-    """Run `autograder grade` for real (in a PID namespace); return grades.csv rows by student."""
+                 extra: tuple[str, ...] = (), env: dict | None = None) -> dict[str, dict]:
+    """Run `autograder grade` for real (in a PID namespace); return grades.csv rows by
+    student. `env`: variables added to this process's environment for the run."""
     import csv
     command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", assignment,
                                 str(submissions), "--out", str(out), "--jobs", str(jobs),
                                 *extra])
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stdout + done.stderr
     with (out / "grades.csv").open() as handle:
         return {row["student"]: row for row in csv.DictReader(handle)}

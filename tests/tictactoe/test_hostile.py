@@ -21,6 +21,9 @@ answer_tables         the same, reading the reference's answers the grader gives
                       Both gained the "whole program" check's points before the
                       grader kept played requests apart from the student's own
                       child (Student._route, played_child).
+played_file           played_oracle's stash written to a file in the child's folder
+                      for the student's own child to read: each child's folder is a
+                      private copy (tmpfs), read-only where that layer is missing.
 
 Tic-tac-toe hands the student's code no object of the grader's other than the
 played helpers (no proxies), so the answer-key and rng attacks of the other
@@ -31,7 +34,8 @@ import json
 
 import pytest
 
-from tests.conftest import ROOT
+from autograder.sandbox import layers
+from tests.conftest import ROOT, build_pairs, grade_folder
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +56,7 @@ def failed(out, name):
 
 def test_the_corpus_has_every_attack_class():
     assert set(ATTACKS) == {"forged_args_after", "exception_str_raises", "played_oracle",
-                            "answer_tables"}
+                            "answer_tables", "played_file"}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -83,7 +87,7 @@ def test_an_unreadable_exception_is_described_and_the_child_lives_on(graded):
     assert int(pairs["exception_str_raises"][0]["crashes"]) == 0
 
 
-@pytest.mark.parametrize("attack", ["played_oracle", "answer_tables"])
+@pytest.mark.parametrize("attack", ["played_oracle", "answer_tables", "played_file"])
 def test_what_a_played_run_hands_over_answers_nothing_later(graded, attack):
     """Both twins lose winner's points and the whole program's: the stash of the
     grader's answers dies with the played run's child, so minimax with the
@@ -93,3 +97,21 @@ def test_what_a_played_run_hands_over_answers_nothing_later(graded, attack):
     failed_names = {t["name"] for t in data["tests"] if t["status"] == "failed"}
     assert any(name.startswith("your whole program") for name in failed_names), failed_names
     assert any(name.startswith("winner ") for name in failed_names), failed_names
+
+
+def test_a_file_from_the_played_run_reaches_no_other_child_without_tmpfs(tmp_path):
+    """Without the tmpfs layer the children of one submission would share its
+    folder on disk; Landlock then leaves it read-only, so the played run's stash is
+    never written, and the attack scores what its twin scores there too."""
+    names = build_pairs(CORPUS, tmp_path / "subs", {"played_file"})
+    without_tmpfs = ",".join(layer for layer in layers.available() if layer != "tmpfs")
+    if "landlock" not in without_tmpfs:
+        pytest.skip("this machine offers no Landlock")
+    rows = grade_folder("tictactoe", tmp_path / "subs", tmp_path / "out", jobs=1,
+                        env={"SPIELBAUM_LAYERS": without_tmpfs})
+    attacked, plain = rows[names[0]], rows[names[0] + "--plain"]
+    assert attacked["status"] == plain["status"] == "graded", (attacked, plain)
+    assert attacked["score"] == plain["score"] and float(plain["score"]) < FULL
+    data = json.loads((tmp_path / "out" / names[0] / "results.json").read_text())
+    failed_names = {t["name"] for t in data["tests"] if t["status"] == "failed"}
+    assert any(name.startswith("your whole program") for name in failed_names), failed_names
