@@ -25,10 +25,14 @@ floor's; round trips: the wait minus the child's CPU time), the grader's own che
 Student code runs in-process for the floor: only the bundled, non-hostile examples (and
 --real folders, inside a PID namespace of their own when the machine offers one).
 
-Runs the kit and the floor --repeat times, alternating; each time the kit runs twice,
-as it is and with the probes. The headline is the kit as it is, its least CPU time of
-the runs against each student's least floor time (one run of each moved by about 5%
-between runs on a quiet machine); the table is the probed run with the least CPU time.
+Runs the kit and the floor --repeat times, alternating; each time the kit runs three
+times: as it is, with the probes, and without the course's cache of expected values
+(SPIELBAUM_CACHE=off, grading/warm.py). The first two find the cache filled (by the
+recording below), as a course's later batches do; the third computes the values, as
+its first batch does. The headline is the kit as it is, its least CPU time of the runs
+against each student's least floor time (one run of each moved by about 5% between
+runs on a quiet machine), and the same without the cache; the table is the probed run
+with the least CPU time.
 Every run must give the same grades (the probes must change no verdict), else the
 bench fails.
 
@@ -40,6 +44,7 @@ from __future__ import annotations
 import time
 
 _BORN = time.monotonic()   # when this process began (a kit run's start is timed from its spawn)
+CACHE = "SPIELBAUM_CACHE"
 
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
@@ -706,6 +711,10 @@ def main() -> int:
     jobs = 1 if args.tiny else args.jobs
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        # The course's cache of expected values (grading/warm.py) in a folder of this
+        # run's: the recording below fills it, the kit's runs read it (a later batch).
+        (tmp / "cache").mkdir(mode=0o700)
+        os.environ[CACHE] = str(tmp / "cache")
         (tmp / "batch").mkdir()
         names = build_batch(tmp / "batch", args.real, args.tiny, args.only)
         logs = record_calls(tmp / "batch", jobs)
@@ -739,8 +748,13 @@ def main() -> int:
               f"student's least floor: CPU {plain_cpu:.1f} s / {floor_cpu:.1f} s = "
               f"{plain_cpu / floor_cpu:.2f}x; wall {plain_wall:.1f} s / {floor_wall:.1f} s "
               f"per core = {plain_wall / floor_wall:.2f}x (target <= 1.25x)")
+        cold_cpu = min(run["cold_cpu"] for run in runs)
+        cold_wall = min(run["cold_wall"] for run in runs)
+        print(f"the same, computing the expected values (a course's first batch, or "
+              f"{CACHE}=off): CPU {cold_cpu:.1f} s = {cold_cpu / floor_cpu:.2f}x; wall "
+              f"{cold_wall:.1f} s = {cold_wall / floor_wall:.2f}x")
         graded = {json.dumps(run[key], sort_keys=True) for run in runs
-                  for key in ("grades", "plain_grades")}
+                  for key in ("grades", "plain_grades", "cold_grades")}
         if len(graded) != 1:
             print("THE RUNS GAVE DIFFERENT GRADES (a probe changed a verdict?):")
             for run in runs:
@@ -751,11 +765,13 @@ def main() -> int:
     return 0
 
 
-def _kit(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+def _kit(command: list[str], env: dict | None = None
+         ) -> tuple[subprocess.CompletedProcess, float, float]:
     """(the finished process, wall seconds, CPU seconds of it and all its children)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
-    done = subprocess.run(_isolated(command), capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(_isolated(command), capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
     wall = time.monotonic() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return done, wall, (after.ru_utime + after.ru_stime) - (used.ru_utime + used.ru_stime)
@@ -773,6 +789,13 @@ def one_run(tmp: Path, number: int, jobs: int) -> dict | None:
     if plain.returncode != 0:
         print(plain.stdout[-3000:], plain.stderr[-3000:])
         return None
+    # The same without the course's cache: the expected values computed, as a
+    # course's first batch (or SPIELBAUM_CACHE=off) computes them.
+    cold, cold_wall, cold_cpu = _kit([sys.executable, "-m", "autograder", *grade,
+                                      str(tmp / f"cold{number}")], {CACHE: "off"})
+    if cold.returncode != 0:
+        print(cold.stdout[-3000:], cold.stderr[-3000:])
+        return None
     began = time.monotonic()
     done, kit_wall, kit_cpu = _kit([sys.executable, __file__, "--kit-run", str(parts),
                                     str(marks), "--", *grade, str(out)])
@@ -789,7 +812,9 @@ def one_run(tmp: Path, number: int, jobs: int) -> dict | None:
         return None
     return {"began": began, "kit_wall": kit_wall, "kit_cpu": kit_cpu,
             "plain_wall": plain_wall, "plain_cpu": plain_cpu,
+            "cold_wall": cold_wall, "cold_cpu": cold_cpu,
             "plain_grades": _grades(tmp / f"plain{number}"),
+            "cold_grades": _grades(tmp / f"cold{number}"),
             "marks": json.loads(marks.read_text()), "grades": _grades(out),
             "parts": [json.loads(line) for line in parts.read_text().splitlines()],
             "floor": json.loads(floor_file.read_text())}

@@ -32,6 +32,23 @@ SLOW_FIRST = (
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def course_cache(tmp_path_factory):
+    """The course's cache of expected values (grading/warm.py) in a folder of this
+    session's, never the machine's: each test process, and every `autograder` it
+    starts, fills and reads its own (the first warm-up of an assignment computes,
+    later ones load)."""
+    folder = tmp_path_factory.mktemp("course-cache")
+    folder.chmod(0o700)
+    before = os.environ.get("SPIELBAUM_CACHE")
+    os.environ["SPIELBAUM_CACHE"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("SPIELBAUM_CACHE", None)
+    else:
+        os.environ["SPIELBAUM_CACHE"] = before
+
+
 def pytest_collection_modifyitems(config, items):
     rank = {path: number for number, path in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

@@ -148,6 +148,8 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
         "time_scale": round(grader.scale, 3), "time_scale_source": grader.timing.source,
         "calibration_seconds": [round(s, 5) for s in grader.timing.samples],
         "sandbox_layers": grader.layers,
+        # where the expected values came from: the course's cache, or computed (and kept)
+        "expected_values": "cache" if grader.cached else "computed",
         "limits": "CPU time of the student's process; wall-clock backstop "
                   f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
     }, indent=2) + "\n", encoding="utf-8")

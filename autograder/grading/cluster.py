@@ -46,6 +46,7 @@ from typing import Iterator
 
 from .. import KitError, i18n
 from . import intake
+from .warm import digest  # noqa: F401 (the suite and reference fingerprint; also cluster.digest)
 
 JOURNAL = ".grading.jsonl"
 CHUNK = 8                  # submissions per task at most: the reference is graded once per chunk
@@ -55,18 +56,6 @@ def chunk_size(submissions: int, workers: int) -> int:
     """Submissions per task: up to CHUNK (each task grades the reference once), but
     small enough that every worker gets a task of a small batch."""
     return max(1, min(CHUNK, math.ceil(submissions / max(1, workers))))
-
-
-def digest(piece) -> str:
-    """A fingerprint of what decides the grades: the hidden suite and the reference."""
-    files = sorted(p for p in piece.suite_dir.rglob("*") if p.is_file()
-                   and "__pycache__" not in p.parts)
-    files += [piece.solution_dir / module for module in piece.modules]
-    hasher = hashlib.sha256()
-    for path in files:
-        hasher.update(str(path.relative_to(path.parents[1])).encode() + b"\0")
-        hasher.update(path.read_bytes())
-    return hasher.hexdigest()[:16]
 
 
 # ------------------------------------------------------------ resuming a killed client

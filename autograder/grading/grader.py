@@ -22,7 +22,7 @@ from .. import KitError
 from ..sandbox import layers as sandbox_layers
 from ..sandbox.client import encoded_args
 from ..sandbox.plans import Known
-from . import calibrate
+from . import calibrate, warm
 from .intake import Prepared
 from .pool import one_cpu
 from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubric, unrun_tests
@@ -41,6 +41,7 @@ class Grader:
         self.reveal = reveal
         self.plugins = tuple(plugins)      # extra pytest plugins (mutation: stop early)
         self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
+        self.cached = False     # whether warm_up took the expected values from the cache
 
     @property
     def scale(self) -> float:
@@ -73,9 +74,15 @@ class Grader:
         """Grade the reference solution itself before any student. It must score full
         marks (otherwise the suite or the reference is broken, and nobody should be
         graded against it); it also fills every cache of expected values, so workers
-        forked afterwards start warm."""
+        forked afterwards start warm. The expected values come from the course's
+        cache when it holds this suite's (grading/warm.py), and go there otherwise."""
+        folder = self._cache_folder()
+        loaded = warm.from_cache(self.assignment, folder) if folder else None
+        recording = warm.WarmCaches(self.assignment) if folder and not loaded else None
+        self.cached = loaded is not None
         with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
-            graded = self.grade("reference", self.assignment.solution_dir, reveal=True)
+            graded = self.grade("reference", self.assignment.solution_dir, reveal=True,
+                                _plugins=tuple(p for p in (loaded, recording) if p))
         # Answers a suite gives ahead, encoded once for every worker; the argument
         # tuples of its cases were encoded by the requests above.
         Known.prepare_all(encoded_args)
@@ -87,16 +94,30 @@ class Grader:
                            f"{graded.score:g}/{graded.max_score:g} on its own hidden suite "
                            f"({first}); fix the suite or the reference before grading "
                            "students")
+        if recording is not None:
+            warm.to_cache(self.assignment, recording, folder)
         return graded
 
-    def grade(self, student_id: str, folder: Path, *, reveal: bool | None = None) -> Graded:
+    def _cache_folder(self):
+        """The course's cache, where this grader may use it: only while the children
+        cannot write to the teacher's files (the uid or the landlock layer; the
+        cache is the kit's pickle), and not when a plugin of the caller's keeps the
+        values itself (an export)."""
+        if not {"uid", "landlock"} & set(self.layers):
+            return None
+        if any(isinstance(plugin, warm.WarmCaches) for plugin in self.plugins):
+            return None
+        return warm.cache_folder()
+
+    def grade(self, student_id: str, folder: Path, *, reveal: bool | None = None,
+              _plugins: tuple = ()) -> Graded:
         """Grade one submission folder. Never raises: a failure of the grader is the
         student's row, with the traceback in `Graded.details`."""
         try:
             return grade_submission(self.assignment, student_id, Path(folder),
                                     rubric=self.rubric, layers=self.layers,
                                     reveal=self.reveal if reveal is None else reveal,
-                                    plugins=self.plugins)
+                                    plugins=self.plugins + _plugins)
         except Exception:  # a grader bug must not end the batch, nor score the student
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))

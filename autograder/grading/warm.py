@@ -167,12 +167,24 @@ class WarmCaches:
                     setattr(module, name, memo)
 
     # ------------------------------------------------------------ at export
-    def snapshot(self) -> tuple[bytes, dict]:
-        """(the pickled entries, the manifest) after a warm-up."""
+    def snapshot(self, checked: bool = True) -> tuple[bytes, dict]:
+        """(the pickled entries, the manifest) after a warm-up. `checked`: each
+        function's entries are unpickled once here, so that what ships loads (a
+        package); without it (the course's cache, where a file that does not load
+        is computed afresh) everything is pickled at once, if it can be."""
         kept: dict[tuple[str, str], dict] = {}
         left_out: dict[str, int] = {}
+        data = None
+        if not checked:
+            kept = {place: memo.entries for place, memo in sorted(self.memos.items())
+                    if memo.entries}
+            try:
+                data = pickle.dumps({"memos": kept, "held": _held(kept)},
+                                    protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 (something does not pickle: entry by entry)
+                kept = {}
         for place, memo in sorted(self.memos.items()):
-            if not memo.entries:
+            if data is not None or not memo.entries:
                 continue
             try:
                 pickle.loads(pickle.dumps(memo.entries, protocol=pickle.HIGHEST_PROTOCOL))
@@ -183,8 +195,9 @@ class WarmCaches:
                 left_out[":".join(place)] = len(memo.entries) - len(entries)
                 if entries:
                     kept[place] = entries
-        data = pickle.dumps({"memos": kept, "held": _held(kept)},
-                            protocol=pickle.HIGHEST_PROTOCOL)
+        if data is None:
+            data = pickle.dumps({"memos": kept, "held": _held(kept)},
+                                protocol=pickle.HIGHEST_PROTOCOL)
         modules = sorted({module for module, _ in kept})
         manifest = {"suite": _suite_digest(self.piece),
                     "modules": {m: _module_hash(self.piece, m) for m in modules},
@@ -243,9 +256,19 @@ def _pickles(key, value) -> bool:
         return False
 
 
-def _suite_digest(piece) -> str:
-    from .cluster import digest
-    return digest(piece)
+def digest(piece) -> str:
+    """A fingerprint of what decides the grades: the hidden suite and the reference."""
+    files = sorted(p for p in piece.suite_dir.rglob("*") if p.is_file()
+                   and "__pycache__" not in p.parts)
+    files += [piece.solution_dir / module for module in piece.modules]
+    hasher = hashlib.sha256()
+    for path in files:
+        hasher.update(str(path.relative_to(path.parents[1])).encode() + b"\0")
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()[:16]
+
+
+_suite_digest = digest
 
 
 def _module_hash(piece, module_name: str) -> str:
@@ -313,3 +336,100 @@ def load(piece, data_path: Path, manifest: dict) -> WarmCaches:
             caches[name].update(zip(map(id, map(itemgetter(0), entries)), entries))
     gc.freeze()     # permanent, as after a bulk warm-up: collections skip them
     return warm
+
+
+# ------------------------------------------------------------ the course's cache
+# Bulk grading keeps each assignment's warm caches between runs, as a platform
+# package ships them: a course grades the same suite batch after batch (sections,
+# late submissions, a regrade), and computing the expected values again each time
+# cost tic-tac-toe's warm-up 1.0 s of its 1.4 s. The reference is still graded
+# before every batch and must still score full marks; only its expected values come
+# from the cache. The file is the kit's own pickle: it is used only while the
+# children cannot write to the teacher's files (Grader: the uid or landlock layer),
+# in a folder only this user may write, and it is checked like a package's values
+# (suite, reference, modules, data) plus the kit's own code.
+CACHE_ENV = "SPIELBAUM_CACHE"
+
+
+def cache_folder() -> Path | None:
+    """SPIELBAUM_CACHE (a folder, or "off"), else $XDG_CACHE_HOME/spielbaum or
+    ~/.cache/spielbaum; None when off, or when the folder is not safely this user's
+    alone (a link, another owner, writable by others)."""
+    setting = os.environ.get(CACHE_ENV, "")
+    if setting.strip().lower() in ("off", "0", "no", "false"):
+        return None
+    if setting:
+        folder = Path(setting)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        folder = Path(base) / "spielbaum"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    import stat
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid() \
+            or found.st_mode & 0o022:
+        return None
+    return folder
+
+
+@functools.cache
+def kit_digest() -> str:
+    """The kit's own code and this Python: what the cached objects are made of."""
+    return code_digest(Path(__file__).resolve().parent.parent)
+
+
+def code_digest(root: Path) -> str:
+    """A digest of this Python's version and every .py file under `root`."""
+    hasher = hashlib.sha256(sys.version.encode())
+    for path in sorted(root.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            hasher.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return hasher.hexdigest()[:16]
+
+
+def _cache_paths(piece, folder: Path) -> tuple[Path, Path]:
+    return folder / f"{piece.name}.pickle", folder / f"{piece.name}.json"
+
+
+def from_cache(piece, folder: Path) -> WarmCaches | None:
+    """The plugin with `piece`'s values loaded from the cache, or None when there
+    are none or they do not fit this kit, suite and reference (computed afresh)."""
+    import json
+    data_path, manifest_path = _cache_paths(piece, folder)
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("kit") != kit_digest():
+        return None
+    try:
+        return load(piece, data_path, manifest)
+    except KitError:
+        return None
+
+
+def to_cache(piece, caches: WarmCaches, folder: Path) -> bool:
+    """Keep the values a warm-up computed (each file written whole, then renamed
+    into place); False if the folder would not take them."""
+    import json
+    import tempfile
+    data, manifest = caches.snapshot(checked=False)
+    manifest["kit"] = kit_digest()
+    data_path, manifest_path = _cache_paths(piece, folder)
+    try:
+        for path, content in ((data_path, data),
+                              (manifest_path, json.dumps(manifest).encode())):
+            handle, temporary = tempfile.mkstemp(dir=folder, prefix=".new-")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(content)
+                os.replace(temporary, path)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+    except OSError:
+        return False
+    return True

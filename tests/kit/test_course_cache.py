@@ -1,0 +1,140 @@
+"""The course's cache of expected values (grading/warm.py): a batch after the first
+takes them from it and grades exactly as a batch that computed them; a cache that
+does not fit (another kit, suite or reference, tampered data) or a folder that is
+not safely the teacher's is never used."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from autograder import assignment
+from autograder.grading import warm
+from autograder.grading.grader import Grader
+from autograder.sandbox import layers as sandbox_layers
+from tests.conftest import ROOT, grade_folder
+
+pytestmark = pytest.mark.slow
+
+EXAMPLES = ROOT / "examples" / "tictactoe"
+#: A correct one, a wrong one whose checks are judged again (played), a broken one.
+CHOSEN = ("bob_plain", "eve_no_antidiagonal", "frank_syntax_error")
+TIMES = {"seconds", "peak_mb", "grader_peak_mb"}
+
+
+def rows_without_times(out) -> dict:
+    with (out / "grades.csv").open() as handle:
+        return {row["student"]: {k: v for k, v in row.items() if k not in TIMES}
+                for row in csv.DictReader(handle)}
+
+
+def warm_up_in_a_process(cache, name="tictactoe") -> dict:
+    """A fresh process's warm-up: whether it took the cache, and its score."""
+    script = ("import json, sys; from autograder import assignment; "
+              "from autograder.grading.grader import Grader; "
+              f"g = Grader(assignment.load({name!r})); r = g.warm_up(); "
+              "print(json.dumps({'cached': g.cached, 'score': r.score, 'max': r.max_score}))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "SPIELBAUM_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.fixture
+def isolating():
+    if not {"uid", "landlock"} & set(sandbox_layers.available()):
+        pytest.skip("the cache is used only with the uid or landlock layer")
+
+
+def test_a_later_batch_takes_the_values_and_grades_the_same(tmp_path, isolating):
+    subs = tmp_path / "subs"
+    for name in CHOSEN:
+        shutil.copytree(EXAMPLES / name, subs / name)
+    cache = tmp_path / "cache"
+    runs = {}
+    for run, setting in (("off", "off"), ("first", str(cache)), ("later", str(cache))):
+        out = tmp_path / run
+        runs[run] = grade_folder("tictactoe", subs, out, env={"SPIELBAUM_CACHE": setting})
+        runs[run] = (rows_without_times(out),
+                     json.loads((out / "run.json").read_text())["expected_values"],
+                     {n: (out / n / "feedback.md").read_text() for n in CHOSEN})
+    assert runs["off"][1] == runs["first"][1] == "computed" and runs["later"][1] == "cache"
+    assert runs["off"][0] == runs["first"][0] == runs["later"][0]
+    assert runs["off"][2] == runs["first"][2] == runs["later"][2]
+    assert float(runs["later"][0]["eve_no_antidiagonal"]["score"]) < 25
+    # What the cache holds is the teacher's alone.
+    assert cache.stat().st_mode & 0o777 == 0o700
+    assert {p.name for p in cache.iterdir()} == {"tictactoe.pickle", "tictactoe.json"}
+    assert all(p.stat().st_mode & 0o077 == 0 for p in cache.iterdir())
+
+
+def test_a_cache_that_does_not_fit_is_computed_afresh(tmp_path, isolating):
+    cache = tmp_path / "cache"
+    assert warm_up_in_a_process(cache)["cached"] is False
+    assert warm_up_in_a_process(cache) == {"cached": True, "score": 25.0, "max": 25.0}
+    manifest_path = cache / "tictactoe.json"
+    honest = json.loads(manifest_path.read_text())
+    for changed in ({"kit": "0" * 16}, {"suite": "0" * 16}, {"data": "0" * 64}):
+        manifest_path.write_text(json.dumps({**honest, **changed}))
+        assert warm_up_in_a_process(cache)["cached"] is False, changed
+        assert json.loads(manifest_path.read_text()) == honest     # kept again, whole
+    # Data that is not what the manifest says is never unpickled.
+    marker = tmp_path / "owned"
+    (cache / "tictactoe.pickle").write_bytes(
+        b"cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR.")
+    assert warm_up_in_a_process(cache)["cached"] is False
+    assert not marker.exists()
+    manifest_path.write_text("{not json")
+    assert warm_up_in_a_process(cache)["cached"] is False
+
+
+def test_only_a_folder_of_the_teachers_own_is_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPIELBAUM_CACHE", "off")
+    assert warm.cache_folder() is None
+    mine = tmp_path / "mine"
+    monkeypatch.setenv("SPIELBAUM_CACHE", str(mine))
+    assert warm.cache_folder() == mine and mine.stat().st_mode & 0o777 == 0o700
+    mine.chmod(0o777)                                   # others may write: not used
+    assert warm.cache_folder() is None
+    mine.chmod(0o700)
+    link = tmp_path / "link"
+    link.symlink_to(mine)
+    monkeypatch.setenv("SPIELBAUM_CACHE", str(link))
+    assert warm.cache_folder() is None
+    if os.geteuid() == 0:
+        theirs = tmp_path / "theirs"
+        theirs.mkdir(mode=0o700)
+        os.chown(theirs, 12345, 12345)
+        monkeypatch.setenv("SPIELBAUM_CACHE", str(theirs))
+        assert warm.cache_folder() is None
+
+
+def test_without_a_layer_that_keeps_the_children_out_there_is_no_cache(tmp_path,
+                                                                        monkeypatch):
+    """The cache is a pickle the grader loads: a child that could write the
+    teacher's files could plant one, so it is used only with uid or landlock."""
+    monkeypatch.setenv("SPIELBAUM_CACHE", str(tmp_path / "cache"))
+    piece = assignment.load("tictactoe")
+    assert Grader(piece, layers=["rlimits", "netns", "seccomp"])._cache_folder() is None
+    assert Grader(piece, layers=["rlimits", "landlock"])._cache_folder() == tmp_path / "cache"
+    exporting = Grader(piece, layers=["uid"], plugins=(warm.WarmCaches(piece),))
+    assert exporting._cache_folder() is None
+
+
+def test_the_kit_digest_changes_with_any_module_of_the_kit(tmp_path):
+    (tmp_path / "sandbox").mkdir()
+    (tmp_path / "sandbox" / "protocol.py").write_text("FORMAT = 1\n")
+    (tmp_path / "checks.py").write_text("x = 1\n")
+    before = warm.code_digest(tmp_path)
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "checks.py").write_text("ignored\n")
+    assert warm.code_digest(tmp_path) == before
+    (tmp_path / "sandbox" / "protocol.py").write_text("FORMAT = 2\n")
+    assert warm.code_digest(tmp_path) != before
+    assert len(warm.kit_digest()) == 16
