@@ -221,7 +221,7 @@ def _one_action_each():
 
 @functools.cache
 def _result_cases():
-    return [Case(f"result(board, {action})", (board, action), draw(board),
+    return [Case(f"result(board, {action})", (board, action), drawing(board),
                  ref.result(board, action)) for board, action in _one_action_each()]
 
 
@@ -310,7 +310,7 @@ def _probe_cases():
     chosen = sorted(rng.sample(pairs, 80), key=lambda p: marks(p[0]))
     return [Case(Later.words(N_("result(board, {action}), then more questions about the "
                                 "same board"), action=action),
-                 (board, action), draw(board), UNTOUCHED)
+                 (board, action), drawing(board), UNTOUCHED)
             for board, action in chosen]
 
 
@@ -341,7 +341,7 @@ def _taken_cases():
     for board in sorted(rng.sample(boards, 150), key=marks):
         taken = sorted((i, j) for i in range(3) for j in range(3) if board[i][j] is not E)
         action = rng.choice(taken)
-        chosen.append(Case(f"result(board, {action})", (board, action), draw(board)))
+        chosen.append(Case(f"result(board, {action})", (board, action), drawing(board)))
     return chosen
 
 
@@ -447,7 +447,7 @@ def _minimax_cases(boards):
     for board in map(lambda k: [list(row) for row in k], boards):
         here = value(key(board))
         best = sorted(a for a in ref.actions(board) if value(key(ref.result(board, a))) == here)
-        chosen.append(Case("minimax(board)", (board,), draw(board), Optimal(best)))
+        chosen.append(Case("minimax(board)", (board,), drawing(board), Optimal(best)))
     return chosen
 
 
