@@ -31,7 +31,7 @@ from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubri
 class Grader:
     def __init__(self, assignment, *, layers: list[str] | None = None,
                  timing: calibrate.Timing | None = None, reveal: bool = False,
-                 plugins: tuple = ()):
+                 plugins: tuple = (), fingerprints: bool = True):
         if not assignment.suite_dir.is_dir():
             raise KitError(f"assignment {assignment.name!r} has no hidden suite in "
                            f"{assignment.suite_dir}")
@@ -40,6 +40,9 @@ class Grader:
         self.timing = timing or calibrate.measure_scale()
         self.reveal = reveal
         self.plugins = tuple(plugins)      # extra pytest plugins (mutation: stop early)
+        # each submission's answers fingerprinted for the similarity report (bulk
+        # grading writes fingerprint.json; a platform's run writes none)
+        self.fingerprints = fingerprints
         self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
         self.cached = False     # whether warm_up took the expected values from the cache
 
@@ -117,7 +120,8 @@ class Grader:
             return grade_submission(self.assignment, student_id, Path(folder),
                                     rubric=self.rubric, layers=self.layers,
                                     reveal=self.reveal if reveal is None else reveal,
-                                    plugins=self.plugins + _plugins)
+                                    plugins=self.plugins + _plugins,
+                                    recorded=self.fingerprints)
         except Exception:  # a grader bug must not end the batch, nor score the student
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))
@@ -127,7 +131,8 @@ class Grader:
         holds the submissions while this one is a cluster's worker). Never raises."""
         try:
             return grade_prepared(self.assignment, student_id, prepared, rubric=self.rubric,
-                                  layers=self.layers, reveal=self.reveal, plugins=self.plugins)
+                                  layers=self.layers, reveal=self.reveal, plugins=self.plugins,
+                                  recorded=self.fingerprints)
         except Exception:
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))

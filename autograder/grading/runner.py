@@ -298,20 +298,22 @@ def _no_plugin_autoload():
 # ------------------------------------------------------------ one submission
 def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                      scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
-                     plugins: tuple = ()) -> Graded:
+                     plugins: tuple = (), recorded: bool = True) -> Graded:
     """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
     a grader error into the student's row)."""
     prepared, status, problem = prepare(folder, piece.modules)
     return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
                           reveal=reveal, rubric=rubric, plugins=plugins,
-                          refusal=(status, problem))
+                          refusal=(status, problem), recorded=recorded)
 
 
 def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
                    scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
-                   plugins: tuple = (), refusal: tuple[str, str] = ("", "")) -> Graded:
+                   plugins: tuple = (), refusal: tuple[str, str] = ("", ""),
+                   recorded: bool = True) -> Graded:
     """Grade a prepared submission (its modules' bytes and notes); `prepared` None
-    gives the row of a submission that cannot be graded, `refusal` saying why."""
+    gives the row of a submission that cannot be graded, `refusal` saying why.
+    `recorded`: keep the fingerprint of its answers (the similarity report's)."""
     started = time.perf_counter()
     rubric = rubric or load_rubric(piece.suite_dir, scale)
     empty = unrun_tests(piece.suite_dir, rubric.points, "")
@@ -332,7 +334,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     scratch = scratch_for(prepared)
     skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits)
+                      rubric.limits, recorded=recorded)
     try:
         plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece))
         try:

@@ -20,7 +20,7 @@ from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome
 from ..sandbox import child_words
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
-from .fingerprint import Recorder
+from .fingerprint import NotRecorded, Recorder
 
 __all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy",
            "Callback", "Event"]
@@ -63,6 +63,7 @@ class Student:
     timeouts: Timeouts = field(default_factory=Timeouts)
     limits: Limits = field(default_factory=Limits)
     uid_slot: int = 0        # see Sandbox.uid_slot
+    recorded: bool = True    # keep a fingerprint of its answers (grading/fingerprint.py)
 
     def __post_init__(self):
         self._sandbox: Sandbox | None = None
@@ -75,7 +76,8 @@ class Student:
         self.starts = 0
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
-        self.fingerprint = Recorder(self.scratch)  # what it answered, for the similarity report
+        # what it answered, for the similarity report
+        self.fingerprint = Recorder(self.scratch) if self.recorded else NotRecorded()
         self._printed: list[str] = []       # output of children ended before close()
         # Two children at most: the student's own, and one where the grader plays some
         # of the student's functions (_route, played_child); the one not running waits.

@@ -17,6 +17,7 @@ import pytest
 from autograder import KitError, slices
 from autograder.grading import warm
 from autograder.grading.cluster import digest
+from tests.conftest import ROOT
 
 
 def test_a_memo_answers_as_functools_cache_does():
@@ -96,3 +97,20 @@ def test_what_does_not_pickle_is_counted_and_the_rest_travels():
     data, manifest = caches.snapshot()
     assert manifest["left_out"] == {":".join(place): 1}
     assert pickle.loads(data)["memos"][place] == {2: 4}
+
+
+def test_a_platform_grades_without_fingerprints_and_to_the_same_verdicts(tmp_path):
+    """Nothing on a platform compares submissions: its Grader records no fingerprint
+    (bulk grading's similarity report reads them), and grades exactly the same."""
+    from autograder.grading.grader import Grader
+    from autograder.platforms import run
+    package = run.Package(tmp_path, "tictactoe", "gradescope", False, ())
+    assert run._grader(package).fingerprints is False
+    piece = slices.load("tictactoe")
+    example = ROOT / "examples" / "tictactoe" / "carol_shallow_copy"
+    bulk = Grader(piece).grade("carol", example)
+    platform = Grader(piece, fingerprints=False).grade("carol", example)
+    assert bulk.fingerprint["calls"] > 0 and platform.fingerprint == {}
+    assert (platform.score, platform.status) == (bulk.score, bulk.status) and bulk.score < 25
+    assert [(t.name, t.score, t.output) for t in platform.tests] == \
+        [(t.name, t.score, t.output) for t in bulk.tests]
