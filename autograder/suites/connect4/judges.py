@@ -181,7 +181,7 @@ def search_cases(searches) -> list[Case]:
     for search in searches:
         want = expected_search(search)
         cases.append(Case(search.call(), (search,), drawn_search(search),
-                          Later(functools.partial(_wanted, search, want))))
+                          Later(_wanted, search, want)))
     return cases
 
 

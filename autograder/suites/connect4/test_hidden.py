@@ -338,7 +338,7 @@ def _given_evaluation_cases():
         key = tuple(state)
         decided = {key: next(said)} if abs(ref.evaluation(state)) < WIN else {}
         cases.append(Case("terminal_test(state, evaluation)", (list(state), decided),
-                          Later(functools.partial(_evaluation_said, state, decided.get(key, 0))),
+                          Later(_evaluation_said, state, decided.get(key, 0)),
                           ref.terminal_test(list(state), given_evaluation(decided))))
     return cases
 
@@ -480,7 +480,7 @@ def shallow_cases():
             want = ref.shallow_order(children, bremse, game.evaluation)
         cases.append(Case(f"shallow_order(children, {bremse}, evaluation)",
                           (salt, children, bremse, len(game.log)),
-                          Later(functools.partial(_children_drawn, state, children)), want))
+                          Later(_children_drawn, state, children), want))
     return cases
 
 
@@ -728,7 +728,7 @@ def deepening_cases():
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
                               (salt, state, depth, most, len(game.log)),
                               drawn_search(Search(state, 1, salt)),
-                              Later(functools.partial(_depth_value, depth, value))))
+                              Later(_depth_value, depth, value)))
     return cases
 
 
@@ -778,8 +778,8 @@ def virtual_budget_cases():
         budget = round((ticks + 0.5) * TICK, 4)
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
                           (salt, state, budget, depth, ticks + 1, len(after.log)),
-                          Later(functools.partial(_clock_drawn, state)),
-                          Later(functools.partial(_budget_result, depth, budget))))
+                          Later(_clock_drawn, state),
+                          Later(_budget_result, depth, budget)))
     return cases
 
 
@@ -818,7 +818,7 @@ def real_budget_cases():
             cases.append(Case(f"iterative_deepening(state, {budget}"
                               + (f", max_bremse={most})" if most else ")"),
                               (state, budget, most, depth), draw(state),
-                              Later(functools.partial(_answer_within, budget, depth))))
+                              Later(_answer_within, budget, depth)))
     return cases
 
 
@@ -942,7 +942,7 @@ def game_cases():
         state, result = ref.play_game(PLAYERS[x], PLAYERS[o], bremse, opening)
         call = (f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}, "
                 "centre_first)")
-        cases.append(Case(Later(functools.partial(_with_weights, call, x, o)),
+        cases.append(Case(Later(_with_weights, call, x, o),
                           (x, o, bremse, list(opening)), draw(list(opening)), [state, result]))
     return cases
 

@@ -390,7 +390,7 @@ def check_searches(student, summary, searches, judge, hint, play=None):
     what the search raised when a returned value is needed."""
     runs = run_searches(student, searches, play)
     cases = [Case(Later(run.search.call_text), (run,), Later(run.search.game.drawing),
-                  Later(functools.partial(expected_text, run.search))) for run in runs]
+                  Later(expected_text, run.search)) for run in runs]
     check_all(summary, cases, [run.outcome for run in runs],
               lambda case, outcome: judge(case.args[0]), hint, show=Show.PLAN, raised=True,
               got=lambda case, outcome: got_text(case.args[0]))

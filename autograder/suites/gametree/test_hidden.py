@@ -103,7 +103,7 @@ def draw(state, board):
 
 def drawn(state, board) -> Later:
     """A case's drawing, made only for the case a failure shows (in the course's language)."""
-    return Later(functools.partial(draw, list(state), board))
+    return Later(draw, list(state), board)
 
 
 @functools.cache

@@ -66,7 +66,7 @@ def draw(state, player):
 def drawn(state, player) -> Later:
     """`draw` for a case made once (functools.cache): drawn only for the case a failure
     shows, in the language of that moment."""
-    return Later(functools.partial(draw, state, player))
+    return Later(draw, state, player)
 
 
 def phase(state, player):

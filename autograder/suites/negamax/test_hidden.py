@@ -317,14 +317,14 @@ def board_cases(method):
             call, position, want = f"makeMove({move})", drawn(cells), after_move(cells, move)
         else:
             call, want = f"undoMove({move})", rows_of(cells)
-            position = Later(functools.partial(board_after, cells, move))
+            position = Later(board_after, cells, move)
         found.append(Case(call, (cells, move), position, want))
     return tuple(found)
 
 
 def drawn(cells) -> Later:
     """A case's board, drawn only for the case a failure shows (in the course's language)."""
-    return Later(functools.partial(draw, cells))
+    return Later(draw, cells)
 
 
 def board_after(cells, move) -> str:
