@@ -3,10 +3,11 @@
 In this process (no sandbox, no pipe: the rows go to /dev/null), on a bundled example
 that is fast and correct (`ada_alphabeta`), rule-function maps like the tic-tac-toe
 suite's: player, actions, winner and terminal on every reachable position,
-utility on every finished one, result on every move (with `again`, so twice). Both
-sides get the same argument objects; best of 5 of each (--repeat), CPU time.
+utility on every finished one, result on every move (with `again`, so twice); best
+of 5 of each side (--repeat), CPU time.
 
-Printed: microseconds per call made directly (the baseline), through run_map, and
+Printed: microseconds per call made directly on arguments made beforehand (the
+baseline), through run_map (which decodes each call's arguments from their text), and
 the child's plumbing per call (the difference), as a ratio to the baseline.
 
 Usage: python bench/bench_child_calls.py [--example NAME] [--repeat N] [--profile]
@@ -52,17 +53,22 @@ def reachable(game) -> dict[str, list]:
     return seen
 
 
-def requests(game) -> list[dict]:
-    """The suite's rule maps, as the child decodes them (plain argument lists)."""
+def requests(game, protocol) -> list[dict]:
+    """The suite's rule maps, as the child decodes them: each call's arguments as a
+    JSON text of its own ("arg_texts", as the grader sends plain arguments)."""
     boards = list(reachable(game).values())
-    fresh = [[json.loads(json.dumps(b))] for b in boards]
-    maps = [{"id": "bench", "target": f"tictactoe.{name}", "plain": True, "args": fresh}
+
+    def texts(arg_lists):
+        return [protocol.dumps(protocol.to_plain(list(args)))[:-1] for args in arg_lists]
+    fresh = [(board,) for board in boards]
+    maps = [{"id": "bench", "target": f"tictactoe.{name}", "plain": True, "arg_texts": texts(fresh)}
             for name in ("player", "actions", "winner", "terminal")]
     maps.append({"id": "bench", "target": "tictactoe.utility", "plain": True,
-                 "args": [args for args in fresh if game.terminal(args[0])]})
+                 "arg_texts": texts([args for args in fresh if game.terminal(args[0])])})
     maps.append({"id": "bench", "target": "tictactoe.result", "plain": True, "again": True,
-                 "args": [[args[0], tuple(a)] for args in fresh if not game.terminal(args[0])
-                          for a in sorted(game.actions(args[0]))]})
+                 "arg_texts": texts([(args[0], tuple(a)) for args in fresh
+                                     if not game.terminal(args[0])
+                                     for a in sorted(game.actions(args[0]))])})
     return maps
 
 
@@ -73,21 +79,26 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true")
     options = parser.parse_args()
     child, game = load_child(ROOT / "examples" / "tictactoe" / options.example)
-    maps = requests(game)
-    calls = sum(len(m["args"]) * (2 if m.get("again") else 1) for m in maps)
+    import protocol     # the child's own (load_child put its folder on the path)
+    maps = requests(game, protocol)
+    calls = sum(len(m["arg_texts"]) * (2 if m.get("again") else 1) for m in maps)
 
     def direct() -> float:
-        began = time.process_time()
+        """The same calls, each on arguments made beforehand (not timed)."""
+        spent = 0.0
         for request in maps:
             function = getattr(game, request["target"].split(".")[1])
+            arg_lists = [protocol.arguments(text) for text in request["arg_texts"]]
+            began = time.process_time()
             if request.get("again"):
-                for args in request["args"]:
+                for args in arg_lists:
                     function(*args)
                     function(*args)
             else:
-                for args in request["args"]:
+                for args in arg_lists:
                     function(*args)
-        return time.process_time() - began
+            spent += time.process_time() - began
+        return spent
 
     def through_child() -> float:
         began = time.process_time()

@@ -14,7 +14,6 @@ runs past the submission's wall-clock ceiling is killed and replaced
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import shutil
@@ -27,7 +26,7 @@ from rich.table import Table
 
 from .. import KitError, assignment
 from ..outputs import terminal
-from . import intake, report
+from . import intake, report, warm
 from .cluster import ClusterGrading
 from .grader import Grader
 from .intake import student_folders  # noqa: F401 (similarity imports it from here)
@@ -108,7 +107,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     if cluster is None:
         grader.require_layers()
         grader.warm_up()
-        gc.freeze()   # the warm caches are permanent: cheap collections, shared pages after fork
+        warm.settle()   # the warm caches set aside for good; fewer young collections
         _grader = grader
         # Workers are forked after the warm-up, so they start with the reference's
         # expected values already computed.

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import KitError, i18n
-from . import intake
+from . import intake, warm
 from .warm import digest  # noqa: F401 (the suite and reference fingerprint; also cluster.digest)
 
 JOURNAL = ".grading.jsonl"
@@ -339,8 +339,6 @@ def _grade_one(student: str, prepared: dict) -> tuple:
 def serve(spec: dict) -> list:
     """Grade one chunk here (in this process's main thread and a pool of its own)."""
     global _grader, _spec
-    import gc
-
     from .. import assignment
     from .grader import Grader
     from .pool import Pool
@@ -356,7 +354,7 @@ def serve(spec: dict) -> list:
             grader.warm_up()
         except KitError as error:
             return _failed(spec, str(error))
-    gc.freeze()
+    warm.settle()
     _grader, _spec = grader, spec
     pool = Pool(1, _grade_one, ceiling=grader.rubric.timeouts.submission + 60,
                 lost=lambda task, reason: _reply(spec, grader, grader.error(

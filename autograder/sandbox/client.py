@@ -656,7 +656,8 @@ class Sandbox:
             self._next_number = registry.next_number
         message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                    f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
-                   f'"plain":{flag[plain]}{patched},"args":[{encoded}]}}\n')
+                   f'"plain":{flag[plain]}{patched},"{"arg_texts" if plain else "args"}":'
+                   f'[{encoded}]}}\n')
         self._registry = registry
         try:
             return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
@@ -988,16 +989,23 @@ def _patches_text(patches: dict, registry: Registry) -> str:
     return "{" + ",".join(parts) + "}"
 
 
+_json_string = json.encoder.encode_basestring_ascii     # a str as JSON, quotes included
+
+
 def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
-    """(the JSON texts of all argument tuples, joined by commas; no handles in any)."""
+    """(the arguments' part of a map request, True if no argument holds a handle).
+    Plain arguments go as "arg_texts": each tuple's JSON text as a JSON string, which
+    the child decodes just before that call; else as "args": the texts themselves,
+    joined by commas, decoded with the request."""
     arguments = tuple(arg_lists)
     ids = tuple(map(id, arguments))
     hit = _ENCODED_LISTS.get(ids)
     if hit is not None and hit[0] == arguments:
         return hit[1], hit[2]
     encoded = [_encoded(args) for args in arguments]
-    text = ",".join(data for data, _ in encoded)
     plain = all(flag for _, flag in encoded)
+    text = ",".join(map(_json_string, (data for data, _ in encoded))) if plain \
+        else ",".join(data for data, _ in encoded)
     if len(_ENCODED_LISTS) < 1000 and all(type(args) is tuple for args in arguments):
         _ENCODED_LISTS[ids] = (arguments, text, plain)
     return text, plain

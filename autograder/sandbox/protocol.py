@@ -7,6 +7,9 @@ of tuples), so containers are tagged:
     tuple      {"__tuple__": [...]}
     set        {"__set__": [...]}
     frozenset  {"__frozenset__": [...]}
+    set (frozenset) of tuples of strings, ints, bools and None
+               {"__set_of_tuples__": [[...], ...]} ({"__frozenset_of_tuples__": ...}):
+               CS50's actions, one tag for the whole set instead of one per move
     dict with non-string keys      {"__dict__": [[key, value], ...]}
     object kept in the child       {"__handle__": 7}
 
@@ -48,6 +51,7 @@ issubclass, Exception = issubclass, Exception
 # tagged). A list or tuple of only these is copied at C speed, item by item unchanged.
 _ATOMS = frozenset((str, int, bool, type(None)))
 _LISTS = frozenset((list,))
+_TUPLES = frozenset((tuple,))
 _chain = itertools.chain.from_iterable
 MAX_DEPTH = 64
 # JSON nesting of a reply: a tagged value nests two levels per Python level
@@ -154,6 +158,10 @@ def to_plain(value, depth=0, kept=None):
             return {"__tuple__": list(value)}
         return {"__tuple__": [to_plain(item, depth + 1, kept) for item in value]}
     if kind is set or kind is frozenset:
+        if not kept and _TUPLES.issuperset(map(type, value)) and \
+                _ATOMS.issuperset(map(type, _chain(value))):
+            return {"__set_of_tuples__" if kind is set else "__frozenset_of_tuples__":
+                    list(map(list, value))}
         items = [to_plain(item, depth + 1, kept) for item in value]
         return {"__set__" if kind is set else "__frozenset__": items}
     if kind is dict:
@@ -215,6 +223,13 @@ def _tagged(obj):
                 return frozenset(inner)
             except TypeError:
                 return frozenset(_freeze(x) for x in inner)
+        if tag == "__set_of_tuples__" or tag == "__frozenset_of_tuples__":
+            # Each item a list, made a tuple at C speed (an item of any other kind is
+            # not this tag's, and the whole stays the dict it was); an unhashable
+            # element raises TypeError, as in a tagged set, and the reply is refused.
+            if type(inner) is list and _LISTS.issuperset(map(type, inner)):
+                return (set if tag == "__set_of_tuples__" else frozenset)(map(tuple, inner))
+            return obj
         if tag == "__dict__":
             return {_freeze(k): v for k, v in inner}
         if tag == "__handle__":
@@ -289,20 +304,34 @@ _DECODER = json.JSONDecoder(object_hook=_tagged)
 _REQUEST_DECODER = json.JSONDecoder(object_hook=_request_tagged)
 
 
+def arguments(text):
+    """One call's arguments from their own JSON text (a map's "arg_texts", decoded
+    by the child call by call: the arguments of the call running are the only ones
+    alive, not tens of thousands of lists that its collector kept finding)."""
+    try:
+        value, end = _REQUEST_DECODER.scan_once(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:
+        pass
+    return _REQUEST_DECODER.decode(text)
+
+
 def loads(line, requests=False):
     """Decode one line; `requests=True` (the child only) also builds plan parts.
 
     The C scanner is called directly: what JSONDecoder.decode adds around it (two
     whitespace matches, two Python calls) cost a small reply as much as scanning
     it, and the kit's own encoder writes no whitespace. A text it does not take
-    whole (whitespace around it, or not JSON) goes to decode() itself, which takes
-    or refuses it as before."""
+    whole (other whitespace around it, or not JSON) goes to decode() itself, which
+    takes or refuses it as before; the line's own newline is no such text (the
+    child reads its requests and answers with it: each was decoded twice)."""
     if isinstance(line, (bytes, bytearray)):
         line = line.decode()
     decoder = _REQUEST_DECODER if requests else _DECODER
     try:
         value, end = decoder.scan_once(line, 0)
-        if end == len(line):
+        if end == len(line) or (end == len(line) - 1 and line[end] == "\n"):
             return value
     except StopIteration:
         pass
