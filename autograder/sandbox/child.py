@@ -1,6 +1,8 @@
 """The sandboxed child: confines itself, imports the student's module, answers calls.
 
-Started by `client.Sandbox` as `python -I -S child.py CONFIG_JSON`. It talks to
+Started by `client.Sandbox` as `python -I -S -B child.py CONFIG_JSON`, or as the same
+code compiled once by the grader (client.compiled_child, `-c` and two arguments before
+the config): the same module namespace, `__main__`, either way. It talks to
 the grader only over two dedicated pipes (never stdout); every request carries
 a fresh random id which the reply must echo. Student output goes to a capped
 buffer; fds 0-2 point at /dev/null.

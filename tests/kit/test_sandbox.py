@@ -1,12 +1,13 @@
 """The sandbox and its wire format, on their own."""
 
 import math
+import os
 import re
 import time
 
 import pytest
 
-from autograder.sandbox import layers, protocol
+from autograder.sandbox import client, layers, protocol
 from autograder.sandbox.client import Limits, Sandbox
 from autograder.sandbox.plans import Callback
 
@@ -266,6 +267,31 @@ def test_a_maps_answers_come_in_chunks_and_each_is_its_own_outcome(scratch):
     assert [o.raised["type"] if o.raised else o.value for o in odd] == \
         ["ValueError" if i % 7 == 3 else i for i in range(600)]
     assert [o.value[-2:] for o in big] == [f"x{i}"[-2:] for i in range(12)]
+
+
+def test_the_child_runs_code_compiled_once_and_keeps_no_handle_on_it(tmp_path):
+    """The child's code comes compiled, in a sealed memory file (client.compiled_child)
+    that the child closes before any student code runs."""
+    code = client.compiled_child()
+    assert code is not None, "Linux has memfd: every child should get its code compiled"
+    memory, size = code
+    with pytest.raises(OSError):
+        os.write(memory, b"x")                  # sealed: no child can change the next's
+    assert size == len(os.pread(memory, size + 1, 0))
+    (tmp_path / "peek.py").write_text(
+        "import errno, os, sys\n"
+        "def peek(fd):\n"
+        "    try:\n"
+        "        os.pread(fd, 1, 0)\n"
+        "    except OSError as error:\n"
+        "        return errno.errorcode[error.errno]\n"
+        "    return 'readable'\n"
+        "def where():\n"
+        "    return os.path.basename(sys.modules['__main__'].__file__)\n")
+    with Sandbox(tmp_path, ["peek"], list(layers.available())) as sandbox:
+        assert sandbox.import_modules(5).ok
+        assert sandbox.call("peek.peek", (memory,), timeout=5).value == "EBADF"
+        assert sandbox.call("peek.where", timeout=5).value == "child.py"
 
 
 def test_a_forged_chunk_answers_nothing_it_does_not_fit(scratch):
