@@ -692,6 +692,7 @@ _answers = {}       # (callback, its arguments' text) -> the grader's answer lin
 _ANSWERS_CAP = 8 << 20      # callbacks, this request only; bytes kept at most (the
 _answers_size = [0]         # student's own memory: these are answers it was given)
 _known = {}         # callback -> {arguments' text: answer line}, given with the request
+_tables = []        # the texts of the tables after the request's line (plans.Known)
 
 
 def call_back(number, method, args, kwargs, sync, pure=False):
@@ -755,6 +756,28 @@ def _forget_answers():
     _answers.clear()
     _answers_size[0] = 0
     _known.clear()
+    _tables.clear()
+
+
+def read_tables(stream, sizes):
+    """The tables of answers given ahead that follow a request's line: `sizes` bytes
+    each (the grader's, like the request)."""
+    if type(sizes) is not list:
+        return
+    for size in sizes:
+        data = stream.read(size) if type(size) is int and size >= 0 else b""
+        if len(data) != size:
+            os._exit(0)       # the grader is gone (or the request is not the grader's)
+        _tables.append(data.decode("ascii"))
+
+
+def _table(number):
+    """{arguments' text: answer line} of the request's table `number`: its lines in
+    turn (plans.Known.text), paired in C."""
+    if not 0 <= number < len(_tables):
+        return None
+    lines = _tables[number].split("\n")
+    return dict(zip(lines[0::2], lines[1::2]))
 
 
 def _for_grader(value):
@@ -809,8 +832,10 @@ def make_proxy(spec):
 def make_callback(spec):
     pure = spec.pure == 1 and bool(spec.sync)
     callback = _sender(spec.number, "__call__", bool(spec.sync), pure)
-    if pure and spec.known:
-        _known[spec.number] = spec.known
+    if pure and spec.known is not None:
+        table = _table(spec.known)
+        if table:
+            _known[spec.number] = table
     _given[id(callback)] = (callback, spec)
     return callback
 
@@ -963,6 +988,8 @@ def serve():
     stream = _stream = os.fdopen(RFD, "rb", buffering=1 << 16)
     for line in stream:
         request = protocol.loads(line, requests=True)
+        if "tables" in request:
+            read_tables(stream, request["tables"])
         op = request.get("op")
         if op == "call":
             send(run_call(request))

@@ -703,15 +703,17 @@ class Sandbox:
         base = secrets.token_hex(8)
         encoded, plain = _encoded_list(arg_lists)
         flag = {True: "true", False: "false"}
-        registry, patched = None, ""
+        registry, patched, tables = None, "", []
         if patches:
             registry = Registry(first=self._next_number)
-            patched = f',"patches":{_patches_text(patches, registry)}'
+            patched = f',"patches":{_patches_text(patches, registry, tables)}'
+            if tables:      # ASCII (plans.Known): as many bytes as characters
+                patched += f',"tables":{json.dumps([len(table) for table in tables])}'
             self._next_number = registry.next_number
         message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
                    f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
                    f'"plain":{flag[plain]}{patched},"{"arg_texts" if plain else "args"}":'
-                   f'[{encoded}]}}\n')
+                   f'[{encoded}]}}\n{"".join(tables)}')
         self._registry = registry
         try:
             return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
@@ -1028,17 +1030,19 @@ def encoded_args(args: tuple) -> str:
 _ENCODED_LISTS: dict[tuple, tuple[tuple, str, bool]] = {}
 
 
-def _patches_text(patches: dict, registry: Registry) -> str:
+def _patches_text(patches: dict, registry: Registry, tables: list[str]) -> str:
     """A map's patches {"module.name": Callback} as the request's JSON, each numbered
-    in `registry`; a callback's answers given ahead (plans.Known), once made, go as
-    their text, encoded once per process, not walked again per request."""
+    in `registry`; a callback's answers given ahead (plans.Known), once made, are
+    numbered in the JSON and their text goes in `tables`, to be sent after the
+    request's line as it is (made once per process, never walked again)."""
     parts = []
     for name, callback in patches.items():
         spec = CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
                             int(callback.pure))
         text = json.dumps(protocol.to_plain(spec))
         if callback.known is not None and callback.known.ready:
-            text = f'{text[:-2]},{callback.known.text}]}}'
+            text = f'{text[:-2]},{len(tables)}]}}'
+            tables.append(callback.known.text)
         parts.append(f"{json.dumps(name)}:{text}")
     return "{" + ",".join(parts) + "}"
 

@@ -17,9 +17,9 @@ Requests to the child may also carry the parts of a call plan (see
 `autograder/sandbox/plans.py`): a value computed by an earlier step
 {"__slot__": 2}, an object of the grader's whose methods the child may call
 back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
-and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure(, {answers
-given ahead})]}. Only the child decodes these (`loads(line, requests=True)`); in a
-reply they stay plain dicts.
+and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure(, the number
+of its table of answers given ahead, sent after the request's line))]}. Only the
+child decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
 
 Encoding sends only built-in types. A subclass of a built-in container, number
 or string (a namedtuple, an IntEnum, an OrderedDict) is sent as its base value,
@@ -105,8 +105,9 @@ class CallbackSpec:
 
     def __init__(self, number, sync, pure=0, known=None):
         self.number, self.sync, self.pure = number, sync, pure
-        # {arguments' text: reply line}, answers given ahead (plans.Known); else None
-        self.known = known if type(known) is dict else None
+        # answers given ahead (plans.Known): which of the tables after the request's
+        # line (client.map); else None
+        self.known = known if type(known) is int else None
 
 
 class Unencodable(TypeError):
