@@ -314,14 +314,20 @@ def quiet_identity():
 
 
 def _identity():
-    """An id() that raises no audit event, as fast as the builtin: a method of
+    """An id() that raises no audit event, nearly as fast as the builtin: a method of
     `object` whose C function is the one builtin id() ends in, PyLong_FromVoidPtr
-    (called as a no-argument method, it gets the object as its one argument and the
-    same number comes back). Made with ctypes from the running interpreter's own
-    function before any student code runs, and checked against id() on a few
-    objects; where anything fails, object.__hash__: also the object's identity and
-    also silent, but a slot wrapper, which made a deepcopy of a board about 20%
-    slower than the builtin (bench/bench_child_penalty.py measures both)."""
+    (called as a method, it gets the object as its first argument, which is all it
+    reads, and the same number comes back). Declared METH_VARARGS, not METH_NOARGS:
+    CPython 3.11 specializes a call of a no-argument method descriptor for objects of
+    its exact type (`object`) only, and every board or list undid it again; lena's
+    minimax on deepcopy ran 1.08x its in-process time in the child that way, 1.03x
+    this way (bench_child_penalty.py, two runs each, alternating). The one difference
+    a student could see: id(a, b) answers for `a` where the builtin raises TypeError.
+    Made with ctypes
+    from the running interpreter's own function before any student code runs, and
+    checked against id() on a few objects; where anything fails, object.__hash__:
+    also the object's identity and also silent, but a slot wrapper, which made a
+    deepcopy of a board about 25% slower than the builtin (measured there too)."""
     try:
         import ctypes
 
@@ -331,7 +337,7 @@ def _identity():
 
         api = ctypes.pythonapi
         definition = MethodDef(b"id", ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value,
-                               0x0004, None)                # METH_NOARGS
+                               0x0001, None)                # METH_VARARGS
         make = api.PyDescr_NewMethod
         make.restype, make.argtypes = ctypes.py_object, [ctypes.py_object, ctypes.c_void_p]
         identity = make(object, ctypes.addressof(definition))
