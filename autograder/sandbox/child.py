@@ -711,6 +711,13 @@ def call_back(number, method, args, kwargs, sync, pure=False):
     if _running is None:
         raise RuntimeError("the grader's objects can only be used during the call "
                            "they were passed to")
+    if pure and not kwargs and number in _known:      # most questions of a played run
+        try:
+            line = _known[number].get(protocol.arguments_text(args))
+        except (protocol.Unencodable, TypeError, ValueError, RecursionError):
+            line = None             # not plain data: the long way below says how
+        if line is not None:
+            return protocol.loads(line)["r"]
     try:
         try:
             # Most calls pass plain data (a board, a move): encoded at once. A stand-in

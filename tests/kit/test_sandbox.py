@@ -29,6 +29,22 @@ def test_values_survive_the_wire_with_their_types(value):
             sorted(type(item).__name__ for item in value)
 
 
+@pytest.mark.parametrize("args", [
+    ([[None, "X"], ["O", None]],), ([[None, "X"]], (0, 1)), ("x", 3, None, True), (),
+    ([1, 2],), ([[1.5]],), ((1, (2,)),), ([(0, 1)],), ({(0, 1)},), ({"k": 1},),
+    (math.inf,), ([["\u00e9", "a\"b"]],), ((),), ([[]],), (type("Number", (int,), {})(1),),
+])
+def test_the_arguments_text_is_the_one_a_request_carries(args):
+    """A played run's child keys a question by protocol.arguments_text; the grader
+    keyed the answers given ahead by the request's own text of the same arguments."""
+    assert protocol.arguments_text(args) == protocol.dumps(protocol.to_plain(list(args)))[:-1]
+
+
+def test_arguments_that_cannot_travel_have_no_text():
+    with pytest.raises(protocol.Unencodable):
+        protocol.arguments_text(([[object()]],))
+
+
 def test_a_set_of_tuples_is_one_tag_not_one_per_tuple():
     text = protocol.dumps(protocol.to_plain({(0, 1), (2, 2)}))
     assert text.count("__") == 2 and "__tuple__" not in text
