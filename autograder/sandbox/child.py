@@ -620,7 +620,8 @@ def _map_plain(base, function, calls, again, replies):
     nothing kept in the child, no arguments sent back (the suites' rule maps; about
     half the child's cost per call was the general path's checks and calls)."""
     to_plain, sent_as_is, add_answer = protocol.to_plain, _SENT_AS_IS, replies.add_answer
-    RETURNED = protocol.RETURNED
+    RETURNED, rows = protocol.RETURNED, replies.CHUNK_ROWS
+    acquire, release = replies.guard.acquire, replies.guard.release
     for index, args in enumerate(calls):
         try:
             value = function(*args)
@@ -652,7 +653,22 @@ def _map_plain(base, function, calls, again, replies):
                         second = [protocol.UNSENDABLE, str(error)]
                     except BaseException as error:
                         second = [protocol.RAISED, describe(error)]
-        add_answer(base, index, value, second)
+        # Batched.add_answer's usual case, inline: the answer joins the open chunk of
+        # this map's previous call (under the same lock as there).
+        acquire()
+        try:
+            chunk = replies.chunk
+            joined = chunk is not None and chunk[0] is base and \
+                chunk[1] + len(chunk[2]) == index and (chunk[3] is None) == (second is None) \
+                and len(chunk[2]) < rows - 1
+            if joined:
+                chunk[2].append(value)
+                if second is not None:
+                    chunk[3].append(second)
+        finally:
+            release()
+        if not joined:
+            add_answer(base, index, value, second)
 
 
 def _patch(patches):
