@@ -57,9 +57,18 @@ _TARGETS: dict[str, int] = {}                 # target -> its digest
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
+_SEQUENCES = frozenset({tuple, list})
+_chain = itertools.chain.from_iterable
+
+
 def _flat(value) -> bool:
     """A list or tuple of atoms (and of such lists or tuples, one level down): its
-    repr is already the same in every process, and built in C."""
+    repr is already the same in every process, and built in C. The usual answers (a
+    move, a board, a set of moves) are told at C speed; a mix goes item by item."""
+    if _ATOMS.issuperset(map(type, value)):
+        return True
+    if _SEQUENCES.issuperset(map(type, value)):
+        return _ATOMS.issuperset(map(type, _chain(value)))
     atoms = _ATOMS
     for item in value:
         kind = type(item)

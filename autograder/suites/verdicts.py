@@ -116,6 +116,9 @@ def kept(outcome: Outcome, limit: int = LIMIT) -> Outcome:
     it holds nothing more (a value that fits, and a second answer, if any, that fits
     too and holds nothing more either; no arguments after the call), else a new
     Outcome."""
+    if type(outcome.value) in _SCALARS and outcome.again is None \
+            and outcome.args_after is None and limit >= 1:
+        return outcome                      # most answers: a number, a bool, None
     value, again = small(outcome.value, limit), outcome.again
     same = again is not None and type(again.value) is type(outcome.value) \
         and again.value == outcome.value
