@@ -294,6 +294,11 @@ def test_the_child_runs_code_compiled_once_and_keeps_no_handle_on_it(tmp_path):
     memory, size = code
     with pytest.raises(OSError):
         os.write(memory, b"x")                  # sealed: no child can change the next's
+    with pytest.raises(OSError), open(f"/proc/self/fd/{memory}", "r+b") as reopened:
+        reopened.write(b"x")                    # nor through a path of its own to the file
+        reopened.flush()
+    with pytest.raises(OSError):
+        os.ftruncate(memory, 0)
     assert size == len(os.pread(memory, size + 1, 0))
     (tmp_path / "peek.py").write_text(
         "import errno, os, sys\n"
