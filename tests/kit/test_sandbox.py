@@ -289,8 +289,10 @@ def test_a_maps_answers_come_in_chunks_and_each_is_its_own_outcome(scratch):
 def test_the_child_runs_code_compiled_once_and_keeps_no_handle_on_it(tmp_path):
     """The child's code comes compiled, in a sealed memory file (client.compiled_child)
     that the child closes before any student code runs."""
+    if not hasattr(os, "memfd_create"):
+        pytest.skip("no memfd here: each child compiles its own code")
     code = client.compiled_child()
-    assert code is not None, "Linux has memfd: every child should get its code compiled"
+    assert code is not None, "memfd is here: every child should get its code compiled"
     memory, size = code
     with pytest.raises(OSError):
         os.write(memory, b"x")                  # sealed: no child can change the next's
