@@ -620,7 +620,7 @@ def _map_plain(base, function, calls, again, replies):
     nothing kept in the child, no arguments sent back (the suites' rule maps; about
     half the child's cost per call was the general path's checks and calls)."""
     to_plain, sent_as_is, add_answer = protocol.to_plain, _SENT_AS_IS, replies.add_answer
-    RETURNED, rows = protocol.RETURNED, replies.CHUNK_ROWS
+    rows = replies.CHUNK_ROWS
     acquire, release = replies.guard.acquire, replies.guard.release
     for index, args in enumerate(calls):
         try:
@@ -637,22 +637,7 @@ def _map_plain(base, function, calls, again, replies):
             except BaseException as error:
                 add_row(replies, [base, index, protocol.RAISED, describe(error)])
                 continue
-        second = None
-        if again:
-            try:
-                second = function(*args)
-            except BaseException as error:
-                second = [protocol.RAISED, describe(error)]
-            else:
-                if type(second) in sent_as_is:
-                    second = [RETURNED, second]
-                else:
-                    try:
-                        second = [RETURNED, to_plain(second)]
-                    except protocol.Unencodable as error:
-                        second = [protocol.UNSENDABLE, str(error)]
-                    except BaseException as error:
-                        second = [protocol.RAISED, describe(error)]
+        second = answer(base, index, function, args, None)[2:4] if again else None
         # Batched.add_answer's usual case, inline: the answer joins the open chunk of
         # this map's previous call (under the same lock as there).
         acquire()
