@@ -323,11 +323,11 @@ def _identity():
     minimax on deepcopy ran 1.08x its in-process time in the child that way, 1.03x
     this way (bench_child_penalty.py, two runs each, alternating). The one difference
     a student could see: id(a, b) answers for `a` where the builtin raises TypeError.
-    Made with ctypes
-    from the running interpreter's own function before any student code runs, and
-    checked against id() on a few objects; where anything fails, object.__hash__:
-    also the object's identity and also silent, but a slot wrapper, which made a
-    deepcopy of a board about 25% slower than the builtin (measured there too)."""
+    Made with ctypes from the running interpreter's own function before any student
+    code runs, and checked against id() on a few objects; where anything fails,
+    object.__hash__: also the object's identity and also silent, but a slot wrapper,
+    which made a deepcopy of a board about 25% slower than the builtin (measured
+    there too)."""
     try:
         import ctypes
 
@@ -612,14 +612,11 @@ def run_map(request):
     replies.flush()
 
 
-_SENT_AS_IS = frozenset((str, int, bool, type(None)))
-
-
 def _map_plain(base, function, calls, again, replies):
     """run_map's common case, its rows the same: plain arguments, nothing patched,
     nothing kept in the child, no arguments sent back (the suites' rule maps; about
     half the child's cost per call was the general path's checks and calls)."""
-    to_plain, sent_as_is, add_answer = protocol.to_plain, _SENT_AS_IS, replies.add_answer
+    to_plain, sent_as_is, add_answer = protocol.to_plain, protocol.SENT_AS_IS, replies.add_answer
     rows = replies.CHUNK_ROWS
     acquire, release = replies.guard.acquire, replies.guard.release
     for index, args in enumerate(calls):

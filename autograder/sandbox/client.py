@@ -1009,7 +1009,7 @@ def _encoded(args: tuple) -> tuple[str, bool]:
     hit = _ENCODED.get(id(args))
     if hit is not None and hit[0] is args:
         return hit[1], hit[2]
-    text = protocol.dumps(protocol.to_plain(list(args)))[:-1]
+    text = protocol.arguments_text(args)
     # A handle is encoded as {"__handle__":n}, and nothing else is: a string holding
     # those characters has its quotes escaped, a dict key starting with "__" is sent
     # in the {"__dict__": [...]} form. So the text says whether the child must unwrap.
@@ -1077,7 +1077,7 @@ def encoded_text(args) -> str | None:
     if hit is not None and hit[0] is args:
         return hit[1]
     try:
-        return protocol.dumps(protocol.to_plain(list(args)))[:-1]
+        return protocol.arguments_text(args)
     except (protocol.Unencodable, ValueError, TypeError, RecursionError):
         return None
 

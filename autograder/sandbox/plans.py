@@ -71,10 +71,6 @@ class Callback:
         self.known = known
 
 
-def _arguments_text(args) -> str:
-    return protocol.dumps(protocol.to_plain(list(args)))[:-1]
-
-
 class Known:
     """Answers of a pure `Callback` given to the child with the request, ahead of
     the calls: (arguments tuple, the function's answer) pairs, or a function that
@@ -139,7 +135,7 @@ class Known:
 
     def make(self, encode_args=None) -> str:
         if self._text is None:
-            encode_args = encode_args or _arguments_text
+            encode_args = encode_args or protocol.arguments_text
             lines = []
             for args, value in self.answers:
                 try:

@@ -48,8 +48,9 @@ type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, b
     type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
 issubclass, Exception = issubclass, Exception
 # Values that stand for themselves in JSON, by exact type (no float: inf and nan are
-# tagged). A list or tuple of only these is copied at C speed, item by item unchanged.
-_ATOMS = frozenset((str, int, bool, type(None)))
+# tagged). A list or tuple of only these is copied at C speed, item by item unchanged;
+# the child sends an answer of one of these types without to_plain (SENT_AS_IS).
+_ATOMS = SENT_AS_IS = frozenset((str, int, bool, type(None)))
 _LISTS = frozenset((list,))
 _TUPLES = frozenset((tuple,))
 _chain = itertools.chain.from_iterable
@@ -183,10 +184,12 @@ def to_plain(value, depth=0, kept=None):
 
 
 def arguments_text(args) -> str:
-    """`dumps(to_plain(list(args)))` without its newline, made faster for the usual
-    arguments (a board, a move, a string or a number): those are JSON as they are
-    (a move inside its tuple tag), so they go to the C encoder without a copy. A
-    child's question to a pure callback is keyed by this text (plans.Known)."""
+    """An argument tuple's JSON text, as requests carry it: `dumps(to_plain(list(args)))`
+    without its newline, made faster for the usual arguments (a board, a move, a string
+    or a number): those are JSON as they are (a move inside its tuple tag), so they go
+    to the C encoder without a copy. The one definition of the text: the grader's
+    requests and answers given ahead (client, plans.Known) and a played run's
+    questions in the child (keyed by it) all use it."""
     parts = []
     for arg in args:
         kind = type(arg)
@@ -331,13 +334,7 @@ def arguments(text):
     """One call's arguments from their own JSON text (a map's "arg_texts", decoded
     by the child call by call: the arguments of the call running are the only ones
     alive, not tens of thousands of lists that its collector kept finding)."""
-    try:
-        value, end = _REQUEST_DECODER.scan_once(text, 0)
-        if end == len(text):
-            return value
-    except StopIteration:
-        pass
-    return _REQUEST_DECODER.decode(text)
+    return loads(text, requests=True)
 
 
 def loads(line, requests=False):
