@@ -99,9 +99,22 @@ def send(message):
 
 
 class Batched:
-    """Replies of a batch, sent in chunks to save system calls. A flusher thread
-    sends anything older than 5 ms even while a slow call is still running, so
-    the grader's per-call deadline never waits for a reply stuck in a buffer.
+    """Replies of a batch, sent in chunks to save system calls, never held long: the
+    grader charges the child's CPU time to the first call it has no answer for, so
+    an answer stuck in a buffer would be charged with the calls after it.
+
+    - The thread that makes the answers writes them out itself when its last write
+      is AGE (5 ms) old: fast calls travel in writes about 5 ms apart, and the
+      answer of a call that took longer goes out as soon as it is made.
+    - A flusher thread is the backstop for answers made less than AGE before a
+      call that runs long (or forever): it wakes every FLUSHER_PERIOD (50 ms) and
+      sends whatever is older than AGE. It used to wake every 5 ms and did all the
+      flushing; each wake took the GIL from the student's code, which ran 1 to 2%
+      slower for it (bench_child_penalty.py). An answer now waits at most about
+      60 ms behind a call that hangs (the backstop, and the GIL's 5 ms switch
+      interval): that much of the hanging call's time is charged to the answered
+      call before it, under a limit of seconds, and the hanging call still gets
+      its own full limit after.
 
     Answers of consecutive calls of a map gather in one open row of kind CHUNK,
     [id, first index, CHUNK, [value, ...](, [[kind, value] of the call made again,
@@ -111,11 +124,13 @@ class Batched:
     sent as one row per answer instead, each under the grader's cap on a line."""
 
     AGE = 0.005
+    FLUSHER_PERIOD = 0.05
     CHUNK_ROWS = 256
     CHUNK_BYTES = 1 << 18
 
     def __init__(self):
         self.parts, self.size, self.oldest = [], 0, None
+        self.written = 0.0      # when the last write began (monotonic)
         self.chunk = None       # [id, first index, values, agains or None]
         self.guard = threading.Lock()
 
@@ -143,13 +158,16 @@ class Batched:
                 self._close()
                 if self.size > 32768:
                     self._flush()
+                    return
+            if _monotonic() - self.written >= self.AGE:
+                self._flush()
 
     def _queue(self, data):
         self.parts.append(data)
         self.size += len(data)
         if self.oldest is None:
             self.oldest = _monotonic()
-        if self.size > 32768:
+        if self.size > 32768 or _monotonic() - self.written >= self.AGE:
             self._flush()
 
     def _close(self):
@@ -177,6 +195,7 @@ class Batched:
     def _flush(self):
         self._close()
         if self.parts:
+            self.written = _monotonic()
             write_all(b"".join(self.parts))
         self.parts, self.size, self.oldest = [], 0, None
 
@@ -253,11 +272,11 @@ _getppid = os.getppid
 
 
 def _flusher():
-    """Sends buffered replies older than Batched.AGE and the stop report; ends the
-    child when the grader that started it is gone (a killed grading process must
-    not leave a sleeping or looping child behind)."""
+    """Sends buffered replies older than Batched.AGE (the backstop: see Batched) and
+    the stop report; ends the child when the grader that started it is gone (a
+    killed grading process must not leave a sleeping or looping child behind)."""
     while True:
-        time.sleep(Batched.AGE)
+        time.sleep(Batched.FLUSHER_PERIOD)
         if _getppid() != CONFIG["parent"]:
             os._exit(0)
         try:
@@ -617,7 +636,7 @@ def _map_plain(base, function, calls, again, replies):
     nothing kept in the child, no arguments sent back (the suites' rule maps; about
     half the child's cost per call was the general path's checks and calls)."""
     to_plain, sent_as_is, add_answer = protocol.to_plain, protocol.SENT_AS_IS, replies.add_answer
-    rows = replies.CHUNK_ROWS
+    rows, age, monotonic = replies.CHUNK_ROWS, replies.AGE, _monotonic
     acquire, release = replies.guard.acquire, replies.guard.release
     for index, args in enumerate(calls):
         try:
@@ -647,6 +666,8 @@ def _map_plain(base, function, calls, again, replies):
                 chunk[2].append(value)
                 if second is not None:
                     chunk[3].append(second)
+                if monotonic() - replies.written >= age:
+                    replies._flush()
         finally:
             release()
         if not joined:

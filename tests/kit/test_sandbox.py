@@ -265,6 +265,33 @@ def test_a_call_that_sleeps_is_stopped_by_the_wall_clock_backstop(scratch):
         assert "stopped in slow (m.py, line 7)" in outcome.detail
 
 
+def test_each_call_of_a_map_is_charged_its_own_time_not_its_neighbours(scratch):
+    """The grader charges the child's CPU time to the first call it has no answer
+    for, so answers must not wait in the child's buffer (child.Batched): calls that
+    each use most of their limit all pass, and a call that spins after quick ones
+    is the one that times out, the quick ones answered."""
+    (scratch / "m.py").write_text(
+        "import time\n"
+        "def busy(seconds):\n"
+        "    end = time.process_time() + seconds\n"
+        "    while time.process_time() < end:\n"
+        "        pass\n"
+        "    return seconds\n"
+        "def quick_then_spin(n):\n"
+        "    while n >= 300:\n"
+        "        pass\n"
+        "    return n\n")
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        near = sandbox.map("m.busy", [(0.3,)] * 4, 0.5)
+        assert [(o.failure, o.value) for o in near] == [(None, 0.3)] * 4
+    with make(scratch) as sandbox:
+        sandbox.import_modules(5)
+        spun = sandbox.map("m.quick_then_spin", [(i,) for i in range(302)], 0.5)
+    assert [o.value for o in spun[:300]] == list(range(300))
+    assert [o.failure for o in spun[300:]] == ["timeout", "unreached"]
+
+
 def test_a_maps_answers_come_in_chunks_and_each_is_its_own_outcome(scratch):
     """Consecutive answers of a map travel as CHUNK rows (child.Batched): every call
     still has its own outcome, in order, with its second answer under `again`; an
