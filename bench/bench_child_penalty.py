@@ -13,8 +13,9 @@ Both on one CPU (as bulk grading runs a child, grading/pool.py), best of --repea
 rounds, alternating. Printed: each side's CPU seconds and their ratio. Then what a
 child's start and import cost in CPU time, and, in this process, what a deepcopy of
 a board costs with each identity the child could give the student as id(): the
-builtin (which a Python audit hook makes slow), object.__hash__ and the child's
-method (child._identity).
+builtin (which a Python audit hook makes slow), object.__hash__, a method of
+`object`, and the one the child uses (child._identity: on x86-64, a builtin of its
+own).
 
 Usage: python bench/bench_child_penalty.py [--examples NAME ...] [--repeat 4]
 """
@@ -112,6 +113,7 @@ def identities() -> None:
     board = [[None, "X", None], [None, "O", None], [None, None, None]]
     builtin = builtins.id
     rows = [("the builtin id, no audit hook", builtin), ("object.__hash__", object.__hash__),
+            ("a method of object (child._method_identity)", child._method_identity()),
             ("the child's identity (child._identity)", child._IDENTITY)]
     for label, identity in rows:
         builtins.id = identity

@@ -333,40 +333,100 @@ def quiet_identity():
 
 
 def _identity():
-    """An id() that raises no audit event, nearly as fast as the builtin: a method of
-    `object` whose C function is the one builtin id() ends in, PyLong_FromVoidPtr
-    (called as a method, it gets the object as its first argument, which is all it
-    reads, and the same number comes back). Declared METH_VARARGS, not METH_NOARGS:
-    CPython 3.11 specializes a call of a no-argument method descriptor for objects of
-    its exact type (`object`) only, and every board or list undid it again; lena's
-    minimax on deepcopy ran 1.08x its in-process time in the child that way, 1.03x
-    this way (bench_child_penalty.py, two runs each, alternating). The one difference
-    a student could see: id(a, b) answers for `a` where the builtin raises TypeError.
-    Made with ctypes from the running interpreter's own function before any student
-    code runs, and checked against id() on a few objects; where anything fails,
-    object.__hash__: also the object's identity and also silent, but a slot wrapper,
-    which made a deepcopy of a board about 25% slower than the builtin (measured
-    there too)."""
-    try:
-        import ctypes
+    """An id() that raises no audit event, as fast as the builtin where it can be.
 
-        class MethodDef(ctypes.Structure):
-            _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
-                        ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
+    CPython calls a builtin of one argument (METH_O) as `function(self, argument)`,
+    and the one C function that makes an object's id, PyLong_FromVoidPtr (where
+    builtin id() ends), takes the object first. So, in order:
 
-        api = ctypes.pythonapi
-        definition = MethodDef(b"id", ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value,
-                               0x0001, None)                # METH_VARARGS
-        make = api.PyDescr_NewMethod
-        make.restype, make.argtypes = ctypes.py_object, [ctypes.py_object, ctypes.c_void_p]
-        identity = make(object, ctypes.addressof(definition))
+    1. `_tail_call_identity`: on x86-64 Linux, three instructions in a page of their
+       own (`mov rdi, rsi; movabs rax, PyLong_FromVoidPtr; jmp rax`: the argument
+       moved into the first place, then PyLong_FromVoidPtr) made a METH_O builtin.
+       CPython specializes its calls like the builtin's: a deepcopy of a board
+       costs what it costs with the builtin without a hook, and the students'
+       deepcopy-based minimax ran 1 to 2% slower in the child with (2) than
+       in-process (bench_child_penalty.py).
+    2. `_method_identity`: PyLong_FromVoidPtr made a method of `object`, which
+       gets the object first (see there); about 6% slower for a deepcopy.
+    3. object.__hash__: also the object's identity and also silent, but a slot
+       wrapper, about 25% slower for a deepcopy.
+
+    Each is made with ctypes from the running interpreter before any student code
+    runs, and checked against id() on a few objects; where anything fails, the next.
+    The one difference a student could see: (2) answers id(a, b) for `a` where the
+    builtin raises TypeError."""
+    for make in (_tail_call_identity, _method_identity):
+        try:
+            identity = make()
+        except Exception:  # noqa: BLE001 (any surprise: the next, slower identity)
+            continue
         samples = ([], {}, "x", None, 7, 2 ** 70, object(), (1,), 1.5, identity)
-        if all(identity(sample) == id(sample) for sample in samples):
-            _KEPT_ALIVE.append(definition)      # the method's definition must outlive it
+        if identity is not None and all(identity(s) == id(s) for s in samples):
             return identity
-    except Exception:  # noqa: BLE001 (any surprise: the slower, plain identity)
-        pass
     return object.__hash__
+
+
+def _method_def(name, function, flags):
+    """A PyMethodDef (ctypes), kept for the child's life: a function made from it
+    reads it on every call."""
+    import ctypes
+
+    class MethodDef(ctypes.Structure):
+        _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
+                    ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
+
+    definition = MethodDef(name, function, flags, None)
+    _KEPT_ALIVE.append(definition)
+    return definition
+
+
+_METH_VARARGS, _METH_O = 0x0001, 0x0008
+
+
+def _tail_call_identity():
+    """(1) of _identity; None where the machine is not x86-64 Linux."""
+    if sys.platform != "linux" or os.uname().machine != "x86_64":
+        return None
+    import ctypes
+    import mmap
+    import struct
+    api = ctypes.pythonapi
+    target = ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value
+    code = (b"\xf3\x0f\x1e\xfa"                          # endbr64 (a no-op without CET)
+            b"\x48\x89\xf7"                              # mov rdi, rsi
+            b"\x48\xb8" + struct.pack("<Q", target) +     # movabs rax, PyLong_FromVoidPtr
+            b"\xff\xe0")                                  # jmp rax
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long]
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    page = libc.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE,
+                     mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+    if page in (None, ctypes.c_void_p(-1).value):
+        return None
+    ctypes.memmove(page, code, len(code))
+    # Never writable and executable at once; the page is kept for the child's life.
+    if libc.mprotect(page, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
+        return None
+    new = api.PyCFunction_NewEx
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p] * 3
+    return new(ctypes.addressof(_method_def(b"id", page, _METH_O)), None, None)
+
+
+def _method_identity():
+    """(2) of _identity: PyLong_FromVoidPtr as a method of `object`. Called as a
+    method, it gets the object as its first argument, which is all it reads.
+    Declared METH_VARARGS, not METH_NOARGS: CPython 3.11 specializes a call of a
+    no-argument method descriptor for objects of its exact type (`object`) only,
+    and every board or list undid it again (lena's minimax on deepcopy ran 1.08x
+    its in-process time that way, 1.03x this way)."""
+    import ctypes
+    api = ctypes.pythonapi
+    target = ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value
+    make = api.PyDescr_NewMethod
+    make.restype, make.argtypes = ctypes.py_object, [ctypes.py_object, ctypes.c_void_p]
+    return make(object, ctypes.addressof(_method_def(b"id", target, _METH_VARARGS)))
 
 
 _KEPT_ALIVE = []
