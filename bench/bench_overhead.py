@@ -246,7 +246,8 @@ def record_calls(batch: Path, jobs: int) -> dict[str, list[tuple]]:
     original = _record_into(log)
     try:
         grader = Grader(assignment.load("tictactoe"), timing=calibrate.Timing(2.0, "bench"))
-        graded = grader.warm_up()
+        # (None when the cache says it passed before: graded here to record its calls)
+        graded = grader.warm_up() or grader.grade("reference", grader.assignment.solution_dir)
         assert graded.score == graded.max_score, "the reference must score full marks"
         logs = {"reference": list(log)}
         _RECORDER = (grader, log)

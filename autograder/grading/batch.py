@@ -149,6 +149,9 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
         "sandbox_layers": grader.layers,
         # where the expected values came from: the course's cache, or computed (and kept)
         "expected_values": "cache" if grader.cached else "computed",
+        # the reference graded in full before this batch, or checked quickly because
+        # it scored full marks in full before with this kit, suite and layers (warm.py)
+        "reference_check": grader.reference_check,
         "limits": "CPU time of the student's process; wall-clock backstop "
                   f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
     }, indent=2) + "\n", encoding="utf-8")

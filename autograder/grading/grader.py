@@ -25,7 +25,8 @@ from ..sandbox.plans import Known
 from . import calibrate, warm
 from .intake import Prepared
 from .pool import one_cpu
-from .runner import Graded, Rubric, grade_prepared, grade_submission, load_rubric, unrun_tests
+from .runner import (Graded, Rubric, check_reference_quickly, grade_prepared,
+                     grade_submission, load_rubric, unrun_tests)
 
 
 class Grader:
@@ -45,6 +46,9 @@ class Grader:
         self.fingerprints = fingerprints
         self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
         self.cached = False     # whether warm_up took the expected values from the cache
+        # how warm_up checked the reference: "full" (graded), "quick" (it scored full
+        # marks in full before: the course's cache says so), "" (not yet)
+        self.reference_check = ""
 
     @property
     def scale(self) -> float:
@@ -73,16 +77,29 @@ class Grader:
                 f"({self.timing.source})")
 
     # ------------------------------------------------------------ grading
-    def warm_up(self) -> Graded:
+    def warm_up(self) -> Graded | None:
         """Grade the reference solution itself before any student. It must score full
         marks (otherwise the suite or the reference is broken, and nobody should be
         graded against it); it also fills every cache of expected values, so workers
         forked afterwards start warm. The expected values come from the course's
-        cache when it holds this suite's (grading/warm.py), and go there otherwise."""
+        cache when it holds this suite's (grading/warm.py), and go there otherwise.
+
+        When the cache also says the reference scored full marks in full with this
+        kit, suite, reference and these sandbox layers, it is checked quickly
+        instead (runner.check_reference_quickly) and None is returned; otherwise the
+        reference's Graded. `reference_check` says which, for run.json."""
         folder = self._cache_folder()
         loaded = warm.from_cache(self.assignment, folder) if folder else None
         recording = warm.WarmCaches(self.assignment) if folder and not loaded else None
         self.cached = loaded is not None
+        if warm.passed_before(loaded, self.layers):
+            with one_cpu():
+                check_reference_quickly(self.assignment, self.assignment.solution_dir,
+                                        layers=self.layers, rubric=self.rubric,
+                                        plugins=self.plugins + (loaded,))
+            Known.prepare_all(encoded_args)
+            self.reference_check = "quick"
+            return None
         with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
             graded = self.grade("reference", self.assignment.solution_dir, reveal=True,
                                 _plugins=tuple(p for p in (loaded, recording) if p))
@@ -97,8 +114,11 @@ class Grader:
                            f"{graded.score:g}/{graded.max_score:g} on its own hidden suite "
                            f"({first}); fix the suite or the reference before grading "
                            "students")
+        self.reference_check = "full"
         if recording is not None:
-            warm.to_cache(self.assignment, recording, folder)
+            warm.to_cache(self.assignment, recording, folder, self.layers)
+        elif loaded is not None:
+            warm.remember_pass(self.assignment, loaded, folder, self.layers)
         return graded
 
     def _cache_folder(self):

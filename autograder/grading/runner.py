@@ -270,7 +270,8 @@ UNNEEDED_PLUGINS = ("cacheprovider", "randomly", "unraisableexception", "threade
                     "legacypath")
 
 
-def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> int:
+def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
+              collect_only: bool = False) -> int:
     # --tb=no: the plugin words every failure from the exception itself (`_explain`);
     # pytest's own traceback of a failed check (the source of every frame, parsed to
     # find its statements) cost about 20 ms each, and nobody read it. --assert=plain:
@@ -279,7 +280,8 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = ()) -> in
     args = [str(suite_dir), "-q", "--tb=no", "--assert=plain",
             *(f"-pno:{name}" for name in UNNEEDED_PLUGINS),
             "--rootdir", str(suite_dir), "-o", "timeout_method=signal",
-            "-o", "python_files=test_*.py", "-W", "ignore"]
+            "-o", "python_files=test_*.py", "-W", "ignore"] + \
+        (["--collect-only"] if collect_only else [])
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
             _no_plugin_autoload():
@@ -312,6 +314,43 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
     return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
                           reveal=reveal, rubric=rubric, plugins=plugins,
                           refusal=(status, problem), recorded=recorded)
+
+
+def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: Rubric,
+                            plugins: tuple = ()) -> None:
+    """What a batch checks of a reference that scored full marks in full before, with
+    this kit, suite and reference and these layers (Grader.warm_up; the course's
+    cache remembers it): the hidden suite is collected (its modules imported before
+    the workers fork, every check in the rubric) and one child starts on the
+    reference and imports its modules (the sandbox works on this machine today).
+    KitError, one line, when either fails."""
+    prepared, _status, problem = prepare(folder, piece.modules)
+    if prepared is None:
+        raise KitError(f"the reference solution of {piece.name} cannot be read: {problem}")
+    scratch = scratch_for(prepared)
+    student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
+                      rubric.limits, recorded=False)
+    try:
+        plugin = GradingPlugin(student, rubric, reveal=True, blame=Blame.of(piece))
+        code = run_suite(piece.suite_dir, plugin, plugins, collect_only=True)
+        if code != 0:
+            raise KitError(f"the hidden suite of {piece.name} could not be collected "
+                           f"(pytest exit {code})")
+        unknown = set(plugin.collected) - set(rubric.points)
+        if unknown:
+            raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: "
+                           f"{sorted(unknown)}")
+        try:
+            failure = student.importable
+        except SandboxError as error:
+            failure = error
+        if failure is not None:
+            raise KitError(f"the reference solution of {piece.name} does not start in the "
+                           f"sandbox here ({getattr(failure, 'detail', failure)}); see "
+                           "`autograder doctor`")
+    finally:
+        student.close()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],

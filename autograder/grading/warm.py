@@ -142,6 +142,7 @@ class WarmCaches:
     def __init__(self, piece):
         self.piece = piece
         self.memos: dict[tuple[str, str], Memo] = {}
+        self.manifest: dict = {}    # the course's cache's manifest it was loaded with
 
     def pytest_collection_finish(self, session) -> None:
         self.install()
@@ -357,9 +358,13 @@ def settle() -> None:
 # Bulk grading keeps each assignment's warm caches between runs, as a platform
 # package ships them: a course grades the same suite batch after batch (sections,
 # late submissions, a regrade), and computing the expected values again each time
-# cost tic-tac-toe's warm-up 1.2 s of its 1.5 s of grader CPU. The reference is still graded
-# before every batch and must still score full marks; only its expected values come
-# from the cache. The file is the kit's own pickle: it is used only while the
+# cost tic-tac-toe's warm-up 1.2 s of its 1.5 s of grader CPU. The reference is graded
+# in full, and must score full marks, before the values are kept; the manifest then
+# says so, with the sandbox layers it passed with. A later batch with the same kit,
+# suite, reference and layers (the digests below) checks it quickly instead
+# (Grader.warm_up: the suite collected, a child started on the reference): grading
+# it in full again, deterministic as it is, cost a batch 0.37 s of CPU, a fifth of
+# the kit's overhead on tic-tac-toe's bench. SPIELBAUM_CACHE=off grades it in full. The file is the kit's own pickle: it is used only while the
 # children cannot write to the teacher's files (Grader: the uid or landlock layer),
 # in a folder only this user may write, and it is checked like a package's values
 # (suite, reference, modules, data) plus the kit's own code.
@@ -420,25 +425,50 @@ def from_cache(piece, folder: Path) -> WarmCaches | None:
     if not isinstance(manifest, dict) or manifest.get("kit") != kit_digest():
         return None
     try:
-        return load(piece, data_path, manifest)
+        caches = load(piece, data_path, manifest)
     except KitError:
         return None
+    caches.manifest = manifest
+    return caches
 
 
-def to_cache(piece, caches: WarmCaches, folder: Path) -> bool:
-    """Keep the values a warm-up computed (each file written whole, then renamed
-    into place); False if they could not be kept: a cache never stops a batch."""
-    import json
-    import tempfile
+def passed_before(caches: WarmCaches | None, layers: list[str]) -> bool:
+    """Whether the reference scored full marks in full, with this kit, suite and
+    reference (the cache's digests) and these sandbox layers, when `caches` were kept."""
+    return caches is not None and caches.manifest.get(PASSED) == sorted(layers)
+
+
+PASSED = "reference_full_marks_with_layers"
+
+
+def to_cache(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
+    """Keep the values a warm-up computed, after the reference scored full marks with
+    `layers` (each file written whole, then renamed into place); False if they could
+    not be kept: a cache never stops a batch."""
     try:
         data, manifest = caches.snapshot(checked=False)
     except Exception:  # noqa: BLE001 (values that will not pickle: computed next time)
         return False
     manifest["kit"] = kit_digest()
+    manifest[PASSED] = sorted(layers)
+    return _write(piece, folder, data, manifest)
+
+
+def remember_pass(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
+    """The reference scored full marks in full with `layers` and values taken from the
+    cache: say so in the cache's manifest (its data stays as it is)."""
+    manifest = dict(caches.manifest, **{PASSED: sorted(layers)})
+    return _write(piece, folder, None, manifest)
+
+
+def _write(piece, folder: Path, data: bytes | None, manifest: dict) -> bool:
+    import json
+    import tempfile
     data_path, manifest_path = _cache_paths(piece, folder)
+    files = ([] if data is None else [(data_path, data)]) + \
+        [(manifest_path, json.dumps(manifest).encode())]
     try:
-        for path, content in ((data_path, data),
-                              (manifest_path, json.dumps(manifest).encode())):
+        for path, content in files:
             handle, temporary = tempfile.mkstemp(dir=folder, prefix=".new-")
             try:
                 with os.fdopen(handle, "wb") as out:

@@ -1,7 +1,8 @@
 """The course's cache of expected values (grading/warm.py): a batch after the first
-takes them from it and grades exactly as a batch that computed them; a cache that
-does not fit (another kit, suite or reference, tampered data) or a folder that is
-not safely the teacher's is never used."""
+takes them from it and grades exactly as a batch that computed them, and checks the
+reference quickly where the cache says it scored full marks in full with these layers;
+a cache that does not fit (another kit, suite or reference, tampered data) or a folder
+that is not safely the teacher's is never used."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 
 import pytest
 
-from autograder import assignment
+from autograder import KitError, assignment
 from autograder.grading import warm
 from autograder.grading.grader import Grader
 from autograder.sandbox import layers as sandbox_layers
@@ -35,11 +36,13 @@ def rows_without_times(out) -> dict:
 
 
 def warm_up_in_a_process(cache, name="tictactoe") -> dict:
-    """A fresh process's warm-up: whether it took the cache, and its score."""
+    """A fresh process's warm-up: whether it took the cache, how it checked the
+    reference, and the reference's score where it was graded in full."""
     script = ("import json, sys; from autograder import assignment; "
               "from autograder.grading.grader import Grader; "
               f"g = Grader(assignment.load({name!r})); r = g.warm_up(); "
-              "print(json.dumps({'cached': g.cached, 'score': r.score, 'max': r.max_score}))")
+              "print(json.dumps({'cached': g.cached, 'check': g.reference_check, "
+              "'score': r and [r.score, r.max_score]}))")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                           text=True, timeout=600, env={**os.environ, "SPIELBAUM_CACHE": str(cache)})
     assert done.returncode == 0, done.stderr
@@ -61,10 +64,11 @@ def test_a_later_batch_takes_the_values_and_grades_the_same(tmp_path, isolating)
     for run, setting in (("off", "off"), ("first", str(cache)), ("later", str(cache))):
         out = tmp_path / run
         runs[run] = grade_folder("tictactoe", subs, out, env={"SPIELBAUM_CACHE": setting})
-        runs[run] = (rows_without_times(out),
-                     json.loads((out / "run.json").read_text())["expected_values"],
+        ran = json.loads((out / "run.json").read_text())
+        runs[run] = (rows_without_times(out), (ran["expected_values"], ran["reference_check"]),
                      {n: (out / n / "feedback.md").read_text() for n in CHOSEN})
-    assert runs["off"][1] == runs["first"][1] == "computed" and runs["later"][1] == "cache"
+    assert runs["off"][1] == runs["first"][1] == ("computed", "full")
+    assert runs["later"][1] == ("cache", "quick")
     assert runs["off"][0] == runs["first"][0] == runs["later"][0]
     assert runs["off"][2] == runs["first"][2] == runs["later"][2]
     assert float(runs["later"][0]["eve_no_antidiagonal"]["score"]) < 25
@@ -76,8 +80,9 @@ def test_a_later_batch_takes_the_values_and_grades_the_same(tmp_path, isolating)
 
 def test_a_cache_that_does_not_fit_is_computed_afresh(tmp_path, isolating):
     cache = tmp_path / "cache"
-    assert warm_up_in_a_process(cache)["cached"] is False
-    assert warm_up_in_a_process(cache) == {"cached": True, "score": 25.0, "max": 25.0}
+    assert warm_up_in_a_process(cache) == {"cached": False, "check": "full",
+                                           "score": [25.0, 25.0]}
+    assert warm_up_in_a_process(cache) == {"cached": True, "check": "quick", "score": None}
     manifest_path = cache / "tictactoe.json"
     honest = json.loads(manifest_path.read_text())
     for changed in ({"kit": "0" * 16}, {"suite": "0" * 16}, {"data": "0" * 64}):
@@ -92,6 +97,46 @@ def test_a_cache_that_does_not_fit_is_computed_afresh(tmp_path, isolating):
     assert not marker.exists()
     manifest_path.write_text("{not json")
     assert warm_up_in_a_process(cache)["cached"] is False
+
+
+def test_the_reference_is_graded_in_full_until_the_cache_says_it_passed_with_these_layers(
+        tmp_path, isolating):
+    """A cache whose manifest does not say the reference scored full marks in full
+    with this machine's layers (a cache of an older kit, other layers) gives the
+    values, and the reference is graded in full; the manifest then says so, and the
+    next batch checks it quickly."""
+    cache = tmp_path / "cache"
+    assert warm_up_in_a_process(cache)["check"] == "full"
+    manifest_path = cache / "tictactoe.json"
+    honest = json.loads(manifest_path.read_text())
+    layers = honest[warm.PASSED]
+    assert layers == sorted(sandbox_layers.available())
+    for unsaid in ({k: v for k, v in honest.items() if k != warm.PASSED},
+                   {**honest, warm.PASSED: ["rlimits"]}):
+        manifest_path.write_text(json.dumps(unsaid))
+        assert warm_up_in_a_process(cache) == {"cached": True, "check": "full",
+                                               "score": [25.0, 25.0]}
+        assert json.loads(manifest_path.read_text()) == honest
+        assert warm_up_in_a_process(cache)["check"] == "quick"
+
+
+def test_the_quick_check_still_refuses_a_sandbox_that_cannot_start_the_reference(
+        tmp_path, isolating, monkeypatch):
+    """The quick check starts a child on the reference: a machine where that fails
+    today refuses to grade anybody, as a full check would."""
+    from autograder.grading import runner
+    from autograder.sandbox.client import SandboxError
+    monkeypatch.setenv("SPIELBAUM_CACHE", str(tmp_path / "cache"))
+    piece = assignment.load("tictactoe")
+    assert Grader(piece).warm_up() is not None
+    grader = Grader(piece)
+
+    def broken(self):
+        raise SandboxError("the child could not be confined")
+    monkeypatch.setattr(runner.Student, "importable", property(broken))
+    with pytest.raises(KitError, match="does not start in the sandbox here"):
+        grader.warm_up()
+    assert grader.cached
 
 
 def test_only_a_folder_of_the_teachers_own_is_used(tmp_path, monkeypatch):
