@@ -104,17 +104,20 @@ class Batched:
     an answer stuck in a buffer would be charged with the calls after it.
 
     - The thread that makes the answers writes them out itself when its last write
-      is AGE (5 ms) old: fast calls travel in writes about 5 ms apart, and the
-      answer of a call that took longer goes out as soon as it is made.
+      is AGE (20 ms) old: fast calls travel in writes about 20 ms apart, and the
+      answer of a call that took longer goes out as soon as it is made. Each write
+      wakes the grader, which shares this CPU (grading/pool.py): at 5 ms the
+      grader's waiting cost tic-tac-toe's bench 0.30 s of CPU and the child's
+      plumbing 1.01 s, at 20 ms 0.18 s and 0.89 s (bench_overhead.py). A call is
+      charged at most AGE of its neighbours' time this way, 1% of the suites' 2 s.
     - A flusher thread is the backstop for answers made less than AGE before a
       call that runs long (or forever): it wakes every FLUSHER_PERIOD (50 ms) and
       sends whatever is older than AGE. It used to wake every 5 ms and did all the
-      flushing; each wake took the GIL from the student's code, which ran 1 to 2%
-      slower for it (bench_child_penalty.py). An answer now waits at most about
-      60 ms behind a call that hangs (the backstop, and the GIL's 5 ms switch
-      interval): that much of the hanging call's time is charged to the answered
-      call before it, under a limit of seconds, and the hanging call still gets
-      its own full limit after.
+      flushing, taking the GIL from the student's code each time. An answer now
+      waits at most about 75 ms behind a call that hangs (AGE, the backstop, and
+      the GIL's 5 ms switch interval): that much of the hanging call's time is
+      charged to the answered call before it, under a limit of seconds, and the
+      hanging call still gets its own full limit after.
 
     Answers of consecutive calls of a map gather in one open row of kind CHUNK,
     [id, first index, CHUNK, [value, ...](, [[kind, value] of the call made again,
@@ -123,7 +126,7 @@ class Batched:
     chunk's answers at C speed). A chunk that encodes to more than CHUNK_BYTES is
     sent as one row per answer instead, each under the grader's cap on a line."""
 
-    AGE = 0.005
+    AGE = 0.02
     FLUSHER_PERIOD = 0.05
     CHUNK_ROWS = 256
     CHUNK_BYTES = 1 << 18
