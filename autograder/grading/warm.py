@@ -20,8 +20,8 @@ export) and loaded into that fresh process, with no code of any suite's own:
   can; the rest are computed where it runs, as before, and counted in the
   manifest's `left_out`: the kit's own suites leave nothing out, which the
   platform tests check, so a case's feedback text is a `Later` of a module-level
-  function, never of a lambda) with a manifest: the
-  digest of the hidden suite and reference (`digest`, which cluster.py uses too), the hash of
+  function, never of a lambda) with a manifest: the digest of the hidden suite,
+  reference and assignment.toml (`digest`, which cluster.py uses too), the hash of
   each module whose caches are in it, and the hash of the data itself.
 - The engine's own caches keyed by an object's identity (IDENTITY_CACHES: the
   sandbox client's encoded arguments, the fingerprint's digests of them) travel
@@ -260,10 +260,13 @@ def _pickles(key, value) -> bool:
 
 
 def digest(piece) -> str:
-    """A fingerprint of what decides the grades: the hidden suite and the reference."""
+    """A fingerprint of what decides the grades: the hidden suite, the reference and
+    the assignment's manifest (its [relies_on] decides which check loses the points)."""
     files = sorted(p for p in piece.suite_dir.rglob("*") if p.is_file()
                    and "__pycache__" not in p.parts)
     files += [piece.solution_dir / module for module in piece.modules]
+    files += [manifest for manifest in [piece.solution_dir / "assignment.toml"]
+              if manifest.is_file()]
     hasher = hashlib.sha256()
     for path in files:
         hasher.update(str(path.relative_to(path.parents[1])).encode() + b"\0")

@@ -183,3 +183,27 @@ def test_the_kit_digest_changes_with_any_module_of_the_kit(tmp_path):
     (tmp_path / "sandbox" / "protocol.py").write_text("FORMAT = 2\n")
     assert warm.code_digest(tmp_path) != before
     assert len(warm.kit_digest()) == 16
+
+
+def test_the_suite_digest_changes_with_the_suite_the_reference_and_the_manifest(tmp_path):
+    """What decides the grades: a cache, a package or a cluster worker made with any
+    other hidden suite, reference or assignment.toml (its [relies_on]) is refused."""
+    from types import SimpleNamespace
+    piece = SimpleNamespace(suite_dir=tmp_path / "suite", solution_dir=tmp_path / "solution",
+                            modules=("game.py",))
+    piece.suite_dir.mkdir()
+    piece.solution_dir.mkdir()
+    files = {piece.suite_dir / "test_hidden.py": "def test_x():\n    pass\n",
+             piece.suite_dir / "rubric.toml": "[points]\ntest_x = 1\n",
+             piece.solution_dir / "game.py": "def f():\n    return 1\n",
+             piece.solution_dir / "assignment.toml": "[relies_on]\n"}
+    for path, text in files.items():
+        path.write_text(text)
+    before = warm.digest(piece)
+    (piece.solution_dir / "notes.txt").write_text("not graded\n")
+    assert warm.digest(piece) == before
+    for path, text in files.items():
+        path.write_text(text + "# changed\n")
+        assert warm.digest(piece) != before, path.name
+        path.write_text(text)
+    assert warm.digest(piece) == before
