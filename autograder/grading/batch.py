@@ -118,6 +118,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
                                                                  reason), task[2]))
         finished = pool.run([(f.name, str(f), str(out_dir)) for f in folders])
     else:
+        grader.reference_check = "on each worker"     # each checks it before grading
         finished = cluster.run(folders, done)
     progress = Progress("[progress.description]{task.description}", BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,

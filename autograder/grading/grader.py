@@ -47,7 +47,8 @@ class Grader:
         self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
         self.cached = False     # whether warm_up took the expected values from the cache
         # how warm_up checked the reference: "full" (graded), "quick" (it scored full
-        # marks in full before: the course's cache says so), "" (not yet)
+        # marks in full before: the course's cache says so), "on each worker" (a
+        # cluster's client, which grades nobody itself), "" (not yet)
         self.reference_check = ""
 
     @property

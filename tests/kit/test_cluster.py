@@ -121,6 +121,8 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
     grade(subs, tmp_path / "cluster", "--scheduler", cluster)
     local = (local_out / "grades.csv").read_bytes()
     assert (tmp_path / "cluster" / "grades.csv").read_bytes() == local
+    ran = json.loads((tmp_path / "cluster" / "run.json").read_text())
+    assert ran["reference_check"] == "on each worker"
     for student in STUDENTS:
         assert feedback(tmp_path / "cluster", student) == feedback(local_out, student)
         # The behavioural fingerprint (for `similarity`) comes back from the worker
