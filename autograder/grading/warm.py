@@ -366,11 +366,12 @@ def settle() -> None:
 # says so, with the sandbox layers it passed with. A later batch with the same kit,
 # suite, reference and layers (the digests below) checks it quickly instead
 # (Grader.warm_up: the suite collected, a child started on the reference): grading
-# it in full again, deterministic as it is, cost a batch 0.37 s of CPU, a fifth of
-# the kit's overhead on tic-tac-toe's bench. SPIELBAUM_CACHE=off grades it in full. The file is the kit's own pickle: it is used only while the
-# children cannot write to the teacher's files (Grader: the uid or landlock layer),
-# in a folder only this user may write, and it is checked like a package's values
-# (suite, reference, modules, data) plus the kit's own code.
+# it in full again, deterministic as it is, took 0.47 s of CPU, the quick check
+# 0.14 s. SPIELBAUM_CACHE=off grades it in full. The file is the kit's own pickle:
+# it is used only while the children cannot write to the teacher's files (Grader:
+# the uid or landlock layer), in a folder only this user may write, and it is
+# checked like a package's values (suite, reference, modules, data) plus the kit's
+# own code.
 CACHE_ENV = "SPIELBAUM_CACHE"
 
 
@@ -435,13 +436,15 @@ def from_cache(piece, folder: Path) -> WarmCaches | None:
     return caches
 
 
+#: The manifest's note of a full pass: the sandbox layers the reference scored full
+#: marks with (the kit, suite and reference are the manifest's digests).
+PASSED = "reference_full_marks_with_layers"
+
+
 def passed_before(caches: WarmCaches | None, layers: list[str]) -> bool:
     """Whether the reference scored full marks in full, with this kit, suite and
     reference (the cache's digests) and these sandbox layers, when `caches` were kept."""
     return caches is not None and caches.manifest.get(PASSED) == sorted(layers)
-
-
-PASSED = "reference_full_marks_with_layers"
 
 
 def to_cache(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
