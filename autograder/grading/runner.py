@@ -316,6 +316,13 @@ def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                           refusal=(status, problem), recorded=recorded)
 
 
+def require_points(piece, rubric: Rubric, collected: list[str]) -> None:
+    """KitError when the hidden suite has a check the rubric gives no points."""
+    unknown = set(collected) - set(rubric.points)
+    if unknown:
+        raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
+
+
 def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: Rubric,
                             plugins: tuple = ()) -> None:
     """What a batch checks of a reference that scored full marks in full before, with
@@ -336,10 +343,7 @@ def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: R
         if code != 0:
             raise KitError(f"the hidden suite of {piece.name} could not be collected "
                            f"(pytest exit {code})")
-        unknown = set(plugin.collected) - set(rubric.points)
-        if unknown:
-            raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: "
-                           f"{sorted(unknown)}")
+        require_points(piece, rubric, plugin.collected)
         try:
             failure = student.importable
         except SandboxError as error:
@@ -397,9 +401,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
                                                     float(points), output=_("not run"))
              for name, points in rubric.points.items()]
-    unknown = set(plugin.collected) - set(rubric.points)
-    if unknown:
-        raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
+    require_points(piece, rubric, plugin.collected)
     status, message = Status.GRADED, ""
     if student.import_failure is not None:
         status, message = Status.IMPORT_ERROR, student.import_failure.detail

@@ -207,3 +207,14 @@ def test_the_suite_digest_changes_with_the_suite_the_reference_and_the_manifest(
         assert warm.digest(piece) != before, path.name
         path.write_text(text)
     assert warm.digest(piece) == before
+
+
+def test_a_check_without_points_is_refused_by_full_and_quick_checks_alike():
+    """Both the full grading and the quick check collect the suite and name a check the
+    rubric gives no points (runner.require_points), in one line."""
+    from autograder.grading import runner
+    piece = assignment.load("tictactoe")
+    rubric = runner.load_rubric(piece.suite_dir)
+    runner.require_points(piece, rubric, list(rubric.points))
+    with pytest.raises(KitError, match=r"rubric.toml has no points for: \['test_extra'\]"):
+        runner.require_points(piece, rubric, [*rubric.points, "test_extra"])
