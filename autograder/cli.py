@@ -8,6 +8,7 @@
     autograder doctor
     autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
     autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
+    autograder export moodle|canvas|classroom GRADED --out DIR [--out-of N] [--column NAME]
     autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J]
     autograder nbgrader release|collect|grade|autograde|feedback|export|notebooks ...
 
@@ -37,6 +38,7 @@ COMMANDS = (
     "autograder.sandbox.command",         # doctor
     "autograder.tournament.command",      # tournament
     "autograder.platforms.command",       # export
+    "autograder.lms.export_command",      # export moodle|canvas|classroom (docs/TEACHING.md)
     "autograder.mutate.command",          # mutate
     "autograder.nbgrader.command",        # nbgrader
 )

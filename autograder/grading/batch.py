@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import traceback
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from .runner import Graded
 
 CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
 _grader: Grader | None = None   # set before the workers fork; they inherit it warm
+_names: dict[str, str] = {}     # id -> name from an LMS import's students.csv (feedback titles)
 
 
 def _grade_one(student_id: str, folder: str, out_dir: str) -> dict:
@@ -49,7 +49,8 @@ def write(graded: Graded, out_dir: str) -> dict:
     """Write one student's files and return their row; a failure while writing is
     the student's row too (the traceback in `<student>/grader-error.txt`)."""
     try:
-        report.write_student(Path(out_dir), graded, _grader.assignment.title)
+        report.write_student(Path(out_dir), graded, _grader.assignment.title,
+                             _names.get(graded.student, ""))
     except Exception:
         graded = _grader.error(graded.student, "grader error while writing the feedback",
                                traceback.format_exc(limit=30))
@@ -83,7 +84,7 @@ def _peak_memory_mb() -> int:
 
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
               console: Console | None = None, scheduler: str | None = None) -> list[dict]:
-    global _grader
+    global _grader, _names
     piece = assignment.load(name)
     grader = Grader(piece, reveal=reveal)
     found = intake.survey(submissions)
@@ -94,10 +95,9 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     console = console or Console(stderr=True)
     cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
     done = cluster.done(folders) if cluster else {}
-    out_dir.mkdir(parents=True, exist_ok=True)
     for folder in folders:               # re-running replaces, never mixes, old results
-        if folder.name not in done:
-            shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+        if folder.name not in done:      # (OUT is the grader's own: claim_out_dir)
+            intake.remove_tree(out_dir / folder.name)
     where = cluster.where if cluster else f"{jobs} workers; {grader.describe()}"
     console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] on {where}"
                   + (f"; resuming: {len(done)} already graded" if done else ""))
@@ -109,6 +109,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         grader.warm_up()
         warm.settle()   # the warm caches set aside for good; fewer young collections
         _grader = grader
+        _names = intake.roster_names(submissions)
         # Workers are forked after the warm-up, so they start with the reference's
         # expected values already computed.
         pool = Pool(min(jobs, len(folders)), _grade_one, pin=True,
@@ -148,6 +149,9 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
         "time_scale": round(grader.scale, 3), "time_scale_source": grader.timing.source,
         "calibration_seconds": [round(s, 5) for s in grader.timing.samples],
         "sandbox_layers": grader.layers,
+        # no layer kept the submissions away from the machine's files: the teacher
+        # said so explicitly (--unconfined-files)
+        "unconfined_files": grader.unconfined_files,
         # where the expected values came from: the course's cache, or computed (and kept)
         "expected_values": "cache" if grader.cached else "computed",
         # the reference graded in full before this batch, or checked quickly because
@@ -163,21 +167,25 @@ def _submissions(count: int) -> str:
     return f"{count} submission" + ("" if count == 1 else "s")
 
 
-def summary_table(rows: list[dict], seconds: float) -> Table:
+def summary_table(rows: list[dict], seconds: float, names: dict | None = None) -> Table:
     # Nothing is ever cut: long names and notes wrap inside their cells, so the
     # table keeps its borders at any width (a terminal, a log, a pipe). Every
     # cell is Text, never markup: student names and messages are shown as they
     # are, their control characters as escapes (outputs/terminal.py).
     table = Table(title=f"{_submissions(len(rows))} in {seconds:.1f} s")
     table.add_column("student", overflow="fold", max_width=28)
+    names = {k: v for k, v in (names or {}).items() if v}
+    if names:                            # from an LMS import's students.csv
+        table.add_column("name", overflow="fold", max_width=28)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("status", overflow="fold")
     for column in ("timeouts", "crashes", "refused"):
         table.add_column(column, justify="right", overflow="fold")
     table.add_column("note", overflow="fold")
     for row in sorted(rows, key=lambda r: r["student"]):
+        who = [row["student"]] + ([names.get(row["student"], "")] if names else [])
         table.add_row(*(terminal.text(value) for value in (
-            row["student"], f"{row['score']}/{row['max_score']}", row["status"],
+            *who, f"{row['score']}/{row['max_score']}", row["status"],
             row["timeouts"], row["crashes"], row["refused"])),
             terminal.text(row["message"]))
     return table

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from .. import i18n
+from ..sandbox.layers import UNCONFINED_FILES, available, files_confined
 
 
 def add_command(commands) -> None:
@@ -22,6 +23,11 @@ def add_command(commands) -> None:
     grade.add_argument("--lang", choices=i18n.LANGUAGES, default=None,
                        help="the language of feedback.md and .html (default: "
                             "SPIELBAUM_COURSE_LANG, else en)")
+    grade.add_argument("--unconfined-files", action="store_true",
+                       help="grade even where no sandbox layer keeps submissions away from "
+                            "this machine's files (tmpfs or landlock; `autograder doctor`): "
+                            "a submission could then read the hidden suites; recorded in "
+                            "run.json and the summary")
     grade.set_defaults(run=run)
 
 
@@ -37,14 +43,21 @@ def run(args) -> int:
     # The feedback is written in the grading workers, which inherit the environment
     # (a cluster's workers read their own: set SPIELBAUM_COURSE_LANG there too).
     os.environ["SPIELBAUM_COURSE_LANG"] = i18n.course_language(args.lang)
+    if args.unconfined_files:       # the workers and the cluster's spec inherit it
+        os.environ[UNCONFINED_FILES] = "1"
     # Piped into a file or CI log, rich would squeeze the table into 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 130)
     started = time.perf_counter()
     rows = grade_all(args.assignment, Path(args.submissions), Path(args.out), args.jobs,
                      reveal=args.reveal_expected, console=Console(stderr=True),
                      scheduler=args.scheduler)
-    console.print(summary_table(rows, time.perf_counter() - started))
+    from .intake import roster_names
+    console.print(summary_table(rows, time.perf_counter() - started,
+                                roster_names(Path(args.submissions))))
     console.print(distribution(rows))
+    if args.unconfined_files and not files_confined(available()):
+        console.print("[bold]files were not confined[/]: no sandbox layer kept the "
+                      "submissions away from this machine's files (--unconfined-files)")
     console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "
                   f"crashes: {sum(r['crashes'] for r in rows)}; "
                   f"grades in {terminal.markup(Path(args.out) / 'grades.csv')}")

@@ -14,7 +14,9 @@ read is bounded and nothing is followed:
   keeps a module from being imported at all (a NUL byte).
 - `make_scratch` copies the assignment's modules, and nothing else, into a
   fresh folder for the sandbox.
-- `claim_out_dir` refuses an output folder that would overwrite the submissions.
+- `claim_out_dir` refuses an output folder that would overwrite the submissions,
+  or that is neither empty nor the grader's own (a marker file); `remove_tree`
+  removes a tree of any depth without recursion.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from ..i18n import grader_text as _
 from .. import KitError
-from ..outputs.paths import RESERVED, ROSTER, student_id_problem
+from ..outputs.paths import ROSTER, student_id_problem
 from ..outputs.text import visible
 
 MAX_BYTES = 5 << 20          # one module, and all of a submission's modules together
@@ -91,6 +93,22 @@ def survey(submissions: Path) -> Survey:
     return result
 
 
+def roster_names(submissions: Path) -> dict[str, str]:
+    """student id -> display name, from the students.csv an LMS import wrote beside
+    the student folders ({} without one): the terminal table and the feedback
+    titles show the name beside the id."""
+    import csv
+    import io
+    path = submissions / ROSTER
+    try:
+        text = read_module(path, 64 << 20).decode("utf-8", errors="replace")
+    except (IntakeError, OSError):
+        return {}
+    return {row["student"]: (row.get("name") or "").strip()
+            for row in csv.DictReader(io.StringIO(text))
+            if row.get("student") and (row.get("name") or "").strip()}
+
+
 def student_folders(submissions: Path) -> list[Path]:
     """Every folder that stands for a student, named well or not (the similarity
     report and the tournament name each of them)."""
@@ -98,24 +116,84 @@ def student_folders(submissions: Path) -> list[Path]:
     return sorted(found.folders + [submissions / name for name, _ in found.refused])
 
 
+#: The file `grade` leaves in its --out: the folder is the grader's, and grading
+#: into it again replaces what it holds. A folder without it is never written into
+#: unless it is empty: the kit deletes only what it made.
+GRADE_MARKER = ".spielbaum-grade"
+
+
 def claim_out_dir(submissions: Path, out_dir: Path, students: list[str]) -> None:
     """Refuse an output folder that is, or is inside, the submissions folder, or
-    that holds the submissions where the grader writes a student's results; then
-    remove an earlier grades.csv, so a run that stops never leaves one that looks
-    current."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise KitError(f"--out {out_dir} is a file, not a folder; choose a folder")
+    that is neither empty nor an earlier run's (GRADE_MARKER); then mark it as the
+    grader's and remove an earlier grades.csv, so a run that stops never leaves one
+    that looks current."""
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise KitError(f"--out {out_dir} is a file or a link, not a folder; choose a new "
+                       "folder")
     subs, out = submissions.resolve(), out_dir.resolve()
     if out == subs or subs in out.parents:
         raise KitError(f"--out {out_dir} is inside the submissions folder {submissions}: "
                        "the grader would overwrite the submissions; choose a folder outside it")
-    if out in subs.parents:
-        first = subs.relative_to(out).parts[0]
-        if first in students or first.casefold() in RESERVED:
-            raise KitError(f"--out {out_dir} holds the submissions folder {submissions} "
-                           f"where the grader writes {first!r}; choose another --out")
+    claim_folder(out_dir, GRADE_MARKER, "autograder grade")
     with contextlib.suppress(FileNotFoundError, IsADirectoryError):
         (out_dir / "grades.csv").unlink()
+
+
+def claim_folder(folder: Path, marker: str, command: str) -> None:
+    """Make `folder` the kit's (a new or empty folder, or one an earlier run of
+    `command` marked with `marker`); KitError, saying why and what to do, for
+    anything else: a folder of the teacher's is never written into or emptied."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise KitError(f"--out {folder} is a file or a link, not a folder; choose a new "
+                       "folder")
+    mark = folder / marker
+    if folder.is_dir() and not (mark.is_file() and not mark.is_symlink()):
+        with os.scandir(folder) as listing:
+            if next(listing, None) is not None:
+                raise KitError(f"--out {folder} is not empty and was not made by {command} "
+                               f"(it holds no {marker}): the kit writes only into a new or "
+                               "empty folder, or into one it made; choose another --out")
+    folder.mkdir(parents=True, exist_ok=True)
+    mark.write_text(f"This folder was made by `{command}`; running it again with this "
+                    "--out replaces what it holds.\n", encoding="utf-8")
+
+
+def remove_tree(top: Path) -> None:
+    """Remove `top` and everything below it without recursion and without following
+    a link (shutil.rmtree recurses once per level, and fails on a deep tree): one
+    open folder at a time, going back up through "..", so also a tree deeper than
+    PATH_MAX or the open-file limit goes."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        fd = os.open(top, flags)
+    except FileNotFoundError:
+        return
+    except OSError:                          # a file or a link: removed, never followed
+        os.unlink(top)
+        return
+    names: list[str] = []
+    while True:
+        deeper = None
+        with os.scandir(fd) as listing:
+            for entry in listing:
+                if entry.is_dir(follow_symlinks=False):
+                    deeper = entry.name
+                    break
+                os.unlink(entry.name, dir_fd=fd)
+        if deeper is not None:
+            child = os.open(deeper, flags, dir_fd=fd)
+            os.close(fd)
+            fd = child
+            names.append(deeper)
+            continue
+        if not names:
+            os.close(fd)
+            break
+        parent = os.open("..", flags, dir_fd=fd)
+        os.close(fd)
+        fd = parent
+        os.rmdir(names.pop(), dir_fd=fd)
+    os.rmdir(top)
 
 
 # ------------------------------------------------------------ one submission
@@ -204,6 +282,13 @@ def locate(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str, st
                     unsearched += _("; it holds {zip}: `autograder import folders` unpacks "
                                     "the zips of a folder of submissions").format(
                         zip=_shown(zips[0].parts))
+                notebooks = [e for e in walked.entries if e.kind == "file"
+                             and e.parts[-1].lower().endswith(".ipynb")]
+                if notebooks:   # the handout notebook holds no code of the student's
+                    unsearched += _("; only the notebook {notebook} was handed in: the "
+                                    "grader reads your code from {module}, not from the "
+                                    "notebook, so hand in {module} beside it").format(
+                        notebook=_shown(notebooks[0].parts), module=module)
                 why = _("no file named {module} in the submission").format(
                     module=module) + unsearched
             return None, "missing", why

@@ -82,31 +82,39 @@ def results_json(graded: Graded) -> dict:
     })
 
 
-def _context(graded: Graded, title: str, language: str | None) -> dict:
+def _context(graded: Graded, title: str, language: str | None, name: str = "") -> dict:
     # One root cause (the module did not import) is said once, not per test.
     root = next((t.output for t in graded.tests if t.root_cause), None)
     language = i18n.course_language(language)
     # The title is assignment.toml's English, a message of the catalogs (extract_manifest).
+    # The student's name from an LMS import goes beside the id (escaped like any text).
+    student = f"{name} ({graded.student})" if name and name != graded.student \
+        else graded.student
     return {"g": graded, "title": i18n.translator(language)(title), "root": root, "n": _number,
-            "passed": sum(t.passed for t in graded.tests),
+            "passed": sum(t.passed for t in graded.tests), "student": student,
             "_": i18n.translator(language), "language": language}
 
 
-def feedback_markdown(graded: Graded, title: str, language: str | None = None) -> str:
-    return _MARKDOWN.get_template("feedback.md.j2").render(_context(graded, title, language))
+def feedback_markdown(graded: Graded, title: str, language: str | None = None,
+                      name: str = "") -> str:
+    return _MARKDOWN.get_template("feedback.md.j2").render(
+        _context(graded, title, language, name))
 
 
-def feedback_html(graded: Graded, title: str, language: str | None = None) -> str:
-    return _HTML.get_template("feedback.html.j2").render(_context(graded, title, language))
+def feedback_html(graded: Graded, title: str, language: str | None = None,
+                  name: str = "") -> str:
+    return _HTML.get_template("feedback.html.j2").render(_context(graded, title, language, name))
 
 
-def write_student(out_dir: Path, graded: Graded, title: str) -> None:
+def write_student(out_dir: Path, graded: Graded, title: str, name: str = "") -> None:
     folder = out_dir / graded.student
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.json").write_text(jsondata.dumps(results_json(graded), indent=2) + "\n",
                                          encoding="utf-8")
-    (folder / "feedback.md").write_text(feedback_markdown(graded, title), encoding="utf-8")
-    (folder / "feedback.html").write_text(feedback_html(graded, title), encoding="utf-8")
+    (folder / "feedback.md").write_text(feedback_markdown(graded, title, name=name),
+                                        encoding="utf-8")
+    (folder / "feedback.html").write_text(feedback_html(graded, title, name=name),
+                                          encoding="utf-8")
     if graded.details:          # for the teacher only: the kit's traceback of its error
         (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
     fingerprint.write(folder, graded.fingerprint)

@@ -13,9 +13,13 @@ Every entry not imported is said, one line each.
 The download is the students' data from end to end (source.py reads it; nothing
 in it is followed, extracted or trusted): every name becomes a checked path part
 or is refused, the student id must be one the grader accepts
-(`outputs.paths.student_id_problem`), sizes and counts are capped before
-anything is read, and nothing is written outside DIR (files are created, never
-opened through a link, in a folder the import made itself).
+(`outputs.paths.student_id_problem`) and comes from the LMS's own fields
+(formats.py), and nothing is written outside DIR (files are created, never
+opened through a link, in a folder the import made itself). Budgets hold
+whatever one student's files do (source.py): a student who breaks one (too
+many entries, too deep, too many bytes read or attempted) is that student's
+line, "not imported: ...", and everyone else is imported. DIR is written only
+when it is new, empty, or an earlier import (IMPORT_MARKER).
 """
 
 from __future__ import annotations
@@ -23,23 +27,27 @@ from __future__ import annotations
 import csv
 import os
 import re
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError, slices
+from ..grading.intake import remove_tree
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
 from ..outputs.text import visible
 from . import formats
 from .formats import Plan, Submission
-from .source import FILE_BYTES, SourceError, expand, open_source, part_problem
+from .source import (FILE_BYTES, Budget, Exhausted, SourceError, expand, open_source,
+                     part_problem)
 
-ROSTER_FIELDS = ["student", "name", "email", "late", "submitted", "source", "files", "notes"]
-MAX_FILES = 200                      # files taken for one student
-STUDENT_BYTES = 4 * FILE_BYTES       # bytes taken for one student
-IMPORT_BYTES = 2 << 30               # bytes written by one import
+ROSTER_FIELDS = ["student", "name", "email", "late", "submitted", "source", "files", "notes",
+                 "identifier"]
+MAX_FILES = 200                      # files read (or attempted) for one student
+STUDENT_BYTES = 4 * FILE_BYTES       # bytes read (or attempted) for one student
+IMPORT_BYTES = 2 << 30               # bytes read (or attempted) by one import
+#: The file an import leaves in its --out: importing again may replace that folder.
+IMPORT_MARKER = ".spielbaum-import"
 LAYOUTS = tuple(formats.PARSERS)
 #: A file uploaded again gets "-1" (Canvas) or " (1)" (browsers) before ".py".
 RENAMED = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d{1,4})| \((?P<paren>\d{1,4})\))?"
@@ -84,7 +92,12 @@ def _few(names: list[str]) -> str:
     return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
 
 
-def _expanded(entry: Submission, modules) -> list:
+class NotImported(Exception):
+    """One student's files broke a budget: the student is not imported (the message
+    says why, for the teacher's line)."""
+
+
+def _expanded(entry: Submission, modules, budget: Budget) -> list:
     """The student's files, with their zips unpacked (one level) when no module
     is among them: a zip handed in is how many LMSes take a folder."""
     files = entry.files
@@ -100,13 +113,16 @@ def _expanded(entry: Submission, modules) -> list:
         if member.kind == "file" and target[-1].lower().endswith(".zip") \
                 and not _is_hidden(target):
             try:
-                inner = expand(member, ())
+                inner = expand(member, budget)
+            except Exhausted:
+                raise
             except SourceError as error:
                 entry.notes.append(f"{error}; not unpacked")
                 continue
             folder = target[:-1] + (target[-1][:-4] or "zip",)
             entry.notes += inner.notes
-            result += [(folder + m.parts, m, rank) for m in inner.members if m.kind != "dir"]
+            result += [(folder + m.parts, m, rank) for m in inner.under(())
+                       if m.kind != "dir"]
             entry.notes.append(f"unpacked {'/'.join(target)}")
         else:
             result.append((target, member, rank))
@@ -141,10 +157,29 @@ def _renamed(files: list, modules, notes: list[str]) -> list:
             if id(item) in keep]
 
 
-def settle(entry: Submission, modules) -> list[tuple[tuple[str, ...], bytes]]:
-    """The files to write for one student, read with every cap; notes on the rest."""
-    files = _renamed(_expanded(entry, modules), modules, entry.notes)
-    hidden, links, written, total = [], [], [], 0
+def settle(entry: Submission, modules, budget: Budget | None = None
+           ) -> list[tuple[tuple[str, ...], bytes]]:
+    """The files to write for one student, read within the student's `budget`;
+    notes on the rest. NotImported when the student's files break a budget
+    (source.Exhausted of the import's budget passes through)."""
+    budget = budget or Budget(STUDENT_BYTES, MAX_FILES, "student")
+    try:
+        return _settle(entry, modules, budget)
+    except Exhausted as error:
+        if error.scope != "student":
+            raise
+        raise NotImported(str(error)) from None
+
+
+def _settle(entry: Submission, modules, budget: Budget) -> list:
+    cut = next((m.why for _, m, _ in entry.files if m.kind == "cut"), "")
+    if cut:
+        raise NotImported(cut)
+    files = _renamed(_expanded(entry, modules, budget), modules, entry.notes)
+    cut = next((m.why for _, m, _ in files if m.kind == "cut"), "")
+    if cut:                                   # a zip handed in broke a budget
+        raise NotImported(cut)
+    hidden, links, written = [], [], []
     targets: set[tuple[str, ...]] = set()
     for target, member, _ in sorted(files, key=lambda f: f[0]):
         if any(part in UNSAID for part in target):
@@ -158,21 +193,15 @@ def settle(entry: Submission, modules) -> list[tuple[tuple[str, ...], bytes]]:
         if target in targets or any(target[:n] in targets for n in range(1, len(target))):
             entry.notes.append(f"{'/'.join(target)} twice; the first is imported")
             continue
-        if len(written) >= MAX_FILES:
-            entry.notes.append(f"more than {MAX_FILES} files; the rest were not imported")
-            break
         try:
-            data = member.read()
+            data = member.read(budget)
+        except Exhausted:
+            raise
         except SourceError as error:
             entry.notes.append(f"{error}; not imported")
             continue
-        if total + len(data) > STUDENT_BYTES:
-            entry.notes.append(f"more than {STUDENT_BYTES >> 20} MB in all; "
-                               f"{'/'.join(target)} and what follows were not imported")
-            break
         targets.add(target)
         written.append((target, data))
-        total += len(data)
     if hidden:
         entry.notes.append(f"hidden files and system folders left out: {_few(hidden)}")
     if links:
@@ -182,17 +211,19 @@ def settle(entry: Submission, modules) -> list[tuple[tuple[str, ...], bytes]]:
 
 # ------------------------------------------------------------ the whole import
 def _claim(src: Path, out: Path) -> None:
-    """Refuse an --out that is, holds or lies inside SRC, or holds anything but an
-    earlier import (which is replaced)."""
-    if out.exists() and not out.is_dir():
-        raise KitError(f"--out {out} is a file, not a folder; choose a folder")
+    """Refuse an --out that is, holds or lies inside SRC, or that is neither new,
+    empty nor an earlier import (IMPORT_MARKER: that one is replaced)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise KitError(f"--out {out} is a file or a link, not a folder; choose a new folder")
     source, target = src.resolve(), out.resolve()
     if target == source or source in target.parents or target in source.parents:
         raise KitError(f"--out {out} and the download {src} overlap: the import would "
                        "write into what it reads; choose a folder outside it")
-    if out.is_dir() and any(out.iterdir()) and not (out / ROSTER).is_file():
-        raise KitError(f"--out {out} is not empty and holds no earlier import "
-                       f"({ROSTER}); choose a new or empty folder")
+    mark = out / IMPORT_MARKER
+    if out.is_dir() and any(out.iterdir()) and not (mark.is_file() and not mark.is_symlink()):
+        raise KitError(f"--out {out} is not empty and was not made by autograder import "
+                       f"(it holds no {IMPORT_MARKER}): the import writes only into a new "
+                       "or empty folder, or replaces an earlier import; choose another --out")
 
 
 def _write_file(root: Path, parts: tuple[str, ...], data: bytes) -> None:
@@ -235,41 +266,62 @@ def import_submissions(layout: str, src: Path, out: Path, assignment: str | None
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.import-", dir=out.parent))
     try:
-        written = 0
+        whole = Budget(IMPORT_BYTES, 1 << 62, "import")
         for entry in _one_per_student(plan):
-            problem = student_id_problem(entry.student) or part_problem(entry.student)
-            if problem:
-                plan.skipped.append(f"{entry.origin}: the student id "
-                                    f"{visible(entry.student, False)!r} {problem}; skipped")
-                continue
-            files = settle(entry, modules)
-            size = sum(len(data) for _, data in files)
-            if written + size > IMPORT_BYTES:
-                plan.skipped.append(f"{entry.origin}: the import passed "
-                                    f"{IMPORT_BYTES >> 30} GB; {entry.student} and the "
-                                    "students after were not imported")
+            if not _import_one(entry, modules, staging, whole, plan, result):
                 break
-            (staging / entry.student).mkdir()
-            for target, data in files:
-                _write_file(staging / entry.student, target, data)
-            written += size
-            result.students.append({
-                "student": entry.student, "name": entry.name, "email": entry.email,
-                "late": entry.late, "submitted": entry.submitted, "source": entry.origin,
-                "files": " ".join("/".join(t) for t, _ in files) or "(none)",
-                "notes": "; ".join(entry.notes)})
-            if not files:
-                plan.skipped.append(f"{entry.origin}: no files for {entry.student} "
-                                    "(imported as an empty folder: graded as missing)")
         spreadsheet.write(staging / ROSTER, ROSTER_FIELDS, result.students)
-        if out.exists():
-            shutil.rmtree(out)
+        (staging / IMPORT_MARKER).write_text(
+            "This folder was made by `autograder import`; importing again into it "
+            "replaces it.\n", encoding="utf-8")
+        remove_tree(out)                     # nothing, or an earlier import (_claim)
         staging.rename(out)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_tree(staging)
         raise
     result.skipped = plan.skipped
     return result
+
+
+def _import_one(entry: Submission, modules, staging: Path, whole: Budget, plan: Plan,
+                result: Imported) -> bool:
+    """Import one student into `staging`; False when the import's own budget is
+    spent (the students after are not imported, and the line says so)."""
+    problem = student_id_problem(entry.student) or part_problem(entry.student)
+    if problem:
+        plan.skipped.append(f"{entry.origin}: the student id "
+                            f"{visible(entry.student, False)!r} {problem}; skipped")
+        return True
+    row = {"student": entry.student, "name": entry.name, "email": entry.email,
+           "late": entry.late, "submitted": entry.submitted, "source": entry.origin,
+           "identifier": entry.identifier}
+    try:
+        files = settle(entry, modules, Budget(STUDENT_BYTES, MAX_FILES, "student", whole))
+        folder = staging / entry.student
+        folder.mkdir()
+        try:
+            for target, data in files:
+                _write_file(folder, target, data)
+        except OSError as error:
+            remove_tree(folder)
+            raise NotImported(f"its files could not be written ({error.strerror})") from None
+    except Exhausted:
+        plan.skipped.append(f"{entry.origin}: the import read (or attempted) more than "
+                            f"{IMPORT_BYTES >> 30} GB; {entry.student} and the students "
+                            "after were not imported")
+        return False
+    except NotImported as error:
+        plan.skipped.append(f"{entry.origin}: {entry.student} not imported: {error}")
+        result.students.append(row | {"files": "(not imported)",
+                                      "notes": f"not imported: {error}"})
+        return True
+    result.students.append(row | {
+        "files": " ".join("/".join(t) for t, _ in files) or "(none)",
+        "notes": "; ".join(entry.notes)})
+    if not files:
+        plan.skipped.append(f"{entry.origin}: no files for {entry.student} "
+                            "(imported as an empty folder: graded as missing)")
+    return True
 
 
 # ------------------------------------------------------------ the roster, read back

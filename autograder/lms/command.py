@@ -18,12 +18,11 @@ from pathlib import Path
 LAYOUTS = ("moodle", "canvas", "classroom", "gradescope", "folders", "flat")
 
 
-def report(imported, out_label: str) -> None:
+def report(imported, out_label: str, roster: str) -> None:
     from ..outputs.terminal import plain
-    from . import ROSTER
     print(f"imported {len(imported.students)} student"
           f"{'' if len(imported.students) == 1 else 's'} into {plain(out_label)} "
-          f"({ROSTER} lists each id with its name)")
+          f"({plain(roster)} lists each id with its name)")
     if imported.skipped:
         print(f"not imported ({len(imported.skipped)}):")
         for line in imported.skipped:
@@ -34,11 +33,23 @@ def report(imported, out_label: str) -> None:
 
 
 def import_cli(args) -> int:
-    from . import import_submissions
+    from . import ROSTER, import_submissions
     imported = import_submissions(args.format, Path(args.source), Path(args.out),
                                   args.assignment)
-    report(imported, args.out)
+    report(imported, args.out, str(Path(args.out) / ROSTER))
     return 0 if imported.students else 2
+
+
+def _keep_roster(submissions: Path, out: Path) -> bool:
+    """Copy the import's students.csv into OUT beside grades.csv (the export reads
+    it there; `grade --from` imports into a folder deleted afterwards)."""
+    from ..grading.intake import read_module
+    from . import ROSTER
+    source = submissions / ROSTER
+    if not source.is_file() or source.is_symlink() or not (out / "grades.csv").is_file():
+        return False
+    (out / ROSTER).write_bytes(read_module(source, 64 << 20))
+    return True
 
 
 def _graded_from(run):
@@ -46,22 +57,26 @@ def _graded_from(run):
     def grade(args) -> int:
         from ..outputs.terminal import plain
         from . import ROSTER, add_names, import_submissions, read_roster
+        out = Path(args.out)
         if not args.from_format:
             status = run(args)
-            if add_names(Path(args.out), read_roster(Path(args.submissions))):
+            if add_names(out, read_roster(Path(args.submissions))):
+                _keep_roster(Path(args.submissions), out)
                 print(f"names from {plain(Path(args.submissions) / ROSTER)} added to "
-                      f"{plain(Path(args.out) / 'grades.csv')}")
+                      f"{plain(out / 'grades.csv')}; the list kept as {plain(out / ROSTER)}")
             return status
         with tempfile.TemporaryDirectory(prefix="spielbaum-import-") as temp:
             folder = Path(temp) / "submissions"
             imported = import_submissions(args.from_format, Path(args.submissions), folder,
                                           args.assignment)
-            report(imported, f"a temporary folder (from {args.submissions})")
+            # The import's folder goes when grading ends: its list is kept in OUT.
+            report(imported, f"a temporary folder (from {args.submissions})", str(out / ROSTER))
             if not imported.students:
                 return 2
             args.submissions = str(folder)
             status = run(args)
-            add_names(Path(args.out), read_roster(folder))
+            add_names(out, read_roster(folder))
+            _keep_roster(folder, out)
             # What runs after grading (grade --similarity) reads the submissions too:
             # here, while the imported folder still exists.
             for then in getattr(args, "then", None) or ():

@@ -8,15 +8,18 @@ student handed in, renamed duplicates, hidden files, caps) is done afterwards,
 once, by `settle` in __init__.py.
 
     moodle      "Download all submissions": a folder per student
-                `Full Name_12345_assignsubmission_file_/` (or, without "in folders",
-                files `Full Name_12345_assignsubmission_file_tictactoe.py`);
-                id: the participant number 12345
+                `Full Name_12345_assignsubmission_file/` (before Moodle 4.1 with a
+                trailing "_"; without "in folders", files
+                `Full Name_12345_assignsubmission_file_tictactoe.py`);
+                id: the participant number 12345, the only one right before
+                `_assignsubmission_` (`moodle_entry`)
     canvas      "Download Submissions": files `lastfirst_12345_67890_tictactoe.py`
                 (user id 12345, file id 67890; `LATE` after the name when late);
                 id: the Canvas user id
     classroom   GitHub Classroom: a folder per repository `tictactoe-octocat/`;
                 id: the GitHub user name (the repositories' common prefix
-                removed); names from a `classroom_roster.csv` beside them
+                removed; two repositories that map to one user are both
+                refused); names from a `classroom_roster.csv` beside them
     gradescope  "Export Submissions": `submission_metadata.yml` and a folder
                 `submission_123456/` per submission; id: the submitter's SID
                 (their email when it has none)
@@ -32,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import KitError
+from ..outputs.text import visible
 from .source import Member, Source, SourceError, normal, shown
 
 
@@ -43,6 +47,7 @@ class Submission:
     late: str = ""                        # "yes", "no", or "" when the LMS does not say
     submitted: str = ""                   # when, as the LMS says
     origin: str = ""                      # where in the download it came from
+    identifier: str = ""                  # the LMS's other name for the student, if any
     # (path inside the student's folder, the member, its rank among renamed
     # copies of one file: higher is newer)
     files: list[tuple[tuple[str, ...], Member, int]] = field(default_factory=list)
@@ -96,7 +101,8 @@ def _passed_over(member: Member, plan: Plan) -> bool:
 
 
 def _files_below(source: Source, folder: Member, rank: int = 0):
-    """(path relative to the folder, member, rank) for every entry below it."""
+    """(path relative to the folder, member, rank) for every entry below it, within
+    the student's budgets (a member of kind "cut" where they were spent)."""
     depth = len(folder.parts)
     return [(m.parts[depth:], m, rank) for m in source.under(folder.parts) if m.kind != "dir"]
 
@@ -107,25 +113,52 @@ def _unrecognised(where: str, member: Member, layout: str) -> str:
 
 
 # ------------------------------------------------------------ Moodle
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z0-9]+)_"
-                    r"(?P<rest>.*)$")
+#: Moodle names each student's part `<full name>_<participant id>_assignsubmission_<plugin>`
+#: (a folder; before Moodle 4.1 with a trailing "_"), or, without "download in folders",
+#: that prefix, "_" and the file's name. Moodle writes the full name with every "_"
+#: replaced by a space (mod/assign's downloader), so the name holds none; its own
+#: feedback-zip import reads the id as the second "_"-separated field.
+MOODLE_PART = re.compile(r"_(?P<id>\d+)_assign(?:submission|feedback)_")
+MOODLE = re.compile(r"^(?P<name>[^_]*)_(?P<id>\d+)_assign(?P<subtype>submission|feedback)_"
+                    r"(?P<plugin>[a-z0-9]+)(?:_(?P<rest>.*))?$", re.DOTALL)
+
+
+def moodle_entry(name: str) -> tuple[re.Match | None, str]:
+    """The fields of a Moodle entry name, or None and why it is not one Moodle made.
+    The id is the one right before `_assignsubmission_`, and it must be the only
+    one: a display name holding `_1002_assignsubmission_file_` cannot claim 1002."""
+    ids = MOODLE_PART.findall(name)
+    if not ids:
+        return None, ""
+    if len(ids) > 1:
+        return None, (f"names more than one participant ({', '.join(ids[:3])}); Moodle writes "
+                      "one, so the name was made by hand")
+    found = MOODLE.match(name)
+    if not found:
+        return None, ("has an underscore before its participant id; Moodle replaces every "
+                      "underscore of a full name by a space, so the name was made by hand")
+    return found, ""
 
 
 def moodle(source: Source, modules) -> Plan:
     plan = Plan()
-    base = root(source, lambda m: MOODLE.match(m.name))
+    base = root(source, lambda m: MOODLE_PART.search(m.name))
     by_id: dict[str, Submission] = {}
     for member in source.children(base):
         if _passed_over(member, plan):
             continue
-        found = MOODLE.match(member.name)
+        found, forged = moodle_entry(member.name)
+        if forged:
+            plan.skipped.append(f"{shown(member.parts)}: {forged}; skipped")
+            continue
         if not found:
             plan.skipped.append(_unrecognised("submissions", member, "Moodle"))
             continue
-        student, plugin, rest = found["id"], found["plugin"], found["rest"]
-        entry = by_id.setdefault(student, Submission(student, name=found["name"].strip(),
-                                                     origin=shown(member.parts)))
-        if plugin != "file":
+        student, plugin, rest = found["id"], found["plugin"], found["rest"] or ""
+        entry = by_id.setdefault(student, Submission(
+            student, name=found["name"].strip(), origin=shown(member.parts),
+            identifier=f"Participant {student}"))
+        if found["subtype"] != "submission" or plugin != "file":
             entry.notes.append(f"{shown(member.parts)}: Moodle's {plugin} part "
                                "(not a file submission) not imported")
             continue
@@ -196,16 +229,16 @@ def _roster(source: Source, base) -> tuple[dict[str, dict], list[str]]:
 
 
 def _common_prefix(names: list[str]) -> str:
-    """The longest prefix ending in "-" that every name has and none is all of."""
-    if len(names) < 2:
-        return ""
-    first, last = min(names), max(names)
-    shared = 0
-    while shared < min(len(first), len(last)) and first[shared] == last[shared]:
-        shared += 1
-    prefix = first[:shared]
-    prefix = prefix[:prefix.rfind("-") + 1]
-    return prefix if all(len(n) > len(prefix) for n in names) else ""
+    """The prefix ending in "-" that GitHub Classroom gave the repositories
+    (`<assignment>-<user>`): the longest one more than half of them share, and
+    none of those is all of. A repository renamed by its student does not move it."""
+    counts: dict[str, int] = {}
+    for name in names:
+        for at, char in enumerate(name[:-1]):
+            if char == "-":
+                counts[name[:at + 1]] = counts.get(name[:at + 1], 0) + 1
+    shared = [p for p, n in counts.items() if n >= 2 and n * 2 > len(names)]
+    return max(shared, key=len, default="")
 
 
 def _repository(source: Source, member: Member) -> bool:
@@ -217,9 +250,10 @@ def _repository(source: Source, member: Member) -> bool:
 
 
 def _user(repository: str, prefix: str, roster: dict) -> str:
-    """The GitHub user of a repository named `<prefix><user>`; with one repository
-    there is no common prefix, and the roster says which user's name ends it."""
-    if prefix:
+    """The GitHub user of a repository named `<prefix><user>`; without the prefix
+    (one repository, or one renamed) the roster says which user's name ends it,
+    else the repository's own name is the id."""
+    if prefix and repository.startswith(prefix):
         return repository[len(prefix):]
     for user in sorted(roster, key=len, reverse=True):
         if repository.casefold().endswith("-" + user):
@@ -239,16 +273,28 @@ def classroom(source: Source, modules) -> Plan:
             continue
         if member.kind != "dir" and not member.name.lower().endswith(".csv"):
             plan.skipped.append(f"{shown(member.parts)}: a file, not a repository; skipped")
+    # A repository's name is the student's to change: two that map to one user are
+    # both refused (nothing here tells which one GitHub Classroom made), never a choice.
+    claimed: dict[str, list[Member]] = {}
     for member in repositories:
+        claimed.setdefault(_user(member.name, prefix, roster).casefold(), []).append(member)
+    for user_key, members in sorted(claimed.items()):
+        if len(members) > 1:
+            names = ", ".join(shown(m.parts) for m in members)
+            plan.skipped.append(f"{names}: {len(members)} repositories map to the GitHub user "
+                                f"{visible(user_key, False)}; none of them imported (rename "
+                                "or remove the ones that are not theirs and import again)")
+            continue
+        member = members[0]
         user = _user(member.name, prefix, roster)
         row = roster.get(user.casefold(), {})
         identifier = (row.get("identifier") or "").strip()
         entry = Submission(user, name=(row.get("name") or "").strip() or identifier,
                            email=identifier if "@" in identifier else "",
-                           origin=shown(member.parts))
+                           origin=shown(member.parts), identifier=identifier)
         entry.files = _files_below(source, member)
         plan.submissions.append(entry)
-    seen = {s.student.casefold() for s in plan.submissions}
+    seen = set(claimed)
     for user, row in sorted(roster.items()):
         if user not in seen:
             plan.skipped.append(f"{row.get('github_username')}: on the roster, but no "

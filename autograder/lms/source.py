@@ -1,49 +1,100 @@
 """What an LMS download holds, read as data: a folder or a zip, never trusted.
 
 Everything in a download is the students' (file names, folder names, zip entry
-names, sizes, contents), so `open_source` turns it into a flat list of
-`Member`s, each with a path of checked parts, and nothing is read, extracted
-or followed on the way:
+names, sizes, contents), so `open_source` turns it into a tree of `Member`s,
+each named by a checked part, and nothing is read, extracted or followed on
+the way:
 
-- a folder is walked with the grader's own bounded walk (`intake.walk`: no
-  recursion, no link followed, MAX_ENTRIES entries at most); a link, a FIFO or
-  a device is a member of kind "link" or "other", never opened;
-- a zip's entries are listed without extracting anything: an absolute name, a
-  `..`, a link entry or a name no folder may have is refused with a note, and
-  a name a Windows tool wrote in its code page is read as UTF-8 when it is
-  UTF-8 (most tools write UTF-8 without saying so);
+- a folder is listed one folder at a time, when a parser asks for it, without
+  following a link (a link, a FIFO or a device is a member of kind "link" or
+  "other", never opened); a zip's entries are listed without extracting
+  anything: an absolute name, a `..`, or a name no folder may have is refused
+  with a note, and a name a Windows tool wrote in its code page is read as
+  UTF-8 when it is UTF-8 (most tools write UTF-8 without saying so);
 - names are NFC-normalised (macOS writes "José" decomposed), so one student's
   name has one spelling;
-- a member's bytes are read only on demand, at most FILE_BYTES of them (a zip's
-  declared size can lie: one byte past the cap is read, then it is refused).
+- the tree costs memory in proportion to the names it holds (a member knows its
+  parent; its path is made on demand), so a 2,000-level entry costs 2,000
+  nodes, not 2,000 paths of up to 2,000 parts.
+
+Budgets hold whatever the download does (docs/TEACHING.md, "Submissions from an
+LMS"): MAX_ENTRIES entries and MAX_DEPTH levels per download; STUDENT_ENTRIES
+entries, STUDENT_DEPTH levels and PATH_BYTES of path below one student's
+folder (`under` says where a walk had to stop: a member of kind "cut"); and
+`Budget` counts every read and every byte decompressed, a read that fails its
+checksum included, per student and per import. A member's bytes are read only
+on demand, at most FILE_BYTES of them (a zip's declared size can lie: one byte
+past the cap is read, then it is refused).
 
 A zip a student handed in inside the download (`submission.zip`) is opened the
-same way by `expand`, one level deep.
+same way by `expand`, one level deep, under the same student's budgets.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
 import stat
 import unicodedata
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError
 from ..grading import intake
-from ..outputs.text import visible
+from ..outputs.text import shortened, visible
 
 FILE_BYTES = intake.MAX_BYTES        # one file taken from the download
 MAX_ENTRIES = 100_000                # entries looked at in one download
+MAX_DEPTH = 48                       # levels of one entry's path in a download
+STUDENT_ENTRIES = intake.MAX_ENTRIES  # files and folders below one student's folder
+STUDENT_DEPTH = intake.MAX_DEPTH     # folder levels below one student's folder
+PATH_BYTES = 1_000                   # one path below a student's folder, in UTF-8
 NAME_BYTES = 255
+CHUNK = 64 << 10                     # bytes decompressed per step (and charged on failure)
+SHOWN = 120                          # characters of a path in a line for the teacher
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f"
                       r"\u061c]")
 
 
 class SourceError(Exception):
     """One member cannot be taken; the message says why, for the teacher."""
+
+
+class Exhausted(SourceError):
+    """A budget (`Budget`) is spent: the student, or the import, stops here."""
+
+    def __init__(self, message: str, scope: str):
+        super().__init__(message)
+        self.scope = scope                 # "student" or "import"
+
+
+class Budget:
+    """Reads and bytes one student (or one import: the `parent`) may spend. A read
+    is counted before it starts, its bytes as they are decompressed, and a read
+    that fails (a checksum that does not match, a broken stream) spends what it
+    decompressed: a bomb of entries that each fail costs their bytes too."""
+
+    def __init__(self, max_bytes: int, max_reads: int, scope: str, parent: Budget | None = None):
+        self.max_bytes, self.max_reads, self.scope, self.parent = \
+            max_bytes, max_reads, scope, parent
+        self.spent = self.reads = 0
+
+    def read(self) -> None:
+        self.reads += 1
+        if self.reads > self.max_reads:
+            raise Exhausted(f"more than {self.max_reads:,} files to read", self.scope)
+
+    def charge(self, size: int) -> None:
+        self.spent += size
+        if self.parent is not None:
+            self.parent.charge(size)
+        if self.spent > self.max_bytes:
+            raise Exhausted(f"more than {_size(self.max_bytes)} read (or attempted)", self.scope)
+
+
+def _size(size: int) -> str:
+    return f"{size >> 30} GB" if size >= 1 << 30 else f"{size >> 20} MB"
 
 
 def part_problem(part: str) -> str | None:
@@ -66,49 +117,120 @@ def normal(text: str) -> str:
 
 
 def shown(parts) -> str:
-    """A member's path for a line of the teacher's report."""
-    return visible("/".join(parts), lines=False)
+    """A member's path for a line of the teacher's report (long ones shortened)."""
+    return shortened(visible("/".join(parts), lines=False), SHOWN)
 
 
-@dataclass
 class Member:
-    parts: tuple[str, ...]           # the path inside the download, every part checked
-    kind: str                        # "file", "dir", "link" or "other"
-    size: int = 0                    # as the folder or the zip says (a zip may lie)
-    _read: object = field(default=None, repr=False)
+    """One entry of the download: a node of the tree, named by a checked part.
+
+    kind is "file", "dir", "link", "other" (a FIFO, a device), or "cut": where
+    `Source.under` stopped because a budget was spent (`why` says which)."""
+
+    __slots__ = ("name", "parent", "kind", "size", "why", "_read", "_children", "_path")
+
+    def __init__(self, name: str, parent: Member | None, kind: str, size: int = 0,
+                 reader=None, path: Path | None = None, why: str = ""):
+        self.name, self.parent, self.kind, self.size, self.why = name, parent, kind, size, why
+        self._read, self._path = reader, path
+        self._children: dict[str, Member] | None = {} if kind == "dir" and path is None \
+            else None
 
     @property
-    def name(self) -> str:
-        return self.parts[-1]
+    def parts(self) -> tuple[str, ...]:
+        names, node = [], self
+        while node is not None and node.parent is not None:
+            names.append(node.name)
+            node = node.parent
+        return tuple(reversed(names))
 
-    def read(self) -> bytes:
+    def read(self, budget: Budget | None = None) -> bytes:
         """The member's bytes, at most FILE_BYTES (SourceError beyond, or for a
-        member that is not a regular file)."""
+        member that is not a regular file), charged to `budget`."""
         if self.kind != "file" or self._read is None:
             raise SourceError(f"{shown(self.parts)} is not a regular file")
-        return self._read()
+        budget = budget or Budget(FILE_BYTES + CHUNK, 1, "student")
+        budget.read()
+        return self._read(budget)
+
+    def __repr__(self) -> str:
+        return f"Member({'/'.join(self.parts)!r}, {self.kind!r})"
 
 
-@dataclass
 class Source:
-    members: list[Member]
-    notes: list[str] = field(default_factory=list)     # what was refused while listing
+    """The tree of a download. A folder's members are listed when first asked for."""
+
+    def __init__(self, root: Member, lister=None):
+        self.root = root
+        self.notes: list[str] = []          # what was refused while listing
+        self._lister = lister               # lists one folder of a folder source
+        self.listed = 0
+
+    def _listing(self, folder: Member) -> dict[str, Member]:
+        if folder._children is None:
+            folder._children = {}
+            if self._lister is not None:
+                self._lister(self, folder)
+        return folder._children
+
+    def find(self, parts: tuple[str, ...]) -> Member | None:
+        node = self.root
+        for part in parts:
+            if node.kind != "dir":
+                return None
+            node = self._listing(node).get(part)
+            if node is None:
+                return None
+        return node
 
     def children(self, parts: tuple[str, ...] = ()) -> list[Member]:
         """The members directly inside the folder `parts`."""
-        depth = len(parts) + 1
-        return [m for m in self.members if len(m.parts) == depth and m.parts[:-1] == parts]
+        folder = self.find(parts)
+        if folder is None or folder.kind != "dir":
+            return []
+        return list(self._listing(folder).values())
 
     def under(self, parts: tuple[str, ...]) -> list[Member]:
-        """Every member below the folder `parts` (not the folder itself)."""
-        return [m for m in self.members
-                if len(m.parts) > len(parts) and m.parts[:len(parts)] == parts]
+        """Every member below the folder `parts` (one student's), breadth first, at
+        most STUDENT_ENTRIES of them, STUDENT_DEPTH levels and paths of PATH_BYTES;
+        where a budget stops the walk, the last member is of kind "cut"."""
+        folder = self.find(parts)
+        if folder is None or folder.kind != "dir":
+            return []
+        found: list[Member] = []
+        level, depth = [folder], 0
+        while level:
+            depth += 1
+            below = []
+            for node in level:
+                listing = self._listing(node)
+                if node.why:                      # a listing that stopped, or too deep
+                    return found + [_cut(node, node.why)]
+                for child in listing.values():
+                    if len(found) >= STUDENT_ENTRIES:
+                        return found + [_cut(folder, f"more than {STUDENT_ENTRIES:,} files "
+                                                     "and folders")]
+                    found.append(child)
+                    if child.kind == "dir":
+                        if depth >= STUDENT_DEPTH:
+                            return found + [_cut(child, f"folders more than {STUDENT_DEPTH} "
+                                                        "deep")]
+                        below.append(child)
+                    elif len("/".join(child.parts[len(parts):]).encode()) > PATH_BYTES:
+                        return found + [_cut(child, f"a path longer than {PATH_BYTES:,} "
+                                                    "bytes")]
+            level = below
+        return found
+
+
+def _cut(where: Member, why: str) -> Member:
+    return Member(where.name, where.parent, "cut", why=f"{why} ({shown(where.parts)})")
 
 
 def open_source(path: Path) -> Source:
     """The download at `path`: a folder, or a zip file."""
     if path.is_dir():
-        return _folder(path)
+        return Source(Member("", None, "dir", path=path), _list_folder)
     if path.is_file() and zipfile.is_zipfile(path):
         return _zip(path.name, path=path)
     if path.exists():
@@ -118,90 +240,134 @@ def open_source(path: Path) -> Source:
 
 
 # ------------------------------------------------------------ a folder
-def _folder(root: Path) -> Source:
-    walked = intake.walk(root, max_entries=MAX_ENTRIES)
-    source = Source([])
-    refused: set[tuple[str, ...]] = set()
-    for entry in walked.entries:
-        if any(entry.parts[:n] in refused for n in range(1, len(entry.parts))):
+def _list_folder(source: Source, folder: Member) -> None:
+    """The entries of one folder of the download, as members (links never followed)."""
+    try:
+        with os.scandir(folder._path) as listing:
+            found = []
+            for item in listing:
+                if len(found) >= STUDENT_ENTRIES or source.listed >= MAX_ENTRIES:
+                    folder.why = (f"more than {STUDENT_ENTRIES:,} entries in one folder"
+                                  if len(found) >= STUDENT_ENTRIES else
+                                  f"the import looked at {MAX_ENTRIES:,} entries")
+                    break
+                found.append(item)
+                source.listed += 1
+    except OSError as error:
+        source.notes.append(f"{shown(folder.parts)}: could not be listed ({error.strerror}); "
+                            "not imported")
+        return
+    if len(folder.parts) >= MAX_DEPTH and found:
+        folder.why = f"folders more than {MAX_DEPTH} deep"
+        return
+    for item in sorted(found, key=lambda e: e.name):
+        name = normal(item.name)
+        why = part_problem(name)
+        if why:
+            source.notes.append(f"{shown(folder.parts + (item.name,))}: the name {why}; "
+                                "not imported")
             continue
-        parts = tuple(normal(p) for p in entry.parts)
-        problem = next((f"{shown(entry.parts)}: the name {why}" for why in
-                        map(part_problem, parts) if why), None)
-        if problem:
-            source.notes.append(f"{problem}; not imported")
-            refused.add(entry.parts)
+        if name in folder._children:
+            source.notes.append(f"{shown(folder.parts + (name,))} appears twice; only the "
+                                "first is imported")
             continue
-        if entry.kind == "file":
-            try:
-                size = entry.path.lstat().st_size
-            except OSError:
-                continue
-            source.members.append(Member(parts, "file", size, _file_reader(entry.path)))
+        try:
+            info = item.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        mode, path = info.st_mode, Path(item.path)
+        if stat.S_ISDIR(mode):
+            member = Member(name, folder, "dir", path=path)
+        elif stat.S_ISREG(mode):
+            member = Member(name, folder, "file", info.st_size, _file_reader(path))
         else:
-            source.members.append(Member(parts, entry.kind))
-    if walked.cut:
-        source.notes.append(f"the import stopped looking through {root.name} at {walked.cut}")
-    return source
+            member = Member(name, folder, "link" if stat.S_ISLNK(mode) else "other")
+        folder._children[name] = member
 
 
 def _file_reader(path: Path):
-    def read() -> bytes:
+    def read(budget: Budget) -> bytes:
         try:
-            return intake.read_module(path, FILE_BYTES)
+            data = intake.read_module(path, FILE_BYTES)
         except intake.IntakeError as error:
             raise SourceError(str(error)) from None
+        budget.charge(len(data))
+        return data
     return read
 
 
 # ------------------------------------------------------------ a zip
 def _zip(label: str, path: Path | None = None, data: bytes | None = None,
-         prefix: tuple[str, ...] = ()) -> Source:
+         max_entries: int = MAX_ENTRIES) -> Source:
     """The entries of a zip (a file at `path`, or the bytes `data` of a zip inside
-    the download), as members below `prefix`."""
-    source = Source([])
+    the download), as a tree."""
     try:
         opened = zipfile.ZipFile(path if data is None else io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
         raise SourceError(f"{label} is not a zip that can be read ({type(error).__name__})") \
             from None
+    source = Source(Member("", None, "dir"))
     infos = opened.infolist()
-    if len(infos) > MAX_ENTRIES:
+    if len(infos) > max_entries:
+        source.root.why = f"the zip holds {len(infos):,} entries, more than {max_entries:,}"
         source.notes.append(f"{label} holds {len(infos):,} entries; only the first "
-                            f"{MAX_ENTRIES:,} were looked at")
-        infos = infos[:MAX_ENTRIES]
-    folders: set[tuple[str, ...]] = set()
-    seen: set[tuple[str, ...]] = set()
+                            f"{max_entries:,} were looked at")
+        infos = infos[:max_entries]
     for info in infos:
         parts, problem = _entry_parts(info)
         if problem:
             source.notes.append(f"{label}: {problem}; not imported")
-            continue
-        if not parts or (prefix + parts) in seen:
-            if parts:
-                source.notes.append(f"{label}: {shown(parts)} appears twice; only the first "
-                                    "is imported")
-            continue
-        parts = prefix + parts
-        for n in range(len(prefix) + 1, len(parts)):    # folders a zip need not list
-            if parts[:n] not in folders:
-                folders.add(parts[:n])
-                source.members.append(Member(parts[:n], "dir"))
-        mode = info.external_attr >> 16
-        if info.is_dir():
-            if parts not in folders:
-                folders.add(parts)
-                source.members.append(Member(parts, "dir"))
-            continue
-        seen.add(parts)
-        if stat.S_ISLNK(mode):
-            source.members.append(Member(parts, "link"))
-        elif mode and not stat.S_ISREG(mode) and stat.S_IFMT(mode):
-            source.members.append(Member(parts, "other"))
-        else:
-            source.members.append(Member(parts, "file", info.file_size,
-                                         _entry_reader(opened, info, label)))
+        elif len(parts) > MAX_DEPTH:
+            # Only its first levels are kept: the student whose folder holds it is
+            # told why (`under` stops there), and it costs no more than they do.
+            _deepest(source, parts[:MAX_DEPTH]).why = f"folders more than {MAX_DEPTH} deep"
+        elif parts:
+            _add_entry(source, label, parts, info, opened)
     return source
+
+
+def _deepest(source: Source, parts: tuple[str, ...]) -> Member:
+    """The deepest folder of `parts` the tree has or can have (made as needed)."""
+    folder = source.root
+    for part in parts:
+        child = folder._children.get(part)
+        if child is None:
+            child = folder._children[part] = Member(part, folder, "dir")
+        if child.kind != "dir":
+            break
+        folder = child
+    return folder
+
+
+def _add_entry(source: Source, label: str, parts: tuple[str, ...], info: zipfile.ZipInfo,
+               opened: zipfile.ZipFile) -> None:
+    """Put one zip entry into the tree (with the folders a zip need not list)."""
+    folder = source.root
+    for part in parts[:-1]:
+        child = folder._children.get(part)
+        if child is None:
+            child = folder._children[part] = Member(part, folder, "dir")
+        elif child.kind != "dir":
+            source.notes.append(f"{label}: {shown(parts)} lies inside a file; not imported")
+            return
+        folder = child
+    name, mode = parts[-1], info.external_attr >> 16
+    known = folder._children.get(name)
+    if info.is_dir():
+        if known is None:
+            folder._children[name] = Member(name, folder, "dir")
+        return
+    if known is not None:
+        source.notes.append(f"{label}: {shown(parts)} appears twice; only the first is "
+                            "imported")
+        return
+    if stat.S_ISLNK(mode):
+        member = Member(name, folder, "link")
+    elif mode and not stat.S_ISREG(mode) and stat.S_IFMT(mode):
+        member = Member(name, folder, "other")
+    else:
+        member = Member(name, folder, "file", info.file_size, _entry_reader(opened, info, label))
+    folder._children[name] = member
 
 
 def _entry_parts(info: zipfile.ZipInfo) -> tuple[tuple[str, ...], str | None]:
@@ -212,38 +378,62 @@ def _entry_parts(info: zipfile.ZipInfo) -> tuple[tuple[str, ...], str | None]:
         except (UnicodeEncodeError, UnicodeDecodeError):
             pass
     name = normal(name.replace("\\", "/"))
+    said = shortened(visible(name, lines=False), SHOWN)
     if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
-        return (), f"{visible(name, lines=False)} is an absolute path"
+        return (), f"{said} is an absolute path"
     parts = tuple(p for p in name.split("/") if p not in ("", "."))
     if ".." in parts:
-        return (), f"{visible(name, lines=False)} points outside the zip (..)"
-    for part in parts:
+        return (), f"{said} points outside the zip (..)"
+    for part in parts[:MAX_DEPTH + 1]:      # the rest is never used as a name
         why = part_problem(part)
         if why:
-            return (), f"{visible(name, lines=False)}: the name {why}"
+            return (), f"{said}: the name {why}"
     return parts, None
 
 
+#: The compression methods read (an allow-list): every zip tool writes these. zipfile
+#: decompresses a bzip2 or LZMA block whole, however large it grows, before a read
+#: returns; deflate only as much as asked for, so a budget can be held.
+METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+
+
 def _entry_reader(opened: zipfile.ZipFile, info: zipfile.ZipInfo, label: str):
-    def read() -> bytes:
+    def read(budget: Budget) -> bytes:
+        if info.compress_type not in METHODS:
+            raise SourceError(f"{shortened(visible(info.filename, False), SHOWN)} is compressed "
+                              f"with method {info.compress_type}, which the import does not "
+                              "read (only stored and deflate: zip it again with any zip tool)")
         if info.file_size > FILE_BYTES:
-            raise SourceError(f"{info.filename} is larger than {FILE_BYTES >> 20} MB")
-        try:
-            with opened.open(info) as handle:
-                data = handle.read(FILE_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError,
-                EOFError, ValueError) as error:
-            raise SourceError(f"{label}: {visible(info.filename, False)} could not be read "
-                              f"({type(error).__name__})") from None
-        if len(data) > FILE_BYTES:
             raise SourceError(f"{visible(info.filename, False)} is larger than "
                               f"{FILE_BYTES >> 20} MB")
-        return data
+        chunks, size = [], 0
+        try:
+            with opened.open(info) as handle:
+                while size <= FILE_BYTES:
+                    chunk = handle.read(min(CHUNK, FILE_BYTES + 1 - size))
+                    if not chunk:
+                        break
+                    budget.charge(len(chunk))
+                    chunks.append(chunk)
+                    size += len(chunk)
+        except Exhausted:
+            raise
+        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError,
+                EOFError, ValueError, zipfile.LargeZipFile) as error:
+            # The failing step decompressed up to CHUNK bytes before it failed.
+            budget.charge(CHUNK)
+            raise SourceError(f"{label}: {shortened(visible(info.filename, False), SHOWN)} "
+                              f"could not be read ({type(error).__name__})") from None
+        if size > FILE_BYTES:
+            raise SourceError(f"{visible(info.filename, False)} is larger than "
+                              f"{FILE_BYTES >> 20} MB")
+        return b"".join(chunks)
     return read
 
 
-def expand(member: Member, into: tuple[str, ...]) -> Source:
+def expand(member: Member, budget: Budget | None = None) -> Source:
     """A zip the student handed in (a member of the download), opened one level
-    deep as members below `into`; a zip inside it is left as a file."""
-    data = member.read()
-    return _zip(shown(member.parts), data=data, prefix=into)
+    deep; a zip inside it is left as a file. Its bytes are charged to `budget`,
+    and it may hold at most STUDENT_ENTRIES entries."""
+    data = member.read(budget)
+    return _zip(shown(member.parts), data=data, max_entries=STUDENT_ENTRIES)

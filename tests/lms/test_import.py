@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import KitError
-from autograder.lms import ROSTER, import_submissions, read_roster
+from autograder.lms import IMPORT_MARKER, ROSTER, import_submissions, read_roster
 from tests.conftest import ROOT, in_pid_namespace
 from tests.lms import layouts
 from tests.lms.layouts import BROKEN, CORRECT, WRONG, imported_files, zipped
@@ -145,8 +145,9 @@ def canvas_download(path: Path, attacks: bool) -> Path:
             _entry(archive, "newline\n**Score 25**_1008_5008_tictactoe.py", CORRECT)
             _entry(archive, "adaada_1001_5000_tictactoe.py", BROKEN)     # an older file id
             _entry(archive, "nester_1009_5009_work.zip",
-                   zipped({"../../../outside.py": b"x", "tictactoe.py": WRONG,
-                           "deep/" * 40 + "x.py": b"x"}))
+                   zipped({"../../../outside.py": b"x", "tictactoe.py": WRONG}))
+            _entry(archive, "deeper_1010_5010_work.zip",
+                   zipped({"tictactoe.py": WRONG, "deep/" * 40 + "x.py": b"x"}))
     return path
 
 
@@ -176,6 +177,8 @@ def test_a_hostile_download_writes_nothing_outside_out_and_costs_nobody(tmp_path
     assert "1006" not in rows
     assert "larger than 5 MB" in rows["1007"]["notes"]
     assert "points outside the zip" in rows["1009"]["notes"]
+    assert rows["1010"]["notes"].startswith("not imported: folders more than 32 deep")
+    assert not (tmp_path / "attacked" / "1010").exists()
     assert (tmp_path / "attacked" / "1009" / "work" / "tictactoe.py").read_bytes() == WRONG
     assert len(honest.students) == 2
 
@@ -211,7 +214,8 @@ def test_forged_ids_in_gradescope_metadata_are_refused(tmp_path):
     source = layouts.write(files, tmp_path / "gs", as_zip=False)
     imported = import_submissions("gradescope", source, tmp_path / "out", "tictactoe")
     assert [row["student"] for row in imported.students] == ["ok"]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([ROSTER, "ok"])
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
+        sorted([ROSTER, "ok", IMPORT_MARKER])
     assert len([line for line in imported.skipped if "the student id" in line]) == 3
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "submission_metadata.yml").write_text("a: [unclosed\n")
