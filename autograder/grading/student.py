@@ -373,9 +373,15 @@ def _name(function) -> str:
 def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
     if outcome.raised:
         kind, message = outcome.raised["type"], child_words.said(outcome.raised["message"])
-        if kind == "SyntaxError":
+        # The wording follows what the exception is (the builtin classes in its MRO,
+        # found by identity in the child), never its name: a class the student names
+        # SystemExit or SyntaxError chooses nothing.
+        kinds = outcome.raised.get("kinds")
+        if not isinstance(kinds, (list, tuple)):   # a child from before `kinds`: its type
+            kinds = (kind,)
+        if "SyntaxError" in kinds:
             detail = _("your file does not parse: {error}").format(error=message)
-        elif kind == "SystemExit":        # the kit's text first: the type name is the student's
+        elif "SystemExit" in kinds:
             detail = _("exited while being imported: {message}").format(message=message)
         else:
             where = f" ({outcome.raised['where']})" if outcome.raised.get("where") else ""

@@ -20,6 +20,8 @@ submissions, and:
   release_feedback would fail on it); or, where the student id is a user of
   this machine, that is owned by another user (nbgrader's "cheating attempt?"
   warning, made a refusal; `ExchangeCollect.check_owner = False` turns it off);
+  or, where the student id is no user of this machine, that is owned by another
+  user than the student's first submission (by the folders' ctime);
 - collects each student's newest submission that is not refused, so a forged
   folder never hides the real one;
 - copies without following anything: links, FIFOs, sockets and devices inside a
@@ -63,6 +65,7 @@ class SafeCollect(ExchangeCollect):
         super().__init__(*args, **kwargs)
         self.notes: list[str] = []
         self.unchecked: set[str] = set()      # ids that are no user here: owner not checked
+        self._made: dict[str, tuple[int, float]] = {}   # folder name -> (owner uid, ctime)
 
     def _note(self, text: str) -> None:
         text = visible(text, lines=False)
@@ -88,6 +91,7 @@ class SafeCollect(ExchangeCollect):
                            "was collected; see docs/TEACHING.md)")
             else:
                 records.append(record)
+        records = self._same_maker(records)
         if self.unchecked and self.check_owner:
             self._note(f"ownership not checked for {len(self.unchecked)} student ids that "
                        f"are no user of this machine ({', '.join(sorted(self.unchecked)[:5])}"
@@ -95,6 +99,31 @@ class SafeCollect(ExchangeCollect):
         duedate = self._duedate()
         self.src_records = [self._chosen(group, duedate) for group in
                             groupby(records, lambda r: r["username"]).values()]
+
+    def _same_maker(self, records: list[dict]) -> list[dict]:
+        """For a student id that is no user here, the submissions must all be owned
+        by the user who made the first of them (by the folders' ctime, which no
+        student can set back): a later one owned by another user is refused, so
+        a folder forged under the id never replaces the real submission."""
+        if not self.check_owner:
+            return records
+        kept = []
+        for student, group in groupby(records, lambda r: r["username"]).items():
+            if student not in self.unchecked:
+                kept += group
+                continue
+            group = sorted(group, key=lambda r: self._made[r["filename"]][1])
+            first_uid = self._made[group[0]["filename"]][0]
+            for record in group:
+                uid = self._made[record["filename"]][0]
+                if uid == first_uid:
+                    kept.append(record)
+                    continue
+                self._note(f"refused {record['filename']}: it is owned by {_user_name(uid)}, "
+                           f"but {student}'s first submission was made by "
+                           f"{_user_name(first_uid)}; cheating attempt? (nothing of it was "
+                           "collected; see docs/TEACHING.md)")
+        return kept
 
     def _chosen(self, group: list[dict], duedate) -> dict:
         """nbgrader's choice: the newest, or with --before-duedate the newest in time."""
@@ -144,6 +173,7 @@ class SafeCollect(ExchangeCollect):
         problem = self._owner_problem(username, info)
         if problem:
             return None, problem
+        self._made[filename] = (info.st_uid, info.st_ctime)
         return {"username": username, "filename": filename, "timestamp": when}, ""
 
     def _time_problem(self, path: str, when, info) -> str:
@@ -183,11 +213,8 @@ class SafeCollect(ExchangeCollect):
             return ""
         if info.st_uid == expected:
             return ""
-        try:
-            owner = pwd.getpwuid(info.st_uid).pw_name
-        except KeyError:
-            owner = f"user id {info.st_uid}"
-        return f"it claims to be submitted by {student} but is owned by {owner}; cheating attempt?"
+        return (f"it claims to be submitted by {student} but is owned by "
+                f"{_user_name(info.st_uid)}; cheating attempt?")
 
     # ------------------------------------------------------------ copying
     def copy_files(self):
@@ -246,6 +273,13 @@ class SafeCollect(ExchangeCollect):
             for filename in filenames:
                 path = os.path.join(dirname, filename)
                 os.chmod(path, (os.stat(path).st_mode | 0o660) & 0o777)
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"user id {uid}"
 
 
 def _kind(path: Path) -> str:

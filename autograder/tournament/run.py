@@ -60,7 +60,7 @@ def run(options: Options, console: Console | None = None) -> dict:
                                                   options.depth)
     players += students
     if len(players) < 2:
-        raise KitError("a tournament needs at least two players")
+        raise KitError(_too_few(players, left_out))
     by_name = {p.name: p for p in players}
     names = [p.name for p in players]
     grader.require_layers()
@@ -114,6 +114,17 @@ def run(options: Options, console: Console | None = None) -> dict:
         return {"standings": table, "games": games, "summary": summary}
     finally:
         store.close()
+
+
+def _too_few(players: list, left_out: dict[str, str]) -> str:
+    """The one line for fewer than two players: who plays, and why the others do
+    not (the reasons the tournament would otherwise print before its games)."""
+    entered = ", ".join(terminal.plain(p.name) for p in players) or "nobody"
+    why = "; ".join(f"{terminal.plain(name)}: {terminal.plain(reason)}"
+                    for name, reason in list(left_out.items())[:5])
+    more = f"; and {len(left_out) - 5} more" if len(left_out) > 5 else ""
+    return (f"a tournament needs at least two players; entered: {entered}"
+            + (f"; not entered: {why}{more}" if why else ""))
 
 
 def _format(options: Options, count: int) -> int | None:
