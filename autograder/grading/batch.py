@@ -95,9 +95,10 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     console = console or Console(stderr=True)
     cluster = ClusterGrading(scheduler, grader, out_dir, reveal) if scheduler else None
     done = cluster.done(folders) if cluster else {}
-    for folder in folders:               # re-running replaces, never mixes, old results
-        if folder.name not in done:      # (OUT is the grader's own: claim_out_dir)
-            intake.remove_tree(out_dir / folder.name)
+    for folder in folders:               # re-running replaces, never mixes, old results:
+        mine = out_dir / folder.name     # only a folder the grader wrote (claim_out_dir)
+        if folder.name not in done and intake.graded_folder(mine):
+            intake.remove_tree(mine)
     where = cluster.where if cluster else f"{jobs} workers; {grader.describe()}"
     console.print(f"Grading {_submissions(len(folders))} of [bold]{name}[/] on {where}"
                   + (f"; resuming: {len(done)} already graded" if done else ""))

@@ -134,22 +134,50 @@ def claim_out_dir(submissions: Path, out_dir: Path, students: list[str]) -> None
     if out == subs or subs in out.parents:
         raise KitError(f"--out {out_dir} is inside the submissions folder {submissions}: "
                        "the grader would overwrite the submissions; choose a folder outside it")
-    claim_folder(out_dir, GRADE_MARKER, "autograder grade")
+    claim_folder(out_dir, GRADE_MARKER, "autograder grade", KIT_NEIGHBOURS)
     with contextlib.suppress(FileNotFoundError, IsADirectoryError):
         (out_dir / "grades.csv").unlink()
 
 
-def claim_folder(folder: Path, marker: str, command: str) -> None:
-    """Make `folder` the kit's (a new or empty folder, or one an earlier run of
-    `command` marked with `marker`); KitError, saying why and what to do, for
-    anything else: a folder of the teacher's is never written into or emptied."""
+#: What another command of the kit puts into OUT by default: `autograder mutate`'s
+#: reports (out/mutation/ASSIGNMENT) may sit in a folder `grade` has not marked yet.
+KIT_NEIGHBOURS = frozenset({"mutation"})
+
+
+#: What grading writes into OUT/<student> (report.write_student, fingerprint.FILE).
+STUDENT_FILES = frozenset({"results.json", "feedback.md", "feedback.html", "grader-error.txt",
+                           "fingerprint.json"})
+
+
+def graded_folder(folder: Path) -> bool:
+    """True if `folder` (OUT/<student>) is absent, or holds nothing but files the
+    grader writes: only such a folder is replaced (a report of another command
+    that shares a student's name stays, its own files with it)."""
+    if folder.is_symlink():
+        return False
+    if not folder.exists():
+        return True
+    try:
+        with os.scandir(folder) as listing:
+            return all(entry.name in STUDENT_FILES and entry.is_file(follow_symlinks=False)
+                       for entry in listing)
+    except OSError:
+        return False
+
+
+def claim_folder(folder: Path, marker: str, command: str,
+                 neighbours: frozenset = frozenset()) -> None:
+    """Make `folder` the kit's (a new or empty folder, one an earlier run of
+    `command` marked with `marker`, or one holding only the kit's `neighbours`);
+    KitError, saying why and what to do, for anything else: a folder of the
+    teacher's is never written into or emptied."""
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise KitError(f"--out {folder} is a file or a link, not a folder; choose a new "
                        "folder")
     mark = folder / marker
     if folder.is_dir() and not (mark.is_file() and not mark.is_symlink()):
         with os.scandir(folder) as listing:
-            if next(listing, None) is not None:
+            if any(entry.name not in neighbours for entry in listing):
                 raise KitError(f"--out {folder} is not empty and was not made by {command} "
                                f"(it holds no {marker}): the kit writes only into a new or "
                                "empty folder, or into one it made; choose another --out")

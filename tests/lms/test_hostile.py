@@ -348,3 +348,21 @@ def test_a_notebook_without_the_module_says_so_and_how(tmp_path):
     (tmp_path / "bob" / "tictactoe.ipynb").write_text("{}")
     (tmp_path / "bob" / "tictactoe.py").write_bytes(CORRECT)
     assert intake.locate(tmp_path / "bob", ("tictactoe.py",))[0] == tmp_path / "bob"
+
+
+def test_grade_replaces_only_student_folders_it_wrote(tmp_path):
+    """In its own OUT, grading again replaces a student's folder only when the
+    grader wrote it: `autograder mutate`'s default out/mutation stays, also for a
+    student named mutation, and an unmarked OUT holding only it may be graded into."""
+    out = tmp_path / "out"
+    (out / "mutation" / "tictactoe").mkdir(parents=True)
+    (out / "mutation" / "tictactoe" / "mutation.md").write_text("the report")
+    intake.claim_out_dir(tmp_path / "subs", out, ["mutation"])
+    assert (out / intake.GRADE_MARKER).is_file()
+    assert not intake.graded_folder(out / "mutation")
+    (out / "mutation" / "results.json").write_text("{}")     # a student named mutation
+    assert not intake.graded_folder(out / "mutation")
+    (out / "ada").mkdir()
+    for name in ("results.json", "feedback.md", "feedback.html", "fingerprint.json"):
+        (out / "ada" / name).write_text("{}")
+    assert intake.graded_folder(out / "ada") and intake.graded_folder(out / "bob")
