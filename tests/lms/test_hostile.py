@@ -366,3 +366,14 @@ def test_grade_replaces_only_student_folders_it_wrote(tmp_path):
     for name in ("results.json", "feedback.md", "feedback.html", "fingerprint.json"):
         (out / "ada" / name).write_text("{}")
     assert intake.graded_folder(out / "ada") and intake.graded_folder(out / "bob")
+
+
+def test_the_imports_own_budget_stops_with_a_line_and_keeps_who_came_before(
+        tmp_path, monkeypatch):
+    import autograder.lms as lms
+    monkeypatch.setattr(lms, "IMPORT_BYTES", len(CORRECT) + len(WRONG) + 10)
+    imported = import_submissions("moodle", moodle_zip(tmp_path / "d.zip"), tmp_path / "out",
+                                  "tictactoe")
+    assert [r["student"] for r in imported.students] == ["1001", "1002"]
+    assert imported.skipped[-1].endswith("1005 and the students after were not imported")
+    assert "read (or attempted) more than" in imported.skipped[-1]
