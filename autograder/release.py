@@ -1,16 +1,19 @@
 """The release step: solutions/<a>/ -> assignments/<a>/.
 
 A small pipeline in nbgrader's spirit: strip solutions -> write skeleton ->
-copy shipped files -> add the student kit (Makefile, pytest settings, the
+copy shipped files -> add the student kit (Makefile, check.py, pytest settings, the
 summary plugin, the language it speaks and the compiled catalogs in locale/,
-autograder/i18n.py says why they are committed). The output is deterministic, so a test can prove that the
-committed assignments/ is exactly what this step produces today.
+autograder/i18n.py says why they are committed) and end the README with the kit's
+section on what a student needs and how to check without make. The output is
+deterministic, so a test can prove that the committed assignments/ is exactly what
+this step produces today.
 """
 
 from __future__ import annotations
 
 import ast
 import filecmp
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -23,6 +26,8 @@ BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
 STUDENT_KIT = ROOT / "autograder" / "student_kit"
+#: Appended to every student README (what a student needs, the checks without make).
+README_SECTION = STUDENT_KIT / "README-checks.md"
 
 
 @dataclass
@@ -149,22 +154,67 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
         else:
             shutil.copyfile(path, target / name)
     for template in sorted(STUDENT_KIT.iterdir()):
-        if template.is_file():
+        if template.is_file() and template.name != README_SECTION.name:
             text = template.read_text(encoding="utf-8")
-            text = text.replace("@TIMEOUT@", f"{assignment.public_timeout:g}")
-            text = text.replace("@WALL_TIMEOUT@", f"{public_wall_timeout(assignment):g}")
             if template.name == "Makefile":
                 text = i18n.translate_makefile(text, language)
-            text = text.replace("@TITLE@", i18n.translator(language)(assignment.title))
-            text = text.replace("@RELIES_ON@", relies_on_lines(assignment))
-            text = text.replace("@LANGUAGE@", language)
+            text = _filled(text, assignment, stubbed, language)
             (target / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
+    _add_readme_section(assignment, target, stubbed, language)
     # Every catalog ships, whatever the course's language: a student may choose another.
     for code in i18n.TRANSLATED:
         catalog = target / "locale" / code / "LC_MESSAGES" / i18n.mo_file(code).name
         catalog.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(i18n.mo_file(code), catalog)
     return stubbed
+
+
+def public_tests(assignment: slices.Slice) -> list[str]:
+    """The shipped public test files: pytest.ini's testpaths, the only files the
+    checks collect."""
+    return [name for name in assignment.files
+            if name.startswith("test_") and name.endswith(".py")]
+
+
+def example_function(assignment: slices.Slice, stubbed: list[str]) -> str:
+    """A function the student writes that has public checks of its own: the README's
+    example of checking one function."""
+    written = {name.rsplit(".", 1)[-1] for name in stubbed}
+    for name in public_tests(assignment):
+        text = (assignment.solution_dir / name).read_text(encoding="utf-8")
+        for function in re.findall(r"""@pytest\.mark\.checks\(["'](\w+)["']\)""", text):
+            if function in written:
+                return function
+    return stubbed[0].rsplit(".", 1)[-1]
+
+
+def _filled(text: str, assignment: slices.Slice, stubbed: list[str], language: str) -> str:
+    """A student-kit template with the assignment's values in its @PLACEHOLDERS@."""
+    values = {
+        "@TIMEOUT@": f"{assignment.public_timeout:g}",
+        "@WALL_TIMEOUT@": f"{public_wall_timeout(assignment):g}",
+        "@TITLE@": i18n.translator(language)(assignment.title),
+        "@RELIES_ON@": relies_on_lines(assignment),
+        "@TESTPATHS@": "".join(f"\n    {name}" for name in public_tests(assignment)),
+        "@MODULES@": "".join(f"\n    {name}" for name in assignment.modules),
+        "@FUNCTION@": example_function(assignment, stubbed),
+        "@LANGUAGE@": language,
+    }
+    for placeholder, value in values.items():
+        text = text.replace(placeholder, value)
+    return text
+
+
+def _add_readme_section(assignment: slices.Slice, target: Path, stubbed: list[str],
+                        language: str) -> None:
+    """Every student README ends with the kit's section on what a student needs and
+    how to run the checks without make (one text for every assignment, translated
+    block by block like the README itself)."""
+    section = _filled(i18n.translate_markdown(README_SECTION.read_text(encoding="utf-8"),
+                                              language), assignment, stubbed, language)
+    readme = target / "README.md"
+    before = readme.read_text(encoding="utf-8").rstrip("\n") + "\n\n" if readme.is_file() else ""
+    readme.write_text(before + section, encoding="utf-8")
 
 
 def release(name: str, language: str | None = None) -> Path:
