@@ -22,7 +22,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLDEST_PYTHON = (3, 11)
@@ -33,17 +32,19 @@ FROM_MAKE = "--from-make"      # the Makefile's `make check`: named so in messag
 INSTALL_ONLY = "--install-only"     # the Makefile's `make tools`
 
 
-def _translation():
-    """gettext of the checks' language (kit_language.py); English without it."""
-    sys.path.insert(0, HERE)
-    try:
-        import kit_language
-        return kit_language.catalog().gettext
-    except Exception:        # a missing or broken kit_language.py is said below
-        return lambda text: text
+_translated = []      # the catalog's gettext, loaded when a first message is said
 
 
-_ = _translation()
+def _(text):
+    """`text` in the checks' language (kit_language.py); English without it."""
+    if not _translated:
+        sys.path.insert(0, HERE)
+        try:
+            import kit_language
+            _translated.append(kit_language.catalog().gettext)
+        except Exception:        # a missing or broken kit_language.py is said as such
+            _translated.append(lambda message: message)
+    return _translated[0](text)
 
 
 def say(*lines):
@@ -64,12 +65,12 @@ def main(argv):
     if problem:
         say(*problem)
         return 2
+    if INSTALL_ONLY not in argv and has_test_tools():
+        return run_checks(words, command)
     tools = tools_folder()
     if INSTALL_ONLY in argv:
         return 0 if os.path.isfile(os.path.join(tools, "ready")) or install(tools, command) \
             else 1
-    if has_test_tools():
-        return run_checks(words, command)
     if os.path.abspath(sys.prefix) == os.path.abspath(tools):
         say(_("The test tools in {tools} do not work.").format(tools=tools),
             what_to_do(_("delete that folder and run `{command}` again: it installs them "
@@ -122,7 +123,9 @@ def _version(text):
 
 def has_test_tools():
     """Whether this Python has pytest and pytest-timeout, new enough."""
-    from importlib import metadata
+    from importlib import metadata, util
+    if util.find_spec("pytest") is None or util.find_spec("pytest_timeout") is None:
+        return False        # quicker to tell than by the versions
     for name, minimum in requirements():
         try:
             if _version(metadata.version(name)) < minimum:
@@ -142,6 +145,7 @@ def tools_folder():
     if not cache and os.environ.get("HOME"):
         cache = os.path.join(os.environ["HOME"], ".cache")
     if not cache:
+        import tempfile
         user = os.environ.get("USER") or os.environ.get("USERNAME") or "student"
         cache = os.path.join(tempfile.gettempdir(), "spielbaum-" + user)
     with open(os.path.join(HERE, "requirements.txt"), "rb") as listed:
