@@ -85,7 +85,12 @@ def test_formulas_in_grades_csv_are_text(batch):
             assert not cell.lstrip(" ").startswith(("=", "+", "@", "\t", "\r")), (key, cell)
             if cell.startswith("-"):
                 assert cell == "-2" and key == "student", (key, cell)
-    assert row(batch, "fake_exit")["message"].startswith("exited while being imported: =")
+    # A class named SystemExit chooses no wording once the child names an exception's
+    # builtin kinds (issue 42); before that, the type's name chose it.
+    kinds = '"kinds"' in (ROOT / "autograder" / "sandbox" / "child.py").read_text()
+    assert row(batch, "fake_exit")["message"].startswith(
+        "raised SystemExit while being imported: =" if kinds else
+        "exited while being imported: =")
     assert row(batch, "formula")["message"].startswith("raised ValueError")
     assert row(batch, "=SUM(1;2)")["score"] == "25"
 
