@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import KitError, i18n
+from ..sandbox.layers import UNCONFINED_FILES, unconfined_files_allowed
 from . import intake, warm
 from .warm import digest  # noqa: F401 (the suite and reference fingerprint; also cluster.digest)
 
@@ -167,7 +168,10 @@ class ClusterGrading:
         # would otherwise choose the words of its rows and feedback (and a journal
         # resumes only a run in the same language).
         self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal,
-                         "language": i18n.course_language()}
+                         "language": i18n.course_language(),
+                         # the teacher's leave to grade without a file layer, for
+                         # the workers as for this machine
+                         "unconfined_files": unconfined_files_allowed()}
         self.journal = Journal(out_dir / JOURNAL, self.settings)
         self.where = self.cluster.where
         self._prepared: dict[str, tuple] = {}
@@ -265,6 +269,8 @@ def grade_chunk(spec: dict) -> list:
         env["SPIELBAUM_COURSE"] = spec["course"]
     if spec.get("language"):
         env["SPIELBAUM_COURSE_LANG"] = spec["language"]
+    if spec.get("unconfined_files"):
+        env[UNCONFINED_FILES] = "1"
     done = subprocess.run([sys.executable, "-m", "autograder.grading.cluster"],
                           input=json.dumps(spec), capture_output=True, text=True, env=env,
                           timeout=_chunk_seconds(spec))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 from .. import i18n
-from ..sandbox.layers import UNCONFINED_FILES, available, files_confined
+from ..sandbox.layers import (UNCONFINED_FILES, available, files_confined,
+                              unconfined_files_allowed)
 
 
 def add_command(commands) -> None:
@@ -55,7 +56,7 @@ def run(args) -> int:
     console.print(summary_table(rows, time.perf_counter() - started,
                                 roster_names(Path(args.submissions))))
     console.print(distribution(rows))
-    if args.unconfined_files and not files_confined(available()):
+    if unconfined_files_allowed() and not files_confined(available()):
         console.print("[bold]files were not confined[/]: no sandbox layer kept the "
                       "submissions away from this machine's files (--unconfined-files)")
     console.print(f"timeouts: {sum(r['timeouts'] for r in rows)}, "

@@ -71,11 +71,20 @@ class Grader:
             raise KitError(f"this machine does not offer the sandbox layers the rubric of "
                            f"{self.assignment.name} requires: {self.lacking_reasons()} (see "
                            "`autograder doctor`); nobody can be graded here")
+        unconfined = sandbox_layers.unconfined_reason(self.layers)
+        if unconfined:
+            raise KitError(unconfined)
+
+    @property
+    def unconfined_files(self) -> bool:
+        """Graded with no layer confining files, by the teacher's explicit leave."""
+        return not sandbox_layers.files_confined(self.layers)
 
     def describe(self) -> str:
         """One line for the teacher: layers and time scale."""
-        return (f"sandbox: {', '.join(self.layers) or 'none'}; time limits x{self.scale:.2f} "
-                f"({self.timing.source})")
+        files = "; FILES NOT CONFINED (--unconfined-files)" if self.unconfined_files else ""
+        return (f"sandbox: {', '.join(self.layers) or 'none'}{files}; time limits "
+                f"x{self.scale:.2f} ({self.timing.source})")
 
     # ------------------------------------------------------------ grading
     def warm_up(self) -> Graded | None:

@@ -27,7 +27,7 @@ import pytest_timeout
 from ..i18n import grader_text as _
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
-from ..sandbox.layers import ALL_LAYERS
+from ..sandbox.layers import ALL_LAYERS, files_confined, unconfined_files_allowed
 from .checks import Blame, CheckFailed
 from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
@@ -381,6 +381,11 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
             "(see `autograder doctor`); the code was not run").format(layers=", ".join(lacking)))
     if prepared is None:
         return ungraded(*refusal)
+    if not files_confined(layers) and not unconfined_files_allowed():
+        return ungraded(Status.SANDBOX_ERROR, _(
+            "no sandbox layer on this machine keeps the code away from other files "
+            "(tmpfs or landlock: see `autograder doctor`); the code was not run (a teacher "
+            "may grade anyway with --unconfined-files)"))
     scratch = scratch_for(prepared)
     skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,

@@ -30,7 +30,8 @@ __all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy
 class Event:
     """Something that happened to a submission, for the feedback and grades.csv.
     kind: timeout (a call, or a check's time budget), crash, refused (the sandbox
-    stopped something), import, skipped (a file not copied)."""
+    stopped something), unconfined (the code tried something no layer in force
+    here stops: told, never called a refusal), import, skipped (a file not copied)."""
     kind: str
     text: str
 
@@ -73,6 +74,7 @@ class Student:
         self.refusals: dict[str, None] = {} # the first MAX_NOTES distinct refusals
         self.refused = 0                    # refusal notes in all, kept or not
         self._counted = 0                   # notes of the current sandbox already counted
+        self._seen_counted = 0              # ... and its attempts no layer stops
         self.starts = 0
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
@@ -99,7 +101,7 @@ class Student:
         return self.ceiling_end - time.monotonic()
 
     def event(self, kind: str, text: str) -> None:
-        if kind == "refused":     # counted by _collect_notes; kept once, at most MAX_NOTES
+        if kind in ("refused", "unconfined"):   # kept once, at most MAX_NOTES
             if len(self.refusals) < MAX_NOTES and text not in self.refusals:
                 self.refusals[text] = None
                 self.events.append(Event(kind, text))
@@ -124,7 +126,7 @@ class Student:
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
                                 uid_slot=self.uid_slot)
         self._sandbox.wall_ceiling = self.ceiling_end
-        self._counted = 0
+        self._counted = self._seen_counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         outcome = self._sandbox.import_modules(self.timeouts.imports)
@@ -215,6 +217,7 @@ class Student:
         if sandbox is not None:
             sandbox.new_check()
             self._counted = sandbox.notes_total     # its notes were counted when left
+            self._seen_counted = len(sandbox.seen)
         return left
 
     def _forget(self, sandbox: Sandbox) -> None:
@@ -246,14 +249,19 @@ class Student:
         """Keep what the child tried and the sandbox refused, for the feedback: the
         first MAX_NOTES distinct refusals word for word, the rest only counted."""
         sandbox = self._sandbox
-        if sandbox is None or sandbox.notes_total == self._counted:
+        if sandbox is None or (sandbox.notes_total == self._counted
+                               and len(sandbox.seen) == self._seen_counted):
             return
+        self._seen_counted = len(sandbox.seen)
         self.refused += sandbox.notes_total - self._counted
         self._counted = sandbox.notes_total
         for note in sandbox.notes:
             # The note is the child's English sentence, said in the course's language.
             self.event("refused", _("the sandbox refused: your code {note}").format(
                 note=child_words.said(note)))
+        for seen in sandbox.seen:
+            self.event("unconfined", _("your code {note}: no sandbox layer on this machine "
+                                       "stops that").format(note=child_words.said(seen)))
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()

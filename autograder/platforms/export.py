@@ -103,7 +103,11 @@ def _config(piece, platform: str, reveal: bool, required: list[str], version: st
     return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
                        "reveal_expected": reveal, "required_layers": required,
                        "test_visibility": visibility or {}, "kit": version,
-                       "expected": expected, "language": language}, indent=2) + "\n"
+                       "expected": expected, "language": language,
+                       # the teacher's leave to grade where no layer confines files
+                       # (`export --unconfined-files`): the container may lack them all
+                       "unconfined_files": sandbox_layers.unconfined_files_allowed()},
+                      indent=2) + "\n"
 
 
 def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:

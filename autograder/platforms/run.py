@@ -53,6 +53,7 @@ class Package:
     test_visibility: tuple[tuple[str, str], ...] = ()     # Gradescope's, per check
     expected: dict | None = None    # the manifest of expected.pickle (None: none shipped)
     language: str = i18n.SOURCE     # the feedback's, chosen at export
+    unconfined_files: bool = False  # export --unconfined-files
 
     @classmethod
     def read(cls, folder: Path) -> Package:
@@ -62,7 +63,8 @@ class Package:
                        bool(data["reveal_expected"]), tuple(data["required_layers"]),
                        tuple(sorted(dict(data.get("test_visibility") or {}).items())),
                        data.get("expected"),
-                       i18n.course_language(data.get("language") or i18n.SOURCE))
+                       i18n.course_language(data.get("language") or i18n.SOURCE),
+                       data.get("unconfined_files") is True)
         except (OSError, ValueError, KeyError) as error:
             raise KitError(f"{folder / CONFIG} is missing or broken ({error}); "
                            "export the package again") from None
@@ -76,6 +78,8 @@ def _grader(package: Package) -> Grader:
     """The Grader of the package: its floor of layers, its expected values (KitError,
     one line, when they are stale)."""
     piece = assignment.load(package.assignment)
+    if package.unconfined_files:
+        os.environ[sandbox_layers.UNCONFINED_FILES] = "1"
     plugins = ()
     if package.expected is not None:
         plugins = (warm.load(piece, package.folder / EXPECTED, package.expected),)

@@ -290,38 +290,47 @@ def _flusher():
             return
 
 
-def note(text):
-    """Tell the grader right away: the next syscall may kill us."""
-    if text not in notes and len(notes) < MAX_NOTES:
-        notes.add(text)
+def note(text, refused=True):
+    """Tell the grader right away (the next syscall may kill us) what the student's
+    code tried: as a refusal ({"note"}) when a layer in force refuses it, else as
+    something seen that nothing here stops ({"seen"})."""
+    key = (text, refused)
+    if key not in notes and len(notes) < MAX_NOTES:
+        notes.add(key)
         try:
-            send({"note": text})
+            send({"note": text} if refused else {"seen": text})
         except OSError:
             pass
 
 
+# What the student's code may try, and the layers of which any one refuses it.
+_STARTS = ("tried to start processes", ("seccomp",))
+_NETWORK = ("tried to open a network connection", ("seccomp", "netns"))
+_SIGNALS = ("tried to send a signal to another process", ("seccomp", "landlock", "uid"))
 _FORBIDDEN = {
-    "os.fork": "tried to start processes", "os.forkpty": "tried to start processes",
-    "os.system": "tried to start processes", "os.exec": "tried to start processes",
-    "os.posix_spawn": "tried to start processes", "os.spawn": "tried to start processes",
-    "subprocess.Popen": "tried to start processes",
-    "socket.__new__": "tried to open a network connection",
-    "socket.connect": "tried to open a network connection",
-    "os.kill": "tried to send a signal to another process",
-    "os.killpg": "tried to send a signal to another process",
+    "os.fork": _STARTS, "os.forkpty": _STARTS, "os.system": _STARTS, "os.exec": _STARTS,
+    "os.posix_spawn": _STARTS, "os.spawn": _STARTS, "subprocess.Popen": _STARTS,
+    "socket.__new__": _NETWORK, "socket.connect": _NETWORK,
+    "os.kill": _SIGNALS, "os.killpg": _SIGNALS,
 }
+# Layers that keep files outside the folder and the standard library unread.
+_FILE_LAYERS = ("tmpfs", "landlock")
+_READABLE = []      # path prefixes the child may read (set by confine_self)
 
 
 def audit(event, args):
-    # Diagnostics only: the kernel layers enforce; this names what was tried.
-    reason = _FORBIDDEN.get(event)
-    if reason and not (event == "os.kill" and args and args[0] == os.getpid()):
-        note(reason)
+    # Diagnostics only: the kernel layers enforce; this names what was tried, and
+    # says "refused" only where a layer in force refuses it.
+    forbidden = _FORBIDDEN.get(event)
+    if forbidden and not (event == "os.kill" and args and args[0] == os.getpid()):
+        sentence, refusing = forbidden
+        note(sentence, any(layer in _applied for layer in refusing))
     elif event == "open" and args and isinstance(args[0], (str, bytes)):
         path = os.path.abspath(os.fsdecode(args[0]))
-        # Python itself reads this folder's files to print a traceback: not the student.
-        if not path.startswith((SCRATCH, sys.base_prefix, HERE + os.sep)):
-            note(f"tried to open {path}, outside its own folder")
+        if not path.startswith(SCRATCH) and not any(
+                path == p or path.startswith(p + os.sep) for p in _READABLE):
+            note(f"tried to open {path}, outside its own folder",
+                 any(layer in _applied for layer in _FILE_LAYERS))
 
 
 def quiet_identity():
@@ -451,6 +460,12 @@ def confine_self():
     applied = []
     limits = CONFIG["limits"]
     layers = CONFIG["layers"]
+    # What may be read besides the folder: computed before any layer, one list for
+    # the private view and for Landlock (confine.readable).
+    readable = confine.readable([p for p in sys.path if p != SCRATCH],
+                                CONFIG.get("allowed_folders", ()))
+    _READABLE[:] = (readable.entries + readable.folders + readable.files + readable.devices
+                    + [HERE])   # Python reads the kit's own files to print a traceback
     if "rlimits" in layers:
         confine.apply_rlimits(limits["cpu_seconds"], limits["memory_bytes"],
                               limits["file_bytes"], limits["open_files"])
@@ -460,8 +475,8 @@ def confine_self():
         applied.append("netns")
     if "tmpfs" in layers:
         disk = CONFIG["disk"]
-        confine.private_scratch(SCRATCH, disk["bytes"], disk["files"],
-                                CONFIG["uid"] if "uid" in layers else os.getuid())
+        confine.private_view(SCRATCH, disk["bytes"], disk["files"],
+                             CONFIG["uid"] if "uid" in layers else os.getuid(), readable)
         applied.append("tmpfs")
     if "uid" in layers:
         confine.drop_to_uid(CONFIG["uid"], keep_read="landlock" in layers)
@@ -469,10 +484,10 @@ def confine_self():
     if "landlock" in layers:
         # Without a size-limited folder of its own, the student writes nothing.
         writable = [SCRATCH] if "tmpfs" in applied else []
-        confine.apply_landlock(confine.python_read_paths() + [SCRATCH], writable)
+        confine.apply_landlock(readable, [SCRATCH], writable, hidden_by_view="tmpfs" in applied)
         applied.append("landlock")
     if "seccomp" in layers:
-        confine.apply_seccomp()
+        confine.apply_seccomp(bytes.fromhex(CONFIG["seccomp"]))
         applied.append("seccomp")
     return applied
 
@@ -498,7 +513,28 @@ def describe(error):
         return _describe(error)
     except BaseException:
         return {"type": _kind(error), "message": "(the exception's message could not be read)",
-                "where": None}
+                "where": None, "kinds": _kinds(error)}
+
+
+import builtins  # noqa: E402
+# The built-in exception classes, by identity, taken before any student code runs:
+# `kinds` lists those in an exception's class hierarchy, so "raises ValueError" can
+# accept a subclass without the grader trusting a class name. A student who rebinds
+# builtins.ValueError changes nothing here; claiming a kind falsely gains nothing,
+# since raising that kind itself is allowed.
+_BUILTIN_EXCEPTIONS = {id(cls): name for name, cls in vars(builtins).items()
+                       if isinstance(cls, type) and issubclass(cls, BaseException)}
+_MRO = type.__dict__["__mro__"].__get__
+_type_of = type
+
+
+def _kinds(error):
+    """The built-in exception classes `error` is an instance of, nearest first."""
+    try:
+        return [_BUILTIN_EXCEPTIONS[id(cls)] for cls in _MRO(_type_of(error))
+                if id(cls) in _BUILTIN_EXCEPTIONS]
+    except BaseException:
+        return []
 
 
 def _kind(error):
@@ -541,12 +577,13 @@ def _describe(error):
                    f"({_text(error.strerror)})")
     else:
         message = _text(error)
+    kinds = _kinds(error)
     if isinstance(error, SyntaxError):
         filename = error.filename if type(error.filename) is str else ""
         line = error.lineno if type(error.lineno) is int else None
         return {"type": kind, "message": f"{_text(error.msg)} ({os.path.basename(filename)}, "
-                                         f"line {line})", "where": None}
-    return {"type": kind, "message": message, "where": where(error)}
+                                         f"line {line})", "where": None, "kinds": kinds}
+    return {"type": kind, "message": message, "where": where(error), "kinds": kinds}
 
 
 def repr_of(value):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from . import protocol
+from . import protocol, syscalls
 from ..i18n import grader_text as _, places
 from .plans import Plan, Registry
 from .protocol import ABSENT, ASK, CHUNK, RAISED, RETURNED, TELL, CallbackSpec
@@ -217,6 +217,7 @@ class Sandbox:
         self.process = None
         self.notes: dict[str, None] = {}   # distinct refusals, first MAX_NOTES
         self.notes_total = 0               # every refusal note received
+        self.seen: dict[str, None] = {}    # distinct attempts no layer here stops
         self.last_note = ""
         self.bytes_left = self.limits.check_bytes
         self.items_left = self.limits.check_items
@@ -254,12 +255,18 @@ class Sandbox:
                                    "a user of its own")
             confine_uid = _worker_uid(self.uid_slot)
             _hand_over(Path(self.scratch), confine_uid)
+        seccomp = None
+        if "seccomp" in self.layers:
+            try:
+                seccomp = syscalls.program().hex()
+            except syscalls.SeccompUnavailable as error:
+                raise SandboxError(f"sandbox setup failed: {error}") from None
         parent_r, child_w = os.pipe()
         child_r, parent_w = os.pipe()
         config = {
             "rfd": child_r, "wfd": child_w, "scratch": str(Path(self.scratch).resolve()),
             "modules": list(self.modules), "layers": list(self.layers),
-            "uid": confine_uid, "parent": os.getpid(),
+            "uid": confine_uid, "parent": os.getpid(), "seccomp": seccomp,
             "output_cap": self.limits.output_cap,
             "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
             "limits": {"cpu_seconds": self.limits.cpu_seconds,
@@ -390,7 +397,13 @@ class Sandbox:
         now = self.cpu_seconds()
         self.cpu_mark = now if now is not None else 0.0
 
-    def _note(self, note) -> None:
+    def _note(self, note, seen=None) -> None:
+        """A refusal the child reports (`note`), or something it tried that no layer
+        in force stops (`seen`: told to the teacher, never called a refusal)."""
+        if note is None:
+            if len(self.seen) < MAX_NOTES:
+                self.seen[text(seen, 200)] = None
+            return
         self.notes_total += 1
         note = text(note, 200)
         self.last_note = note
@@ -516,8 +529,8 @@ class Sandbox:
                     message = self._decode(line)
                     if not isinstance(message, dict):
                         continue
-                    if "note" in message and len(message) == 1:
-                        self._note(message["note"])
+                    if len(message) == 1 and ("note" in message or "seen" in message):
+                        self._note(message.get("note"), message.get("seen"))
                         continue
                     if expected_id is None or message.get("id") == expected_id:
                         return message
@@ -883,8 +896,8 @@ class Sandbox:
                         continue
                     if row[1] == index:
                         return row
-                elif type(row) is dict and "note" in row:
-                    self._note(row["note"])
+                elif type(row) is dict and len(row) == 1 and ("note" in row or "seen" in row):
+                    self._note(row.get("note"), row.get("seen"))
                 # anything else is stale or forged: ignore it
             end = self._buffer.rfind(b"\n")
             if end >= 0:
@@ -933,6 +946,11 @@ def _raised(value) -> dict:
         raised["type"] = "Exception"
     if type(value.get("step")) is int:
         raised["step"] = value["step"]
+    # The built-in classes the exception is an instance of (the child's, by identity):
+    # "raises ValueError" is judged on these, never on the class's name.
+    kinds = value.get("kinds")
+    if type(kinds) is list and len(kinds) <= 16 and all(type(k) is str for k in kinds):
+        raised["kinds"] = [text(k, 40) for k in kinds]
     return raised
 
 

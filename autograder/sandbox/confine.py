@@ -12,8 +12,9 @@ fails (fail closed). Layers, strongest last:
 - landlock: read only the Python installation and the scratch folder, write
   only the scratch folder, no TCP bind/connect, no signals or abstract Unix
   sockets outside the sandbox (kernel LSM, via raw syscalls).
-- seccomp: no process creation (killed), no sockets, no kill() of other
-  processes, no ptrace/unshare/mount (a raw BPF filter, no library needed).
+- seccomp: an allow-list of system calls (syscalls.py, compiled by libseccomp on
+  the grader's side and handed over as a BPF program): everything a game search
+  in CPython does not need fails with EPERM.
 
 Standard library only: this file runs inside the child.
 """
@@ -62,15 +63,19 @@ def apply_rlimits(cpu_seconds, memory_bytes, file_bytes, open_files):
 
 # ---------------------------------------------------------------- netns
 CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 
 
 def enter_network_namespace():
-    """A namespace with no network interfaces. Unprivileged users need a user
-    namespace first; root (with CAP_SYS_ADMIN) can do it directly."""
-    if _libc.unshare(CLONE_NEWNET) == 0:
+    """A network namespace with no interfaces and an IPC namespace of the child's own:
+    no network at all, and System V / POSIX message queues, semaphores and shared
+    memory that nobody else sees and that end with the child. Unprivileged users
+    need a user namespace first; root (with CAP_SYS_ADMIN) can do it directly."""
+    if _libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0:
         return
-    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNET), "unshare(user+net)")
+    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC),
+           "unshare(user+net+ipc)")
     _map_user()
 
 
@@ -92,27 +97,117 @@ def _map_user():
         raise LayerError(f"user namespace maps: {error}") from None
 
 
-def private_scratch(scratch, size_bytes, files, owner):
-    """Mount a tmpfs of `size_bytes` and `files` inodes over `scratch`, seen only
-    by this process, and copy what the folder held into it (owned by `owner`).
+def private_view(scratch, size_bytes, files, owner, readable):
+    """Give the child a file system of its own: a root holding only what `readable`
+    names (read-only; its hidden folders empty) and the scratch folder at its usual
+    path, a tmpfs of `size_bytes` and `files` inodes into which the folder's files
+    are copied (owned by `owner`). Nothing else of the host is there: no /tmp, /run,
+    /dev/shm, home folders, sockets, the kit or other students' folders.
 
-    The disk then holds nothing the student wrote, the caps are the kernel's,
-    and the mount disappears with the process. Root does it directly;
-    anybody else inside a user namespace of their own."""
+    The disk then holds nothing the student wrote, the caps are the kernel's, and
+    the mounts disappear with the process. Root does it directly; anybody else
+    inside a user namespace of their own (as bubblewrap does, without its binary)."""
     source = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
     try:
         if _libc.unshare(CLONE_NEWNS) != 0:
             _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare(user+mount)")
             _map_user()
             owner = os.getuid()
-        _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None),
-               "making mounts private")
+        _mount(None, "/", None, MS_REC | MS_PRIVATE, None, "making mounts private")
+        # The new root is a small tmpfs mounted over the scratch folder itself: a
+        # folder that exists and that nothing else uses while the child lives.
+        root = scratch
+        _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=4096,mode=0755",
+               "mounting the view's root")
+        for path in readable.stdlib + readable.folders + readable.files:
+            _bind_read_only(root, path)
+        for path in readable.devices:
+            _bind_read_only(root, path, device=True)
+        for path in readable.hidden:
+            _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY,
+                   "size=4k,nr_inodes=2,mode=0555", f"hiding {path}")
+        target = _make_folders(root, scratch)
         options = f"size={int(size_bytes)},nr_inodes={int(files)},mode=0700,uid={owner},gid={owner}"
-        _check(_libc.mount(b"tmpfs", os.fsencode(scratch), b"tmpfs", MS_NOSUID | MS_NODEV,
-                           options.encode()), "mounting the scratch tmpfs")
-        _copy_tree(source, scratch, owner)
+        _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options, "mounting the scratch tmpfs")
+        _copy_tree(source, target, owner)
+        _enter(root)
     finally:
         os.close(source)
+
+
+MS_RDONLY, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 8, 32, 4096
+MNT_DETACH = 2
+MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID, MOUNT_ATTR_NODEV = 1, 2, 4
+AT_RECURSIVE = 0x8000
+SYS_MOUNT_SETATTR = 442         # the same number on every architecture
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
+
+
+def _mount(source, target, kind, flags, options, what):
+    encode = lambda value: None if value is None else os.fsencode(value)  # noqa: E731
+    _check(_libc.mount(encode(source), encode(target), encode(kind), ctypes.c_ulong(flags),
+                       encode(options)), what)
+
+
+def _make_folders(root, path):
+    """`path` inside the view as folders (each 0755), its parents included."""
+    target = root + path
+    os.makedirs(target, 0o755, exist_ok=True)
+    return target
+
+
+def _bind_read_only(root, path, device=False):
+    """`path` as it is on the host, read-only, at the same place in the view; the
+    symbolic links on the way to it (/lib -> usr/lib) made again as links. A
+    device (/dev/null) keeps working: its mount is not `nodev`, and a read-only
+    mount does not stop writing to a device."""
+    real = _place_links(root, path)
+    if os.path.isdir(real):
+        _make_folders(root, real)
+    else:
+        _make_folders(root, os.path.dirname(real))
+        if not os.path.lexists(root + real):
+            os.close(os.open(root + real, os.O_WRONLY | os.O_CREAT, 0o444))
+    _mount(real, root + real, None, MS_BIND | MS_REC, None, f"showing {path}")
+    nodev = 0 if device else MOUNT_ATTR_NODEV
+    attrs = struct.pack("QQQQ", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | nodev, 0, 0, 0)
+    if _syscall(SYS_MOUNT_SETATTR, -100, os.fsencode(root + real), AT_RECURSIVE,
+                ctypes.create_string_buffer(attrs, len(attrs)), ctypes.c_size_t(32)) == 0:
+        return
+    # Kernels before 5.12: remount the top mount read-only, keeping the flags the
+    # host's mount has (a user namespace may not clear them).
+    kept = os.statvfs(real).f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    nodev = 0 if device else MS_NODEV
+    _mount(None, root + real, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | nodev | kept,
+           None, f"making {path} read-only")
+
+
+def _place_links(root, path):
+    """Make each symbolic link on the way to `path` in the view, as on the host;
+    the real path `path` stands for."""
+    current = "/"
+    for part in [p for p in path.split("/") if p]:
+        step = os.path.join(current, part)
+        if os.path.islink(step):
+            link = root + step
+            if not os.path.lexists(link):
+                _make_folders(root, current)
+                os.symlink(os.readlink(step), link)
+            step = os.path.realpath(step)
+        current = step
+    return current
+
+
+def _enter(root):
+    """Make `root` the child's / (pivot_root), the host's tree detached, / read-only."""
+    if _MACHINE not in _PIVOT_ROOT:
+        raise LayerError(f"pivot_root number not known for {_MACHINE}")
+    os.chdir(root)
+    _check(_syscall(_PIVOT_ROOT[_MACHINE], b".", b"."), "pivot_root")
+    _check(_libc.umount2(b".", MNT_DETACH), "detaching the host's files")
+    os.chdir("/")
+    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None,
+           "making the view's root read-only")
 
 
 def _copy_tree(source_fd, target, owner):
@@ -215,11 +310,15 @@ def _fs_mask(abi):
     return mask
 
 
-def apply_landlock(read_paths, write_paths):
-    """Allow reading `read_paths`, reading and writing `write_paths`, nothing else.
+def apply_landlock(readable, also_read, write_paths, hidden_by_view=False):
+    """Allow reading what `readable` names and `also_read`, reading and writing
+    `write_paths`, nothing else: no other file, no TCP, no signal or abstract Unix
+    socket outside the sandbox.
 
     Requires ABI 4 (TCP rules) and 6 (signal scoping) to be complete; with an
-    older kernel the layer is refused rather than applied half-way."""
+    older kernel the layer is refused rather than applied half-way. Rights a newer
+    kernel adds are not handled here; the other layers (the view, seccomp's
+    allow-list) cover what they would."""
     abi = landlock_abi()
     if abi < 6:
         raise LayerError(f"landlock ABI {abi} is older than 6 (kernel 6.12)")
@@ -230,21 +329,23 @@ def apply_landlock(read_paths, write_paths):
     ruleset = _check(_syscall(SYS_LANDLOCK_CREATE_RULESET, buffer,
                               ctypes.c_size_t(len(attr)), ctypes.c_uint32(0)),
                      "landlock_create_ruleset")
+    read = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+    written = FS_READ_FILE | FS_WRITE_FILE | (FS_TRUNCATE if abi >= 3 else 0)
+    # The standard library's folders whole, one rule each, when nothing in them is
+    # hidden or the private view already shows the hidden folders empty; else their
+    # names listed and each entry but the hidden ones readable (a rule each).
+    if hidden_by_view or not readable.hidden:
+        stdlib = [(p, read) for p in readable.stdlib]
+    else:
+        stdlib = [(p, FS_READ_DIR) for p in readable.stdlib] + [(p, read) for p in
+                                                                 readable.entries]
+    rules = (stdlib
+             + [(p, read) for p in readable.folders + readable.files + list(also_read)]
+             + [(p, written if p == "/dev/null" else FS_READ_FILE) for p in readable.devices]
+             + [(p, fs) for p in write_paths])
     try:
-        read = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
-        for path, access in [(p, read) for p in read_paths] + [(p, fs) for p in write_paths]:
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except OSError as error:
-                raise LayerError(f"landlock path {path}: {error.strerror}") from None
-            try:
-                if not os.path.isdir(path):
-                    access &= FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV
-                rule = ctypes.create_string_buffer(struct.pack("=Qi", access, fd), 12)
-                _check(_syscall(SYS_LANDLOCK_ADD_RULE, ruleset, ctypes.c_uint32(1), rule,
-                                ctypes.c_uint32(0)), f"landlock_add_rule {path}")
-            finally:
-                os.close(fd)
+        for path, access in rules:
+            _add_landlock_rule(ruleset, path, access)
         _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
         _check(_syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, ctypes.c_uint32(0)),
                "landlock_restrict_self")
@@ -252,78 +353,150 @@ def apply_landlock(read_paths, write_paths):
         os.close(ruleset)
 
 
+def _add_landlock_rule(ruleset, path, access):
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError as error:
+        raise LayerError(f"landlock path {path}: {error.strerror}") from None
+    try:
+        if not os.path.isdir(path):
+            access &= FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV
+        rule = ctypes.create_string_buffer(struct.pack("=Qi", access, fd), 12)
+        _check(_syscall(SYS_LANDLOCK_ADD_RULE, ruleset, ctypes.c_uint32(1), rule,
+                        ctypes.c_uint32(0)), f"landlock_add_rule {path}")
+    finally:
+        os.close(fd)
+
+
 # ---------------------------------------------------------------- seccomp
-_ARCHES = {
-    # machine: (AUDIT_ARCH, syscall numbers)
-    "x86_64": (0xC000003E, {
-        "socket": 41, "socketpair": 53, "clone": 56, "fork": 57, "vfork": 58, "execve": 59,
-        "kill": 62, "ptrace": 101, "tkill": 200, "tgkill": 234, "unshare": 272, "setns": 308,
-        "execveat": 322, "clone3": 435, "mount": 165, "process_vm_writev": 311}),
-    "aarch64": (0xC00000B7, {
-        "socket": 198, "socketpair": 199, "clone": 220, "execve": 221, "kill": 129,
-        "ptrace": 117, "tkill": 130, "tgkill": 131, "unshare": 97, "setns": 268,
-        "execveat": 281, "clone3": 435, "mount": 40, "process_vm_writev": 271}),
-}
-RET_KILL_PROCESS, RET_ALLOW = 0x80000000, 0x7FFF0000
-CLONE_THREAD = 0x00010000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
-LD_W_ABS, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
 
 
-def _errno(code):
-    return 0x00050000 | code
-
-
-def seccomp_program(pid):
-    """The BPF filter as a list of (code, jt, jf, k) instructions."""
-    arch, nr = _ARCHES[_MACHINE]
-    prog = [(LD_W_ABS, 0, 0, 4), (JEQ, 1, 0, arch), (RET, 0, 0, RET_KILL_PROCESS),
-            (LD_W_ABS, 0, 0, 0)]
-    if arch == 0xC000003E:  # refuse the x32 ABI, which would dodge the numbers below
-        prog += [(JGE, 0, 1, 0x40000000), (RET, 0, 0, RET_KILL_PROCESS)]
-
-    def simple(name, action):
-        if name in nr:
-            prog.extend([(JEQ, 0, 1, nr[name]), (RET, 0, 0, action)])
-
-    for name in ("fork", "vfork", "execve", "execveat"):
-        simple(name, RET_KILL_PROCESS)
-    simple("clone3", _errno(errno.ENOSYS))      # glibc falls back to clone()
-    for name in ("socket", "socketpair"):
-        simple(name, _errno(errno.EACCES))
-    for name in ("ptrace", "unshare", "setns", "mount", "process_vm_writev", "tkill"):
-        simple(name, _errno(errno.EPERM))
-    # clone: threads (CLONE_THREAD) yes, new processes no.
-    prog += [(JEQ, 0, 4, nr["clone"]), (LD_W_ABS, 0, 0, 16), (JSET, 0, 1, CLONE_THREAD),
-             (RET, 0, 0, RET_ALLOW), (RET, 0, 0, RET_KILL_PROCESS)]
-    # kill/tgkill: only to ourselves.
-    for name in ("kill", "tgkill"):
-        prog += [(JEQ, 0, 4, nr[name]), (LD_W_ABS, 0, 0, 16), (JEQ, 0, 1, pid),
-                 (RET, 0, 0, RET_ALLOW), (RET, 0, 0, _errno(errno.EPERM))]
-    prog.append((RET, 0, 0, RET_ALLOW))
-    return prog
-
-
-def apply_seccomp():
-    if _MACHINE not in _ARCHES:
-        raise LayerError(f"seccomp filter not written for {_MACHINE}")
-    prog = seccomp_program(os.getpid())
-    raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
-    filt = ctypes.create_string_buffer(raw, len(raw))
+def apply_seccomp(program):
+    """Install the system-call filter `program` (struct sock_filter[] as bytes): the
+    allow-list of syscalls.py, compiled by libseccomp on the trusted side. The child
+    holds no policy of its own; it only loads what it was given, on its one thread
+    (threads started later inherit the filter)."""
+    import threading
+    if threading.active_count() != 1:
+        raise LayerError("seccomp: the child has threads already")
+    if not program or len(program) % 8 or len(program) // 8 > 4096:
+        raise LayerError("seccomp: no usable filter was given")
+    filt = ctypes.create_string_buffer(program, len(program))
 
     class SockFprog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-    fprog = SockFprog(len(prog), ctypes.addressof(filt))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(filt))
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0),
            "seccomp filter")
 
 
-def python_read_paths():
-    """What the interpreter needs to keep importing standard modules."""
-    paths = {sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths |= {p for p in ("/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/local/lib",
-                          "/etc/localtime", "/usr/share/zoneinfo")
-              if os.path.exists(p)}
-    return sorted(paths)
+class Readable:
+    """What the child may read besides its own folder: one list for the private
+    view and for Landlock alike.
+
+    - `stdlib`: the standard library's folders. The view shows each whole (with
+      `hidden` emptied); Landlock lets their names be listed, and their contents
+      read only through `entries`.
+    - `entries`: what is in those folders, but `hidden`, each readable whole.
+    - `folders`, `files`: everything else readable, whole.
+    - `hidden`: site-packages/dist-packages inside a standard library folder.
+    - `devices`: /dev/null (read and written) and /dev/urandom."""
+
+    def __init__(self):
+        self.stdlib, self.entries, self.folders, self.files = [], [], [], []
+        self.hidden, self.devices = [], []
+
+
+# Folders inside the standard library's folder that are not the standard library.
+_NOT_STDLIB = ("site-packages", "dist-packages")
+# Files the C library reads on its own: the dynamic loader's cache, the time zone.
+_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+_SYSTEM_FOLDERS = ("/usr/share/zoneinfo",)
+_DEVICES = ("/dev/null", "/dev/urandom")
+
+
+def readable(stdlib_folders, allowed=()):
+    """The standard library and the interpreter's shared libraries, never anything
+    installed beside them.
+
+    - `stdlib_folders`: the interpreter's own search path under -I -S (its standard
+      library and lib-dynload; the same folders sysconfig's stdlib and platstdlib
+      name); each is readable entry by entry without site-packages/dist-packages,
+      which live inside it in some installations (pyenv, Fedora, a source build)
+      and may hold the kit;
+    - the shared libraries the interpreter has loaded and those its extension
+      modules may load: their folders where those hold no Python installation
+      (Debian's /usr/lib/x86_64-linux-gnu), else the shared objects in them one by
+      one (pyenv's lib/, Fedora's /usr/lib64); the interpreter's own file alone;
+    - `allowed`: folders a teacher allows (an assignment's packages), whole."""
+    result = Readable()
+    for folder in _outermost([f for f in stdlib_folders if os.path.isdir(f)]):
+        result.stdlib.append(folder)
+        with os.scandir(folder) as entries:      # d_type: no stat() per entry
+            for entry in entries:
+                if entry.name in _NOT_STDLIB:
+                    if entry.is_dir(follow_symlinks=False):
+                        result.hidden.append(entry.path)
+                elif not entry.is_symlink():
+                    result.entries.append(entry.path)
+                elif os.path.exists(entry.path):  # Debian's sitecustomize.py -> /etc/python3.11
+                    real = os.path.realpath(entry.path)
+                    (result.folders if os.path.isdir(real) else result.files).append(real)
+    holds_python = {}
+    for path in sorted(_mapped_files()):
+        folder = os.path.dirname(path)
+        if ".so" not in os.path.basename(path):
+            result.files.append(path)
+            continue
+        if folder not in holds_python:
+            holds_python[folder] = _holds_python(folder)
+            if holds_python[folder]:
+                result.files += [os.path.join(folder, name) for name in os.listdir(folder)
+                                 if ".so" in name and os.path.isfile(os.path.join(folder, name))]
+            else:
+                result.folders.append(folder)
+    result.files += [p for p in _SYSTEM_FILES if os.path.isfile(p)]
+    result.folders += [p for p in _SYSTEM_FOLDERS if os.path.isdir(p)]
+    result.folders += [p for p in allowed if os.path.isdir(p)]
+    result.devices = [p for p in _DEVICES if os.path.exists(p)]
+    shown = result.stdlib + result.folders
+    result.folders = [f for f in _outermost(result.folders)
+                      if not any(_beneath(f, s) for s in result.stdlib)]
+    result.files = sorted({f for f in result.files if not any(_beneath(f, d) for d in shown)})
+    return result
+
+
+def _mapped_files():
+    """The files mapped into this process (the interpreter, libc, libpython...)."""
+    found = set()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split(None, 5)
+            path = fields[5].strip() if len(fields) == 6 else ""
+            if path.startswith("/") and not path.endswith(" (deleted)") and os.path.isfile(path):
+                found.add(path)
+    return found
+
+
+def _holds_python(folder):
+    """Whether `folder` holds a Python installation's library (lib/python3.11)."""
+    try:
+        names = [name for name in os.listdir(folder) if name.startswith("python")]
+    except OSError:
+        return True
+    return any(os.path.isdir(os.path.join(folder, name)) for name in names)
+
+
+def _beneath(path, folder):
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _outermost(folders):
+    kept = []
+    for folder in sorted(set(folders)):
+        if not any(_beneath(folder, k) for k in kept):
+            kept.append(folder)
+    return kept

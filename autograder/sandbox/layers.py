@@ -18,15 +18,60 @@ from .client import Sandbox, SandboxError
 ALL_LAYERS = ("rlimits", "netns", "tmpfs", "uid", "landlock", "seccomp")
 WHAT = {
     "rlimits": "CPU, memory, file size and open-file limits",
-    "netns": "a network namespace without interfaces",
-    "tmpfs": "a private scratch folder capped at 64 MB and 1,000 files (a tmpfs in a "
-             "mount namespace); without it, Landlock makes the folder read-only",
+    "netns": "network and IPC namespaces of its own: no network interface, no System V or "
+             "POSIX shared memory, queues or semaphores shared with anyone",
+    "tmpfs": "a file system of its own (a mount namespace): the standard library and the "
+             "system's shared libraries read-only, its folder a private tmpfs capped at "
+             "64 MB and 1,000 files; nothing else of the machine (no /tmp, /run, home "
+             "folders, sockets, the kit) is there",
     "uid": "a separate user per grading process (root only), keeping no capability but "
            "reading files, and that one only under Landlock",
-    "landlock": "files: read the Python install and the scratch folder only; no TCP; "
-                "no signals out",
-    "seccomp": "no new processes, no sockets, no kill() of other processes",
+    "landlock": "files: read the standard library, the shared libraries and its folder "
+                "only (never site-packages); no TCP; no signals out",
+    "seccomp": "an allow-list of system calls (libseccomp): no processes, sockets, signals "
+               "to others, io_uring, IPC, ptrace, bpf ...; everything a game search does "
+               "not need fails",
 }
+
+# The layers of which any one keeps a submission from reading or writing files
+# outside its folder and the standard library (the hidden suites, the reference,
+# other students' folders, the teacher's files).
+FILE_LAYERS = ("tmpfs", "landlock")
+UNCONFINED_FILES = "SPIELBAUM_UNCONFINED_FILES"     # =1: grade without a file layer
+
+# Each guarantee and the layers of which any one gives it (README's trust section).
+GUARANTEES = (
+    ("files outside its folder and the standard library are neither read nor written",
+     FILE_LAYERS),
+    ("no network", ("netns", "seccomp")),
+    ("no socket of any kind, no io_uring", ("seccomp",)),
+    ("no new process", ("seccomp",)),
+    ("no signal to another process", ("seccomp", "landlock", "uid")),
+    ("no shared memory, message queue or semaphore outlives it or reaches another child",
+     ("netns", "seccomp")),
+    ("its time, memory, output and files are capped", ("rlimits",)),
+)
+
+
+def files_confined(layers) -> bool:
+    """Whether one of `layers` keeps the child inside its folder and the stdlib."""
+    return any(layer in layers for layer in FILE_LAYERS)
+
+
+def unconfined_files_allowed() -> bool:
+    """The teacher's explicit permission to grade where no layer confines files
+    (`grade --unconfined-files`, or SPIELBAUM_UNCONFINED_FILES=1 for nbgrader)."""
+    return os.environ.get(UNCONFINED_FILES) == "1"
+
+
+def unconfined_reason(layers) -> str | None:
+    """None if grading with `layers` may go on, else the one line saying why not."""
+    if files_confined(layers) or unconfined_files_allowed():
+        return None
+    return ("no sandbox layer on this machine keeps a submission away from your files "
+            f"(it needs {' or '.join(FILE_LAYERS)}: see `autograder doctor`); a submission "
+            "could read the hidden suites and write where you can. Grade anyway with "
+            f"--unconfined-files (or {UNCONFINED_FILES}=1)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -77,4 +122,11 @@ def doctor() -> int:
               f"              not available: {reason}"))
     print("Every sandbox applies all available layers before importing student code, "
           "and refuses to run it if one fails.")
+    here = available()
+    print("What holds here:")
+    for guarantee, needs in GUARANTEES:
+        holds = any(layer in here for layer in needs)
+        print(f"  [{'yes' if holds else 'no '}] {guarantee} (needs {' or '.join(needs)})")
+    if not files_confined(here):
+        print("Grading refuses to start here unless you pass --unconfined-files.")
     return 0

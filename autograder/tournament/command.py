@@ -41,10 +41,16 @@ def add_command(commands) -> None:
     parser.add_argument("--bundled", default=None,
                         help="comma list of bundled players to enter (default: all; "
                              "'none' for none)")
+    parser.add_argument("--unconfined-files", action="store_true",
+                        help="play even where no sandbox layer keeps the players away from "
+                             "this machine's files (see `autograder doctor`)")
     parser.set_defaults(run=_command)
 
 
 def _command(args) -> int:
+    if args.unconfined_files:
+        from ..sandbox.layers import UNCONFINED_FILES
+        os.environ[UNCONFINED_FILES] = "1"
     bundled = None
     if args.bundled is not None:
         bundled = [] if args.bundled.strip() == "none" else \
