@@ -31,11 +31,14 @@ corpora have nothing to ask here.
 """
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from autograder.sandbox import layers
-from tests.conftest import ROOT, build_pairs, grade_folder
+from tests.conftest import ROOT, build_pairs, grade_folder, in_pid_namespace
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +59,7 @@ def failed(out, name):
 
 def test_the_corpus_has_every_attack_class():
     assert set(ATTACKS) == {"forged_args_after", "exception_str_raises", "played_oracle",
-                            "answer_tables", "played_file"}
+                            "answer_tables", "played_file", "sandbox_escape"}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -115,3 +118,46 @@ def test_a_file_from_the_played_run_reaches_no_other_child_without_tmpfs(tmp_pat
     data = json.loads((tmp_path / "out" / names[0] / "results.json").read_text())
     failed_names = {t["name"] for t in data["tests"] if t["status"] == "failed"}
     assert any(name.startswith("your whole program") for name in failed_names), failed_names
+
+
+ORDINARY = ("rlimits", "netns", "tmpfs", "seccomp")
+
+
+def test_the_red_teams_escapes_gain_nothing_with_the_layers_an_ordinary_user_gets(tmp_path):
+    """sandbox_escape (issue 40) with rlimits, netns, tmpfs and seccomp only, as a
+    teacher without root or a recent Landlock gets them: the grader lives through its
+    SIGKILLs, both twins have their row, and the reference it looks for is not there."""
+    if any(layer not in layers.available() for layer in ORDINARY):
+        pytest.skip(f"this machine offers no {ORDINARY} (autograder doctor)")
+    names = build_pairs(CORPUS, tmp_path / "subs", {"sandbox_escape"})
+    rows = grade_folder("tictactoe", tmp_path / "subs", tmp_path / "out", jobs=2,
+                        env={"SPIELBAUM_LAYERS": ",".join(ORDINARY)})
+    attacked, plain = rows[names[0]], rows[names[0] + "--plain"]
+    assert attacked["status"] == plain["status"] == "graded", (attacked, plain)
+    assert attacked["score"] == plain["score"] and float(plain["score"]) < FULL
+    assert int(attacked["refused"]) > 0 and int(plain["refused"]) == 0
+
+
+def test_the_escape_is_real_it_gains_where_no_layer_confines_files(tmp_path):
+    """The control: with no file layer (the teacher's explicit leave) the same attack
+    reads the reference and scores more than its twin, and the feedback says what it
+    opened and that nothing here stops that, never that the sandbox refused it."""
+    chosen = [layer for layer in ("rlimits", "netns", "seccomp") if layer in layers.available()]
+    names = build_pairs(CORPUS, tmp_path / "subs", {"sandbox_escape"})
+    refused = subprocess.run(in_pid_namespace(
+        [sys.executable, "-m", "autograder", "grade", "tictactoe", str(tmp_path / "subs"),
+         "--out", str(tmp_path / "refused")]), cwd=ROOT, capture_output=True, text=True,
+        timeout=300, env={**os.environ, "SPIELBAUM_LAYERS": ",".join(chosen)})
+    assert refused.returncode != 0 and "--unconfined-files" in refused.stderr, refused
+    assert "Traceback" not in refused.stderr and not (tmp_path / "refused" / "grades.csv").exists()
+    rows = grade_folder("tictactoe", tmp_path / "subs", tmp_path / "out", jobs=2,
+                        env={"SPIELBAUM_LAYERS": ",".join(chosen)},
+                        extra=("--unconfined-files",))
+    attacked, plain = rows[names[0]], rows[names[0] + "--plain"]
+    assert float(attacked["score"]) == FULL > float(plain["score"]), (attacked, plain)
+    feedback = (tmp_path / "out" / names[0] / "feedback.md").read_text()
+    assert "solutions/tictactoe/tictactoe.py" in feedback
+    assert "no sandbox layer on this machine stops that" in feedback
+    assert "refused: your code tried to open /" not in feedback
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["unconfined_files"] is True
