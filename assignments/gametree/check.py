@@ -61,7 +61,7 @@ def main(argv):
     command = "make check" if FROM_MAKE in argv else \
         "py check.py" if os.name == "nt" else "python3 check.py"
     words = [arg for arg in argv if arg not in (FROM_MAKE, INSTALL_ONLY)]
-    problem = too_old() or missing_kit_file(command)
+    problem = too_old() or missing_needed_file(command)
     if problem:
         say(*problem)
         return 2
@@ -95,7 +95,7 @@ def too_old():
                      "PYTHON=python3.12` (with the version you installed)."))]
 
 
-def missing_kit_file(command):
+def missing_needed_file(command):
     for name in NEEDED_FILES:
         if not os.path.isfile(os.path.join(HERE, name)):
             return [_("{file} is missing from this folder ({folder}), so the checks cannot "
