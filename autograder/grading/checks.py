@@ -26,6 +26,7 @@ from .. import KitError
 from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
 from .loaded import load_file, reference_name
+from .standins import stand_in
 
 MISSING = object()
 
@@ -43,9 +44,36 @@ def answer_of(outcome: Outcome) -> Answer:
     if outcome.failure:
         return Answer.NO_ANSWER
     if outcome.raised:
-        return (Answer.NOT_IMPLEMENTED if outcome.raised["type"] == "NotImplementedError"
+        return (Answer.NOT_IMPLEMENTED if is_a(outcome.raised, "NotImplementedError")
                 else Answer.RAISED)
     return Answer.RETURNED
+
+
+def kinds_of(raised: dict | None) -> tuple[str, ...]:
+    """The built-in exception classes a raised exception is an instance of, nearest
+    first: the child's `kinds`, found by identity before the student's code ran, so a
+    class's name chooses nothing (a record without them, from a child that did not
+    send them: its type's name alone)."""
+    if not isinstance(raised, dict):
+        return ()
+    kinds = raised.get("kinds")
+    if isinstance(kinds, (list, tuple)) and all(type(k) is str for k in kinds):
+        return tuple(kinds)
+    kind = raised.get("type")
+    return (kind,) if type(kind) is str else ()
+
+
+def is_a(raised: dict | None, kind: str) -> bool:
+    """Whether an exception the student's code raised is a `kind` (the name of a
+    built-in exception class: "ValueError"), a subclass included: "raises
+    ValueError" is met by a student's `class IllegalMoveError(ValueError)`. Claiming
+    a kind falsely gains nothing, since raising that kind itself is allowed."""
+    return kind in kinds_of(raised)
+
+
+def raises(outcome: Outcome, kind: str) -> bool:
+    """The call raised an exception that is a `kind` (see `is_a`)."""
+    return outcome.failure is None and is_a(outcome.raised, kind)
 
 
 class Reason(str):
@@ -122,9 +150,9 @@ def describe(outcome: Outcome) -> str:
         where = f" ({places(outcome.raised['where'])})" if outcome.raised.get("where") else ""
         said = child_words.said(outcome.raised.get("message"))    # the child's words, if so
         message = f": {said}" if said else ""
-        if outcome.raised["type"] == "MemoryError":
+        if is_a(outcome.raised, "MemoryError"):
             return (said or _("ran out of memory")) + where
-        if outcome.raised["type"] == "NotImplementedError":
+        if is_a(outcome.raised, "NotImplementedError"):
             return _("is not implemented yet (raised NotImplementedError)")
         return _("raised {exception}").format(exception=outcome.raised["type"]) + message + where
     return returned(outcome.value)
@@ -221,11 +249,66 @@ class Show(Enum):
 
 
 def exact(case: Case, outcome: Outcome) -> str | None:
-    """Right value of the right type (True is not 1, a list is not a tuple)."""
+    """Right value of the right type (True is not 1, a list is not a tuple): for an
+    answer whose type the docstring names. A subclass of a built-in arrives as its
+    base value, so a list subclass is a list here. Another container with the right
+    items is told so ("a tuple; the docstring asks for a list")."""
     got, want = outcome.value, case.expected
     if type(got) is not type(want) or got != want:
-        return returned(got)
+        return other_container(got, want) or returned(got)
     return None
+
+
+#: Containers a docstring names, in the words a student writes them.
+CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
+def other_container(got, want) -> str | None:
+    """"a tuple; the docstring asks for a list" when `got` is another container than
+    `want` with the same items (in order, for sequences), else None."""
+    if type(got) is type(want) or type(got) not in CONTAINERS or type(want) not in CONTAINERS:
+        return None
+    sequences = (list, tuple)
+    if type(got) in sequences and type(want) in sequences:
+        same = list(got) == list(want)
+    else:
+        try:
+            same = len(got) == len(want) and set(got) == set(want)
+        except TypeError:       # unhashable items: not the same answer anyway
+            same = False
+    if not same:
+        return None
+    return _("a {kind}; the docstring asks for a {wanted}").format(
+        kind=type(got).__name__, wanted=type(want).__name__)
+
+
+def container_reason(got, *kinds: type) -> str | None:
+    """None when `got` is one of the container types `kinds` the docstring names (a
+    subclass arrives as its base value), else what it is instead: "returned a tuple;
+    the docstring asks for a list"."""
+    if type(got) in kinds:
+        return None
+    if type(got) not in CONTAINERS:
+        return returned(got)
+    return _("returned a {kind}; the docstring asks for a {wanted}").format(
+        kind=type(got).__name__, wanted=_(" or ").join(kind.__name__ for kind in kinds))
+
+
+def same_items(case: Case, outcome: Outcome) -> str | None:
+    """A judge for a docstring that names no container ("return the 25 lines"): any
+    sequence (a list or a tuple) with the expected items in order passes, each item
+    of the expected item's type."""
+    got, want = outcome.value, case.expected
+    if type(got) in (list, tuple) and len(got) == len(want) and \
+            all(type(g) is type(w) and g == w for g, w in zip(got, want)):
+        return None
+    return returned(got)
+
+
+def number(case: Case, outcome: Outcome) -> str | None:
+    """A judge for a number the docstring names without a type: an int or a float
+    equal to the expected one (never a bool)."""
+    return wrong_number(outcome.value, case.expected)
 
 
 def wrong_number(got, want) -> str | None:
@@ -357,29 +440,43 @@ def pure(play: dict, known: dict | None = None) -> dict:
             for target, function in play.items()}
 
 
-def play_on_instance(plan: Plan, obj, method: str, function) -> None:
+def play_on_instance(plan: Plan, obj, method: str, function, spec=None) -> None:
     """Make `obj.method` the grader's `function` for this plan: an entry in the
     instance's __dict__ comes before the class's method, so the student's
     `self.method(...)` calls it. A student object without a __dict__ keeps its
-    own (the step's exception is caught)."""
+    own (the step's exception is caught). `spec`: the specified method whose
+    signature the stand-in takes (standins.method_spec; a bound method of the
+    reference is its own)."""
+    if spec is not None:
+        function = stand_in(spec, function, name=method)
     inside = plan.get(obj.attr("__dict__"), default=None)
     plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
     plan.plays = True
 
 
-def constant(value):
-    """A function of the grader's that answers `value` whatever it is asked (a helper
-    played for one position: the object the plan built does not change meanwhile)."""
+def constant(value, spec=None):
+    """A function of the grader's that answers `value` (a helper played for one
+    position: the object the plan built does not change meanwhile), to every call
+    the specified function `spec` accepts (standins.stand_in); without `spec`, to any."""
     def played(*_, **__):
         return value
-    return played
+    return played if spec is None else stand_in(spec, played)
 
 
 # ------------------------------------------------------------------ blame
-def played(module: str, grader, names: Iterable[str]) -> dict:
+def played(module: str, grader, names: Iterable[str], spec=None) -> dict:
     """`Student.map(..., play=...)` for the student's functions `names` of `module`,
-    each played by the grader's function of the same name (the reference)."""
-    return {f"{module}.{name}": getattr(grader, name) for name in names}
+    each played by the grader's function of the same name (the reference). A
+    grader's function that is not `spec`'s own (the reference module's) takes its
+    signature (standins.stand_in)."""
+    found = {}
+    for name in names:
+        function = getattr(grader, name)
+        specified = getattr(spec, name, None) if spec is not None else None
+        if specified is not None and function is not specified:
+            function = stand_in(specified, function, name=name)
+        found[f"{module}.{name}"] = function
+    return found
 
 
 class Blame:
@@ -394,22 +491,35 @@ class Blame:
 
     def __init__(self, relies_on: dict[str, tuple[str, ...]] | None = None, *,
                  assignment: str | None = None, module: str | None = None,
-                 solution_dir=None):
+                 solution_dir=None, rehearse: bool = False):
         self.relies_on = dict(relies_on or {})
         # The assignment's one student module and its reference (solution_dir/<module>.py),
         # which play the helpers by default (`plays`); several modules: name your own.
         self.assignment, self.module, self.solution_dir = assignment, module, solution_dir
         self.failed: list[tuple[str, str]] = []     # (function, headline), in order
         self.passed: set[str] = set()               # functions with a check passed
+        # The reference's own grading (Grader.warm_up): every check that would judge
+        # again with the grader's helpers does so after passing too, so the played
+        # run is proved on the reference and its needs are measured (`used`).
+        self.rehearse = rehearse
+        # (reply bytes, decoded values) the running check's children needed so far,
+        # the largest of its runs (the grading plugin reads and resets it per check)
+        self.used = (0, 0)
 
     @classmethod
-    def of(cls, assignment) -> "Blame":
+    def of(cls, assignment, rehearse: bool = False) -> "Blame":
         """The Blame of an `assignment.Assignment`: its [relies_on], and its module
         when it has one (the helpers' default players, `plays`)."""
         modules = assignment.module_names
         return cls(assignment.relies_on, assignment=assignment.name,
                    module=modules[0] if len(modules) == 1 else None,
-                   solution_dir=assignment.solution_dir)
+                   solution_dir=assignment.solution_dir, rehearse=rehearse)
+
+    def measure(self, student) -> None:
+        """Keep what the running child needed of the check's allowance (`used`)."""
+        used = getattr(student, "check_used", None)
+        if used is not None:
+            self.used = tuple(map(max, self.used, used()))
 
     def suspects(self, function: str) -> list[str]:
         """The functions `function` relies on that failed a check so far."""
@@ -446,15 +556,42 @@ class Blame:
             return
         try:
             attempt(None)
-            return
+            if not self.rehearse:
+                return
         except CheckFailed as failed:
             allowed = again(failed) if again is not None else bool(self.suspects(function))
             if failed.root_cause or not allowed:
                 with self.judging(function, scope):
                     raise
+        finally:
+            self.measure(student)
+        limits = len(getattr(student, "grader_limits", ()))
         with student.played_child(fresh, forget=(function,)), \
                 self.judging(function, scope, play):
-            attempt(play)
+            try:
+                attempt(play)
+            except CheckFailed:
+                self._grader_limit(student, function, limits)
+                raise
+            finally:
+                self.measure(student)
+            self._grader_limit(student, function, limits)
+
+    @staticmethod
+    def _grader_limit(student, function: str, before: int) -> None:
+        """A check judged again with the grader's helpers passed the grader's own
+        allowance of replies (the helpers' traffic is the grader's): the grader's
+        problem, said so, never a crash of the student's code (Student._note)."""
+        passed = getattr(student, "grader_limits", [])[before:]
+        if passed:
+            student.event("grader", _("grader's limit: {detail}").format(detail=passed[0]))
+            raise CheckFailed(
+                _("{function} could not be judged with the grader's own helpers").format(
+                    function=function),
+                got=_("the grader passed its own limit while its helpers answered: "
+                      "{detail}").format(detail=passed[0]),
+                hint=_("this is the grader's problem, not a fault of your code: tell your "
+                       "teacher"))
 
     def on_its_own(self, student, function: str, scope: str, attempt, **options) -> None:
         """`check` with every helper of `function` played by the reference (`plays`)."""
@@ -470,7 +607,10 @@ class Blame:
         names = self.relies_on.get(function, ())
         if grader is False:                 # the targets only (`helpers`)
             return {f"{module}.{name}": None for name in names}
-        return played(module, self.reference if grader is None else grader, names)
+        if grader is None:
+            return played(module, self.reference, names)
+        spec = self.reference if module == self.module and self.solution_dir else None
+        return played(module, grader, names, spec)
 
     def helpers(self, function: str, module: str | None = None) -> dict:
         """`function`'s helpers as targets, each mapped to None: what `judging` is

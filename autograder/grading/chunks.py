@@ -21,7 +21,7 @@ split is by the grader's own table from step number to item.
 
 from __future__ import annotations
 
-from ..sandbox.client import Failure, Outcome
+from ..sandbox.client import Failure, Outcome, _raised
 from ..sandbox.plans import Plan
 
 #: Items per plan, and the calls' time a plan may take per item's worth of calls.
@@ -73,9 +73,9 @@ def caught(value) -> bool:
 
 
 def raised(record: dict) -> Outcome:
-    """The Outcome of a call that raised, from the child's record of it (as text)."""
-    return Outcome(raised={k: None if record.get(k) is None else str(record[k])
-                           for k in ("type", "message", "where")})
+    """The Outcome of a call that raised, from the child's record of it: text fields,
+    and its built-in kinds (checks.is_a), read as the client reads a call's own."""
+    return Outcome(raised=_raised(record))
 
 
 def answered(value) -> Outcome:

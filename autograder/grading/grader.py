@@ -112,24 +112,48 @@ class Grader:
             return None
         with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
             graded = self.grade("reference", self.assignment.solution_dir, reveal=True,
-                                _plugins=tuple(p for p in (loaded, recording) if p))
+                                _plugins=tuple(p for p in (loaded, recording) if p),
+                                _rehearse=True)
         # Answers a suite gives ahead, encoded once for every worker; the argument
         # tuples of its cases were encoded by the requests above.
         Known.prepare_all(encoded_args)
         if graded.score != graded.max_score:
             failing = [t for t in graded.tests if not t.passed]
-            first = failing[0].output.splitlines()[0] if failing and failing[0].output \
-                else graded.message
+            first = (f"its first failing check, {failing[0].name}:\n{failing[0].output}"
+                     if failing and failing[0].output else graded.message)
             raise KitError(f"the reference solution of {self.assignment.name} scores "
-                           f"{graded.score:g}/{graded.max_score:g} on its own hidden suite "
-                           f"({first}); fix the suite or the reference before grading "
-                           "students")
+                           f"{graded.score:g}/{graded.max_score:g} on its own hidden suite; "
+                           f"{first}\nfix the suite or the reference before grading students"
+                           + (f"\n{graded.details}" if graded.details else ""))
+        self.check_allowance(graded)
         self.reference_check = "full"
         if recording is not None:
             warm.to_cache(self.assignment, recording, folder, self.layers)
         elif loaded is not None:
             warm.remember_pass(self.assignment, loaded, folder, self.layers)
         return graded
+
+    #: A check's reference may use at most this share of a per-check allowance: the
+    #: limits are the grader's, sized from what the reference needs (with room for
+    #: an honest student's other ways), never a cost to the student.
+    ALLOWANCE_SHARE = 4
+
+    def check_allowance(self, graded: Graded) -> None:
+        """KitError when a check's reference (its own run, or the run with the grader's
+        helpers: Blame.rehearse) comes within a factor of ALLOWANCE_SHARE of a
+        per-check limit (client.Limits.check_bytes, check_items), naming the check."""
+        limits = self.rubric.limits
+        for check, (used_bytes, used_values) in graded.check_usage.items():
+            for used, limit, what in ((used_bytes, limits.check_bytes, "bytes of replies"),
+                                      (used_values, limits.check_items, "decoded values")):
+                if used * self.ALLOWANCE_SHARE > limit:
+                    raise KitError(
+                        f"the hidden check {check} of {self.assignment.name} needs "
+                        f"{used:,} {what} on the reference, more than a "
+                        f"{self.ALLOWANCE_SHARE}th of the grader's limit of {limit:,} per "
+                        "check (client.Limits): an honest student's run could pass it; "
+                        "make the check's cases fewer or smaller, split the check, or raise "
+                        "[limits] check_values / check_megabytes in its rubric.toml")
 
     def _cache_folder(self):
         """The course's cache, where this grader may use it: only while the children
@@ -143,7 +167,7 @@ class Grader:
         return warm.cache_folder()
 
     def grade(self, student_id: str, folder: Path, *, reveal: bool | None = None,
-              _plugins: tuple = ()) -> Graded:
+              _plugins: tuple = (), _rehearse: bool = False) -> Graded:
         """Grade one submission folder. Never raises: a failure of the grader is the
         student's row, with the traceback in `Graded.details`."""
         try:
@@ -151,7 +175,7 @@ class Grader:
                                     rubric=self.rubric, layers=self.layers,
                                     reveal=self.reveal if reveal is None else reveal,
                                     plugins=self.plugins + _plugins,
-                                    recorded=self.fingerprints)
+                                    recorded=self.fingerprints, rehearse=_rehearse)
         except Exception:  # a grader bug must not end the batch, nor score the student
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))

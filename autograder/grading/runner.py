@@ -64,7 +64,13 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     timeouts = Timeouts(call=base.get("call", 2.0) * scale, imports=imports * scale,
                         check=check * scale, test=base.get("test", 120.0) * scale,
                         submission=ceiling * scale)
-    memory = data.get("limits", {}).get("memory_mb", 512)
+    given = data.get("limits", {})
+    memory = given.get("memory_mb", 512)
+    # The per-check allowances are the grader's (Grader.warm_up: the reference must stay
+    # under a quarter of them); a suite whose checks need more raises them here.
+    defaults = Limits()
+    check_bytes = int(given.get("check_megabytes", defaults.check_bytes >> 20)) << 20
+    check_items = int(given.get("check_values", defaults.check_items))
     if "kit" in data:
         raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
                        "sandbox; give the student's code the grader's objects through call "
@@ -81,7 +87,8 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
         raise KitError(f"{path}: [blame] whole_program names checks without points: "
                        f"{sorted(set(whole) - set(points))}")
     return Rubric(points=points, timeouts=timeouts, required=required,
-                  limits=Limits(memory_bytes=memory << 20), whole_program=whole)
+                  limits=Limits(memory_bytes=memory << 20, check_bytes=check_bytes,
+                                check_items=check_items), whole_program=whole)
 
 
 @dataclass
@@ -123,6 +130,9 @@ class Graded:
     peak_mb: int = 0            # the grading process's peak memory for this submission
     details: str = ""           # for the teacher: the kit's traceback of a grader error
     fingerprint: dict = field(default_factory=dict)   # grading/fingerprint.py
+    # per check: (reply bytes, decoded values) its children sent, the most of its runs
+    # (Grader.warm_up sizes the per-check allowance from the reference's)
+    check_usage: dict = field(default_factory=dict)
 
     @property
     def timeouts(self) -> int:
@@ -191,6 +201,7 @@ class GradingPlugin:
         self._blame = blame or Blame()
         self.results: dict[str, TestResult] = {}
         self.collected: list[str] = []
+        self.usage: dict[str, tuple[int, int]] = {}
 
     @property
     def fixtures(self) -> types.ModuleType:
@@ -208,6 +219,7 @@ class GradingPlugin:
 
     def pytest_runtest_setup(self, item):
         self._student.start_check()
+        self._blame.used = (0, 0)
 
     @property
     def wall_limit(self) -> float:
@@ -231,6 +243,9 @@ class GradingPlugin:
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         report = outcome.get_result()
+        if report.when == "call":
+            self._blame.measure(self._student)
+            self.usage[item.name] = self._blame.used
         if report.when == "call" or (report.failed and report.when == "setup"):
             doc = title((item.function.__doc__ or item.name).strip().splitlines()[0])
             points = float(self.rubric.points.get(item.name, 0))
@@ -307,13 +322,14 @@ def _no_plugin_autoload():
 # ------------------------------------------------------------ one submission
 def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
                      scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
-                     plugins: tuple = (), recorded: bool = True) -> Graded:
+                     plugins: tuple = (), recorded: bool = True,
+                     rehearse: bool = False) -> Graded:
     """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
     a grader error into the student's row)."""
     prepared, status, problem = prepare(folder, piece.modules)
     return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
                           reveal=reveal, rubric=rubric, plugins=plugins,
-                          refusal=(status, problem), recorded=recorded)
+                          refusal=(status, problem), recorded=recorded, rehearse=rehearse)
 
 
 def require_points(piece, rubric: Rubric, collected: list[str]) -> None:
@@ -360,10 +376,12 @@ def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: R
 def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
                    scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
                    plugins: tuple = (), refusal: tuple[str, str] = ("", ""),
-                   recorded: bool = True) -> Graded:
+                   recorded: bool = True, rehearse: bool = False) -> Graded:
     """Grade a prepared submission (its modules' bytes and notes); `prepared` None
     gives the row of a submission that cannot be graded, `refusal` saying why.
-    `recorded`: keep the fingerprint of its answers (the similarity report's)."""
+    `recorded`: keep the fingerprint of its answers (the similarity report's).
+    `rehearse`: the reference's own grading (Blame.rehearse: every check judged
+    again with the grader's helpers too)."""
     started = time.perf_counter()
     rubric = rubric or load_rubric(piece.suite_dir, scale)
     empty = unrun_tests(piece.suite_dir, rubric.points, "")
@@ -391,7 +409,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
                       rubric.limits, recorded=recorded)
     try:
-        plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece))
+        plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece, rehearse=rehearse))
         try:
             code = run_suite(piece.suite_dir, plugin, plugins)
         except SandboxError as error:
@@ -414,7 +432,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
                     message, events=[Event("skipped", s) for s in skipped] + student.events,
                     printed=printed, seconds=time.perf_counter() - started,
                     layers=list(layers), refused=student.refused,
-                    fingerprint=student.fingerprint.data())
+                    fingerprint=student.fingerprint.data(), check_usage=dict(plugin.usage))
     return graded
 
 

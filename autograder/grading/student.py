@@ -87,6 +87,10 @@ class Student:
         self._apart: Sandbox | None = None  # set aside while the own child runs
         self._on_apart = False              # the running child is the played one
         self._in_played = False             # inside played_child
+        # The grader's allowance of reply bytes and values passed while it played the
+        # student's helpers (the callbacks' traffic is the grader's): its problem, never
+        # a crash of the student's code (checks.Blame.check says so), in words.
+        self.grader_limits: list[str] = []
 
     def start_check(self) -> None:
         """A hidden test begins: its calls share one budget of CPU time and one
@@ -265,6 +269,9 @@ class Student:
 
     def _note(self, function: str, outcome: Outcome) -> Outcome:
         self._collect_notes()
+        if outcome.failure == Failure.TOO_MUCH and self._in_played:
+            self.grader_limits.append(f"{function}: {outcome.detail}")
+            return outcome
         if outcome.failure in FATAL:
             slow = outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
             skipped = (_("skipped: an earlier call of {function} ran out of time ({detail})")
@@ -364,6 +371,16 @@ class Student:
                 self._note(plans[index].name if plans else name, outcome)
                 break
         return outcomes
+
+    def check_used(self) -> tuple[int, int]:
+        """(reply bytes, decoded values) the running child sent in this check so far:
+        what the check needs of the grader's allowance (Limits.check_bytes,
+        check_items; Grader.warm_up sizes them from the reference's)."""
+        sandbox = self._sandbox
+        if sandbox is None:
+            return 0, 0
+        return (sandbox.limits.check_bytes - sandbox.bytes_left,
+                sandbox.limits.check_items - sandbox.items_left)
 
     def new(self, cls: str, *args, **kwargs) -> Outcome:
         """Create an object in the child; the outcome's value is its Handle."""

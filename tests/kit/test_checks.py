@@ -11,7 +11,8 @@ from autograder import assignment
 from tests.conftest import ROOT, load_module
 from autograder.grading import chunks
 from autograder.grading.checks import (Answer, Blame, Case, CheckFailed, Later, Reason, Show,
-                                       check_all, exact, map_cases, played_plan)
+                                       answer_of, check_all, container_reason, exact, is_a,
+                                       map_cases, number, played_plan, raises, same_items)
 from autograder.grading.student import Student, Timeouts
 from autograder.sandbox import layers
 from autograder.sandbox.client import Failure, Outcome
@@ -83,8 +84,61 @@ RIGHT = [Outcome(ok=True, value=n) for n in range(4)]
 def test_exact_wants_the_value_and_its_type():
     case = Case("f()", (), None, [1, 2])
     assert exact(case, Outcome(ok=True, value=[1, 2])) is None
-    assert exact(case, Outcome(ok=True, value=(1, 2))) == "returned (1, 2)"
+    # another container with the right items: told what came back, and what is asked
+    assert exact(case, Outcome(ok=True, value=(1, 2))) == \
+        "a tuple; the docstring asks for a list"
+    assert exact(case, Outcome(ok=True, value=(2, 1))) == "returned (2, 1)"
+    assert exact(Case("g()", (), None, {1, 2}), Outcome(ok=True, value=[2, 1])) == \
+        "a list; the docstring asks for a set"
     assert exact(Case("g()", (), None, 1), Outcome(ok=True, value=True)) == "returned True"
+
+
+def test_a_docstring_that_names_no_container_takes_any_sequence_of_the_items():
+    case = Case("lines(board)", (), None, ["x...", "o..."])
+    assert same_items(case, Outcome(ok=True, value=("x...", "o..."))) is None
+    assert same_items(case, Outcome(ok=True, value=["x...", "o..."])) is None
+    assert same_items(case, Outcome(ok=True, value=("o...", "x..."))) is not None
+    assert same_items(case, Outcome(ok=True, value={"x...", "o..."})) is not None
+    assert same_items(Case("f()", (), None, [1]), Outcome(ok=True, value=(True,))) is not None
+
+
+def test_a_named_container_accepts_that_type_and_says_what_came_instead():
+    assert container_reason({(0, 1)}, set) is None
+    assert container_reason([(0, 1)], set) == "returned a list; the docstring asks for a set"
+    assert container_reason(None, tuple) == "returned None"
+    assert number(Case("f()", (), None, 1), Outcome(ok=True, value=1.0)) is None
+    assert number(Case("f()", (), None, 1), Outcome(ok=True, value=True)) == "returned True"
+
+
+def raised(kind, kinds=None):
+    record = {"type": kind, "message": "no", "where": None}
+    if kinds is not None:
+        record["kinds"] = kinds
+    return Outcome(raised=record)
+
+
+def test_raises_judges_the_builtin_kinds_never_the_class_name():
+    # a student's class IllegalMoveError(ValueError): the child sends its kinds
+    subclass = raised("IllegalMoveError", ["ValueError", "Exception", "BaseException"])
+    assert raises(subclass, "ValueError") and is_a(subclass.raised, "Exception")
+    assert not raises(subclass, "TypeError")
+    # a class merely named ValueError that is no ValueError is not one
+    named = raised("ValueError", ["Exception", "BaseException"])
+    assert not raises(named, "ValueError")
+    # a record without kinds (a child from before them): its type's name
+    assert raises(raised("ValueError"), "ValueError")
+    stub = raised("Todo", ["NotImplementedError", "RuntimeError", "Exception", "BaseException"])
+    assert answer_of(stub) is Answer.NOT_IMPLEMENTED
+    assert answer_of(raised("NotImplementedError", ["Exception", "BaseException"])) \
+        is Answer.RAISED
+    assert not raises(Outcome(failure=Failure.CRASH, detail="gone"), "ValueError")
+
+
+def test_a_caught_exception_of_a_plan_keeps_its_kinds():
+    record = {"type": "DepthError", "message": "no", "where": None,
+              "kinds": ["ValueError", "Exception", "BaseException"]}
+    assert raises(chunks.raised(record), "ValueError")
+    assert raises(chunks.answered({"raised": record}), "ValueError")
 
 
 def test_check_all_passes_right_answers_and_reports_the_smallest_wrong_one():

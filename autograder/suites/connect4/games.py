@@ -48,12 +48,31 @@ from dataclasses import dataclass
 
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
+from autograder.grading.standins import spec_of, stand_in
 from autograder.i18n import grader_text as _
 
 ref = load_reference("connect4", "connect4")
 INF = math.inf
 WIN = ref.WIN
 CELLS = ref.CELLS
+#: What the grader's stand-ins play, as the handout specifies it, bound now (the
+#: reference's nextstates is the game's while it searches one, `reference_on`): the
+#: student's functions, an `order` function (centre_first's signature) and a `clock`
+#: (time.monotonic's: no arguments; written out, since Python 3.11 cannot read it).
+SPEC = {**{name: getattr(ref, name) for name in (
+    "getBoard", "colNrs", "freeIn", "free", "nextstates", "lines", "pattern_score",
+    "evaluation", "evaluation_b", "terminal_test", "maximize", "minimize", "centre_first",
+    "shallow_order", "book_move", "iterative_deepening", "play_game", "tournament")},
+        "order": ref.centre_first, "clock": inspect.Signature()}
+
+
+def played_as(name: str, function):
+    """The grader's `function` standing in for `name` (SPEC): it accepts every call the
+    specified one accepts, positional or by its parameter names, with its defaults
+    (standins.stand_in). The reference's own function is its own stand-in."""
+    if function is SPEC[name]:
+        return function
+    return stand_in(SPEC[name], function, name=name)
 #: Unfinished positions are worth -SPREAD * STEP .. SPREAD * STEP, in steps of STEP.
 SPREAD, STEP = 9, 7
 #: How many (salt, position) answers are remembered; a worker grades many students.
@@ -211,16 +230,26 @@ class Within:
 
     def __init__(self, name: str, vet, function=None, at: str = "state"):
         self.name, self.vet, self.at = name, vet, at
-        self.function = function or getattr(ref, name)
-        self.signature = inspect.signature(self.function)
+        self.function = function or SPEC[name]
+        self.names = list(inspect_parameters(SPEC[name]))
+        # the specified function's signature (standins): every call it accepts
+        self._played = stand_in(SPEC[name], self._answer, name=name)
 
     def __call__(self, *args, **kwargs):
-        bound = self.signature.bind(*args, **kwargs)
-        if self.at in bound.arguments:
-            bound.arguments[self.at] = list(self.vet(self.name, bound.arguments[self.at]))
-        if bound.arguments.get("stats") is not None:
+        return self._played(*args, **kwargs)
+
+    def _answer(self, *args):
+        arguments = dict(zip(self.names, args))
+        if self.at in arguments:
+            arguments[self.at] = list(self.vet(self.name, arguments[self.at]))
+        if arguments.get("stats") is not None:
             raise TypeError(_("this check's search counts nothing: pass stats=None"))
-        return self.function(*bound.args, **bound.kwargs)
+        return self.function(*arguments.values())
+
+
+def inspect_parameters(function) -> tuple:
+    """The names of `function`'s parameters, in order."""
+    return tuple(spec_of(function).parameters)
 
 
 def gravity_legal(key: tuple) -> bool:

@@ -17,7 +17,8 @@ from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Rotation, SubsetGame, View, Within, reference_search
+from autograder.suites.connect4.games import (Rotation, SubsetGame, View, Within, played_as,
+                                              reference_search)
 from autograder.suites.connect4.positions import draw
 
 ref = load_reference("connect4", "connect4")
@@ -191,7 +192,7 @@ def game_plays(game) -> dict:
     says at least WIN or at most -WIN, or all 42 cells are taken), asked only
     about positions the game handed out. The search's evaluation comes back as
     the grader's own, so its calls are logged as the reference's are."""
-    return {M + "nextstates": game.nextstates,
+    return {M + "nextstates": played_as("nextstates", game.nextstates),
             M + "terminal_test": Within("terminal_test", functools.partial(games.handed,
                                                                            game.handout))}
 
@@ -205,9 +206,9 @@ def search_plan(search: Search, play=None) -> tuple[Plan, SubsetGame]:
                       games.calls_allowed(expected_search(search).calls))
     plan = played_plan(search.who, game_plays(game), skip=() if play else (M + "terminal_test",))
     stats = plan.call(M + "SearchStats") if search.stats else None
-    order = Callback(Rotation()) if search.rotate else None
+    order = Callback(played_as("order", Rotation())) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
-                      Callback(game.evaluation), stats, order)
+                      Callback(played_as("evaluation", game.evaluation)), stats, order)
     result = {"found": found}
     if search.stats:
         result["stats"] = {name: plan.get(stats.attr(name), default=None)
@@ -388,9 +389,13 @@ class GameSearch:
 
     def __init__(self, who: str, game: SubsetGame):
         self.who, self.game = who, game
+        # the specified search's signature (standins): every call it accepts
+        self._played = played_as(who, self._search)
 
-    def __call__(self, state, alpha=-INF, beta=INF, bremse=6, evaluation=None, stats=None,
-                 order=None):
+    def __call__(self, *args, **kwargs):
+        return self._played(*args, **kwargs)
+
+    def _search(self, state, alpha, beta, bremse, evaluation, stats, order):
         if stats is not None:
             raise TypeError(_("this check's search counts nothing: pass stats=None"))
         with games.reference_on(self.game):

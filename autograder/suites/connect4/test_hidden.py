@@ -98,13 +98,14 @@ import random
 from dataclasses import dataclass
 
 from autograder.grading.checks import (Case, CheckFailed, Later, Show, call_plan, check_all,
-                                       describe, exact, map_cases, require, returned, short)
+                                       describe, exact, map_cases, number, require, returned,
+                                       same_items, short)
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
 from autograder.grading.student import Callback, Plan
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Legal, SubsetGame, Within
+from autograder.suites.connect4.games import Legal, SubsetGame, Within, played_as
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
                                                drawn_search, expected_search, game_plays,
                                                judge_stops, judge_value, judge_work,
@@ -229,7 +230,7 @@ def test_nextstates(student, blame):
     """nextstates lists one successor per open column and leaves its input alone"""
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
-            return returned(outcome.value)
+            return exact(case, outcome)
         # Judged from nextstates' own second answer on the same state object: a
         # state the first call changed has other successors. What the child
         # reports of the state after the call is quoted, never judged.
@@ -265,9 +266,10 @@ def test_lines(student, blame):
     """lines returns the 25 lines of four or more cells in the handout's order"""
     hint = _("6 rows, 7 columns, then the two kinds of diagonals, each from its top end")
     try:
+        # The docstring names no container: a tuple of the 25 strings is as right.
         run(student, blame, "lines", as_tuples(random_states()[::3]), hint=hint,
             args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
-            scope=_("on a board"))
+            scope=_("on a board"), judge=same_items)
     except CheckFailed as failed:
         labelled = student.call(M + "lines", list(LABELS))
         difference = lines_difference(labelled.value) if labelled.answered else None
@@ -286,21 +288,21 @@ def test_pattern_score(student, blame):
     states = as_tuples(random_states()[::2])
     run(student, blame, "pattern_score", states,
         args_of=lambda s: (ref.getBoard(list(s)), list(WEIGHT_SETS[len(s) % 3])),
-        first="getBoard(state)",
+        first="getBoard(state)", judge=number,
         hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
 def test_evaluation(student, blame):
     """evaluation gives the handout's values on random positions and wins"""
     states = as_tuples(list(random_states()) + list(won_states()))
-    run(student, blame, "evaluation", states,
+    run(student, blame, "evaluation", states, judge=number,
         hint=_("pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
                "a four in a row is +-10000"))
 
 
 def test_evaluation_b(student, blame):
     """evaluation_b gives the handout's values on random positions"""
-    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]),
+    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]), judge=number,
         hint=_("weights (5, 10, 50)"))
 
 
@@ -497,7 +499,8 @@ def test_shallow_order(student, blame):
         game = SubsetGame(salt, children, games.calls_allowed(calls))
         search = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
         return call_plan("shallow_order", M + "shallow_order", children, bremse,
-                         Callback(game.evaluation), play=game_plays(game) | search), game
+                         Callback(played_as("evaluation", game.evaluation)),
+                         play=game_plays(game) | search), game
     chosen = shallow_cases()
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("shallow_order", _("on the successors of a position"),
@@ -687,11 +690,12 @@ def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **optio
     `calls` game calls), on the grader's virtual clock if `virtual`; returns
     (plan, game)."""
     game = SubsetGame(salt, [state], games.calls_allowed(calls))
-    clock = {"clock": Callback(games.VirtualClock(game))} if virtual else {}
+    clock = {"clock": Callback(played_as("clock", games.VirtualClock(game)))} if virtual \
+        else {}
     return call_plan("iterative_deepening", M + "iterative_deepening", list(state), budget,
-                     play={M + "nextstates": game.nextstates},
-                     evaluation=Callback(game.evaluation), **clock, **grader_order(play),
-                     **options), game
+                     play={M + "nextstates": played_as("nextstates", game.nextstates)},
+                     evaluation=Callback(played_as("evaluation", game.evaluation)), **clock,
+                     **grader_order(play), **options), game
 
 
 def _deepening_judge(case, outcome):
@@ -1088,7 +1092,9 @@ def play_against(student, opponent, opening, student_is_x):
                                    max_bremse=STUDENT_BREMSE)
             require(outcome)
             got = outcome.value if outcome.answered else None
-            if type(got) is not tuple or not got or got[0] not in ref.nextstates(state):
+            # (best_state, value, bremse): a triple, a tuple or a list (as the other checks)
+            if type(got) not in (tuple, list) or len(got) != 3 or \
+                    got[0] not in ref.nextstates(state):
                 return 0.0, state, f"iterative_deepening {describe(outcome)}"
             state = list(got[0])
         else:

@@ -37,6 +37,7 @@ from autograder.grading.checks import Case, Later, Show, check_all, describe, re
 from autograder.i18n import grader_text as _
 from autograder.grading.handout import Handout
 from autograder.grading.reference import load_reference
+from autograder.grading.standins import signed
 from autograder.grading.student import Callback, Plan, Proxy
 from autograder.suites.verdicts import refused, slow
 
@@ -77,7 +78,8 @@ class TreeSpec:
         return _tokens(self)
 
     def make(self):
-        return HandedTree(self.tree(), self.tokens())
+        """A fresh tree game whose methods take the specified Game's signatures."""
+        return signed(HandedTree, ref.Game, GAME_METHODS)(self.tree(), self.tokens())
 
     @property
     def max_to_move(self):

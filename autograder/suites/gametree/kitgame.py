@@ -41,6 +41,12 @@ from dataclasses import dataclass
 
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.grading.handout import Handout
+from autograder.grading.reference import load_reference
+from autograder.grading.standins import signed
+
+#: The methods a search calls on its game (the handout's Game: nextstates,
+#: terminal_test, evaluation); a game of the grader's takes their signatures.
+GAME_METHODS = ("nextstates", "terminal_test", "evaluation")
 
 _MASKS = {}
 
@@ -150,7 +156,10 @@ class GameSpec:
     salt: int = 0
 
     def make(self) -> "PositionGame":
-        return PositionGame(self)
+        """A fresh game whose methods take the specified Game's signatures (a search
+        may call `game.nextstates(state=s)` as on the student's own Game)."""
+        return signed(PositionGame, load_reference("gametree", "gametree").Game,
+                      GAME_METHODS)(self)
 
     def at(self, root) -> "GameSpec":
         """The same game with another root (a successor's subtree is the same)."""

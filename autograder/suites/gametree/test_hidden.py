@@ -73,9 +73,10 @@ happens after a failure.
 
 import functools
 import random
+import types
 
 from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
-                                       require, returned, short)
+                                       played, require, returned, short)
 from autograder.grading.student import Callback, Handle, Plan
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
@@ -260,7 +261,7 @@ def grader_rules(handles, play) -> dict | None:
     boards = {handle.number: board for board, handle in handles.items()}
 
     def board_of(game):
-        if game is None:                 # the module's default game, TICTACTOE
+        if game is ref.TICTACTOE:        # the specified default game (the module's)
             return B3X3
         if type(game) is Handle and game.number in boards:
             return boards[game.number]
@@ -270,10 +271,11 @@ def grader_rules(handles, play) -> dict | None:
     def winning_lines(game):
         return [set(line) for line in ref.winning_lines(ref_game(board_of(game)))]
 
-    def evaluation(state, game=None):
+    def evaluation(state, game):
         return ref.evaluation(list(state), ref_game(board_of(game)))
     grader = {"winning_lines": winning_lines, "evaluation": evaluation}
-    return {M + name: grader[name] for name in names}
+    # each takes the specified function's signature (defaults included: game=TICTACTOE)
+    return played(M.rstrip("."), types.SimpleNamespace(**grader), names, spec=ref)
 
 
 def judged_rule(student, blame, function, expected_of, summary, hint, judge=None,
@@ -708,17 +710,15 @@ def searches_played(game) -> dict:
     def search(name):
         function = getattr(ref, name)
 
-        def played(state, alpha=-INF, beta=INF, bremse=INF, game_given=None, stats=None,
-                   **keywords):
-            given = keywords.pop("game", game_given)
-            if keywords:
-                raise TypeError(f"{name}() got unexpected arguments {sorted(keywords)}")
+        def searched(state, alpha, beta, bremse, given, stats):
             if given is not game:
                 raise ValueError(_("{function} must search the game computer_move was given").format(
                     function=name))
             return function(list(state), alpha, beta, bremse, game, None)
-        return played
-    return {M + name: search(name) for name in ("maximize_ab", "minimize_ab")}
+        return searched
+    # each takes the specified search's signature (by name, with its defaults)
+    return played(M.rstrip("."), types.SimpleNamespace(**{name: search(name) for name in (
+        "maximize_ab", "minimize_ab")}), ("maximize_ab", "minimize_ab"), spec=ref)
 
 
 def player_check(student, blame, summary, searches, judge, hint):

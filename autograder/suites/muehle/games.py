@@ -41,6 +41,7 @@ import random
 from autograder.grading.checks import short
 from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
+from autograder.grading.standins import stand_in
 from autograder.i18n import grader_text as _
 from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
@@ -54,6 +55,22 @@ W, B = ref.WHITE, ref.BLACK
 # The real rules, bound now: the checks replace the reference's module functions while
 # it computes expected values on a game, and the game itself must keep the real ones.
 _real_finished, _real_utility = ref.finished, ref.utility
+#: The specified functions, bound now (the checks replace the reference's module
+#: functions while it computes expected values): every stand-in of the grader's takes
+#: the signature of the function it plays (`played_as`).
+SPEC = {name: getattr(ref, name) for name in (
+    "next_states", "finished", "utility", "heuristic", "to_tuple", "to_list", "opponent",
+    "value_minimax", "best_move_minimax", "value_ab", "get_order_value", "alpha_beta",
+    "best_move_ab")}
+
+
+def played_as(name: str, function):
+    """`function` (the grader's) playing the student's `name`: it accepts every call the
+    specified `name` accepts, positional or by its parameter names, with its defaults
+    (standins.stand_in). The reference's own function is its own stand-in."""
+    if function is SPEC[name]:
+        return function
+    return stand_in(SPEC[name], function, name=name)
 M = "muehle."
 RULES = ("next_states", "finished", "utility", "heuristic")
 STEP = 1 / 128              # the values the grader's games and stand-ins give
@@ -209,7 +226,7 @@ class Watch:
     def install(self, plan, names=RULES):
         """Patch the student's module for this plan (restored when the plan ends)."""
         for name in names:
-            plan.patch(M + name, Callback(getattr(self, name)))
+            plan.patch(M + name, Callback(played_as(name, getattr(self, name))))
 
 
 # ------------------------------------------------------------------ the other collaborators
@@ -344,9 +361,17 @@ def play_helpers(plan, play, skip=()):
         elif name == "value_ab":
             plan.patch(target, plan.get(M + "alpha_beta"))
         elif name == "get_order_value":
-            plan.patch(target, Callback(lambda state, player, depth: 0))
+            plan.patch(target, Callback(played_as(name, _no_entry)))
+        elif name in SPEC:
+            plan.patch(target, Callback(played_as(name, function)))
         else:
             plan.patch(target, Callback(function))
+
+
+def _no_entry(state, player, depth):
+    """get_order_value played: AB_CACHE has no entry for the key (value_ab, played by
+    the student's own alpha_beta, never fills it)."""
+    return 0
 
 
 @dataclasses.dataclass
@@ -387,7 +412,7 @@ class Search:
         for key, entry in self.planted.items():
             plan.setitem(M + "AB_CACHE", key, entry)
         for name, function in self.players().items():
-            plan.patch(M + name, Callback(function))
+            plan.patch(M + name, Callback(played_as(name, function)))
         answer = self.answer(functools.partial(plan.call, M + self.function),
                              lambda key: plan.call(plan.get(M + "AB_CACHE").attr("get"), key,
                                                    catch=True))
@@ -452,7 +477,7 @@ def cut_search(state, player, depth, cut):
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
     record = Recorder("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
     return Search("alpha_beta", (list_form(state), player, *cut.window, depth), watch,
-                  stand_ins={"value_ab": record, "get_order_value": lambda s, p, d: 0},
+                  stand_ins={"value_ab": record, "get_order_value": _no_entry},
                   record=record)
 
 

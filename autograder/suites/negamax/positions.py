@@ -11,11 +11,19 @@ import random
 from dataclasses import dataclass
 
 from autograder.grading.checks import short
+from autograder.grading.reference import load_reference
+from autograder.grading.standins import signed
 from autograder.i18n import course_language, grader_text as _
 from autograder.suites.fixtures.gametrees import load_tree, to_nested
 from autograder.suites.fixtures.instrumented import InstrumentedGame, MoveTree, Node, tree_snapshot
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard, Twist
+
+
+#: The grader's board as a search is handed it: its methods take the specified board's
+#: signatures (TicTacToe's), so `makeMove(move=m)` works as on the student's own board.
+Board = signed(InstrumentedGame, load_reference("negamax", "negamax").TicTacToe,
+               ("getMoves", "evaluate", "getSide", "makeMove", "undoMove"))
 
 
 # ------------------------------------------------------------ positions
@@ -95,10 +103,8 @@ class Game:
     def board(self) -> InstrumentedGame:
         """A fresh trusted board for one search."""
         if self.tree is not None:
-            return InstrumentedGame(MoveTree(self.tree, first=self.first),
-                                    snapshot=tree_snapshot)
-        return InstrumentedGame(KitBoard(self.cells, self.twist),
-                                snapshot=games.board_snapshot)
+            return Board(MoveTree(self.tree, first=self.first), snapshot=tree_snapshot)
+        return Board(KitBoard(self.cells, self.twist), snapshot=games.board_snapshot)
 
     @property
     def text(self) -> str:

@@ -41,8 +41,9 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Case, CheckFailed, Known, Later, answer_of, check_all,
-                                       describe, exact, pure, require, returned, short)
+from autograder.grading.checks import (Answer, Case, CheckFailed, Known, Later, answer_of,
+                                       check_all, container_reason, describe, exact, number,
+                                       pure, require, returned, short)
 from autograder.i18n import N_, grader_text as _
 from autograder.grading.reference import load_reference
 from autograder.suites.verdicts import changed_input, check_probes, kept, slow
@@ -198,8 +199,9 @@ def test_actions(student, blame):
 
     def judge(case, outcome):
         got = outcome.value
-        if type(got) is not set:
-            return _("returned a {kind}, not a set").format(kind=type(got).__name__)
+        wrong = container_reason(got, set)      # "the set of all possible actions"
+        if wrong:
+            return wrong
         if any(type(a) is not tuple for a in got):
             return _("the actions must be tuples (i, j)")
         return None if got == case.expected else returned(got)
@@ -323,7 +325,7 @@ def _expect_exception(student, summary, chosen, play):
     failures = 0
     for case, outcome in zip(chosen, outcomes):
         require(outcome)
-        if outcome.raised is None or outcome.raised["type"] in ("NotImplementedError",):
+        if outcome.raised is None or answer_of(outcome) is Answer.NOT_IMPLEMENTED:
             failures += 1
             first = first or (case, outcome)
     if first:
@@ -390,7 +392,7 @@ def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
     def attempt(play):
         chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
-        check_all(_("utility returned the wrong score"), chosen, outcomes, exact)
+        check_all(_("utility returned the wrong score"), chosen, outcomes, number)
     blame.check(student, "utility", _("on a finished game"), played(blame, "utility"),
                 attempt)
 
@@ -413,8 +415,9 @@ def no_move(board):
 
 def _optimal(case, outcome):
     board, move = case.args[0], outcome.value
-    if type(move) is not tuple:
-        return _("returned a {kind}, not a tuple (i, j)").format(kind=type(move).__name__)
+    wrong = container_reason(move, tuple)      # "an action is a tuple (i, j)"
+    if wrong:
+        return wrong
     try:
         if move in case.expected.moves:       # one of the optimal moves: most answers
             return None

@@ -480,10 +480,10 @@ def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
     if max_bremse is not None:
         limit = min(limit, max_bremse)
 
-    def timed_evaluation(position):
+    def timed_evaluation(state):
         if clock() - start >= budget:
             raise SearchTimeout
-        return evaluation(position)
+        return evaluation(state)
 
     best = search(state, 1, evaluation, stats, order)
     done = 1
@@ -593,18 +593,18 @@ def play(computer_first=False, bremse=8, ask=input, say=print):
             state = computer_move(state, bremse)
         else:
             say(showBoard(getBoard(state)))
-            column = int(ask("Your column (0-6): "))
+            column = int(ask("Your column (0-6): "))  # i18n
             cell = freeIn(getBoard(state), column) if 0 <= column < WIDTH else None
             if cell is None:
-                say("That column is full or does not exist.")
+                say("That column is full or does not exist.")  # i18n
                 continue
             state = state + [cell]
     say(showBoard(getBoard(state)))
     value = evaluation(state)
     if abs(value) < WIN:
-        say("Draw.")
+        say("Draw.")  # i18n
     elif (value > 0) == computer_first:
-        say("The computer wins.")
+        say("The computer wins.")  # i18n
     else:
-        say("You win.")
+        say("You win.")  # i18n
     return state

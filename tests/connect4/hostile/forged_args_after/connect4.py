@@ -510,10 +510,10 @@ def iterative_deepening(state, budget, evaluation=None, clock=time.monotonic,
     if max_bremse is not None:
         limit = min(limit, max_bremse)
 
-    def timed_evaluation(position):
+    def timed_evaluation(state):
         if clock() - start >= budget:
             raise SearchTimeout
-        return evaluation(position)
+        return evaluation(state)
 
     best = search(state, 1, evaluation, stats, order)
     done = 1

@@ -1,0 +1,109 @@
+"""The grader's stand-ins take the specification's signature.
+
+A check plays some of the student's functions with the grader's (blame), and
+hands the student's code objects of the grader's: a game whose methods it calls,
+an evaluation, an order, a clock, a random generator. Whatever the student's code
+may call, the specification says how: `get_order_value(state, player, depth)` may
+be called positionally, by the parameter names, or leaning on defaults
+(`value_ab(s, other, depth=d)`). So every stand-in is made here, from the
+reference's own `inspect.signature`, and binds each call with `Signature.bind`
+before the grader's function runs: a call the specified function accepts is
+accepted, one it refuses is refused with the TypeError Python would raise (a call
+by a parameter name of the grader's own, say, is refused as the reference would
+refuse it). Nothing in a suite writes a stand-in's parameters by hand.
+
+- `stand_in(spec, behaviour)`: a function with `spec`'s signature that calls
+  `behaviour(*arguments)` with every argument bound, defaults applied (in the
+  order of `spec`'s parameters; keyword-only ones by name).
+- `signed(cls, spec_class, names)`: a subclass of the grader's class `cls` whose
+  methods `names` take the signatures of `spec_class`'s methods of the same name
+  (a game's nextstates, a board's makeMove, an rng's choice); the grader's objects
+  keep their identity and their records.
+- `spec_of(...)`: the signature a stand-in takes (a function, a method of a class,
+  or a Signature).
+
+Used by `checks.played` (the reference's functions are their own stand-ins),
+`checks.play_on_instance`, `checks.constant` and every suite's games.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Callable
+
+
+def spec_of(spec) -> inspect.Signature:
+    """The signature `spec` stands for: a Signature as it is, else the callable's."""
+    if isinstance(spec, inspect.Signature):
+        return spec
+    return _signature(spec)
+
+
+@functools.cache
+def _signature(spec) -> inspect.Signature:
+    return inspect.signature(spec)
+
+
+def _name(spec, fallback: str = "function") -> str:
+    return getattr(spec, "__name__", None) or fallback
+
+
+def stand_in(spec, behaviour: Callable, *, name: str | None = None) -> Callable:
+    """`behaviour` behind `spec`'s signature: every call `spec` accepts (positional,
+    by its parameter names, with its defaults) reaches `behaviour` with all arguments
+    bound, in `spec`'s order; any other call raises the TypeError `spec` would."""
+    signature = spec_of(spec)
+    called = name or _name(spec, _name(behaviour))
+
+    def played(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{called}(): {error}") from None
+        bound.apply_defaults()
+        return behaviour(*bound.args, **bound.kwargs)
+
+    played.__name__ = played.__qualname__ = called
+    played.__signature__ = signature
+    played.behaviour = behaviour       # the grader's function, for its own records
+    return played
+
+
+def method_spec(spec_class, name: str) -> inspect.Signature:
+    """The signature of `spec_class.name` as called on an instance (without self)."""
+    signature = spec_of(getattr(spec_class, name))
+    parameters = list(signature.parameters.values())
+    if isinstance(inspect.getattr_static(spec_class, name), (staticmethod, classmethod)):
+        return signature
+    return signature.replace(parameters=parameters[1:])
+
+
+def signed(cls: type, spec_class, names) -> type:
+    """A subclass of `cls` whose methods `names` take `spec_class`'s signatures: each
+    call is bound by the specified method's parameters (without self), then passed
+    on to `cls`'s method positionally. Made once per (cls, spec_class, names)."""
+    return _signed(cls, spec_class, tuple(names))
+
+
+@functools.cache
+def _signed(cls: type, spec_class, names: tuple) -> type:
+    methods = {}
+    for name in names:
+        signature = method_spec(spec_class, name)
+        inner = getattr(cls, name)
+        methods[name] = _bound_method(signature, inner, name)
+    return type(cls.__name__, (cls,), {**methods, "__module__": cls.__module__,
+                                       "__doc__": cls.__doc__})
+
+
+def _bound_method(signature: inspect.Signature, inner, name: str):
+    def method(self, *args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{name}(): {error}") from None
+        bound.apply_defaults()
+        return inner(self, *bound.args, **bound.kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
