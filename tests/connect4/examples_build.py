@@ -70,6 +70,22 @@ CHANGES = {
          "            entry = table[line] = _score_line(line, weights)\n",
          "        entry = _score_line(line, weights)\n", 1),
     ],
+    # issue 41: sentences of the specification every earlier check let pass
+    "olga_terminal_first": [
+        # terminal_test before the depth limit: the README says bremse == 0 comes first
+        ("    if bremse == 0 or terminal_test(state, evaluation):",
+         "    if terminal_test(state, evaluation) or bremse == 0:", 2),
+    ],
+    "pia_shares_the_book": [
+        # the book's own list, where the docstring says "a new list, never the book's own"
+        ("    return None if successor is None else list(successor)\n",
+         "    return successor\n", 1),
+    ],
+    "quinn_forgets_the_best": [
+        # iterative deepening that ignores the previous depth's best child at the root
+        ("        result = search(state, done + 1, timed_evaluation, stats, ordering)\n",
+         "        result = search(state, done + 1, timed_evaluation, stats, order)\n", 1),
+    ],
     "judy_hostile": [
         ('    """\n    if not children:\n        return []\n',
          '    """\n    while True:\n        pass\n', 1),

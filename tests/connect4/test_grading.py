@@ -46,6 +46,17 @@ EXPECTED = {
     "grace_endless_deepening": ({"test_iterative_deepening_respects_the_budget"},
                                 {"test_iterative_deepening_matches_fixed_depth"}),
     "heidi_losing_book": ({"test_opening_book_is_sound"}, {"test_book_move", "test_strength"}),
+    # issue 41: the README's "bremse == 0 (checked first: then terminal_test is not
+    # called)", book_move's "a new list, never the book's own", iterative deepening's
+    # "the best child of the previous depth is searched first at the root"
+    "olga_terminal_first": ({"test_alphabeta_counts"},
+                            {"test_alphabeta_values", "test_alphabeta_applies_the_order",
+                             "test_alphabeta_stops_at_finished_games", "test_terminal_test"}),
+    "pia_shares_the_book": ({"test_book_move"},
+                            {"test_opening_book_is_sound", "test_tactics_win_in_1"}),
+    "quinn_forgets_the_best": ({"test_iterative_deepening_matches_fixed_depth"},
+                               {"test_alphabeta_values", "test_alphabeta_counts",
+                                "test_iterative_deepening_respects_the_budget"}),
     # free and nextstates are judged with the grader's freeIn, the search and the player
     # with the grader's nextstates: a wrong freeIn costs freeIn (and the whole program)
     "ivan_top_down": ({"test_freeIn", "test_strength"},

@@ -140,6 +140,13 @@ EXAMPLES = {
           "        return Result(None, game.evaluation(state))\n", 4),
          ("    return best_state, best_value\n", "    return Result(best_state, best_value)\n",
           4))),
+    "lara_shares_the_book": Example(
+        "computer_move returns the book's own list, where the docstring asks for a copy: "
+        "whoever changes the move changes the book (issue 41)",
+        (("        return list(book[tuple(state)])\n",
+          "        return book[tuple(state)]\n"),),
+        fails=("test_computer_move_uses_the_book",), phrase="book's own list",
+        keeps=("test_computer_move_keeps_the_value", "test_opening_book_4x4")),
     "ivan_ignores_book": Example(
         "computer_move searches even where the book has an answer",
         (("    if book is not None and tuple(state) in book:\n"

@@ -73,6 +73,23 @@ def local_run(module, search):
     return cases.Run(search, game, Outcome(ok=True, value=value))
 
 
+def local_book_copy(module, search):
+    """What the book-copy plan does, in-process: computer_move's answer changed, and
+    computer_move asked again with the same book."""
+    game = cases.game_for(search)
+    book = {k: list(v) for k, v in search.book}
+    root = search.root(game)
+    try:
+        first = module.computer_move(root, game, search.bremse, book, None)
+        if isinstance(first, list):
+            first.append(-1)
+        return Outcome(ok=True, value=module.computer_move(root, game, search.bremse, book,
+                                                           None))
+    except Exception as error:
+        return Outcome(raised={"type": type(error).__name__, "message": str(error),
+                               "where": None})
+
+
 @pytest.fixture
 def judge_here(monkeypatch):
     """verdict(module, check): None if the module passes the search check, else the
@@ -80,6 +97,8 @@ def judge_here(monkeypatch):
     def verdict(module, check):
         monkeypatch.setattr(cases, "run_searches", lambda student, searches, play=None:
                             [local_run(module, s) for s in searches])
+        monkeypatch.setattr(hidden, "run_book_copies", lambda student, searches:
+                            [local_book_copy(module, s) for s in searches])
         try:
             # a fresh Blame: nothing failed before, so no check is judged again
             getattr(hidden, check)(None, Blame.of(assignment.load("gametree")))

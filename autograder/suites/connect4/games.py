@@ -139,6 +139,8 @@ class SubsetGame:
         self.handout = Handout(roots=[tuple(root) for root in roots])
         self.calls = 0
         self.call_limit = call_limit
+        # terminal_test played on this game: (position, whether an evaluation was given)
+        self.terminal_tests: list[tuple[tuple, bool]] = []
 
     def _asked(self, what: str, state) -> tuple:
         """A question about a handed-out position; past `call_limit` calls every
@@ -194,6 +196,13 @@ class SubsetGame:
         self.log.append(("e", key))
         self.evaluations += 1
         return self.value(key)
+
+    def terminal_test(self, state, evaluation):
+        """The handout's terminal_test asked about a position of this game (the one it
+        was given, once `handed` let it through), recorded: where the search asked it,
+        and whether it passed the evaluation on."""
+        self.terminal_tests.append((tuple(state), evaluation is not None))
+        return ref.terminal_test(state, evaluation)
 
 
 class Legal:

@@ -194,17 +194,18 @@ def game_plays(game) -> dict:
     the grader's own, so its calls are logged as the reference's are."""
     return {M + "nextstates": played_as("nextstates", game.nextstates),
             M + "terminal_test": Within("terminal_test", functools.partial(games.handed,
-                                                                           game.handout))}
+                                                                           game.handout),
+                                        game.terminal_test)}
 
 
-def search_plan(search: Search, play=None) -> tuple[Plan, SubsetGame]:
+def search_plan(search: Search) -> tuple[Plan, SubsetGame]:
     """The student's search on a game of its own, answering a few times the calls the
-    reference makes: nextstates patched for the plan (and, with `play`, terminal_test:
-    the handout's on the game), the evaluation (and the order) passed as callbacks;
-    nothing else of ours. Returns (plan, game)."""
+    reference makes: nextstates and terminal_test patched for the plan (the handout's
+    terminal_test on the game, recording where it was asked), the evaluation (and the
+    order) passed as callbacks; nothing else of ours. Returns (plan, game)."""
     game = SubsetGame(search.salt, [search.state],
                       games.calls_allowed(expected_search(search).calls))
-    plan = played_plan(search.who, game_plays(game), skip=() if play else (M + "terminal_test",))
+    plan = played_plan(search.who, game_plays(game))
     stats = plan.call(M + "SearchStats") if search.stats else None
     order = Callback(played_as("order", Rotation())) if search.rotate else None
     found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
@@ -349,6 +350,28 @@ def judge_work(search: Search, outcome, game: SubsetGame):
                     nodes=want.stats["nodes"], expanded=want.stats["expanded"],
                     evaluations=want.stats["evaluations"], times=times(want.stats["prunings"])))
     return None
+
+
+def judge_terminal_tests(search: Search, outcome, game: SubsetGame):
+    """The depth limit is tested first: terminal_test is never asked about a position
+    the search reaches with bremse == 0, and it is given the search's evaluation."""
+    for key, given in game.terminal_tests:
+        ply = len(key) - len(search.state)
+        if ply == search.bremse:
+            return (_("called terminal_test on {position}, where bremse is 0").format(
+                        position=list(key)),
+                    _("{where}; bremse == 0 is tested first, and then terminal_test is not "
+                      "called").format(where=below(key, search)))
+        if not given:
+            return (_("called terminal_test on {position} without the evaluation it was "
+                      "given").format(position=list(key)),
+                    _("pass it on: terminal_test(state, evaluation)"))
+    return None
+
+
+def judge_counts(search: Search, outcome, game: SubsetGame):
+    """judge_work, and the depth limit tested before terminal_test (judge_terminal_tests)."""
+    return judge_work(search, outcome, game) or judge_terminal_tests(search, outcome, game)
 
 
 def times(count):

@@ -63,9 +63,10 @@ student's ([relies_on] in assignment.toml: free on freeIn, nextstates on getBoar
 and free, evaluation on pattern_score, ...), a check that fails with the
 student's own helpers is judged again with those played by the reference
 (`on_its_own`: a correct submission pays nothing for it), and that verdict
-stands, so a wrong freeIn costs freeIn's points. The search checks, judged
-again, play terminal_test on the grader's game (`games.Within`; nextstates and
-the evaluation are the game's always); shallow_order, play_game and tournament
+stands, so a wrong freeIn costs freeIn's points. The search checks play
+terminal_test on the grader's game always (`games.Within`, recording where the
+search asks it: bremse == 0 is tested first; nextstates and the evaluation are
+the game's too), so they judge the search on its own; shallow_order, play_game and tournament
 get the reference's search (and play_game) as callbacks, which also saves most
 of their round trips; the tactics run computer_move with the grader's rules,
 evaluation, book and centre_first, so they judge the search ("maximize/minimize",
@@ -108,7 +109,8 @@ from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import Legal, SubsetGame, Within, played_as
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
                                                drawn_search, expected_search, game_plays,
-                                               judge_stops, judge_value, judge_work,
+                                               judge_counts, judge_stops, judge_value,
+                                               judge_work,
                                                lines_difference, search_cases, search_plan)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
@@ -370,22 +372,22 @@ def test_terminal_test(student, blame):
 
 
 #: What the search checks play: the game's nextstates and evaluation (passed as the
-#: argument), and, judged again after a failure with the student's own terminal_test
-#: (on_its_own), the handout's terminal_test on the game.
+#: argument) and the handout's terminal_test on the game (it records where the search
+#: asks it: bremse == 0 is tested first).
 SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluation": None}
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
 def check_searches(student, blame, cases, judge, summary, hint):
     """A technique check: every case's search on a game of the grader's of its own,
-    judged by `judge(search, outcome, game)`."""
-    def attempt(play):
-        jobs = {id(case): search_plan(case.args[0], play) for case in cases}
+    judged by `judge(search, outcome, game)`. The search's helpers are the game's
+    always (SEARCH_PLAYS: nextstates, terminal_test and the evaluation), so the check
+    judges the search on its own, and sees where it asks terminal_test."""
+    jobs = {id(case): search_plan(case.args[0]) for case in cases}
+    with blame.judging(SEARCH, _("on a position of the grader's game"), SEARCH_PLAYS):
         check_all(summary, cases, run_plans(student, jobs.values()),
                   lambda case, outcome: judge(case.args[0], outcome, jobs[id(case)][1]),
                   hint, show=Show.PLAN)
-    on_its_own(student, blame, SEARCH, _("on a position of the grader's game"), attempt,
-               SEARCH_PLAYS, ("maximize", "minimize"))
 
 
 def grid(states, bremses, salt, **options):
@@ -417,10 +419,11 @@ def count_cases():
 
 def test_alphabeta_counts(student, blame):
     """the search visits, evaluates and prunes exactly the handout's nodes"""
-    check_searches(student, blame, count_cases(), judge_work,
+    check_searches(student, blame, count_cases(), judge_counts,
                    _("the search did not visit the handout's nodes"),
                    _("count every call of maximize/minimize; cut when best >= beta (max) or "
-                     "best <= alpha (min), after updating best"))
+                     "best <= alpha (min), after updating best; test bremse == 0 before "
+                     "terminal_test"))
 
 
 def _salt_offering_a_win(state, start):
@@ -528,6 +531,32 @@ def test_book_move(student, blame):
         summary=_("book_move gave the wrong answer"),
         hint=_("the book maps tuple(state) to the state after the book move; "
                "None for a position the book does not have"))
+    chosen = [case for case in book_cases() if case.expected is not None]
+    with blame.judging("book_move", _("on a position of the book")):
+        check_all(_("book_move returned the book's own list"), chosen,
+                  student.run([new_list_plan(*case.args) for case in chosen]), changed_book,
+                  hint=_("return a new list (list(successor)): whoever changes the move "
+                         "returned must not change the book"))
+
+
+def new_list_plan(state, book) -> Plan:
+    """"Returns a new list, never the book's own", judged from book_move's own answers:
+    the list it returned is changed (a cell appended, as a caller may do), and
+    book_move is asked again with the same book. A copy leaves the book as it was; the
+    book's own list now answers with the cell appended."""
+    plan = Plan("book_move")
+    given = plan.value(book)
+    first = plan.call(M + "book_move", list(state), given)
+    plan.call(first.attr("append"), -1, catch=True)
+    return plan.returns(plan.call(M + "book_move", list(state), given))
+
+
+def changed_book(case, outcome):
+    """The second answer judged: the book's move, or what changing the first did."""
+    if exact(case, outcome) is None:
+        return None
+    return _("changing the list it returned changed the book: asked again, it {answer}").format(
+        answer=describe(outcome)), None
 
 
 KNOWN_BOOK_VALUES = {
@@ -744,7 +773,7 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
     """iterative_deepening with max_bremse 3 plays as well as the depth-3 search"""
     chosen = deepening_cases()
 
-    def judge(case, outcome):
+    def judge(case, outcome, game):
         problem = _deepening_judge(case, outcome)
         if problem:
             return problem
@@ -753,17 +782,40 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
             return _("stopped at depth {depth}; with time to spare and max_bremse={most} it "
                      "should reach depth {want} (it may stop early only for a decided "
                      "game)").format(depth=outcome.value[2], most=most, want=want)
-        return None
+        return best_first_reason(case.args[0], case.args[1], game)
 
     def attempt(play):
-        outcomes = run_plans(student, (deepening_plan(salt, state, 60.0, calls, play,
-                                                      max_bremse=most)
-                                       for salt, state, _depth, most, calls in
-                                       (case.args for case in chosen)))
+        jobs = {id(case): deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
+                for case, (salt, state, _depth, most, calls) in
+                ((case, case.args) for case in chosen)}
         check_all(_("iterative deepening did not match the fixed-depth search"), chosen,
-                  outcomes, judge, show=Show.PLAN)
+                  run_plans(student, jobs.values()),
+                  lambda case, outcome: judge(case, outcome, jobs[id(case)][1]),
+                  show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
                attempt, DEEPENING_PLAYS, deepening_calls())
+
+
+def best_first_reason(salt, state, game) -> tuple[str, str] | None:
+    """"The best child of the previous depth is searched first at the root", judged
+    from the game's log: each search after the first starts at the root (its
+    nextstates) and searches one child first; that child must be a best one of the
+    previous depth (any of equal value: ties are the search's order to break)."""
+    root, log = tuple(state), game.log
+    starts = [index for index, (kind, key) in enumerate(log) if kind == "n" and key == root]
+    for depth, (start, end) in enumerate(zip(starts, starts[1:] + [len(log)]), 1):
+        first = next((key for _kind, key in log[start + 1:end]
+                      if len(key) == len(root) + 1), None)
+        if depth == 1 or first is None:
+            continue
+        best = game_value(salt, root, depth - 1)
+        if game_value(salt, first, depth - 2) != best:
+            return (_("the search of depth {depth} began at the root with {child}, which the "
+                      "search of depth {previous} valued {value}, not {best}").format(
+                        depth=depth, child=list(first), previous=depth - 1,
+                        value=game_value(salt, first, depth - 2), best=best),
+                    _("search the best child of the previous depth first at the root"))
+    return None
 
 
 TICK = games.VirtualClock.TICK

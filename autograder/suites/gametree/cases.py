@@ -384,6 +384,30 @@ def run_searches(student, searches, play=None):
     return [Run(s, g, refused(o, g.handout)) for s, g, o in zip(searches, games, outcomes)]
 
 
+def book_copy_plan(search):
+    """"Return a copy of the book's successor state", judged from computer_move's own
+    answers: the list it returned is changed (a cell appended, as a caller may do), and
+    computer_move is asked again with the same book. A copy leaves the book as it was;
+    the book's own list now answers with the cell appended. (plan, game)"""
+    game = game_for(search)
+    plan = Plan(M + "computer_move")
+    proxy = Proxy(game, ask=GAME_METHODS)
+    book = plan.value({key: list(move) for key, move in search.book})
+    root = list(search.game.root)
+    first = plan.call(M + "computer_move", root, proxy, search.bremse, book, None)
+    plan.call(first.attr("append"), -1, catch=True)
+    return plan.returns(plan.call(M + "computer_move", root, proxy, search.bremse, book,
+                                  None)), game
+
+
+def run_book_copies(student, searches):
+    """computer_move's second answer for each book search (book_copy_plan), a refused
+    question of the game costing its case."""
+    jobs = [book_copy_plan(search) for search in searches]
+    return [refused(outcome, game.handout) for outcome, (_plan, game) in
+            zip(student.run([plan for plan, _game in jobs]), jobs)]
+
+
 def check_searches(student, summary, searches, judge, hint, play=None):
     """Run the searches; fail with the first (smallest) one the judge rejects.
 

@@ -80,8 +80,8 @@ from autograder.grading.checks import (Case, CheckFailed, Later, check_all, desc
 from autograder.grading.student import Callback, Handle, Plan
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
-    full_width_nodes, got_text, position_value, ref, result_reason, search_for, stats_reason,
-    tree_work_reason, value_reason, work_reason)
+    full_width_nodes, got_text, position_value, ref, result_reason, run_book_copies,
+    search_for, stats_reason, tree_work_reason, value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.suites.verdicts import changed_input, check_probes
@@ -784,10 +784,36 @@ def book_reason(run):
 
 
 def test_computer_move_uses_the_book(student, blame):
-    """computer_move answers from the opening book, without searching, where it applies"""
+    """computer_move answers from the opening book (a copy of its move), without searching, where it applies"""
     player_check(student, blame, _("computer_move did not use the opening book"), book_cases(),
                  book_reason,
                  hint=_("look up tuple(state) in the book first; search only when it is not there"))
+    chosen = book_copy_cases()
+    outcomes = run_book_copies(student, [case.args[0] for case in chosen])
+    with blame.judging("computer_move", _("on a position of the book"), PLAYER_PLAYS):
+        check_all(_("computer_move returned the book's own list"), chosen, outcomes,
+                  changed_book, hint=_("return a copy of the book's successor state "
+                                       "(list(...)): whoever changes the move returned must "
+                                       "not change the book"))
+
+
+@functools.cache
+def book_copy_cases():
+    """The book's positions, each asked twice with one book (see book_copy_plan)."""
+    book = dict(grader_book())
+    return tuple(Case(Later(search.call_text), (search,), Later(search.game.drawing),
+                      list(book[tuple(search.game.root)]))
+                 for search in book_cases() if tuple(search.game.root) in book)
+
+
+
+
+def changed_book(case, outcome):
+    """The second answer judged: the book's move, or what changing the first did."""
+    if exact(case, outcome) is None:
+        return None
+    return _("changing the list it returned changed the book: asked again, it {answer}").format(
+        answer=describe(outcome)), None
 
 
 #: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
