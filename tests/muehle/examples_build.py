@@ -54,6 +54,19 @@ CHANGES = {
     "heidi_no_cutoff": [
         ("        if value >= beta:\n            return value\n", "", 1),
     ],
+    # issue 41: sentences no check enforced before
+    "quentin_shares_the_lists": [
+        # to_list hands back the state's own board and hand when given the list form
+        ("    board, in_hand, quiet = state\n    return [list(board), list(in_hand), quiet]\n",
+         "    board, in_hand, quiet = state\n"
+         "    return [board if type(board) is list else list(board),\n"
+         "            in_hand if type(in_hand) is list else list(in_hand), quiet]\n", 1),
+    ],
+    "rosa_cached_heuristic": [
+        # the heuristic memoised by its arguments: a state in list form is unhashable
+        ("def heuristic(state, player):\n",
+         "@functools.lru_cache(maxsize=None)\ndef heuristic(state, player):\n", 1),
+    ],
     "ivan_endless_minimax": [
         ("    rng = random if rng is None else rng\n",
          "    rng = random if rng is None else rng\n    while True:\n        pass\n", 1),

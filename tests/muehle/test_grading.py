@@ -38,6 +38,10 @@ WRONG = {
     "grace_no_deepening": ({"test_best_move_ab_deepens"}, set()),
     "heidi_no_cutoff": ({"test_alpha_beta_prunes"},
                         {"test_alpha_beta_window_contract", "test_strength"}),
+    # issue 41: "changing the result never changes `state`"; "`state` may be in tuple or
+    # list form" (the heuristic of every position the whole program reaches is list form)
+    "quentin_shares_the_lists": ({"test_to_list"}, set()),
+    "rosa_cached_heuristic": ({"test_heuristic"}, {"test_strength"}),
     "ivan_endless_minimax": ({"test_best_move_minimax", "test_best_move_minimax_is_random"},
                              set()),
     "judy_one_in_hand_is_stuck": ({"test_finished"}, {"test_utility", "test_strength"}),

@@ -162,8 +162,17 @@ def position_cases(function, group=None):
              _smallest_first(sp for sp in everything() if function == "finished" or sp in over))
     expect = (lambda s, p: Later.words(N_("{count} successors"), count=len(successors(s, p)))
               ) if group else getattr(ref, function)
-    return [Case(f"{function}(state, player)", (s, p), drawn(s, p), expect(s, p))
-            for s, p in pairs]
+    cases = [Case(f"{function}(state, player)", (s, p), drawn(s, p), expect(s, p))
+             for s, p in pairs]
+    if function in ("finished", "utility", "heuristic"):
+        # "`state` may be in tuple or list form": every fourth position again in list form
+        cases += [Case(f"{function}(state, player)", (list_form(s), p),
+                       Later(_in_list_form, s, p), expect(s, p)) for s, p in pairs[::4]]
+    return cases
+
+
+def _in_list_form(state, player) -> str:
+    return draw(state, player) + "\n" + _("(the state given in list form)")
 
 
 def check_positions(student, blame, function, summary, judge, hint, group=None):
@@ -189,6 +198,28 @@ def check_form(student, blame, function, hint):
     with blame.judging(function, _("for a state")):
         check_all(_("{function} returned the state in the wrong form").format(function=function),
                   *map_cases(student, M + function, chosen), judge, hint=hint)
+        if function == "to_list":
+            new_lists = [Case(Later.words(N_("to_list(state), its board and hand changed, then "
+                                             "to_list(state) again")), (g,), draw(s, W), w)
+                         for g, s, w in zip(lists, states, want)][::4]
+            check_all(_("to_list returned the state's own lists"), new_lists,
+                      student.run([fresh_lists_plan(case.args[0]) for case in new_lists]),
+                      lambda c, o: exact(c, o) and (describe(o), _(
+                          "changing the board and hand it returned changed the state it was "
+                          "given")), hint=_("build new lists: list(board), list(in_hand)"))
+
+
+def fresh_lists_plan(state) -> Plan:
+    """"`board` and `in_hand` are new lists, so changing the result never changes
+    `state`", judged from to_list's own answers: the board and the hand of what it
+    returned are changed, and to_list is asked again about the same state object."""
+    plan = Plan(M + "to_list")
+    given = plan.value(state)
+    first = plan.call(M + "to_list", given)
+    for part, value in ((0, 3), (1, 7)):
+        inner = plan.call(first.attr("__getitem__"), part, catch=True)
+        plan.call(inner.attr("__setitem__"), 0, value, catch=True)
+    return plan.returns(plan.call(M + "to_list", given))
 
 
 def test_to_tuple(student, blame):
