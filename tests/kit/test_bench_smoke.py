@@ -17,6 +17,7 @@ SMALL_RUNS = {
     "bench_child_penalty.py": ["--examples", "ada_alphabeta", "--repeat", "1", "--marks", "7"],
     "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
                           "--speedup-count", "1"],
+    "bench_sandbox.py": ["--tiny"],
 }
 
 pytestmark = pytest.mark.slow
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.slow
 
 #: Run only by make test-all (before a release): each tiny run of these costs CI half a
 #: minute of its 25, for code that only `make bench` uses.
-TEST_ALL_ONLY = {"bench_overhead.py", "bench_mutation.py"}
+TEST_ALL_ONLY = {"bench_overhead.py", "bench_mutation.py", "bench_sandbox.py"}
 
 
 @pytest.mark.parametrize("script", [
