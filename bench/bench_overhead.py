@@ -536,7 +536,11 @@ def install_probes(parts_file: Path) -> None:
 
     def _answer(self, *args):
         _PARTS["calls back"] += 1           # answered by the grader (a round trip each)
-        return answer(self, *args)
+        began = _now()
+        try:
+            return answer(self, *args)
+        finally:
+            _add("answer", began)
     Sandbox._answer = _answer
     row_outcome = client._row_outcome
     depth = [0]
@@ -572,10 +576,10 @@ def install_probes(parts_file: Path) -> None:
 
     importing = Sandbox.import_modules
 
-    def _import(self, timeout):
+    def _import(self, timeout, idle=None):
         began = _now()
         try:
-            return importing(self, timeout)
+            return importing(self, timeout, idle)
         finally:
             _add("import", began)
             _child_cpu(self, "child import")
@@ -840,7 +844,7 @@ def report(names, calls, jobs, began, kit_wall, kit_cpu, marks, parts, floor, gr
     def cpu(key):
         return p["cpu:" + key]
 
-    requests_own = cpu("requests") - cpu("encode") - cpu("send") - cpu("decode")
+    requests_own = cpu("requests") - cpu("encode") - cpu("send") - cpu("decode") - cpu("answer")
     in_suite = sum(cpu(k) for k in ("spawn", "import", "requests", "stop"))
     main_batch = marks["cpu:batch ends"] - marks["cpu:batch begins"]
     main_before = (marks["cpu:batch begins"] - marks["cpu:imported"]
@@ -864,6 +868,8 @@ def report(names, calls, jobs, began, kit_wall, kit_cpu, marks, parts, floor, gr
         ("grader: encoding requests", p["encode"] / jobs, cpu("encode")),
         ("grader: writing requests", p["send"] / jobs, cpu("send")),
         ("grader: decoding replies (caps, JSON, outcomes)", p["decode"] / jobs, cpu("decode")),
+        ("grader: answering calls back (its games, their answers)", p["answer"] / jobs,
+         cpu("answer")),
         ("grader: waiting for replies (polling, CPU clock, pipes)", None, requests_own),
         ("child: the student's compute (the floor)", None, floor_cpu),
         ("child: its own plumbing (its CPU time beyond the floor's)", None,

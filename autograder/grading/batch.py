@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import traceback
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from rich.table import Table
 
 from .. import KitError, assignment
 from ..outputs import terminal
+from ..sandbox import client
 from . import intake, report, warm
 from .cluster import ClusterGrading
 from .grader import Grader
@@ -33,6 +35,8 @@ from .pool import Pool
 from .runner import Graded
 
 CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
+SLOW_SECONDS = 60.0       # a submission that took longer is named in the summary, and why
+SLOW = "slow"             # ... in its row (after grades.csv is written: no column of it)
 _grader: Grader | None = None   # set before the workers fork; they inherit it warm
 _names: dict[str, str] = {}     # id -> name from an LMS import's students.csv (feedback titles)
 
@@ -43,6 +47,33 @@ def _grade_one(student_id: str, folder: str, out_dir: str) -> dict:
     graded = _grader.grade(student_id, Path(folder))
     graded.peak_mb = _peak_memory_mb()
     return write(graded, out_dir)
+
+
+def _grade_timed(student_id: str, folder: str, out_dir: str) -> dict:
+    """_grade_one, and for a submission that took more than SLOW_SECONDS of wall time,
+    where the time went (row[SLOW]): its code's CPU time, its waiting without
+    computing, the grader's CPU time; the rest was waiting for a CPU."""
+    began, times, waited = time.monotonic(), os.times(), client.waited_total
+    row = _grade_one(student_id, folder, out_dir)
+    wall = time.monotonic() - began
+    if wall > SLOW_SECONDS:
+        after = os.times()
+        row[SLOW] = slow_words(
+            wall, code=after.children_user + after.children_system
+            - times.children_user - times.children_system,
+            waited=client.waited_total - waited,
+            grader=after.user + after.system - times.user - times.system,
+            timeouts=row.get("timeouts", 0))
+    return row
+
+
+def slow_words(wall: float, code: float, waited: float, grader: float, timeouts: int) -> str:
+    """Where a slow submission's wall time went, in one line for the teacher."""
+    rest = max(0.0, wall - code - waited - grader)
+    out_of_time = f"; {timeouts} calls or checks out of time" if timeouts else ""
+    return (f"{wall:.0f} s: its code computed {code:.0f} s and waited {waited:.0f} s "
+            f"without computing{out_of_time}; the grader computed {grader:.0f} s; "
+            f"{rest:.0f} s waiting for a CPU (other work on the machine)")
 
 
 def write(graded: Graded, out_dir: str) -> dict:
@@ -113,11 +144,14 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         _names = intake.roster_names(submissions)
         # Workers are forked after the warm-up, so they start with the reference's
         # expected values already computed.
-        pool = Pool(min(jobs, len(folders)), _grade_one, pin=True,
+        # lend: while a worker's child sleeps or blocks, another submission may use
+        # its CPU (grading/pool.py), at most one more per worker.
+        pool = Pool(min(jobs, len(folders)), _grade_timed, pin=True,
                     ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
-                    lost=lambda task, reason: write(grader.error(task[0],
-                                                                 reason.splitlines()[0],
-                                                                 reason), task[2]))
+                    lost=lambda task, reason: dict(
+                        write(grader.error(task[0], reason.splitlines()[0], reason), task[2]),
+                        **{SLOW: reason.splitlines()[0]}),
+                    lend=min(jobs, len(folders)))
         finished = pool.run([(f.name, str(f), str(out_dir)) for f in folders])
     else:
         grader.reference_check = "on each worker"     # each checks it before grading
@@ -134,8 +168,12 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     finally:
         if cluster is not None:
             cluster.close()
+    slow = {row["student"]: row.pop(SLOW) for row in rows if SLOW in row}
     report.write_grades(out_dir, rows)
     write_run(out_dir, grader, rows)
+    for row in rows:                    # for the summary (summary_table)
+        if row["student"] in slow:
+            row[SLOW] = slow[row["student"]]
     return rows
 
 
@@ -189,6 +227,12 @@ def summary_table(rows: list[dict], seconds: float, names: dict | None = None) -
             *who, f"{row['score']}/{row['max_score']}", row["status"],
             row["timeouts"], row["crashes"], row["refused"])),
             terminal.text(row["message"]))
+    slow = [row for row in sorted(rows, key=lambda r: r["student"]) if row.get(SLOW)]
+    if slow:        # no submission holds the class up unseen (issue 43)
+        table.caption = terminal.text(
+            f"took more than {SLOW_SECONDS:.0f} s (wall clock): " + "; ".join(
+                f"{row['student']} {row[SLOW]}" for row in slow))
+        table.caption_justify = "left"
     return table
 
 

@@ -15,12 +15,21 @@ turn wakes the other one, which costs far more than the turn: bench_callbacks.py
 measured a call back at 56.6 us of CPU (grader and child) on one CPU against 103.1
 us free to move, in one run. The children's CPU time, which every verdict is judged
 by, does not depend on where they run.
+
+With `lend`, no submission holds the others up by waiting: while a worker's child
+waits without computing (sleeps or blocks; client.idle_flag, which the worker's
+sandbox sets after client.NAPPING seconds of such waiting in one call), its CPU is
+free, and the pool starts another task on it, up to `lend` such tasks at once (a
+worker kept for them, on the napping worker's CPU). When the sleeper wakes, the two
+share that CPU for a while: grades are judged by CPU time and waiting, which sharing
+does not change, only their wall time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.sharedctypes
 import os
 import signal
 import time
@@ -39,6 +48,7 @@ class _Worker:
     slot: int = 0
     task: object = None
     started: float = 0.0
+    napping: object = None      # shared with the worker: 1 while its child waits (lend)
 
 
 def allowed_cpus() -> list[int]:
@@ -73,9 +83,13 @@ def one_cpu():
             pin(cpus)
 
 
-def _serve(conn: Connection, initializer, initargs, function, cpu: int | None) -> None:
+def _serve(conn: Connection, initializer, initargs, function, cpu: int | None,
+           napping=None) -> None:
     if cpu is not None:
         pin([cpu])
+    if napping is not None:
+        from ..sandbox import client
+        client.idle_flag = napping
     if initializer is not None:
         initializer(*initargs)
     while True:
@@ -105,13 +119,18 @@ class Pool:
 
     `ceiling` is the wall-clock seconds one task may take before its worker is
     killed. `lost(task, reason)` makes the result of a task whose worker died,
-    was killed, or raised (`reason` says which, with the traceback if any)."""
+    was killed, or raised (`reason` says which, with the traceback if any).
+    `lend`: tasks started beyond `jobs` while other workers' children wait (above)."""
+
+    POLL = 0.25     # seconds between looks at the workers' napping flags (with `lend`)
 
     def __init__(self, jobs: int, function: Callable, *, ceiling: float,
                  lost: Callable[[object, str], object], initializer=None, initargs=(),
-                 pin: bool = False):
+                 pin: bool = False, lend: int = 0):
         self.jobs, self.function, self.ceiling, self.lost = jobs, function, ceiling, lost
         self.initializer, self.initargs = initializer, initargs
+        self.lend = lend
+        self.lent = 0               # tasks started while others napped (for the tests)
         self.workers: list[_Worker] = []
         cpus = allowed_cpus() if pin else []
         self.cpus = cpus if len(cpus) > 1 else []    # one CPU (or none known): nothing to pin
@@ -119,12 +138,19 @@ class Pool:
     def _start(self, slot: int) -> _Worker:
         parent, child = _context.Pipe()
         cpu = self.cpus[slot % len(self.cpus)] if self.cpus else None
+        napping = multiprocessing.sharedctypes.RawValue("b", 0) if self.lend else None
         process = _context.Process(target=_serve, daemon=True,
                                    args=(child, self.initializer, self.initargs, self.function,
-                                         cpu))
+                                         cpu, napping))
         process.start()
         child.close()
-        return _Worker(process, parent, slot)
+        return _Worker(process, parent, slot, napping=napping)
+
+    def _room(self, busy: list[_Worker]) -> tuple[int, _Worker | None]:
+        """(how many tasks may run now, a worker whose child naps): `jobs`, plus one
+        for each napping worker, at most `lend` more."""
+        napping = [w for w in busy if w.napping is not None and w.napping.value]
+        return self.jobs + min(len(napping), self.lend), (napping[0] if napping else None)
 
     def _stop(self, worker: _Worker, gently: bool = False) -> str:
         """End a worker: gently (its pipe closed, so it exits and cleans up after
@@ -149,9 +175,18 @@ class Pool:
             idle = list(self.workers)
             busy: list[_Worker] = []
             while pending or busy:
-                while idle and pending:
-                    worker = idle.pop()
+                room, napper = self._room(busy)
+                while pending and len(busy) < room and (idle or napper is not None):
+                    if len(busy) >= self.jobs:
+                        self.lent += 1
+                    if idle:
+                        worker = idle.pop()
+                    else:           # a worker of its own, on the napping one's CPU
+                        worker = self._start(napper.slot)
+                        self.workers.append(worker)
                     worker.task, worker.started = pending.pop(), time.monotonic()
+                    if worker.napping is not None:
+                        worker.napping.value = 0
                     try:
                         worker.conn.send(worker.task)
                     except OSError:
@@ -159,8 +194,9 @@ class Pool:
                     busy.append(worker)
                 now = time.monotonic()
                 timeout = max(0.0, min(w.started + self.ceiling for w in busy) - now)
+                poll = self.POLL if self.lend and pending else 5.0
                 ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
-                             timeout=min(timeout, 5.0))
+                             timeout=min(timeout, poll))
                 for worker in list(busy):
                     done = self._collect(worker, ready)
                     if done is None:

@@ -32,6 +32,7 @@ from .checks import Blame, CheckFailed
 from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts
+from .student import ceiling as submission_ceiling
 
 
 @dataclass
@@ -58,12 +59,13 @@ def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
     base = data.get("timeouts", {})
     points = dict(data.get("points", {}))
     check, imports = base.get("check", 60.0), base.get("imports", 5.0)
-    # The ceiling ends only what no finite program needs: by default every check's
-    # CPU budget used to the end, at the wall-clock backstop's pace.
-    ceiling = base.get("submission", backstop(len(points) * check + imports))
+    wait, check_wait = base.get("wait", Timeouts.wait), base.get("check_wait", Timeouts.check_wait)
+    # The ceiling ends only what no finite program needs (student.ceiling).
+    ceiling = base.get("submission", submission_ceiling(len(points), check, imports, check_wait))
     timeouts = Timeouts(call=base.get("call", 2.0) * scale, imports=imports * scale,
                         check=check * scale, test=base.get("test", 120.0) * scale,
-                        submission=ceiling * scale)
+                        submission=ceiling * scale, wait=wait * scale,
+                        check_wait=check_wait * scale)
     given = data.get("limits", {})
     memory = given.get("memory_mb", 512)
     # The per-check allowances are the grader's (Grader.warm_up: the reference must stay

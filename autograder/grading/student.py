@@ -44,16 +44,31 @@ class Timeouts:
     """Seconds, already scaled to this machine's measured speed.
 
     `call`, `imports` and `check` are seconds of the child's own CPU time (what
-    other processes do on the machine never counts), each with a wall-clock
-    backstop (client.backstop) for code that sleeps or blocks. `test` and
+    other processes do on the machine never counts). `wait` and `check_wait` are
+    seconds the child may *wait without computing* (asleep or blocked, measured by
+    client.Activity: a busy machine makes a child wait for a CPU, which never counts
+    here): no honest search waits, so a sleeper is stopped after seconds instead of
+    being waited for at the backstop's pace. The wall-clock backstop
+    (client.backstop) remains for what neither measure sees. `test` and
     `submission` are wall-clock backstops around the grader's own work."""
     call: float = 2.0        # one call of a student function (CPU)
     imports: float = 5.0     # importing the student's modules (CPU)
     check: float = 60.0      # all calls of one hidden test together (CPU)
     test: float = 120.0      # one hidden test (pytest-timeout: backstop(test) of wall time)
     submission: float = 3600.0  # everything one submission may take (wall): the ceiling
-                                # (rubric.toml: by default what every check's budget,
-                                # used to the end at the backstop's pace, would take)
+                                # (rubric.toml; by default `ceiling(...)`)
+    wait: float = 1.0        # one call (or the import: check_wait) waiting without computing
+    check_wait: float = 3.0  # all calls of one hidden test together, waiting
+
+
+def ceiling(checks: int, check: float, imports: float, check_wait: float) -> float:
+    """The default ceiling of one submission, in wall-clock seconds: what its checks
+    can really spend. Each check's CPU budget used to the end at the backstop's pace
+    (a loaded machine: the child gets a share of a CPU), and its waiting allowance
+    used to the end, which no load stretches; the import likewise. Waiting was the
+    one thing that could make a check take its whole backstop; it is now charged
+    at its own, small allowance, so only load is left to stretch a check."""
+    return backstop(checks * check + imports) + (checks + 1) * check_wait
 
 
 @dataclass
@@ -87,17 +102,31 @@ class Student:
         self._apart: Sandbox | None = None  # set aside while the own child runs
         self._on_apart = False              # the running child is the played one
         self._in_played = False             # inside played_child
+        self._waited = 0.0                  # waited by children no longer kept
         # The grader's allowance of reply bytes and values passed while it played the
         # student's helpers (the callbacks' traffic is the grader's): its problem, never
         # a crash of the student's code (checks.Blame.check says so), in words.
         self.grader_limits: list[str] = []
 
     def start_check(self) -> None:
-        """A hidden test begins: its calls share one budget of CPU time and one
-        allowance of reply bytes and values."""
+        """A hidden test begins: its calls share one budget of CPU time, one
+        allowance of waiting without computing, and one of reply bytes and values."""
         self.budget = Budget.of(self.timeouts.check)
         if self._sandbox is not None:
             self._sandbox.new_check()
+            self._allow(self._sandbox)
+
+    def _allow(self, sandbox: Sandbox) -> None:
+        """The waiting `sandbox` may do: per call, and what is left of the check's."""
+        sandbox.wait_call = self.timeouts.wait
+        sandbox.wait_check = self.timeouts.check_wait
+        sandbox.waited_before = self.budget.waited_before if self.budget else 0.0
+
+    @property
+    def waited(self) -> float:
+        """Seconds its children waited without computing, in all (for the summary)."""
+        return self._waited + sum(s.waited for s in {id(s): s for s in (
+            self._sandbox, self._own, self._apart) if s is not None}.values())
 
     @property
     def ceiling_left(self) -> float:
@@ -125,18 +154,25 @@ class Student:
             return Outcome(failure=Failure.CRASH,
                            detail="gave up after 50 restarts of the sandbox")
         self._collect_notes()
-        if self._sandbox is not None and self.budget is not None:
-            self.budget.spent_before += self._sandbox.check_cpu()   # it died in this check
+        if self._sandbox is not None:
+            self._waited += self._sandbox.waited
+            self._sandbox.waited = 0.0
+            if self.budget is not None:     # it died in this check
+                self.budget.spent_before += self._sandbox.check_cpu()
+                self.budget.waited_before += self._sandbox.check_waited
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
                                 uid_slot=self.uid_slot)
         self._sandbox.wall_ceiling = self.ceiling_end
+        self._allow(self._sandbox)
         self._counted = self._seen_counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
-        outcome = self._sandbox.import_modules(self.timeouts.imports)
+        outcome = self._sandbox.import_modules(self.timeouts.imports,
+                                               idle=self.timeouts.check_wait)
         self._collect_notes()
         if not outcome.answered:
-            self.import_failure = _import_failure(outcome, self.timeouts.imports)
+            self.import_failure = _import_failure(outcome, self.timeouts.imports,
+                                                  self.timeouts.check_wait)
             self.event("timeout" if outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
                        else "crash", self.import_failure.detail)
             self._sandbox.kill()
@@ -214,17 +250,21 @@ class Student:
         left = self._sandbox
         if left is not None and self.budget is not None:
             self.budget.spent_before += left.check_cpu()
+            self.budget.waited_before += left.check_waited
         if sandbox is not None and not sandbox.alive:
             self._forget(sandbox)
             sandbox = None
         self._sandbox = sandbox
         if sandbox is not None:
             sandbox.new_check()
+            self._allow(sandbox)
             self._counted = sandbox.notes_total     # its notes were counted when left
             self._seen_counted = len(sandbox.seen)
         return left
 
     def _forget(self, sandbox: Sandbox) -> None:
+        self._waited += sandbox.waited
+        sandbox.waited = 0.0
         if sandbox.alive:
             self._printed.append(sandbox.output())
         sandbox.kill()
@@ -395,7 +435,8 @@ def _name(function) -> str:
     return str(function)
 
 
-def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
+def _import_failure(outcome: Outcome, timeout: float,
+                    waiting: float = Timeouts.check_wait) -> Outcome:
     if outcome.raised:
         kind, message = outcome.raised["type"], child_words.said(outcome.raised["message"])
         # The wording follows what the exception is (the builtin classes in its MRO,
@@ -415,6 +456,9 @@ def _import_failure(outcome: Outcome, timeout: float) -> Outcome:
     elif outcome.failure == Failure.TIMEOUT:
         detail = _("importing your module used more than {seconds:.1f} s of CPU time").format(
             seconds=timeout)
+    elif outcome.failure == Failure.WAITED and outcome.idle:
+        detail = _("importing your module waited more than {seconds:.1f} s without "
+                   "computing: time.sleep, input() or a lock?").format(seconds=waiting)
     elif outcome.failure == Failure.WAITED:
         detail = _("importing your module waited {wall:.0f} s without finishing (does it "
                    "sleep, or wait for input?)").format(wall=backstop(timeout))

@@ -15,6 +15,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -85,17 +86,31 @@ QUICK = 0.002              # seconds a wait blocks before the child's clock is r
 ANSWER_WRITE_SECONDS = 5.0  # a child that asked a grader's object is waiting for the
                             # answer: if it does not read it within this, it stopped reading
 # Time limits are seconds of the child's own CPU time: other processes on the machine
-# do not count against the student. A wall-clock backstop ends a call that sleeps or
-# blocks (or waits on a grader that is slow to answer): WALL_FACTOR times its CPU
-# limit, plus WALL_EXTRA seconds.
+# do not count against the student. Time the child *chose* not to run (asleep or
+# blocked: time.sleep, a lock, a read) is charged on its own, against a small
+# allowance per call and per check (`Waiting`; Student sets them from the rubric's
+# Timeouts). A wall-clock backstop is the last resort for what neither measure sees
+# (a kernel that does not say, a grader that is slow to answer): WALL_FACTOR times
+# the CPU limit, plus WALL_EXTRA seconds.
 WALL_FACTOR = 8
 WALL_EXTRA = 2.0
 _TICKS = os.sysconf("SC_CLK_TCK")
+INF = float("inf")
+NAPPING = 0.2       # seconds a call has waited without computing before the grading
+                    # process says so (`idle_flag`: the pool may lend its CPU meanwhile)
 
 
 def backstop(cpu_seconds: float) -> float:
     """Wall-clock seconds a wait with `cpu_seconds` of CPU time may take at most."""
     return WALL_FACTOR * cpu_seconds + WALL_EXTRA
+
+
+#: Set in a grading worker by its pool (grading/pool.py) to a shared value: 1 while the
+#: call being waited for has waited NAPPING seconds without computing, else 0.
+idle_flag = None
+#: Seconds the children of this process waited without computing, in all (for the
+#: summary's line about a slow submission: grading/batch.py).
+waited_total = 0.0
 
 
 @dataclass(frozen=True)
@@ -146,6 +161,8 @@ class Outcome:
     failure: Failure | None = None
     detail: str = ""                # human words for a failure
     seconds: float = 0.0
+    idle: bool = False              # WAITED past its allowance without computing (Activity),
+                                    # not past the wall-clock backstop
 
     @property
     def answered(self) -> bool:
@@ -155,16 +172,19 @@ class Outcome:
 @dataclass(slots=True)
 class Wait:
     """How long one reply may take: `cpu` seconds of the child's CPU time from the
-    moment the grader starts waiting, and a wall-clock end as a backstop."""
+    moment the grader starts waiting, at most `idle` seconds of them waited without
+    computing (`Activity`), and a wall-clock end as a backstop."""
     cpu: float
     wall_end: float
+    idle: float = INF                 # seconds it may wait without computing
     cpu_start: float | None = None    # the child's CPU time when waiting began (lazy)
+    idle_start: float | None = None   # the request's waiting so far when this began (lazy)
     answering: float = 0.0            # CPU seconds the grader spent answering its calls
     calls: int = 0                    # ... and how many
 
     @classmethod
-    def of(cls, cpu: float) -> "Wait":
-        return cls(cpu, time.monotonic() + backstop(cpu))
+    def of(cls, cpu: float, idle: float = INF) -> "Wait":
+        return cls(cpu, time.monotonic() + backstop(cpu), idle)
 
 
 @dataclass
@@ -174,10 +194,125 @@ class Budget:
     cpu: float
     wall_end: float
     spent_before: float = 0.0         # CPU of children that died during this check
+    waited_before: float = 0.0        # ... and what they waited without computing
 
     @classmethod
     def of(cls, cpu: float) -> "Budget":
         return cls(cpu, time.monotonic() + backstop(cpu))
+
+
+class Activity:
+    """How long a process's threads ran or were ready to run (waiting for a CPU), from
+    Linux's /proc/<pid>/task/<tid>/schedstat (run time and run-queue wait, ns). The
+    rest of the wall time the process chose not to run: every thread asleep or
+    blocked. A busy machine adds run-queue wait, never waiting.
+
+    Every thread counts (the student's own, the child's flusher, which sleeps by
+    design but is then neither running nor ready): a process waits only while none of
+    its threads runs or is ready. A thread that ended keeps what it showed last; its
+    CPU time since is in the process's total (/proc/<pid>/stat), which the caller
+    takes as the least run time (`since`)."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.tasks: dict[int, int] = {}          # thread id -> open schedstat
+        self.seen: dict[int, tuple[int, int]] = {}   # thread id -> (run, ready) ns
+        self.gone = [0, 0]                       # what ended threads showed last
+        self.works = True
+
+    def read(self, threads: int) -> tuple[int, int] | None:
+        """(run ns, ready ns) of all threads so far; None where Linux does not say.
+        `threads`: how many the process has now (/proc/<pid>/stat), so the list of
+        threads is read again only when it changed."""
+        if not self.works:
+            return None
+        if len(self.tasks) != threads:
+            self._rescan()
+        run, ready = self.gone
+        for tid, fd in list(self.tasks.items()):
+            try:
+                fields = os.pread(fd, 96, 0).split()
+                seen = int(fields[0]), int(fields[1])
+            except (OSError, ValueError, IndexError):
+                self._ended(tid)
+                continue
+            self.seen[tid] = seen
+            run += seen[0]
+            ready += seen[1]
+        return (run, ready) if self.works else None
+
+    def _rescan(self) -> None:
+        try:
+            tids = {int(name) for name in os.listdir(f"/proc/{self.pid}/task")}
+        except (OSError, ValueError):
+            tids = set()
+        for tid in set(self.tasks) - tids:
+            self._ended(tid)
+        for tid in tids - set(self.tasks):
+            try:
+                self.tasks[tid] = os.open(f"/proc/{self.pid}/task/{tid}/schedstat",
+                                          os.O_RDONLY)
+            except OSError:
+                continue
+        if not self.tasks and not self.seen:
+            self.works = False          # no schedstat here: the backstop alone
+
+    def _ended(self, tid: int) -> None:
+        fd = self.tasks.pop(tid, None)
+        if fd is not None:
+            os.close(fd)
+        run, ready = self.seen.pop(tid, (0, 0))
+        self.gone[0] += run
+        self.gone[1] += ready
+
+    def close(self) -> None:
+        for fd in self.tasks.values():
+            os.close(fd)
+        self.tasks.clear()
+        self.works = False
+
+
+_own_fds: dict[int, int | None] = {}    # grader thread id -> its open schedstat
+
+
+def grader_activity() -> float:
+    """Seconds the calling thread of the grader has run (its CPU clock) or waited for
+    a CPU (its schedstat): while it works or waits to, the child may be waiting for
+    it (a call back, a full pipe, the next request), which is never the student's."""
+    tid = threading.get_native_id()
+    fd = _own_fds.get(tid, -1)
+    if fd == -1:
+        try:
+            fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+        except OSError:
+            fd = None
+        if len(_own_fds) < 64:
+            _own_fds[tid] = fd
+    ready = 0.0
+    if fd is not None:
+        try:
+            ready = int(os.pread(fd, 96, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            pass
+    return time.thread_time() + ready
+
+
+@dataclass(slots=True)
+class Mark:
+    """Where the clocks stood: wall, the child's CPU (/proc/<pid>/stat, all threads,
+    ended ones too), its threads' run and ready ns (Activity), the grader's activity."""
+    wall: float
+    cpu: float
+    run: int
+    ready: int
+    grader: float
+
+    def waited_until(self, later: "Mark") -> float:
+        """Seconds between the two marks that the child neither ran nor was ready to
+        run, nor waited for the grader (which ran or was ready meanwhile)."""
+        ran = max((later.run - self.run) / 1e9, later.cpu - self.cpu)
+        return (later.wall - self.wall - ran - (later.ready - self.ready) / 1e9
+                - (later.grader - self.grader))
 
 
 def text(value, limit: int = MAX_TEXT) -> str:
@@ -241,6 +376,16 @@ class Sandbox:
         self.cpu_final = None     # ... and when it was killed
         self.peak_memory = 0      # the largest address space seen while waiting (bytes)
         self.stuck = ""           # where the student's code was when a call was stopped
+        # Waiting without computing (Activity): allowances set by the owner (Student,
+        # from the rubric's Timeouts), and what this child waited so far.
+        self.wait_call = INF      # seconds one call may wait
+        self.wait_check = INF     # ... all calls of one check together (its children's)
+        self.waited_before = 0.0  # ... of which the check's other children waited this
+        self.check_waited = 0.0   # waited in this check's finished requests, this child
+        self.waited = 0.0         # waited in all its finished requests
+        self._activity: Activity | None = None
+        self._mark: Mark | None = None    # the clocks when the request in progress began
+        self._napping = False     # idle_flag set for this child's wait
         self.start_seconds = 0.0
         self.start_marks: tuple[float, ...] = ()   # monotonic: spawn, up, loaded, confined, hello
 
@@ -319,15 +464,79 @@ class Sandbox:
     def cpu_seconds(self) -> float | None:
         """The child's CPU time so far (all its threads), read from /proc; None once
         it is gone. Other processes on the machine never count here."""
+        stat = self._read_stat()
+        return self.cpu_final if stat is None else stat[0]
+
+    def _read_stat(self) -> tuple[float, int] | None:
+        """(the child's CPU seconds, its number of threads) from /proc/<pid>/stat, its
+        peak memory kept on the way; None once it is gone."""
         if self._stat is None:
-            return self.cpu_final
+            return None
         try:
             data = os.pread(self._stat, 1024, 0)
             fields = data[data.rindex(b")") + 2:].split()
             self.peak_memory = max(self.peak_memory, int(fields[20]))   # vsize, bytes
-            return (int(fields[11]) + int(fields[12])) / _TICKS
+            return (int(fields[11]) + int(fields[12])) / _TICKS, int(fields[17])
         except (OSError, ValueError, IndexError):
-            return self.cpu_final
+            return None
+
+    # ------------------------------------------------------------ waiting
+    def _clocks(self, stat: tuple[float, int] | None = None) -> Mark | None:
+        """The clocks now (Mark); None where the child is gone or Linux does not say."""
+        stat = stat or self._read_stat()
+        if stat is None or self.process is None:
+            return None
+        if self._activity is None:
+            self._activity = Activity(self.process.pid)
+        threads = self._activity.read(stat[1])
+        if threads is None:
+            return None
+        return Mark(time.monotonic(), stat[0], threads[0], threads[1], grader_activity())
+
+    def _begin(self, wait: Wait) -> None:
+        """A request is sent: its waiting is counted from here (its first wait's too)."""
+        self._mark = self._clocks() if wait.idle < INF else None
+        wait.idle_start = 0.0
+
+    def _finish(self) -> None:
+        """The request is over: what it waited counts toward the check's allowance."""
+        global waited_total
+        mark, self._mark = self._mark, None
+        if self._napping:
+            self._napping = False
+            if idle_flag is not None:
+                idle_flag.value = 0
+        if mark is None:
+            return
+        now = self._clocks()
+        if now is not None:
+            waited = max(0.0, mark.waited_until(now))
+            self.check_waited += waited
+            self.waited += waited
+            waited_total += waited
+
+    def _check_waiting(self, wait: Wait, stat: tuple[float, int]) -> None:
+        """Raise _Stop if the call, or the check's calls together, waited past their
+        allowance without computing."""
+        now = self._clocks(stat)
+        if now is None:
+            return
+        waited = self._mark.waited_until(now)
+        if wait.idle_start is None:
+            wait.idle_start = waited
+        call = waited - wait.idle_start
+        if call >= wait.idle:
+            raise _Stop(Failure.WAITED, _(
+                "waited more than {seconds:.1f} s without computing: time.sleep, input() or "
+                "a lock?").format(seconds=wait.idle))
+        if self.waited_before + self.check_waited + waited >= self.wait_check:
+            raise _Stop(Failure.WAITED, _(
+                "its calls in this check waited more than {seconds:.1f} s in all without "
+                "computing: time.sleep, input() or a lock?").format(seconds=self.wait_check))
+        if (call >= NAPPING) != self._napping:
+            self._napping = call >= NAPPING
+            if idle_flag is not None:
+                idle_flag.value = int(self._napping)
 
     def check_cpu(self) -> float:
         """CPU seconds the child has used since the current check began."""
@@ -339,6 +548,9 @@ class Sandbox:
             return
         if self._stat is not None:
             self.cpu_final = self.cpu_seconds()
+        if self._activity is not None:
+            self._activity.close()
+            self._activity = None
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -391,9 +603,10 @@ class Sandbox:
 
     def new_check(self) -> None:
         """A hidden check begins: fresh allowances of reply bytes and decoded values,
-        and its CPU time counted from here."""
+        and its CPU time and waiting counted from here."""
         self.bytes_left = self.limits.check_bytes
         self.items_left = self.limits.check_items
+        self.check_waited = 0.0
         now = self.cpu_seconds()
         self.cpu_mark = now if now is not None else 0.0
 
@@ -448,10 +661,11 @@ class Sandbox:
     def _check_time(self, wait: Wait, budget: Budget | None) -> float:
         """Raise _Stop if the call or the check is out of time; else the CPU seconds
         the call has left."""
-        now, cpu = time.monotonic(), self.cpu_seconds()
+        now, stat = time.monotonic(), self._read_stat()
         self._checked = now
-        if cpu is None:
+        if stat is None:
             return 0.0                   # gone: the read that follows sees the end
+        cpu = stat[0]
         if wait.cpu_start is None:
             wait.cpu_start = cpu
         if budget is not None:
@@ -460,6 +674,8 @@ class Sandbox:
         used = cpu - wait.cpu_start + wait.answering
         if used >= wait.cpu:
             raise _Stop(Failure.TIMEOUT)
+        if self._mark is not None:
+            self._check_waiting(wait, stat)
         if now >= self.wall_ceiling:
             raise _Stop(Failure.CEILING)
         if now >= wait.wall_end:
@@ -545,6 +761,7 @@ class Sandbox:
     def _failed(self, stopped: _Stop, wait: Wait, started: float) -> Outcome:
         """The outcome of a call that gave no reply; the child is killed."""
         seconds = time.perf_counter() - started
+        self._finish()
         reason = stopped.failure
         where = ""
         if reason in (Failure.TIMEOUT, Failure.WAITED, Failure.BUDGET, Failure.CEILING):
@@ -558,6 +775,8 @@ class Sandbox:
                       if wait.answering > wait.cpu / 10 else "")
             detail = _("used more than {seconds:.1f} s of CPU time").format(
                 seconds=wait.cpu) + helped + stuck
+        elif reason == Failure.WAITED and stopped.detail:
+            detail = stopped.detail + stuck      # it waited past its allowance (Activity)
         elif reason == Failure.WAITED:
             # the allowed wall time, not the measured one: the same words on any machine
             detail = _("waited more than {wall:.0f} s without finishing, using less than its "
@@ -572,7 +791,8 @@ class Sandbox:
                        "take") + stuck
         else:
             detail = stopped.detail
-        return Outcome(failure=reason, detail=detail, seconds=seconds)
+        return Outcome(failure=reason, detail=detail, seconds=seconds,
+                       idle=reason == Failure.WAITED and bool(stopped.detail))
 
     def _outcome(self, reply: dict, started: float) -> Outcome:
         seconds = time.perf_counter() - started
@@ -634,26 +854,34 @@ class Sandbox:
             raised["type"] = "MemoryError"
         return outcome
 
-    def request(self, message: dict, timeout: float, wall: float | None = None) -> Outcome:
-        """One request and its reply: `timeout` seconds of the child's CPU time, and
-        at most `wall` seconds (default: the backstop) on the clock."""
+    def request(self, message: dict, timeout: float, wall: float | None = None,
+                idle: float | None = None) -> Outcome:
+        """One request and its reply: `timeout` seconds of the child's CPU time, at
+        most `idle` seconds waited without computing (default: `wait_call`), and at
+        most `wall` seconds on the clock (default: the backstop; given, the clock
+        alone judges the waiting: the kit's own requests)."""
         started = time.perf_counter()
         if not self.alive:
             return Outcome(failure=Failure.CRASH, detail=self.death())
-        wait = Wait.of(timeout) if wall is None else Wait(timeout, time.monotonic() + wall)
+        wait = Wait.of(timeout, self.wait_call if idle is None else idle) if wall is None \
+            else Wait(timeout, time.monotonic() + wall)
         message = dict(message, id=secrets.token_hex(8))
         stop: list[_Stop] = []
+        self._begin(wait)
         try:
-            self._send(message, wait)
-        except _Stop as stopped:
-            return self._failed(stopped, wait, started)
-        reply = self._read_message(wait, message["id"], stop)
-        if reply is None:
-            return self._failed(stop[0], wait, started)
+            try:
+                self._send(message, wait)
+            except _Stop as stopped:
+                return self._failed(stopped, wait, started)
+            reply = self._read_message(wait, message["id"], stop)
+            if reply is None:
+                return self._failed(stop[0], wait, started)
+        finally:
+            self._finish()
         return self._outcome(reply, started)
 
-    def import_modules(self, timeout: float) -> Outcome:
-        return self.request({"op": "import"}, timeout)
+    def import_modules(self, timeout: float, idle: float | None = None) -> Outcome:
+        return self.request({"op": "import"}, timeout, idle=idle)
 
     def call(self, target, args=(), kwargs=None, *, timeout: float, keep=False,
              return_args=False) -> Outcome:
@@ -681,21 +909,26 @@ class Sandbox:
                 parts.append(f'{{"op":"call","target":{json.dumps(target)},'
                              f'"args":{_encoded_args(args)}{flags},"id":"{call_id}"}}')
         started = time.perf_counter()
-        wait = Wait.of(timeout_each)
+        wait = Wait.of(timeout_each, self.wait_call)
+        self._begin(wait)
         try:
-            self._send_text(f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n',
-                            wait)
-        except _Stop as stopped:
-            outcomes.append(self._failed(stopped, wait, started))
-        for call_id in ids[len(outcomes):]:
-            started = time.perf_counter()
-            stop: list[_Stop] = []
-            wait = Wait.of(timeout_each)
-            reply = self._read_message(wait, call_id, stop)
-            if reply is None:
-                outcomes.append(self._failed(stop[0], wait, started))
-                break
-            outcomes.append(self._outcome(reply, started))
+            try:
+                self._send_text(
+                    f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n', wait)
+            except _Stop as stopped:
+                outcomes.append(self._failed(stopped, wait, started))
+            for call_id in ids[len(outcomes):]:
+                if outcomes:
+                    started = time.perf_counter()
+                    wait = Wait.of(timeout_each, self.wait_call)
+                stop: list[_Stop] = []
+                reply = self._read_message(wait, call_id, stop)
+                if reply is None:
+                    outcomes.append(self._failed(stop[0], wait, started))
+                    break
+                outcomes.append(self._outcome(reply, started))
+        finally:
+            self._finish()
         skipped = Outcome(failure=Failure.UNREACHED,
                           detail=_("not reached: an earlier call failed"))
         return outcomes + [skipped] * (len(calls) - len(outcomes))
@@ -761,12 +994,26 @@ class Sandbox:
         """Send a map or plans request, then one outcome per row, each with its own
         limit (CPU seconds, and wall seconds where a plan sets them; the check's
         budget over all of them)."""
-        def wait_for(cpu, wall):
-            return Wait.of(cpu) if wall is None else Wait(cpu, time.monotonic() + wall)
-
         outcomes: list[Outcome] = []
         started = time.perf_counter()
-        wait = self._wait = wait_for(*limits[0])
+        wait = self._wait = self._wait_for(*limits[0])
+        self._begin(wait)
+        try:
+            return self._rows_of(base, message, limits, budget, outcomes, started, wait)
+        finally:
+            self._wait = None
+            self._finish()
+
+    def _wait_for(self, cpu: float, wall: float | None) -> Wait:
+        """A call's wait: its CPU limit, the waiting allowance and the backstop; or,
+        where a plan sets a wall-clock limit (a tournament's move clock, wall time by
+        the rules of the game), that limit alone on the clock."""
+        return Wait.of(cpu, self.wait_call) if wall is None \
+            else Wait(cpu, time.monotonic() + wall)
+
+    def _rows_of(self, base: str, message: str, limits: list[tuple[float, float | None]],
+                 budget: Budget | None, outcomes: list[Outcome], started: float,
+                 wait: Wait) -> list[Outcome]:
         try:
             self._send_text(message, wait)
         except _Stop as stopped:
@@ -797,7 +1044,7 @@ class Sandbox:
             self._plan_callbacks = 0
             if index:
                 started = time.perf_counter()
-                wait = self._wait = wait_for(*limits[index])
+                wait = self._wait = self._wait_for(*limits[index])
             try:
                 row = self._read_row(wait, budget, base, index)
             except _Stop as stopped:
