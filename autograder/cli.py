@@ -10,6 +10,7 @@
     autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
     autograder export moodle|canvas|classroom GRADED --out DIR [--out-of N] [--column NAME]
     autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J]
+    autograder honest ASSIGNMENT [--rewrite NAME ...] [--out DIR] [--jobs J] [--list]
     autograder nbgrader release|collect|grade|autograde|feedback|export|notebooks ...
 
 Problems a teacher can fix print one line and exit 2; nothing prints a traceback
@@ -40,6 +41,7 @@ COMMANDS = (
     "autograder.platforms.command",       # export
     "autograder.lms.export_command",      # export moodle|canvas|classroom (docs/TEACHING.md)
     "autograder.mutate.command",          # mutate
+    "autograder.mutate.honest.command",   # honest (docs/MUTATION.md, "Honest rewrites")
     "autograder.nbgrader.command",        # nbgrader
 )
 

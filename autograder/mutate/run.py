@@ -45,6 +45,9 @@ class Target:
     # [relies_on] as (function, callees) pairs (hashable, like the rest): the
     # grading plugin's Blame reads it as a dict
     relies_on: tuple = ()
+    # the packages beyond the standard library a submission may import
+    # ([sandbox] packages; the Grader reads it as Assignment.packages)
+    packages: tuple[str, ...] = ()
 
     @property
     def module_names(self) -> tuple[str, ...]:
@@ -60,7 +63,7 @@ class Target:
         if not piece.suite_dir.is_dir():
             raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
         return cls(piece.name, piece.title, piece.modules, piece.solution_dir, piece.suite_dir,
-                   tuple(piece.relies_on.items()))
+                   tuple(piece.relies_on.items()), tuple(getattr(piece, "packages", ())))
 
 
 @dataclass

@@ -1,0 +1,160 @@
+"""Does a rewritten reference still behave like the reference? Checked on a few calls
+before it is graded, so that a bug of a rewrite is reported as the rewrite's and
+never blamed on the hidden suite.
+
+The probe (probes.py, or the notebook's try cell) runs in a fresh interpreter per
+module version (`python -I -B`: the reference and its rewrites are the teacher's
+code, not a student's, but each run starts with the module's caches empty and
+leaves no bytecode behind). Its records are plain data: a list and a tuple look
+the same (a rewrite may turn one into the other where the docstring allows it),
+a set is sorted, an exception is its class's ancestry and message, and an
+exception of a subclass matches one of its base class.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ... import KitError
+
+#: Seconds a probe or a `__main__` block may take.
+TIMEOUT = 180
+
+_SCRIPT = r'''
+import contextlib, dataclasses, importlib, io, json, random, sys, traceback
+folder, names = sys.argv[1], sys.argv[2:]
+code = sys.stdin.read()
+sys.path.insert(0, folder)
+records = []
+
+def canon(value, depth=0):
+    if depth > 40:
+        return ["deep"]
+    if value is None or isinstance(value, (bool, str)) or type(value) is int:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return ["float", repr(value)]
+    if isinstance(value, (list, tuple)):
+        return ["seq", [canon(v, depth + 1) for v in value]]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted(json.dumps(canon(v, depth + 1)) for v in value)]
+    if isinstance(value, dict):
+        return ["dict", sorted([json.dumps(canon(k, depth + 1)), canon(v, depth + 1)]
+                               for k, v in value.items())]
+    if isinstance(value, BaseException):
+        return ["raised", [c.__name__ for c in type(value).__mro__], str(value)]
+    if hasattr(value, "__next__"):
+        return ["seq", [canon(v, depth + 1) for _, v in zip(range(100000), value)]]
+    if callable(value):
+        return ["function", getattr(value, "__qualname__", "?")]
+    if dataclasses.is_dataclass(value) or hasattr(value, "__dict__"):
+        return ["object", type(value).__name__, canon(dict(vars(value)), depth + 1)]
+    return ["repr", repr(value)]
+
+def record(*values, **ignored):
+    records.append(canon(values))
+
+def raises(function, *args, **kwargs):
+    try:
+        return ["returned", canon(function(*args, **kwargs))]
+    except Exception as error:
+        return error
+
+error = None
+random.seed(0)
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        spaces = {name: importlib.import_module(name) for name in names}
+        exec(compile(code, "<probe>", "exec"),
+             {**spaces, "print": record, "raises": raises, "random": random})
+    except BaseException as failure:
+        error = "".join(traceback.format_exception_only(type(failure), failure)).strip()
+sys.stdout.write(json.dumps({"records": records, "error": error}))
+'''
+
+
+def probe_code(assignment) -> str:
+    """The probe of `assignment` (an Assignment or Target with `name` and
+    `solution_dir`): the kit's own, else the notebook's try cell."""
+    from .probes import PROBES
+    if assignment.name in PROBES:
+        return PROBES[assignment.name]
+    import tomllib
+    path = Path(assignment.solution_dir) / "assignment.toml"
+    try:
+        notebook = tomllib.loads(path.read_text(encoding="utf-8")).get("notebook", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        notebook = {}
+    code = notebook.get("try") if isinstance(notebook, dict) else None
+    if not isinstance(code, str) or not code.strip():
+        raise KitError(f"{assignment.name} has no probe to check its rewrites with: add "
+                       f"one to autograder/mutate/honest/probes.py or a [notebook] try cell "
+                       f"to {path}")
+    return code
+
+
+def run_probe(folder: Path, modules: list[str], code: str) -> dict:
+    """The probe's records for the modules `modules` (names, no .py) in `folder`."""
+    try:
+        done = subprocess.run([sys.executable, "-I", "-B", "-c", _SCRIPT, str(folder), *modules],
+                              input=code, capture_output=True, text=True, timeout=TIMEOUT,
+                              cwd=folder)
+    except subprocess.TimeoutExpired:
+        return {"records": [], "error": f"the probe ran longer than {TIMEOUT} s"}
+    try:
+        result = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"records": [], "error": f"the probe ended without its records: {tail}"}
+    return result
+
+
+def same(reference, rewritten) -> bool:
+    """Records equal, where an exception of a subclass matches its base class's."""
+    if isinstance(reference, list) and reference[:1] == ["raised"]:
+        return isinstance(rewritten, list) and rewritten[:1] == ["raised"] and \
+            reference[1][0] in rewritten[1] and reference[2] == rewritten[2]
+    if isinstance(reference, list) and isinstance(rewritten, list):
+        return len(reference) == len(rewritten) and \
+            all(same(a, b) for a, b in zip(reference, rewritten))
+    return type(reference) is type(rewritten) and reference == rewritten
+
+
+def difference(reference: dict, rewritten: dict) -> str:
+    """'' when the rewrite behaved like the reference, else the first difference."""
+    if rewritten.get("error") and rewritten["error"] != reference.get("error"):
+        return f"the probe failed: {rewritten['error']}"
+    ours, theirs = reference["records"], rewritten["records"]
+    for index, (a, b) in enumerate(zip(ours, theirs)):
+        if not same(a, b):
+            return (f"print number {index + 1} of the probe differs: the reference gave "
+                    f"{_short(a)}, the rewrite {_short(b)}")
+    if len(ours) != len(theirs):
+        return f"the probe printed {len(theirs)} times, the reference's {len(ours)}"
+    return ""
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+def run_main(folder: Path, module: str) -> str:
+    """'' when `python MODULE.py` in `folder` ends well, else what went wrong."""
+    try:
+        done = subprocess.run([sys.executable, "-I", "-B", f"{module}.py"], cwd=folder,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"its __main__ block ran longer than {TIMEOUT} s"
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"its __main__ block ended with exit code {done.returncode}: {tail}"
+    if not done.stdout.strip():
+        return "its __main__ block printed nothing"
+    return ""

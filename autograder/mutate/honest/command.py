@@ -1,0 +1,75 @@
+"""The `autograder honest` subcommand's arguments (docs/MUTATION.md, "Honest rewrites").
+
+A command of its own rather than `mutate --honest`: its verdict is the other way
+round (every rewrite must keep full marks, where every mutant must lose one), it
+runs every check of every rewrite (mutate stops at the first lost point), and
+none of mutate's options (--count, --seed, --full, --fail-under, --scheduler)
+means anything for a fixed list of rewrites.
+"""
+
+from __future__ import annotations
+
+
+def add_command(commands) -> None:
+    honest = commands.add_parser(
+        "honest", help="grade honest rewrites of the reference (calls by keyword, German "
+                       "names, ...) with the hidden suite: does each keep full marks? "
+                       "(docs/MUTATION.md)")
+    honest.add_argument("assignment", nargs="?")
+    honest.add_argument("--rewrite", action="append", metavar="NAME",
+                        help="grade only this rewrite (repeatable; default: all, see --list)")
+    honest.add_argument("--out", help="where honest.md, honest.csv and rewritten/ go "
+                                      "(default out/honest/ASSIGNMENT)")
+    honest.add_argument("--jobs", type=int, default=2, help="rewrites graded at once "
+                                                            "(default 2)")
+    honest.add_argument("--list", action="store_true",
+                        help="list the rewrites and what each does, then stop")
+    honest.set_defaults(run=_run)
+
+
+def _run(args) -> int:
+    from ... import KitError
+    if args.list:
+        return list_rewrites()
+    if not args.assignment:
+        raise KitError("name the assignment: autograder honest ASSIGNMENT (or --list)")
+    return honest_cli(args.assignment, args.rewrite, args.out, args.jobs)
+
+
+def list_rewrites() -> int:
+    from .rewrites import REWRITES
+    width = max(map(len, REWRITES))
+    for rewrite in REWRITES.values():
+        print(f"{rewrite.name:{width}}  {rewrite.description}")
+    return 0
+
+
+def honest_cli(name: str, kinds: list[str] | None, out: str | None, jobs: int) -> int:
+    import sys
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ..run import Target
+    from . import report
+    from .run import check
+    target = Target.of(name)
+    out_dir = Path(out) if out else Path("out") / "honest" / name
+    honest = check(target, kinds, jobs=jobs, console=Console(stderr=True))
+    report.write(honest, out_dir)
+    console = Console(width=None if sys.stdout.isatty() else 130)
+    say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731
+    say(f"{name}: {report.summary(honest)} ({honest.seconds:.0f} s)")
+    for outcome in honest.outcomes:
+        score = f" {outcome.score:g}/{outcome.max_score:g}, {outcome.seconds:.1f} s" \
+            if outcome.status in ("full marks", "lost points") else ""
+        say(f"  {outcome.rewrite.name}: {outcome.status}{score}"
+            + (f" ({outcome.sites} site{'s' if outcome.sites > 1 else ''})"
+               if outcome.sites else ""))
+        for loss in outcome.losses:
+            say(f"      lost {loss.points:g} in {loss.check}: {loss.feedback}")
+        if outcome.status in ("rewrite bug", "grader error", "skipped"):
+            say(f"      {outcome.reason}")
+    say(f"report in {out_dir / 'honest.md'} and {out_dir / 'honest.csv'}")
+    failed = honest.of("lost points") + honest.of("rewrite bug") + honest.of("grader error")
+    return 1 if failed else 0

@@ -1,0 +1,254 @@
+"""Rewrite the reference, check each rewrite's behaviour, grade it, say what it lost.
+
+Grading is mutation analysis's (mutate/run.py): the assignment's `Grader` grades the
+reference first (it must score full marks; the warm-up fills every cache), then
+each rewritten reference is written into a submission folder of its own, read by
+intake.prepare and graded in forked workers (grading/pool.py), with every check
+run: a rewrite must keep every point, and the report names each one it lost.
+"""
+
+from __future__ import annotations
+
+import gc
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from ... import KitError
+from ...grading import intake
+from ...grading.grader import Grader
+from ...grading.intake import Prepared
+from ...grading.pool import Pool
+from ..run import Target
+from . import behaviour
+from .rewrites import REWRITES, Rewrite, apply
+from .source import Reference
+
+#: Rewrites that are not spec-preserving for one assignment: (assignment, rewrite) ->
+#: why. Not graded there; the report lists them with the reason. (A rewrite that
+#: merely finds no site says so by itself: it is "not applicable".)
+NOT_HONEST_HERE: dict[tuple[str, str], str] = {}
+
+STATUSES = ("full marks", "lost points", "rewrite bug", "not applicable", "skipped",
+            "grader error")
+
+
+@dataclass(frozen=True)
+class Loss:
+    check: str
+    title: str
+    points: float
+    feedback: str           # the first line of the check's feedback
+
+
+@dataclass
+class Outcome:
+    rewrite: Rewrite
+    status: str             # one of STATUSES
+    sites: int = 0
+    notes: tuple[str, ...] = ()
+    sources: dict = field(default_factory=dict)     # module -> rewritten text
+    reason: str = ""        # why not graded (rewrite bug, skipped, not applicable, error)
+    score: float = 0.0
+    max_score: float = 0.0
+    seconds: float = 0.0    # grading it
+    losses: list[Loss] = field(default_factory=list)
+
+
+@dataclass
+class Honest:
+    target: Target
+    outcomes: list[Outcome]
+    seconds: float = 0.0
+    grading_seconds: float = 0.0
+    jobs: int = 1
+
+    def of(self, status: str) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == status]
+
+    @property
+    def graded(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status in ("full marks", "lost points")]
+
+
+# ------------------------------------------------------------ rewriting and checking
+def references(target: Target) -> dict[str, Reference]:
+    found = {}
+    for module in target.modules:
+        path = target.solution_dir / module
+        if not path.is_file():
+            raise KitError(f"{path}: listed in assignment.toml but missing")
+        try:
+            found[module] = Reference(module, path.read_text(encoding="utf-8"))
+        except SyntaxError as error:
+            raise KitError(f"{path}:{error.lineno}: the reference does not parse: "
+                           f"{error.msg}") from None
+    return found
+
+
+def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outcome:
+    """The reference rewritten by `kind`, with its status before grading: "lost
+    points" stands for "to be graded" until the grader has spoken."""
+    rewrite = REWRITES[kind]
+    skipped = NOT_HONEST_HERE.get((target.name, kind))
+    if skipped:
+        return Outcome(rewrite, "skipped", reason=skipped)
+    sources, sites, notes = {}, 0, []
+    for module, reference in modules.items():
+        try:
+            made = apply(reference, kind, target.name)
+        except Exception as error:          # a rewrite's own bug: reported, never graded
+            return Outcome(rewrite, "rewrite bug",
+                           reason=f"{module}: the rewrite failed: {type(error).__name__}: "
+                                  f"{error}")
+        sources[module], sites = made.source, sites + made.sites
+        notes += [f"{module}: {n}" if len(modules) > 1 else n for n in made.notes]
+    outcome = Outcome(rewrite, "lost points", sites, tuple(notes), sources)
+    if sites == 0:
+        outcome.status = "not applicable"
+        outcome.reason = "; ".join(notes) or "no site in the student's code"
+        return outcome
+    for module, source in sources.items():
+        try:
+            compile(source, module, "exec", dont_inherit=True)
+        except SyntaxError as error:
+            outcome.status, outcome.reason = "rewrite bug", \
+                f"{module}:{error.lineno}: the rewrite does not compile: {error.msg}"
+    return outcome
+
+
+def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> None:
+    """Run the probe on the reference and on every rewrite still to be graded; one that
+    differs becomes a "rewrite bug" (its grading would blame the suite for it)."""
+    code = behaviour.probe_code(target)
+    names = [Path(m).stem for m in target.modules]
+    with tempfile.TemporaryDirectory(prefix="honest-") as scratch:
+        base = Path(scratch) / "reference"
+        base.mkdir()
+        for module in target.modules:
+            shutil.copyfile(target.solution_dir / module, base / module)
+        expected = behaviour.run_probe(base, names, code)
+        if expected.get("error"):
+            raise KitError(f"the probe of {target.name}'s rewrites fails on the reference "
+                           f"itself: {expected['error']}")
+        for outcome in outcomes:
+            if outcome.status != "lost points":
+                continue
+            folder = Path(scratch) / outcome.rewrite.name
+            write_modules(target, outcome, folder)
+            differs = behaviour.difference(expected, behaviour.run_probe(folder, names, code))
+            if not differs and outcome.rewrite.name == "main_block":
+                differs = behaviour.run_main(folder, names[0])
+            if differs:
+                outcome.status, outcome.reason = "rewrite bug", \
+                    f"it does not behave like the reference: {differs}"
+                console.print(f"  rewrite bug: {outcome.rewrite.name}: {outcome.reason}",
+                              markup=False, highlight=False)
+
+
+def write_modules(target: Target, outcome: Outcome, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for module in target.modules:
+        if module in outcome.sources:
+            (folder / module).write_text(outcome.sources[module], encoding="utf-8")
+        else:
+            shutil.copyfile(target.solution_dir / module, folder / module)
+
+
+def prepared(target: Target, outcome: Outcome) -> Prepared:
+    """The rewritten reference as grading reads a submission (intake.prepare)."""
+    folder = Path(tempfile.mkdtemp(prefix="honest-"))
+    try:
+        write_modules(target, outcome, folder)
+        found, status, problem = intake.prepare(folder, target.modules)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if found is None:
+        raise KitError(f"the {outcome.rewrite.name} rewrite cannot be graded: {status}: "
+                       f"{problem}")
+    return found
+
+
+# ------------------------------------------------------------ grading, in workers
+_grader: Grader | None = None                  # set before the workers fork
+_submissions: dict[str, Prepared] = {}
+
+
+def _grade(kind: str) -> tuple:
+    graded = _grader.grade_prepared(f"honest-{kind}", _submissions[kind])
+    return (kind, *verdict(graded))
+
+
+def verdict(graded) -> tuple[str, float, float, float, list, str]:
+    """(status, score, max_score, seconds, losses, reason) of a graded rewrite."""
+    if graded.status not in ("graded", "import-error"):
+        detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
+        return ("grader error", 0.0, graded.max_score, graded.seconds, [],
+                f"{graded.status}: {detail}")
+    if graded.status == "import-error":
+        return ("lost points", graded.score, graded.max_score, graded.seconds,
+                [Loss("import", "the module imports", graded.max_score, graded.message)], "")
+    losses = [Loss(t.name, t.title, t.max_score - t.score, first_line(t.output))
+              for t in graded.tests if t.score < t.max_score]
+    status = "full marks" if graded.score >= graded.max_score and not losses else "lost points"
+    return status, graded.score, graded.max_score, graded.seconds, losses, ""
+
+
+def first_line(text: str) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip().rstrip(" :")
+    return "(no feedback)"
+
+
+def check(target: Target, kinds: list[str] | None = None, *, jobs: int = 2,
+          console: Console | None = None) -> Honest:
+    """Rewrite the reference by each of `kinds` (default: every rewrite), check each
+    rewrite's behaviour, and grade those that behave like the reference."""
+    global _grader, _submissions
+    if jobs < 1:
+        raise KitError("--jobs must be at least 1")
+    kinds = list(kinds or REWRITES)
+    unknown = [k for k in kinds if k not in REWRITES]
+    if unknown:
+        raise KitError(f"unknown rewrite {unknown[0]!r}; the rewrites are: "
+                       + ", ".join(REWRITES))
+    started = time.perf_counter()
+    console = console or Console(stderr=True)
+    grader = Grader(target)                      # fails on a bad rubric
+    modules = references(target)
+    outcomes = [rewritten(target, kind, modules) for kind in kinds]
+    behaves_alike(target, outcomes, console)
+    todo = [o for o in outcomes if o.status == "lost points"]
+    console.print(f"Honest rewrites of [bold]{target.name}[/]: {len(todo)} of {len(kinds)} "
+                  f"to grade, {jobs} workers; {grader.describe()}")
+    grader.require_layers()
+    grader.warm_up()                             # the reference must score full marks
+    if not todo:
+        ended = time.perf_counter()
+        return Honest(target, outcomes, ended - started, 0.0, 0)
+    _submissions = {o.rewrite.name: prepared(target, o) for o in todo}
+    gc.freeze()
+    _grader = grader
+    grading_started = time.perf_counter()
+    by_kind = {o.rewrite.name: o for o in todo}
+    pool = Pool(max(1, min(jobs, len(todo))), _grade,
+                ceiling=grader.rubric.timeouts.submission + 60,
+                lost=lambda task, why: (task[0], "grader error", 0.0, 0.0, 0.0, [],
+                                        why.splitlines()[0]))
+    for kind, status, score, max_score, seconds, losses, reason in pool.run(
+            [(o.rewrite.name,) for o in todo]):
+        outcome = by_kind[kind]
+        outcome.status, outcome.score, outcome.max_score = status, score, max_score
+        outcome.seconds, outcome.losses, outcome.reason = seconds, losses, reason
+        if not console.is_terminal:
+            console.print(f"  {kind}: {status} ({score:g}/{max_score:g}, {seconds:.1f} s)",
+                          markup=False, highlight=False)
+    _submissions = {}
+    ended = time.perf_counter()
+    return Honest(target, outcomes, ended - started, ended - grading_started,
+                  max(1, min(jobs, len(todo))))
