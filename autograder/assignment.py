@@ -80,6 +80,15 @@ class Assignment:
         return self.extra.get("tournament")
 
     @property
+    def packages(self) -> tuple[str, ...]:
+        """The packages beyond the standard library a submission may import (the
+        manifest's `[sandbox] packages`, none by default): the grader lets the sandbox
+        read exactly their folders, and `make check` refuses every other import with
+        the grader's words (grading/imports.py, docs/TEACHING.md)."""
+        from .grading.imports import declared
+        return declared(self.name, self.extra.get("sandbox", {}))
+
+    @property
     def relies_on(self) -> dict[str, tuple[str, ...]]:
         """The manifest's [relies_on]: for each function the student writes, the
         student's functions it calls (`minimax = ["player", "actions", ...]`).

@@ -197,6 +197,7 @@ def _filled(text: str, assignment: slices.Slice, stubbed: list[str], language: s
         "@RELIES_ON@": relies_on_lines(assignment),
         "@TESTPATHS@": "".join(f"\n    {name}" for name in public_tests(assignment)),
         "@MODULES@": "".join(f"\n    {name}" for name in assignment.modules),
+        "@PACKAGES@": "".join(f"\n    {name}" for name in assignment.packages),
         "@FUNCTION@": example_function(assignment, stubbed),
         "@LANGUAGE@": language,
     }

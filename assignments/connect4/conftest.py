@@ -61,6 +61,8 @@ def pytest_addoption(parser):
     parser.addini("cpu_timeout", "seconds of CPU time one test may use", default="10")
     parser.addini("relies_on", "function: the functions it calls", type="linelist")
     parser.addini("modules", "the files the student writes", type="args")
+    parser.addini("packages", "what they may import besides the standard library",
+                  type="args")
 
 
 def pytest_configure(config):
@@ -70,6 +72,42 @@ def pytest_configure(config):
         return
     config.addinivalue_line("markers", "checks(name): the student function a test checks")
     config.pluginmanager.register(Checks(config), PLUGIN)
+    sys.meta_path.insert(0, ImportRule(HERE, config.getini("modules"),
+                                       config.getini("packages")))
+
+
+class ImportRule:
+    """The grader runs the student's files where only Python's standard library is
+    installed (and the packages the teacher allows: pytest.ini's `packages`), so an
+    import of anything else from them is refused here as there, in the grader's words
+    (a file of theirs beside the module too: the grader takes the modules alone)."""
+
+    def __init__(self, root, modules, packages):
+        self.own = {os.path.normcase(os.path.join(root, module)) for module in modules}
+        self.allowed = set(sys.stdlib_module_names) | set(packages) | {
+            os.path.splitext(module)[0] for module in modules}
+
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        importer = None if top in self.allowed else _importer()
+        if importer is None or os.path.normcase(importer) not in self.own:
+            return None
+        error = ModuleNotFoundError(_(
+            "{file} imports {module}, which this assignment does not allow: only Python's "
+            "standard library may be imported, and the packages the README names").format(
+                file=os.path.basename(importer), module=top), name=top)
+        error.refused = True
+        raise error
+
+
+def _importer():
+    """The file whose code is importing (the first frame outside the import system)."""
+    frame = sys._getframe(2)
+    inside = os.sep + "importlib" + os.sep
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
+                                 or inside in frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame.f_code.co_filename if frame is not None else None
 
 
 def _relies_on(config):
@@ -694,6 +732,10 @@ def _import_problem(error, root, config):
                  "does not finish: move that code into a function (or under `if __name__ == "
                  "\"__main__\":`), save, and run `{command}` again.").format(
                      file=where, line=line, command=command())
+    elif getattr(error, "refused", False):     # ImportRule: what the grader refuses too
+        todo = _("write that part with Python's standard library (the task needs nothing "
+                 "else) and remove the import, then run `{command}` again.").format(
+                     command=command())
     elif isinstance(error, ModuleNotFoundError):
         todo = _("{file} imports {module}, which this Python does not have: use only Python's "
                  "standard library (the task needs nothing else), or remove that import.") \

@@ -25,6 +25,7 @@ from ..sandbox.plans import Callback, Known, Plan
 from .. import KitError
 from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
+from . import imports
 from .loaded import load_file, reference_name
 from .standins import stand_in
 
@@ -154,6 +155,9 @@ def describe(outcome: Outcome) -> str:
             return (said or _("ran out of memory")) + where
         if is_a(outcome.raised, "NotImplementedError"):
             return _("is not implemented yet (raised NotImplementedError)")
+        refused = imports.refused(outcome.raised)
+        if refused:         # a module the sandbox does not offer: the rule, in its words
+            return refused
         return _("raised {exception}").format(exception=outcome.raised["type"]) + message + where
     return returned(outcome.value)
 

@@ -22,7 +22,7 @@ from .. import KitError
 from ..sandbox import layers as sandbox_layers
 from ..sandbox.client import encoded_args
 from ..sandbox.plans import Known
-from . import calibrate, warm
+from . import calibrate, imports, warm
 from .intake import Prepared
 from .pool import one_cpu
 from .runner import (Graded, Rubric, check_reference_quickly, grade_prepared,
@@ -37,6 +37,8 @@ class Grader:
             raise KitError(f"assignment {assignment.name!r} has no hidden suite in "
                            f"{assignment.suite_dir}")
         self.assignment = assignment
+        # the packages it allows, found where the grader runs (KitError, one line, if not)
+        self.allowed = imports.allowed(assignment)
         self.layers = list(sandbox_layers.available() if layers is None else layers)
         self.timing = timing or calibrate.measure_scale()
         self.reveal = reveal

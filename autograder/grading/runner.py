@@ -28,6 +28,7 @@ from ..i18n import grader_text as _
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS, files_confined, unconfined_files_allowed
+from .imports import allowed as allowed_packages
 from .checks import Blame, CheckFailed
 from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
@@ -354,7 +355,7 @@ def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: R
         raise KitError(f"the reference solution of {piece.name} cannot be read: {problem}")
     scratch = scratch_for(prepared)
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits, recorded=False)
+                      rubric.limits, recorded=False, allowed=allowed_packages(piece))
     try:
         plugin = GradingPlugin(student, rubric, reveal=True, blame=Blame.of(piece))
         code = run_suite(piece.suite_dir, plugin, plugins, collect_only=True)
@@ -409,7 +410,7 @@ def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers:
     scratch = scratch_for(prepared)
     skipped = prepared.notes
     student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits, recorded=recorded)
+                      rubric.limits, recorded=recorded, allowed=allowed_packages(piece))
     try:
         plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece, rehearse=rehearse))
         try:

@@ -20,7 +20,9 @@ from ..sandbox.client import (FATAL, MAX_NOTES, Budget, Failure, Limits, Outcome
 from ..sandbox import child_words
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
+from . import imports
 from .fingerprint import NotRecorded, Recorder
+from .imports import Allowed
 
 __all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy",
            "Callback", "Event"]
@@ -80,6 +82,7 @@ class Student:
     limits: Limits = field(default_factory=Limits)
     uid_slot: int = 0        # see Sandbox.uid_slot
     recorded: bool = True    # keep a fingerprint of its answers (grading/fingerprint.py)
+    allowed: Allowed = field(default_factory=Allowed)  # packages it may import (imports.py)
 
     def __post_init__(self):
         self._sandbox: Sandbox | None = None
@@ -161,7 +164,8 @@ class Student:
                 self.budget.spent_before += self._sandbox.check_cpu()
                 self.budget.waited_before += self._sandbox.check_waited
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
-                                uid_slot=self.uid_slot)
+                                uid_slot=self.uid_slot, packages=self.allowed.packages,
+                                allowed_folders=self.allowed.folders)
         self._sandbox.wall_ceiling = self.ceiling_end
         self._allow(self._sandbox)
         self._counted = self._seen_counted = 0
@@ -173,6 +177,9 @@ class Student:
         if not outcome.answered:
             self.import_failure = _import_failure(outcome, self.timeouts.imports,
                                                   self.timeouts.check_wait)
+            refused = imports.refused(outcome.raised, self.allowed.names)
+            if refused:     # a module the sandbox does not offer: the rule, in its words
+                self.import_failure = Outcome(failure=Failure.IMPORT, detail=refused)
             self.event("timeout" if outcome.failure in (Failure.TIMEOUT, Failure.WAITED)
                        else "crash", self.import_failure.detail)
             self._sandbox.kill()

@@ -492,6 +492,31 @@ def confine_self():
     return applied
 
 
+class _AllowedPackages:
+    """Imports the packages an assignment allows from their own folders alone (the
+    grader's config: name -> folder, readable by the layers, confine.readable), so the
+    folder that holds them (site-packages, where the kit lives) is never on the path,
+    never listed and never read. Any other module not in the standard library or the
+    student's folder is not found, as without it."""
+
+    def __init__(self, packages):
+        self.packages = {name: folder for name, folder in packages.items()
+                         if type(name) is str and type(folder) is str}
+
+    def find_spec(self, name, path=None, target=None):
+        folder = self.packages.get(name)
+        if folder is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            name, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
+
+
+def allow_packages(packages):
+    if packages:
+        import importlib.util  # noqa: F401  (only a child given packages needs it)
+        sys.meta_path.append(_AllowedPackages(packages))
+
+
 def where(error):
     """The student's file and line an exception came from, if any: the innermost
     frame in the student's files (the traceback walked by hand: the traceback module
@@ -1160,6 +1185,7 @@ def main():
         applied = confine_self()
         _MARKS.append(time.monotonic())
         _applied[:] = applied
+        allow_packages(CONFIG.get("packages", {}))
         os.chdir(SCRATCH)     # after confinement: the scratch folder may now be a tmpfs
     except (confine.LayerError, OSError) as error:
         send({"ready": False, "error": str(error)})

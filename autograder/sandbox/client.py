@@ -347,6 +347,11 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     python: str = sys.executable
     uid_slot: int = 0      # children alive at once in one process need different slots
+    # Packages beyond the standard library the assignment allows (grading/imports.py):
+    # (name, its own folder) pairs, and every folder the child may read for them (the
+    # packages' folders and their .libs), never the site-packages that holds them.
+    packages: tuple = ()
+    allowed_folders: tuple = ()
 
     def __post_init__(self):
         self.process = None
@@ -413,6 +418,8 @@ class Sandbox:
             "modules": list(self.modules), "layers": list(self.layers),
             "uid": confine_uid, "parent": os.getpid(), "seccomp": seccomp,
             "output_cap": self.limits.output_cap,
+            "allowed_folders": [str(folder) for folder in self.allowed_folders],
+            "packages": {name: str(folder) for name, folder in self.packages},
             "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
             "limits": {"cpu_seconds": self.limits.cpu_seconds,
                        "memory_bytes": self.limits.memory_bytes,
