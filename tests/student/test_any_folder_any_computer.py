@@ -185,11 +185,15 @@ PROBLEMS = {
         r"tictactoe\.py was imported, so no test could run\)",
         r"code outside any function runs when tictactoe\.py is imported, and line \d+ does "
         r"not finish: move that code into a function"),
-    "an import this Python lacks": (
+    # issue 41: refused before it runs, in the grader's sentence (installed or not)
+    "an import beyond the standard library": (
         lambda folder: break_module(folder, "\nimport numpyy_not_installed\n"),
-        r"tictactoe\.py, line \d+: ModuleNotFoundError: No module named "
-        r"'numpyy_not_installed' \(while tictactoe\.py was imported",
-        r"tictactoe\.py imports 'numpyy_not_installed', which this Python does not have"),
+        r"tictactoe\.py, line \d+: ModuleNotFoundError: tictactoe\.py imports "
+        r"numpyy_not_installed, which this assignment does not allow: only Python's standard "
+        r"library may be imported, and the packages the README names \(while tictactoe\.py "
+        r"was imported",
+        r"write that part with Python's standard library \(the task needs nothing else\) and "
+        r"remove the import"),
     "public tests missing": (
         lambda folder: (folder / "test_tictactoe.py").unlink(),
         r"test_tictactoe\.py \(the public tests\) is missing from this folder",

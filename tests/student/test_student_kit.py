@@ -68,8 +68,10 @@ def test_make_check_shows_file_line_and_message_of_an_import_error(name, student
     done = make("check", folder)
     assert done.returncode != 0
     out = done.stdout
-    assert (f"{module}, line {first_import + 1}: ModuleNotFoundError: "
-            "No module named 'numpyy_not_installed'") in out, out
+    # issue 41: refused before it runs, in the grader's sentence (installed or not)
+    assert (f"{module}, line {first_import + 1}: ModuleNotFoundError: {module} imports "
+            "numpyy_not_installed, which this assignment does not allow: only Python's "
+            "standard library may be imported") in out, out
     assert "standard library" in out and "What to do" in out
 
 
