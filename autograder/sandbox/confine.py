@@ -293,6 +293,9 @@ NET_BIND_TCP, NET_CONNECT_TCP = 1, 2
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
 
 
+MIN_ABI = 3
+
+
 def landlock_abi():
     """The kernel's Landlock ABI version, 0 if it has none."""
     result = _syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
@@ -315,16 +318,22 @@ def apply_landlock(readable, also_read, write_paths, hidden_by_view=False):
     `write_paths`, nothing else: no other file, no TCP, no signal or abstract Unix
     socket outside the sandbox.
 
-    Requires ABI 4 (TCP rules) and 6 (signal scoping) to be complete; with an
-    older kernel the layer is refused rather than applied half-way. Rights a newer
+    Files need ABI 3 (Linux 6.2: truncation governed too); TCP comes with ABI 4
+    (6.7), signals and abstract sockets with ABI 6 (6.12), each handled where the
+    kernel has it (layers.guarantees() says which guarantee holds). Rights a newer
     kernel adds are not handled here; the other layers (the view, seccomp's
     allow-list) cover what they would."""
     abi = landlock_abi()
-    if abi < 6:
-        raise LayerError(f"landlock ABI {abi} is older than 6 (kernel 6.12)")
+    if abi < MIN_ABI:
+        raise LayerError(f"landlock ABI {abi} is older than {MIN_ABI} (kernel 6.2)")
     fs = _fs_mask(abi)
-    attr = struct.pack("QQQ", fs, NET_BIND_TCP | NET_CONNECT_TCP,
-                       SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL)
+    if abi >= 6:
+        attr = struct.pack("QQQ", fs, NET_BIND_TCP | NET_CONNECT_TCP,
+                           SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL)
+    elif abi >= 4:
+        attr = struct.pack("QQ", fs, NET_BIND_TCP | NET_CONNECT_TCP)
+    else:
+        attr = struct.pack("Q", fs)
     buffer = ctypes.create_string_buffer(attr, len(attr))
     ruleset = _check(_syscall(SYS_LANDLOCK_CREATE_RULESET, buffer,
                               ctypes.c_size_t(len(attr)), ctypes.c_uint32(0)),

@@ -27,7 +27,7 @@ WHAT = {
     "uid": "a separate user per grading process (root only), keeping no capability but "
            "reading files, and that one only under Landlock",
     "landlock": "files: read the standard library, the shared libraries and its folder "
-                "only (never site-packages); no TCP; no signals out",
+                "only (never site-packages); no TCP (kernel 6.7); no signals out (6.12)",
     "seccomp": "an allow-list of system calls (libseccomp): no processes, sockets, signals "
                "to others, io_uring, IPC, ptrace, bpf ...; everything a game search does "
                "not need fails",
@@ -51,6 +51,17 @@ GUARANTEES = (
      ("netns", "seccomp")),
     ("its time, memory, output and files are capped", ("rlimits",)),
 )
+
+
+def guarantees() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """GUARANTEES as this kernel gives them: Landlock scopes signals from its ABI 6
+    (Linux 6.12) only; before that it confines files alone."""
+    from . import confine
+    if confine.landlock_abi() >= 6:
+        return GUARANTEES
+    return tuple((words, tuple(layer for layer in needs if layer != "landlock")
+                  if words.startswith("no signal") else needs)
+                 for words, needs in GUARANTEES)
 
 
 def files_confined(layers) -> bool:
@@ -124,7 +135,7 @@ def doctor() -> int:
           "and refuses to run it if one fails.")
     here = available()
     print("What holds here:")
-    for guarantee, needs in GUARANTEES:
+    for guarantee, needs in guarantees():
         holds = any(layer in here for layer in needs)
         print(f"  [{'yes' if holds else 'no '}] {guarantee} (needs {' or '.join(needs)})")
     if not files_confined(here):

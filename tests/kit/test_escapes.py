@@ -92,7 +92,7 @@ def test_every_escape_fails_for_a_grader_run_by_an_ordinary_user(chosen):
 
 
 # One guarantee at a time, with each layer README's trust section says gives it (and
-# rlimits, which every rubric requires): the table in layers.GUARANTEES is the truth.
+# rlimits, which every rubric requires): the table in layers.guarantees() is the truth.
 def _files(result):
     return result["read"] == {} and not result["written_outside"] \
         and not result["posix_shm_on_host"]
@@ -116,7 +116,7 @@ def _ipc(result):
 
 JUDGES = {"files outside": _files, "no network": _network, "no socket": _sockets,
           "no signal": _signals, "no shared memory": _ipc}
-CASES = [(words, layer) for words, layers_needed in layers.GUARANTEES
+CASES = [(words, layer) for words, layers_needed in layers.guarantees()
          for layer in layers_needed for start in JUDGES if words.startswith(start)]
 
 
@@ -267,3 +267,40 @@ def test_honest_habits_around_a_correct_solution_score_full_marks(tmp_path):
     graded = grade_submission(piece, "honest", tmp_path, layers=list(layers.available()))
     assert graded.score == graded.max_score, [t.output for t in graded.tests if not t.passed]
     assert graded.refused == 0 and not [e for e in graded.events if e.kind == "unconfined"]
+
+
+OLDER_LANDLOCK = r'''
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import confine
+abi = int(sys.argv[2])
+confine.landlock_abi = lambda: abi        # as a kernel of that ABI answers
+folder = sys.argv[3]
+readable = confine.readable([p for p in sys.path if p.startswith(sys.base_prefix)])
+confine.apply_landlock(readable, [folder], [folder])
+import json, decimal                      # the standard library still imports
+for path in ("/etc/hostname", sys.argv[4]):
+    try:
+        open(path).read()
+        print("read", path)
+    except OSError:
+        pass
+open(os.path.join(folder, "mine.txt"), "w").write("kept")
+print("done")
+'''
+
+
+@pytest.mark.parametrize("abi", [3, 4, 6])
+def test_landlock_confines_files_from_abi_3_on(tmp_path, abi):
+    """Kernels from 6.2 (ABI 3) confine files with Landlock; TCP (4) and signals (6)
+    come on top where the kernel has them. Older ABIs' rulesets, given to this
+    kernel, confine as they would there."""
+    from autograder.sandbox import confine
+    if confine.landlock_abi() < abi:
+        pytest.skip(f"this kernel's Landlock is older than ABI {abi}")
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", OLDER_LANDLOCK, str(ROOT / "autograder" / "sandbox"),
+         str(abi), str(tmp_path), KIT_FILES[0]], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["done"], done.stdout
+    assert (tmp_path / "mine.txt").read_text() == "kept"
