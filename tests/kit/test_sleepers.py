@@ -1,0 +1,129 @@
+"""Submissions that wait cost their own seconds, never the class's hour (issue 43).
+
+tests/kit/sleepers/<assignment>_<kind>/ (built by sleepers_build.py, which says what
+each kind does) is the reference whose main search waits before it searches: it
+sleeps, dozes under the per-call allowance, blocks on a lock, joins a sleeping thread,
+naps at a duty cycle of 1/8, reads stdin, or sleeps at import. Each is graded for
+real, in a PID namespace, next to its honest twin (the reference without the waiting):
+the twin scores full marks, no sleeper scores more than its twin, a read of stdin
+costs nothing, and every one is graded within two minutes of wall time (it took more
+than half an hour before). The default run grades tic-tac-toe's; make test-all every
+assignment's, and all of them again under three busy loops: the same grades.
+"""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import ROOT, grade_folder, in_pid_namespace
+from tests.kit import sleepers_build
+
+ASSIGNMENTS = tuple(sleepers_build.SEARCHES)
+QUICK = ("tictactoe",)
+MINUTES = 2.0           # at most, per submission that waits (the issue's bound)
+
+
+def test_the_corpus_is_what_the_build_script_writes():
+    folders = sorted(p.name for p in sleepers_build.OUT.iterdir() if p.is_dir())
+    assert folders == sorted(f"{a}_{k}" for a in ASSIGNMENTS for k in sleepers_build.KINDS)
+    for assignment in ASSIGNMENTS:
+        for kind in sleepers_build.KINDS:
+            text = sleepers_build.path_of(assignment, kind).read_text(encoding="utf-8")
+            assert text == sleepers_build.build(assignment, kind), \
+                "run `.venv/bin/python tests/kit/sleepers_build.py`"
+            assert sleepers_build.without_waits(text) == sleepers_build.twin(assignment)
+
+
+def batch(assignment, folder):
+    """The assignment's sleepers and their twin, one folder per student."""
+    module = sleepers_build.SEARCHES[assignment][0]
+    for kind in sleepers_build.KINDS:
+        (folder / kind).mkdir(parents=True)
+        (folder / kind / f"{module}.py").write_text(
+            sleepers_build.path_of(assignment, kind).read_text(encoding="utf-8"))
+    (folder / "twin").mkdir()
+    (folder / "twin" / f"{module}.py").write_text(sleepers_build.twin(assignment))
+
+
+def results(out, name):
+    return json.loads((out / name / "results.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Grade an assignment's sleepers and twin once per module: (rows, out folder)."""
+    cache = {}
+
+    def grade(assignment):
+        if assignment not in cache:
+            base = tmp_path_factory.mktemp(f"sleepers-{assignment}")
+            batch(assignment, base / "subs")
+            cache[assignment] = grade_folder(assignment, base / "subs", base / "out"), \
+                base / "out"
+        return cache[assignment]
+    return grade
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", [
+    pytest.param(a, marks=() if a in QUICK else pytest.mark.exhaustive) for a in ASSIGNMENTS])
+def test_a_sleeper_loses_what_waits_and_is_graded_in_seconds(graded, assignment):
+    rows, out = graded(assignment)
+    twin = rows["twin"]
+    assert twin["status"] == "graded" and twin["score"] == twin["max_score"], twin
+    for kind in sleepers_build.KINDS:
+        row, result = rows[kind], results(out, kind)
+        assert float(row["score"]) <= float(twin["score"]), (kind, row)
+        assert result["execution_time"] <= MINUTES * 60, (kind, result["execution_time"])
+        if kind == "reads":         # stdin is /dev/null in the sandbox: nothing waits
+            assert row["score"] == twin["score"] and row["timeouts"] == "0", row
+            continue
+        assert float(row["score"]) < float(twin["score"]), (kind, row)
+        said = (out / kind / "feedback.md").read_text(encoding="utf-8")
+        assert "without computing: time.sleep, input() or a lock?" in said, kind
+        if kind == "imports":
+            assert row["status"] == "import-error", row
+            assert "importing your module waited more than" in row["message"], row
+
+
+def grade_under_load(assignment, subs, out, load: int = 3) -> dict:
+    """Grade with `load` busy loops started once the grader has calibrated its time
+    scale (its first line), so the calibration cannot absorb them."""
+    import csv
+    command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", assignment,
+                                str(subs), "--out", str(out), "--jobs", "2"])
+    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    busy, lines = [], []
+    try:
+        for line in run.stdout:
+            lines.append(line)
+            if line.startswith("Grading ") and not busy:
+                busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                        for _ in range(load)]
+        assert run.wait(timeout=1800) == 0, "".join(lines)[-3000:]
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+        if run.poll() is None:
+            run.kill()
+    with (out / "grades.csv").open(encoding="utf-8") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_same_grades_under_three_busy_loops(graded, tmp_path, assignment):
+    quiet, _out = graded(assignment)
+    batch(assignment, tmp_path / "subs")
+    started = time.monotonic()
+    loaded = grade_under_load(assignment, tmp_path / "subs", tmp_path / "out")
+    assert time.monotonic() - started < MINUTES * 60 * len(loaded)
+    for student, row in quiet.items():
+        assert (loaded[student]["score"], loaded[student]["status"]) == \
+            (row["score"], row["status"]), (student, row, loaded[student])
+        assert results(tmp_path / "out", student)["execution_time"] <= MINUTES * 60
