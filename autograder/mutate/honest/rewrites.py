@@ -742,15 +742,24 @@ def range_targets(scope: ast.AST) -> set[str]:
 
 
 def immutable_return(function: ast.FunctionDef) -> bool:
-    for node in returns_of(function):
-        value = node.value
+    """Whether every value the function returns is immutable: a constant, a tuple,
+    tuple(...) and the like, or arithmetic on its (hashable) arguments."""
+    params = parameters(function)
+
+    def immutable(value) -> bool:
         if value is None or isinstance(value, ast.Constant):
-            continue
-        if isinstance(value, ast.Tuple) or isinstance(value, ast.Call) and \
-                isinstance(value.func, ast.Name) and value.func.id in IMMUTABLE_CALLS:
-            continue
-        return False
-    return True
+            return True
+        if isinstance(value, ast.Name):
+            return value.id in params
+        if isinstance(value, ast.Tuple):
+            return all(immutable(e) for e in value.elts)
+        if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare)):
+            return all(immutable(e) for e in ast.iter_child_nodes(value)
+                       if isinstance(e, ast.expr))
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id in IMMUTABLE_CALLS
+
+    return all(immutable(node.value) for node in returns_of(function))
 
 
 @rewrite("lru_cache", "a pure private helper whose every call passes hashable arguments is "
