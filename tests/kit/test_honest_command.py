@@ -169,3 +169,19 @@ def test_list_names_every_rewrite_with_its_description(capsys):
     listed = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in listed] == list(REWRITES)
     assert all(len(line.split(None, 1)[1]) > 20 for line in listed)
+
+
+def test_a_rewrite_that_behaves_otherwise_is_a_rewrite_bug_and_not_graded():
+    from rich.console import Console
+
+    from autograder.mutate.honest import run
+    from autograder.mutate.run import Target
+    target = Target("fragile", "A fragile fixture", ("fragile.py",), FIXTURE / "solution",
+                    FIXTURE / "suite")
+    modules = run.references(target)
+    good = run.rewritten(target, "german_docs", modules)
+    bad = run.rewritten(target, "german_docs", modules)
+    bad.sources = {"fragile.py": bad.sources["fragile.py"].replace("n // 2", "n // 3")}
+    run.behaves_alike(target, [good, bad], Console(quiet=True))
+    assert good.status == run.TO_GRADE
+    assert bad.status == "rewrite bug" and "print number 1 of the probe differs" in bad.reason

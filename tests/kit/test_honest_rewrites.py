@@ -1,4 +1,4 @@
-"""The honest rewrites' transformers (autograder/mutate/honest/rewrites.py): each kind,
+"""The honest rewrites' transformers (autograder/mutate/honest/rewrites/): each kind,
 on a small module, changes the code as its description says, only inside the
 student's code, and the result behaves like the original; the scoping rules the
 renaming rewrites share; the probe that tells a rewrite bug from a suite's."""

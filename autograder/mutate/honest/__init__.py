@@ -3,7 +3,7 @@
     autograder honest ASSIGNMENT [--rewrite NAME ...] [--out DIR] [--jobs J] [--list]
 
 Mutation analysis proves that a hidden suite notices bugs; this proves that it
-lets correct code through. Each *rewrite* (rewrites.py) changes the reference
+lets correct code through. Each *rewrite* (rewrites/) changes the reference
 the way an honest student's code differs from it (calls by keyword, an exception
 that subclasses the specified one, German names, a debug print, a decorator...)
 without changing anything the specification promises. Each rewritten reference

@@ -114,9 +114,9 @@ def markdown(honest: Honest) -> str:
         lines.append("")
     noted = [o for o in honest.outcomes if o.notes and o.status not in ("not applicable",)]
     if noted:
-        lines += ["## Sites left as they are", "",
-                  "Where a rewrite applies elsewhere but could not show a change keeps the "
-                  "meaning, it left the site alone:", ""]
+        lines += ["## Notes", "",
+                  "What each rewrite left alone, and why (where it could not show that a "
+                  "change keeps the meaning), or did in place of the usual:", ""]
         lines += [f"- `{o.rewrite.name}`: {_cell(note)}" for o in noted for note in o.notes]
         lines.append("")
     return "\n".join(lines)

@@ -35,6 +35,7 @@ NOT_HONEST_HERE: dict[tuple[str, str], str] = {}
 
 STATUSES = ("full marks", "lost points", "rewrite bug", "not applicable", "skipped",
             "grader error")
+TO_GRADE = "to grade"           # before grading: behaves like the reference so far
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,8 @@ def references(target: Target) -> dict[str, Reference]:
 
 
 def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outcome:
-    """The reference rewritten by `kind`, with its status before grading: "lost
-    points" stands for "to be graded" until the grader has spoken."""
+    """The reference rewritten by `kind`, with its status before grading ("to grade"
+    unless there is nothing to grade)."""
     rewrite = REWRITES[kind]
     skipped = NOT_HONEST_HERE.get((target.name, kind))
     if skipped:
@@ -107,7 +108,7 @@ def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outco
                                   f"{error}")
         sources[module], sites = made.source, sites + made.sites
         notes += [f"{module}: {n}" if len(modules) > 1 else n for n in made.notes]
-    outcome = Outcome(rewrite, "lost points", sites, tuple(notes), sources)
+    outcome = Outcome(rewrite, TO_GRADE, sites, tuple(notes), sources)
     if sites == 0:
         outcome.status = "not applicable"
         outcome.reason = "; ".join(notes) or "no site in the student's code"
@@ -136,7 +137,7 @@ def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> 
             raise KitError(f"the probe of {target.name}'s rewrites fails on the reference "
                            f"itself: {expected['error']}")
         for outcome in outcomes:
-            if outcome.status != "lost points":
+            if outcome.status != TO_GRADE:
                 continue
             folder = Path(scratch) / outcome.rewrite.name
             write_modules(target, outcome, folder)
@@ -223,7 +224,7 @@ def check(target: Target, kinds: list[str] | None = None, *, jobs: int = 2,
     modules = references(target)
     outcomes = [rewritten(target, kind, modules) for kind in kinds]
     behaves_alike(target, outcomes, console)
-    todo = [o for o in outcomes if o.status == "lost points"]
+    todo = [o for o in outcomes if o.status == TO_GRADE]
     console.print(f"Honest rewrites of [bold]{target.name}[/]: {len(todo)} of {len(kinds)} "
                   f"to grade, {jobs} workers; {grader.describe()}")
     grader.require_layers()

@@ -1,6 +1,6 @@
 """What the rewrites read of a reference module: which code is the student's, the
 signatures of its functions, the names bound in each scope, and a renamer that
-follows Python's scoping rules (rewrites.py uses all of them).
+follows Python's scoping rules (the rewrites/ use all of them).
 
 The student's code is every function whose body holds a `### BEGIN SOLUTION` /
 `### END SOLUTION` region (its def line, docstring and signature are the

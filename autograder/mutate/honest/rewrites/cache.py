@@ -1,0 +1,289 @@
+"""functools.lru_cache on the private helpers that are pure and only ever get hashable
+arguments (a board or state that may be a list is not hashable)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from ..source import FUNCTIONS, SCOPES, Function, bound, decorated, module_functions, parameters
+from .base import (BUILTIN_METHODS, PURE_BUILTINS, Context, binding_scope, calls_in, ensure_import,
+                   returns_of, rewrite)
+
+
+MUTATING_METHODS = {"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear",
+                    "update", "add", "discard", "setdefault", "popitem"}
+IMMUTABLE_CALLS = {"tuple", "frozenset", "int", "str", "float", "bool", "len", "abs", "range",
+                   "hash"}
+
+
+def immutable_globals(tree: ast.Module) -> set[str]:
+    """Module-level names bound once, at module level, to a value nobody can change: a
+    number, string, None, a tuple of such, tuple(...) or frozenset(...)."""
+    assigned: dict[str, list] = {}
+
+    def assign(target, value):
+        if isinstance(target, ast.Name):
+            assigned.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and \
+                len(value.elts) == len(target.elts) else [None] * len(target.elts)
+            for part, part_value in zip(target.elts, values):
+                assign(part, part_value)
+
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                assign(target, node.value)
+    stored_elsewhere = {n.id for f in ast.walk(tree) if isinstance(f, (*FUNCTIONS, ast.ClassDef))
+                        for n in ast.walk(f) if isinstance(n, ast.Name)
+                        and isinstance(n.ctx, (ast.Store, ast.Del))}
+    stored_elsewhere |= {name for n in ast.walk(tree) if isinstance(n, ast.Global)
+                         for name in n.names}
+    changed_in_place = never_changed_in_place(tree)
+    found: set[str] = set()
+
+    def immutable(value) -> bool:
+        if isinstance(value, ast.Constant):
+            return True
+        if isinstance(value, ast.Tuple):
+            return all(immutable(v) for v in value.elts)
+        if isinstance(value, (ast.BinOp, ast.UnaryOp)):
+            return all(immutable(v) for v in ast.iter_child_nodes(value)
+                       if isinstance(v, ast.expr))
+        if isinstance(value, ast.Name):
+            return value.id in found
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            return value.func.id in ("tuple", "frozenset")
+        return False
+
+    def constant(name, value) -> bool:
+        return immutable(value) or name in changed_in_place and not isinstance(value, ast.Lambda)
+
+    changed = True
+    while changed:
+        changed = False
+        for name, values in assigned.items():
+            if name not in found and name not in stored_elsewhere and len(values) == 1 \
+                    and values[0] is not None and constant(name, values[0]):
+                found.add(name)
+                changed = True
+    return found
+
+
+def never_changed_in_place(tree: ast.Module) -> set[str]:
+    """Module-level names whose value nothing in the module changes in place: no item
+    or attribute is set or deleted through them, no mutating method is called on them,
+    and they are never handed to a function as they are (which could change them)."""
+    touched = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                isinstance(node.ctx, (ast.Store, ast.Del)):
+            touched.add(Purity._root(node))
+        elif isinstance(node, ast.AugAssign):
+            touched.add(Purity._root(node.target))
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+                touched.add(Purity._root(node.func.value))
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(argument, ast.Name) and not (
+                        isinstance(node.func, ast.Name) and node.func.id in PURE_BUILTINS):
+                    touched.add(argument.id)
+    return {name for name in bound(tree)} - touched
+
+
+class Purity:
+    """Which private helpers of the module are pure: they read only their arguments and
+    constants, change nothing outside themselves and call only pure code."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self.functions = module_functions(tree)
+        self.constants = immutable_globals(tree)
+        self.verdicts: dict[str, str] = {}      # name -> "" (pure) or why not
+
+    def why_not(self, name: str) -> str:
+        if name not in self.verdicts:
+            self.verdicts[name] = "it calls itself"     # a recursion is judged by the rest
+            self.verdicts[name] = self._judge(self.functions[name])
+        return self.verdicts[name]
+
+    def _judge(self, function: ast.FunctionDef) -> str:
+        if decorated(function):
+            return "it is decorated"
+        if function.args.vararg or function.args.kwarg:
+            return "it takes *args or **kwargs"
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                return "it declares a global or nonlocal name"
+            if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
+                return "it is a generator"
+        locals_ = self._locals(function)
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(node.ctx, (ast.Store, ast.Del)) and \
+                    self._root(node) not in locals_:
+                return f"it changes {ast.unparse(node)}"
+            if isinstance(node, ast.Call):
+                problem = self._call(node, locals_, function)
+                if problem:
+                    return problem
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                    node.id not in locals_ and node.id not in self.constants and \
+                    node.id not in self.functions and not hasattr(builtins, node.id) and \
+                    node.id not in parameters(function):
+                return f"it reads {node.id}, which can change"
+        return ""
+
+    def _locals(self, function) -> set[str]:
+        """Names bound inside `function` or its nested scopes, its own parameters left
+        out: what it creates itself."""
+        names = bound(function) - parameters(function)
+        for node in ast.walk(function):
+            if isinstance(node, SCOPES) and node is not function:
+                names |= bound(node)
+        return names
+
+    @staticmethod
+    def _root(node) -> str | None:
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    def _call(self, call, locals_, function) -> str:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in MUTATING_METHODS and self._root(func.value) not in locals_:
+                return f"it calls {ast.unparse(func)}"
+            if func.attr not in BUILTIN_METHODS:
+                return f"it calls {ast.unparse(func)}, which may count or change something"
+            return ""
+        if not isinstance(func, ast.Name):
+            return f"it calls {ast.unparse(func)}"
+        name = func.id
+        if name in locals_:
+            return ""
+        if name in parameters(function):
+            return f"it calls its argument {name}"
+        if name in self.functions:
+            if not name.startswith("_"):
+                return f"it calls {name}, which the grader may replace"
+            why = self.why_not(name)
+            return f"it calls {name}, and {why}" if why else ""
+        if name in PURE_BUILTINS | IMMUTABLE_CALLS and hasattr(builtins, name):
+            return ""
+        return f"it calls {name}"
+
+
+def hashable_argument(node: ast.AST, function_params: set[str], constants: set[str],
+                      loop_ints: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple):
+        return all(hashable_argument(e, function_params, constants, loop_ints)
+                   for e in node.elts)
+    if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+        return all(hashable_argument(e, function_params, constants, loop_ints)
+                   for e in ast.iter_child_nodes(node) if isinstance(e, ast.expr))
+    if isinstance(node, ast.Name):
+        return node.id in constants or node.id in function_params or node.id in loop_ints
+    return False
+
+
+def range_targets(scope: ast.AST) -> set[str]:
+    """Names a loop of `scope` binds to the numbers of a range(...), and nothing else
+    binds."""
+    ranged, targets = set(), set()
+    for node in ast.walk(scope):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            targets.add(id(node.target))
+            if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
+                    and node.iter.func.id == "range":
+                ranged.add(node.target.id)
+    other = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)
+             and isinstance(n.ctx, ast.Store) and id(n) not in targets}
+    other |= {n.target.id for n in ast.walk(scope)
+              if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)
+              and n.target.id in ranged and not (isinstance(n.iter, ast.Call)
+                                                 and isinstance(n.iter.func, ast.Name)
+                                                 and n.iter.func.id == "range")}
+    return ranged - other
+
+
+def immutable_return(function: ast.FunctionDef) -> bool:
+    """Whether every value the function returns is immutable: a constant, a tuple,
+    tuple(...) and the like, or arithmetic on its (hashable) arguments."""
+    params = parameters(function)
+
+    def immutable(value) -> bool:
+        if value is None or isinstance(value, ast.Constant):
+            return True
+        if isinstance(value, ast.Name):
+            return value.id in params
+        if isinstance(value, ast.Tuple):
+            return all(immutable(e) for e in value.elts)
+        if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare)):
+            return all(immutable(e) for e in ast.iter_child_nodes(value)
+                       if isinstance(e, ast.expr))
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id in IMMUTABLE_CALLS
+
+    return all(immutable(node.value) for node in returns_of(function))
+
+
+@rewrite("lru_cache", "a pure private helper whose every call passes hashable arguments is "
+                      "wrapped in functools.lru_cache")
+def lru_cache(context: Context) -> int:
+    tree = context.tree
+    purity = Purity(tree)
+    helpers = [f for f in context.functions if f.owner is None and not f.public]
+    changed = 0
+    for helper in helpers:
+        why = purity.why_not(helper.name)
+        if not why:
+            why = _unhashable_call(tree, helper, purity.constants)
+        if not why and not immutable_return(helper.node) and _called_outside_module_level(
+                tree, helper.name):
+            why = ("it returns a mutable value to callers that run more than once (one "
+                   "cached object would be shared)")
+        if why:
+            context.note(f"{helper.name}: not cached: {why}")
+            continue
+        ensure_import(tree, "functools")
+        helper.node.decorator_list.insert(0, ast.Call(
+            ast.Attribute(ast.Name("functools", ast.Load()), "lru_cache", ast.Load()), [],
+            [ast.keyword("maxsize", ast.Constant(None))]))
+        changed += 1
+    if not helpers:
+        context.note("the module has no private helper")
+    return changed
+
+
+def _call_sites(tree, name):
+    """(call, the innermost function the call runs in, or None at module level)."""
+    sites = []
+    for node in tree.body:
+        for call, chain in calls_in(node):
+            if isinstance(call.func, ast.Name) and call.func.id == name and \
+                    binding_scope(name, chain) is None:
+                hosts = [s for s in chain if isinstance(s, FUNCTIONS)]
+                sites.append((call, hosts[-1] if hosts else None))
+    return sites
+
+
+def _unhashable_call(tree, helper: Function, constants) -> str:
+    sites = _call_sites(tree, helper.name)
+    if not sites:
+        return "nothing in the module calls it"
+    for call, host in sites:
+        params = parameters(helper.node) if host is helper.node else set()
+        loops = range_targets(host) if host is not None else set()
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            if not hashable_argument(argument, params, constants, loops):
+                return (f"the call {ast.unparse(call)} passes {ast.unparse(argument)}, which "
+                        "may be a list or another unhashable value")
+    return ""
+
+
+def _called_outside_module_level(tree, name) -> bool:
+    return any(host is not None for _, host in _call_sites(tree, name))

@@ -1,0 +1,367 @@
+"""The same code spelt otherwise: infinity, comparisons with None, private names, a
+decorator that keeps the signature, the order of definitions, assignments, lookups."""
+
+from __future__ import annotations
+
+import ast
+
+from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, rename_global
+from .base import Context, ensure_import, import_position, replace_statements, rewrite
+
+
+def _is_math_inf(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "inf" and \
+        isinstance(node.value, ast.Name) and node.value.id == "math"
+
+
+def _is_float_inf(node) -> str | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "float" and len(node.args) == 1 and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        text = node.args[0].value.strip().lower()
+        if text in ("inf", "+inf", "infinity"):
+            return "+"
+        if text in ("-inf", "-infinity"):
+            return "-"
+    return None
+
+
+def _inf_alias(tree: ast.Module) -> str | None:
+    """The module-level name bound to math.inf (`inf = math.inf`), if any."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and _is_math_inf(node.value):
+            return node.targets[0].id
+    return None
+
+
+@rewrite("float_inf", "math.inf (and the module's alias of it) becomes float(\"inf\"), "
+                      "float(\"inf\") becomes math.inf, in the student's code and signatures")
+def float_inf(context: Context) -> int:
+    tree = context.tree
+    alias = _inf_alias(tree)
+    changed = 0
+    needs_math = False
+
+    class Swap(ast.NodeTransformer):
+        def __init__(self, chain_free):
+            self.chain_free = chain_free
+
+        def visit_UnaryOp(self, node):
+            nonlocal changed
+            if isinstance(node.op, ast.USub) and self._infinite(node.operand):
+                changed += 1
+                return _float_call("-inf")
+            return self.generic_visit(node)
+
+        def visit_Attribute(self, node):
+            nonlocal changed
+            if _is_math_inf(node):
+                changed += 1
+                return _float_call("inf")
+            return self.generic_visit(node)
+
+        def visit_Name(self, node):
+            nonlocal changed
+            if node.id == alias and isinstance(node.ctx, ast.Load) and self.chain_free(node):
+                changed += 1
+                return _float_call("inf")
+            return node
+
+        def visit_Call(self, node):
+            nonlocal changed, needs_math
+            sign = _is_float_inf(node)
+            if sign:
+                changed += 1
+                needs_math = True
+                math_inf = ast.Attribute(ast.Name("math", ast.Load()), "inf", ast.Load())
+                return math_inf if sign == "+" else ast.UnaryOp(ast.USub(), math_inf)
+            return self.generic_visit(node)
+
+        def _infinite(self, node):
+            return _is_math_inf(node) or isinstance(node, ast.Name) and node.id == alias \
+                and self.chain_free(node)
+
+    for function in context.functions:
+        shadowed = {n for scope in ast.walk(function.node) if isinstance(scope, SCOPES)
+                    for n in bound(scope)}
+        swap = Swap(lambda node: node.id not in shadowed)
+        node = function.node
+        node.args.defaults = [swap.visit(d) for d in node.args.defaults]
+        node.args.kw_defaults = [swap.visit(d) if d else d for d in node.args.kw_defaults]
+        node.body = [swap.visit(s) for s in node.body]
+    for statement in context.statements:
+        if not isinstance(statement, FUNCTIONS):
+            Swap(lambda node: True).visit(statement)
+    if needs_math:
+        ensure_import(tree, "math")
+    if not changed:
+        context.note("the student's code uses no infinity")
+    return changed
+
+
+def _float_call(text: str) -> ast.Call:
+    return ast.Call(ast.Name("float", ast.Load()), [ast.Constant(text)], [])
+
+
+@rewrite("none_equality", "`x is None` becomes `x == None` and `x is not None` `x != None` "
+                          "(and back), also for the module's constants that are None")
+def none_equality(context: Context) -> int:
+    tree = context.tree
+    nones = {node.targets[0].id for node in tree.body if isinstance(node, ast.Assign)
+             and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+             and isinstance(node.value, ast.Constant) and node.value.value is None}
+    swaps = {ast.Is: ast.Eq, ast.IsNot: ast.NotEq, ast.Eq: ast.Is, ast.NotEq: ast.IsNot}
+    changed = 0
+
+    def none(node) -> bool:
+        return isinstance(node, ast.Constant) and node.value is None or \
+            isinstance(node, ast.Name) and node.id in nones
+
+    for statement in context.statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+                    type(node.ops[0]) in swaps and (none(node.comparators[0]) or
+                                                    none(node.left)):
+                node.ops = [swaps[type(node.ops[0])]()]
+                changed += 1
+    if not changed:
+        context.note("the student's code compares nothing with None")
+    return changed
+
+
+def _in_strings(tree: ast.Module, name: str) -> bool:
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and name in n.value
+               for n in ast.walk(tree))
+
+
+@rewrite("rename_private_helpers", "every private helper function of the student's code gets "
+                                   "another private name")
+def rename_private_helpers(context: Context) -> int:
+    tree = context.tree
+    mapping = {}
+    for function in context.functions:
+        name = function.name
+        if function.owner is None and name.startswith("_") and not name.startswith("__"):
+            if _in_strings(tree, name):
+                context.note(f"{name} is named in a string of the module: not renamed")
+                continue
+            mapping[name] = context.fresh("_hilfs" + name)
+    rename_global(tree, mapping)
+    if not mapping:
+        context.note("the student's code has no private helper function")
+    return len(mapping)
+
+
+@rewrite("rename_private_names", "every private module-level variable of the student's code "
+                                 "(a table, a cache) gets another private name")
+def rename_private_names(context: Context) -> int:
+    tree = context.tree
+    mapping = {}
+    for statement in context.statements:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else \
+                [statement.target]
+            for target in targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name) and node.id.startswith("_") and \
+                            not node.id.startswith("__") and not _in_strings(tree, node.id):
+                        mapping.setdefault(node.id, context.fresh("_daten" + node.id))
+    rename_global(tree, mapping)
+    if not mapping:
+        context.note("the student's code has no private module-level variable")
+    return len(mapping)
+
+
+WRAPPER = '''
+def {name}(funktion):
+    """Ruft `funktion` auf (ein Dekorator, der nichts ändert)."""
+    @functools.wraps(funktion)
+    def aufruf(*args, **kwargs):
+        return funktion(*args, **kwargs)
+    return aufruf
+'''
+
+
+@rewrite("wrap_public", "every public student function and method is wrapped in a decorator "
+                        "that keeps its signature (functools.wraps)")
+def wrap_public(context: Context) -> int:
+    tree = context.tree
+    name = context.fresh("_durchgereicht")
+    changed = 0
+    for function in context.functions:
+        node = function.node
+        if not function.public or node.name.startswith("__"):
+            continue
+        if decorated(node):
+            context.note(f"{function.qualified} is decorated already: its decorator's "
+                         "attributes (.cache, __wrapped__) are part of the specification")
+            continue
+        node.decorator_list.insert(0, ast.Name(name, ast.Load()))
+        changed += 1
+    if changed:
+        ensure_import(tree, "functools")
+        tree.body[import_position(tree):import_position(tree)] = \
+            ast.parse(WRAPPER.format(name=name)).body
+    return changed
+
+
+def _def_time_names(node: ast.FunctionDef) -> set[str]:
+    """Names a def needs when it runs: its decorators, defaults and annotations."""
+    args = node.args
+    parts = [*node.decorator_list, *args.defaults, *[d for d in args.kw_defaults if d]]
+    return set().union(*(names_used(p) for p in parts)) if parts else set()
+
+
+@rewrite("reorder_definitions", "every run of consecutive module-level function definitions "
+                                "is written in reverse order (where nothing needs one before "
+                                "another)")
+def reorder_definitions(context: Context) -> int:
+    tree = context.tree
+    body, runs, current = tree.body, [], []
+    for index, node in enumerate(body):
+        if isinstance(node, FUNCTIONS):
+            current.append(index)
+        else:
+            if len(current) > 1:
+                runs.append(current)
+            current = []
+    if len(current) > 1:
+        runs.append(current)
+    changed = 0
+    for run in runs:
+        nodes = [body[i] for i in run]
+        order = _reversed_respecting(nodes)
+        if [n.name for n in order] != [n.name for n in nodes]:
+            for index, node in zip(run, order):
+                body[index] = node
+            changed += 1
+    if not changed:
+        context.note("no two module-level definitions stand next to each other")
+    return changed
+
+
+def _reversed_respecting(nodes: list) -> list:
+    """`nodes` as late-first as possible, each after the defs its def-time names need."""
+    names = {n.name for n in nodes}
+    needs = {n.name: _def_time_names(n) & names - {n.name} for n in nodes}
+    placed, order = set(), []
+    remaining = list(nodes)
+    while remaining:
+        for node in reversed(remaining):
+            if needs[node.name] <= placed:
+                order.append(node)
+                placed.add(node.name)
+                remaining.remove(node)
+                break
+        else:
+            return nodes                         # a cycle: keep the reference's order
+    return order
+
+
+def _simple(node) -> bool:
+    """A name, a constant or an attribute/subscript chain of them (no call): reading
+    it twice reads the same thing and nobody can count it."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _simple(node.value)
+    if isinstance(node, ast.Subscript):
+        return _simple(node.value) and _simple(node.slice)
+    if isinstance(node, ast.Tuple):
+        return all(_simple(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.operand, ast.Constant)
+    return False
+
+
+@rewrite("augmented_assignments", "`x += n` with a number n becomes `x = x + n` (for a name or "
+                                  "an attribute), and `x = x + n` becomes `x += n`")
+def augmented_assignments(context: Context) -> int:
+    changed = 0
+
+    class Swap(ast.NodeTransformer):
+        def visit_AugAssign(self, node):
+            nonlocal changed
+            if isinstance(node.target, (ast.Name, ast.Attribute)) and \
+                    _simple(node.target) and isinstance(node.value, ast.Constant) and \
+                    type(node.value.value) in (int, float):
+                changed += 1
+                read = ast.parse(ast.unparse(node.target), mode="eval").body
+                return ast.Assign([node.target], ast.BinOp(read, node.op, node.value))
+            return node
+
+        def visit_Assign(self, node):
+            nonlocal changed
+            value = node.value
+            if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
+                    and isinstance(value, ast.BinOp) and isinstance(value.right, ast.Constant) \
+                    and type(value.right.value) in (int, float) and \
+                    ast.dump(value.left) == ast.dump(_loaded(node.targets[0])):
+                changed += 1
+                return ast.AugAssign(node.targets[0], value.op, value.right)
+            return self.generic_visit(node)
+
+    for function in context.functions:
+        Swap().visit(function.node)
+    if not changed:
+        context.note("the student's code adds no number to a variable")
+    return changed
+
+
+def _loaded(target):
+    return ast.parse(ast.unparse(target), mode="eval").body
+
+
+@rewrite("single_assignments", "`a, b = x, y` becomes `a = x` then `b = y` where no target "
+                               "is read on the right")
+def single_assignments(context: Context) -> int:
+    changed = 0
+    for function in context.functions:
+        changed += replace_statements(function.node, _split_assignment)
+    if not changed:
+        context.note("the student's code assigns no two names at once")
+    return changed
+
+
+def _split_assignment(statement) -> list | None:
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+        return None
+    target, value = statement.targets[0], statement.value
+    if not (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and
+            len(target.elts) == len(value.elts) and
+            all(isinstance(t, ast.Name) for t in target.elts)):
+        return None
+    written = {t.id for t in target.elts}
+    if len(written) != len(target.elts) or any(written & names_used(v) for v in value.elts):
+        return None
+    return [ast.Assign([t], v) for t, v in zip(target.elts, value.elts)]
+
+
+@rewrite("dict_lookups", "`d.get(k)` becomes `d[k] if k in d else None` (and `d.get(k, v)` "
+                         "the same with v), where d and k are plain names")
+def dict_lookups(context: Context) -> int:
+    changed = 0
+
+    class Swap(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            nonlocal changed
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "get" and \
+                    _simple(func.value) and not isinstance(func.value, ast.Constant) and \
+                    1 <= len(node.args) <= 2 and not node.keywords and \
+                    all(_simple(a) for a in node.args):
+                key = node.args[0]
+                default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+                changed += 1
+                return ast.IfExp(ast.Compare(key, [ast.In()], [_loaded(func.value)]),
+                                 ast.Subscript(_loaded(func.value), _loaded(key), ast.Load()),
+                                 default)
+            return node
+
+    for function in context.functions:
+        Swap().visit(function.node)
+    if not changed:
+        context.note("the student's code looks nothing up with .get(name)")
+    return changed
