@@ -99,9 +99,11 @@ class CheckFailed(AssertionError):
     def __init__(self, summary: str, *, call: str | None = None, position: str | None = None,
                  expected=MISSING, got: str | None = None, hint: str | None = None,
                  failures: int | None = None, total: int | None = None, root_cause=False,
-                 problem: str | None = None, answer: Answer | None = None):
+                 problem: str | None = None, answer: Answer | None = None,
+                 picture: dict | None = None):
         super().__init__(summary)
         self.answer = answer
+        self.picture = picture      # a drawing for the pages (outputs/trees.py's contract)
         self.summary, self.call, self.position, self.problem = summary, call, position, problem
         self.expected, self.got, self.hint = expected, got, hint
         self.failures, self.total, self.root_cause = failures, total, root_cause

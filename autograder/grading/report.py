@@ -9,6 +9,12 @@ exception text can neither break a file nor stop the batch's reports.
 feedback.md and feedback.html speak the course's language (autograder/i18n.py:
 SPIELBAUM_COURSE_LANG, or `grade --lang`): their headings, table and score line
 are `_("...")` calls in the templates, the German and Dutch text in the catalogs.
+
+feedback.html reads first what went wrong: the score, then each failure in full
+(with its drawing, when the check attached one: a search on a game tree,
+outputs/trees.py, carried in results.json as the test's `extra_data.picture`),
+then the checks that passed, folded; it wears the look every page of the kit
+shares (outputs/pages.py). feedback.md keeps the text only.
 """
 
 from __future__ import annotations
@@ -18,13 +24,13 @@ from pathlib import Path
 import jinja2
 
 from .. import i18n
-from ..outputs import html, jsondata, markdown, spreadsheet
+from ..outputs import html, jsondata, markdown, pages, spreadsheet
 from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
 from ..outputs.text import writable
 from . import fingerprint
 from .checks import is_hint_line
-from .runner import Graded, load_rubric, unrun_tests
+from .runner import Graded, TestResult, load_rubric, unrun_tests
 
 # Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
 # file. How long each submission took is in its results.json (execution_time).
@@ -40,6 +46,7 @@ def _environment(finalize, autoescape: bool, code) -> jinja2.Environment:
     environment.filters["fenced"] = markdown.fenced
     environment.filters["code"] = code           # the kit's `backticked` names as code
     environment.filters["block"] = _block
+    environment.globals["page_style"] = pages.style() if autoescape else ""
     return environment
 
 
@@ -76,6 +83,8 @@ def results_json(graded: Graded) -> dict:
             "status": "passed" if test.passed else "failed",
             "output": test.output,
             "visibility": "visible",
+            # a failure's drawing (outputs/trees.py), for the pages made from this file
+            **({"extra_data": {"picture": test.picture}} if test.picture else {}),
         } for test in graded.tests],
         "extra_data": {"status": graded.status, "events": [str(e) for e in graded.events],
                        "sandbox_layers": graded.layers, "grader_peak_mb": graded.peak_mb},
@@ -90,9 +99,12 @@ def _context(graded: Graded, title: str, language: str | None, name: str = "") -
     # The student's name from an LMS import goes beside the id (escaped like any text).
     student = f"{name} ({graded.student})" if name and name != graded.student \
         else graded.student
+    # A drawing's words are the grader's (outputs/trees.py), in the page's language.
+    say = i18n.translation(language, i18n.GRADER).gettext
     return {"g": graded, "title": i18n.translator(language)(title), "root": root, "n": _number,
             "passed": sum(t.passed for t in graded.tests), "student": student,
-            "_": i18n.translator(language), "language": language}
+            "_": i18n.translator(language), "language": language,
+            "picture": lambda value, key: pages.picture(value, say, key)}
 
 
 def feedback_markdown(graded: Graded, title: str, language: str | None = None,
@@ -104,6 +116,29 @@ def feedback_markdown(graded: Graded, title: str, language: str | None = None,
 def feedback_html(graded: Graded, title: str, language: str | None = None,
                   name: str = "") -> str:
     return _HTML.get_template("feedback.html.j2").render(_context(graded, title, language, name))
+
+
+def feedback_summary_html(title: str, student: str, tests: list[TestResult], score: float,
+                          max_score: float, written: list[dict] = (), late_penalty: float = 0,
+                          language: str | None = None):
+    """The top of another page's feedback (nbgrader's, autograder/nbgrader/feedback.py)
+    in feedback.html's words and order: the score, each written answer's state
+    (`{"id", "state": "empty" | "waiting" | "graded", "score", "points"}`), the
+    failures in full, the passes folded. Markup, for the page's own template."""
+    from markupsafe import Markup
+    language = i18n.course_language(language)
+    say = i18n.translation(language, i18n.GRADER).gettext
+    return Markup(_HTML.get_template("feedback.nbgrader.html.j2").render(
+        title=i18n.translator(language)(title), student=student, tests=tests, score=score,
+        max_score=max_score, written=list(written), late_penalty=late_penalty, n=_number,
+        passed=sum(t.passed for t in tests), _=i18n.translator(language),
+        picture=lambda value, key: pages.picture(value, say, key)))
+
+
+def nbgrader_words(language: str | None = None) -> dict:
+    """The few words of the nbgrader page's own template (its cell headings)."""
+    _ = i18n.translator(i18n.course_language(language))
+    return {"answer": _("Your answer"), "comment": _("Comment"), "passed": _("pass").upper()}
 
 
 def write_student(out_dir: Path, graded: Graded, title: str, name: str = "") -> None:

@@ -28,6 +28,7 @@ from ..i18n import grader_text as _
 from .. import KitError
 from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS, files_confined, unconfined_files_allowed
+from ..outputs import trees
 from .imports import allowed as allowed_packages
 from .checks import Blame, CheckFailed
 from .intake import Prepared, prepare, scratch_for
@@ -104,6 +105,7 @@ class TestResult:
     output: str = ""
     root_cause: bool = False
     seconds: float = 0.0
+    picture: dict | None = None     # a failure's drawing (outputs/trees.py), checked
 
 
 class Status(StrEnum):
@@ -257,6 +259,10 @@ class GradingPlugin:
                 result.passed, result.score = True, points
             else:
                 result.output, result.root_cause = self._explain(call.excinfo)
+                # a hidden check's drawing keeps the rule's part only where its
+                # expected answer may be shown (trees.kept)
+                result.picture = trees.kept(getattr(call.excinfo.value, "picture", None)
+                                            if call.excinfo else None, self._reveal)
             self.results[item.name] = result
 
     def _explain(self, excinfo) -> tuple[str, bool]:
