@@ -23,6 +23,7 @@ import tomllib
 from pathlib import Path
 
 from autograder.nbgrader import IGNORE
+from autograder.nbgrader.feedback import configure as feedback_page
 
 c = get_config()  # noqa: F821 (provided by nbgrader's config loader)
 
@@ -86,6 +87,9 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.ClearHiddenTests",
 ]
 c.HTMLExporter.preprocessors = ["autograder.nbgrader.preprocessors.SanitizeMarkup"]
+# The feedback page reads first what went wrong: the score, the failures in full (with
+# their drawings), then the checks that passed, folded (autograder/nbgrader/feedback.py).
+feedback_page(c)
 
 # The shared inbound folder is writable by every student: collect refuses links,
 # special files, forged names and times, folders nbgrader submit did not make, and

@@ -5,7 +5,10 @@
     grade_one.py      `python -m autograder.nbgrader.grade_one`: one sandboxed grading
     preprocessors.py  nbgrader preprocessors that keep plain `nbgrader autograde` safe
     cycle.py          release, collect, grade-collected, feedback, export
+    feedback.py       the feedback page: what went wrong first (nbgrader_config.py uses it)
 """
+
+from pathlib import Path
 
 #: nbgrader's marker for the hidden part of a test cell.
 BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
@@ -16,3 +19,9 @@ END_HIDDEN = "### END HIDDEN TESTS"
 #: `.venv` is 40 MB and more; it would be copied four times per student.
 IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
           ".venv", "venv", ".pytest_cache", ".mypy_cache"]
+
+
+def kit_results(root, name: str) -> Path:
+    """Where `make grade-collected` keeps the kit's own results of `name` (one
+    folder per student, as `autograder grade` writes them)."""
+    return Path(root) / "kit_grades" / name

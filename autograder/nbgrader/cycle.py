@@ -36,7 +36,7 @@ from pathlib import Path
 from .. import KitError, ROOT, i18n, release as kit_release, slices
 from ..outputs.paths import student_id_problem
 from ..outputs.terminal import plain
-from . import notebooks
+from . import kit_results, notebooks
 
 CONFIG = ROOT / "nbgrader_config.py"
 #: The largest submitted notebook the kit reads (the handout shows the results instead).
@@ -302,10 +302,15 @@ def gradebook_rows(name: str, api) -> list[dict]:
         except MissingEntry:
             return []
         for submission in submissions:
-            pending = sum(1 for nb in submission.notebooks for grade in nb.grades
-                          if grade.needs_manual_grade)
+            grades = [grade for nb in submission.notebooks for grade in nb.grades]
+            pending = sum(1 for grade in grades if grade.needs_manual_grade)
+            # a written answer left as handed out: record() scored it 0, nothing to grade
+            empty = [grade.max_score for grade in grades if grade.cell.cell_type == "markdown"
+                     and not grade.needs_manual_grade and grade.manual_score is None
+                     and grade.auto_score == 0]
             rows.append({"student": submission.student_id, "score": submission.score,
-                         "max_score": submission.max_score, "to_grade": pending})
+                         "max_score": submission.max_score, "to_grade": pending,
+                         "empty": len(empty), "empty_points": sum(empty)})
     return sorted(rows, key=lambda r: r["student"])
 
 
@@ -317,12 +322,23 @@ def summary(name: str, api, statuses: dict | None = None, say=print) -> None:
         status = (statuses or {}).get(row["student"], "graded")
         hand = f"; {_count(row['to_grade'], 'written answer')} to grade in formgrader" \
             if row["to_grade"] else ""
+        # Why the score is short of the kit's: the points of an unanswered question.
+        if row["empty"]:
+            hand += (f"; {_count(row['empty'], 'written answer')} left empty "
+                     f"(0 of {_count_points(row['empty_points'])})")
         say(f"{plain(row['student']):<24} {row['score']:>6g}/{row['max_score']:g}"
             + (f" {status}" if status != "graded" else "") + hand)
     pending = sum(1 for row in rows if row["to_grade"])
+    empty = sum(1 for row in rows if row["empty"])
     say(f"{_count(len(rows), 'submission')} of {name} in the gradebook"
         + (f"; {_count(pending, 'student')} with written answers to grade by hand "
-           "(formgrader: Manual Grading)" if pending else ""))
+           "(formgrader: Manual Grading)" if pending else "")
+        + (f"; {_count(empty, 'student')} left a written answer empty (it scores 0)"
+           if empty else ""))
+
+
+def _count_points(points: float) -> str:
+    return f"{points:g} point" + ("" if points == 1 else "s")
 
 
 def _count(number: int, word: str) -> str:
@@ -356,7 +372,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
         raise KitError(f"the gradebook has no graded cells for {name}: release it first")
     answers = written_answers(api.coursedir.db_url, name, name)
     root = course_root(api)
-    kit_out = root / "kit_grades" / name
+    kit_out = kit_results(root, name)
     console = console or Console(stderr=True)
     with tempfile.TemporaryDirectory(prefix="spielbaum-staging-") as scratch:
         staging = Path(scratch)

@@ -185,11 +185,17 @@ def test_nbgrader_full_cycle_matches_the_bulk_grader(tmp_path):
     assert any(line.startswith("alice") and "25/26; 1 written answer to grade" in line
                for line in graded), graded
     assert not any("to grade" in line for line in graded if line.startswith("bert"))
+    # bert, cora and dora left the question as handed out: their line says why their
+    # score is a point short of the kit's
+    assert any(line.startswith("bert") and "1 written answer left empty (0 of 1 point)" in line
+               for line in graded), graded
     assert graded[-1] == ("4 submissions of tictactoe in the gradebook; 1 student with "
-                          "written answers to grade by hand (formgrader: Manual Grading)")
+                          "written answers to grade by hand (formgrader: Manual Grading); "
+                          "3 students left a written answer empty (it scores 0)")
     assert any(line.startswith("alice") and line.rstrip().endswith("26/26")
                for line in regraded), regraded
-    assert regraded[-1] == "4 submissions of tictactoe in the gradebook"
+    assert regraded[-1] == ("4 submissions of tictactoe in the gradebook; 3 students left a "
+                            "written answer empty (it scores 0)")
     resubmitted = outcome["said"]["resubmitted"]
     assert any(line.startswith("alice") and "26/26; 1 written answer to grade" in line
                for line in resubmitted), resubmitted
@@ -200,7 +206,7 @@ def test_nbgrader_full_cycle_matches_the_bulk_grader(tmp_path):
     assert ["stream", "stderr"] in outcome["autograded_outputs"]["bert"]  # a failed check
     pages = {p: t for p, t in outcome["feedback"].items() if p.endswith(".html")}
     alice = next(t for p, t in pages.items() if "/alice/" in p)
-    assert CYCLE_ANSWER in alice and "Written response" in alice
+    assert CYCLE_ANSWER in alice and re.search(r"Written answer</a>:\s*1 / 1</li>", alice)
     for text in pages.values():
         assert "Test cell" not in text and "Out[" not in text
         assert "winner finds" in text                       # a check named by its title
