@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 
-from ..outputs import html, spreadsheet
+from ..outputs import html, pages, spreadsheet
 from ..outputs.text import visible as _visible
 from .compare import Shares
 from .run import KIT, Match, Result, Submission, counts
@@ -30,6 +30,7 @@ _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
     autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     finalize=html.finalize)     # the kit's pages: writable, controls shown, then escaped
+_TEMPLATES.globals["page_style"] = pages.style()     # the look every page shares
 
 
 @dataclass
@@ -194,16 +195,39 @@ def write_html(out_dir: Path, result: Result) -> Path:
 
 
 def summary(result: Result) -> str:
-    """The line the command prints (student names made visible-safe)."""
-    line = (f"{counts(result)} ({result.assignment}); "
-            f"{len(result.matches)} pairs at or above {result.floor:.0%}")
-    if result.matches:
+    """The line the command prints, readable without the report: how many were compared,
+    what was found, who was not compared and why (student names made visible-safe)."""
+    pairs = len(result.matches)
+    line = f"{counts(result)} ({result.assignment}); "      # the page's first words too
+    if not pairs:
+        line += f"no two of them share {result.floor:.0%} or more of their own code"
+    else:
         m = result.matches[0]
-        line += (f"; most similar: {visible(result.submissions[m.a].label)} and "
-                 f"{visible(result.submissions[m.b].label)} ({m.score:.0%}, {m.strongest})")
+        line += (f"{pairs} pair{'s' if pairs != 1 else ''} share {result.floor:.0%} or more "
+                 f"of their own code, most of all {visible(result.submissions[m.a].label)} "
+                 f"and {visible(result.submissions[m.b].label)} ({m.score:.0%}, {m.strongest})")
     if result.groups:
         count = len(result.groups)
         line += f"; {count} group{'s' if count > 1 else ''} of three or more"
     if result.problems:
         line += f"; {len(result.problems)} files read with problems (see the report)"
+    if result.skipped:
+        line += "; not compared: " + _not_compared(result.skipped)
     return line
+
+
+def _not_compared(skipped) -> str:
+    """Who was not compared, grouped by why: at most three names a reason."""
+    reasons: dict[str, list[str]] = {}
+    for student, why in skipped:
+        reasons.setdefault(STARTING_CODE if why.startswith("no code of its own") else why,
+                           []).append(visible(student))
+    said = []
+    for why, names in reasons.items():
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        said.append(f"{shown} ({visible(why)})")
+    return "; ".join(said)
+
+
+#: run.py's reason for a file that is all starting code, said shortly in the one line.
+STARTING_CODE = "nothing but the starting code"

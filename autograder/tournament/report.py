@@ -23,7 +23,7 @@ from pathlib import Path
 
 import jinja2
 
-from ..outputs import html, jsondata, plot, spreadsheet
+from ..outputs import html, jsondata, pages, plot, spreadsheet
 from .ratings import Row, head_to_head
 
 STANDINGS_FIELDS = ["rank", "player", "bundled", "points", "games", "wins", "draws", "losses",
@@ -34,6 +34,7 @@ TABLE_LIMIT = 40
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
     autoescape=True, trim_blocks=True, lstrip_blocks=True, finalize=html.finalize)
+_TEMPLATES.globals["page_style"] = pages.style()     # the look every page shares
 
 
 def result_text(score) -> str:
