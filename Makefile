@@ -19,12 +19,19 @@ A ?=
 
 setup: $(STAMP)
 
+# pip's lines (about 150 on a fresh machine) go to $(SETUP_LOG); the terminal gets two
+# lines, or the log's end and where the rest is when pip fails.
+SETUP_LOG := $(VENV)/setup.log
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the kit and its tools into $(VENV): a minute or two on a fresh machine" \
-		"(nbgrader and its dependencies are most of it); pip says what it fetches."
+		"(nbgrader and its dependencies are most of it; pip's log: $(SETUP_LOG))."
 	@$(PY) -m pip install --disable-pip-version-check --progress-bar off \
-		-e '.[nbgrader,similarity,tournament,cluster,lms,dev]'
+		-e '.[nbgrader,similarity,tournament,cluster,lms,dev]' > $(SETUP_LOG) 2>&1 || { \
+		tail -n 20 $(SETUP_LOG); echo "make setup: pip failed; its whole log is $(SETUP_LOG)"; \
+		exit 1; }
+	@echo "Installed: $$(grep '^Successfully installed' $(SETUP_LOG) | wc -w | \
+		awk '{print ($$1 > 2 ? $$1 - 2 : 0)}') packages new or updated; the kit is ready."
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -42,9 +49,15 @@ test-all: $(STAMP)
 
 # The grader replaces what it writes (each student's folder, grades.csv, the
 # similarity report) and nothing else: other work in out/ (out/mutation) stays.
+# The examples are one correct solution (bob_plain's) with a bug planted in each: the
+# demo declares it as their starting code, so the similarity report compares only what
+# each example changed, as it would compare students' own code beyond a handout.
 demo: $(STAMP)
 	$(VENV)/bin/autograder grade tictactoe examples/tictactoe --out out --similarity \
 		--boilerplate examples/tictactoe/bob_plain/tictactoe.py
+	@echo "(The examples are one solution, bob_plain's, with a bug planted in each; the" \
+		"demo declares it as their starting code, so only what each example changed is" \
+		"compared.) Open out/<student>/feedback.html and out/similarity.html in a browser."
 
 assignments: $(STAMP)
 	$(VENV)/bin/autograder release $(A)
