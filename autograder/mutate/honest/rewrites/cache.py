@@ -104,7 +104,8 @@ class Purity:
 
     def why_not(self, name: str) -> str:
         if name not in self.verdicts:
-            self.verdicts[name] = "it calls itself"     # a recursion is judged by the rest
+            # a helper that reaches itself is left alone: its verdict would rest on itself
+            self.verdicts[name] = "it calls itself"
             self.verdicts[name] = self._judge(self.functions[name])
         return self.verdicts[name]
 

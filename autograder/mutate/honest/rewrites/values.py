@@ -152,39 +152,41 @@ def set_builders(context: Context) -> int:
     changed = 0
 
     class Swap(ast.NodeTransformer):
-        def __init__(self, chain_of):
-            self.chain_of = chain_of
-
         def visit_SetComp(self, node):
-            self.generic_visit(node)
             nonlocal changed
+            self.generic_visit(node)
             changed += 1
             return ast.Call(ast.Name("set", ast.Load()),
                             [ast.GeneratorExp(node.elt, node.generators)], [])
 
         def visit_Call(self, node):
-            self.generic_visit(node)
             nonlocal changed
+            self.generic_visit(node)
             if isinstance(node.func, ast.Name) and node.func.id == "set" and \
                     len(node.args) == 1 and not node.keywords and \
-                    isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and \
-                    "set" not in self.chain_of:
+                    isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
                 changed += 1
                 return ast.SetComp(node.args[0].elt, node.args[0].generators)
             return node
 
-    shadowed = "set" in module_bound(context.tree)
     for statement in context.statements:
-        Swap({"set"} if shadowed or any("set" in bound(s) for s in ast.walk(statement)
-                                        if isinstance(s, SCOPES)) else set()).visit(statement)
+        scopes = [statement, *(s for s in ast.walk(statement) if isinstance(s, SCOPES))]
+        if "set" in module_bound(context.tree) or any("set" in bound(s) for s in scopes):
+            context.note("a name `set` of the module's own: its set builders left alone")
+            continue
+        Swap().visit(statement)
+    if not changed:
+        context.note("the student's code builds no set from a comprehension")
     return changed
 
 
 CONSUMERS = {"sum", "min", "max", "sorted", "set", "frozenset", "tuple", "list", "dict",
              "any", "all"}
+
+
 def _consumer_arguments(context: Context, kinds):
-    """(call, argument index, chain) where a builtin consumer takes a comprehension of
-    `kinds` as its only positional argument, or str.join takes one."""
+    """(call, chain) where a builtin consumer takes a comprehension of `kinds` as its
+    only positional argument, or str.join takes one."""
     for statement in context.statements:
         for call, chain in calls_in(statement):
             if len(call.args) != 1 or not isinstance(call.args[0], kinds):
