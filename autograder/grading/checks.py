@@ -26,6 +26,7 @@ from .. import KitError
 from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
 from . import imports
+from .kinds import is_a, kinds_of  # noqa: F401 (suites judge raises with these)
 from .loaded import load_file, reference_name
 from .standins import stand_in
 
@@ -48,28 +49,6 @@ def answer_of(outcome: Outcome) -> Answer:
         return (Answer.NOT_IMPLEMENTED if is_a(outcome.raised, "NotImplementedError")
                 else Answer.RAISED)
     return Answer.RETURNED
-
-
-def kinds_of(raised: dict | None) -> tuple[str, ...]:
-    """The built-in exception classes a raised exception is an instance of, nearest
-    first: the child's `kinds`, found by identity before the student's code ran, so a
-    class's name chooses nothing (a record without them, from a child that did not
-    send them: its type's name alone)."""
-    if not isinstance(raised, dict):
-        return ()
-    kinds = raised.get("kinds")
-    if isinstance(kinds, (list, tuple)) and all(type(k) is str for k in kinds):
-        return tuple(kinds)
-    kind = raised.get("type")
-    return (kind,) if type(kind) is str else ()
-
-
-def is_a(raised: dict | None, kind: str) -> bool:
-    """Whether an exception the student's code raised is a `kind` (the name of a
-    built-in exception class: "ValueError"), a subclass included: "raises
-    ValueError" is met by a student's `class IllegalMoveError(ValueError)`. Claiming
-    a kind falsely gains nothing, since raising that kind itself is allowed."""
-    return kind in kinds_of(raised)
 
 
 def raises(outcome: Outcome, kind: str) -> bool:

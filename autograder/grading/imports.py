@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from .. import KitError
 from ..i18n import translator
+from .kinds import is_a
 
 _MISSING = re.compile(r"No module named '([^']+)'")
 
@@ -112,7 +113,6 @@ def refused(raised: dict | None, allowed_names=()) -> str | None:
     could not be found because the sandbox offers only the standard library (and the
     allowed packages); None for anything else (a student's own ImportError, a name of
     the standard library that does not exist)."""
-    from .checks import is_a
     if not is_a(raised, "ModuleNotFoundError"):
         return None
     found = _MISSING.search(str(raised.get("message") or ""))

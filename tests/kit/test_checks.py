@@ -132,6 +132,10 @@ def test_raises_judges_the_builtin_kinds_never_the_class_name():
     assert answer_of(raised("NotImplementedError", ["Exception", "BaseException"])) \
         is Answer.RAISED
     assert not raises(Outcome(failure=Failure.CRASH, detail="gone"), "ValueError")
+    # builtins names OSError thrice (IOError, EnvironmentError): judged by its own name
+    denied = raised("PermissionError", ["PermissionError", "IOError", "Exception",
+                                        "BaseException"])
+    assert raises(denied, "OSError") and raises(denied, "PermissionError")
 
 
 def test_a_caught_exception_of_a_plan_keeps_its_kinds():
