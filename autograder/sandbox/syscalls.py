@@ -109,6 +109,11 @@ HONEST: dict[str, str] = {
     "select": "the same",
     "pselect6": "the same",
     "uname": "os.uname, platform.system",
+    "getuid": "os.getuid (os.path.expanduser without HOME, getpass)",
+    "geteuid": "the same",
+    "getgid": "the same",
+    "getegid": "the same",
+    "getgroups": "os.getgroups",
     "pread64": "reading an open file at an offset: the dynamic loader reads a shared "
                "library's program headers so (the packages an assignment allows: numpy's "
                "OpenBLAS)",
