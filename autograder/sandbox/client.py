@@ -213,6 +213,11 @@ class Activity:
     CPU time since is in the process's total (/proc/<pid>/stat), which the caller
     takes as the least run time (`since`)."""
 
+    #: Threads read at most: each is a file the grader holds open (a child's address
+    #: space allows about 60 threads; more are left unread, their run time still in
+    #: the process's total, their waiting for a CPU counted as waiting).
+    MAX_THREADS = 64
+
     def __init__(self, pid: int):
         self.pid = pid
         self.tasks: dict[int, int] = {}          # thread id -> open schedstat
@@ -248,7 +253,8 @@ class Activity:
             tids = set()
         for tid in set(self.tasks) - tids:
             self._ended(tid)
-        for tid in tids - set(self.tasks):
+        room = max(0, self.MAX_THREADS - len(self.tasks))
+        for tid in sorted(tids - set(self.tasks))[:room]:     # the main thread first
             try:
                 self.tasks[tid] = os.open(f"/proc/{self.pid}/task/{tid}/schedstat",
                                           os.O_RDONLY)

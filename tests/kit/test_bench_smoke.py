@@ -18,6 +18,7 @@ SMALL_RUNS = {
     "bench_mutation.py": ["--count", "1", "--only", "tictactoe", "--speedup", "tictactoe",
                           "--speedup-count", "1"],
     "bench_sandbox.py": ["--tiny"],
+    "bench_floors.py": ["--tiny"],
 }
 
 pytestmark = pytest.mark.slow
@@ -25,7 +26,8 @@ pytestmark = pytest.mark.slow
 
 #: Run only by make test-all (before a release): each tiny run of these costs CI half a
 #: minute of its 25, for code that only `make bench` uses.
-TEST_ALL_ONLY = {"bench_overhead.py", "bench_mutation.py", "bench_sandbox.py"}
+TEST_ALL_ONLY = {"bench_overhead.py", "bench_mutation.py", "bench_sandbox.py",
+                 "bench_floors.py"}
 
 
 @pytest.mark.parametrize("script", [

@@ -128,14 +128,16 @@ def test_a_new_check_has_its_allowance_again(scratch):
 
 
 def test_computing_is_never_charged_as_waiting_in_its_own_thread_or_another(scratch):
-    with sandbox_for(scratch, call=0.2, check=0.4) as box:
+    """A thread that ended is read at its last sight (its CPU time since is in the
+    process's): on a loaded machine its last moments' run-queue wait may count."""
+    with sandbox_for(scratch, call=0.5, check=1.0) as box:
         box.import_modules(5)
         box.new_check()
         plain = box.call("w.busy", (0.6,), timeout=5)
         threaded = box.call("w.busy_in_a_thread", (0.6,), timeout=5)
         stdin = box.call("w.reads", (), timeout=5)
     assert (plain.value, threaded.value, stdin.value) == (0.6, 0.6, "eof")
-    assert box.waited < 0.1, box.waited
+    assert box.waited < 0.25, box.waited
 
 
 def _slow_rule(number):
