@@ -11,11 +11,6 @@ itself is allowed. Used by grading/checks.py (`raises`, `is_a`) and grading/impo
 
 from __future__ import annotations
 
-#: Other names builtins gives the same class (the child names a class by the name it
-#: found it under): judged as the class's own name.
-_ALIASES = {"IOError": "OSError", "EnvironmentError": "OSError"}
-
-
 def kinds_of(raised: dict | None) -> tuple[str, ...]:
     """The built-in exception classes a raised exception is an instance of, nearest
     first: the child's `kinds` (a record without them, from a child that did not send
@@ -24,7 +19,7 @@ def kinds_of(raised: dict | None) -> tuple[str, ...]:
         return ()
     kinds = raised.get("kinds")
     if isinstance(kinds, (list, tuple)) and all(type(k) is str for k in kinds):
-        return tuple(_ALIASES.get(kind, kind) for kind in kinds)
+        return tuple(kinds)
     kind = raised.get("type")
     return (kind,) if type(kind) is str else ()
 

@@ -41,7 +41,8 @@ _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
 #: others serve the teacher's machine (similarity report, tournaments, nbgrader)
 #: and would make the package hundreds of megabytes. A grading module that
 #: starts importing another one fails the platform tests loudly.
-GRADING_NEEDS = {"pytest", "pytest-timeout", "rich", "jinja2"}
+GRADING_NEEDS = {"pytest", "pytest-timeout", "rich", "jinja2",
+                 "pyseccomp"}      # the sandbox's system-call allow-list (libseccomp)
 
 
 def _pip(*args: str, cwd: Path | None = None) -> None:

@@ -548,7 +548,8 @@ import builtins  # noqa: E402
 # builtins.ValueError changes nothing here; claiming a kind falsely gains nothing,
 # since raising that kind itself is allowed.
 _BUILTIN_EXCEPTIONS = {id(cls): name for name, cls in vars(builtins).items()
-                       if isinstance(cls, type) and issubclass(cls, BaseException)}
+                       if isinstance(cls, type) and issubclass(cls, BaseException)
+                       and cls.__name__ == name}     # OSError, not its alias IOError
 _MRO = type.__dict__["__mro__"].__get__
 _type_of = type
 

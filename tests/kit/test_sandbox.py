@@ -517,3 +517,22 @@ def test_a_layer_that_fails_with_the_others_is_tried_alone(monkeypatch):
     finally:
         layers.available.cache_clear()
         layers.probe.cache_clear()
+
+
+def test_a_raised_exception_names_its_builtin_kinds_by_their_own_names(scratch):
+    """builtins binds OSError under three names (IOError, EnvironmentError): the child
+    names each class by its own; a student's subclass is its bases' kinds, a class
+    merely named like a builtin is none of them."""
+    (scratch / "m.py").write_text(
+        "class IllegalMoveError(ValueError):\n    pass\n"
+        "class KeyError(Exception):\n    pass\n"
+        "def missing():\n    open('/no/such/file')\n"
+        "def illegal():\n    raise IllegalMoveError('taken')\n"
+        "def named():\n    raise KeyError('x')\n")
+    with make(scratch) as sandbox:
+        assert sandbox.import_modules(5).ok
+        kinds = {name: sandbox.call(f"m.{name}", timeout=5).raised["kinds"]
+                 for name in ("missing", "illegal", "named")}
+    assert kinds["missing"] == ["FileNotFoundError", "OSError", "Exception", "BaseException"]
+    assert kinds["illegal"] == ["ValueError", "Exception", "BaseException"]
+    assert kinds["named"] == ["Exception", "BaseException"]
