@@ -163,10 +163,17 @@ def child_sentences():
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return text(node.left) + text(node.right)
         return None
+    # A _FORBIDDEN value is (sentence, refusing layers), written in place or named.
+    named = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+             for t in node.targets if isinstance(t, ast.Name)}
+
+    def sentence(value):
+        value = named.get(value.id, value) if isinstance(value, ast.Name) else value
+        return text(value.elts[0]) if isinstance(value, ast.Tuple) else text(value)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "_FORBIDDEN" for t in node.targets):
-            found |= {text(v) for v in node.value.values}
+            found |= {sentence(v) for v in node.value.values}
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id == "note" and node.args:
             found.add(text(node.args[0]))
