@@ -273,3 +273,44 @@ def test_a_pool_that_does_not_lend_runs_its_jobs_only(scratch):
     finished = list(pool.run(tasks))
     assert finished == ["1.0", "quick", "quick"]
     assert pool.lent == 0
+
+
+@pytest.mark.slow
+def test_the_summary_names_a_slow_submission_and_where_its_time_went(tmp_path, monkeypatch):
+    """Every submission counts as slow here (SLOW_SECONDS 0, inherited by the forked
+    workers): its row says where the wall time went, grades.csv has no column of it,
+    and the summary's caption names it."""
+    import csv
+    import shutil
+
+    from rich.console import Console
+
+    from autograder import ROOT
+    from autograder.grading import batch
+    for name in ("ada_alphabeta", "ken_missing"):
+        shutil.copytree(ROOT / "examples" / "tictactoe" / name, tmp_path / "subs" / name)
+    monkeypatch.setattr(batch, "SLOW_SECONDS", 0.0)
+    rows = batch.grade_all("tictactoe", tmp_path / "subs", tmp_path / "out", 2,
+                           console=Console(quiet=True))
+    slow = {row["student"]: row[batch.SLOW] for row in rows}
+    assert set(slow) == {"ada_alphabeta", "ken_missing"}
+    assert all(" s: its code computed " in words and "waited 0 s without computing" in words
+               for words in slow.values()), slow
+    with (tmp_path / "out" / "grades.csv").open() as handle:
+        assert batch.SLOW not in next(csv.DictReader(handle))
+    console = Console(width=200, record=True)
+    console.print(batch.summary_table(rows, 1.0))
+    said = console.export_text()
+    assert "took more than 0 s (wall clock): ada_alphabeta " in said.replace("\n", " ")
+
+
+def test_slow_words_say_where_the_time_went():
+    assert batch_words(95.0, 60.2, 12.4, 3.1, 2) == (
+        "95 s: its code computed 60 s and waited 12 s without computing; 2 calls or checks "
+        "out of time; the grader computed 3 s; 19 s waiting for a CPU (other work on the "
+        "machine)")
+
+
+def batch_words(*args):
+    from autograder.grading.batch import slow_words
+    return slow_words(*args)
