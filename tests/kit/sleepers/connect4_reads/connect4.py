@@ -47,6 +47,9 @@ assignment):
   `nextstates` and pass evaluations of their own, so your search is checked
   on games the tests make up (fewer moves, another order, other values); a
   search that keeps its own copy of a function searches the wrong game.
+
+Import only from Python's standard library (and any package the README names): the
+grader runs this module where nothing else is installed.
 """
 
 import math

@@ -57,6 +57,9 @@ Rules every search here follows (the hidden tests count on them):
   the `game` object, never through the module functions directly.
 * A decided game is never searched further: a state for which
   `terminal_test` is true is evaluated, whatever the depth limit says.
+
+Import only from Python's standard library (and any package the README names): the
+grader runs this module where nothing else is installed.
 """
 
 import math

@@ -111,6 +111,9 @@ counts what your search asks them. So call these functions by their names in
 this module, as the skeleton's docstrings do: a copy bound to another name
 when the module is imported is not the function the grader put there, and the
 search would answer for another game.
+
+Import only from Python's standard library (and any package the README names): the
+grader runs this module where nothing else is installed.
 """
 
 import contextlib

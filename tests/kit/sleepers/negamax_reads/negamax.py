@@ -31,6 +31,9 @@ number of expanded nodes and the number of `evaluate` calls exactly):
   `>= beta`; otherwise the value raises `alpha` when it is `> alpha`. After the
   last child the node returns `alpha`. So an expanded node always returns a
   value between its `alpha` and `beta`, both included.
+
+Import only from Python's standard library (and any package the README names): the
+grader runs this module where nothing else is installed.
 """
 
 import math

@@ -7,6 +7,9 @@ row i and the column j (both 0, 1 or 2) of the cell the player to move marks.
 
 The interface is the one of CS50 AI's "Tic-Tac-Toe" project, so a solution
 written for that project can be handed in here unchanged.
+
+Import only from Python's standard library (and any package the README names): the
+grader runs this module where nothing else is installed.
 """
 
 import math
