@@ -211,7 +211,12 @@ class Activity:
     design but is then neither running nor ready): a process waits only while none of
     its threads runs or is ready. A thread that ended keeps what it showed last; its
     CPU time since is in the process's total (/proc/<pid>/stat), which the caller
-    takes as the least run time (`since`)."""
+    takes as the least run time (Mark.waited_until). Threads ready at the same time
+    each count: a child whose many threads compete for its one CPU can hide some
+    waiting in the same call, bought with as much CPU time (its limit) and bounded by
+    the call's backstop. The counts are read cumulatively from a request's start,
+    never summed over short intervals: a thread's wait for a CPU reaches schedstat only
+    when it runs, and intervals cut through such waits would count them as waiting."""
 
     #: Threads read at most: each is a file the grader holds open (a child's address
     #: space allows about 60 threads; more are left unread, their run time still in
