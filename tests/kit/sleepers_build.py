@@ -16,6 +16,8 @@ naps     a low duty cycle: 16 rounds of computing 25 ms, sleeping 175 ms (1/8 bu
 reads    a read of stdin (a leftover `input()`, its EOFError caught): the child's
          stdin is /dev/null, so it returns at once and costs nothing.
 imports  time.sleep(60) when the module is imported.
+helper   a rule the search relies on (HELPERS) dozes 0.8 s at every call: checks of
+         its own stop it, checks that play it with the grader's never meet it.
 
 The grades the tests expect: each scores at most its twin, the twin full marks;
 `reads` exactly the twin; every one is graded within two minutes of wall time.
@@ -40,6 +42,10 @@ SEARCHES = {
     "muehle": ("muehle", ("value_minimax", "value_ab", "alpha_beta")),
 }
 
+#: assignment -> a rule its searches rely on (the `helper` kind dozes in it)
+HELPERS = {"tictactoe": "actions", "negamax": "TicTacToe.getMoves", "gametree": "nextstates",
+           "connect4": "nextstates", "muehle": "next_states"}
+
 #: kind -> the waiting before the search (the body of `_wait()`)
 WAITS = {
     "sleeps": "    _time.sleep(1.9)\n",
@@ -58,7 +64,7 @@ WAITS = {
               "    except EOFError:\n"
               "        pass\n"),
 }
-KINDS = (*WAITS, "imports")
+KINDS = (*WAITS, "imports", "helper")
 
 
 def twin(assignment: str) -> str:
@@ -75,6 +81,25 @@ def build(assignment: str, kind: str) -> str:
     if kind == "imports":
         return text + ("\n# >>> waits\nimport time as _time\n\n_time.sleep(60)\n"
                        "# <<< waits\n")
+    if kind == "helper":
+        helper = HELPERS[assignment]
+        return text + f'''
+# >>> waits
+import functools as _functools
+import time as _time
+
+_rule = {helper}
+
+
+@_functools.wraps(_rule)
+def _dozing(*args, **kwargs):
+    _time.sleep(0.8)
+    return _rule(*args, **kwargs)
+
+
+{helper} = _dozing
+# <<< waits
+'''
     wrapped = "".join(_rebind(name) for name in SEARCHES[assignment][1])
     return text + f'''
 # >>> waits

@@ -3,7 +3,8 @@
 tests/kit/sleepers/<assignment>_<kind>/ (built by sleepers_build.py, which says what
 each kind does) is the reference whose main search waits before it searches: it
 sleeps, dozes under the per-call allowance, blocks on a lock, joins a sleeping thread,
-naps at a duty cycle of 1/8, reads stdin, or sleeps at import. Each is graded for
+naps at a duty cycle of 1/8, reads stdin, or sleeps at import; or a rule the search
+relies on dozes at every call. Each is graded for
 real, in a PID namespace, next to its honest twin (the reference without the waiting):
 the twin scores full marks, no sleeper scores more than its twin, a read of stdin
 costs nothing, and every one is graded within two minutes of wall time (it took more
