@@ -171,8 +171,13 @@ class Student:
         self._counted = self._seen_counted = 0
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
+        # The import is judged by its own allowance: a child restarted in a check that
+        # has already waited must not turn the submission into an import error (under
+        # load such a restart took long enough to be measured against the check's rest).
+        self._sandbox.waited_before = 0.0
         outcome = self._sandbox.import_modules(self.timeouts.imports,
                                                idle=self.timeouts.check_wait)
+        self._allow(self._sandbox)
         self._collect_notes()
         if not outcome.answered:
             self.import_failure = _import_failure(outcome, self.timeouts.imports,
@@ -332,14 +337,28 @@ class Student:
     def _skip(self, function: str) -> Outcome | None:
         if function in self.broken:
             return Outcome(failure=Failure.SKIPPED, detail=self.broken[function])
-        return None
+        return self._waiting_spent()
+
+    def _waiting_spent(self) -> Outcome | None:
+        """The check's calls have used up its waiting allowance: a further call of the
+        check is not run (not started, so it cannot wait) and no function is marked as
+        broken for the checks after it: the waiting was another call's."""
+        if self.budget is None:
+            return None
+        spent = self.budget.waited_before + (
+            self._sandbox.check_waited if self._sandbox is not None else 0.0)
+        if spent < self.timeouts.check_wait:
+            return None
+        return Outcome(failure=Failure.SKIPPED, detail=_(
+            "not run: this check's calls already waited more than {seconds:.1f} s in all "
+            "without computing").format(seconds=self.timeouts.check_wait))
 
     def call(self, function: str, *args, timeout: float | None = None, return_args=False,
              keep=False, **kwargs) -> Outcome:
         """Call `module.function` (or `(handle, "method")`) in the child."""
         name = _name(function)
         self._route(False)
-        early = self._skip(name) or self._ready()
+        early = self._skip(name) or self._ready() or self._waiting_spent()
         if early is not None:
             return early
         outcome = self._sandbox.call(function, args, kwargs, timeout=timeout or self.timeouts.call,
@@ -363,7 +382,7 @@ class Student:
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
         self._route(bool(play))
-        early = self._skip(name) or self._ready()
+        early = self._skip(name) or self._ready() or self._waiting_spent()
         if early is not None:
             return [early] * len(arg_lists)
         if isinstance(function, str):
@@ -388,7 +407,7 @@ class Student:
         else `timeout`, else the rubric's per-call limit)."""
         outcomes: list[Outcome | None] = [None] * len(plans)
         self._route(any(plan.plays for plan in plans))
-        ready = self._ready()
+        ready = self._ready() or self._waiting_spent()
         todo = []
         for index, plan in enumerate(plans):
             early = self._skip(plan.name) or ready

@@ -314,3 +314,55 @@ def test_slow_words_say_where_the_time_went():
 def batch_words(*args):
     from autograder.grading.batch import slow_words
     return slow_words(*args)
+
+
+
+def test_the_checks_spent_waiting_skips_its_later_calls_and_blames_none_of_them(tmp_path):
+    """Once a check's calls have waited their allowance, a later call of the same check
+    is not run, and the function it calls (which never waited) stays callable in the
+    next check."""
+    (tmp_path / "w.py").write_text(CODE)
+    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.6)
+    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
+                                     timeouts=timeouts, recorded=False)
+    try:
+        student.start_check()
+        first = [student.call("w.nap", 0.25) for _ in range(3)]
+        same_check = student.call("w.busy", 0.01)
+        student.start_check()
+        next_check = student.call("w.busy", 0.01)
+    finally:
+        student.close()
+    assert first[2].failure == Failure.WAITED
+    assert same_check.failure == Failure.SKIPPED
+    assert same_check.detail == ("not run: this check's calls already waited more than "
+                                 "0.6 s in all without computing")
+    assert next_check.failure is None and next_check.value == 0.01, next_check
+    assert "w.busy" not in student.broken
+
+
+def test_a_child_restarted_in_a_check_that_waited_imports_on_its_own_allowance(tmp_path):
+    """A check's calls waited 0.5 of its 0.6 s, then the child died; the new child's
+    import waits 0.2 s (under the 0.6 s an import may). It imports: the check's earlier
+    waiting is not the import's (it was, and a restart under load made the whole
+    submission an import error). The import's waiting still counts for the check."""
+    (tmp_path / "w.py").write_text(CODE + "\nimport os\ntime.sleep(0.2)\n\n"
+                                   "def dies():\n    os._exit(3)\n")
+    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.6)
+    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
+                                     timeouts=timeouts, recorded=False)
+    try:
+        assert student.importable is None
+        student.start_check()
+        naps = [student.call("w.nap", 0.25) for _ in range(2)]
+        died = student.call("w.dies")
+        after = student.call("w.busy", 0.01)
+        student.start_check()
+        next_check = student.call("w.busy", 0.01)
+    finally:
+        student.close()
+    assert [o.failure for o in naps] == [None, None]
+    assert died.failure == Failure.CRASH, died
+    assert student.import_failure is None
+    assert after.failure == Failure.SKIPPED and "not run" in after.detail, after
+    assert next_check.failure is None and next_check.value == 0.01, next_check
