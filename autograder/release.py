@@ -2,7 +2,8 @@
 
 A small pipeline in nbgrader's spirit: strip solutions -> write skeleton ->
 copy shipped files -> add the student kit (Makefile, check.py, pytest settings, the
-summary plugin, the language it speaks and the compiled catalogs in locale/,
+summary plugin, its page (check_page.py, in the look of outputs/pages.py), the
+language it speaks and the compiled catalogs in locale/,
 autograder/i18n.py says why they are committed) and end the README with the kit's
 section on what a student needs and how to check without make. The output is
 deterministic, so a test can prove that the committed assignments/ is exactly what
@@ -200,10 +201,24 @@ def _filled(text: str, assignment: slices.Slice, stubbed: list[str], language: s
         "@PACKAGES@": "".join(f"\n    {name}" for name in assignment.packages),
         "@FUNCTION@": example_function(assignment, stubbed),
         "@LANGUAGE@": language,
+        # check_page.py's: the title as a Python literal, and (last, so nothing in it
+        # is read as a placeholder) the pages' one stylesheet, into a """ string.
+        "@PAGE_TITLE@": repr(i18n.translator(language)(assignment.title)),
+        "@STYLESHEET@": _stylesheet_literal(),
     }
     for placeholder, value in values.items():
         text = text.replace(placeholder, value)
     return text
+
+
+def _stylesheet_literal() -> str:
+    """outputs/pages.py's stylesheet, for check_page.py's triple-quoted string (the
+    student's page wears the teacher's look, from one source)."""
+    from .outputs.pages import STYLESHEET
+    if '"""' in STYLESHEET or "\\" in STYLESHEET:
+        raise KitError("outputs/pages.py: the stylesheet holds a backslash or three quotes, "
+                       "which check_page.py's string cannot hold as they are")
+    return STYLESHEET
 
 
 def _add_readme_section(assignment: slices.Slice, target: Path, stubbed: list[str],

@@ -1,6 +1,7 @@
 """The public checks, with or without make: `python check.py` does what `make check`
-does (`python check.py winner`: only the checks of winner). You do not need to edit
-this file.
+does (`python check.py winner`: only the checks of winner; `python check.py --html`:
+the same summary, and check.html beside it to read in a browser, as `make check
+HTML=1` does). You do not need to edit this file.
 
 It runs in the folder it is in, whatever folder you start it from
 (`python path/to/check.py`), on this assignment's own public tests and nothing else:
@@ -27,9 +28,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OLDEST_PYTHON = (3, 11)
 #: The files the checks cannot run without (the public tests and your module are
 #: checked by conftest.py, which names them).
-NEEDED_FILES = ("conftest.py", "pytest.ini", "kit_language.py", "requirements.txt")
+NEEDED_FILES = ("conftest.py", "pytest.ini", "kit_language.py", "check_page.py",
+                "requirements.txt")
 FROM_MAKE = "--from-make"      # the Makefile's `make check`: named so in messages
 INSTALL_ONLY = "--install-only"     # the Makefile's `make tools`
+#: `--html` (`make check HTML=1`): conftest.py's option for it has its own name, which
+#: no other pytest plugin (pytest-html's --html) takes.
+PAGE_OPTIONS = {"--html": "--check-page"}
 
 
 _translated = []      # the catalog's gettext, loaded when a first message is said
@@ -222,15 +227,16 @@ def run_checks(words, command):
 
 
 def pytest_arguments(words):
-    """`winner terminal` -> `--function winner --function terminal`; options such as
-    `-x` or `--function winner` go to pytest as they are."""
+    """`winner terminal` -> `--function winner --function terminal`; `--html` ->
+    `--check-page`; options such as `-x` or `--function winner` go to pytest as they
+    are."""
     arguments, rest = [], list(words)
     while rest:
         word = rest.pop(0)
         if not word.startswith("-"):
             arguments += ["--function", word]
             continue
-        arguments.append(word)
+        arguments.append(PAGE_OPTIONS.get(word, word))
         if word == "--function" and rest:
             arguments.append(rest.pop(0))
     return arguments

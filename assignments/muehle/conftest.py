@@ -36,7 +36,8 @@ PLUGIN = "spielbaum-checks"
 #: The start of the name each further copy of this file registers a marker under.
 SECOND_COPY = "spielbaum-second-copy:"
 #: Files of the kit: never the student's to fix, always to copy back from the handout.
-KIT_FILES = ("conftest.py", "kit_language.py", "check.py", "play.py", "duel.py")
+KIT_FILES = ("conftest.py", "kit_language.py", "check.py", "check_page.py", "play.py",
+             "duel.py")
 _second_copy = False    # another copy of this file registered its option first
 
 
@@ -52,6 +53,9 @@ def pytest_addoption(parser):
     try:
         parser.addoption("--function", action="append", default=[], metavar="NAME",
                          help="check only this function (`make check F=winner`)")
+        # Not --html: pytest-html's option, where a student has that plugin.
+        parser.addoption("--check-page", action="store_true", default=False,
+                         help="also write check.html (`make check HTML=1`)")
     except ValueError:
         # A second copy of the assignment is in this pytest run (pytest started in a
         # folder above both, or given both): its conftest.py is this file again. It
@@ -344,12 +348,15 @@ class Checks:
 
     # -------------------------------------------------------- the summary
     def pytest_terminal_summary(self, terminalreporter):
+        write = terminalreporter.write_line
         if self.broken:
-            self.write_problems(terminalreporter.write_line)
+            self.write_problems(write)
+            self.offer_page(write)
             # The problem is the whole answer: no line of counts after it.
             terminalreporter.config.option.verbose = -2
             return
-        self.write_summary(terminalreporter.write_line, terminalreporter.config)
+        self.write_summary(write, terminalreporter.config)
+        self.offer_page(write)
 
     def write_problems(self, write):
         for lines in self.shown_problems():
@@ -362,10 +369,8 @@ class Checks:
         width = max(len(name) for name in self.order)
         relies_on = _relies_on(config)
         write("")
-        for name in self.order:
-            results = self.results[name]
-            passed = sum(problem is None for _, problem in results)
-            write(f"  {name:<{width}}  {passed}/{len(results)}  {self.verdict(name, relies_on)}")
+        for name, passed, total, verdict, _ok in self.rows(config):
+            write(f"  {name:<{width}}  {passed}/{total}  {verdict}")
         shown = False
         for name in self.order:
             for test, problem in self.results[name]:
@@ -378,15 +383,9 @@ class Checks:
                     write(f"{name} ({test}):")
                     for line in problem.splitlines():
                         write(f"    {line}")
-                    suspects = self.failing_callees(name, relies_on)
+                    suspects = self.suspects_line(name, relies_on)
                     if suspects:
-                        names = _and(suspects)
-                        write("    " + ngettext(
-                            "({function} calls {callees}, which fails too: fix {callees} first, "
-                            "then run `{command}` again)",
-                            "({function} calls {callees}, which fail too: fix {callees} first, "
-                            "then run `{command}` again)", len(suspects)).format(
-                                function=name, callees=names, command=command()))
+                        write("    " + suspects)
                     break
         if all(problem is None for results in self.results.values() for _, problem in results):
             only = config.getoption("function")
@@ -400,6 +399,61 @@ class Checks:
                               "allows), so test more yourself.").splitlines():
                     write(line)
         write("")
+
+    def rows(self, config):
+        """(function, tests passed, tests, verdict, all passed) per function, in order."""
+        relies_on = _relies_on(config)
+        for name in self.order:
+            results = self.results[name]
+            passed = sum(problem is None for _, problem in results)
+            yield name, passed, len(results), self.verdict(name, relies_on), \
+                passed == len(results)
+
+    def suspects_line(self, name, relies_on):
+        """"(terminal calls winner, which fails too: fix winner first ...)", else None."""
+        suspects = self.failing_callees(name, relies_on)
+        if not suspects:
+            return None
+        return ngettext(
+            "({function} calls {callees}, which fails too: fix {callees} first, "
+            "then run `{command}` again)",
+            "({function} calls {callees}, which fail too: fix {callees} first, "
+            "then run `{command}` again)", len(suspects)).format(
+                function=name, callees=_and(suspects), command=command())
+
+    # -------------------------------------------------------- the same as a page
+    def offer_page(self, write, notes=()):
+        """With --check-page (`make check HTML=1`): write check.html and name it in
+        the summary's last line."""
+        if not self.config.getoption("check_page", False):
+            return
+        relies_on = _relies_on(self.config)
+        failures, unwritten, passed = [], [], []
+        for name in self.order:
+            suspects = self.suspects_line(name, relies_on)
+            for test, problem in self.results[name]:
+                if problem is None:
+                    passed.append((name, test))
+                elif problem == NOT_IMPLEMENTED:
+                    unwritten.append((name, test))
+                else:
+                    failures.append((name, test, problem + ("\n" + suspects if suspects
+                                                            else "")))
+        try:
+            import check_page
+            path = check_page.write(self.root, rows=list(self.rows(self.config)),
+                                    failures=failures, unwritten=unwritten, passed=passed,
+                                    problems=[line for lines in self.shown_problems()
+                                              for line in lines], notes=notes)
+        except ImportError:
+            write(_("check_page.py is missing from this folder, so no page was written: copy "
+                    "it back from the assignment you were given."))
+            return
+        except OSError as error:
+            write(_("The page could not be written: {error}").format(error=error))
+            return
+        write(_("The same checks as a page: {address}").format(
+            address=check_page.address(path)))
 
     def problems(self, name):
         return [problem for _, problem in self.results.get(name, ()) if problem]
@@ -623,9 +677,11 @@ def give_up(item, checks, thread_id):
     reporter = item.config.pluginmanager.getplugin("terminalreporter")
     write = reporter.write_line if reporter is not None else print
     checks.write_summary(write, item.config)
-    write(_("The checks stopped there: {function} waited in a call that cannot be "
-            "interrupted on this computer, so the tests after it did not run.")
-          .format(function=_function_of(item)))
+    stopped = _("The checks stopped there: {function} waited in a call that cannot be "
+                "interrupted on this computer, so the tests after it did not run.").format(
+                    function=_function_of(item))
+    write(stopped)
+    checks.offer_page(write, notes=[stopped])
     for stream in (sys.stdout, sys.__stdout__):
         if stream is not None:
             stream.flush()
