@@ -5,7 +5,7 @@ keeping a winnowed subset; two documents share code where they share fingerprint
 and each side's *share* is the part of its own (non-boilerplate) code covered by
 shared k-grams. The kit hands it streams of small integers instead of letting it
 filter the file itself: the normalised tokens of `tokens.py` (the *text* evidence)
-and the canonical form of `structure.py` (the *structure* evidence). copydetect's
+and the canonical form of the `structure` package (the *structure* evidence). copydetect's
 own Pygments filter renames names and drops comments too, but keeps docstrings,
 `pass` and trailing commas, and it hashes strings, whose hashes Python salts per
 process, so two runs of the report would disagree.

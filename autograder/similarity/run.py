@@ -4,7 +4,7 @@ Three kinds of evidence, each a score from 0 to 1 (docs/SIMILARITY.md):
 
 - **text**: the normalised tokens (tokens.py), winnowed: what renaming, layout,
   comments and reordered functions cannot hide;
-- **structure**: the canonical syntax tree (structure.py), winnowed the same way:
+- **structure**: the canonical syntax tree (the structure package), winnowed the same way:
   what dead code, reordered statements, negated branches, while/for, comprehension
   or loop, inlined or split helpers cannot hide either;
 - **behaviour**: the answers the grader saw (behaviour.py), where `autograder grade`

@@ -1,7 +1,7 @@
 """Disguises that rewrite the program, not only its text: each keeps what every
 function answers (tests/similarity/disguised.py runs original and copy on every
 position to prove it), and each is written here independently of the kit's
-canonical form (autograder/similarity/structure.py), so the tests do not grade the
+canonical form (autograder/similarity/structure/), so the tests do not grade the
 detector with its own rules.
 
 Each function takes a module's source and a seeded `random.Random` and returns

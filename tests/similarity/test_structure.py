@@ -1,4 +1,4 @@
-"""The canonical form (autograder/similarity/structure.py): each rewrite a disguise
+"""The canonical form (autograder/similarity/structure/): each rewrite a disguise
 can make gives the same form, and its honest twin, a program that really differs,
 gives another."""
 

@@ -1,0 +1,270 @@
+"""The canonical tree written out as token codes, each with the line of the student's
+file its statement came from (compared by winnowing, like the text)."""
+
+from __future__ import annotations
+
+import ast
+
+from ..tokens import code_of
+from .trees import BUILTINS, NAME
+
+class Emitter:
+    """The canonical tree as a stream of token codes, each with the line of the
+    student's file its statement came from."""
+
+    def __init__(self, kept: frozenset[str]):
+        self.kept = kept
+        self.codes: list[int] = []
+        self.lines: list[int] = []
+        self.line = 0
+
+    def emit(self, text: str) -> None:
+        self.codes.append(code_of(text))
+        self.lines.append(self.line)
+
+    def name(self, name: str) -> None:
+        self.emit(name if name in self.kept or name in BUILTINS else NAME)
+
+    def block(self, block: list[ast.stmt]) -> None:
+        self.emit("<indent>")
+        for stmt in block:
+            self.statement(stmt)
+        self.emit("<dedent>")
+
+    def statement(self, stmt: ast.stmt) -> None:
+        self.line = getattr(stmt, "lineno", self.line)
+        self.header(stmt)
+        self.emit("<newline>")
+        if isinstance(stmt, ast.Try):
+            self.block(stmt.body)
+            for handler in stmt.handlers:
+                self.emit("except")
+                if handler.type:
+                    self.expression(handler.type)
+                self.emit("<newline>")
+                self.block(handler.body)
+            for name, word in (("orelse", "else"), ("finalbody", "finally")):
+                if getattr(stmt, name):
+                    self.emit(word)
+                    self.emit("<newline>")
+                    self.block(getattr(stmt, name))
+            return
+        if isinstance(stmt, ast.FunctionDef | ast.For | ast.While | ast.If | ast.With
+                      | ast.ClassDef | ast.AsyncFunctionDef | ast.AsyncFor | ast.AsyncWith):
+            self.block(stmt.body)
+            if getattr(stmt, "orelse", None):
+                self.emit("else")
+                self.emit("<newline>")
+                self.block(stmt.orelse)
+
+    def header(self, stmt: ast.stmt) -> None:
+        for part in statement_header(stmt):
+            if isinstance(part, ast.AST):
+                self.expression(part)
+            elif isinstance(part, tuple):
+                self.name(part[1])
+            else:
+                self.emit(part)
+
+    def expression(self, node: ast.AST) -> None:
+        _ExpressionEmitter(self).visit(node)
+
+
+def statement_header(stmt: ast.stmt) -> list:
+    """A statement's own tokens (a compound statement's header), as a list of
+    strings and expression nodes."""
+    kind = type(stmt)
+    if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+        parts = ["def", ("name", stmt.name), "("]
+        for arg in stmt.args.args + stmt.args.kwonlyargs:
+            parts += [("name", arg.arg), ","]
+        return parts + [")"]
+    if kind is ast.ClassDef:
+        return ["class", ("name", stmt.name), *stmt.bases]
+    if kind is ast.For or kind is ast.AsyncFor:
+        return ["for", stmt.target, "in", stmt.iter]
+    if kind is ast.While:
+        return ["while", stmt.test]
+    if kind is ast.If:
+        return ["if", stmt.test]
+    if kind is ast.With or kind is ast.AsyncWith:
+        return ["with", *[i.context_expr for i in stmt.items]]
+    if kind is ast.Try:
+        return ["try"]
+    if kind is ast.Return:
+        return ["return"] + ([stmt.value] if stmt.value else [])
+    if kind is ast.Raise:
+        return ["raise"] + ([stmt.exc] if stmt.exc else [])
+    if kind is ast.Assign:
+        parts = []
+        for target in stmt.targets:
+            parts += [target, "="]
+        return parts + [stmt.value]
+    if kind is ast.Expr:
+        return [stmt.value]
+    if kind is ast.Delete:
+        return ["del", *stmt.targets]
+    if kind is ast.Assert:
+        return ["assert", stmt.test]
+    return [kind.__name__.lower()]
+
+
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+              ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
+              ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.MatMult: "@",
+              ast.And: "and", ast.Or: "or", ast.Not: "not", ast.USub: "-", ast.UAdd: "+",
+              ast.Invert: "~", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
+              ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
+              ast.NotIn: "not in"}
+
+
+class _ExpressionEmitter(ast.NodeVisitor):
+    def __init__(self, out: Emitter):
+        self.out = out
+
+    def visit(self, node):
+        if isinstance(node, tuple):             # ("name", text) from a header
+            self.out.name(node[1])
+            return
+        if isinstance(node, str):
+            self.out.emit(node)
+            return
+        return super().visit(node)
+
+    def generic_visit(self, node):
+        self.out.emit(type(node).__name__)
+        self.out.emit("(")
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        self.out.emit(")")
+
+    def visit_Name(self, node):
+        self.out.name(node.id)
+
+    def visit_Constant(self, node):
+        value = node.value
+        self.out.emit("S" if isinstance(value, str | bytes) else repr(value))
+
+    def visit_Attribute(self, node):
+        self.visit(node.value)
+        self.out.emit("." + node.attr)
+
+    def visit_Call(self, node):
+        self.visit(node.func)
+        self.out.emit("(")
+        for arg in node.args:
+            self.visit(arg)
+            self.out.emit(",")
+        for keyword in node.keywords:
+            self.out.emit(f"{keyword.arg}=")
+            self.visit(keyword.value)
+            self.out.emit(",")
+        self.out.emit(")")
+
+    def visit_BinOp(self, node):
+        self.out.emit("(")
+        self.visit(node.left)
+        self.out.emit(_OPERATORS[type(node.op)])
+        self.visit(node.right)
+        self.out.emit(")")
+
+    def visit_BoolOp(self, node):
+        self.out.emit("(")
+        for index, value in enumerate(node.values):
+            if index:
+                self.out.emit(_OPERATORS[type(node.op)])
+            self.visit(value)
+        self.out.emit(")")
+
+    def visit_UnaryOp(self, node):
+        self.out.emit(_OPERATORS[type(node.op)])
+        self.visit(node.operand)
+
+    def visit_Compare(self, node):
+        self.visit(node.left)
+        for op, right in zip(node.ops, node.comparators):
+            self.out.emit(_OPERATORS[type(op)])
+            self.visit(right)
+
+    def visit_Subscript(self, node):
+        self.visit(node.value)
+        self.out.emit("[")
+        self.visit(node.slice)
+        self.out.emit("]")
+
+    def _sequence(self, opener, items, closer):
+        self.out.emit(opener)
+        for item in items:
+            self.visit(item)
+            self.out.emit(",")
+        self.out.emit(closer)
+
+    def visit_Tuple(self, node):
+        self._sequence("(", node.elts, ")")
+
+    def visit_List(self, node):
+        self._sequence("[", node.elts, "]")
+
+    def visit_Set(self, node):
+        self._sequence("{", node.elts, "}")
+
+    def visit_Dict(self, node):
+        self.out.emit("{")
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                self.visit(key)
+            self.out.emit(":")
+            self.visit(value)
+            self.out.emit(",")
+        self.out.emit("}")
+
+    def visit_IfExp(self, node):
+        self.out.emit("ifexp")
+        for part in (node.test, node.body, node.orelse):
+            self.visit(part)
+
+    def visit_Lambda(self, node):
+        self.out.emit("lambda")
+        for arg in node.args.args:
+            self.out.name(arg.arg)
+        self.out.emit(":")
+        self.visit(node.body)
+
+    def visit_GeneratorExp(self, node):
+        self._comprehension("gen", [node.elt], node.generators)
+
+    def visit_ListComp(self, node):
+        self._comprehension("listcomp", [node.elt], node.generators)
+
+    def visit_SetComp(self, node):
+        self._comprehension("setcomp", [node.elt], node.generators)
+
+    def visit_DictComp(self, node):
+        self._comprehension("dictcomp", [node.key, node.value], node.generators)
+
+    def _comprehension(self, kind, parts, generators):
+        self.out.emit(kind)
+        for part in parts:
+            self.visit(part)
+        for generator in generators:
+            self.out.emit("for")
+            self.visit(generator.target)
+            self.out.emit("in")
+            self.visit(generator.iter)
+            for condition in generator.ifs:
+                self.out.emit("if")
+                self.visit(condition)
+        self.out.emit("end")
+
+    def visit_Starred(self, node):
+        self.out.emit("*")
+        self.visit(node.value)
+
+    def visit_JoinedStr(self, node):
+        self.out.emit("S")
+
+    def visit_Slice(self, node):
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.visit(part)
+            self.out.emit(":")
