@@ -387,18 +387,25 @@ class Checks:
                     if suspects:
                         write("    " + suspects)
                     break
-        if all(problem is None for results in self.results.values() for _, problem in results):
-            only = config.getoption("function")
+        closing = self.closing_lines(config)
+        if closing:
             write("")
-            if only:
-                write(_("All public checks of {functions} pass (run `{command}` for all).")
-                      .format(functions=", ".join(only), command=command()))
-            else:
-                for line in _("All public checks pass. The hidden tests check every function "
-                              "on many more\npositions (every reachable one where the game "
-                              "allows), so test more yourself.").splitlines():
-                    write(line)
+            for line in closing:
+                write(line)
         write("")
+
+    def closing_lines(self, config):
+        """What the summary says last when every check ran passes, else []."""
+        if not all(problem is None for results in self.results.values()
+                   for _, problem in results):
+            return []
+        only = config.getoption("function")
+        if only:
+            return [_("All public checks of {functions} pass (run `{command}` for all).")
+                    .format(functions=", ".join(only), command=command())]
+        return _("All public checks pass. The hidden tests check every function on many "
+                 "more\npositions (every reachable one where the game allows), so test "
+                 "more yourself.").splitlines()
 
     def rows(self, config):
         """(function, tests passed, tests, verdict, all passed) per function, in order."""
@@ -441,10 +448,12 @@ class Checks:
                                                             else "")))
         try:
             import check_page
+            closing = [] if self.broken or not self.results else \
+                [" ".join(self.closing_lines(self.config))]
             path = check_page.write(self.root, rows=list(self.rows(self.config)),
                                     failures=failures, unwritten=unwritten, passed=passed,
                                     problems=[line for lines in self.shown_problems()
-                                              for line in lines], notes=notes)
+                                              for line in lines], notes=[*notes, *closing])
         except ImportError:
             write(_("check_page.py is missing from this folder, so no page was written: copy "
                     "it back from the assignment you were given."))

@@ -10,6 +10,11 @@ the tables (with room between columns). Change the look there, once. It is a
 Python string, not a file beside the module, so every way the kit is installed
 (a wheel for a platform, a cluster's workers) has it. tests/kit/test_pages.py
 opens each page in headless chromium at 1280 and 390 px and checks both.
+
+The student's own page (`make check HTML=1`: check.html) wears it too: the release
+step writes STYLESHEET into each assignment's check_page.py, inside a triple-quoted
+string (so it holds no backslash and no three quotes; the release says so if it
+does), and tests/student/test_check_page.py fails if the two drift.
 """
 
 from __future__ import annotations

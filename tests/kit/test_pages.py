@@ -9,6 +9,11 @@ report's most similar pair, the tournament's standings. A screenshot of each is
 taken and must not be blank; with SPIELBAUM_SCREENSHOTS=<folder> they are kept
 there (docs/feedback-*.png were made so).
 
+The student's own page (`make check HTML=1`, `python3 check.py --html`) is made
+for real too: check.py run in a copy of a released assignment with one function
+wrong (connect4's freeIn, which most of its other checks call), and with every
+function right.
+
 feedback.html here comes from a grading of a small assignment of the test's own
 (a course folder, as tests/kit/test_sixth_assignment.py makes one), whose hidden
 check judges a search on the kit's tree fixtures and attaches a drawing to its
@@ -23,6 +28,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -204,6 +210,29 @@ def tournament_page(tmp_path_factory) -> Path:
     return base / "out" / "tournament.html"
 
 
+@pytest.fixture(scope="module")
+def check_pages(tmp_path_factory) -> dict[str, Path]:
+    """check.html of connect4 with freeIn wrong (as tests/connect4/bugs.py has it),
+    and of tictactoe with every function right."""
+    from tests.connect4 import bugs
+    pages = {}
+    for kind, name, module in (
+            ("wrong", "connect4", (bugs.CORRECT / bugs.MODULE).read_text(encoding="utf-8")
+             + "\n\n" + bugs.BUGS["freeIn"][1]),
+            ("right", "tictactoe", (ROOT / "solutions/tictactoe/tictactoe.py").read_text(
+                encoding="utf-8"))):
+        folder = tmp_path_factory.mktemp(f"check-page-{kind}") / name
+        shutil.copytree(ROOT / "assignments" / name, folder)
+        write(folder / f"{name}.py", module)
+        done = subprocess.run([sys.executable, str(folder / "check.py"), "--html"], cwd=folder,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == (1 if kind == "wrong" else 0), done.stdout + done.stderr
+        assert done.stdout.splitlines()[-2] == \
+            f"The same checks as a page: {(folder / 'check.html').as_uri()}", done.stdout
+        pages[kind] = folder / "check.html"
+    return pages
+
+
 # ------------------------------------------------------------ what is checked
 #: Elements wider than the screen, leaving out what scrolls inside a box of its own
 #: (overflow auto/scroll/hidden) or sits in a closed <details>; and the page's own
@@ -322,3 +351,27 @@ def test_tournament_page_shows_who_was_left_out_and_the_standings_first(tourname
     page.goto(tournament_page.as_uri())
     first = page.evaluate("() => document.querySelector('p.fail').innerText")
     assert first.startswith("Not entered:") and "mallory" in first
+
+
+def test_the_students_check_page_shows_the_failures_first(check_pages, page, tmp_path):
+    seen = look(page, check_pages["wrong"], ".failure", "check-page", tmp_path)
+    assert seen["wide"]["svgs"] == 0
+    page.goto(check_pages["wrong"].as_uri())
+    shown = page.evaluate("""() => ({
+      score: document.querySelector('.score').innerText,
+      first: document.querySelector('.failure').innerText,
+      failures: document.querySelectorAll('section.failure').length,
+      folded: !document.querySelector('details.passed').open,
+      scripts: document.querySelectorAll('script, link, img, iframe').length})""")
+    assert shown["first"].startswith("FAIL freeIn") and "expected" in shown["first"], shown
+    assert shown["failures"] > 1 and shown["folded"] and shown["scripts"] == 0, shown
+    assert "public checks pass" in shown["score"]
+
+
+def test_the_students_check_page_of_all_passes(check_pages, page, tmp_path):
+    look(page, check_pages["right"], ".score", "check-page-all-passed", tmp_path)
+    page.goto(check_pages["right"].as_uri())
+    assert page.evaluate("() => document.querySelector('details.passed').open")
+    note = page.evaluate("() => document.querySelector('p.note').innerText")
+    assert note.startswith("All public checks pass. The hidden tests check every function on "
+                           "many more positions"), note
