@@ -16,8 +16,9 @@ END_HIDDEN = "### END HIDDEN TESTS"
 
 #: What nbgrader leaves out whenever it copies an assignment (release, submit, collect,
 #: autograde, feedback): its own defaults, plus Python environments and caches. A
-#: `.venv` is 40 MB and more; it would be copied four times per student.
-IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
+#: `.venv` is 40 MB and more; it would be copied four times per student. `check.html` is
+#: the page `make check HTML=1` writes for the student alone.
+IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "check.html",
           ".venv", "venv", ".pytest_cache", ".mypy_cache"]
 
 

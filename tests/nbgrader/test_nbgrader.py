@@ -344,7 +344,8 @@ def test_nbgrader_student_config_names_the_exchange_and_leaves_environments_out(
     exec(compile(text, "student_nbgrader_config.py", "exec"), namespace)
     config = namespace["c"]
     assert config.Exchange.root == str(tmp_path / "exchange")
-    assert config.CourseDirectory.ignore == IGNORE and {".venv", "venv"} <= set(IGNORE)
+    assert config.CourseDirectory.ignore == IGNORE
+    assert {".venv", "venv", "check.html"} <= set(IGNORE)   # environments; make check's page
 
 
 def test_nbgrader_course_config_leaves_environments_out():
