@@ -685,11 +685,11 @@ class Sandbox:
     def _select(self, pause: float) -> list:
         """Wait at most `pause` s for the child's bytes. A wait that ends on its timer
         woke the grader for its own clocks: the CPU it then waited for is not the child
-        waiting for the grader, and is kept out of the child's waiting (`_clocks`; on a
-        wake-ups every 5 ms on a busy CPU hid half of a 3.2 s sleep: tests/kit/test_waiting.py).
-        The first,
-        QUICK wait of a read is not measured: most reads end in it, and two more reads
-        of the clock there would cost every call back 3 us for a few ms a request."""
+        waiting for the grader, and is kept out of the child's waiting (`_clocks`).
+        Wake-ups every 5 ms on a busy CPU hid half of a 3.2 s sleep before
+        (tests/kit/test_waiting.py). The first, QUICK wait of a read is not measured:
+        most reads end in it, and two more reads of the clock there would cost every
+        call back 5 us for a few ms a request."""
         before = grader_ready()
         ready, _writable, _errors = select.select([self._reader], [], [], pause)
         if not ready:
