@@ -1,8 +1,8 @@
 """What the sandbox costs the student's own code: the same calls in a child and in-process.
 
 The student's CPU time is judged inside the sandboxed child (client.py), where the
-child's audit hook, its id() and its threads run beside the student's code. In one
-run, for each bundled tic-tac-toe example named (slow, correct, built on deepcopy as
+child's threads and its watched doors (child.watch_doors) run beside the student's
+code. In one run, for each bundled tic-tac-toe example named (slow, correct, built on deepcopy as
 most students write it), minimax on every unfinished position with 5 or more marks:
 
 - in-process: this process, the module imported plainly (the baseline);
@@ -11,11 +11,7 @@ most students write it), minimax on every unfinished position with 5 or more mar
 
 Both on one CPU (as bulk grading runs a child, grading/pool.py), best of --repeat
 rounds, alternating. Printed: each side's CPU seconds and their ratio. Then what a
-child's start and import cost in CPU time, and, in this process, what a deepcopy of
-a board costs with each identity the child could give the student as id(): the
-builtin (which a Python audit hook makes slow), object.__hash__, a method of
-`object`, and the one the child uses (child._identity: on x86-64, a builtin of its
-own).
+child's start and import cost in CPU time.
 
 Usage: python bench/bench_child_penalty.py [--examples NAME ...] [--repeat 4]
 """
@@ -23,14 +19,12 @@ Usage: python bench/bench_child_penalty.py [--examples NAME ...] [--repeat 4]
 from __future__ import annotations
 
 import argparse
-import copy
 import importlib.util
 import json
 import shutil
 import sys
 import tempfile
 import time
-import timeit
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,32 +92,6 @@ def starts(count: int = 20, rounds: int = 3) -> None:
           f"(best of {rounds} rounds of {count})")
 
 
-def identities() -> None:
-    """A deepcopy of a board with each identity as the builtins' id (this process)."""
-    import builtins
-    sys.path.insert(0, str(ROOT / "autograder" / "sandbox"))
-    argv = sys.argv
-    sys.argv = ["child.py", json.dumps({"rfd": 0, "wfd": 0, "scratch": str(EXAMPLES),
-                                        "modules": [], "layers": [], "uid": None,
-                                        "parent": 0})]
-    try:
-        import child        # its module only: nothing is confined or served here
-    finally:
-        sys.argv = argv
-    board = [[None, "X", None], [None, "O", None], [None, None, None]]
-    builtin = builtins.id
-    rows = [("the builtin id, no audit hook", builtin), ("object.__hash__", object.__hash__),
-            ("a method of object (child._method_identity)", child._method_identity()),
-            ("the child's identity (child._identity)", child._IDENTITY)]
-    for label, identity in rows:
-        builtins.id = identity
-        try:
-            seconds = min(timeit.repeat(lambda: copy.deepcopy(board), number=20000, repeat=5))
-        finally:
-            builtins.id = builtin
-        print(f"  deepcopy of a board, id = {label}: {seconds / 20000 * 1e6:.2f} us")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", nargs="+",
@@ -144,7 +112,6 @@ def main() -> int:
                   f"in the sandbox {min(boxed):.3f} s CPU (best of {options.repeat}): "
                   f"{min(boxed) / min(alone):.3f}x")
         starts()
-    identities()
     return 0
 
 

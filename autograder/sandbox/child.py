@@ -20,7 +20,8 @@ Requests (one JSON line each):
 Targets: "module.function", "module.Class" (of the student's modules only) or
 {"handle": n, "attr": "method"} for an object kept in the child.
 Replies: {"id", "ok": value} | {"id", "raised": {...}} | {"id", "bad_value": text},
-plus {"note": text} lines when the student tried something the sandbox forbids.
+plus {"note": text} lines when a layer refused what the student's code tried, and
+{"seen": text} when it tried what no layer here stops (watch_doors).
 
 A plan (built by `plans.py` on the trusted side) is a short script of steps:
 call or construct, read an attribute, patch a module attribute until the plan
@@ -34,6 +35,10 @@ import time
 
 _MARKS = [time.monotonic()]   # interpreter up (for bench_overhead: start, confine, hello)
 
+import _posixsubprocess  # noqa: E402  (watch_doors: the door subprocess starts through)
+import _socket  # noqa: E402
+import errno  # noqa: E402
+import functools  # noqa: E402
 import importlib  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
@@ -106,10 +111,10 @@ class Batched:
     - The thread that makes the answers writes them out itself when its last write
       is AGE (20 ms) old: fast calls travel in writes about 20 ms apart, and the
       answer of a call that took longer goes out as soon as it is made. Each write
-      wakes the grader, which shares this CPU (grading/pool.py): at 5 ms the
-      grader's waiting cost tic-tac-toe's bench 0.30 s of CPU and the child's
-      plumbing 1.01 s, at 20 ms 0.18 s and 0.89 s (bench_overhead.py). A call is
-      charged at most AGE of its neighbours' time this way, 1% of the suites' 2 s.
+      wakes the grader, which shares this CPU (grading/pool.py): 20 ms rather
+      than 5 ms cut both the grader's waiting and the child's plumbing
+      (docs/PERFORMANCE.md, "Figures the code cites"). A call is charged at most
+      AGE of its neighbours' time this way, 1% of the suites' 2 s.
     - A flusher thread is the backstop for answers made less than AGE before a
       call that runs long (or forever): it wakes every FLUSHER_PERIOD (50 ms) and
       sends whatever is older than AGE. It used to wake every 5 ms and did all the
@@ -292,7 +297,7 @@ def _flusher():
 
 def note(text, refused=True):
     """Tell the grader right away (the next syscall may kill us) what the student's
-    code tried: as a refusal ({"note"}) when a layer in force refuses it, else as
+    code tried: as a refusal ({"note"}) when a layer in force refused it, else as
     something seen that nothing here stops ({"seen"})."""
     key = (text, refused)
     if key not in notes and len(notes) < MAX_NOTES:
@@ -303,146 +308,136 @@ def note(text, refused=True):
             pass
 
 
-# What the student's code may try, and the layers of which any one refuses it.
-_STARTS = ("tried to start processes", ("seccomp",))
-_NETWORK = ("tried to open a network connection", ("seccomp", "netns"))
-_SIGNALS = ("tried to send a signal to another process", ("seccomp", "landlock", "uid"))
+# What the student's code may try that the sandbox forbids: the sentence the grader
+# shows, and the layers that refuse it, each with the errnos by which the kernel says
+# that layer refused (the seccomp filter answers EPERM, syscalls.REFUSED; another
+# uid and Landlock's signal scope EPERM; an empty network namespace has no route).
+# Starting a process has no errno: the filter ends the child (syscalls.KILLS).
 _FORBIDDEN = {
-    "os.fork": _STARTS, "os.forkpty": _STARTS, "os.system": _STARTS, "os.exec": _STARTS,
-    "os.posix_spawn": _STARTS, "os.spawn": _STARTS, "subprocess.Popen": _STARTS,
-    "socket.__new__": _NETWORK, "socket.connect": _NETWORK,
-    "os.kill": _SIGNALS, "os.killpg": _SIGNALS,
+    "starts": ("tried to start processes", {"seccomp": ()}),
+    "network": ("tried to open a network connection",
+                {"seccomp": {errno.EPERM}, "netns": {errno.ENETUNREACH},
+                 "landlock": {errno.EPERM}}),
+    "signals": ("tried to send a signal to another process",
+                {"seccomp": {errno.EPERM}, "landlock": {errno.EPERM}, "uid": {errno.EPERM}}),
 }
-# Layers that keep files outside the folder and the standard library unread.
-_FILE_LAYERS = ("tmpfs", "landlock")
+# The layers that keep files outside the folder and the standard library unread: the
+# private view shows none of them (ENOENT) or shows a folder on the way read-only
+# (EROFS, EACCES); Landlock answers EACCES.
+_FILE_LAYERS = {"tmpfs": {errno.ENOENT, errno.EROFS, errno.EACCES},
+                "landlock": {errno.EACCES}}
 _READABLE = []      # path prefixes the child may read (set by confine_self)
 
 
-def audit(event, args):
-    # Diagnostics only: the kernel layers enforce; this names what was tried, and
-    # says "refused" only where a layer in force refuses it.
-    forbidden = _FORBIDDEN.get(event)
-    if forbidden and not (event == "os.kill" and args and args[0] == os.getpid()):
-        sentence, refusing = forbidden
-        note(sentence, any(layer in _applied for layer in refusing))
-    elif event == "open" and args and isinstance(args[0], (str, bytes)):
-        path = os.path.abspath(os.fsdecode(args[0]))
-        if not path.startswith(SCRATCH) and not any(
-                path == p or path.startswith(p + os.sep) for p in _READABLE):
-            note(f"tried to open {path}, outside its own folder",
-                 any(layer in _applied for layer in _FILE_LAYERS))
+def name_attempt(sentence, refusing, error):
+    """Name what the kernel answered to an attempt: "refused" when `error`'s errno is
+    one a refusing layer in force answers with; "seen" when it went through (`error`
+    None) or no refusing layer is in force; else nothing (it failed for a reason of its
+    own, as a missing file under Landlock: no refusal happened, and a layer would have
+    refused it)."""
+    layers = [layer for layer in refusing if layer in _applied]
+    if error is None or not layers:
+        note(sentence, refused=False)
+    elif any(_errno(error) in refusing[layer] for layer in layers):
+        note(sentence)
 
 
-def quiet_identity():
-    """id() without its audit event. CPython raises "builtins.id" on every call of
-    id(), and copy.deepcopy calls it for every object it copies: with a Python audit
-    hook installed (ours names forbidden calls; it ignores this event), a student's
-    minimax built on deepcopy ran about 40% slower here than in a plain interpreter,
-    time the student's CPU limit paid for. Only the student's own interpreter
-    changes: `id` becomes `_IDENTITY` (see `_identity`)."""
-    import builtins
-    builtins.id = _IDENTITY
+def _opened(args, kwargs, error):
+    path = args[0] if args else kwargs.get("file", kwargs.get("path"))
+    if type(path) is int:
+        return      # a descriptor it already holds
+    path = os.path.abspath(os.fsdecode(os.fspath(path)))
+    if not path.startswith(SCRATCH) and not any(
+            path == p or path.startswith(p + os.sep) for p in _READABLE):
+        name_attempt(f"tried to open {path}, outside its own folder", _FILE_LAYERS, error)
 
 
-def _identity():
-    """An id() that raises no audit event, as fast as the builtin where it can be.
+def _signalled(args, kwargs, error):
+    if not (args and args[0] == os.getpid()):       # its own process: allowed
+        name_attempt(*_FORBIDDEN["signals"], error)
 
-    CPython calls a builtin of one argument (METH_O) as `function(self, argument)`,
-    and the one C function that makes an object's id, PyLong_FromVoidPtr (where
-    builtin id() ends), takes the object first. So, in order:
 
-    1. `_tail_call_identity`: on x86-64 Linux, three instructions in a page of their
-       own (`mov rdi, rsi; movabs rax, PyLong_FromVoidPtr; jmp rax`: the argument
-       moved into the first place, then PyLong_FromVoidPtr) made a METH_O builtin.
-       CPython specializes its calls like the builtin's: a deepcopy of a board
-       costs what it costs with the builtin without a hook, and the students'
-       deepcopy-based minimax ran 1 to 2% slower in the child with (2) than
-       in-process (bench_child_penalty.py).
-    2. `_method_identity`: PyLong_FromVoidPtr made a method of `object`, which
-       gets the object first (see there); about 6% slower for a deepcopy.
-    3. object.__hash__: also the object's identity and also silent, but a slot
-       wrapper, about 25% slower for a deepcopy.
+def _connected(args, kwargs, error):
+    name_attempt(*_FORBIDDEN["network"], error)
 
-    Each is made with ctypes from the running interpreter before any student code
-    runs, and checked against id() on a few objects; where anything fails, the next.
-    The one difference a student could see: (2) answers id(a, b) for `a` where the
-    builtin raises TypeError."""
-    for make in (_tail_call_identity, _method_identity):
+
+def _socket_made(args, kwargs, error):
+    if error is not None:      # a socket made is no connection yet (see _connected)
+        name_attempt(*_FORBIDDEN["network"], error)
+
+
+def watched(function, judge):
+    """`function` unchanged for the student, its outcome named by `judge(args, kwargs,
+    error or None)` (only after the kernel answered). The naming never changes what
+    the student's code gets: an error of the naming itself is dropped."""
+    @functools.wraps(function)
+    def call(*args, **kwargs):
         try:
-            identity = make()
-            samples = ([], {}, "x", None, 7, 2 ** 70, object(), (1,), 1.5, identity)
-            if identity is not None and all(identity(s) == id(s) for s in samples):
-                return identity
-        except Exception:  # noqa: BLE001 (any surprise: the next, slower identity)
-            continue
-    return object.__hash__
+            result = function(*args, **kwargs)
+        except OSError as error:
+            _judge_quietly(judge, args, kwargs, error)
+            raise
+        _judge_quietly(judge, args, kwargs, None)
+        return result
+    return call
 
 
-def _method_def(name, function, flags):
-    """A PyMethodDef (ctypes), kept for the child's life: a function made from it
-    reads it on every call."""
-    import ctypes
-
-    class MethodDef(ctypes.Structure):
-        _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
-                    ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
-
-    definition = MethodDef(name, function, flags, None)
-    _KEPT_ALIVE.append(definition)
-    return definition
+def _judge_quietly(judge, args, kwargs, error):
+    try:
+        judge(args, kwargs, error)
+    except Exception:  # noqa: BLE001 (a path that will not decode: nothing to name)
+        pass
 
 
-_METH_VARARGS, _METH_O = 0x0001, 0x0008
+def announced(function):
+    """`function` (one that starts a process), named before it runs: with seccomp in
+    force the kernel ends the child in it, and no errno ever comes back."""
+    sentence, refusing = _FORBIDDEN["starts"]
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        note(sentence, any(layer in _applied for layer in refusing))
+        return function(*args, **kwargs)
+    return call
 
 
-def _tail_call_identity():
-    """(1) of _identity; None where the machine is not x86-64 Linux."""
-    if sys.platform != "linux" or os.uname().machine != "x86_64":
-        return None
-    import ctypes
-    import mmap
-    import struct
-    api = ctypes.pythonapi
-    target = ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value
-    code = (b"\xf3\x0f\x1e\xfa"                          # endbr64 (a no-op without CET)
-            b"\x48\x89\xf7"                              # mov rdi, rsi
-            b"\x48\xb8" + struct.pack("<Q", target) +     # movabs rax, PyLong_FromVoidPtr
-            b"\xff\xe0")                                  # jmp rax
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                          ctypes.c_int, ctypes.c_long]
-    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    page = libc.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE,
-                     mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
-    if page in (None, ctypes.c_void_p(-1).value):
-        return None
-    ctypes.memmove(page, code, len(code))
-    # Never writable and executable at once; the page is kept for the child's life.
-    if libc.mprotect(page, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
-        return None
-    new = api.PyCFunction_NewEx
-    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p] * 3
-    return new(ctypes.addressof(_method_def(b"id", page, _METH_O)), None, None)
+def watch_doors():
+    """Name what the student's code tries through the doors it uses for files,
+    signals, sockets and processes (the kernel layers refuse it through any door;
+    one around these, ctypes or io.FileIO, is refused unnamed). Nothing else is
+    watched: the student's search runs as in a plain interpreter, without an audit
+    hook (docs/PERFORMANCE.md, "Issue 46")."""
+    import builtins
+    import posix
+    opened = watched(io.open, _opened)
+    builtins.open = io.open = opened
+    os.open = posix.open = watched(posix.open, _opened)
+    for name in ("kill", "killpg"):
+        setattr(os, name, watched(getattr(posix, name), _signalled))
+        setattr(posix, name, getattr(os, name))
+    for name in ("fork", "forkpty", "system", "posix_spawn", "posix_spawnp", "execv",
+                 "execve"):
+        if hasattr(posix, name):
+            setattr(os, name, announced(getattr(posix, name)))
+            setattr(posix, name, getattr(os, name))
+    _posixsubprocess.fork_exec = announced(_posixsubprocess.fork_exec)
+    _socket.socket = _watched_socket_class(_socket.socket)
 
 
-def _method_identity():
-    """(2) of _identity: PyLong_FromVoidPtr as a method of `object`. Called as a
-    method, it gets the object as its first argument, which is all it reads.
-    Declared METH_VARARGS, not METH_NOARGS: CPython 3.11 specializes a call of a
-    no-argument method descriptor for objects of its exact type (`object`) only,
-    and every board or list undid it again (lena's minimax on deepcopy ran 1.08x
-    its in-process time that way, 1.03x this way)."""
-    import ctypes
-    api = ctypes.pythonapi
-    target = ctypes.cast(api.PyLong_FromVoidPtr, ctypes.c_void_p).value
-    make = api.PyDescr_NewMethod
-    make.restype, make.argtypes = ctypes.py_object, [ctypes.py_object, ctypes.c_void_p]
-    return make(object, ctypes.addressof(_method_def(b"id", target, _METH_VARARGS)))
+def _watched_socket_class(base):
+    """`_socket.socket` with its making and connecting named (socket.socket is made
+    on it when the student imports socket)."""
+    class socket(base):
+        __slots__ = ()
+        __init__ = watched(base.__init__, _socket_made)
+        connect = watched(base.connect, _connected)
 
-
-_KEPT_ALIVE = []
-_IDENTITY = _identity()     # made at import, before confinement and before student code
+        def connect_ex(self, address):
+            code = base.connect_ex(self, address)
+            _judge_quietly(_connected, (), {}, OSError(code, "") if code else None)
+            return code
+    socket.__module__, socket.__qualname__ = base.__module__, base.__qualname__
+    return socket
 
 
 def redirect_output():
@@ -1193,8 +1188,7 @@ def main():
         os._exit(3)
     threading.Thread(target=_flusher, daemon=True).start()
     signal.signal(signal.SIGUSR1, _on_stop_request)
-    sys.addaudithook(audit)
-    quiet_identity()
+    watch_doors()
     send({"ready": True, "layers": applied, "pid": os.getpid(), "marks": _MARKS})
     serve()
 

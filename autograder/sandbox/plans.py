@@ -75,8 +75,8 @@ class Known:
     """Answers of a pure `Callback` given to the child with the request, ahead of
     the calls: (arguments tuple, the function's answer) pairs, or a function that
     makes them (called on first use only). A question among them is
-    answered in the child without a round trip (~50 us saved each); any other
-    goes to the grader as before.
+    answered in the child without a round trip; any other goes to the grader as
+    before.
 
     The child's code can read these answers, so give only what the callback would
     answer anyway to questions the student's code could think of itself: the
@@ -86,10 +86,10 @@ class Known:
     `prepare_all` (Grader.warm_up, before a batch's workers fork, so that they share
     it), and sent only once made: a process that grades without a warm-up asks the
     long way, which for one submission costs less than making the answers
-    (tic-tac-toe's: 0.33 s of CPU, against 0.1 to 0.3 s of the grader's for the calls
-    back). A made Known pickles as its text alone: kept in a suite's cached function,
-    it travels in a platform package's expected values (grading/warm.py), and the
-    platform's fresh process sends it as a warm worker does."""
+    (docs/PERFORMANCE.md, "Figures the code cites"). A made Known pickles as its
+    text alone: kept in a suite's cached function, it travels in a platform
+    package's expected values (grading/warm.py), and the platform's fresh process
+    sends it as a warm worker does."""
 
     MAX_BYTES = 16 << 20        # the text the child decodes per request, at most
     _made: "weakref.WeakSet[Known]" = weakref.WeakSet()
@@ -128,9 +128,9 @@ class Known:
         """The arguments' text of each question, as the child encodes them (the child
         keys a question by the text it would send), and the grader's reply to it,
         each on a line of its own, in turn. Both are compact ASCII JSON, which holds
-        no newline: the child splits the table in C, where a JSON object of escaped
-        texts took it about 27 ms to decode for each played run (tic-tac-toe's six
-        tables), and it travels after the request's line, as it is (client.map)."""
+        no newline: the child splits the table in C, much faster than decoding a
+        JSON object of escaped texts (docs/PERFORMANCE.md, "Figures the code cites"),
+        and it travels after the request's line, as it is (client.map)."""
         return self.make()
 
     def make(self, encode_args=None) -> str:
