@@ -38,17 +38,17 @@ import dataclasses
 import functools
 import random
 
-from autograder.grading.checks import short
-from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
+from autograder.checking import short
+from autograder.checking.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
-from autograder.grading.standins import stand_in
+from autograder.checking.standins import stand_in
 from autograder.i18n import grader_text as _
 from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
 
 from . import movegen
-from ..fixtures.rng import RecordingRandom
-from ..verdicts import refused
+from autograder.checking.rng import RecordingRandom
+from autograder.checking.verdicts import refused
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK

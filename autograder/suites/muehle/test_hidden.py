@@ -69,13 +69,13 @@ import functools
 import itertools
 import random
 
-from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
+from autograder.checking import (Case, CheckFailed, Later, check_all, describe, exact,
                                        map_cases, now, require, returned, short, wrong_number)
 from autograder.grading.student import Callback, Plan
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
-from ..verdicts import changed_input, check_probes, kept
+from autograder.checking.verdicts import changed_input, check_probes, kept
 from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_state,
                     best_minimax_search, best_minimax_setup, cut_search, deepening_game,
                     deepening_search, finish, fresh_plan, list_form, minimax_search, order_search,

@@ -90,26 +90,26 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autograder.grading import chunks
-from autograder.grading.checks import (Answer, Case, CheckFailed, Later, Show, answer_of,
+from autograder.checking import chunks
+from autograder.checking import (Answer, Case, CheckFailed, Later, Show, answer_of,
                                        check_all, constant, describe, exact, now,
                                        play_on_instance, raises, require, returned, said,
                                        short, wrong_number)
-from autograder.grading.chunks import run_chunked
+from autograder.checking.chunks import run_chunked
 from autograder.grading.reference import load_reference
-from autograder.grading.standins import method_spec
+from autograder.checking.standins import method_spec
 from autograder.grading.student import Outcome, Plan, Proxy
-from autograder.suites.fixtures.instrumented import InstrumentedGame, shown
+from autograder.checking.boards import InstrumentedGame, shown
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard
 # (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
-from autograder.suites.fixtures.rng import RecordingRandom
+from autograder.checking.rng import RecordingRandom
 from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Game,
                                                  decided_positions, draw, marks, open_positions,
                                                  positions, rows_of, sample, trees, twist_for,
                                                  twisted)
 from autograder.i18n import N_, grader_text as _
-from autograder.suites.verdicts import kept, refused
+from autograder.checking.verdicts import kept, refused
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf

@@ -41,12 +41,12 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Answer, Case, CheckFailed, Known, Later, answer_of,
+from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer_of,
                                        check_all, container_reason, describe, exact, number,
                                        pure, require, returned, short)
 from autograder.i18n import N_, grader_text as _
 from autograder.grading.reference import load_reference
-from autograder.suites.verdicts import changed_input, check_probes, kept, slow
+from autograder.checking.verdicts import changed_input, check_probes, kept, slow
 
 ref = load_reference("tictactoe", "tictactoe")
 X, O, E = ref.X, ref.O, ref.EMPTY

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import itertools
 
-from autograder.grading.checks import CheckFailed, check_all, describe, returned, short
-from autograder.i18n import grader_text as _
-from autograder.sandbox.client import Failure, Outcome
-from autograder.sandbox.plans import Plan
+from ..i18n import grader_text as _
+from ..sandbox.client import Failure, Outcome
+from ..sandbox.plans import Plan
+from .cases import check_all
+from .failures import CheckFailed, describe, returned, short
 
 #: What a kept value may hold: values (a string counts one per 32 characters).
 LIMIT = 200
