@@ -38,11 +38,12 @@ The modules, each documented in its own docstring:
                    `changed_input`, `check_probes`, `slow`
 `handout`          `Handout`: a game of the grader's answers only about what it
                    handed out
-`standins`         `stand_in`, `signed`: the grader's stand-ins take the
-                   specification's signatures
-`search`           judging searches on games only the grader knows: the game, the
-                   expected trace, the judges of visit order, cut-offs, depth,
-                   counters, and the pictures of a search
+`standins`         `stand_in`, `signed`, `stand_ins` (a suite's `played_as`): the
+                   grader's stand-ins take the specification's signatures
+`search`           judging searches on games only the grader knows: the game
+                   (`Game`, `TreeGame`), the rule's run (`Expected`,
+                   `calls_allowed`), `run` / `check`, the judges of calls, visit
+                   order, cut-offs, depth, counters, and `picture`
 `gametrees`        game trees as data (`gametrees/*.json`, seeded random ones), an
                    independent alpha-beta over them
 `boards`           `InstrumentedGame`: a make/undo board of the grader's that

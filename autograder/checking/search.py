@@ -21,17 +21,22 @@ callbacks (docs/SLICES.md, "Plans, proxies and callbacks"). Such a game
 
 A suite subclasses `Game` with its rules (`key`, `moves`, `worth`, `decided`,
 `words`, `step`): k-in-a-row positions with blocked cells (gametree), Connect 4
-with 2 to 5 moves a position (connect4), Nine Men's Morris with declared endings
-(muehle), tic-tac-toe behind a make/undo board (negamax, `MoveBoard`).
-`TreeGame` is a hand-built or seeded random tree (checking/gametrees.py) as such
-a game, its states opaque tokens or names.
+with 2 to 5 moves a position (connect4). `TreeGame` is a hand-built or seeded
+random tree (checking/gametrees.py) as such a game, its states opaque tokens or
+names. Searches that do not ask `nextstates` keep games of their own shape and
+use the judges and pictures here on their logs: a make/undo board
+(checking/boards.py, negamax: its `log` has the same ("n" | "e", key) entries,
+a key being the moves from the root) and the rules patched into the student's
+module (muehle).
 
-A suite's search case is a frozen dataclass with `game()` (a fresh game of the
-case), `plan(game, play)` (the student's calls on it) and the reference's run on
-an equal game (cached per worker in the suite: `functools.cache`, so a platform
-package ships it). `run(student, searches)` runs every case in one request, a
-refused question costing its case (verdicts.refused); `check(...)` is
-`check_all` over the runs, the failing run drawn as a picture.
+A suite's search case is a frozen dataclass with `setup()` (a fresh game of the
+case), `plan(game, play, student)` (the student's calls on it), `expected()` (the
+reference's run on an equal game, an `Expected`, cached per worker in the suite:
+`functools.cache`) and the words of its case (`call_text`, `drawing`,
+`expected_text`, and `picture(run)`). `calls_allowed` is the game's `limit` for
+a case. `run(student, searches)` runs every case in one request, a refused
+question costing its case (verdicts.refused); `check(...)` is `check_all` over
+the runs, the failing run drawn as a picture.
 
 Judges (each returns None or the reason, in the grader's words):
 
@@ -274,6 +279,38 @@ def _tree(name, shape) -> dict:
 @functools.cache
 def _tokens(name, shape, seed) -> dict:
     return gametrees.opaque_tokens(_tree(name, shape), seed)
+
+
+# ------------------------------------------------------------------ the rule's run
+@dataclass(frozen=True)
+class Expected:
+    """The rule's run of a search case (the reference's, on an equal game): what it
+    returned (`best` and `value` where that is a pair), its game's log, its counters
+    and, where a suite knows them, the successors that reach the value (`good`: any
+    of them is a right answer)."""
+    result: object
+    log: list
+    stats: dict
+    good: tuple = ()
+
+    @property
+    def best(self):
+        return self.result[0]
+
+    @property
+    def value(self):
+        return self.result[1]
+
+    @functools.cached_property
+    def view(self) -> "View":
+        return View.of(self.log)
+
+
+def calls_allowed(rule_calls: int, times: int = 8, spare: int = 200) -> int:
+    """The calls a game answers where the rule makes `rule_calls` (its `limit`): `times`
+    as many and `spare` more, enough for a search without pruning or one that asks
+    twice per position, so that only a search that never stops meets it."""
+    return times * rule_calls + spare
 
 
 # ------------------------------------------------------------------ running searches

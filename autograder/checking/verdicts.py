@@ -12,7 +12,7 @@ own objects saw. These helpers keep both to their bounded, verdict-sized part:
   a submission that returns the largest answers the channel allows in every
   check grows no fixture beyond a few hundred bytes per case.
 * `refused(outcome, *handouts)`: a question one of the grader's games refused
-  (autograder/grading/handout.py) costs the case, named in the feedback, also
+  (autograder/checking/handout.py) costs the case, named in the feedback, also
   when the student's code caught the exception and answered anyway.
 * `probe_plans` / `probe_reason`: "this function leaves its input unchanged",
   judged from the student's own answers. `map(..., again=True)` makes every call

@@ -23,11 +23,10 @@ import inspect
 import math
 import random
 import zlib
-from dataclasses import dataclass
 
 from autograder.checking import load_reference, search
 from autograder.checking.handout import Handout
-from autograder.checking.standins import spec_of, stand_in
+from autograder.checking.standins import spec_of, stand_in, stand_ins
 from autograder.i18n import N_, grader_text as _
 
 ref = load_reference("connect4", "connect4")
@@ -44,14 +43,8 @@ SPEC = {**{name: getattr(ref, name) for name in (
     "shallow_order", "book_move", "iterative_deepening", "play_game", "tournament")},
         "order": ref.centre_first, "clock": inspect.Signature()}
 
+played_as = stand_ins(SPEC)    # the grader's function playing a specified one
 
-def played_as(name: str, function):
-    """The grader's `function` standing in for `name` (SPEC): it accepts every call the
-    specified one accepts, positional or by its parameter names, with its defaults
-    (standins.stand_in). The reference's own function is its own stand-in."""
-    if function is SPEC[name]:
-        return function
-    return stand_in(SPEC[name], function, name=name)
 #: Unfinished positions are worth -SPREAD * STEP .. SPREAD * STEP, in steps of STEP.
 SPREAD, STEP = 9, 7
 #: How many (salt, position) answers are remembered; a worker grades many students.
@@ -290,35 +283,15 @@ def reference_on(game: SubsetGame):
         ref.nextstates = saved
 
 
-@dataclass(frozen=True)
-class Expected:
-    best: list | None
-    value: float
-    stats: dict
-    view: search.View
-    good: tuple          # successors that reach the value (any of them is a right answer)
-    calls: int = 0       # game calls the reference's search made
-    log: tuple = ()      # its first calls (for a picture)
-
-
-def calls_allowed(reference_calls: int) -> int:
-    """Game calls a student's search may make where the reference makes these:
-    enough for a search without pruning (a few times more) or one that asks
-    twice per position."""
-    return 8 * reference_calls + 200
-
-
-def reference_search(salt: int, state, bremse: int, order=None) -> Expected:
+def reference_search(salt: int, state, bremse: int, order=None) -> search.Expected:
     """The handout's alpha-beta (the reference) on the game `salt`, full window."""
     game = SubsetGame(salt, [state])
     stats = ref.SearchStats()
     with reference_on(game):
         function = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
         best, value = function(list(state), -INF, INF, bremse, game.evaluation, stats, order)
-        view = search.View.of(game.log)
-        calls, log = len(game.log), tuple(game.log[:search.PICTURE_CALLS])
-        good = ()
+        log, good = list(game.log), ()    # the search's calls, before those finding `good`
         if best is not None:
             good = tuple(child for child in game.children(tuple(state))
                          if ref.search(child, bremse - 1, game.evaluation)[1] == value)
-    return Expected(best, value, stats.as_dict(), view, good, calls, log)
+    return search.Expected((best, value), log, stats.as_dict(), good)

@@ -154,7 +154,7 @@ class Search:
     def setup(self):
         """A game of its own, answering a few times the calls the reference makes."""
         return SubsetGame(self.salt, [self.state],
-                          games.calls_allowed(expected_search(self).calls))
+                          search.calls_allowed(len(expected_search(self).log)))
 
     def plan(self, game, play=None, student=None):
         """The student's search: nextstates and terminal_test patched for the plan (the
@@ -181,7 +181,7 @@ class Search:
 
 
 @functools.cache
-def expected_search(case: Search) -> games.Expected:
+def expected_search(case: Search) -> search.Expected:
     return reference_search(case.salt, case.state, case.bremse,
                             Rotation() if case.rotate else None)
 

@@ -75,7 +75,7 @@ search a timed evaluation of its own, which cannot travel to the grader: its
 checks play nextstates and the evaluation (and, judged again, centre_first),
 and run the student's search and terminal_test. test_strength is the one
 whole-program check.
-Headlines and "may follow from" notes come from grading/checks.py's Blame.
+Headlines and "may follow from" notes come from checking/blame.py's Blame.
 Every sentence a student reads is the grader's (autograder/i18n.py, the `grader`
 domain): the cases built once per worker (functools.cache) word their call,
 drawing and expected text with `Later`, so each speaks the language of the moment.
@@ -496,11 +496,11 @@ def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
     def job(salt, children, bremse, calls):
         # the rules, and the search shallow_order calls, played by the grader on the game
-        game = SubsetGame(salt, children, games.calls_allowed(calls))
-        search = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
+        game = SubsetGame(salt, children, search.calls_allowed(calls))
+        searches = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
         return call_plan("shallow_order", M + "shallow_order", children, bremse,
                          Callback(played_as("evaluation", game.evaluation)),
-                         play=game_plays(game) | search), game
+                         play=game_plays(game) | searches), game
     chosen = shallow_cases()
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("shallow_order", _("on the successors of a position"),
@@ -716,7 +716,7 @@ def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **optio
     """The student's deepening on the game `salt` (where the reference makes
     `calls` game calls), on the grader's virtual clock if `virtual`; returns
     (plan, game)."""
-    game = SubsetGame(salt, [state], games.calls_allowed(calls))
+    game = SubsetGame(salt, [state], search.calls_allowed(calls))
     clock = {"clock": Callback(played_as("clock", games.VirtualClock(game)))} if virtual \
         else {}
     return call_plan("iterative_deepening", M + "iterative_deepening", list(state), budget,

@@ -158,13 +158,6 @@ def search_for(function_or_side, game, **options):
     return Search(function_or_side, game, **options)
 
 
-@dataclass
-class Expected:
-    result: tuple
-    log: list
-    stats: dict
-
-
 @functools.cache
 def expected(case):
     """The reference's run of `case` on a fresh game: its result, the game's log and
@@ -172,7 +165,7 @@ def expected(case):
     game, stats = make_game(case.game), ref.SearchStats()
     result = case.call(lambda name, *args, **kwargs: getattr(ref, name)(*args, **kwargs),
                        game, stats)
-    return Expected(result, list(game.log), stats.as_dict())
+    return search.Expected(result, list(game.log), stats.as_dict())
 
 
 @functools.cache
@@ -202,7 +195,7 @@ def call_limit(case):
     terminal_test or nextstates twice per node passes."""
     nodes = len(gametrees.depths(case.game.tree())) if case.is_tree \
         else full_width_nodes(case.game, case.bremse)
-    return 4 * max(nodes, len(expected(case).log)) + 100
+    return search.calls_allowed(max(nodes, len(expected(case).log)), 4, 100)
 
 
 def book_copy_plan(case):

@@ -23,7 +23,7 @@ records. The games are ones only the proxy knows:
   that bypasses `game` (the module's rules, a copied reference, an aliased
   function) answers for another game: another value, another successor, other
   calls;
-* hand-built trees (autograder/suites/fixtures/gametrees/) and seeded random trees, whose
+* hand-built trees (autograder/checking/gametrees/) and seeded random trees, whose
   states are opaque tokens (random-looking lists of numbers) and whose values
   are arbitrary, narrow value ranges giving many ties.
 
