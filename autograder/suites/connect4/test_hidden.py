@@ -428,7 +428,7 @@ def _salt_offering_a_win(state, start):
     wins = {cell for cell in ref.free(ref.getBoard(list(state)))
             if games.real_value(tuple(state) + (cell,))}
     salt = start
-    while not wins & set(SubsetGame(salt).moves(tuple(state))):
+    while not wins & set(SubsetGame(salt).cells(tuple(state))):
         salt += 1
     return salt
 
