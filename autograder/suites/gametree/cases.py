@@ -329,9 +329,3 @@ def stats_reason(run):
         seen["prunings"] = run.expected.stats["prunings"]
     got = run.outcome.value.get("stats") if isinstance(run.outcome.value, dict) else None
     return search.counter_reason(got, seen)
-
-
-def not_a_successor(got) -> str:
-    return _("returned {value}, not one of the successors the game gave").format(
-        value=short(got))
-
