@@ -12,6 +12,8 @@
     autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J]
     autograder honest ASSIGNMENT [--rewrite NAME ...] [--out DIR] [--jobs J] [--list]
     autograder nbgrader release|collect|grade|autograde|feedback|export|notebooks ...
+    autograder new NAME [--title T] [--in-kit]
+    autograder check-suite NAME [--mutants N] [--rewrites N] [--jobs J]
 
 Problems a teacher can fix print one line and exit 2; nothing prints a traceback
 from the kit unless --debug is given.
@@ -43,6 +45,8 @@ COMMANDS = (
     "autograder.mutate.command",          # mutate
     "autograder.mutate.honest.command",   # honest (docs/MUTATION.md, "Honest rewrites")
     "autograder.nbgrader.command",        # nbgrader
+    "autograder.authoring.command",       # new (docs/AUTHORING.md)
+    "autograder.authoring.doctor_command",  # check-suite (docs/AUTHORING.md)
 )
 
 

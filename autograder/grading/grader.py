@@ -125,7 +125,9 @@ class Grader:
                      if failing and failing[0].output else graded.message)
             raise KitError(f"the reference solution of {self.assignment.name} scores "
                            f"{graded.score:g}/{graded.max_score:g} on its own hidden suite; "
-                           f"{first}\nfix the suite or the reference before grading students"
+                           f"{first}\nfix the suite or the reference before grading students: "
+                           f"`autograder check-suite {self.assignment.name}` shows every "
+                           "failing check in full and what else to fix"
                            + (f"\n{graded.details}" if graded.details else ""))
         self.check_allowance(graded)
         self.reference_check = "full"
@@ -155,7 +157,8 @@ class Grader:
                         f"{self.ALLOWANCE_SHARE}th of the grader's limit of {limit:,} per "
                         "check (client.Limits): an honest student's run could pass it; "
                         "make the check's cases fewer or smaller, split the check, or raise "
-                        "[limits] check_values / check_megabytes in its rubric.toml")
+                        "[limits] check_values / check_megabytes in its rubric.toml (`autograder "
+                        f"check-suite {self.assignment.name}` measures every check)")
 
     def _cache_folder(self):
         """The course's cache, where this grader may use it: only while the children

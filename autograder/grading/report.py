@@ -29,7 +29,7 @@ from ..outputs.text import visible
 from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
 from ..outputs.text import writable
 from . import fingerprint
-from .checks import is_hint_line
+from ..checking.failures import is_hint_line
 from .runner import Graded, TestResult, load_rubric, unrun_tests
 
 # Only what grading decides: re-running, or grading on a cluster, gives a byte-identical

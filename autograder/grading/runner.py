@@ -30,7 +30,8 @@ from ..sandbox.client import Limits, SandboxError, backstop
 from ..sandbox.layers import ALL_LAYERS, files_confined, unconfined_files_allowed
 from ..outputs import trees
 from .imports import allowed as allowed_packages
-from .checks import Blame, CheckFailed
+from ..checking.blame import Blame
+from ..checking.failures import CheckFailed
 from .intake import Prepared, prepare, scratch_for
 from .intake import find_modules  # noqa: F401 (similarity imports it from here)
 from .student import Event, Student, Timeouts

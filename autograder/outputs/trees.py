@@ -242,7 +242,7 @@ def split_of(picture: dict) -> int | None:
 def from_game_tree(tree: dict, rule_log, student_log, *, rule_result=None,
                    student_result=None, rule_values=None, student_values=None,
                    windows=None, cut=(), caption=None, labels=None) -> dict:
-    """A picture from a tree in the fixture format of autograder/suites/fixtures/
+    """A picture from a tree in the fixture format of autograder/checking/
     gametrees.py ({"root", "children", "values", "max_to_move"}) and two logs of
     game calls as the grader's games record them: ("n", node) for nextstates,
     ("e", node) for evaluation. `windows` are the rule's (alpha, beta) per node;

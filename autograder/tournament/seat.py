@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..grading.checks import short
+from ..checking import short
 from ..grading.intake import make_scratch
 from ..grading.student import Failure, Plan, Student, Timeouts
 from ..sandbox.client import Limits

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.checking import gametrees
+from autograder.checking.search import TreeGame
 from tests.conftest import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -13,10 +15,10 @@ DATA = ROOT / "tests" / "connect4" / "data"
 
 
 _load = load_module
+trees = gametrees
 
 
 c4 = _load("_ref_connect4", ROOT / "solutions" / "connect4" / "connect4.py")
-trees = _load("_kit_gametrees_c4", ROOT / "autograder" / "suites" / "fixtures" / "gametrees.py")
 
 inf = float("inf")
 SEED_EXAMPLE = [38, 37, 31, 24, 30, 17, 23, 10, 3, 16, 39, 32, 40]
@@ -378,13 +380,17 @@ def test_play_game_and_tournament_table():
 
 def test_search_on_fixture_tree_through_patched_module():
     tree = trees.load_tree("ties-deep")
-    game = trees.NextStatesTree(tree)
+    game = TreeGame(tree)
     stats = c4.SearchStats()
-    with trees.patch_module(c4, game, names=("nextstates", "terminal_test")):
+    saved = c4.nextstates, c4.terminal_test
+    c4.nextstates, c4.terminal_test = game.nextstates, game.terminal_test
+    try:
         best, value = c4.maximize(tree["root"], bremse=10, evaluation=game.evaluation,
                                   stats=stats)
-    assert c4.nextstates([]) == [[c] for c in range(35, 42)]  # restored
+    finally:
+        c4.nextstates, c4.terminal_test = saved
     ref = trees.search_tree(tree)
     assert (best, value) == (ref.best, ref.value)
-    assert game.evaluated == ref.evaluated and stats.prunings == ref.prunings
+    assert [k for kind, k in game.log if kind == "e"] == ref.evaluated
+    assert stats.prunings == ref.prunings
     assert stats.nodes == len(ref.visited)

@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from autograder.grading.handout import Refused
+from autograder.checking.handout import Refused
+from autograder.checking.search import Run, View
 from autograder.suites.connect4 import games
 from autograder.suites.connect4 import test_hidden as suite
 from tests.conftest import ROOT, load_module
@@ -61,10 +62,10 @@ def test_a_subset_game_offers_some_legal_moves_in_an_order_of_its_own():
     for index, state in enumerate(_positions(300, 1)):
         game = games.SubsetGame(index)
         legal = ref.free(ref.getBoard(list(state)))
-        moves = game.moves(state)
+        moves = game.cells(state)
         assert moves and set(moves) <= set(legal) and len(set(moves)) == len(moves)
         assert len(moves) == min(len(legal), len(moves)) and 1 <= len(moves) <= 5
-        assert game.moves(state) == games.SubsetGame(index).moves(state)   # deterministic
+        assert game.cells(state) == games.SubsetGame(index).cells(state)   # deterministic
         differs += list(moves) != legal
     assert differs > 280      # almost never real Connect 4's move list
 
@@ -75,7 +76,7 @@ def test_a_subset_game_keeps_real_wins_and_invents_the_rest():
         game = games.SubsetGame(index)
         for child in ref.nextstates(list(state)):
             real = ref.evaluation(child)
-            value = game.value(tuple(child))
+            value = game.worth(tuple(child))
             if abs(real) >= ref.WIN:
                 assert value == real
             else:
@@ -87,7 +88,7 @@ def test_a_subset_game_keeps_real_wins_and_invents_the_rest():
 def test_the_callbacks_log_every_call_and_refuse_what_is_not_a_state():
     game = games.SubsetGame(5, [[38]])
     children = game.nextstates([38])
-    assert children == [[38, c] for c in game.moves((38,))]
+    assert children == [[38, c] for c in game.cells((38,))]
     game.evaluation(children[0])
     assert game.log == [("n", (38,)), ("e", tuple(children[0]))] and game.evaluations == 1
     for bad in ("38", [38.0], [42], [38, 38], [True], None, list(range(43))):
@@ -114,7 +115,7 @@ def test_the_game_answers_only_about_what_it_handed_out():
 
 
 def test_a_game_stops_answering_after_its_call_limit():
-    game = games.SubsetGame(5, [[38]], call_limit=3)
+    game = games.SubsetGame(5, [[38]], limit=3)
     for _ in range(3):
         game.evaluation([38])
     with pytest.raises(ValueError, match="at most 3 calls"):
@@ -138,7 +139,9 @@ def test_the_log_gives_the_reference_counts_exactly(rotate):
         for bremse in (1, 2, 3):
             expected = games.reference_search(1000 + index, state, bremse,
                                               games.Rotation() if rotate else None)
-            counts = expected.view.counts()
+            view = expected.view
+            counts = {"nodes": len(view.visits), "expanded": len(view.expanded),
+                      "evaluations": len(view.visits) - len(view.expanded)}
             assert counts == {k: expected.stats[k] for k in counts}, (state, bremse)
             assert expected.view.visits[0] == state
             if expected.best is not None:
@@ -160,7 +163,7 @@ def test_a_search_on_its_own_rules_answers_for_another_game():
         except Refused:             # it asked about a position the game never offered
             caught += 1
             continue
-        caught += value != expected.value or games.View.of(game.log) != expected.view
+        caught += value != expected.value or View.of(game.log) != expected.view
     assert caught == len(cases)
 
 
@@ -266,8 +269,7 @@ def _outcome(best, value, stats):
 @pytest.fixture(scope="module")
 def deep_search():
     """A count case where alpha-beta cuts off (so a search without cuts differs)."""
-    for case in suite.count_cases():
-        search = case.args[0]
+    for search in suite.count_cases():
         if suite.expected_search(search).stats["prunings"] >= 2:
             return search
     raise AssertionError("no count case with cut-offs")
@@ -282,22 +284,23 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
     with games.reference_on(game):
         ref.search(list(search.state), search.bremse, game.evaluation)
     right = _outcome(want.best, want.value, want.stats)
-    assert suite.judge_work(search, right, game) is None
+    assert suite.judge_work(Run(search, game, right)) is None
 
     wrong_stats = dict(want.stats, prunings=want.stats["prunings"] + 1)
-    got, problem = suite.judge_work(search, _outcome(want.best, want.value, wrong_stats), game)
+    got, problem = suite.judge_work(Run(search, game, _outcome(want.best, want.value,
+                                                                    wrong_stats)))
     assert got.startswith("the SearchStats counted") and "cut off" in problem
 
     game = games.SubsetGame(search.salt, [search.state])
     best, value = _minimax(game, list(search.state), search.bremse, maximizing)
-    got, problem = suite.judge_work(search, _outcome(best, value, want.stats), game)
+    got, problem = suite.judge_work(Run(search, game, _outcome(best, value, want.stats)))
     assert value == want.value and "which alpha-beta never visits" in problem
 
     game = games.SubsetGame(search.salt, [search.state])
     with games.reference_on(game):
         ref.search(list(search.state), search.bremse, game.evaluation)
     game.log.append(("n", search.state))
-    got, problem = suite.judge_work(search, right, game)
+    got, problem = suite.judge_work(Run(search, game, right))
     assert "more than once" in problem
 
     game = games.SubsetGame(search.salt, [search.state])
@@ -306,15 +309,15 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
 
 
 def test_judge_stops_catches_a_search_past_a_won_game():
-    search = next(case.args[0] for case in suite.finished_cases()
-                  if case.args[0].bremse == 3 and games.real_value(case.args[0].state))
+    search = next(case for case in suite.finished_cases()
+                  if case.bremse == 3 and games.real_value(case.state))
     want = suite.expected_search(search)
     game = games.SubsetGame(search.salt, [search.state])
     game.evaluation(list(search.state))
     right = _outcome(None, want.value, want.stats)
-    assert suite.judge_stops(search, right, game) is None
+    assert suite.judge_stops(Run(search, game, right)) is None
     game.nextstates(list(search.state))
-    got, problem = suite.judge_stops(search, right, game)
+    got, problem = suite.judge_stops(Run(search, game, right))
     assert "where the game is already over" in got and "at the root" in problem
 
 

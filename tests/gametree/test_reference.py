@@ -1,11 +1,13 @@
 """Kit tests for the gametree reference (solutions/gametree/gametree.py) and the
-game-tree fixtures (autograder/suites/fixtures/gametrees.py)."""
+game-tree fixtures (autograder/checking/gametrees.py)."""
 
 import random
 from pathlib import Path
 
 import pytest
 
+from autograder.checking import gametrees as trees
+from autograder.checking.search import TreeGame
 from tests.conftest import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +17,7 @@ _load = load_module
 
 
 gt = _load("_ref_gametree", ROOT / "solutions" / "gametree" / "gametree.py")
-trees = _load("_kit_gametrees", ROOT / "autograder" / "suites" / "fixtures" / "gametrees.py")
+
 
 inf = float("inf")
 GAMES = [gt.TICTACTOE, gt.BOARD_4X3, gt.BOARD_4X4]
@@ -278,9 +280,17 @@ def test_play_computer_first_scripted():
 
 # ---------------------------------------------------------------- fixture trees
 
+def evaluated(game):
+    return [key for kind, key in game.log if kind == "e"]
+
+
+def expanded(game):
+    return [key for kind, key in game.log if kind == "n"]
+
+
 def run_tree(name, bremse=inf, window=(-inf, inf)):
     tree = trees.load_tree(name)
-    game = trees.NextStatesTree(tree)
+    game = TreeGame(tree)
     stats = gt.SearchStats()
     result = gt.maximize_ab(tree["root"], window[0], window[1], bremse, game, stats)
     return tree, game, stats, result
@@ -296,11 +306,11 @@ def test_aima_tree_exact_counts():
     tree, game, stats, (best, value) = run_tree("aima-5-2")
     assert (best, value) == ("B", 3)
     assert stats.as_dict() == {"nodes": 11, "expanded": 4, "evaluations": 7, "prunings": 2}
-    assert game.evaluated == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"]
-    assert game.expanded == ["A", "B", "C", "D"]
+    assert evaluated(game) == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"]
+    assert expanded(game) == ["A", "B", "C", "D"]
     ref = trees.search_tree(tree)
     assert ref.pruned == {"C": ["c2", "c3"]} and ref.prunings == 2
-    assert ref.evaluated == game.evaluated and ref.expanded == game.expanded
+    assert ref.evaluated == evaluated(game) and ref.expanded == expanded(game)
     plain = trees.search_tree(tree, alphabeta=False)
     assert (plain.value, len(plain.visited), len(plain.evaluated)) == (3, 13, 9)
 
@@ -309,7 +319,7 @@ def test_ties_tree_cuts_on_equality():
     tree, game, stats, (best, value) = run_tree("ties-deep")
     assert (best, value) == ("B", 5)
     assert stats.as_dict() == {"nodes": 11, "expanded": 6, "evaluations": 5, "prunings": 2}
-    assert "G" not in game.expanded and "e2" not in game.evaluated
+    assert "G" not in expanded(game) and "e2" not in evaluated(game)
     ref = trees.search_tree(tree)
     assert ref.pruned == {"E": ["e2"], "C": ["G"]}
     assert ref.visited == ["A", "B", "D", "d1", "d2", "E", "e1", "C", "F", "f1", "f2"]
@@ -323,21 +333,21 @@ def test_depth_limit_tree():
         1: ("C", 5, 4, 1, 3, 0),
         0: (None, 0, 1, 0, 1, 0),
     }
-    for bremse, (best, value, nodes, expanded, evaluations, prunings) in expected.items():
+    for bremse, (best, value, nodes, opened, evaluations, prunings) in expected.items():
         tree, game, stats, result = run_tree("depth-limit", bremse)
         assert result == (best, value), bremse
-        assert stats.as_dict() == {"nodes": nodes, "expanded": expanded,
+        assert stats.as_dict() == {"nodes": nodes, "expanded": opened,
                                    "evaluations": evaluations, "prunings": prunings}, bremse
-        assert "D" not in game.expanded  # a decided game is never expanded
+        assert "D" not in expanded(game)  # a decided game is never expanded
         ref = trees.search_tree(tree, bremse)
         assert (ref.best, ref.value, len(ref.visited), ref.prunings) == (best, value, nodes,
                                                                          prunings)
-        assert ref.evaluated == game.evaluated
+        assert ref.evaluated == evaluated(game)
 
 
 def test_tree_evaluating_above_limit_is_caught():
     tree = trees.load_tree("aima-5-2")
-    game = trees.NextStatesTree(tree)
+    game = TreeGame(tree)
     with pytest.raises(trees.EvaluatedWithoutValue):
         gt.maximize_ab(tree["root"], -inf, inf, 1, game)
 
@@ -354,12 +364,12 @@ def test_tree_fail_soft_narrow_window():
 def test_plain_minimax_on_trees_visits_everything():
     for name in ("aima-5-2", "ties-deep", "depth-limit"):
         tree = trees.load_tree(name)
-        game = trees.NextStatesTree(tree)
+        game = TreeGame(tree)
         stats = gt.SearchStats()
         best, value = gt.maximize(tree["root"], game, stats)
         ref = trees.search_tree(tree, alphabeta=False)
         assert (best, value) == (ref.best, ref.value)
-        assert game.evaluated == ref.evaluated
+        assert evaluated(game) == ref.evaluated
         assert stats.nodes == len(ref.visited)
 
 
@@ -377,14 +387,7 @@ def test_tree_format_validation():
             trees.validate_tree(bad)
 
 
-def test_patch_module_and_nested_form():
-    import types
-    module = types.SimpleNamespace(nextstates=None, terminal_test=None)
-    game = trees.NextStatesTree(trees.load_tree("aima-5-2"))
-    with trees.patch_module(module, game):
-        assert module.nextstates("A") == ["B", "C", "D"]
-        assert module.evaluation("b2", "ignored") == 12
-    assert module.nextstates is None and not hasattr(module, "evaluation")
+def test_nested_form():
     nested, static = trees.to_nested(trees.load_tree("depth-limit"))
     assert nested[0] == [[7, 2], [1, 8]] and nested[2] == -10
     assert static[()] == 0 and static[(1, 1)] == 9

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.suites.fixtures import gametrees
 from autograder import assignment
-from autograder.grading.checks import Blame, CheckFailed
+from autograder.checking import Blame, CheckFailed, gametrees
+from autograder.checking import search as searching
+from autograder.checking.search import COUNTERS, Run, TreeGame
 from autograder.sandbox.client import Outcome
 from autograder.suites.gametree import cases
 from autograder.suites.gametree import test_hidden as hidden
@@ -50,33 +51,24 @@ TECHNIQUE_CHECKS = tuple(c for c in SEARCH_CHECKS if c not in VALUE_CHECKS + (
 # ---------------------------------------------------------------- running checks here
 def local_run(module, search):
     """What the proxy run does, in-process: the module's function on the grader's game."""
-    game = cases.game_for(search)
+    game = search.setup()
     stats = module.SearchStats() if search.with_stats else None
-    root = search.root(game)
     try:
-        if search.defaults:
-            result = getattr(module, search.function)(root, game=game)
-        elif search.function in cases.PLAIN:
-            result = getattr(module, search.function)(root, game, stats)
-        elif search.function == "computer_move":
-            book = {k: list(v) for k, v in search.book} if search.use_book else None
-            result = module.computer_move(root, game, search.bremse, book, stats)
-        else:
-            result = getattr(module, search.function)(root, search.alpha, search.beta,
-                                                      search.bremse, game, stats)
+        result = search.call(lambda name, *args, **kwargs: getattr(module, name)(*args, **kwargs),
+                             game, stats)
     except Exception as error:
-        return cases.Run(search, game, Outcome(raised={"type": type(error).__name__,
-                                                       "message": str(error), "where": None}))
+        return Run(search, game, Outcome(raised={"type": type(error).__name__,
+                                                 "message": str(error), "where": None}))
     value = {"result": result}
     if stats is not None:
-        value["stats"] = {name: getattr(stats, name, None) for name in cases.COUNTERS}
-    return cases.Run(search, game, Outcome(ok=True, value=value))
+        value["stats"] = {name: getattr(stats, name, None) for name in COUNTERS}
+    return Run(search, game, Outcome(ok=True, value=value))
 
 
 def local_book_copy(module, search):
     """What the book-copy plan does, in-process: computer_move's answer changed, and
     computer_move asked again with the same book."""
-    game = cases.game_for(search)
+    game = search.setup()
     book = {k: list(v) for k, v in search.book}
     root = search.root(game)
     try:
@@ -95,7 +87,7 @@ def judge_here(monkeypatch):
     """verdict(module, check): None if the module passes the search check, else the
     CheckFailed text (run in-process on the grader's games)."""
     def verdict(module, check):
-        monkeypatch.setattr(cases, "run_searches", lambda student, searches, play=None:
+        monkeypatch.setattr(searching, "run", lambda student, searches, play=None:
                             [local_run(module, s) for s in searches])
         monkeypatch.setattr(hidden, "run_book_copies", lambda student, searches:
                             [local_book_copy(module, s) for s in searches])
@@ -128,7 +120,7 @@ def reachable(game):
 
 def test_position_game_follows_the_reference_rules():
     for state in reachable(gt.TICTACTOE):
-        game = GameSpec((3, 3, 3), tuple(state)).make()
+        game = cases.make_game(GameSpec((3, 3, 3), tuple(state)))
         assert game.nextstates(state) == gt.nextstates(state)
         assert game.terminal_test(state) == gt.terminal_test(state)
         assert game.evaluation(state) == gt.evaluation(state)
@@ -141,13 +133,14 @@ def test_position_game_follows_the_reference_rules():
 
 def test_position_game_variants_are_its_own():
     spec = GameSpec((4, 4, 3), (5, 6), "lines", "shuffled", (0, 15), salt=12345)
-    game = spec.make()
+    game = cases.make_game(spec)
     children = game.nextstates([5, 6])
     cells = [child[-1] for child in children]
     assert sorted(cells) == [c for c in range(16) if c not in (0, 5, 6, 15)]
     assert cells != sorted(cells)                       # the game's own order
-    assert spec.make().nextstates([5, 6]) == children   # the same in every fresh game
-    other = GameSpec((4, 4, 3), (5, 6), "lines", "shuffled", (0, 15), salt=54321).make()
+    assert cases.make_game(spec).nextstates([5, 6]) == children   # the same in every fresh game
+    other = GameSpec((4, 4, 3), (5, 6), "lines", "shuffled", (0, 15), salt=54321)
+    other = cases.make_game(other)
     assert other.nextstates([5, 6]) != children         # the salt decides the order
     # each state has its own order: not one permutation of the cells for all
     orders = {tuple(c[-1] for c in game.nextstates(child)) for child in children[:6]}
@@ -168,22 +161,22 @@ def test_a_search_past_the_end_of_the_game_is_stopped_by_a_call_count_not_the_cl
         if search.is_tree:
             continue
         run = local_run(frank, search)
-        assert run.game.calls <= run.game.call_limit + 1 == cases.call_limit(search) + 1
+        assert run.game.calls <= run.game.limit + 1 == cases.call_limit(search) + 1
         assert cases.decided_reason(run) is not None
     spec = GameSpec((4, 4, 3), (0, 4, 1, 5, 2))                # x has won: 11 free cells
-    limited = cases.game_for(cases.search_for("alphabeta", spec))
-    assert limited.call_limit == cases.call_limit(cases.search_for("alphabeta", spec))
+    limited = cases.search_for("alphabeta", spec).setup()
+    assert limited.limit == cases.call_limit(cases.search_for("alphabeta", spec))
     with pytest.raises(ValueError, match="answers at most"):
         frank.maximize_ab(list(spec.root), -inf, inf, inf, limited)
-    assert limited.calls == limited.call_limit + 1
+    assert limited.calls == limited.limit + 1
 
 
 def test_position_game_is_full_when_the_playable_cells_are():
     spec = GameSpec((3, 3, 3), (0, 1, 2, 4, 3), "exact", "cells", (5, 6, 8))
-    game = spec.make()
+    game = cases.make_game(spec)
     assert game.nextstates([0, 1, 2, 4, 3]) == [[0, 1, 2, 4, 3, 7]]
     assert not game.terminal_test([0, 1, 2, 4, 3])
-    assert game.terminal_test([0, 1, 2, 4, 3, 7]) and spec.decided((0, 1, 2, 4, 3, 7))
+    assert game.terminal_test([0, 1, 2, 4, 3, 7]) and spec.rules().decided((0, 1, 2, 4, 3, 7))
     assert "#" in spec.drawing() and "cells 5, 6, 8 blocked" in spec.drawing()
 
 
@@ -192,14 +185,15 @@ def test_opaque_tokens_hide_the_tree():
     tokens = gametrees.opaque_tokens(tree, 3)
     assert tokens == gametrees.opaque_tokens(tree, 3) != gametrees.opaque_tokens(tree, 4)
     assert len(set(tokens.values())) == len(tokens)
-    game = gametrees.NextStatesTree(tree, tokens)
-    assert game.root == list(tokens["A"])
-    best, value = gt.maximize_ab(game.root, -inf, inf, inf, game)
+    game = TreeGame(tree, tokens)
+    root = game.shown("A")
+    assert root == list(tokens["A"])
+    best, value = gt.maximize_ab(root, -inf, inf, inf, game)
     assert (best, value) == (list(tokens["B"]), 3)
-    assert game.evaluated == gametrees.search_tree(tree).evaluated
+    assert [key for kind, key in game.log if kind == "e"] == gametrees.search_tree(tree).evaluated
     assert game.log[:3] == [("n", "A"), ("n", "B"), ("e", "b1")]
     for unknown in ("A", [1, 2], list(tokens["A"]) + [0], [str(x) for x in tokens["A"]]):
-        with pytest.raises(KeyError):
+        with pytest.raises(ValueError):
             game.nextstates(unknown)
 
 
@@ -341,7 +335,7 @@ def test_every_position_case_is_a_game_of_its_own():
     for spec in specs:
         if spec.rules().decided(spec.root):
             continue
-        shown = spec.make().nextstates(list(spec.root))
+        shown = cases.make_game(spec).nextstates(list(spec.root))
         standard += shown == KitGame(*spec.board).nextstates(list(spec.root))
     assert standard <= len(specs) // 10, (standard, len(specs))
 
@@ -446,9 +440,10 @@ def test_new_trees_match_their_descriptions_and_the_reference(name, expected):
         result = gametrees.search_tree(tree, bremse)
         assert (result.best, result.value, len(result.visited), result.prunings) == \
             (best, value, visited, prunings)
-        game, stats = gametrees.NextStatesTree(tree), gt.SearchStats()
+        game, stats = TreeGame(tree), gt.SearchStats()
         assert search(tree["root"], -inf, inf, bremse, game, stats) == (best, value)
-        assert game.evaluated == result.evaluated and stats.prunings == prunings
+        assert [k for kind, k in game.log if kind == "e"] == result.evaluated
+        assert stats.prunings == prunings
 
 
 def test_random_search_trees_agree_with_the_independent_tree_search():
@@ -461,9 +456,9 @@ def test_random_search_trees_agree_with_the_independent_tree_search():
                                      max_to_move=index % 2 == 0)
         bremse = rng.choice((inf, 1, 2, 3))
         window = rng.choice(((-inf, inf), (1, 2), (-inf, 1), (0, 5)))
-        game = gametrees.NextStatesTree(tree, gametrees.opaque_tokens(tree, index))
+        game = TreeGame(tree, gametrees.opaque_tokens(tree, index))
         search = gt.maximize_ab if tree["max_to_move"] else gt.minimize_ab
-        best, value = search(game.root, window[0], window[1], bremse, game)
+        best, value = search(game.shown(tree["root"]), window[0], window[1], bremse, game)
         independent = gametrees.search_tree(tree, bremse, alpha=window[0], beta=window[1])
         assert value == independent.value
         assert best == (list(game.tokens[independent.best]) if independent.best else None)

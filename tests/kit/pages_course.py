@@ -27,10 +27,10 @@ DRAWN = "test_winner"
 
 
 def picture() -> dict:
-    """A search on the textbook tree (autograder/suites/fixtures, aima-5-2): the rule's
+    """A search on the textbook tree (autograder/checking/gametrees, aima-5-2): the rule's
     alpha-beta against a search that never prunes."""
     from autograder.outputs import trees
-    from autograder.suites.fixtures import gametrees
+    from autograder.checking import gametrees
     tree = gametrees.load_tree("aima-5-2")
     log = lambda result: [("n" if node in result.expanded else "e", node)
                           for node in result.visited]

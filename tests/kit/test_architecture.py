@@ -2,7 +2,7 @@
 
 - No circle: no module of `autograder/` reaches itself through its imports
   (lazy imports inside functions included).
-- Layers: the engine (`sandbox`, `grading`, `outputs`) imports no feature; a
+- Layers: the engine (`sandbox`, `grading`, `checking`, `outputs`) imports no feature; a
   feature (similarity, tournament, platforms, mutate, nbgrader, the hidden
   suites) imports the engine and `assignment`, never another feature. `i18n`
   (the catalogs) sits below both, with `assignment`: it imports nothing of the kit
@@ -17,7 +17,7 @@ from pathlib import Path
 from autograder import ROOT
 
 PACKAGE = ROOT / "autograder"
-ENGINE = {"sandbox", "grading", "outputs"}
+ENGINE = {"sandbox", "grading", "checking", "outputs"}
 BASE = {"", "assignment", "slices", "i18n"}         # what the engine may import too
 SHARED = BASE | {"release", "cli", "__main__"}
 

@@ -9,8 +9,8 @@ import pytest
 
 from autograder import assignment
 from tests.conftest import ROOT, load_module
-from autograder.grading import chunks
-from autograder.grading.checks import (Answer, Blame, Case, CheckFailed, Later, Reason, Show,
+from autograder.checking import chunks
+from autograder.checking import (Answer, Blame, Case, CheckFailed, Later, Reason, Show,
                                        answer_of, check_all, container_reason, exact, is_a,
                                        map_cases, number, played_plan, raises, same_items)
 from autograder.grading.student import Student, Timeouts

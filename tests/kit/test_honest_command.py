@@ -32,6 +32,15 @@ SAMPLE = {
     "muehle": ("keyword_calls", "debug_prints"),
 }
 
+#: Any other assignment (one `autograder new` added to the kit): two kinds that apply to
+#: every module whose functions call one another.
+DEFAULT_SAMPLE = ("keyword_calls", "debug_prints")
+
+
+def sample(name: str) -> tuple:
+    return SAMPLE.get(name, DEFAULT_SAMPLE)
+
+
 #: Rewrites that still lose points on an assignment: (assignment, rewrite) -> the
 #: finding. Their test is xfail(strict=True): it turns red once the suite is fixed,
 #: and then the entry goes.
@@ -76,15 +85,15 @@ def params(pairs):
 
 # ------------------------------------------------------------ every assignment
 def test_the_sample_covers_every_assignment():
-    assert set(SAMPLE) == set(slices.names())
-    assert all(kind in REWRITES for kinds in SAMPLE.values() for kind in kinds)
+    assert set(SAMPLE) <= set(slices.names())
+    assert all(kind in REWRITES for name in slices.names() for kind in sample(name))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, kind", params(
-    (name, kind) for name in sorted(SAMPLE) for kind in SAMPLE[name]))
+    (name, kind) for name in sorted(slices.names()) for kind in sample(name)))
 def test_a_sample_of_honest_rewrites_keeps_full_marks(name, kind):
-    rows = honest_rows(name, SAMPLE[name])[kind]
+    rows = honest_rows(name, sample(name))[kind]
     assert rows[0]["status"] == "full marks", verdict(rows)
 
 

@@ -330,7 +330,7 @@ def test_hidden_checks_speak_the_course_language(graded_in_german):
 
 def test_a_failure_is_worded_in_the_language_of_the_moment(monkeypatch):
     """CheckFailed, the child's places and the hint label: said when they are made."""
-    from autograder.grading.checks import CheckFailed, is_hint_line
+    from autograder.checking.failures import CheckFailed, is_hint_line
     failed = CheckFailed("x", call="winner(board)", got="y", hint="z", failures=1, total=1,
                          expected=3)
     monkeypatch.setenv("SPIELBAUM_COURSE_LANG", "nl")

@@ -111,10 +111,15 @@ def population_of(name: str) -> tuple:
     return tuple(population(Target.of(name)))
 
 
+#: The kit's own references are long enough for 100 mutants; a smaller one (a game
+#: `autograder new` added) for at least the 40 a mutation run samples by default.
+KIT_ASSIGNMENTS = {"tictactoe", "negamax", "gametree", "connect4", "muehle"}
+
+
 @pytest.mark.parametrize("name", slices.names())
 def test_every_reference_has_many_mutants_with_distinct_keys(name):
     everything = population_of(name)
-    assert len(everything) >= 100
+    assert len(everything) >= (100 if name in KIT_ASSIGNMENTS else SAMPLE)
     keys = [m.key for m in everything]
     assert len(keys) == len(set(keys)), "two mutants share a key"
 

@@ -85,10 +85,10 @@ NO_PRUNING = REFERENCE.replace("""            if (best >= beta) if is_max else (
 HIDDEN = '''\
 """The tree walk's hidden check: the calls of the handout's rule, drawn when they differ."""
 
-from autograder.grading.checks import CheckFailed, describe, short
+from autograder.checking import CheckFailed, describe, short
 from autograder.grading.reference import load_reference
 from autograder.outputs import trees
-from autograder.suites.fixtures import gametrees
+from autograder.checking import gametrees
 
 ref = load_reference("treewalk", "treewalk")
 TREES = ("aima-5-2", "deep-cutoff")

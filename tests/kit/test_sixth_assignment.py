@@ -71,7 +71,7 @@ def test_best_take():
 HIDDEN_SUITE = '''\
 """Hidden suite of the Nim assignment: every heap from 0 to 30."""
 
-from autograder.grading.checks import Case, check_all, short
+from autograder.checking import Case, check_all, short
 from autograder.grading.reference import load_reference
 
 ref = load_reference("nim", "nim")

@@ -6,9 +6,9 @@ them from the reference's own signature."""
 
 import pytest
 
-from autograder.grading.checks import Blame, constant, played
+from autograder.checking import Blame, constant, played
 from autograder.grading.reference import load_reference
-from autograder.grading.standins import method_spec, signed, stand_in
+from autograder.checking.standins import method_spec, signed, stand_in
 
 muehle = load_reference("muehle", "muehle")
 

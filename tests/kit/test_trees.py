@@ -1,7 +1,7 @@
 """A search on a game tree, drawn (autograder/outputs/trees.py): the contract, the drawing,
 the caps, student text in it, and a hidden check's picture that keeps its answer.
 
-The pictures are built from the kit's own tree fixtures (autograder/suites/fixtures/,
+The pictures are built from the kit's own tree fixtures (autograder/checking/gametrees/,
 read only): the handout's rule is the fixture module's reference alpha-beta, the
 "student" a search that never prunes (as examples/gametree/bob_no_pruning does), or
 one that cuts on > instead of >=.
@@ -17,9 +17,9 @@ from html import unescape
 
 import pytest
 
-from autograder.grading.checks import CheckFailed
+from autograder.checking import CheckFailed
 from autograder.outputs import trees
-from autograder.suites.fixtures import gametrees
+from autograder.checking import gametrees
 
 SVG = "{http://www.w3.org/2000/svg}"
 

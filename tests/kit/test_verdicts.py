@@ -7,9 +7,9 @@ answers are compared on the same object and on an untouched copy.
 
 import sys
 
-from autograder.grading.handout import Handout, Refused
+from autograder.checking.handout import Handout, Refused
 from autograder.sandbox.client import Failure, Outcome
-from autograder.suites.verdicts import (LIMIT, Shown, changed_input, fits, kept, probe_reason,
+from autograder.checking.verdicts import (LIMIT, Shown, changed_input, fits, kept, probe_reason,
                                        refused)
 
 

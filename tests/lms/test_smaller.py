@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from autograder.grading.chunks import Outcome
+from autograder.sandbox.client import Outcome
 from autograder.grading.student import _import_failure
 from tests.conftest import ROOT, in_pid_namespace
 from tests.lms.layouts import BROKEN, CORRECT

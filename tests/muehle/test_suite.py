@@ -11,7 +11,7 @@ import pytest
 
 import autograder.suites.muehle.test_hidden as hidden
 from autograder import slices
-from autograder.grading.checks import Case
+from autograder.checking import Case
 from autograder.sandbox.client import Outcome
 from autograder.suites.muehle import games, positions
 from autograder.suites.muehle.games import Game, Refused, Watch

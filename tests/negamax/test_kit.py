@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
-from autograder.suites.fixtures.instrumented import (MAX_LOG, MAX_VIOLATIONS,  # noqa: E402
+from autograder.checking.boards import (MAX_LOG, MAX_VIOLATIONS,  # noqa: E402
                                                      InstrumentedGame, MoveTree, nested_tree,
                                                      tree_snapshot)
 from autograder.suites.negamax import games  # noqa: E402

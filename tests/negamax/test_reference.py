@@ -20,8 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402  (found via the sys.path line above)
 
-from autograder.grading.handout import Refused  # noqa: E402
-from autograder.suites.fixtures.instrumented import (  # noqa: E402
+from autograder.checking.handout import Refused  # noqa: E402
+from autograder.checking.boards import (  # noqa: E402
     DisciplineError, InstrumentedGame, MoveTree)
 
 ref = wv.load_reference()

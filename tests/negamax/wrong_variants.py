@@ -11,7 +11,7 @@ rewrite them. The correct example `examples/negamax/ada_correct` is written
 by hand and not generated.
 
 `observe(module)` runs a module's searcher (and, for "rules", its board)
-against *reference* boards wrapped in `autograder.suites.fixtures.instrumented.InstrumentedGame`,
+against *reference* boards wrapped in `autograder.checking.boards.InstrumentedGame`,
 the way the hidden suite will, and returns one entry per observable:
 
 - value:          search values (getEvaluatedMoves at depths 1, 2, 3 and 9;
@@ -46,7 +46,7 @@ MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from autograder.suites.fixtures.instrumented import InstrumentedGame, MoveTree  # noqa: E402
+from autograder.checking.boards import InstrumentedGame, MoveTree  # noqa: E402
 
 OBSERVABLES = ("value", "nodes", "evaluate_calls", "make_calls", "board",
                "window", "choice", "rules")

@@ -1,40 +1,19 @@
 """Games only the grader knows: what the connect4 suite hands the student's searches.
 
-A technique check (node counts, visit order, cut-offs) must not be passable by a
-search that ignores the game it is given. So the student's maximize/minimize
-never search real Connect 4 here. They search a `SubsetGame`: real positions,
-but each position offers only some of its legal moves (2 to 5 of them, never
-none), in an order of its own, and an unfinished position is worth an
-arbitrary small number (many ties, so `>` versus `>=` shows). Only a finished
-game keeps its real value (+-WIN for four in a row), so "the game is over"
-means the same for everybody. Which moves, in which order, and which values:
-a seeded hash of the position and the game's salt decides, so the grader can
-replay the game for the reference while the student's code can only ask.
+A `SubsetGame` (checking/search.py's game) is real Connect 4 positions, but each
+offers only some of its legal moves (2 to 5, never none), in an order of its own,
+and an unfinished position is worth an arbitrary small number (many ties, so `>`
+versus `>=` shows); a finished game keeps its real value (+-WIN for four in a row).
+A seeded hash of the position and the game's salt decides, so the grader replays the
+game for the reference while the student's code can only ask: `nextstates` is
+patched into the student's module for the plan and the evaluation passed as the
+search's `evaluation` argument, both answered here and logged. The reference runs
+on the same game here (`reference_search`), its module's nextstates swapped for the
+game's as the student's is patched in the child.
 
-The student's code reaches the game through `Callback`s answered in this
-process: `nextstates` patched into the student's module for the plan, and the
-evaluation passed as the search's `evaluation` argument. Every call is logged
-here; `View.of(log)` turns a log into what the checks judge: the positions
-visited, in the order they were first seen, and the positions expanded.
-A search that bypasses the callbacks (its own rules, a function aliased at
-import, a copied reference) searches a different game and gets a different
-value, other nodes or another order.
-
-The reference runs on the same game in this process (`reference_search`):
-its `nextstates` is swapped for the game's while it runs, exactly as the
-student's is patched in the child, so both logs come from the same rules.
-
-A game answers only about what it handed out (autograder/grading/handout.py):
-the positions the check gave the search (`roots`) and the children its own
-nextstates returned. A question about anything else (a position nextstates
-never offered, a list of cells that is no position at all) is refused: the
-search receives the exception and `handout.refused` keeps the question, so the
-check fails on it even when the search catches it. So no search learns where
-the fours are by asking about cells the game never offered.
-
-`Legal` is the same rule for the evaluations of play_game and tournament,
-where the student's own rules make the moves: it answers only about positions
-reached from the check's openings by legal moves of Connect 4.
+`Legal` is the same rule for the evaluations of play_game and tournament, where the
+student's own rules make the moves: it answers only about positions reached from
+the check's openings by legal moves of Connect 4.
 """
 
 from __future__ import annotations
@@ -44,12 +23,11 @@ import inspect
 import math
 import random
 import zlib
-from dataclasses import dataclass
 
-from autograder.grading.handout import Handout
-from autograder.grading.reference import load_reference
-from autograder.grading.standins import spec_of, stand_in
-from autograder.i18n import grader_text as _
+from autograder.checking import load_reference, search
+from autograder.checking.handout import Handout
+from autograder.checking.standins import spec_of, stand_in, stand_ins
+from autograder.i18n import N_, grader_text as _
 
 ref = load_reference("connect4", "connect4")
 INF = math.inf
@@ -65,14 +43,8 @@ SPEC = {**{name: getattr(ref, name) for name in (
     "shallow_order", "book_move", "iterative_deepening", "play_game", "tournament")},
         "order": ref.centre_first, "clock": inspect.Signature()}
 
+played_as = stand_ins(SPEC)    # the grader's function playing a specified one
 
-def played_as(name: str, function):
-    """The grader's `function` standing in for `name` (SPEC): it accepts every call the
-    specified one accepts, positional or by its parameter names, with its defaults
-    (standins.stand_in). The reference's own function is its own stand-in."""
-    if function is SPEC[name]:
-        return function
-    return stand_in(SPEC[name], function, name=name)
 #: Unfinished positions are worth -SPREAD * STEP .. SPREAD * STEP, in steps of STEP.
 SPREAD, STEP = 9, 7
 #: How many (salt, position) answers are remembered; a worker grades many students.
@@ -124,38 +96,37 @@ def handed(handout: Handout, what: str, value) -> tuple:
     return handout.ask(what, key)
 
 
-class SubsetGame:
+class SubsetGame(search.Game):
     """Connect 4 positions with a subset of the moves and values of our own.
 
-    `nextstates` and `evaluation` answer like the handout's functions (and are
-    what the callbacks call), about `roots` and what nextstates handed out only;
-    every answered call is logged in `log` as ("n" | "e", position tuple).
-    `moves` and `value` answer without logging (for the grader)."""
+    `nextstates` and `evaluation` answer like the handout's functions (what the
+    callbacks call) about `roots` and what nextstates handed out only, logged in
+    `log`; `cells`, `worth` and `children` answer without logging (for the grader)."""
 
-    def __init__(self, salt: int, roots=(), call_limit: int | None = None):
+    too_many = N_("this check's game answers at most {calls} calls, several times what the "
+                  "handout's search makes here (does the search never stop?)")
+
+    def __init__(self, salt: int, roots=(), limit: int | None = None):
         self.salt = salt
-        self.log: list[tuple[str, tuple]] = []
         self.evaluations = 0        # calls of evaluation so far: the virtual clock's time
-        self.handout = Handout(roots=[tuple(root) for root in roots])
-        self.calls = 0
-        self.call_limit = call_limit
         # terminal_test played on this game: (position, whether an evaluation was given)
         self.terminal_tests: list[tuple[tuple, bool]] = []
+        super().__init__([tuple(root) for root in roots], limit)
 
-    def _asked(self, what: str, state) -> tuple:
-        """A question about a handed-out position; past `call_limit` calls every
-        question is refused. The limit is a number of calls fixed by the case
-        (several times what the handout's search makes), so a search that never
-        ends is stopped after the same work on a quiet or a loaded machine."""
-        self.calls += 1
-        if self.call_limit is not None and self.calls > self.call_limit:
-            self.handout.refuse(_("this check's game answers at most {calls} calls, several "
-                                  "times what the handout's search makes here (does the "
-                                  "search never stop?)").format(calls=self.call_limit))
-        return handed(self.handout, what, state)
+    def key(self, state, question=""):
+        return as_state(state, question)
+
+    def malformed(self, question, problem):
+        return str(problem)
+
+    def never_given(self, question, key):
+        return never_offered(question, key)
+
+    def step(self, key):
+        return str(key[-1] % 7) if key else "·"
 
     # ------------------------------------------------------------ the rules
-    def moves(self, key: tuple) -> tuple:
+    def cells(self, key: tuple) -> tuple:
         """The cells the player to move may take here, in this game's order."""
         cache_key = (self.salt, key)
         found = _moves_cache.get(cache_key)
@@ -168,7 +139,10 @@ class SubsetGame:
                 _moves_cache[cache_key] = found
         return found
 
-    def value(self, key: tuple) -> int:
+    def moves(self, key):
+        return [(cell, key + (cell,)) for cell in self.cells(key)]
+
+    def worth(self, key: tuple) -> int:
         """A finished game's real value; any other position an arbitrary number."""
         cache_key = (self.salt, key)
         found = _value_cache.get(cache_key)
@@ -180,22 +154,17 @@ class SubsetGame:
                 _value_cache[cache_key] = found
         return found
 
+    def decided(self, key):
+        return len(key) == CELLS or bool(real_value(key))
+
     def children(self, key: tuple) -> list[list[int]]:
-        return [list(key) + [cell] for cell in self.moves(key)]
+        return [list(key) + [cell] for cell in self.cells(key)]
 
     # ------------------------------------------------------------ what the callbacks call
-    def nextstates(self, state):
-        key = self._asked("nextstates", state)
-        self.log.append(("n", key))
-        children = self.children(key)
-        self.handout.give(tuple(child) for child in children)
-        return children
-
-    def evaluation(self, state):
-        key = self._asked("evaluation", state)
-        self.log.append(("e", key))
+    def evaluation(self, state, *ignored):
+        value = super().evaluation(state)
         self.evaluations += 1
-        return self.value(key)
+        return value
 
     def terminal_test(self, state, evaluation):
         """The handout's terminal_test asked about a position of this game (the one it
@@ -302,31 +271,6 @@ class Rotation:
         return list(children[1:]) + list(children[:1])
 
 
-@dataclass(frozen=True)
-class View:
-    """What a search did, from the grader's log: the positions it visited (in
-    the order each was first seen by a callback) and those it expanded (each
-    call of nextstates, in order)."""
-    visits: tuple
-    expanded: tuple
-
-    @classmethod
-    def of(cls, log) -> "View":
-        seen, visits, expanded = set(), [], []
-        for kind, key in log:
-            if key not in seen:
-                seen.add(key)
-                visits.append(key)
-            if kind == "n":
-                expanded.append(key)
-        return cls(tuple(visits), tuple(expanded))
-
-    def counts(self) -> dict:
-        """nodes and expanded; evaluations = the visited positions not expanded."""
-        nodes, expanded = len(self.visits), len(self.expanded)
-        return {"nodes": nodes, "expanded": expanded, "evaluations": nodes - expanded}
-
-
 @contextlib.contextmanager
 def reference_on(game: SubsetGame):
     """The reference searches `game`: its module-level nextstates is the game's
@@ -339,34 +283,15 @@ def reference_on(game: SubsetGame):
         ref.nextstates = saved
 
 
-@dataclass(frozen=True)
-class Expected:
-    best: list | None
-    value: float
-    stats: dict
-    view: View
-    good: tuple          # successors that reach the value (any of them is a right answer)
-    calls: int = 0       # game calls the reference's search made
-
-
-def calls_allowed(reference_calls: int) -> int:
-    """Game calls a student's search may make where the reference makes these:
-    enough for a search without pruning (a few times more) or one that asks
-    twice per position."""
-    return 8 * reference_calls + 200
-
-
-def reference_search(salt: int, state, bremse: int, order=None) -> Expected:
+def reference_search(salt: int, state, bremse: int, order=None) -> search.Expected:
     """The handout's alpha-beta (the reference) on the game `salt`, full window."""
     game = SubsetGame(salt, [state])
     stats = ref.SearchStats()
     with reference_on(game):
         function = ref.maximize if ref.x_to_move(list(state)) else ref.minimize
         best, value = function(list(state), -INF, INF, bremse, game.evaluation, stats, order)
-        view = View.of(game.log)
-        calls = len(game.log)
-        good = ()
+        log, good = list(game.log), ()    # the search's calls, before those finding `good`
         if best is not None:
             good = tuple(child for child in game.children(tuple(state))
                          if ref.search(child, bremse - 1, game.evaluation)[1] == value)
-    return Expected(best, value, stats.as_dict(), view, good, calls)
+    return search.Expected((best, value), log, stats.as_dict(), good)

@@ -12,12 +12,10 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.grading.checks import Case, Later, played_plan, short
-from autograder.grading.reference import load_reference
-from autograder.grading.student import Callback, Plan
+from autograder.checking import Callback, Later, load_reference, played_plan, search, short
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import (Rotation, SubsetGame, View, Within, played_as,
+from autograder.suites.connect4.games import (Rotation, SubsetGame, Within, played_as,
                                               reference_search)
 from autograder.suites.connect4.positions import draw
 
@@ -136,54 +134,73 @@ class Search:
     def who(self):
         return "maximize" if len(self.state) % 2 == 0 else "minimize"
 
-    def call(self):
+    def call_text(self):
         extra = (", stats" if self.stats else "") + (", order" if self.rotate else "")
         return f"{self.who}(state, -inf, inf, bremse={self.bremse}, evaluation{extra})"
 
+    def drawing(self):
+        return f"{draw(self.state)}\n{game_note(self)}"
+
+    def expected(self):
+        return expected_search(self)
+
+    def expected_text(self):
+        want = expected_search(self)
+        if self.stats:
+            return _("the value {value} and the counts {counts}").format(value=want.value,
+                                                                         counts=want.stats)
+        return _("the value {value} and a successor that reaches it").format(value=want.value)
+
+    def setup(self):
+        """A game of its own, answering a few times the calls the reference makes."""
+        return SubsetGame(self.salt, [self.state],
+                          search.calls_allowed(len(expected_search(self).log)))
+
+    def plan(self, game, play=None, student=None):
+        """The student's search: nextstates and terminal_test patched for the plan (the
+        handout's terminal_test on the game, recording where it was asked), the
+        evaluation (and the order) passed as callbacks; nothing else of ours."""
+        plan = played_plan(self.who, game_plays(game))
+        stats = plan.call(M + "SearchStats") if self.stats else None
+        order = Callback(played_as("order", Rotation())) if self.rotate else None
+        found = plan.call(M + self.who, list(self.state), -INF, INF, self.bremse,
+                          Callback(played_as("evaluation", game.evaluation)), stats, order)
+        result = {"found": found}
+        if self.stats:
+            result["stats"] = {name: plan.get(stats.attr(name), default=None)
+                               for name in STAT_NAMES}
+        return plan.returns(result)
+
+    def picture(self, run):
+        want = expected_search(self)
+        found, _problem = _found(run.outcome)
+        return search.game_picture(run.game, want.log, tuple(self.state),
+                                   rule_result=want.value,
+                                   student_result=found[1] if found else None,
+                                   max_to_move=self.who == "maximize")
+
 
 @functools.cache
-def expected_search(search: Search) -> games.Expected:
-    return reference_search(search.salt, search.state, search.bremse,
-                            Rotation() if search.rotate else None)
+def expected_search(case: Search) -> search.Expected:
+    return reference_search(case.salt, case.state, case.bremse,
+                            Rotation() if case.rotate else None)
 
 
-def game_note(search: Search) -> str:
+def game_note(case: Search) -> str:
     """What the drawing of a search's position cannot show: the game's rules there."""
-    if len(search.state) == games.CELLS:
+    if len(case.state) == games.CELLS:
         return _("(the board is full: the game is over)")
-    if games.real_value(search.state):
+    if games.real_value(case.state):
         return _("(four in a row: the game is over)")
-    columns = [cell % 7 for cell in SubsetGame(search.salt).moves(search.state)]
+    columns = [cell % 7 for cell in SubsetGame(case.salt).cells(case.state)]
     return _("(in this check's game the player to move may play only the columns {columns} "
              "here, in that order, and positions are worth numbers of the grader's)").format(
         columns=", ".join(map(str, columns)))
 
 
-def drawn_search(search: Search) -> Later:
+def drawn_search(case: Search) -> Later:
     """A search's position drawn with its game's note, in the language of the moment."""
-    return Later(_search_drawn, search)
-
-
-def _search_drawn(search: Search) -> str:
-    return f"{draw(search.state)}\n{game_note(search)}"
-
-
-def _wanted(search: Search, want: games.Expected) -> str:
-    if search.stats:
-        return _("the value {value} and the counts {counts}").format(value=want.value,
-                                                                     counts=want.stats)
-    return _("the value {value} and a successor that reaches it").format(value=want.value)
-
-
-def search_cases(searches) -> list[Case]:
-    """A technique check's cases: each search drawn with its game's note, expected
-    in words (the value, and the counts where they are judged)."""
-    cases = []
-    for search in searches:
-        want = expected_search(search)
-        cases.append(Case(search.call(), (search,), drawn_search(search),
-                          Later(_wanted, search, want)))
-    return cases
+    return Later(case.drawing)
 
 
 def game_plays(game) -> dict:
@@ -198,31 +215,11 @@ def game_plays(game) -> dict:
                                         game.terminal_test)}
 
 
-def search_plan(search: Search) -> tuple[Plan, SubsetGame]:
-    """The student's search on a game of its own, answering a few times the calls the
-    reference makes: nextstates and terminal_test patched for the plan (the handout's
-    terminal_test on the game, recording where it was asked), the evaluation (and the
-    order) passed as callbacks; nothing else of ours. Returns (plan, game)."""
-    game = SubsetGame(search.salt, [search.state],
-                      games.calls_allowed(expected_search(search).calls))
-    plan = played_plan(search.who, game_plays(game))
-    stats = plan.call(M + "SearchStats") if search.stats else None
-    order = Callback(played_as("order", Rotation())) if search.rotate else None
-    found = plan.call(M + search.who, list(search.state), -INF, INF, search.bremse,
-                      Callback(played_as("evaluation", game.evaluation)), stats, order)
-    result = {"found": found}
-    if search.stats:
-        result["stats"] = {name: plan.get(stats.attr(name), default=None)
-                           for name in STAT_NAMES}
-    return plan.returns(result), game
-
-
-def bypass_note(log, search: Search):
+def bypass_note(log):
     """Why a search looks as if it searched another game than the one given. (A
     search that reaches a position the game never offered is refused at its first
-    question about it, see games.SubsetGame: the log holds handed-out positions only.)"""
-    view = View.of(log)
-    if not view.visits:
+    question about it: the log holds handed-out positions only.)"""
+    if not log:
         return _("the search never called the evaluation it was given nor nextstates; "
                  "{hint}").format(hint=_(GAME_HINT))
     if not any(kind == "e" for kind, _key in log):
@@ -243,106 +240,45 @@ def _found(outcome):
     return (best, value), None
 
 
-def judge_value(search: Search, outcome, game: SubsetGame):
-    found, problem = _found(outcome)
+def judge_value(run):
+    found, problem = _found(run.outcome)
     if problem:
         return problem
     best, value = found
-    want = expected_search(search)
+    want, case = expected_search(run.search), run.search
     shown = _("returned {value}").format(value=f"({short(best, 80)}, {short(value)})")
     if value != want.value:
-        return shown, bypass_note(game.log, search)
+        return shown, bypass_note(run.log)
     if want.best is None:
         return None if best is None else (shown, _("no successor expected at this position"))
     if best not in [list(child) for child in want.good]:
-        if best not in game.children(search.state):
+        if best not in run.game.children(case.state):
             return shown, _("that is not one of the successors the game offers here")
         return shown, _("that successor does not reach the value")
     return None
 
 
-def below(key, search):
-    """Where `key` is in the search tree, in words."""
-    depth = len(key) - len(search.state)
-    return _("at the root") if depth == 0 else \
-        ngettext("{count} move below the root", "{count} moves below the root",
-                 depth).format(count=depth)
-
-
-def view_difference(log, want: View, search: Search):
-    """How the positions the search visited and expanded differ from the
-    handout's, in words."""
-    got = View.of(log)
-    stranger = bypass_note(log, search)
-    if stranger:
-        return stranger
-    summary = _("the search visited {visits} positions and expanded {expanded}").format(
-        visits=len(got.visits), expanded=len(got.expanded))
-    same = 0
-    for mine, theirs in zip(got.visits, want.visits):
-        if mine != theirs:
-            break
-        same += 1
-    if same < len(got.visits) and same < len(want.visits):
-        key = got.visits[same]
-        where = f"{list(key)} ({below(key, search)})"
-        if key in set(want.visits):
-            return _("{summary}; the first {count} in the handout's order, then {position}, "
-                     "which the handout's search visits later (another order?)").format(
-                summary=summary, count=same, position=where)
-        return _("{summary}; the first {count} in the handout's order, then {position}, which "
-                 "alpha-beta never visits (a cut-off missed before it?)").format(
-            summary=summary, count=same, position=where)
-    if same < len(want.visits):
-        return _("{summary}; it stopped after {count} positions in the handout's order, "
-                 "where alpha-beta goes on (children that must be searched were "
-                 "skipped)").format(summary=summary, count=same)
-    if same < len(got.visits):
-        key = got.visits[same]
-        return _("{summary}; after the {count} positions in the handout's order it went on "
-                 "to {position}, where alpha-beta has already stopped").format(
-            summary=summary, count=same, position=f"{list(key)} ({below(key, search)})")
-    expanded, theirs = set(got.expanded), set(want.expanded)
-    for key in got.expanded:
-        if key not in theirs:
-            return _("{summary}; it expanded {position}, which the handout's search evaluates "
-                     "(the depth limit, or a finished game)").format(
-                summary=summary, position=f"{list(key)} ({below(key, search)})")
-    for key in want.expanded:
-        if key not in expanded:
-            return _("{summary}; it evaluated {position} instead of expanding it").format(
-                summary=summary, position=f"{list(key)} ({below(key, search)})")
-    twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
-    if twice is None:
-        return _("{summary}; it expanded the handout's positions, but in another order").format(
-            summary=summary)
-    return _("{summary}; it called nextstates more than once on {position}: each position is "
-             "expanded at most once").format(
-        summary=summary, position=f"{list(twice)} ({below(twice, search)})")
-
-
-def _handout_value(search: Search, outcome, game: SubsetGame):
+def _handout_value(run):
     """(the handout's expected search, None), or (None, the problem) when the search
     failed or did not return the handout's value."""
-    found, problem = _found(outcome)
+    found, problem = _found(run.outcome)
     if problem:
         return None, problem
-    want = expected_search(search)
+    want = expected_search(run.search)
     if found[1] != want.value:
         return None, (_("returned the value {value}").format(value=short(found[1])),
-                      bypass_note(game.log, search))
+                      bypass_note(run.log))
     return want, None
 
 
-def judge_work(search: Search, outcome, game: SubsetGame):
-    want, problem = _handout_value(search, outcome, game)
+def judge_work(run):
+    want, problem = _handout_value(run)
     if problem:
         return problem
-    seen = View.of(game.log)
-    if seen != want.view:
+    if search.View.of(run.log) != want.view:
         return (_("visited other positions than the handout's alpha-beta"),
-                view_difference(game.log, want.view, search))
-    stats = outcome.value.get("stats")
+                bypass_note(run.log) or search.visits_reason(run.game, run.log, want.view))
+    stats = run.outcome.value.get("stats")
     if stats != want.stats:
         return (_("the SearchStats counted {stats}").format(stats=short(stats)),
                 _("the grader saw the search visit {nodes} positions, expand {expanded}, "
@@ -352,16 +288,15 @@ def judge_work(search: Search, outcome, game: SubsetGame):
     return None
 
 
-def judge_terminal_tests(search: Search, outcome, game: SubsetGame):
+def judge_terminal_tests(run):
     """The depth limit is tested first: terminal_test is never asked about a position
     the search reaches with bremse == 0, and it is given the search's evaluation."""
-    for key, given in game.terminal_tests:
-        ply = len(key) - len(search.state)
-        if ply == search.bremse:
+    for key, given in run.game.terminal_tests:
+        if len(key) - len(run.search.state) == run.search.bremse:
             return (_("called terminal_test on {position}, where bremse is 0").format(
                         position=list(key)),
                     _("{where}; bremse == 0 is tested first, and then terminal_test is not "
-                      "called").format(where=below(key, search)))
+                      "called").format(where=search.below(run.game, key)))
         if not given:
             return (_("called terminal_test on {position} without the evaluation it was "
                       "given").format(position=list(key)),
@@ -369,9 +304,9 @@ def judge_terminal_tests(search: Search, outcome, game: SubsetGame):
     return None
 
 
-def judge_counts(search: Search, outcome, game: SubsetGame):
+def judge_counts(run):
     """judge_work, and the depth limit tested before terminal_test (judge_terminal_tests)."""
-    return judge_work(search, outcome, game) or judge_terminal_tests(search, outcome, game)
+    return judge_work(run) or judge_terminal_tests(run)
 
 
 def times(count):
@@ -380,25 +315,20 @@ def times(count):
     return _(words[count]) if count in words else _("{count} times").format(count=count)
 
 
-def finished(key) -> bool:
-    return len(key) == games.CELLS or bool(games.real_value(key))
-
-
-def judge_stops(search: Search, outcome, game: SubsetGame):
+def judge_stops(run):
     """Right value, no finished game expanded, and a finished root evaluated at once
     (counted as one evaluated node)."""
-    want, problem = _handout_value(search, outcome, game)
+    want, problem = _handout_value(run)
     if problem:
         return problem
-    seen = View.of(game.log)
-    past = [key for key in seen.expanded if finished(key)]
+    past = [key for key in search.View.of(run.log).expanded if run.game.decided(key)]
     if past:
         return (_("called nextstates on {position}, where the game is already over").format(
                     position=list(past[0])),
                 _("{where}; a finished game is evaluated, never expanded").format(
-                    where=below(past[0], search)))
-    if finished(search.state):
-        stats = outcome.value.get("stats")
+                    where=search.below(run.game, past[0])))
+    if run.game.decided(tuple(run.search.state)):
+        stats = run.outcome.value.get("stats")
         if stats != want.stats:
             return (_("the SearchStats counted {stats}").format(stats=short(stats)),
                     _("the game is over at the root: one node, evaluated"))

@@ -75,7 +75,7 @@ search a timed evaluation of its own, which cannot travel to the grader: its
 checks play nextstates and the evaluation (and, judged again, centre_first),
 and run the student's search and terminal_test. test_strength is the one
 whole-program check.
-Headlines and "may follow from" notes come from grading/checks.py's Blame.
+Headlines and "may follow from" notes come from checking/blame.py's Blame.
 Every sentence a student reads is the grader's (autograder/i18n.py, the `grader`
 domain): the cases built once per worker (functools.cache) word their call,
 drawing and expected text with `Later`, so each speaks the language of the moment.
@@ -98,24 +98,21 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from autograder.grading.checks import (Case, CheckFailed, Later, Show, call_plan, check_all,
-                                       describe, exact, map_cases, number, require, returned,
-                                       same_items, short)
-from autograder.grading.handout import Handout
-from autograder.grading.reference import load_reference
-from autograder.grading.student import Callback, Plan
+from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, Show, call_plan,
+                                 changed_input, check_all, check_probes, compare, describe,
+                                 exact, load_reference, number, refused, require, returned,
+                                 same_items, search, short)
+from autograder.checking.handout import Handout
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import Legal, SubsetGame, Within, played_as
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
                                                drawn_search, expected_search, game_plays,
                                                judge_counts, judge_stops, judge_value,
-                                               judge_work,
-                                               lines_difference, search_cases, search_plan)
+                                               judge_work, lines_difference)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
                                                   random_states, solver, tactics, won_states)
-from autograder.suites.verdicts import changed_input, check_probes, refused
 
 ref = load_reference("connect4", "connect4")
 M = "connect4."
@@ -127,76 +124,79 @@ WIN = ref.WIN
 PLAYED_MOST = 300
 
 
-def run(student, blame, function, states=(), summary="", hint=None, judge=exact,
-        args_of=None, first="state", scope=None, cases=None, again=False):
-    """Check `function` on `states` (or on `cases`) against the reference's answers,
-    judged on its own: the functions it relies on are played by the reference."""
-    chosen = cases or cached_cases(function, states, args_of, first)
+def compared(student, blame, function, cases, judge=exact, summary=None, **options):
+    """`compare` with connect4's rule for judging again (`again_unless`), on a spread
+    sample of PLAYED_MOST cases, in the played child of the check before."""
+    compare(student, blame, function, cases, judge, summary, most=PLAYED_MOST, fresh=False,
+            rerun=again_unless(student, (M + function,)), **options)
 
-    def attempt(play):
-        check_all(summary or _("{function} returned a wrong value").format(function=function),
-                  *map_cases(student, M + function, chosen, play, most=PLAYED_MOST,
-                             again=again, return_args=again), judge, hint)
-    on_its_own(student, blame, function, scope or _("on a position"), attempt)
+
+def again_unless(student, calls, handouts=()):
+    """Blame.check's `again`: every failure is judged again (connect4's helpers' checks
+    do not cover every input its searches give them), except one whose `calls` ran out
+    of time, or that asked a game of the grader's (`handouts`) what it does not
+    answer: a second chance would forgive those, so that failure stands."""
+    return lambda failed: not set(calls) & set(student.broken) and \
+        not any(handout.refused for handout in handouts)
 
 
 def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
-    """Blame.check, judged again after every failure (connect4's helpers' checks do
-    not cover every input its searches give them) except one whose calls
-    (`calls_named`) ran out of time, or asked a game of the grader's what it does
-    not answer: a second chance would forgive those, so that failure stands."""
-    _refusals.clear()
-
-    def again(failed):
-        return not set(calls_named or (M + function,)) & set(student.broken) and not _refusals
+    """Blame.check of `attempt(play, handouts)`, judged again unless (`again_unless`):
+    the attempt's plans put their games' handouts in `handouts` (`run_plans`)."""
+    handouts = []
     blame.check(student, function, scope, blame.plays(function) if play is None else play,
-                attempt, again=again, fresh=False)
+                lambda play: attempt(play, handouts), fresh=False,
+                again=again_unless(student, calls_named or (M + function,), handouts))
 
 
-#: Whether the running check's plans were refused a question (on_its_own clears it).
-_refusals: list = []
-
-
-def run_plans(student, jobs):
+def run_plans(student, jobs, handouts=None):
     """The outcomes of [(plan, game or handout), ...], a refused question costing its
-    case (verdicts.refused), remembered for on_its_own."""
+    case (verdicts.refused); the handouts are added to `handouts`."""
     jobs = list(jobs)
     outcomes = student.run([plan for plan, _game in jobs])
-    handouts = [getattr(game, "handout", game) for _plan, game in jobs]
-    if any(handout.refused for handout in handouts):
-        _refusals.append(True)
-    return [refused(outcome, handout) for outcome, handout in zip(outcomes, handouts)]
+    found = [getattr(game, "handout", game) for _plan, game in jobs]
+    if handouts is not None:
+        handouts += found
+    return [refused(outcome, handout) for outcome, handout in zip(outcomes, found)]
 
 
-_CASES: dict = {}
+@functools.cache
+def cases_of(function, states, args_of=None, first="state"):
+    """The cases of `function` on `states` (`args_of` turns a state into the
+    arguments), expected: the reference's answers."""
+    found = []
+    for state in states:
+        args = args_of(state) if args_of else (list(state),)
+        shown = first + "".join(", " + short(a, 60) for a in args[1:])
+        found.append(Case(f"{function}({shown})", tuple(args), draw(state),
+                          getattr(ref, function)(*args)))
+    return found
 
 
-def cached_cases(function, states, args_of=None, first="state"):
-    """The cases of `function` on `states` (built once per worker; `args_of` turns a
-    state into the arguments), expected: the reference's answers."""
-    key = (function, states, first)
-    if key not in _CASES:
-        _CASES[key] = []
-        for state in states:
-            args = args_of(state) if args_of else (list(state),)
-            shown = first + "".join(", " + short(a, 60) for a in args[1:])
-            _CASES[key].append(Case(f"{function}({shown})", tuple(args), draw(state),
-                                    getattr(ref, function)(*args)))
-    return _CASES[key]
+def board_of(state):
+    return (ref.getBoard(list(state)),)
+
+
+def weighted_board(state):
+    return (ref.getBoard(list(state)), list(WEIGHT_SETS[len(state) % 3]))
+
+
+def children_of(state):
+    return (ref.nextstates(list(state)),)
 
 
 # ------------------------------------------------------------------ game functions
 def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
-    run(student, blame, "getBoard", as_tuples(random_states()),
+    compared(student, blame, "getBoard", cases_of("getBoard", as_tuples(random_states())),
         hint=_("x owns the cells at even positions of the state, o those at odd positions"))
 
 
 def test_colNrs(student, blame):
     """colNrs lists the cells of each column from the bottom up"""
-    run(student, blame, "colNrs", summary=_("colNrs returned the wrong cells"),
-        cases=[Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)],
-        scope=_("for a column"), hint=_("the cells of column i are i, i + 7, ..., i + 35 (the "
+    compared(student, blame, "colNrs",
+             [Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)],
+             summary=_("colNrs returned the wrong cells"), scope=_("for a column"), hint=_("the cells of column i are i, i + 7, ..., i + 35 (the "
                                         "board's cell numbers above); the bottom one comes "
                                         "first"))
 
@@ -216,15 +216,15 @@ def _board_column_cases():
 
 def test_freeIn(student, blame):
     """freeIn finds where a stone dropped into a column lands (None if it is full)"""
-    run(student, blame, "freeIn", cases=_board_column_cases(), scope=_("for a column"),
-        summary=_("freeIn returned the wrong cell"),
+    compared(student, blame, "freeIn", _board_column_cases(), scope=_("for a column"),
+             summary=_("freeIn returned the wrong cell"),
         hint=_("a stone falls to the lowest empty cell of its column"))
 
 
 def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
-    run(student, blame, "free", as_tuples(random_states()),
-        args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
+    compared(student, blame, "free", cases_of("free", as_tuples(random_states()), board_of,
+                                              "getBoard(state)"),
         hint=_("one cell per column that is not full (its freeIn), by column from 0 to 6"))
 
 
@@ -237,9 +237,9 @@ def test_nextstates(student, blame):
         # state the first call changed has other successors. What the child
         # reports of the state after the call is quoted, never judged.
         return changed_input(outcome, _("state"), _("its input state"), case.args[0])
-    run(student, blame, "nextstates", as_tuples(s for s in random_states()
-                                                if not ref.terminal_test(s)),
-        _("nextstates returned the wrong successors"), judge=judge, again=True,
+    compared(student, blame, "nextstates", cases_of("nextstates", as_tuples(
+        s for s in random_states() if not ref.terminal_test(s))), judge,
+        _("nextstates returned the wrong successors"), again=True,
         scope=_("on an unfinished position"),
         hint=_("state + [cell] for every cell of free(board), by column 0 to 6"))
     with blame.judging("nextstates", _("on an unfinished position")):
@@ -269,9 +269,9 @@ def test_lines(student, blame):
     hint = _("6 rows, 7 columns, then the two kinds of diagonals, each from its top end")
     try:
         # The docstring names no container: a tuple of the 25 strings is as right.
-        run(student, blame, "lines", as_tuples(random_states()[::3]), hint=hint,
-            args_of=lambda s: (ref.getBoard(list(s)),), first="getBoard(state)",
-            scope=_("on a board"), judge=same_items)
+        compared(student, blame, "lines", cases_of("lines", as_tuples(random_states()[::3]),
+                                                    board_of, "getBoard(state)"),
+                 same_items, hint=hint, scope=_("on a board"))
     except CheckFailed as failed:
         labelled = student.call(M + "lines", list(LABELS))
         difference = lines_difference(labelled.value) if labelled.answered else None
@@ -288,23 +288,23 @@ WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
 def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
     states = as_tuples(random_states()[::2])
-    run(student, blame, "pattern_score", states,
-        args_of=lambda s: (ref.getBoard(list(s)), list(WEIGHT_SETS[len(s) % 3])),
-        first="getBoard(state)", judge=number,
+    compared(student, blame, "pattern_score",
+             cases_of("pattern_score", states, weighted_board, "getBoard(state)"), number,
         hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
 def test_evaluation(student, blame):
     """evaluation gives the handout's values on random positions and wins"""
     states = as_tuples(list(random_states()) + list(won_states()))
-    run(student, blame, "evaluation", states, judge=number,
+    compared(student, blame, "evaluation", cases_of("evaluation", states), number,
         hint=_("pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
                "a four in a row is +-10000"))
 
 
 def test_evaluation_b(student, blame):
     """evaluation_b gives the handout's values on random positions"""
-    run(student, blame, "evaluation_b", as_tuples(random_states()[::4]), judge=number,
+    compared(student, blame, "evaluation_b",
+             cases_of("evaluation_b", as_tuples(random_states()[::4])), number,
         hint=_("weights (5, 10, 50)"))
 
 
@@ -353,16 +353,16 @@ def _evaluation_said(state, value):
 
 def test_terminal_test(student, blame):
     """terminal_test sees wins in every direction and full boards, and uses the evaluation it is given"""
-    run(student, blame, "terminal_test", _terminal_states(),
+    compared(student, blame, "terminal_test", cases_of("terminal_test", _terminal_states()),
         hint=_("over means four in a row (any direction) or all 42 cells taken"))
     chosen = _given_evaluation_cases()
 
-    def attempt(play):
+    def attempt(play, handouts):
         def job(state, decided):
             handout = Handout(roots=[tuple(state)])
             return call_plan("terminal_test", M + "terminal_test", state,
                              Callback(given_evaluation(decided, handout)), play=play), handout
-        outcomes = run_plans(student, (job(*case.args) for case in chosen))
+        outcomes = run_plans(student, (job(*case.args) for case in chosen), handouts)
         check_all(_("terminal_test did not believe the evaluation it was given"), chosen,
                   outcomes, exact, show=Show.PLAN,
                     hint=_("over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
@@ -378,16 +378,13 @@ SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluati
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
-def check_searches(student, blame, cases, judge, summary, hint):
-    """A technique check: every case's search on a game of the grader's of its own,
-    judged by `judge(search, outcome, game)`. The search's helpers are the game's
-    always (SEARCH_PLAYS: nextstates, terminal_test and the evaluation), so the check
-    judges the search on its own, and sees where it asks terminal_test."""
-    jobs = {id(case): search_plan(case.args[0]) for case in cases}
+def check_searches(student, blame, searches, judge, summary, hint):
+    """A technique check: every search on a game of the grader's of its own, judged by
+    `judge(run)`. The search's helpers are the game's always (SEARCH_PLAYS:
+    nextstates, terminal_test and the evaluation), so the check judges the search on
+    its own, and sees where it asks terminal_test."""
     with blame.judging(SEARCH, _("on a position of the grader's game"), SEARCH_PLAYS):
-        check_all(summary, cases, run_plans(student, jobs.values()),
-                  lambda case, outcome: judge(case.args[0], outcome, jobs[id(case)][1]),
-                  hint, show=Show.PLAN)
+        search.check(student, summary, searches, judge, hint, raised=False)
 
 
 def grid(states, bremses, salt, **options):
@@ -399,7 +396,7 @@ def grid(states, bremses, salt, **options):
 @functools.cache
 def value_cases():
     states = midgame_states(24, 5) + as_tuples(t["state"] for t in tactics()["win3"][:6])
-    return search_cases(grid(states, (0, 1, 2, 3), 100, stats=False))
+    return tuple(grid(states, (0, 1, 2, 3), 100, stats=False))
 
 
 def test_alphabeta_values(student, blame):
@@ -413,8 +410,8 @@ def test_alphabeta_values(student, blame):
 @functools.cache
 def count_cases():
     states = midgame_states(16, 9)
-    return search_cases(grid(states, (1, 2, 3), 200) + grid(states[-6:], (4,), 300)
-                        + grid([t["state"] for t in tactics()["block"][:5]], (3,), 400))
+    return tuple(grid(states, (1, 2, 3), 200) + grid(states[-6:], (4,), 300)
+                 + grid([t["state"] for t in tactics()["block"][:5]], (3,), 400))
 
 
 def test_alphabeta_counts(student, blame):
@@ -431,7 +428,7 @@ def _salt_offering_a_win(state, start):
     wins = {cell for cell in ref.free(ref.getBoard(list(state)))
             if games.real_value(tuple(state) + (cell,))}
     salt = start
-    while not wins & set(SubsetGame(salt).moves(tuple(state))):
+    while not wins & set(SubsetGame(salt).cells(tuple(state))):
         salt += 1
     return salt
 
@@ -439,7 +436,7 @@ def _salt_offering_a_win(state, start):
 @functools.cache
 def finished_cases():
     states = sorted(list(won_states()[::8]) + list(drawn_states()), key=len)
-    return search_cases(grid(states, (0, 3), 500) + [
+    return tuple(grid(states, (0, 3), 500) + [
         Search(tuple(t["state"]), 2, _salt_offering_a_win(t["state"], 600 + 50 * i))
         for i, t in enumerate(tactics()["win1"][:6])])
 
@@ -453,7 +450,7 @@ def test_alphabeta_stops_at_finished_games(student, blame):
 
 @functools.cache
 def ordered_cases():
-    return search_cases(grid(midgame_states(8, 13), (2, 3), 700, rotate=True))
+    return tuple(grid(midgame_states(8, 13), (2, 3), 700, rotate=True))
 
 
 def test_alphabeta_applies_the_order(student, blame):
@@ -468,8 +465,8 @@ def test_alphabeta_applies_the_order(student, blame):
 def test_centre_first(student, blame):
     """centre_first orders successors by the distance of their column from the centre"""
     states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
-    run(student, blame, "centre_first", states,
-        args_of=lambda s: (ref.nextstates(list(s)),), first="nextstates(state)",
+    compared(student, blame, "centre_first",
+             cases_of("centre_first", states, children_of, "nextstates(state)"),
         scope=_("on the successors of a position"),
         hint=_("columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first"))
 
@@ -499,11 +496,11 @@ def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
     def job(salt, children, bremse, calls):
         # the rules, and the search shallow_order calls, played by the grader on the game
-        game = SubsetGame(salt, children, games.calls_allowed(calls))
-        search = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
+        game = SubsetGame(salt, children, search.calls_allowed(calls))
+        searches = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
         return call_plan("shallow_order", M + "shallow_order", children, bremse,
                          Callback(played_as("evaluation", game.evaluation)),
-                         play=game_plays(game) | search), game
+                         play=game_plays(game) | searches), game
     chosen = shallow_cases()
     outcomes = run_plans(student, (job(*case.args) for case in chosen))
     with blame.judging("shallow_order", _("on the successors of a position"),
@@ -527,8 +524,8 @@ def book_cases():
 
 def test_book_move(student, blame):
     """book_move answers from the book (a new list) and None for other positions"""
-    run(student, blame, "book_move", cases=book_cases(),
-        summary=_("book_move gave the wrong answer"),
+    compared(student, blame, "book_move", book_cases(),
+             summary=_("book_move gave the wrong answer"),
         hint=_("the book maps tuple(state) to the state after the book move; "
                "None for a position the book does not have"))
     chosen = [case for case in book_cases() if case.expected is not None]
@@ -615,9 +612,10 @@ def test_opening_book_is_sound(student, blame):
         if not keeps:
             raise CheckFailed(_("a book move throws away the game value"), call=call,
                               position=draw(key), hint=_("the solver knows a better move"))
-    run(student, blame, "book_move", summary=_("book_move does not answer from OPENING_BOOK"),
-        cases=[Case("book_move(state)", (list(key),), draw(key), successor)
-               for key, successor in entries], scope=_("on a position of OPENING_BOOK"))
+    compared(student, blame, "book_move", [Case("book_move(state)", (list(key),), draw(key),
+                                                successor) for key, successor in entries],
+             summary=_("book_move does not answer from OPENING_BOOK"),
+             scope=_("on a position of OPENING_BOOK"))
 
 
 # ------------------------------------------------------------------ the player
@@ -649,7 +647,7 @@ def _tactic_check(student, blame, kind, summary):
                 column=got[-1] % 7)
         return None
 
-    def attempt(play):
+    def attempt(play, handouts):
         # with the grader's rules, evaluation, book and order (passed as `order`:
         # computer_move's default is bound when it is defined)
         outcomes = student.run([call_plan("computer_move", M + "computer_move",
@@ -718,7 +716,7 @@ def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **optio
     """The student's deepening on the game `salt` (where the reference makes
     `calls` game calls), on the grader's virtual clock if `virtual`; returns
     (plan, game)."""
-    game = SubsetGame(salt, [state], games.calls_allowed(calls))
+    game = SubsetGame(salt, [state], search.calls_allowed(calls))
     clock = {"clock": Callback(played_as("clock", games.VirtualClock(game)))} if virtual \
         else {}
     return call_plan("iterative_deepening", M + "iterative_deepening", list(state), budget,
@@ -784,12 +782,12 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
                      "game)").format(depth=outcome.value[2], most=most, want=want)
         return best_first_reason(case.args[0], case.args[1], game)
 
-    def attempt(play):
+    def attempt(play, handouts):
         jobs = {id(case): deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
                 for case, (salt, state, _depth, most, calls) in
                 ((case, case.args) for case in chosen)}
         check_all(_("iterative deepening did not match the fixed-depth search"), chosen,
-                  run_plans(student, jobs.values()),
+                  run_plans(student, jobs.values(), handouts),
                   lambda case, outcome: judge(case, outcome, jobs[id(case)][1]),
                   show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
@@ -922,11 +920,11 @@ def test_iterative_deepening_respects_the_budget(student, blame):
             return _("returned the result of depth {depth}").format(depth=outcome.value[2])
         return None
 
-    def virtual(play):
+    def virtual(play, handouts):
         jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
                 for case in chosen}
         check_all(_("iterative deepening did not stop when the clock said the budget was "
-                    "used"), chosen, run_plans(student, jobs.values()),
+                    "used"), chosen, run_plans(student, jobs.values(), handouts),
                   lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
                   hint=hint, show=Show.PLAN)
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
@@ -951,7 +949,7 @@ def test_iterative_deepening_respects_the_budget(student, blame):
                                                                      depth=depth)
         return None
 
-    def real(play):
+    def real(play, handouts):
         outcomes = student.run([real_plan(*case.args[:3], scale, play)
                                 for case in real_cases])
         check_all(_("iterative deepening did not keep to its time budget"), real_cases,

@@ -1,37 +1,17 @@
 """The gametree suite's k-in-a-row games, for the trusted side only.
 
-Nothing here is ever loaded into the sandbox. A hidden check hands the
-student's search a *proxy* of a `PositionGame` (autograder/sandbox/plans.py):
-each `nextstates`, `terminal_test` and `evaluation` call of the search travels
-back to the grader, is answered here and recorded here. What the grader
-believes about a search (which states it expanded and evaluated, in which
-order, at which ply) is read from this object, never from the child.
+`KitGame` is the plain game of `solutions/gametree/gametree.py` (states are lists of
+cell numbers in play order, x first; k in a row wins; a full board is a draw) with
+bit-mask rules, for sampling positions and drawing them.
 
-`KitGame` is the plain game of `solutions/gametree/gametree.py` (states are
-lists of cell numbers in play order, x first; k in a row wins; a full board is
-a draw) with bit-mask rules, for sampling positions and drawing them.
-
-`PositionGame` is a real position of that game whose successors only this
-object knows, so a search that bypasses the game object (the module's own
-rules, a copied reference, an aliased function) answers for another game:
-
-* `blocked` cells can never be played (drawn as #); the board is full when
-  every other cell is taken;
-* `order="shuffled"` lists the successors of every state in an order of its
-  own, drawn from the position and a secret salt (not by increasing cell);
-* `mode="lines"` evaluates with a heuristic (100 / -100 for a won game,
-  otherwise the lines x has begun and o has not touched, minus the same for
-  o), so depth-limited values are not all 0; `mode="exact"` gives 1 / -1 / 0.
-
-A `GameSpec` describes such a game; `spec.make()` builds a fresh one with empty
-records, so the reference's run and the student's run are compared on equal
-objects. The game answers only about what it handed out
-(autograder/grading/handout.py): the root, and the successors its own
-nextstates returned. Any other question (a state it never gave, something that
-is no state at all, a call past the case's call limit) is refused: the search
-receives the exception, and `handout.refused` keeps the question, so the check
-fails on it even when the search catches the exception. Every answered question
-(terminal_test included) is in `handout.log`.
+`PositionGame` is a real position of that game as a game only the grader knows
+(checking/search.py), whose successors only it knows, so a search that bypasses
+the game object (the module's own rules, a copied reference, an aliased function)
+answers for another game: `blocked` cells are never played (drawn as #);
+`order="shuffled"` lists the successors of every state in an order drawn from the
+position and a secret salt; `mode="lines"` evaluates with a heuristic (100 / -100
+for a won game, otherwise the lines x has begun and o has not touched, minus the
+same for o), `mode="exact"` with 1 / -1 / 0. A `GameSpec` describes such a game.
 """
 
 from __future__ import annotations
@@ -39,14 +19,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from autograder.checking import search, short
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
-from autograder.grading.handout import Handout
-from autograder.grading.reference import load_reference
-from autograder.grading.standins import signed
-
-#: The methods a search calls on its game (the handout's Game: nextstates,
-#: terminal_test, evaluation); a game of the grader's takes their signatures.
-GAME_METHODS = ("nextstates", "terminal_test", "evaluation")
 
 _MASKS = {}
 
@@ -155,12 +129,6 @@ class GameSpec:
     blocked: tuple = ()
     salt: int = 0
 
-    def make(self) -> "PositionGame":
-        """A fresh game whose methods take the specified Game's signatures (a search
-        may call `game.nextstates(state=s)` as on the student's own Game)."""
-        return signed(PositionGame, load_reference("gametree", "gametree").Game,
-                      GAME_METHODS)(self)
-
     def at(self, root) -> "GameSpec":
         """The same game with another root (a successor's subtree is the same)."""
         return GameSpec(self.board, tuple(root), self.mode, self.order, self.blocked, self.salt)
@@ -168,15 +136,6 @@ class GameSpec:
     # ------------------------------------------------------------ for judges and feedback
     def rules(self) -> KitGame:
         return _rules(self.board, self.blocked)
-
-    def decided(self, key) -> bool:
-        return self.rules().decided(key)
-
-    def ply(self, key) -> int:
-        return len(key) - len(self.root)
-
-    def label(self, key) -> str:
-        return str(list(key))
 
     def describe(self) -> str:
         """The game in words: the board, blocked cells, the order, the evaluation."""
@@ -214,107 +173,49 @@ def _rules(board, blocked):
     return KitGame(*board, blocked=blocked)
 
 
-class PositionGame(KitGame):
-    """A real position as a game only the grader knows; records every call.
+class PositionGame(search.Game):
+    """A real position as a game only the grader knows (search.Game): `log` holds
+    ("n", state) for each nextstates call and ("e", state) for each evaluation call,
+    in order (states as tuples); `handout.log` every answered question, terminal_test
+    included. A question about a state the game did not hand out is refused."""
 
-    `log` holds ("n", state) for each nextstates call and ("e", state) for each
-    evaluation call, in order (states as tuples): what the technique checks
-    compare; `tested` counts the terminal_test calls; `handout.log` holds every
-    answered question in order. A question about a state the game did not hand
-    out is refused (see the module docstring)."""
-
-    def __init__(self, spec: GameSpec):
+    def __init__(self, spec: GameSpec, limit: int | None = None):
         if spec.mode not in ("exact", "lines") or spec.order not in ("cells", "shuffled"):
             raise ValueError(f"unknown game variant {spec.mode!r} / {spec.order!r}")
-        super().__init__(*spec.board, blocked=spec.blocked)
-        self.spec = spec
-        self.root = tuple(spec.root)
-        self.log = []
-        self.tested = 0
-        self.calls = 0
-        self.call_limit = None      # set per case by the suite (cases.run_searches)
-        self.handout = Handout(roots=[self.root], describe=_state_words)
+        self.spec, self.rules, self.root = spec, spec.rules(), tuple(spec.root)
+        super().__init__([self.root], limit)
 
-    def _count_call(self):
-        """Count a game call; past `call_limit` every call raises ValueError.
-
-        A search that keeps going where the handout's stops (past a decided
-        game, say) makes calls without end; stopping it here, after a number of
-        calls fixed by the case, makes its verdict the same on a fast or a
-        loaded machine instead of hanging on the time limit."""
-        self.calls += 1
-        if self.call_limit is not None and self.calls > self.call_limit:
-            self.handout.refuse(_(
-                "this game answers at most {calls} calls, more than a search of the handout's "
-                "kind makes here even without pruning (does the search go on past the end of "
-                "the game?)").format(calls=self.call_limit))
-
-    # ------------------------------------------------------------ checking states
-    def asked(self, question, state):
-        """The state as a tuple, if this game handed it out; otherwise the question
-        is refused (handout.Refused, a ValueError, raised and kept)."""
-        self._count_call()
-        try:
-            key = self.key(state)
-        except ValueError as problem:
-            self.handout.refuse(f"{question}: {problem}")
-        return self.handout.ask(question, key)
-
-    def key(self, state):
+    def key(self, state, question=""):
         """The state as a tuple, or ValueError if it is not a state of this game."""
-        if type(state) not in (list, tuple) or len(state) > self.cells \
+        rules = self.rules
+        if type(state) not in (list, tuple) or len(state) > rules.cells \
                 or any(type(c) is not int for c in state):
             raise ValueError(_("{state} is not a state of this game (a list of cell "
-                               "numbers)").format(state=_short(state)))
+                               "numbers)").format(state=short(state, 60)))
         key = tuple(state)
         if key[:len(self.root)] != self.root:
             raise ValueError(_("{state} does not start with the position searched, "
-                               "{root}").format(state=_short(state), root=list(self.root)))
+                               "{root}").format(state=short(state, 60), root=list(self.root)))
         rest = key[len(self.root):]
-        if len(set(key)) != len(key) or any(c not in self.playable for c in rest):
+        if len(set(key)) != len(key) or any(c not in rules.playable for c in rest):
             raise ValueError(_("{state} is not a state of this game: a cell is taken twice or "
-                               "cannot be played here").format(state=_short(state)))
+                               "cannot be played here").format(state=short(state, 60)))
         return key
 
     def ply(self, key):
         return len(key) - len(self.root)
 
-    # ------------------------------------------------------------ the interface
-    def ordered(self, key):
-        """The free cells of a state in this game's order."""
-        free = self.free(key)
+    def moves(self, key):
+        """The free cells of a state in this game's order, each with its successor."""
+        free = self.rules.free(key)
         if self.spec.order == "shuffled":
-            x, o = self.owners(key)
+            x, o = self.rules.owners(key)
             free.sort(key=lambda cell: _mix(self.spec.salt, x, o, cell))
-        return free
+        return [(cell, key + (cell,)) for cell in free]
 
-    def nextstates(self, state, *ignored):
-        key = self.asked("nextstates", state)
-        self.log.append(("n", key))
-        return [list(child) for child in self.handout.give(self.successors(key))]
+    def decided(self, key):
+        return self.rules.decided(key)
 
-    def terminal_test(self, state, *ignored):
-        key = self.asked("terminal_test", state)
-        self.tested += 1
-        return self.decided(key)
-
-    def evaluation(self, state, *ignored):
-        key = self.asked("evaluation", state)
-        self.log.append(("e", key))
-        return self.value(key)
-
-    def value(self, key):
-        """What evaluation answers, without recording it."""
-        return self.exact_value(key) if self.spec.mode == "exact" else self.heuristic(key)
-
-    def successors(self, key):
-        return [key + (cell,) for cell in self.ordered(key)]
-
-
-def _state_words(key):
-    return _("the state {state}").format(state=list(key))
-
-
-def _short(value, limit=60):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + " ..."
+    def worth(self, key):
+        return self.rules.exact_value(key) if self.spec.mode == "exact" \
+            else self.rules.heuristic(key)

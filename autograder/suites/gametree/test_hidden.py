@@ -23,7 +23,7 @@ records. The games are ones only the proxy knows:
   that bypasses `game` (the module's rules, a copied reference, an aliased
   function) answers for another game: another value, another successor, other
   calls;
-* hand-built trees (autograder/suites/fixtures/gametrees/) and seeded random trees, whose
+* hand-built trees (autograder/checking/gametrees/) and seeded random trees, whose
   states are opaque tokens (random-looking lists of numbers) and whose values
   are arbitrary, narrow value ranges giving many ties.
 
@@ -75,16 +75,18 @@ import functools
 import random
 import types
 
-from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
+from autograder.checking import (Case, CheckFailed, Later, check_all, describe, exact,
                                        played, require, returned, short)
 from autograder.grading.student import Callback, Handle, Plan
+from autograder.checking import search
+from autograder.checking.search import all_of
 from autograder.suites.gametree.cases import (
-    INF, M, Search, TreeSpec, all_of, check_searches, decided_reason, depth_reason, fmt,
-    full_width_nodes, got_text, position_value, ref, result_reason, run_book_copies,
-    search_for, stats_reason, tree_work_reason, value_reason, work_reason)
+    INF, M, Search, TreeSpec, decided_reason, depth_reason, fmt, full_width_nodes, got_text,
+    make_game, position_value, ref, result_reason, run_book_copies, search_for, stats_reason,
+    value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
-from autograder.suites.verdicts import changed_input, check_probes
+from autograder.checking.verdicts import changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
 #: The searches as the blame judges them (assignment.toml [relies_on]): maximize and
@@ -195,7 +197,7 @@ def random_trees(kind, count, seed, depth=3, branching=(2, 3), low=-9, high=9,
     chosen = []
     for index in range(count):
         is_max = (index % 2 == 0) if max_to_move is None else max_to_move
-        shape = (seed + index, depth, branching, low, high, leaf_chance, is_max, distinct)
+        shape = (seed + index, depth, branching, low, high, leaf_chance, True, is_max, distinct)
         chosen.append(search_for(kind, TreeSpec(f"random-{seed + index}", shape, seed + index),
                                  **options))
     return chosen
@@ -294,7 +296,7 @@ def judged_searches(student, blame, who, summary, searches, judge, hint, scope=N
     """check_searches, its failure worded and blamed as `who`'s (the pair of searches):
     the game's methods are the grader's in every search check."""
     with blame.judging(who, scope or _("on a position"), GAME_PLAYS):
-        check_searches(student, summary, searches, judge, hint)
+        search.check(student, summary, searches, judge, hint, got=got_text)
 
 
 def _ref_nextstates(state, board):
@@ -450,13 +452,9 @@ def minimax_technique_cases():
 
 def test_minimax_visits_every_node(student, blame):
     """maximize / minimize search every node in child order and stop at decided games"""
-    def judge(run):
-        if run.search.is_tree:
-            return all_of(decided_reason, tree_work_reason, result_reason)(run)
-        return all_of(decided_reason, work_reason, result_reason)(run)
     judged_searches(student, blame, MINIMAX,
                     _("plain minimax did not search the game the handout's way"),
-                    minimax_technique_cases(), judge,
+                    minimax_technique_cases(), all_of(decided_reason, work_reason, result_reason),
                     hint=_("no pruning and no depth limit in maximize / minimize: every child of "
                          "every undecided node is searched, in game.nextstates order"))
 
@@ -517,7 +515,7 @@ def test_alphabeta_prunes_like_the_reference(student, blame):
     """alpha-beta expands and evaluates exactly the nodes the handout's rule does"""
     judged_searches(student, blame, ALPHABETA,
                     _("alpha-beta searched other nodes than the handout's rule"),
-                    prune_cases(), all_of(tree_work_reason, result_reason), _(ORDER_HINT))
+                    prune_cases(), all_of(work_reason, result_reason), _(ORDER_HINT))
 
 
 @functools.cache
@@ -530,12 +528,9 @@ def tie_cases():
 
 def test_alphabeta_cuts_on_ties(student, blame):
     """alpha-beta cuts when the best value only reaches the bound (>= beta, <= alpha)"""
-    def judge(run):
-        work = tree_work_reason if run.search.is_tree else work_reason
-        return all_of(work, result_reason)(run)
     judged_searches(student, blame, ALPHABETA,
                     _("alpha-beta did not cut where the bound is reached"),
-                    tie_cases(), judge,
+                    tie_cases(), all_of(work_reason, result_reason),
                     hint=_("a max node stops once best >= beta, a min node once best <= alpha: "
                          "equal is enough"))
 
@@ -679,7 +674,7 @@ def move_reason(run):
         return got_text(run)
     got, search = run.returned, run.search
     spec = search.game
-    if type(got) is not list or tuple(got) not in spec.make().successors(tuple(spec.root)):
+    if type(got) is not list or tuple(got) not in make_game(spec).successors(tuple(spec.root)):
         return not_a_successor(got)
     want = position_value(spec, search.bremse)
     if position_value(spec.at(got), search.bremse - 1) != want:
@@ -726,8 +721,8 @@ def player_check(student, blame, summary, searches, judge, hint):
     alpha-beta first; after a failure where alpha-beta failed its own checks, again
     with the grader's searches played in."""
     def attempt(play):
-        check_searches(student, summary, searches, judge, hint,
-                       play=searches_played if play else None)
+        search.check(student, summary, searches, judge, hint,
+                     play=searches_played if play else None, got=got_text)
     blame.check(student, "computer_move", _("on a position"), PLAYER_PLAYS, attempt)
 
 
@@ -778,7 +773,7 @@ def book_reason(run):
     if not run.log:
         return _("did not search for a state the book does not know")
     if type(got) is not list or tuple(got) not in \
-            run.search.game.make().successors(tuple(run.search.game.root)):
+            make_game(run.search.game).successors(tuple(run.search.game.root)):
         return not_a_successor(got)
     return None
 

@@ -14,14 +14,14 @@ game only the grader knows:
 A search that bypasses the callbacks (its own rules, a function bound to a private
 name at import, a copy of a reference) therefore answers for another game and gets
 other values. A watch also answers only about positions it handed out in the same plan
-(the engine's `Handout`, autograder/grading/handout.py): a search that generates its
+(the engine's `Handout`, autograder/checking/handout.py): a search that generates its
 own successors is refused at its first question, and the refusal is kept, so the check
 fails on it even when the search catches the exception. Everything the checks judge
 about a search (which functions were called, on what, in which order) is the watch's
 own record.
 
 The search's other collaborators are played here too, each recording what it was
-asked: memoize's function (`Function`), the random generator (`fixtures/rng.py`),
+asked: memoize's function (`Function`), the random generator (`checking/rng.py`),
 value_minimax (`MinimaxValues`), alpha_beta or value_ab (`Recorder`). Every search a
 check makes is a `Search`: one description that the reference runs for the expected
 answer and the student's module runs in a call plan (`job`: caches emptied, the
@@ -38,17 +38,17 @@ import dataclasses
 import functools
 import random
 
-from autograder.grading.checks import short
-from autograder.grading.handout import Handout, Refused  # noqa: F401 (the suite's tests)
+from autograder.checking import short
+from autograder.checking.handout import Handout, Refused  # noqa: F401 (the suite's tests)
 from autograder.grading.reference import load_reference
-from autograder.grading.standins import stand_in
+from autograder.checking.standins import stand_ins
 from autograder.i18n import grader_text as _
 from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
 
 from . import movegen
-from ..fixtures.rng import RecordingRandom
-from ..verdicts import refused
+from autograder.checking.rng import RecordingRandom
+from autograder.checking.verdicts import refused
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK
@@ -63,14 +63,8 @@ SPEC = {name: getattr(ref, name) for name in (
     "value_minimax", "best_move_minimax", "value_ab", "get_order_value", "alpha_beta",
     "best_move_ab")}
 
+played_as = stand_ins(SPEC)    # the grader's function playing a specified one
 
-def played_as(name: str, function):
-    """`function` (the grader's) playing the student's `name`: it accepts every call the
-    specified `name` accepts, positional or by its parameter names, with its defaults
-    (standins.stand_in). The reference's own function is its own stand-in."""
-    if function is SPEC[name]:
-        return function
-    return stand_in(SPEC[name], function, name=name)
 M = "muehle."
 RULES = ("next_states", "finished", "utility", "heuristic")
 STEP = 1 / 128              # the values the grader's games and stand-ins give
@@ -339,7 +333,7 @@ def run(student, jobs) -> list[Outcome]:
 
 
 # Each check judges its function with blame.on_its_own: the helpers it relies on are
-# played by the reference where a second judging is needed (grading/checks.py, Blame).
+# played by the reference where a second judging is needed (checking/blame.py, Blame).
 def play_helpers(plan, play, skip=()):
     """Patch the helpers that `play` names into `plan`, played by the grader, except
     those the plan's own stand-ins play already (`skip`: a watch's rules, a recorder).

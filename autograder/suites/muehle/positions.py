@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import random
 
-from autograder.grading.checks import Later
+from autograder.checking import Later
 from autograder.grading.reference import load_reference
 from autograder.i18n import N_, grader_text as _
 

@@ -55,7 +55,7 @@ case, named, even when the student's code catches the exception. "next_states
 leaves its input unchanged" is judged from next_states' own second answer on the
 same state object (`again`). The random choice is judged from what the grader's rng
 was offered and what it chose. Session fixtures keep verdict data only: answers cut
-to verdict size and the verdicts judged from the grader's records (suites/verdicts.py).
+to verdict size and the verdicts judged from the grader's records (checking/verdicts.py).
 
 Time: every limit is the child's CPU time, every search is depth-limited and the
 deepening takes a depth, not a clock: no verdict depends on the machine's load.
@@ -69,13 +69,13 @@ import functools
 import itertools
 import random
 
-from autograder.grading.checks import (Case, CheckFailed, Later, check_all, describe, exact,
-                                       map_cases, now, require, returned, short, wrong_number)
-from autograder.grading.student import Callback, Plan
+from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, changed_input,
+                                 check_all, check_probes, describe, exact, kept, map_cases, now,
+                                 require, returned, short, wrong_number)
+from autograder.checking.search import picture
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
-from ..verdicts import changed_input, check_probes, kept
 from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_state,
                     best_minimax_search, best_minimax_setup, cut_search, deepening_game,
                     deepening_search, finish, fresh_plan, list_form, minimax_search, order_search,
@@ -92,16 +92,19 @@ GAME_HINT = N_("while this check runs, next_states, finished, utility and heuris
 
 
 # ------------------------------------------------------------------ plans
-def searches(student, play, chosen, search, summary, judge, hint, pick=None):
+def searches(student, play, chosen, search, summary, judge, hint, pick=None,
+             picture_of=None):
     """Run `search(case)` (a fresh Search: its records are this run's) for every case
     and judge with `judge(case, answer, search)`; the got line shows `pick(case,
-    answer)`, the student's own answer, not the plan's record around it."""
+    answer)`, the student's own answer, not the plan's record around it;
+    `picture_of(case, outcome, search)` draws the failing case."""
     made = [search(case) for case in chosen]
     outcomes = run(student, [s.job(play) for s in made])
     of = {id(o): s for o, s in zip(outcomes, made)}
     check_all(summary, chosen, outcomes, lambda c, o: judge(c, o.value, of[id(o)]), hint,
               got=pick and (lambda c, o: describe(dataclasses.replace(
-                  o, value=pick(c, o.value)) if o.answered else o)))
+                  o, value=pick(c, o.value)) if o.answered else o)),
+              picture=picture_of and (lambda c, o: picture_of(c, o, of[id(o)])))
 
 
 # ------------------------------------------------------------------ judging rules
@@ -775,6 +778,28 @@ def judge_cut(case, got, search):
     return wrong_number(got, case.expected["result"])
 
 
+def cut_picture(case, outcome, search):
+    """A cut scenario drawn (checking/search.py): the root's successors in next_states
+    order, each worth its value for the player to move; each search's value_ab calls
+    as evaluations, with the window it passed down (in the root's view)."""
+    state, player, _depth, cut = case.args
+    index = {s: i for i, s in enumerate(search.watch.game.successors(state, player))}
+
+    def log(calls):
+        return [("n", "root")] + [("e", index[s]) for s, *_rest in calls if s in index]
+
+    def windows(calls):
+        return {index[s]: (-beta, -alpha) for s, _p, alpha, beta, _d in calls if s in index}
+    want, got = case.expected["calls"], search.record.calls
+    return picture("root", log(want), log(got),
+                   children=lambda key: list(index.values()) if key == "root" else [],
+                   label=lambda key: "·" if key == "root" else str(key + 1),
+                   worth=lambda key: None if key == "root" else cut.own[key],
+                   rule_result=case.expected["result"],
+                   student_result=outcome.value if outcome.answered else None,
+                   windows=windows(want), student_windows=windows(got))
+
+
 def test_alpha_beta_prunes(student, blame, shared):
     """alpha_beta cuts off at beta, passes (-beta, -alpha) down, and explores fewer nodes than minimax"""
     def attempt(play):
@@ -782,7 +807,7 @@ def test_alpha_beta_prunes(student, blame, shared):
                  _("alpha_beta does not cut off as the handout says"), judge_cut,
                  _("value starts at alpha; for each successor value = max(value, "
                    "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
-                   "value >= beta; alpha = max(alpha, value)"))
+                   "value >= beta; alpha = max(alpha, value)"), picture_of=cut_picture)
         cases, (outcomes, nodes) = ab_cases(), shared(ab_runs, play)
         for case, outcome in zip(cases, outcomes):
             require(outcome)

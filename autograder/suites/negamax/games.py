@@ -23,7 +23,7 @@ import string
 from dataclasses import dataclass
 
 from autograder.i18n import grader_text as _
-from autograder.suites.fixtures.instrumented import Node, nested_tree
+from autograder.checking.boards import Node, nested_tree
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 

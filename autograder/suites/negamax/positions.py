@@ -10,12 +10,12 @@ import functools
 import random
 from dataclasses import dataclass
 
-from autograder.grading.checks import short
+from autograder.checking import short
 from autograder.grading.reference import load_reference
-from autograder.grading.standins import signed
+from autograder.checking.standins import signed
 from autograder.i18n import course_language, grader_text as _
-from autograder.suites.fixtures.gametrees import load_tree, to_nested
-from autograder.suites.fixtures.instrumented import InstrumentedGame, MoveTree, Node, tree_snapshot
+from autograder.checking.gametrees import load_tree, to_nested
+from autograder.checking.boards import InstrumentedGame, MoveTree, Node, tree_snapshot
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard, Twist
 

@@ -71,9 +71,10 @@ restoration; what the grader's rng was offered and chose), never anything the
 child reports about itself. The grader's board answers only about the positions
 it handed out: the root and those reached by the moves its getMoves offered; a
 move it did not offer is refused and fails that search's case, named, even when
-the search catches the exception (autograder/suites/fixtures/instrumented.py). Session fixtures
+the search catches the exception (autograder/checking/boards.py). Session fixtures
 keep verdict data only: answers cut to verdict size and the records the judges
-compare (suites/verdicts.py).
+compare (checking/verdicts.py). A failing search is drawn for the pages beside
+alpha-beta's (checking/search.py's picture, from the boards' logs).
 
 Time: every limit is the child's CPU time and every search is depth-limited,
 so no verdict depends on the machine's load.
@@ -90,26 +91,24 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autograder.grading import chunks
-from autograder.grading.checks import (Answer, Case, CheckFailed, Later, Show, answer_of,
-                                       check_all, constant, describe, exact, now,
-                                       play_on_instance, raises, require, returned, said,
-                                       short, wrong_number)
-from autograder.grading.chunks import run_chunked
-from autograder.grading.reference import load_reference
-from autograder.grading.standins import method_spec
-from autograder.grading.student import Outcome, Plan, Proxy
-from autograder.suites.fixtures.instrumented import InstrumentedGame, shown
+from autograder.checking import (Answer, Case, CheckFailed, Later, Plan, Proxy, Show, answer_of,
+                                 check_all, chunks, constant, describe, exact, kept,
+                                 load_reference, now, play_on_instance, raises, refused,
+                                 require, returned, said, short, wrong_number)
+from autograder.checking.boards import InstrumentedGame, shown
+from autograder.checking.chunks import run_chunked
+from autograder.checking.rng import RecordingRandom
+from autograder.checking.search import PICTURE_CALLS, picture
+from autograder.checking.standins import method_spec
+from autograder.grading.student import Outcome
+from autograder.i18n import N_, grader_text as _
 from autograder.suites.negamax import games
 from autograder.suites.negamax.games import KitBoard
 # (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
-from autograder.suites.fixtures.rng import RecordingRandom
 from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Game,
                                                  decided_positions, draw, marks, open_positions,
                                                  positions, rows_of, sample, trees, twist_for,
                                                  twisted)
-from autograder.i18n import N_, grader_text as _
-from autograder.suites.verdicts import kept, refused
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf
@@ -206,7 +205,13 @@ def expected(search: Search) -> tuple[dict, dict]:
         answer = {"raised": "ValueError"}
     if key == "value":
         answer["nodes"] = searcher.treeNodeCounter
-    return answer, board.summary()
+    return answer, records(board)
+
+
+def records(board: InstrumentedGame) -> dict:
+    """What the judges compare of a board after a search, and the first calls of its
+    log (for a picture)."""
+    return {**board.summary(), "log": board.log[:PICTURE_CALLS]}
 
 
 #: A right answer of a search plan holds at most this many values (9 evaluated moves).
@@ -225,7 +230,7 @@ def run(student, searches, played=False) -> list[Run]:
     runs = []
     for search, board, chooser, outcome in zip(searches, boards, choosers, outcomes):
         want, want_record = expected(search)
-        record = board.summary()
+        record = records(board)
         record["made"] = record["made"][:len(want_record["made"]) + 1]   # enough to compare
         ran = outcome.answered or outcome.raised is not None
         outcome = kept(refused(outcome, board.handout), ANSWER_VALUES)
@@ -262,7 +267,25 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
     play = blame.helpers(function) if runs[0].search.played else None
     with blame.judging(function, _("on a board of the grader's"), play):
         check_all(summary, cases(runs, expected), [r.mine for r in runs], verdict,
-                  hint=hint, show=Show.REASON)
+                  hint=hint, show=Show.REASON,
+                  picture=lambda case, _outcome: search_picture(case.args[0]))
+
+
+def search_picture(r: Run) -> dict:
+    """The student's search beside alpha-beta's on the same game, from the boards'
+    logs (checking/search.py's picture): a node is the moves from the root to it."""
+    def board_at(path):
+        board = r.search.game.board().game
+        for move in path:
+            board.makeMove(move)
+        return board
+    logs = r.want_record["log"], r.record["log"]
+    evaluated = {path for log in logs for kind, path in log if kind == "e"}
+    return picture((), *logs, children=lambda path: [path + (move,) for move in
+                                                     board_at(path).getMoves()],
+                   label=lambda path: str(path[-1]) if path else "·",
+                   worth=lambda path: board_at(path).evaluate() if path in evaluated else None,
+                   max_to_move=board_at(()).getSide() == 1)
 
 
 def smallest_first(searches) -> tuple:
@@ -286,7 +309,7 @@ def numbered(kind, index, groups) -> list:
 
 
 # ------------------------------------------------------------ the student's board
-# Plain data, no proxies, in chunked plans (grading/chunks.py), a run per method:
+# Plain data, no proxies, in chunked plans (checking/chunks.py), a run per method:
 # its calls are caught one by one, so one position's exception does not hide the
 # others, and one method's endless loop does not fail the other methods' checks.
 READS = ("winner", "evaluate", "getSide", "getMoves")

@@ -7,7 +7,7 @@ feedback shows the simplest board a function gets wrong. Where several moves
 are optimal, any of them passes: minimax is judged by the game value of the
 move it picks, not by which move it is.
 
-Each function is judged on its own (grading/checks.py, Blame.check): where it
+Each function is judged on its own (checking/blame.py, Blame.check): where it
 relies on others of the student's ([relies_on] in assignment.toml: minimax on
 player, actions, result, ...; terminal and utility on winner; result on player),
 a check that fails with the student's own helpers while one of them failed
@@ -26,7 +26,7 @@ every call is made twice on the same board and move (`again`), and a board the
 first call changed shows as another answer (or an exception) the second time.
 The board as the child reports it after the call may be quoted in the
 feedback, never judged. The session fixture of the result checks keeps each
-answer cut to verdict size (suites/verdicts.py), never the raw replies.
+answer cut to verdict size (checking/verdicts.py), never the raw replies.
 
 Time: every limit is the child's CPU time (rubric [timeouts]), so the verdict
 does not depend on the machine's load. A minimax call that runs out of its CPU
@@ -41,12 +41,12 @@ import random
 
 import pytest
 
-from autograder.grading.checks import (Answer, Case, CheckFailed, Known, Later, answer_of,
+from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer_of,
                                        check_all, container_reason, describe, exact, number,
                                        pure, require, returned, short)
 from autograder.i18n import N_, grader_text as _
 from autograder.grading.reference import load_reference
-from autograder.suites.verdicts import changed_input, check_probes, kept, slow
+from autograder.checking.verdicts import changed_input, check_probes, kept, slow
 
 ref = load_reference("tictactoe", "tictactoe")
 X, O, E = ref.X, ref.O, ref.EMPTY

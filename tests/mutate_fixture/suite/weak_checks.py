@@ -5,7 +5,7 @@ its zero-point check, run first, does ask, so an early stop that wrongly ended
 the run at a zero-point failure would kill that mutant.
 """
 
-from autograder.grading.checks import CheckFailed
+from autograder.checking import CheckFailed
 
 
 def _expect(student, call, args, expected):

@@ -9,7 +9,7 @@ instead of the specification, as the issue 41 findings did.
 test_halve is honest: every rewrite keeps it.
 """
 
-from autograder.grading.checks import CheckFailed
+from autograder.checking import CheckFailed
 
 
 def test_halve(student):

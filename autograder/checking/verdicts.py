@@ -12,7 +12,7 @@ own objects saw. These helpers keep both to their bounded, verdict-sized part:
   a submission that returns the largest answers the channel allows in every
   check grows no fixture beyond a few hundred bytes per case.
 * `refused(outcome, *handouts)`: a question one of the grader's games refused
-  (autograder/grading/handout.py) costs the case, named in the feedback, also
+  (autograder/checking/handout.py) costs the case, named in the feedback, also
   when the student's code caught the exception and answered anyway.
 * `probe_plans` / `probe_reason`: "this function leaves its input unchanged",
   judged from the student's own answers. `map(..., again=True)` makes every call
@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import itertools
 
-from autograder.grading.checks import CheckFailed, check_all, describe, returned, short
-from autograder.i18n import grader_text as _
-from autograder.sandbox.client import Failure, Outcome
-from autograder.sandbox.plans import Plan
+from ..i18n import grader_text as _
+from ..sandbox.client import Failure, Outcome
+from ..sandbox.plans import Plan
+from .cases import check_all
+from .failures import CheckFailed, describe, returned, short
 
 #: What a kept value may hold: values (a string counts one per 32 characters).
 LIMIT = 200

@@ -19,6 +19,9 @@ refuse it). Nothing in a suite writes a stand-in's parameters by hand.
   methods `names` take the signatures of `spec_class`'s methods of the same name
   (a game's nextstates, a board's makeMove, an rng's choice); the grader's objects
   keep their identity and their records.
+- `stand_ins(spec)`: a suite's `played_as(name, function)` for the specified
+  functions `spec` (bound when the suite loads: checks swap the reference's module
+  functions while it computes); the specified function itself plays as it is.
 - `spec_of(...)`: the signature a stand-in takes (a function, a method of a class,
   or a Signature).
 
@@ -68,6 +71,16 @@ def stand_in(spec, behaviour: Callable, *, name: str | None = None) -> Callable:
     played.__signature__ = signature
     played.behaviour = behaviour       # the grader's function, for its own records
     return played
+
+
+def stand_ins(spec: dict) -> Callable:
+    """`played_as(name, function)`: the grader's `function` standing in for the
+    student's `name`, with `spec[name]`'s signature (a function or a Signature); the
+    specified function (the reference's own) is its own stand-in."""
+    def played_as(name: str, function: Callable) -> Callable:
+        return function if function is spec[name] else stand_in(spec[name], function,
+                                                                 name=name)
+    return played_as
 
 
 def method_spec(spec_class, name: str) -> inspect.Signature:

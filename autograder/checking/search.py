@@ -1,0 +1,707 @@
+"""Judging a search on a game only the grader knows: the game, the run, the judges, the picture.
+
+A check that judges a search technique (visit order, cut-offs, windows, the depth
+limit, counters) must not be passable by a search that ignores the game it is
+given. So the student's search never searches the real game: it gets a `Game` of
+the grader's, kept in the trusted process and reached through proxies or
+callbacks (docs/SLICES.md, "Plans, proxies and callbacks"). Such a game
+
+* offers, at every position, a subset of the real moves in an order of its own
+  and gives positions values of its own, all seeded, so the grader can replay
+  the same game for the reference while the student's code can only ask (a
+  search that uses its own rules, an alias bound at import or a copied
+  reference answers for another game);
+* answers only about the states it handed out (the roots, and the successors its
+  own `nextstates` returned: `checking.handout`), and stops answering after a
+  number of calls fixed by the case (`limit`), so a search that never ends is
+  judged after the same work on a quiet or a loaded machine;
+* logs every answered call in order: `log` holds ("n", key) for each expansion
+  and ("e", key) for each evaluation. The log is what a check believes about the
+  search's work; nothing the child reports is.
+
+A suite subclasses `Game` with its rules (`key`, `moves`, `worth`, `decided`,
+`words`, `step`): k-in-a-row positions with blocked cells (gametree), Connect 4
+with 2 to 5 moves a position (connect4). `TreeGame` is a hand-built or seeded
+random tree (checking/gametrees.py) as such a game, its states opaque tokens or
+names. Searches that do not ask `nextstates` keep games of their own shape and
+use the judges and pictures here on their logs: a make/undo board
+(checking/boards.py, negamax: its `log` has the same ("n" | "e", key) entries,
+a key being the moves from the root) and the rules patched into the student's
+module (muehle).
+
+A suite's search case is a frozen dataclass with `setup()` (a fresh game of the
+case), `plan(game, play, student)` (the student's calls on it), `expected()` (the
+reference's run on an equal game, an `Expected`, cached per worker in the suite:
+`functools.cache`) and the words of its case (`call_text`, `drawing`,
+`expected_text`, and `picture(run)`). `calls_allowed` is the game's `limit` for
+a case. `run(student, searches)` runs every case in one request, a refused
+question costing its case (verdicts.refused); `check(...)` is `check_all` over
+the runs, the failing run drawn as a picture.
+
+Judges (each returns None or the reason, in the grader's words):
+
+* `calls_reason`: exactly the game calls of the handout's rule, in order (where
+  the first difference is, and a hint how it departs); `sequence` writes a tree
+  search's calls as "r+ r0+ r00 ...";
+* `visits_reason`: the positions visited (in the order first seen) and expanded,
+  as the rule's (a looser test than the calls: a position asked twice is fine);
+* `decided_reason`: no decided game expanded; `depth_reason`: undecided states
+  evaluated exactly at the depth limit;
+* `counts` / `counter_reason`: the nodes, expansions and evaluations a log shows,
+  against what the student's counters say.
+
+`picture(...)` turns two logs (the rule's and the student's) into the drawing of
+outputs/trees.py: for a tree, the whole tree; for real positions, the states the
+grader's games handed out in the first calls of both searches.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterable
+
+from ..i18n import N_, grader_plural as ngettext, grader_text as _
+from ..sandbox.client import Outcome
+from . import gametrees
+from .cases import Case, Later, Show, check_all
+from .failures import describe, returned, short
+from .handout import Handout
+from .verdicts import refused, slow
+
+INF = math.inf
+KINDS = {"n": "nextstates", "e": "evaluation"}
+#: Calls of each search a picture keeps (the drawing shows the first few dozen nodes).
+PICTURE_CALLS = 240
+
+
+def fmt(value) -> str:
+    """A number as the handout writes it: infinity as inf / -inf."""
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return repr(value)
+
+
+# ------------------------------------------------------------------ the grader's game
+class Game:
+    """A game only the grader knows (see the module docstring); one per search.
+
+    Hooks of a subclass: `key(state, question)` (what the search sent, as a hashable
+    key, or ValueError in words), `moves(key)` ((move, child key) pairs this game offers,
+    in its order), `worth(key)` (what evaluation answers), `decided(key)`,
+    `shown(key)` (what the search receives for a key: default a list), `words(key)`
+    (a state in the feedback), `step(key)` (the move into a state, in a picture)
+    and `ply(key)`. Records: `log`, `calls`, `handout`, `parent` (of every state
+    handed out)."""
+
+    #: The sentence of a refusal past `limit` calls ({calls}: the limit).
+    too_many = N_("this game answers at most {calls} calls, more than a search of the "
+                  "handout's kind makes here even without pruning (does the search go on "
+                  "past the end of the game?)")
+
+    def __init__(self, roots: Iterable[Hashable] = (), limit: int | None = None):
+        roots = list(roots)
+        self.handout = Handout(roots, describe=self.words)
+        self.log: list[tuple[str, Hashable]] = []
+        self.calls = 0
+        self.limit = limit
+        self.parent: dict = dict.fromkeys(roots)
+
+    # ---------------------------------------------------------------- hooks
+    def key(self, state, question: str = "") -> Hashable:
+        return tuple(state)
+
+    def moves(self, key) -> list:
+        raise NotImplementedError
+
+    def worth(self, key):
+        raise NotImplementedError
+
+    def decided(self, key) -> bool:
+        return not self.moves(key)
+
+    def shown(self, key):
+        return list(key)
+
+    def words(self, key) -> str:
+        return _("the state {state}").format(state=list(key))
+
+    def label(self, key) -> str:
+        """A state in a judge's sentence ("nextstates([3, 4])")."""
+        return str(list(key))
+
+    def step(self, key) -> str:
+        """The move that leads to `key` (a picture's node label)."""
+        return str(list(key)[-1]) if len(key) else "·"
+
+    def ply(self, key) -> int:
+        depth, node = 0, key
+        while self.parent.get(node) is not None:
+            depth, node = depth + 1, self.parent[node]
+        return depth
+
+    def malformed(self, question: str, problem: ValueError) -> str:
+        return f"{question}: {problem}"
+
+    def never_given(self, question: str, key) -> str | None:
+        """The refusal of a well-formed state never handed out (None: the Handout's)."""
+        return None
+
+    # ---------------------------------------------------------------- answering
+    def successors(self, key) -> list:
+        return [child for _move, child in self.moves(key)]
+
+    def asked(self, question: str, state) -> Hashable:
+        """`state` as a key if this game handed it out, counted against `limit`;
+        otherwise the question is refused (handout.Refused, raised and kept)."""
+        self.calls += 1
+        if self.limit is not None and self.calls > self.limit:
+            self.handout.refuse(_(self.too_many).format(calls=self.limit))
+        try:
+            key = self.key(state, question)
+        except ValueError as problem:
+            self.handout.refuse(self.malformed(question, problem))
+        if key not in self.handout.given:
+            words = self.never_given(question, key)
+            if words is not None:
+                self.handout.refuse(words)
+        return self.handout.ask(question, key)
+
+    def give(self, key, children: list) -> list:
+        """Hand out `children` of `key` (they may be asked about from now on)."""
+        self.handout.give(children)
+        for child in children:
+            self.parent.setdefault(child, key)
+        return children
+
+    def nextstates(self, state, *ignored):
+        key = self.asked("nextstates", state)
+        self.log.append(("n", key))
+        return [self.shown(child) for child in self.give(key, self.successors(key))]
+
+    def evaluation(self, state, *ignored):
+        key = self.asked("evaluation", state)
+        self.log.append(("e", key))
+        return self.worth(key)
+
+    def terminal_test(self, state, *ignored):
+        return self.decided(self.asked("terminal_test", state))
+
+    def count(self, kind: str) -> int:
+        return sum(k == kind for k, _key in self.log)
+
+
+class TreeGame(Game):
+    """A tree of checking/gametrees.py as a game: states are the nodes' tokens (lists
+    of numbers that mean nothing outside this game) or, without tokens, their names;
+    keys are the names. An inner node without a value raises EvaluatedWithoutValue."""
+
+    def __init__(self, tree: dict, tokens: dict | None = None):
+        self.tree, self.tokens = tree, tokens
+        self.by_token = {token: name for name, token in tokens.items()} if tokens else None
+        self.depths = gametrees.depths(tree)
+        super().__init__([tree["root"]])
+
+    def key(self, state, question=""):
+        if self.by_token is not None:
+            name = None
+            if type(state) in (list, tuple) and all(type(x) is int for x in state):
+                name = self.by_token.get(tuple(state))
+            if name is None:
+                raise ValueError(_("{state} is not a state of this game").format(
+                    state=short(state, 60)))
+            return name
+        if type(state) is not str or state not in self.depths:
+            raise ValueError(_("{state} is not a state of this game").format(
+                state=short(state, 60)))
+        return state
+
+    def moves(self, key):
+        return [(child, child) for child in self.tree["children"].get(key, [])]
+
+    def decided(self, key):
+        return gametrees.is_leaf(self.tree, key)
+
+    def worth(self, key):
+        try:
+            return self.tree["values"][key]
+        except KeyError:
+            raise gametrees.EvaluatedWithoutValue(
+                _("evaluated inner node {node}, which has no value: the search evaluated above "
+                  "its depth limit").format(node=repr(key))) from None
+
+    def shown(self, key):
+        return list(self.tokens[key]) if self.tokens else key
+
+    def words(self, key):
+        return _("the state {state}").format(state=self.shown(key))
+
+    def label(self, key):
+        return key
+
+    def step(self, key):
+        return key
+
+    def ply(self, key):
+        return self.depths[key]
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A tree case (hashable, so expected runs are cached by it): a fixture tree by
+    `name`, or a seeded random one (`shape`: random_tree's arguments after the name:
+    seed, depth, branching, low, high, leaf_chance, inner_values, max_to_move,
+    distinct); `seed` draws its opaque tokens (None: the search sees the names)."""
+    name: str
+    shape: tuple = ()
+    seed: int | None = 1
+
+    def tree(self) -> dict:
+        return _tree(self.name, self.shape)
+
+    def tokens(self) -> dict | None:
+        return None if self.seed is None else _tokens(self.name, self.shape, self.seed)
+
+    def drawing(self) -> str:
+        kind = (_("a seeded random game tree") if self.shape
+                else _("the game tree {name}").format(name=repr(self.name)))
+        return _("{tree}; the search sees each node as the list after its name, and [v] is an "
+                 "inner node's heuristic value").format(tree=kind) + "\n" + \
+            gametrees.outline(self.tree(), self.tokens())
+
+
+@functools.cache
+def _tree(name, shape) -> dict:
+    return gametrees.load_tree(name) if not shape else gametrees.random_tree(name, *shape)
+
+
+@functools.cache
+def _tokens(name, shape, seed) -> dict:
+    return gametrees.opaque_tokens(_tree(name, shape), seed)
+
+
+# ------------------------------------------------------------------ the rule's run
+@dataclass(frozen=True)
+class Expected:
+    """The rule's run of a search case (the reference's, on an equal game): what it
+    returned (`best` and `value` where that is a pair), its game's log, its counters
+    and, where a suite knows them, the successors that reach the value (`good`: any
+    of them is a right answer)."""
+    result: object
+    log: list
+    stats: dict
+    good: tuple = ()
+
+    @property
+    def best(self):
+        return self.result[0]
+
+    @property
+    def value(self):
+        return self.result[1]
+
+    @functools.cached_property
+    def view(self) -> "View":
+        return View.of(self.log)
+
+
+def calls_allowed(rule_calls: int, times: int = 8, spare: int = 200) -> int:
+    """The calls a game answers where the rule makes `rule_calls` (its `limit`): `times`
+    as many and `spare` more, enough for a search without pruning or one that asks
+    twice per position, so that only a search that never stops meets it."""
+    return times * rule_calls + spare
+
+
+# ------------------------------------------------------------------ running searches
+@dataclass
+class Run:
+    """A search as the student's code ran it: the case, the grader's game it ran on
+    (its records), and the outcome (a refused question already costs it)."""
+    search: object
+    game: object
+    outcome: Outcome
+
+    @property
+    def returned(self):
+        """What the student's search returned (the plan answers {"result": ...})."""
+        value = self.outcome.value
+        return value.get("result") if isinstance(value, dict) else None
+
+    @property
+    def log(self):
+        return self.game.log
+
+    @property
+    def expected(self):
+        """The reference's run of the same case (the suite caches it)."""
+        return self.search.expected()
+
+
+def run(student, searches, play=None) -> list[Run]:
+    """Every search on fresh objects of its case (`search.setup()`: the grader's game),
+    the student's calls made by `search.plan(game, play, student)`, in one request."""
+    searches = list(searches)
+    games = [search.setup() for search in searches]
+    outcomes = student.run([s.plan(g, play, student) for s, g in zip(searches, games)])
+    return [Run(s, g, refused(o, *handouts(g))) for s, g, o in zip(searches, games, outcomes)]
+
+
+def handouts(game) -> tuple:
+    """The Handouts of a search's grader objects (a game, or several)."""
+    if isinstance(game, (tuple, list)):
+        return tuple(h for part in game for h in handouts(part))
+    found = getattr(game, "handout", None)
+    return (found,) if found is not None else ()
+
+
+def check(student, summary: str, searches, judge, hint: str | None = None, *, play=None,
+          raised: bool = True, got: Callable | None = None, show: Show = Show.PLAN) -> None:
+    """`check_all` over the runs of `searches`: `judge(run)` returns None or a reason
+    (it sees runs that raised too, with `raised`); a case is worded by its search's
+    `call_text`, `drawing` and `expected_text`, and the failing run is drawn by its
+    search's `picture(run)` where it has one."""
+    runs = run(student, searches, play)
+    cases = [Case(Later(r.search.call_text), (r,), Later(r.search.drawing),
+                  Later(r.search.expected_text)) for r in runs]
+    check_all(summary, cases, [r.outcome for r in runs],
+              lambda case, outcome: judge(case.args[0]), hint, show=show, raised=raised,
+              got=got and (lambda case, outcome: got(case.args[0])),
+              picture=lambda case, outcome: drawn_run(case.args[0]))
+
+
+def drawn_run(run_: Run) -> dict | None:
+    draw = getattr(run_.search, "picture", None)
+    return draw(run_) if draw is not None else None
+
+
+def got_text(run_: Run, calls: int) -> str:
+    """What a search that gave no pair answered, with what the grader saw: a search
+    out of time is told the work the rule needs (`calls`), a refused one to use the
+    game's methods."""
+    outcome = run_.outcome
+    if outcome.answered:
+        return returned(run_.returned)
+    text = describe(outcome)
+    if slow(outcome):
+        text += " " + _("(the handout's search makes {calls} calls of the game here, each "
+                        "answered by the grader: is there an endless loop, or work outside "
+                        "the game's methods?)").format(calls=calls)
+    if any(h.refused for h in handouts(run_.game)):   # the game's record, not its words
+        text += " " + _("(the game only knows the states its nextstates gave: use the game "
+                        "object's methods, not the module's functions)")
+    return text
+
+
+def all_of(*judges):
+    """A judge that applies several in order and reports the first complaint."""
+    def judge(one_run):
+        for each in judges:
+            reason = each(one_run)
+            if reason is not None:
+                return reason
+        return None
+    return judge
+
+
+# ------------------------------------------------------------------ traces and judges
+def call_label(game, entry) -> str:
+    kind, key = entry
+    return f"{KINDS[kind]}({game.label(key)})"
+
+
+def trace_text(game, log, start: int = 0, count: int = 12) -> str:
+    """Game calls `start` .. `start + count` as text."""
+    shown = [call_label(game, entry) for entry in log[start:start + count]]
+    more = len(log) - start - count
+    return ", ".join(shown) + (_(", ... ({count} more)").format(count=more) if more > 0 else "")
+
+
+def sequence(log) -> str:
+    """A tree search's calls as 'r+ r0+ r00 r01 ...' (+ = expanded)."""
+    return " ".join(f"{name}+" if kind == "n" else name for kind, name in log)
+
+
+def first_difference(got, want) -> int | None:
+    """The index of the first entry where two logs differ (None: the same)."""
+    if got == want:
+        return None
+    return next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                min(len(got), len(want)))
+
+
+def calls_reason(game, got, want) -> str | None:
+    """Exactly the game calls of the handout's rule (`want`), in order."""
+    index = first_difference(got, want)
+    if index is None:
+        return None
+    counts = _("your search made {expanded} nextstates and {evaluated} evaluation calls").format(
+        expanded=sum(k == "n" for k, _key in got), evaluated=sum(k == "e" for k, _key in got))
+    before = ", ".join(call_label(game, e) for e in got[max(0, index - 3):index])
+    lead = " " + _("(after {calls})").format(calls=before) if before else ""
+    if index >= len(got):
+        return _("{counts}: it stopped after game call {number}{after}, where the handout's "
+                 "rules go on (a cut that should not happen?)").format(
+            counts=counts, number=index, after=lead)
+    what = call_label(game, got[index])
+    if index >= len(want):
+        return _("{counts}: game call {number}, {call}{after}, comes after the handout's "
+                 "rules have finished (no or too little pruning?)").format(
+            counts=counts, number=index + 1, call=what, after=lead)
+    return _("{counts}; its game call {number} was {call}{after}, where the handout's rules "
+             "make another call{why}").format(counts=counts, number=index + 1, call=what,
+                                              after=lead, why=_why(game, got[index], want[index]))
+
+
+def _why(game, got, want) -> str:
+    """A hint on how a call departs from the rules, without naming the expected call."""
+    (kind, key), (want_kind, want_key) = got, want
+    if key == want_key:
+        return (_(": they evaluate that state") if want_kind == "e"
+                else _(": they expand that state"))
+    if game.ply(key) != game.ply(want_key):
+        return " " + _("at another depth (check the cut test and the depth limit)")
+    if kind == want_kind:
+        return " " + _("on another state at the same depth (check the child order and the cut "
+                       "test)")
+    return ""
+
+
+def tree_calls_reason(game, got, want) -> str | None:
+    """`calls_reason` on a tree, with the student's whole visit sequence."""
+    reason = calls_reason(game, got, want)
+    if reason is None:
+        return None
+    return _("{reason}. Your search's calls (+ = nextstates, else evaluation): {calls}").format(
+        reason=reason, calls=sequence(got))
+
+
+def decided_reason(game, log) -> str | None:
+    """A decided game (a line, a full board, a tree leaf) is never expanded."""
+    for index, (kind, key) in enumerate(log):
+        if kind == "n" and game.decided(key):
+            return _("game call {number}: nextstates({state}), but that game is already "
+                     "decided (terminal_test is true there): it must be evaluated").format(
+                number=index + 1, state=game.label(key))
+    return None
+
+
+def depth_reason(game, log, bremse) -> str | None:
+    """Undecided states are evaluated exactly at ply `bremse`, never above or past it."""
+    for index, (kind, key) in enumerate(log):
+        ply = game.ply(key)
+        if kind == "e" and ply < bremse and not game.decided(key):
+            return _("game call {number}: evaluation({state}) at ply {ply}, above the depth "
+                     "limit (bremse {bremse}): only a decided game is evaluated there").format(
+                number=index + 1, state=game.label(key), ply=ply, bremse=fmt(bremse))
+        if kind == "n" and ply >= bremse:
+            return _("game call {number}: nextstates({state}) at ply {ply}, past the depth "
+                     "limit (bremse {bremse}): bremse is 0 there, so it must be evaluated").format(
+                number=index + 1, state=game.label(key), ply=ply, bremse=fmt(bremse))
+    return None
+
+
+def counts(log) -> dict:
+    """Nodes, expanded and evaluated as a log shows them.
+
+    In one search every node has its own state (a state is the path to it), so the
+    nodes are the distinct states the game was called with. A node whose last call
+    was evaluation took its value from evaluation (evaluated), the others were
+    expanded; a search that breaks "one call per node" is judged by the technique
+    checks, not here."""
+    last = {}
+    for kind, key in log:
+        last[key] = kind
+    evaluated = sum(kind == "e" for kind in last.values())
+    return {"nodes": len(last), "expanded": len(last) - evaluated, "evaluations": evaluated}
+
+
+COUNTERS = ("nodes", "expanded", "evaluations", "prunings")
+
+
+def counter_reason(got, seen: dict) -> str | None:
+    """The student's counters (`got`, a dict read from its SearchStats) against what
+    the grader saw (`seen`: counts(log), and "prunings" where the rule's log and the
+    student's agree)."""
+    if not isinstance(got, dict):
+        return _("the SearchStats object could not be read ({value})").format(value=short(got))
+    wrong = [name for name in COUNTERS if name in seen and got.get(name) != seen[name]]
+    if not wrong:
+        return None
+    said = ", ".join(f"{name} {short(got.get(name))}" for name in COUNTERS)
+    saw = _("the grader's game saw this search visit {nodes} nodes (states): {expanded} "
+            "expanded with nextstates and {evaluated} evaluated").format(
+        nodes=seen["nodes"], expanded=seen["expanded"], evaluated=seen["evaluations"])
+    if "prunings" in seen:
+        saw += _(", and the cut test succeeds {prunings} times on this search").format(
+            prunings=seen["prunings"])
+    return _("your SearchStats says {said}; {saw}: wrong {counters}").format(
+        said=said, saw=saw, counters=", ".join(wrong))
+
+
+@dataclass(frozen=True)
+class View:
+    """What a search did, from a log: the positions it visited (in the order each was
+    first seen by the game) and those it expanded (each nextstates call, in order)."""
+    visits: tuple
+    expanded: tuple
+
+    @classmethod
+    def of(cls, log) -> "View":
+        seen, visits, expanded = set(), [], []
+        for kind, key in log:
+            if key not in seen:
+                seen.add(key)
+                visits.append(key)
+            if kind == "n":
+                expanded.append(key)
+        return cls(tuple(visits), tuple(expanded))
+
+
+def below(game, key) -> str:
+    """Where `key` is in the search tree, in words."""
+    depth = game.ply(key)
+    return _("at the root") if depth == 0 else \
+        ngettext("{count} move below the root", "{count} moves below the root",
+                 depth).format(count=depth)
+
+
+def visits_reason(game, log, want: View) -> str | None:
+    """How the positions a search visited and expanded differ from the rule's (`want`),
+    in words; None when they are the same."""
+    got = View.of(log)
+    if got == want:
+        return None
+
+    def where(key):
+        return f"{game.label(key)} ({below(game, key)})"
+    summary = _("the search visited {visits} positions and expanded {expanded}").format(
+        visits=len(got.visits), expanded=len(got.expanded))
+    same = 0
+    for mine, theirs in zip(got.visits, want.visits):
+        if mine != theirs:
+            break
+        same += 1
+    if same < len(got.visits) and same < len(want.visits):
+        key = got.visits[same]
+        if key in set(want.visits):
+            return _("{summary}; the first {count} in the handout's order, then {position}, "
+                     "which the handout's search visits later (another order?)").format(
+                summary=summary, count=same, position=where(key))
+        return _("{summary}; the first {count} in the handout's order, then {position}, which "
+                 "alpha-beta never visits (a cut-off missed before it?)").format(
+            summary=summary, count=same, position=where(key))
+    if same < len(want.visits):
+        return _("{summary}; it stopped after {count} positions in the handout's order, "
+                 "where alpha-beta goes on (children that must be searched were "
+                 "skipped)").format(summary=summary, count=same)
+    if same < len(got.visits):
+        return _("{summary}; after the {count} positions in the handout's order it went on "
+                 "to {position}, where alpha-beta has already stopped").format(
+            summary=summary, count=same, position=where(got.visits[same]))
+    expanded, theirs = set(got.expanded), set(want.expanded)
+    for key in got.expanded:
+        if key not in theirs:
+            return _("{summary}; it expanded {position}, which the handout's search evaluates "
+                     "(the depth limit, or a finished game)").format(
+                summary=summary, position=where(key))
+    for key in want.expanded:
+        if key not in expanded:
+            return _("{summary}; it evaluated {position} instead of expanding it").format(
+                summary=summary, position=where(key))
+    twice = next((key for key in got.expanded if got.expanded.count(key) > 1), None)
+    if twice is None:
+        return _("{summary}; it expanded the handout's positions, but in another order").format(
+            summary=summary)
+    return _("{summary}; it called nextstates more than once on {position}: each position is "
+             "expanded at most once").format(summary=summary, position=where(twice))
+
+
+# ------------------------------------------------------------------ pictures
+def picture(root, rule_log, student_log, *, children: Callable, label: Callable,
+            worth: Callable | None = None, max_to_move: bool = True, rule_result=None,
+            student_result=None, windows: dict | None = None,
+            student_windows: dict | None = None, every_node: bool = False) -> dict:
+    """A search drawn (outputs/trees.py's contract): the nodes are `root` and the
+    children (`children(key)`, the game's own successors, in its order) of every state
+    either search expanded in its first PICTURE_CALLS calls (with `every_node`, all
+    states below the root: a small tree); a node's label is `label(key)`, its value
+    `worth(key)` where the game answers one. The logs are ("n" | "e", key) calls;
+    the rule's cut is every child of a state the rule expanded that it never
+    visited. `windows` (the rule's) and `student_windows` are (alpha, beta) per key."""
+    rule_log, student_log = list(rule_log)[:PICTURE_CALLS], list(student_log)[:PICTURE_CALLS]
+    ids, nodes, kids_of = {}, [], {}
+
+    def add(key, parent):
+        if key in ids or len(nodes) >= 1500:
+            return
+        ids[key] = f"n{len(nodes)}"
+        node = {"id": ids[key], "parent": ids.get(parent), "label": str(label(key))}
+        value = _worth(worth, key)
+        if value is not None:
+            node["value"] = value
+        nodes.append(node)
+
+    def grow(key):
+        if key not in kids_of:
+            kids_of[key] = list(children(key))
+            for kid in kids_of[key]:
+                add(kid, key)
+    add(root, None)
+    if every_node:
+        todo = [root]
+        while todo:
+            key = todo.pop(0)
+            grow(key)
+            todo += [kid for kid in kids_of[key] if kid in ids]
+    for log in (rule_log, student_log):
+        for kind, key in log:
+            if kind == "n" and key in ids:
+                grow(key)
+    visited = {key for _kind, key in rule_log}
+    cut = [ids[kid] for kind, key in rule_log if kind == "n"
+           for kid in kids_of.get(key, ()) if kid in ids and kid not in visited]
+
+    def search(log, result, given_windows):
+        made = {"calls": [["expand" if kind == "n" else "evaluate", ids[key]]
+                          for kind, key in log if key in ids]}
+        if result is not None:
+            made["result"] = result
+        if given_windows:
+            made["windows"] = {ids[key]: list(pair) for key, pair in given_windows.items()
+                               if key in ids}
+        return made
+    return {"kind": "search-tree", "nodes": nodes, "max_to_move": bool(max_to_move),
+            "rule": search(rule_log, _shown_result(rule_result), windows),
+            "student": search(student_log, _shown_result(student_result), student_windows),
+            "cut": sorted(set(cut), key=cut.index)}
+
+
+def _worth(worth, key):
+    if worth is None:
+        return None
+    try:
+        value = worth(key)
+    except (KeyError, ValueError):
+        return None
+    return value if type(value) in (int, float) else None
+
+
+def _shown_result(result):
+    """A search's result as a picture writes it at the root: a number, or short text."""
+    if result is None or (type(result) in (int, float) and not math.isnan(result)):
+        return result
+    return short(result, 40)
+
+
+def game_picture(game, rule_log, root, *, rule_result=None, student_result=None,
+                 max_to_move=True) -> dict:
+    """`picture` of a student's run on `game` against the rule's log on an equal game
+    (the same rules: `game` answers what either search was handed), from `root`."""
+    evaluated = {key for kind, key in (*rule_log, *game.log) if kind == "e"}
+    tree = isinstance(game, TreeGame)
+    return picture(root, rule_log, game.log, children=game.successors,
+                   label=lambda key: game.step(key) if tree or key != root else "·",
+                   worth=lambda key: game.worth(key) if tree or key in evaluated else None,
+                   max_to_move=max_to_move, rule_result=rule_result,
+                   student_result=student_result, every_node=tree)
