@@ -1,6 +1,6 @@
 """The cost of one call back: a student's function calling a helper the grader plays.
 
-When a check judges a function on its own (grading/checks.py, Blame), the helpers it
+When a check judges a function on its own (autograder/checking, Blame), the helpers it
 relies on are the grader's: every call of one is a round trip over the pipe (the child
 sends the call, the grader answers it). A wrong submission's re-judged searches make
 tens of thousands of them. In one run, on the same calls:

@@ -189,7 +189,7 @@ def shared_by(student: Student):
     asked for, per `make` and per set of helpers `play` names (the grader's, for
     a check judged again on its own; None: the student's own), and the same value
     afterwards. What `make` returns is kept for the whole submission: keep verdict
-    data only (answers cut to verdict size, suites/verdicts.py)."""
+    data only (answers cut to verdict size, checking/verdicts.py)."""
     made = {}
 
     def shared(make, play=None):

@@ -10,8 +10,9 @@ export) and loaded into that fresh process, with no code of any suite's own:
 - `WarmCaches` is a pytest plugin the Grader adds to the hidden suite's run.
   When pytest has imported the suite (collection finished, no check run yet), it
   replaces every module-level `functools.cache`/`lru_cache` function of the
-  suite's modules (its folder and the shared modules beside it, such as
-  suites/fixtures) by a `Memo`: the same function behind a plain dict, which can
+  suite's modules (its folder and the shared modules beside it; not the
+  suite-author package autograder/checking, whose few caches of tree shapes are
+  recomputed where they run) by a `Memo`: the same function behind a plain dict, which can
   be read, and filled before the first call. Every alias of the function in
   those modules is replaced too; calls through a reference kept elsewhere still
   work, only without the shipped values.

@@ -1,7 +1,7 @@
 """A search on a game tree, drawn: the handout's rule and the student's search side by side.
 
 A check that judges a search can attach a *picture* to its failure
-(`CheckFailed(..., picture=...)`, grading/checks.py). The picture is plain data,
+(`CheckFailed(..., picture=...)`, checking/failures.py). The picture is plain data,
 a JSON-able dict, so it travels like the rest of a verdict (results.json, a
 worker's pickle, the nbgrader gradebook's cells); the feedback pages draw it with
 `render` as inline SVG. The text of the failure (the drawn tree in characters,

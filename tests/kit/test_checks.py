@@ -1,4 +1,4 @@
-"""The check framework the hidden suites share (grading/checks.py, grading/chunks.py):
+"""The check framework the hidden suites share (autograder/checking: cases, judges, blame, chunks):
 judging cases and plans, what the feedback shows, blame's default players, chunked
 plans split back per item. A real sandboxed child where calls are made."""
 

@@ -1,4 +1,4 @@
-"""The suites' shared verdict helpers (autograder/suites/verdicts.py), in process.
+"""The suites' shared verdict helpers (autograder/checking/verdicts.py), in process.
 
 What a session fixture keeps is bounded whatever the student's code returned;
 a refused question turns an answer into a failure that names it; a probe plan's
