@@ -182,6 +182,11 @@ def _settle(entry: Submission, modules, budget: Budget) -> list:
     hidden, links, written = [], [], []
     targets: set[tuple[str, ...]] = set()
     for target, member, _ in sorted(files, key=lambda f: f[0]):
+        if member.kind == "refused":          # its name was refused when listed
+            said = f"{member.why}; not imported"
+            if said not in entry.notes:       # a zip handed in says it already
+                entry.notes.append(said)
+            continue
         if any(part in UNSAID for part in target):
             continue
         if _is_hidden(target):

@@ -66,7 +66,8 @@ def root(source: Source, recognised) -> tuple[str, ...]:
     and nothing there is `recognised`."""
     here: tuple[str, ...] = ()
     for _ in range(8):
-        children = [m for m in source.children(here) if not _hidden(m.name)]
+        children = [m for m in source.children(here)
+                    if not _hidden(m.name) and m.kind != "refused"]
         if any(recognised(m) for m in children):
             return here
         folders = [m for m in children if m.kind == "dir"]
@@ -88,7 +89,7 @@ def _hidden(name: str) -> bool:
 def _passed_over(member: Member, plan: Plan) -> bool:
     """True for an entry at the top of the layout that is no submission: junk
     (unsaid), hidden, a link or a special file (said, never followed)."""
-    if member.name in JUNK:
+    if member.name in JUNK or member.kind == "refused":   # refused: said when listed
         return True
     if member.name.startswith("."):
         plan.skipped.append(f"{shown(member.parts)}: hidden; skipped")

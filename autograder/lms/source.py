@@ -124,8 +124,11 @@ def shown(parts) -> str:
 class Member:
     """One entry of the download: a node of the tree, named by a checked part.
 
-    kind is "file", "dir", "link", "other" (a FIFO, a device), or "cut": where
-    `Source.under` stopped because a budget was spent (`why` says which)."""
+    kind is "file", "dir", "link", "other" (a FIFO, a device), "cut": where
+    `Source.under` stopped because a budget was spent (`why` says which), or
+    "refused": an entry whose name was refused, kept (under a name no entry can have,
+    never written) in the folder that holds it, so that the student whose folder it
+    is keeps a row that says why (`why`), even when it was all they handed in."""
 
     __slots__ = ("name", "parent", "kind", "size", "why", "_read", "_children", "_path")
 
@@ -264,8 +267,9 @@ def _list_folder(source: Source, folder: Member) -> None:
         name = normal(item.name)
         why = part_problem(name)
         if why:
-            source.notes.append(f"{shown(folder.parts + (item.name,))}: the name {why}; "
-                                "not imported")
+            said = f"{shown(folder.parts + (item.name,))}: the name {why}"
+            source.notes.append(f"{said}; not imported")
+            _refused(folder, said)
             continue
         if name in folder._children:
             source.notes.append(f"{shown(folder.parts + (name,))} appears twice; only the "
@@ -317,6 +321,8 @@ def _zip(label: str, path: Path | None = None, data: bytes | None = None,
         parts, problem = _entry_parts(info)
         if problem:
             source.notes.append(f"{label}: {problem}; not imported")
+            if parts:                 # the folders before the refused part: its owner's
+                _refused(_deepest(source, parts[:MAX_DEPTH]), f"{label}: {problem}")
         elif len(parts) > MAX_DEPTH:
             # Only its first levels are kept: the student whose folder holds it is
             # told why (`under` stops there), and it costs no more than they do.
@@ -324,6 +330,15 @@ def _zip(label: str, path: Path | None = None, data: bytes | None = None,
         elif parts:
             _add_entry(source, label, parts, info, opened)
     return source
+
+
+def _refused(folder: Member, said: str) -> None:
+    """Keep a refused entry in `folder` as a member of kind "refused" (its name holds
+    a NUL, which no checked part can: it never meets a real entry or a path). At the
+    top of the download it has no owner, and the import's notes say it."""
+    if folder.parent is not None and folder.kind == "dir" and folder._children is not None:
+        name = f"\0refused {len(folder._children)}"
+        folder._children[name] = Member(name, folder, "refused", why=said)
 
 
 def _deepest(source: Source, parts: tuple[str, ...]) -> Member:
@@ -382,12 +397,15 @@ def _entry_parts(info: zipfile.ZipInfo) -> tuple[tuple[str, ...], str | None]:
     if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
         return (), f"{said} is an absolute path"
     parts = tuple(p for p in name.split("/") if p not in ("", "."))
-    if ".." in parts:
-        return (), f"{said} points outside the zip (..)"
-    for part in parts[:MAX_DEPTH + 1]:      # the rest is never used as a name
+    # With a problem, the parts are the folders before the first refused part.
+    for index, part in enumerate(parts[:MAX_DEPTH + 1]):   # the rest is never a name
+        if part == "..":
+            return parts[:index], f"{said} points outside the zip (..)"
         why = part_problem(part)
         if why:
-            return (), f"{said}: the name {why}"
+            return parts[:index], f"{said}: the name {why}"
+    if ".." in parts:
+        return (), f"{said} points outside the zip (..)"
     return parts, None
 
 

@@ -289,3 +289,44 @@ def test_the_command_names_every_layout_the_parsers_read():
     """`autograder import`'s choices are declared without importing the parsers."""
     from autograder.lms import command, formats
     assert command.LAYOUTS == tuple(formats.PARSERS)
+
+
+def test_a_student_whose_every_entry_was_refused_keeps_a_row_that_says_why(tmp_path):
+    """Bob handed in one file under a path that leaves the zip, Carol one whose name
+    holds a control character: neither file is written, and each keeps a row that
+    says why (their folder held nothing else, and they had no row). Alice, their
+    honest twin beside them, is imported as before; nothing lands outside --out."""
+    download = tmp_path / "moodle.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        _entry(archive, "Alice Ames_1001_assignsubmission_file_/tictactoe.py", CORRECT)
+        _entry(archive, "Bob Baer_1002_assignsubmission_file_/../../tictactoe.py", CORRECT)
+        _entry(archive, "Carol Cho_1003_assignsubmission_file_/tic\x1btactoe.py", CORRECT)
+    before = _listing(tmp_path)
+    imported = import_submissions("moodle", download, tmp_path / "out", "tictactoe")
+    assert {p.split("/")[0] for p in _listing(tmp_path) - before} == {"out"}
+    rows = roster(tmp_path / "out")
+    assert sorted(rows) == ["1001", "1002", "1003"], rows
+    assert imported_files(tmp_path / "out" / "1001") == {"tictactoe.py": CORRECT}
+    assert imported_files(tmp_path / "out" / "1002") == {}
+    assert imported_files(tmp_path / "out" / "1003") == {}
+    assert rows["1002"]["name"] == "Bob Baer"
+    assert "points outside the zip (..); not imported" in rows["1002"]["notes"]
+    assert "control character; not imported" in rows["1003"]["notes"]
+    assert "\x1b" not in rows["1003"]["notes"] and "\x00" not in rows["1003"]["notes"]
+    assert "not imported" not in rows["1001"]["notes"]
+    said = "\n".join(imported.skipped)      # the import's own list says it too
+    assert "points outside the zip" in said and "control character" in said
+
+
+def test_a_refused_name_in_a_students_folder_is_on_that_students_row(tmp_path):
+    source = tmp_path / "folders"
+    (source / "alice").mkdir(parents=True)
+    (source / "alice" / "tictactoe.py").write_bytes(CORRECT)
+    (source / "bob").mkdir()
+    (source / "bob" / "tic\ntactoe.py").write_bytes(CORRECT)
+    import_submissions("folders", source, tmp_path / "out", "tictactoe")
+    rows = roster(tmp_path / "out")
+    assert sorted(rows) == ["alice", "bob"]
+    assert imported_files(tmp_path / "out" / "bob") == {}
+    assert "control character; not imported" in rows["bob"]["notes"]
+    assert "not imported" not in rows["alice"]["notes"]
