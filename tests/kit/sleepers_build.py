@@ -1,6 +1,10 @@
-"""Rebuild tests/kit/sleepers/: submissions that wait without computing (issue 43).
+"""Submissions that wait without computing (issue 43), built from the references.
 
-    .venv/bin/python tests/kit/sleepers_build.py
+    .venv/bin/python tests/kit/sleepers_build.py OUT
+
+writes them as submission folders, OUT/<assignment>_<kind>/<module>.py, to grade by
+hand (`autograder grade connect4 OUT/...`); tests/kit/test_sleepers.py builds them
+afresh for every run, so no copy of a reference is kept that could drift from it.
 
 For each assignment, the reference (markers removed) is the honest twin; each
 sleeper is the same code whose main search waits before it searches, at its
@@ -30,7 +34,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-OUT = HERE / "sleepers"
 MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 #: assignment -> (its module, the searches that wait at their outermost call)
@@ -149,18 +152,18 @@ def without_waits(text: str) -> str:
     return "".join(kept).rstrip("\n") + "\n"
 
 
-def path_of(assignment: str, kind: str) -> Path:
-    return OUT / f"{assignment}_{kind}" / f"{SEARCHES[assignment][0]}.py"
-
-
-def main() -> int:
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: sleepers_build.py OUT  (a folder to write the sleepers into)")
+        return 2
+    out = Path(argv[0])
     for assignment in SEARCHES:
         for kind in KINDS:
-            path = path_of(assignment, kind)
+            path = out / f"{assignment}_{kind}" / f"{SEARCHES[assignment][0]}.py"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(build(assignment, kind), encoding="utf-8")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
 """Submissions that wait cost their own seconds, never the class's hour (issue 43).
 
-tests/kit/sleepers/<assignment>_<kind>/ (built by sleepers_build.py, which says what
-each kind does) is the reference whose main search waits before it searches: it
+Each sleeper (built afresh by sleepers_build.py, which says what each kind does) is
+the reference whose main search waits before it searches: it
 sleeps, dozes under the per-call allowance, blocks on a lock, joins a sleeping thread,
 naps at a duty cycle of 1/8, reads stdin, or sleeps at import; or a rule the search
 relies on dozes at every call. Each is graded for
@@ -27,15 +27,23 @@ QUICK = ("tictactoe",)
 MINUTES = 2.0           # at most, per submission that waits (the issue's bound)
 
 
-def test_the_corpus_is_what_the_build_script_writes():
-    folders = sorted(p.name for p in sleepers_build.OUT.iterdir() if p.is_dir())
-    assert folders == sorted(f"{a}_{k}" for a in ASSIGNMENTS for k in sleepers_build.KINDS)
+def test_every_sleeper_is_its_twin_with_the_waiting_appended():
     for assignment in ASSIGNMENTS:
+        twin = sleepers_build.twin(assignment)
         for kind in sleepers_build.KINDS:
-            text = sleepers_build.path_of(assignment, kind).read_text(encoding="utf-8")
-            assert text == sleepers_build.build(assignment, kind), \
-                "run `.venv/bin/python tests/kit/sleepers_build.py`"
-            assert sleepers_build.without_waits(text) == sleepers_build.twin(assignment)
+            text = sleepers_build.build(assignment, kind)
+            assert text.startswith(twin.rstrip("\n")) and "# >>> waits" in text, kind
+            assert sleepers_build.without_waits(text) == twin, (assignment, kind)
+            compile(text, f"{assignment}_{kind}.py", "exec")
+
+
+def test_the_build_script_writes_them_as_submission_folders(tmp_path):
+    assert sleepers_build.main([str(tmp_path)]) == 0
+    folders = sorted(p.name for p in tmp_path.iterdir())
+    assert folders == sorted(f"{a}_{k}" for a in ASSIGNMENTS for k in sleepers_build.KINDS)
+    module = sleepers_build.SEARCHES["negamax"][0]
+    assert (tmp_path / "negamax_dozes" / f"{module}.py").read_text(encoding="utf-8") == \
+        sleepers_build.build("negamax", "dozes")
 
 
 def batch(assignment, folder):
@@ -43,8 +51,7 @@ def batch(assignment, folder):
     module = sleepers_build.SEARCHES[assignment][0]
     for kind in sleepers_build.KINDS:
         (folder / kind).mkdir(parents=True)
-        (folder / kind / f"{module}.py").write_text(
-            sleepers_build.path_of(assignment, kind).read_text(encoding="utf-8"))
+        (folder / kind / f"{module}.py").write_text(sleepers_build.build(assignment, kind))
     (folder / "twin").mkdir()
     (folder / "twin" / f"{module}.py").write_text(sleepers_build.twin(assignment))
 
