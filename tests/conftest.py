@@ -107,6 +107,32 @@ def grade_folder(assignment: str, submissions: Path, out: Path, jobs: int = 2,
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
+def grade_under_load(assignment: str, submissions: Path, out: Path, load: int = 3,
+                     timeout: float = 1800) -> dict[str, dict]:
+    """`grade_folder` with `load` busy loops started once the grader has calibrated its
+    time scale (its "Grading ..." line), so that the calibration cannot absorb them."""
+    command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", assignment,
+                                str(submissions), "--out", str(out), "--jobs", "2"])
+    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    busy, lines = [], []
+    try:
+        for line in run.stdout:
+            lines.append(line)
+            if line.startswith("Grading ") and load and not busy:
+                busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                        for _ in range(load)]
+        assert run.wait(timeout=timeout) == 0, "".join(lines)[-3000:]
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+        if run.poll() is None:
+            run.kill()
+    with (out / "grades.csv").open(encoding="utf-8") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
 # ------------------------------------------------------------ bug corpora (issue 22)
 #: `make test` grades the bugs each tests/<a>/bugs.py names in QUICK (those other
 #: tests read as well); `make test-all` (SPIELBAUM_BLAME_ALL=1) grades every bug. A

@@ -9,15 +9,12 @@ child's CPU time; before, they were wall-clock seconds, and these students lost
 up to 6 of 25 points under this load.)
 """
 
-import csv
-import subprocess
-import sys
 import time
 
 import pytest
 
 from autograder import ROOT
-from tests.conftest import in_pid_namespace
+from tests.conftest import grade_under_load
 
 pytestmark = pytest.mark.slow
 
@@ -46,27 +43,7 @@ def slow_submissions(folder):
 
 
 def grade(subs, out, load: int) -> dict:
-    command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", "tictactoe",
-                                str(subs), "--out", str(out), "--jobs", "2"])
-    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-    busy = []
-    try:
-        lines = []
-        for line in run.stdout:                    # calibration happens before this line
-            lines.append(line)
-            if line.startswith("Grading ") and load and not busy:
-                busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                        for _ in range(load)]
-        assert run.wait(timeout=900) == 0, "".join(lines)[-3000:]
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
-        if run.poll() is None:
-            run.kill()
-    with (out / "grades.csv").open(encoding="utf-8") as handle:
-        return {row["student"]: row for row in csv.DictReader(handle)}
+    return grade_under_load("tictactoe", subs, out, load, timeout=900)
 
 
 @pytest.mark.exhaustive     # make test-all (CI's budget); CPU-time limits are tested in tests/kit/test_sandbox.py

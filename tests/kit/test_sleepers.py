@@ -13,13 +13,11 @@ assignment's, and all of them again under three busy loops: the same grades.
 """
 
 import json
-import subprocess
-import sys
 import time
 
 import pytest
 
-from tests.conftest import ROOT, grade_folder, in_pid_namespace
+from tests.conftest import grade_folder, grade_under_load
 from tests.kit import sleepers_build
 
 ASSIGNMENTS = tuple(sleepers_build.SEARCHES)
@@ -95,32 +93,6 @@ def test_a_sleeper_loses_what_waits_and_is_graded_in_seconds(graded, assignment)
         if kind == "imports":
             assert row["status"] == "import-error", row
             assert "importing your module waited more than" in row["message"], row
-
-
-def grade_under_load(assignment, subs, out, load: int = 3) -> dict:
-    """Grade with `load` busy loops started once the grader has calibrated its time
-    scale (its first line), so the calibration cannot absorb them."""
-    import csv
-    command = in_pid_namespace([sys.executable, "-m", "autograder", "grade", assignment,
-                                str(subs), "--out", str(out), "--jobs", "2"])
-    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-    busy, lines = [], []
-    try:
-        for line in run.stdout:
-            lines.append(line)
-            if line.startswith("Grading ") and not busy:
-                busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                        for _ in range(load)]
-        assert run.wait(timeout=1800) == 0, "".join(lines)[-3000:]
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
-        if run.poll() is None:
-            run.kill()
-    with (out / "grades.csv").open(encoding="utf-8") as handle:
-        return {row["student"]: row for row in csv.DictReader(handle)}
 
 
 @pytest.mark.exhaustive
