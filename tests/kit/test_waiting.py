@@ -82,6 +82,14 @@ def sandbox_for(scratch, call=0.5, check=1.5) -> Sandbox:
     return box
 
 
+def student_with(folder, code: str, wait: float, check_wait: float):
+    """A Student of module `w` holding `code`, with these waiting allowances."""
+    (folder / "w.py").write_text(code)
+    return student_module.Student(folder, ["w"], list(layers.available()), recorded=False,
+                                  timeouts=student_module.Timeouts(wait=wait,
+                                                                   check_wait=check_wait))
+
+
 def timed(function, *args, **kwargs):
     began = time.monotonic()
     result = function(*args, **kwargs)
@@ -203,10 +211,7 @@ def test_a_sandbox_without_allowances_waits_for_the_backstop_as_before(scratch):
 
 
 def test_the_student_stops_a_waiting_function_and_skips_it_later(tmp_path):
-    (tmp_path / "w.py").write_text(CODE)
-    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.6)
-    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
-                                     timeouts=timeouts, recorded=False)
+    student = student_with(tmp_path, CODE, wait=0.3, check_wait=0.6)
     try:
         student.start_check()
         first = [student.call("w.nap", 0.25) for _ in range(3)]
@@ -222,10 +227,8 @@ def test_the_student_stops_a_waiting_function_and_skips_it_later(tmp_path):
 
 
 def test_an_import_that_waits_is_stopped_after_the_checks_allowance(tmp_path):
-    (tmp_path / "w.py").write_text("import time\ntime.sleep(60)\n")
-    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.8)
-    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
-                                     timeouts=timeouts, recorded=False)
+    student = student_with(tmp_path, "import time\ntime.sleep(60)\n", wait=0.3,
+                           check_wait=0.8)
     try:
         failure, seconds = timed(lambda: student.importable)
     finally:
@@ -322,10 +325,7 @@ def test_the_checks_spent_waiting_skips_its_later_calls_and_blames_none_of_them(
     """Once a check's calls have waited their allowance, a later call of the same check
     is not run, and the function it calls (which never waited) stays callable in the
     next check."""
-    (tmp_path / "w.py").write_text(CODE)
-    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.6)
-    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
-                                     timeouts=timeouts, recorded=False)
+    student = student_with(tmp_path, CODE, wait=0.3, check_wait=0.6)
     try:
         student.start_check()
         first = [student.call("w.nap", 0.25) for _ in range(3)]
@@ -347,11 +347,8 @@ def test_a_child_restarted_in_a_check_that_waited_imports_on_its_own_allowance(t
     import waits 0.2 s (under the 0.6 s an import may). It imports: the check's earlier
     waiting is not the import's (it was, and a restart under load made the whole
     submission an import error). The import's waiting still counts for the check."""
-    (tmp_path / "w.py").write_text(CODE + "\nimport os\ntime.sleep(0.2)\n\n"
-                                   "def dies():\n    os._exit(3)\n")
-    timeouts = student_module.Timeouts(wait=0.3, check_wait=0.6)
-    student = student_module.Student(tmp_path, ["w"], list(layers.available()),
-                                     timeouts=timeouts, recorded=False)
+    code = CODE + "\nimport os\ntime.sleep(0.2)\n\ndef dies():\n    os._exit(3)\n"
+    student = student_with(tmp_path, code, wait=0.3, check_wait=0.6)
     try:
         assert student.importable is None
         student.start_check()
