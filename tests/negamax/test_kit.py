@@ -15,9 +15,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wrong_variants as wv  # noqa: E402
 
+from autograder.checking import boards  # noqa: E402
 from autograder.checking.boards import (MAX_LOG, MAX_VIOLATIONS,  # noqa: E402
-                                                     InstrumentedGame, MoveTree, nested_tree,
-                                                     tree_snapshot)
+                                        InstrumentedGame, MoveTree, nested_tree, tree_snapshot)
 from autograder.suites.negamax import games  # noqa: E402
 from autograder.suites.negamax import test_hidden as suite  # noqa: E402
 from autograder.suites.negamax.games import KitBoard, Twist  # noqa: E402
@@ -108,7 +108,7 @@ def test_twists_make_other_games():
 
 # -- trees -------------------------------------------------------------------------
 def test_tree_game_moves_are_tokens_and_anything_else_is_refused():
-    tree = games.token_tree([[3, 12, 8], [2, 4, 6]], {(0,): 5}, seed=1, shift=2)
+    tree = boards.token_tree([[3, 12, 8], [2, 4, 6]], {(0,): 5}, seed=1, shift=2)
     game = MoveTree(tree, first=2)
     moves = game.getMoves()
     assert len(moves) == 2 and all(isinstance(m, str) for m in moves)
@@ -136,7 +136,7 @@ def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
         for depth in (1, 2, 3, 4):
             plain = InstrumentedGame(MoveTree(nested, static, first), snapshot=tree_snapshot)
             _, nodes = explore(plain, depth)
-            tokens = InstrumentedGame(MoveTree(games.token_tree(nested, static, 9, shift=-5),
+            tokens = InstrumentedGame(MoveTree(boards.token_tree(nested, static, 9, shift=-5),
                                                first=first), snapshot=tree_snapshot)
             _, token_nodes = explore(tokens, depth)
             assert nodes == token_nodes, (name, depth)
@@ -144,11 +144,11 @@ def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
 
 
 def test_random_trees_are_seeded_varied_and_small():
-    assert games.tree_size(games.random_tree(5, 3)) == games.tree_size(games.random_tree(5, 3))
+    assert boards.tree_size(boards.random_tree(5, 3)) == boards.tree_size(boards.random_tree(5, 3))
     trees = [g for g in suite.trees() if g.name.startswith("random")]
     assert len(trees) == suite.RANDOM_TREES
-    assert len({games.draw_tree(g.tree) for g in trees}) == len(trees)
-    assert all(3 <= games.tree_depth(g.tree) and games.tree_size(g.tree) <= 60 for g in trees)
+    assert len({boards.draw_tree(g.tree) for g in trees}) == len(trees)
+    assert all(3 <= boards.tree_depth(g.tree) and boards.tree_size(g.tree) <= 60 for g in trees)
     assert {g.first for g in trees} == {1, 2}
     # Decided positions above the deepest ply occur, so "no moves" is tested too.
     assert any(not child.children for g in trees for child in g.tree.children.values())
@@ -156,7 +156,7 @@ def test_random_trees_are_seeded_varied_and_small():
 
 def test_draw_tree_shows_every_move_and_value():
     tree = nested_tree([[1, 2], 3], {(0,): 7}, token=lambda path, i: f"m{len(path)}{i}")
-    assert games.draw_tree(tree).splitlines() == [
+    assert boards.draw_tree(tree).splitlines() == [
         "root: evaluate 0", "  m00: evaluate 7", "    m10: decided 1", "    m11: decided 2",
         "  m01: decided 3"]
 

@@ -1,4 +1,4 @@
-"""The games the negamax suite hands to a student's search (trusted side only).
+"""The games and positions negamax's hidden checks search (trusted side only).
 
 These objects live in the grader's process; the student's searcher gets a
 `Proxy` of them. Nothing here is ever loaded into the sandbox.
@@ -11,19 +11,26 @@ may give undecided positions values of their own. A search that answers from
 its own rules, or replays a copied reference on the real game, answers for a
 different game and fails.
 
-`random_tree` builds seeded game trees with opaque move tokens and arbitrary
-values; `token_tree` gives a fixed tree shape fresh tokens and shifted values,
-so no tree is recognisable by its moves or numbers.
+The positions: every reachable tic-tac-toe position and seeded samples of
+them, on a `Game` (a board of the grader's, twisted, or a hand-built or random
+tree with opaque move tokens: checking/boards.py's). Game data only: the checks
+are in test_hidden.py.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-import string
 from dataclasses import dataclass
 
-from autograder.i18n import grader_text as _
-from autograder.checking.boards import Node, nested_tree
+from autograder.checking import short
+from autograder.checking.boards import (InstrumentedGame, MoveTree, Node, draw_tree,
+                                        random_tree, token_tree, tree_depth, tree_size,
+                                        tree_snapshot)
+from autograder.checking.gametrees import load_tree, to_nested
+from autograder.checking.standins import signed
+from autograder.grading.reference import load_reference
+from autograder.i18n import course_language, grader_text as _
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -108,15 +115,10 @@ class TwistTables:
         return found
 
 
-_TABLES: dict[Twist, TwistTables] = {}
-
-
+@functools.cache
 def tables(twist: Twist | None) -> TwistTables | None:
-    if twist is None:
-        return None
-    if twist not in _TABLES:
-        _TABLES[twist] = TwistTables(twist)
-    return _TABLES[twist]
+    """The tables of a twist, filled as positions are asked (deterministic: a cache)."""
+    return None if twist is None else TwistTables(twist)
 
 
 class KitBoard:
@@ -186,77 +188,160 @@ def board_snapshot(game):
     return (tuple(game.cells), game.marks, game.key)
 
 
-# ------------------------------------------------------------ trees
-def token_maker(seed: int):
-    """A function giving fresh opaque move tokens (two or three letters and a digit),
-    never the same twice in one tree."""
-    rng = random.Random(seed)
-    used = set()
-
-    def token(*_):
-        while True:
-            name = "".join(rng.choice(string.ascii_lowercase)
-                           for _ in range(rng.choice((2, 3)))) + rng.choice(string.digits)
-            if name not in used:
-                used.add(name)
-                return name
-    return token
+#: The grader's board as a search is handed it: its methods take the specified board's
+#: signatures (TicTacToe's), so `makeMove(move=m)` works as on the student's own board.
+Board = signed(InstrumentedGame, load_reference("negamax", "negamax").TicTacToe,
+               ("getMoves", "evaluate", "getSide", "makeMove", "undoMove"))
 
 
-def token_tree(nested, static, seed: int, shift: int = 0) -> Node:
-    """A fixed tree shape with fresh move tokens and every value (the inner nodes'
-    default 0 too) shifted by `shift`: a shift keeps the order of all values, so
-    alpha-beta does the same work, but the numbers are not the textbook's."""
-    moved = {}
-
-    def shifted(node, path):
-        if not isinstance(node, list):
-            return node + shift
-        moved[path] = static.get(path, 0) + shift
-        return [shifted(child, path + (index,)) for index, child in enumerate(node)]
-    return nested_tree(shifted(nested, ()), moved, token_maker(seed))
+# ------------------------------------------------------------ positions
+def marks(cells):
+    return sum(1 for cell in cells if cell)
 
 
-def random_tree(seed: int, depth: int, widths=(1, 4), values=(-9, 9), decided=0.15) -> Node:
-    """A seeded random tree: `depth` plies at most, between widths[0] and widths[1]
-    children per inner node, some positions decided early (no moves), values
-    drawn from a small range so that ties and cut-offs at the bound happen."""
-    rng = random.Random(seed)
-    token = token_maker(seed + 7919)
-
-    def build(level):
-        value = rng.randint(*values)
-        if level == depth or (level > 0 and rng.random() < decided):
-            return Node(value)
-        kids = {}
-        for _ in range(rng.randint(*widths)):
-            kids[token()] = build(level + 1)
-        return Node(value, kids)
-    return build(0)
+def rows_of(cells):
+    return [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
 
 
-def tree_size(node: Node) -> int:
-    return 1 + sum(tree_size(child) for child in node.children.values())
+def is_open(cells):
+    return bool(MOVES[key_of(cells)])
 
 
-def tree_depth(node: Node) -> int:
-    return 1 + max((tree_depth(child) for child in node.children.values()), default=-1)
+def side_of(cells):
+    return 2 if marks(cells) % 2 else 1
 
 
-def draw_tree(node: Node, limit: int = 60) -> str:
-    """The tree as an indented outline: each line a move and the value there
-    (player 1's view; `evaluate` returns it), leaves marked as decided games."""
-    lines = []
+def draw(cells):
+    rows = ["".join(".12"[c] for c in cells[i:i + 3]) for i in (0, 3, 6)]
+    if is_open(cells):
+        rows.append(_("(player {side} to move; moves are (x, y), column first)").format(
+            side=side_of(cells)))
+    else:
+        rows.append(_("(the game is decided)"))
+    return "\n".join(rows)
 
-    def walk(current, depth):
-        for move, child in current.children.items():
-            if len(lines) >= limit:
-                return
-            kind = _("decided") if not child.children else "evaluate"
-            lines.append(f"{'  ' * depth}{move}: {kind} {child.value}")
-            walk(child, depth + 1)
-    walk(node, 1)
-    more = tree_size(node) - 1 - len(lines)
-    head = _("root: evaluate {value}").format(value=node.value)
-    rest = ["  " + _("... and {count} more positions").format(count=more)] if more > 0 else []
-    return "\n".join([head, *lines] + rest)
+
+@functools.cache
+def positions():
+    """Every reachable position as a tuple of 9 cells: fewest marks first."""
+    seen, todo = {(0,) * 9}, [(0,) * 9]
+    while todo:
+        cells = todo.pop()
+        board = KitBoard(cells)
+        for move in board.getMoves():
+            board.makeMove(move)
+            nxt = tuple(board.cells)
+            board.undoMove(move)
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return tuple(sorted(seen, key=lambda c: (marks(c), c)))
+
+
+@functools.cache
+def open_positions():
+    return tuple(c for c in positions() if is_open(c))
+
+
+@functools.cache
+def decided_positions():
+    return tuple(c for c in positions() if not is_open(c))
+
+
+@functools.cache
+def sample(count, low, high, seed):
+    """`count` open positions with low..high marks, seeded, smallest first."""
+    pool = [c for c in open_positions() if low <= marks(c) <= high]
+    return tuple(sorted(random.Random(seed).sample(pool, min(count, len(pool))),
+                        key=lambda c: (marks(c), c)))
+
+
+# ------------------------------------------------------------ games only the proxy knows
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A position a search starts from, on a board of the grader's: tic-tac-toe
+    `cells` (with a `twist`, or plain) or a hand-built `tree` (player `first`
+    moves at its root)."""
+    name: str
+    cells: tuple | None = None
+    twist: Twist | None = None
+    tree: Node | None = None
+    first: int = 1
+
+    def board(self) -> InstrumentedGame:
+        """A fresh trusted board for one search."""
+        if self.tree is not None:
+            return Board(MoveTree(self.tree, first=self.first), snapshot=tree_snapshot)
+        return Board(KitBoard(self.cells, self.twist), snapshot=board_snapshot)
+
+    @property
+    def text(self) -> str:
+        return _game_text(self, course_language())
+
+    @property
+    def size(self):
+        """For ordering cases smallest first."""
+        if self.tree is not None:
+            return (0, tree_size(self.tree))
+        return (1, 9 - marks(self.cells))
+
+
+def twist_for(index: int, *, keep=1.0, noise=0) -> Twist:
+    return Twist(salt=1000 + index, order=True, keep=keep, noise=noise)
+
+
+def twisted(cells, index, **kind) -> Game:
+    return Game(f"position {index}", cells, twist_for(index, **kind))
+
+
+FIXED_SHAPES = (
+    ("three by three", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 1),
+    ("three by three, player 2 first", [[3, 12, 8], [2, 4, 6], [14, 5, 2]], {}, 2),
+    ("uneven, with values at inner nodes", [[[5, 6], [7, 4, 5]], [[3]], [[6], [6, 9]], [7]],
+     {(0,): 4, (1,): -2, (2,): 5, (3,): 1, (0, 0): 5, (0, 1): 6, (2, 1): 7}, 1),
+    ("two by two by two", [[[-1, 3], [5, 1]], [[-6, -4], [0, 9]]], {(0,): 1, (1,): -3}, 1),
+    ("a tie exactly at the bound", [[4, 7], [4, 2], [9, 4, 1], [3, 8]], {}, 1),
+    ("four plies", [[[[2, 8], [3, 1]], [[6, 0], [5, 4]]], [[[7, 3], [1, 9]], [[4, 4], [8, 2]]]],
+     {(0,): 2, (1,): 1, (0, 0): 3, (0, 1): 5, (1, 0): 4, (1, 1): 6}, 2),
+)
+
+
+RANDOM_TREES = 24
+
+
+@functools.cache
+def trees():
+    """Fixed shapes with fresh tokens and shifted values, then seeded random trees."""
+    found = []
+    shapes = list(FIXED_SHAPES)
+    for name in ("aima-5-2", "depth-limit", "ties-deep"):
+        nested, static = to_nested(load_tree(name))
+        shapes.append((name, nested, static, 1))
+    for index, (name, nested, static, first) in enumerate(shapes):
+        shift = random.Random(index).randint(-7, 7)
+        found.append(Game(f"shape {index + 1}", tree=token_tree(nested, static, 50 + index,
+                                                                     shift), first=first))
+    seed = 300
+    while len(found) < len(shapes) + RANDOM_TREES:
+        seed += 1
+        tree = random_tree(seed, depth=3 + seed % 3, widths=(1, 4))
+        if tree_depth(tree) >= 3 and tree_size(tree) <= 60:
+            found.append(Game(f"random {len(found) - len(shapes) + 1}", tree=tree,
+                              first=1 + seed % 2))
+    return tuple(found)
+
+
+# ------------------------------------------------------------ searches
+@functools.cache
+def _game_text(game: Game, language: str) -> str:
+    """A game in words, once per game and language (the searches share their games)."""
+    if game.tree is not None:
+        return _("hand-built tree '{name}' (player {first} moves at the root; the moves are "
+                 "the tokens getMoves lists; values from player 1's view)").format(
+            name=game.name, first=game.first) + "\n" + draw_tree(game.tree)
+    text = draw(game.cells)
+    if game.twist is not None:
+        moves = KitBoard(game.cells, game.twist).getMoves()
+        text += ("\n" + _("{twist}; here getMoves() returns {moves}").format(
+            twist=game.twist.describe(), moves=short(moves, 120)) if moves else "")
+    return text

@@ -8,7 +8,7 @@ Nothing of ours runs in the sandbox. Two kinds of checks:
   `makeMove`/`undoMove`. These calls are cheap, so they stay exhaustive.
 * The student's `NegaMax` and `ShortSightedOpponent` never see the student's
   board. They get a `Proxy` of a board that lives in this process
-  (`InstrumentedGame` around `games.KitBoard` or `instrumented.MoveTree`):
+  (`InstrumentedGame` around `games.KitBoard` or `boards.MoveTree`):
   every `getMoves`/`evaluate`/`getSide` is answered here, every
   `makeMove`/`undoMove` is recorded here, in order. Counts, the visit order,
   the plies of `evaluate`, broken rules and the board after the search are
@@ -96,19 +96,19 @@ from autograder.checking import (Answer, Case, CheckFailed, Later, Plan, Proxy, 
                                  load_reference, now, play_on_instance, raises, refused,
                                  require, returned, said, short, wrong_number)
 from autograder.checking.boards import InstrumentedGame, shown
+from autograder.checking.cases import drawn as picture_or_none
 from autograder.checking.chunks import run_chunked
 from autograder.checking.rng import RecordingRandom
 from autograder.checking.search import PICTURE_CALLS, picture
 from autograder.checking.standins import method_spec
 from autograder.grading.student import Outcome
 from autograder.i18n import N_, grader_text as _
-from autograder.suites.negamax import games
-from autograder.suites.negamax.games import KitBoard
+from autograder.checking.boards import random_tree, tree_depth, tree_size
 # (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
-from autograder.suites.negamax.positions import (FIXED_SHAPES, RANDOM_TREES, Game,
-                                                 decided_positions, draw, marks, open_positions,
-                                                 positions, rows_of, sample, trees, twist_for,
-                                                 twisted)
+from autograder.suites.negamax.games import (FIXED_SHAPES, MOVES, RANDOM_TREES, Game, KitBoard,
+                                             decided_positions, draw, key_of, marks,
+                                             open_positions, positions, rows_of, sample, trees,
+                                             twist_for, twisted)
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf
@@ -210,8 +210,9 @@ def expected(search: Search) -> tuple[dict, dict]:
 
 def records(board: InstrumentedGame) -> dict:
     """What the judges compare of a board after a search, and the first calls of its
-    log (for a picture)."""
-    return {**board.summary(), "log": board.log[:PICTURE_CALLS]}
+    log (for a picture): how many, and how many before a broken rule."""
+    return {**board.summary(), "log": board.log[:PICTURE_CALLS], "calls": len(board.log),
+            "broken_at": board.broken_at}
 
 
 #: A right answer of a search plan holds at most this many values (9 evaluated moves).
@@ -271,21 +272,44 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
                   picture=lambda case, _outcome: search_picture(case.args[0]))
 
 
-def search_picture(r: Run) -> dict:
+def search_picture(r: Run, logs: tuple | None = None) -> dict:
     """The student's search beside alpha-beta's on the same game, from the boards'
-    logs (checking/search.py's picture): a node is the moves from the root to it."""
+    logs (checking/search.py's picture; `logs`: the rule's and the student's calls
+    drawn, by default all kept): a node is the moves from the root to it."""
     def board_at(path):
         board = r.search.game.board().game
         for move in path:
             board.makeMove(move)
         return board
-    logs = r.want_record["log"], r.record["log"]
+
+    def children(path):
+        try:
+            return [path + (move,) for move in board_at(path).getMoves()]
+        except ValueError:      # a path no board of this game reaches: drawn without
+            return []
+    logs = logs or (r.want_record["log"], r.record["log"])
     evaluated = {path for log in logs for kind, path in log if kind == "e"}
-    return picture((), *logs, children=lambda path: [path + (move,) for move in
-                                                     board_at(path).getMoves()],
+    return picture((), *logs, children=children,
                    label=lambda path: str(path[-1]) if path else "·",
                    worth=lambda path: board_at(path).evaluate() if path in evaluated else None,
                    max_to_move=board_at(()).getSide() == 1)
+
+
+def discipline_picture(r: Run) -> dict:
+    """explore's make/undo discipline drawn: the search up to the last call before the
+    board was left changed (the first broken rule, or else the moves still on the
+    board at the end), that call marked as where the drawing of alpha-beta stops.
+    A break past the calls kept is drawn without the mark."""
+    log, broken = r.record["log"], r.record["broken_at"]
+    last = (r.record["calls"] if broken is None else broken) - 1
+    if not 0 <= last < len(log):
+        return search_picture(r)
+    return search_picture(r, (r.want_record["log"][:last], log[:last + 1]))
+
+
+def pictured(r: Run) -> dict | None:
+    """A run's search_picture for a failure raised by hand (a fault costs the drawing)."""
+    return picture_or_none(lambda run_, _outcome: search_picture(run_), r, None)
 
 
 def smallest_first(searches) -> tuple:
@@ -330,7 +354,7 @@ def board_cases(method):
     built with that move already made) the field after taking it back."""
     found = []
     for index, cells in enumerate(positions()):
-        legal = games.MOVES[games.key_of(cells)]
+        legal = MOVES[key_of(cells)]
         move = legal[index % len(legal)] if legal else None
         if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
@@ -496,7 +520,7 @@ def explore_searches():
 def tree_searches():
     """Every depth from 1 to the tree's own (deeper searches the same as that)."""
     return smallest_first(Search("explore", game, (depth, -INF, INF)) for game in trees()
-                          for depth in range(1, games.tree_depth(game.tree) + 1))
+                          for depth in range(1, tree_depth(game.tree) + 1))
 
 
 @functools.cache
@@ -622,7 +646,7 @@ def choice_games():
                  if 2 <= len(best_of(Search("best", game, (depth, 0)))) < moves(game))
         return [(game, depth) for game in itertools.islice(found, 3)]
     trees = (Game("", tree=tree, first=1 + seed % 2) for seed in range(400, 3000)
-             if games.tree_size(tree := games.random_tree(seed, depth=2, widths=(2, 4),
+             if tree_size(tree := random_tree(seed, depth=2, widths=(2, 4),
                                                           values=(-3, 3), decided=0.2)) <= 12)
     boards = (twisted(cells, 4000 + index, noise=3)
               for index, cells in enumerate(sample(300, 2, 6, 9)))
@@ -666,23 +690,27 @@ def test_best_move_random_choice(student, blame):
                 problem = r.lost if r.outcome.answered else describe(r.outcome)
                 if problem:
                     raise CheckFailed(_("getBestMove did not answer"), got=problem,
-                                      answer=answer_of(r.outcome), **shown)
+                                      answer=answer_of(r.outcome), **shown,
+                                      picture=pictured(r))
                 moves.append(r.mine.value)
             wrong = [move for move in moves if move not in best]
             if wrong:
                 raise CheckFailed(_("getBestMove chose a move that is not among the best"),
                                   got=_("chose {move}").format(move=short(wrong[0])),
-                                  expected=_(" or ").join(map(repr, best)), **shown)
+                                  expected=_(" or ").join(map(repr, best)), **shown,
+                                  picture=pictured(group[moves.index(wrong[0])]))
             never = [move for move in best if move not in moves]
-            problem = next(filter(None, map(chose_with_the_rng, group, moves, [best] * SEEDS)),
-                           None)
+            problems = list(map(chose_with_the_rng, group, moves, [best] * SEEDS))
+            problem = next(filter(None, problems), None)
             if problem or never:
+                r = group[problems.index(problem)] if problem else group[0]
                 raise CheckFailed(
                     _("getBestMove does not choose at random among the equally best moves"),
                     got=problem or _("chose only {moves}, never {never}").format(
                         moves=short(sorted(set(map(repr, moves)))), never=short(never)),
                     expected=_(" and ").join(map(repr, best)),
-                    **shown, hint=_("collect every move with the best value, in getMoves order, "
+                    **shown, picture=pictured(r),
+                    hint=_("collect every move with the best value, in getMoves order, "
                     "and pick one with rng.choice(bestMoves) (the random module if rng is None)"))
 
 
@@ -747,7 +775,7 @@ def test_edge_cases(student, blame):
             if not good:
                 raise CheckFailed(_(summary), call=search.call, position=search.game.text,
                                   got=describe(r.mine), expected=want,
-                                  answer=stub_or_none(r.outcome))
+                                  answer=stub_or_none(r.outcome), picture=pictured(r))
 
 
 # ------------------------------------------------------------ technique
@@ -909,6 +937,7 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
                           ok=True, value={"raised": mine.raised or mine.detail})
                        for mine in (r.mine for r in done)],
                       lambda case, outcome: discipline(case.args[0]), show=Show.REASON,
+                      picture=lambda case, _outcome: discipline_picture(case.args[0]),
                       hint=_("every makeMove needs an undoMove of the same move before you "
                            "return, on a cut too; take back the last move made first"))
         if not judged:      # nothing searched, so nothing was shown to be restored
