@@ -57,6 +57,7 @@ grader's games handed out in the first calls of both searches.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from dataclasses import dataclass
@@ -621,15 +622,18 @@ def visits_reason(game, log, want: View) -> str | None:
 def picture(root, rule_log, student_log, *, children: Callable, label: Callable,
             worth: Callable | None = None, max_to_move: bool = True, rule_result=None,
             student_result=None, windows: dict | None = None,
-            student_windows: dict | None = None, every_node: bool = False) -> dict:
+            student_windows: dict | None = None, every_node: bool = False,
+            caption: str | None = None, calls: int = PICTURE_CALLS) -> dict:
     """A search drawn (outputs/trees.py's contract): the nodes are `root` and the
     children (`children(key)`, the game's own successors, in its order) of every state
-    either search expanded in its first PICTURE_CALLS calls (with `every_node`, all
+    either search expanded in its first `calls` calls (with `every_node`, all
     states below the root: a small tree); a node's label is `label(key)`, its value
     `worth(key)` where the game answers one. The logs are ("n" | "e", key) calls;
     the rule's cut is every child of a state the rule expanded that it never
-    visited. `windows` (the rule's) and `student_windows` are (alpha, beta) per key."""
-    rule_log, student_log = list(rule_log)[:PICTURE_CALLS], list(student_log)[:PICTURE_CALLS]
+    visited. `windows` (the rule's) and `student_windows` are (alpha, beta) per key;
+    `caption` says what the drawing shows where the tree alone does not (it stays when
+    the rule's part is withheld: it must not give the rule away)."""
+    rule_log, student_log = list(rule_log)[:calls], list(student_log)[:calls]
     ids, nodes, kids_of = {}, [], {}
 
     def add(key, parent):
@@ -671,10 +675,13 @@ def picture(root, rule_log, student_log, *, children: Callable, label: Callable,
             made["windows"] = {ids[key]: list(pair) for key, pair in given_windows.items()
                                if key in ids}
         return made
-    return {"kind": "search-tree", "nodes": nodes, "max_to_move": bool(max_to_move),
-            "rule": search(rule_log, _shown_result(rule_result), windows),
-            "student": search(student_log, _shown_result(student_result), student_windows),
-            "cut": sorted(set(cut), key=cut.index)}
+    drawn = {"kind": "search-tree", "nodes": nodes, "max_to_move": bool(max_to_move),
+             "rule": search(rule_log, _shown_result(rule_result), windows),
+             "student": search(student_log, _shown_result(student_result), student_windows),
+             "cut": sorted(set(cut), key=cut.index)}
+    if caption:
+        drawn["caption"] = caption
+    return drawn
 
 
 def _worth(worth, key):
@@ -705,3 +712,23 @@ def game_picture(game, rule_log, root, *, rule_result=None, student_result=None,
                    worth=lambda key: game.worth(key) if tree or key in evaluated else None,
                    max_to_move=max_to_move, rule_result=rule_result,
                    student_result=student_result, every_node=tree)
+
+
+def iterations(log, root) -> list[list]:
+    """The searches of an iterative deepening in one log, one per expansion of `root`
+    (each with the evaluation of the root just before it: terminal_test's)."""
+    starts = [i - (i > 0 and log[i - 1] == ("e", root))
+              for i, entry in enumerate(log) if entry == ("n", root)]
+    return [list(log[a:b]) for a, b in zip(starts, starts[1:] + [len(log)])]
+
+
+def iteration_picture(game, rule_log, root, depth: int, **options) -> dict:
+    """`game_picture` of one search of an iterative deepening: the rule's of depth
+    `depth` against the student's of the same depth (or its deepest, if it has
+    fewer), each cut from its whole log (`iterations`)."""
+    def one(log):
+        found = iterations(log, root)
+        return found[min(depth, len(found)) - 1] if found else []
+    view = copy.copy(game)
+    view.log = one(game.log)
+    return game_picture(view, one(rule_log), root, **options)
