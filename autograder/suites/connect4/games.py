@@ -19,6 +19,7 @@ the check's openings by legal moves of Connect 4.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import math
 import random
@@ -174,6 +175,35 @@ class SubsetGame(search.Game):
         return ref.terminal_test(state, evaluation)
 
 
+class RealGame(search.Game):
+    """Real Connect 4 (the handout's rules and evaluation) with every nextstates and
+    evaluation call logged as a search.Game logs it: what the player's checks play
+    for the rules, so a failing move can be drawn beside the rule's search. It
+    answers exactly what the reference answers, about any position (no handout,
+    no limit: the verdict is the reference's rules' alone); children are listed
+    centre first, the order the player searches in."""
+
+    def moves(self, key):
+        return [(child[-1], tuple(child)) for child in
+                SPEC["centre_first"](SPEC["nextstates"](list(key)))]
+
+    def worth(self, key):
+        return SPEC["evaluation"](list(key))
+
+    def step(self, key):
+        return str(key[-1] % 7) if key else "·"
+
+    def nextstates(self, state):
+        children = SPEC["nextstates"](state)
+        self.log.append(("n", tuple(state)))
+        return children
+
+    def evaluation(self, state):
+        value = SPEC["evaluation"](state)
+        self.log.append(("e", tuple(state)))
+        return value
+
+
 class Legal:
     """Positions reached from the check's openings by legal moves (each stone on
     the lowest free cell of its column): what an evaluation of the grader's
@@ -272,15 +302,17 @@ class Rotation:
 
 
 @contextlib.contextmanager
-def reference_on(game: SubsetGame):
-    """The reference searches `game`: its module-level nextstates is the game's
-    for the duration (as the student's is patched in the child)."""
-    saved = ref.nextstates
-    ref.nextstates = game.nextstates
+def reference_on(game: search.Game, names=("nextstates",)):
+    """The reference searches `game`: its module-level `names` (nextstates) are the
+    game's for the duration (as the student's are patched in the child)."""
+    saved = {name: getattr(ref, name) for name in names}
+    for name in names:
+        setattr(ref, name, getattr(game, name))
     try:
         yield ref
     finally:
-        ref.nextstates = saved
+        for name, function in saved.items():
+            setattr(ref, name, function)
 
 
 def reference_search(salt: int, state, bremse: int, order=None) -> search.Expected:
@@ -295,3 +327,13 @@ def reference_search(salt: int, state, bremse: int, order=None) -> search.Expect
             good = tuple(child for child in game.children(tuple(state))
                          if ref.search(child, bremse - 1, game.evaluation)[1] == value)
     return search.Expected((best, value), log, stats.as_dict(), good)
+
+
+@functools.cache
+def reference_move(state: tuple, bremse: int) -> search.Expected:
+    """The reference's computer_move on real rules (a RealGame, centre first), its
+    search logged: the rule's run a failing player is drawn against."""
+    game = RealGame([state])
+    with reference_on(game, ("nextstates", "evaluation")):
+        move = ref.computer_move(list(state), bremse, order=ref.centre_first)
+    return search.Expected(move, list(game.log), {})

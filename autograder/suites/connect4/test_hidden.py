@@ -93,6 +93,7 @@ report of the state after the call.
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import random
@@ -105,7 +106,8 @@ from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, Show,
 from autograder.checking.handout import Handout
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import Legal, SubsetGame, Within, played_as
+from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
+                                              played_as, reference_move)
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
                                                drawn_search, expected_search, game_plays,
                                                judge_counts, judge_stops, judge_value,
@@ -502,13 +504,30 @@ def test_shallow_order(student, blame):
                          Callback(played_as("evaluation", game.evaluation)),
                          play=game_plays(game) | searches), game
     chosen = shallow_cases()
-    outcomes = run_plans(student, (job(*case.args) for case in chosen))
+    jobs = {id(case): job(*case.args) for case in chosen}
+    outcomes = run_plans(student, jobs.values())
     with blame.judging("shallow_order", _("on the successors of a position"),
                        blame.helpers("shallow_order")):
         check_all(_("shallow_order put the children in the wrong order"), chosen, outcomes,
                   exact, show=Show.PLAN, hint=_("search every child with the other side to "
                                                 "move, using the evaluation given; equal "
-                                                "values keep their order"))
+                                                "values keep their order"),
+                  picture=lambda case, outcome: shallow_picture(*case.args[:3],
+                                                                jobs[id(case)][1]))
+
+
+def shallow_picture(salt, children, bremse, game) -> dict:
+    """The searches the student's shallow_order asked for (the grader's, on the game)
+    beside the reference's, drawn from the position the children follow."""
+    rule = SubsetGame(salt, children)
+    with games.reference_on(rule):
+        ref.shallow_order(children, bremse, rule.evaluation)
+    # the children are handed over: drawn as the parent's expansion, in both
+    parent = tuple(children[0][:-1])
+    handed = copy.copy(game)
+    handed.log = [("n", parent), *game.log]
+    return search.game_picture(handed, [("n", parent), *rule.log], parent,
+                               max_to_move=len(parent) % 2 == 0)
 
 
 # ------------------------------------------------------------------ opening book
@@ -649,17 +668,36 @@ def _tactic_check(student, blame, kind, summary):
 
     def attempt(play, handouts):
         # with the grader's rules, evaluation, book and order (passed as `order`:
-        # computer_move's default is bound when it is defined)
+        # computer_move's default is bound when it is defined); the rules are a
+        # RealGame's then, which logs the search for the picture. With the student's
+        # own rules the grader sees no call of the search, so there is no picture.
+        played = {id(case): RealGame([tuple(case.args[0])]) for case in chosen}
         outcomes = student.run([call_plan("computer_move", M + "computer_move",
-                                          list(case.args[0]), 3, play=play,
+                                          list(case.args[0]), 3,
+                                          play=play and real_rules(play, played[id(case)]),
                                           skip=(M + "centre_first",), **grader_order(play))
                                 for case in chosen])
         check_all(summary, chosen, outcomes, judge,
                   hint=_("computer_move searches with maximize/minimize") +
                        (" " + _("(the grader's rules, evaluation and centre_first here)")
-                        if play else ""))
+                        if play else ""),
+                  picture=play and (lambda case, outcome: move_picture(
+                      case.args[0], played[id(case)])))
     on_its_own(student, blame, SEARCH, _("on a position"), attempt, PLAYER_PLAYS,
                calls_named=("computer_move",))
+
+
+def real_rules(play: dict, game: RealGame) -> dict:
+    """`play` (PLAYER_PLAYS) with the rules' nextstates and evaluation the game's,
+    which answer as the reference's and log the search."""
+    return {**play, M + "nextstates": played_as("nextstates", game.nextstates),
+            M + "evaluation": played_as("evaluation", game.evaluation)}
+
+
+def move_picture(state, game: RealGame, bremse: int = 3) -> dict:
+    """The player's search on real rules beside the reference's computer_move."""
+    return search.game_picture(game, reference_move(tuple(state), bremse).log, tuple(state),
+                               max_to_move=len(state) % 2 == 0)
 
 
 def test_tactics_win_in_1(student, blame):
@@ -702,14 +740,28 @@ def deepening_calls() -> tuple[str, str]:
     return "iterative_deepening", _(REAL_CLOCK)
 
 
-def reference_deepening(salt, state, most):
-    """The reference's deepening on the game `salt` up to max_bremse `most`, with all
-    the time it needs (on the game's virtual clock): ((best, value, depth), game)."""
+@functools.cache
+def reference_deepening(salt, state, most=None, budget=10 ** 9) -> search.Expected:
+    """The reference's deepening on the game `salt` up to max_bremse `most`, on the
+    game's virtual clock with `budget` (by default all the time it needs): its
+    (best, value, depth), its game's log and its evaluations."""
     game = SubsetGame(salt, [state])
     with games.reference_on(game):
-        found = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
+        found = ref.iterative_deepening(list(state), budget, game.evaluation,
                                         clock=games.VirtualClock(game), max_bremse=most)
-    return found, game
+    return search.Expected(found, list(game.log), {"evaluations": game.evaluations})
+
+
+def deepening_picture(salt, state, game, depth, outcome, **rule) -> dict:
+    """The student's search of depth `depth` beside the rule's (`reference_deepening`
+    with the options `rule`), each cut from its whole deepening; at the root, the
+    value each returned."""
+    want, got = reference_deepening(salt, state, **rule), outcome.value
+    value = got[1] if type(got) in (tuple, list) and len(got) == 3 else None
+    return search.iteration_picture(game, want.log, tuple(state), depth,
+                                    rule_result=want.result[1],
+                                    student_result=value if type(value) in (int, float)
+                                    else None, max_to_move=len(state) % 2 == 0)
 
 
 def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **options):
@@ -755,9 +807,10 @@ def deepening_cases():
     for index, state in enumerate(states):
         salt = 900 + index
         for most in (3,) + ((1, 0) if index < 2 else ()):
-            (_best, value, depth), game = reference_deepening(salt, state, most)
+            want = reference_deepening(salt, state, most)
+            _best, value, depth = want.result
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
-                              (salt, state, depth, most, len(game.log)),
+                              (salt, state, depth, most, len(want.log)),
                               drawn_search(Search(state, 1, salt)),
                               Later(_depth_value, depth, value)))
     return cases
@@ -786,10 +839,13 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
         jobs = {id(case): deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
                 for case, (salt, state, _depth, most, calls) in
                 ((case, case.args) for case in chosen)}
+        # drawn: the deepest search the rule finishes, the student's of that depth
         check_all(_("iterative deepening did not match the fixed-depth search"), chosen,
                   run_plans(student, jobs.values(), handouts),
                   lambda case, outcome: judge(case, outcome, jobs[id(case)][1]),
-                  show=Show.PLAN)
+                  show=Show.PLAN, picture=lambda case, outcome: deepening_picture(
+                      *case.args[:2], jobs[id(case)][1], case.args[2], outcome,
+                      most=case.args[3]))
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
                attempt, DEEPENING_PLAYS, deepening_calls())
 
@@ -827,8 +883,8 @@ def virtual_budget_cases():
     cases = []
     for index, state in enumerate(midgame_states(4, 25, 8, 20)):
         salt, depth = 960 + index, 2 + index % 2
-        done, after = (reference_deepening(salt, state, d)[1] for d in (depth, depth + 1))
-        ticks = (done.evaluations + after.evaluations) // 2
+        done, after = (reference_deepening(salt, state, d) for d in (depth, depth + 1))
+        ticks = (done.stats["evaluations"] + after.stats["evaluations"]) // 2
         budget = round((ticks + 0.5) * TICK, 4)
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
                           (salt, state, budget, depth, ticks + 1, len(after.log)),
@@ -923,10 +979,13 @@ def test_iterative_deepening_respects_the_budget(student, blame):
     def virtual(play, handouts):
         jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
                 for case in chosen}
+        # drawn: the search the budget stops (depth + 1), the rule's beside the student's
         check_all(_("iterative deepening did not stop when the clock said the budget was "
                     "used"), chosen, run_plans(student, jobs.values(), handouts),
                   lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
-                  hint=hint, show=Show.PLAN)
+                  hint=hint, show=Show.PLAN, picture=lambda case, outcome: deepening_picture(
+                      *case.args[:2], jobs[id(case)][1], case.args[3] + 1, outcome,
+                      budget=case.args[2]))
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
                virtual, DEEPENING_PLAYS, deepening_calls())
 
@@ -950,6 +1009,8 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def real(play, handouts):
+        # no picture: the evaluation is the student's own, so no game of the grader's
+        # logs the search
         outcomes = student.run([real_plan(*case.args[:3], scale, play)
                                 for case in real_cases])
         check_all(_("iterative deepening did not keep to its time budget"), real_cases,
@@ -1157,6 +1218,8 @@ def play_against(student, opponent, opening, student_is_x):
 
 def test_strength(student, blame):
     """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
+    # No picture: the games are played with the student's own rules and evaluation,
+    # in the child, so the grader sees the moves, never a call of the search.
     results = []
     with blame.judging("iterative_deepening", _("for a move")):
         for (name, opponent), opening in zip(OPPONENTS, strength_openings()):
