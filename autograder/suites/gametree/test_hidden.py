@@ -783,6 +783,8 @@ def test_computer_move_uses_the_book(student, blame):
     player_check(student, blame, _("computer_move did not use the opening book"), book_cases(),
                  book_reason,
                  hint=_("look up tuple(state) in the book first; search only when it is not there"))
+    # The copy check judges the list returned, not a search: no picture (the book
+    # check above draws its failing search).
     chosen = book_copy_cases()
     outcomes = run_book_copies(student, [case.args[0] for case in chosen])
     with blame.judging("computer_move", _("on a position of the book"), PLAYER_PLAYS):
@@ -846,6 +848,8 @@ def own_move_reason(case, outcome):
 
 def test_computer_move_with_your_own_helpers(student, blame):
     """your whole program: computer_move with your own Game, rules and alpha-beta keeps the value"""
+    # No picture: the whole program runs on the student's own Game in the child, so
+    # the grader sees the move, never a call of the search.
     handles = game_handles(student, OWN_BOARDS)
     chosen = own_program_cases()
     outcomes = student.map(M + "computer_move",
@@ -990,6 +994,8 @@ def test_solve_reuses_its_table(student, blame):
 
 
 def _check_solve_table(student, play):
+    # No picture: solve searches the student's own Game in the child (it needs the
+    # board's lines), so the grader sees its answers, never a call of its search.
     handles = game_handles(student, RULE_BOARDS)
     played = grader_rules(handles, play) or {}
     plans, cases = [], []
