@@ -58,13 +58,15 @@ grader's games handed out in the first calls of both searches.
 from __future__ import annotations
 
 import copy
+import contextlib
 import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable
 
 from ..i18n import N_, grader_plural as ngettext, grader_text as _
-from ..sandbox.client import Outcome
+from ..sandbox.client import Failure, Outcome
+from ..sandbox.plans import Callback
 from . import gametrees
 from .cases import Case, Later, Show, check_all
 from .failures import describe, returned, short
@@ -732,3 +734,50 @@ def iteration_picture(game, rule_log, root, depth: int, **options) -> dict:
     view = copy.copy(game)
     view.log = one(game.log)
     return game_picture(view, one(rule_log), root, **options)
+
+
+# ------------------------------------------------------------------ a plan's last step
+#: The function `finish` patches into the student's module for a plan's last step.
+LAST_STEP = "_spielbaum_done"
+
+
+def finish(plan, module: str, template) -> list:
+    """End `plan` with a call the grader answers, then return `template`: proof that
+    the answer came after the work (a reply forged on the pipe arrives before the
+    step, and the calls after a plan's reply are refused, so they would be missing
+    from the grader's records). Returns the list the step fills: `believed` reads it."""
+    reached = []
+    plan.patch(f"{module}.{LAST_STEP}", Callback(lambda: reached.append(True), wait=False))
+    plan.call(f"{module}.{LAST_STEP}")
+    plan.returns(template)
+    return reached
+
+
+def believed(outcome: Outcome, reached: list, *handouts) -> Outcome:
+    """The outcome of a plan `finish` ended: an answer whose plan never reached its
+    last step is not believed; otherwise `refused` by the grader's `handouts`."""
+    if outcome.answered and not reached:
+        return Outcome(failure=Failure.BAD_VALUE, detail=_(
+            "its answer arrived before the check's last step ran (a reply written to the "
+            "pipe?)"))
+    return refused(outcome, *handouts)
+
+
+@contextlib.contextmanager
+def replaced(module, reset: Callable = lambda: None, **functions):
+    """`module` (a reference) with some of its functions replaced, `reset()` (its
+    caches emptied) before and after: the rule's run with the grader's stand-ins."""
+    missing = object()
+    saved = {name: getattr(module, name, missing) for name in functions}
+    reset()
+    for name, function in functions.items():
+        setattr(module, name, function)
+    try:
+        yield module
+    finally:
+        for name, function in saved.items():
+            if function is missing:
+                delattr(module, name)
+            else:
+                setattr(module, name, function)
+        reset()

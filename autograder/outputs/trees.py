@@ -90,6 +90,7 @@ MAX_NODES_KEPT = 2000
 MAX_CALLS_KEPT = 5000
 MAX_NODES_DRAWN = 63
 MAX_LABEL = 40          # characters kept of a label or a result
+MAX_CAPTION = 200       # characters kept of the caption
 CALL_KINDS = ("expand", "evaluate")
 SEARCHES = ("rule", "student")
 
@@ -119,10 +120,10 @@ def _number(value, where: str):
     return value
 
 
-def _text(value, where: str) -> str:
+def _text(value, where: str, limit: int = MAX_LABEL) -> str:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise PictureError(f"{where}: a label or result is a string or a number")
-    return shortened(visible(value, lines=False), MAX_LABEL)
+    return shortened(visible(value, lines=False), limit)
 
 
 def _search(data, ids: set, where: str) -> dict:
@@ -192,7 +193,7 @@ def normalized(picture) -> dict:
             "rule": _search(picture.get("rule"), ids, "rule"),
             "student": _search(picture.get("student"), ids, "student"), "cut": list(cut)}
     if picture.get("caption"):
-        kept["caption"] = shortened(visible(_text(picture["caption"], "caption")), 200)
+        kept["caption"] = _text(picture["caption"], "caption", MAX_CAPTION)
     split = picture.get("first_difference")
     if split is not None:
         if isinstance(split, bool) or not isinstance(split, int) \

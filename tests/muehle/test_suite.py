@@ -14,7 +14,8 @@ from autograder import slices
 from autograder.checking import Case
 from autograder.sandbox.client import Outcome
 from autograder.suites.muehle import games, positions
-from autograder.suites.muehle.games import Game, Refused, Watch
+from autograder.checking.handout import Refused
+from autograder.suites.muehle.games import Game, Watch
 from tests.muehle import examples_build
 
 ref = games.ref
@@ -103,8 +104,11 @@ def test_a_watch_answers_only_about_what_it_handed_out():
         watch.next_states(child, player)
     with pytest.raises(Refused, match="is not a state"):
         watch.utility("not a state", player)
-    assert [c[0] for c in watch.calls] == ["next_states", "finished", "heuristic", "heuristic"]
+    assert [c[0] for c in watch.handout.log] == ["next_states", "finished", "heuristic",
+                                                 "heuristic"]
     assert watch.nodes == 3
+    # the search module's log: what a picture draws
+    assert [kind for kind, _key in watch.log] == ["n", "e", "e"]
     # every refusal is kept for the feedback, also one the search caught
     assert watch.handout.refusals == 3 and "did not hand out" in watch.handout.first_refusal
 
@@ -183,7 +187,7 @@ def test_the_cache_games_are_full_of_transpositions():
             return max(-plain(games.as_state(t), ref.opponent(p), d - 1)
                        for t in watch.next_states(s, p))
         assert plain(state, player, 3) == case.expected["value"]
-        assert watch.count("heuristic") > 1.3 * case.expected["heuristic"]
+        assert watch.handout.count("heuristic") > 1.3 * case.expected["heuristic"]
 
 
 def test_the_key_cases_catch_keys_without_depth_or_player():

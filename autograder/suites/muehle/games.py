@@ -1,45 +1,29 @@
 """The games the muehle suite hands a submission's search: they live here, in the grader.
 
-The sandboxed child holds the student's module and nothing of ours. A search check
-replaces the module's rules (`next_states`, `finished`, `utility`, `heuristic`) for
-the length of one call plan by callbacks whose every call travels back to a `Watch`
-in this process. The watch answers from a `Game`: Nine Men's Morris positions, but a
-game only the grader knows:
+A search check replaces the module's rules (`next_states`, `finished`, `utility`,
+`heuristic`) for one call plan by callbacks answered by a `Watch`, the search
+module's "game only the grader knows" (checking/search.py) on a `Game`: Nine Men's
+Morris positions with a seeded subset of the legal moves in a seeded order, heuristic
+values of its own (multiples of 1/128, antisymmetric as the real one) and some
+positions declared finished with a utility of its own. A search that bypasses the
+callbacks answers for another game; one that asks about a position the watch never
+handed out is refused, and the refusal is kept. What a check judges about a search is
+the watch's record (`handout.log`, and `log` as the search module reads it).
 
-* each position offers a seeded subset of its legal moves, in a seeded order;
-* every position has an arbitrary heuristic value (a multiple of 1/128 between
-  -60/128 and 60/128, the negation for the other player, as the real one);
-* some positions are declared finished, with an arbitrary utility.
-
-A search that bypasses the callbacks (its own rules, a function bound to a private
-name at import, a copy of a reference) therefore answers for another game and gets
-other values. A watch also answers only about positions it handed out in the same plan
-(the engine's `Handout`, autograder/checking/handout.py): a search that generates its
-own successors is refused at its first question, and the refusal is kept, so the check
-fails on it even when the search catches the exception. Everything the checks judge
-about a search (which functions were called, on what, in which order) is the watch's
-own record.
-
-The search's other collaborators are played here too, each recording what it was
-asked: memoize's function (`Function`), the random generator (`checking/rng.py`),
-value_minimax (`MinimaxValues`), alpha_beta or value_ab (`Recorder`). Every search a
-check makes is a `Search`: one description that the reference runs for the expected
-answer and the student's module runs in a call plan (`job`: caches emptied, the
-helpers blame plays patched in by `play_helpers`, a last step the grader answers).
-
-Seeded means deterministic across processes: the choices hash (salt, position,
-player) with Python's tuple hash, which is not randomised for ints.
+The other collaborators are played here too, each recording what it was asked:
+memoize's function (`Function`), value_minimax (`MinimaxValues`), alpha_beta or
+value_ab (`Recorder`). A `Search` is one description that the reference runs for
+the expected answer and the student's module runs in a call plan (`job`). Seeded
+means deterministic across processes: Python's tuple hash of ints is not randomised.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import random
 
-from autograder.checking import short
-from autograder.checking.handout import Handout, Refused  # noqa: F401 (the suite's tests)
+from autograder.checking import search, short
 from autograder.grading.reference import load_reference
 from autograder.checking.standins import stand_ins
 from autograder.i18n import grader_text as _
@@ -47,8 +31,8 @@ from autograder.sandbox.client import Outcome
 from autograder.sandbox.plans import Callback, Plan, Proxy
 
 from . import movegen
+from .referee import as_state, describe
 from autograder.checking.rng import RecordingRandom
-from autograder.checking.verdicts import refused
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK
@@ -68,21 +52,7 @@ played_as = stand_ins(SPEC)    # the grader's function playing a specified one
 M = "muehle."
 RULES = ("next_states", "finished", "utility", "heuristic")
 STEP = 1 / 128              # the values the grader's games and stand-ins give
-DONE = "_spielbaum_done"    # the last step of every plan, answered by the grader
 _MASK = (1 << 61) - 1
-
-
-def as_state(value):
-    """A state of either form in tuple form, or None if `value` is not a state."""
-    try:
-        board, in_hand, quiet = value
-        board, in_hand = tuple(board), tuple(in_hand)
-    except (TypeError, ValueError):
-        return None
-    if len(board) != 24 or len(in_hand) != 2 or type(quiet) is not int \
-            or any(type(x) is not int for x in board + in_hand):
-        return None
-    return (board, in_hand, quiet)
 
 
 def list_form(state):
@@ -145,27 +115,35 @@ class Game:
         return found
 
 
-class Watch:
+class Watch(search.Game):
     """One plan's window on a game: the rules patched into the student's module.
 
-    Answers only about positions handed out in this plan (the roots, and what its
-    next_states returned) with the player to move there: `handout` holds them, every
-    answered question in order (`calls`) and the refused ones (`handout.refused`)."""
+    A `search.Game` whose keys are (state, player): it answers only about positions
+    handed out in this plan (the roots, and what its next_states returned) with the
+    player to move there. `handout.log` holds every answered question in order
+    ((function, key)), `handout.refused` the refused ones, and `log` the search's
+    work as the search module reads it: ("n", key) for next_states, ("e", key) for
+    heuristic and utility."""
 
     def __init__(self, game: Game, roots):
         self.game = game
-        self.handout = Handout(roots)           # (state, player) the search may ask about
-        self.seen = {state for state, _ in roots}
+        super().__init__(roots)
+        self.seen = {state for state, _ in self.handout.given}
 
-    @property
-    def given(self):
-        return self.handout.given
+    # ------------------------------------------------------------ the grader's view
+    def moves(self, key):
+        state, player = key
+        return [(None, (t, other(player))) for t in self.game.successors(state, player)]
 
-    @property
-    def calls(self) -> list[tuple]:
-        """(function, state, player) of every answered question, in order."""
-        return [(name, s, player) for name, (s, player) in self.handout.log]
+    def decided(self, key):
+        return self.game.finished(*key)
 
+    def worth(self, key):
+        """The value for the player to move: the utility of a finished position, else
+        the heuristic."""
+        return (self.game.utility if self.decided(key) else self.game.heuristic)(*key)
+
+    # ------------------------------------------------------------ the rules, as patched
     def _position(self, name, state, player, either_player=False):
         s = as_state(state)
         if s is None:
@@ -178,7 +156,7 @@ class Watch:
         if key not in self.handout.given:
             if either_player and s in self.seen:     # the heuristic: either player
                 self.handout.log.append((name, key))
-                return s
+                return key
             if s in self.seen:
                 self.handout.refuse(_("{function} was asked about a position with the wrong "
                                       "player to move").format(function=name))
@@ -186,41 +164,122 @@ class Watch:
                                   "not hand out in this check: the grader replaces next_states, "
                                   "finished, utility and heuristic while it checks a search, so "
                                   "call them by the module's names").format(function=name))
-        self.handout.ask(name, key)
-        return s
+        return self.handout.ask(name, key)
 
     def next_states(self, state, player):
-        s = self._position("next_states", state, player)
-        found = self.game.successors(s, player)
-        nxt = other(player)
-        self.handout.give((t, nxt) for t in found)
-        self.seen.update(found)
-        return [list_form(t) for t in found]
+        key = self._position("next_states", state, player)
+        self.log.append(("n", key))
+        found = self.give(key, self.successors(key))
+        self.seen.update(s for s, _player in found)
+        return [list_form(s) for s, _player in found]
 
     def finished(self, state, player):
-        return self.game.finished(self._position("finished", state, player), player)
+        return self.decided(self._position("finished", state, player))
 
     def utility(self, state, player):
-        return self.game.utility(self._position("utility", state, player), player)
+        key = self._position("utility", state, player)
+        self.log.append(("e", key))
+        return self.game.utility(*key)
 
     def heuristic(self, state, player):
         # Either player: the heuristic is antisymmetric, as the real one.
-        return self.game.heuristic(self._position("heuristic", state, player, True), player)
-
-    # ------------------------------------------------------------ reading the record
-    def count(self, *names) -> int:
-        return sum(name in names for name, _ in self.handout.log)
+        key = self._position("heuristic", state, player, True)
+        self.log.append(("e", key))
+        return self.game.heuristic(*key)
 
     @property
     def nodes(self) -> int:
         """Nodes explored, as the handout counts them: next_states and heuristic calls."""
-        return self.count("next_states", "heuristic")
+        return self.handout.count("next_states", "heuristic")
 
-    # ------------------------------------------------------------ plans
     def install(self, plan, names=RULES):
         """Patch the student's module for this plan (restored when the plan ends)."""
         for name in names:
             plan.patch(M + name, Callback(played_as(name, getattr(self, name))))
+
+
+# ------------------------------------------------------------------ pictures
+def board_picture(watch, rule_log, roots, student_log=None, **results) -> dict:
+    """A search through `watch` against the rule's log (from a watch on an equal game)
+    drawn (search.picture): nodes labelled by their move, values for the player at the
+    first root where a search evaluated them. Several roots (queries in turn, caches
+    kept) hang under an unnamed node, each labelled by its player. `student_log`: the
+    watch's log unless given."""
+    roots, player = list(dict.fromkeys(roots)), roots[0][1]
+    student_log = watch.log if student_log is None else student_log
+    top = roots[0] if len(roots) == 1 else "queries"
+    evaluated = {key for kind, key in (*rule_log, *student_log) if kind == "e"}
+    parent = {}
+
+    def children(key):
+        kids = roots if key == top and len(roots) > 1 else watch.successors(key)
+        for kid in kids:
+            parent.setdefault(kid, key)
+        return kids
+
+    def label(key):
+        if key == top:
+            return "·"
+        up = parent.get(key)
+        return "WB"[key[1] - W] if key in roots else describe(up[0], key[0], up[1])
+
+    def worth(key):
+        if key == top or key not in evaluated:
+            return None
+        return watch.worth(key) * (1 if key[1] == player else -1)
+    if top == "queries":       # its call 1: the queries asked, each root below it
+        rule_log, student_log = [("n", top), *rule_log], [("n", top), *student_log]
+    return search.picture(top, rule_log, student_log, children=children, label=label,
+                          worth=worth, max_to_move=top != "queries", **results)
+
+
+def calls_picture(children, rule_calls, student_calls, worth, **results) -> dict:
+    """A search of the root's successors (`children`, in next_states' order) through a
+    function the grader plays (value_ab, value_minimax) drawn: the successors
+    labelled by their place in that order, each worth `worth(successor)` (for the
+    player at the root); each search's calls of the played function ((state, ...)
+    tuples) as evaluations, with the window a value_ab call passed (root's view)."""
+    index = {s: i for i, s in enumerate(children)}
+
+    def log(calls):
+        return [("n", "root")] + [("e", index[c[0]]) for c in calls if c[0] in index]
+
+    def windows(calls):
+        return {index[c[0]]: (-c[3], -c[2]) for c in calls if c[0] in index and len(c) == 5}
+    return search.picture("root", log(rule_calls), log(student_calls),
+                          children=lambda key: list(index.values()) if key == "root" else [],
+                          label=lambda key: "·" if key == "root" else str(key + 1),
+                          worth=lambda key: None if key == "root" else worth(children[key]),
+                          windows=windows(rule_calls), student_windows=windows(student_calls),
+                          **results)
+
+
+def played_picture(answer, rule_calls, student_calls, **results) -> dict:
+    """value_ab's search with alpha_beta played (answering `answer`) drawn: value_ab at
+    the root, its alpha_beta calls below it, the window of the first written at the
+    root (the window value_ab searched the position with)."""
+    def log(calls):
+        return [("n", "root")] + [("e", "alpha_beta")] * len(calls)
+
+    def window(calls):
+        return {"root": tuple(calls[0][2:4])} if calls else None
+    return search.picture("root", log(rule_calls), log(student_calls),
+                          children=lambda key: ["alpha_beta"] if key == "root" else [],
+                          label=lambda key: "·" if key == "root" else "αβ",
+                          worth=lambda key: answer if key == "alpha_beta" else None,
+                          windows=window(rule_calls), student_windows=window(student_calls),
+                          **results)
+
+
+def result_of(outcome, pick=None):
+    """What a search returned, for a picture's root (`pick`: the value in it; None:
+    it returned nothing)."""
+    if not outcome.answered:
+        return None
+    try:
+        return pick(outcome.value) if pick else outcome.value
+    except (TypeError, IndexError, KeyError):
+        return outcome.value
 
 
 # ------------------------------------------------------------------ the other collaborators
@@ -247,6 +306,7 @@ class MinimaxValues:
 
     def __init__(self, table, handout):
         self.table, self.handout = table, handout
+        self.calls = []         # (state, player, depth) answered, in order
 
     def __call__(self, state, player, depth):
         if type(state) is not tuple or type(state[0]) is not tuple:
@@ -256,6 +316,7 @@ class MinimaxValues:
         if key not in self.table:
             self.handout.refuse(_("value_minimax was asked about a position, player or depth "
                                   "that this check did not hand out"))
+        self.calls.append(key)
         return self.table[key]
 
 
@@ -273,7 +334,7 @@ class Recorder:
         if s is None:
             raise TypeError(_("{function}: {value} is not a state").format(
                 function=self.name, value=short(state, 80)))
-        if self.watch is not None and (s, player) not in self.watch.given:
+        if self.watch is not None and (s, player) not in self.watch.handout.given:
             self.watch.handout.refuse(_("{function} was asked about a position (or player) "
                                         "that next_states did not hand out in this check").format(
                 function=self.name))
@@ -281,21 +342,10 @@ class Recorder:
         return self.answer(s, player, alpha, beta, depth)
 
 
-@contextlib.contextmanager
 def reference_with(**functions):
     """The reference module with some of its functions replaced (rules by a watch's,
     value_ab by a recorder, ...): the expected behaviour on the grader's game."""
-    missing = object()
-    saved = {name: getattr(ref, name, missing) for name in functions}
-    ref.clear_caches()
-    for name, function in functions.items():
-        setattr(ref, name, function)
-    try:
-        yield ref
-    finally:
-        for name, function in saved.items():
-            setattr(ref, name, function)
-        ref.clear_caches()
+    return search.replaced(ref, ref.clear_caches, **functions)
 
 
 # ------------------------------------------------------------------ plans: the checks' searches
@@ -309,15 +359,9 @@ def fresh_plan(name: str) -> Plan:
 
 
 def finish(plan: Plan, template, *handouts):
-    """End `plan` with a last step the grader answers, proof that the answer came after
-    the work (a reply forged on the pipe arrives before it, and the calls after a
-    plan's reply are refused, so they would be missing from the record): the job
-    (plan, reached, handouts) `run` takes; `handouts`: those of the plan's games."""
-    reached = []
-    plan.patch(M + DONE, Callback(lambda: reached.append(True), wait=False))
-    plan.call(M + DONE)
-    plan.returns(template)
-    return plan, reached, handouts
+    """End `plan` with a last step the grader answers (search.finish): the job (plan,
+    reached, handouts) `run` takes; `handouts`: those of the plan's games."""
+    return plan, search.finish(plan, "muehle", template), handouts
 
 
 def run(student, jobs) -> list[Outcome]:
@@ -326,9 +370,7 @@ def run(student, jobs) -> list[Outcome]:
     refused fails on that question (also when the student's code caught it)."""
     jobs = list(jobs)
     outcomes = student.run([plan for plan, _reached, _handouts in jobs])
-    return [refused(o, *handouts) if not o.answered or reached else
-            Outcome(failure="bad_value", detail=_("its answer arrived before the check's last "
-                                                  "step ran (a reply written to the pipe?)"))
+    return [search.believed(o, reached, *handouts)
             for o, (_plan, reached, handouts) in zip(outcomes, jobs)]
 
 

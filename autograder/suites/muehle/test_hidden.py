@@ -1,64 +1,42 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
-Nothing of ours runs in the sandbox: the child holds the student's module alone,
-and every expected value is computed here, from the reference in solutions/muehle/.
+Nothing of ours runs in the sandbox: the child holds the student's module alone, and
+every expected value is computed here, from the reference in solutions/muehle/.
 
-The rules (to_tuple ... heuristic) are called with plain data on about 2,200
-positions (positions.py): seeded playouts and random boards grouped by what
-decides the successors (placing, moving, flying, a mill whose removal the
-protection rule decides, game over), plus positions built for every edge of every
-rule, which sampling misses: one stone in hand while every board stone is blocked,
-the only movable stone on each of the 24 points, the quiet counter around the limit.
-Plain calls cost about 20 us each, so these stay exhaustive over the pool.
+The rules (to_tuple ... heuristic) are called with plain data on about 2,200 positions
+(positions.py): seeded playouts and random boards grouped by what decides the
+successors (placing, moving, flying, a mill and the protection rule, game over), plus
+positions built for every edge of every rule that sampling misses (one stone in hand
+while every board stone is blocked, the only movable stone on each point, the quiet
+counter around the limit). Plain calls cost about 20 us, so these stay exhaustive.
 
-The searches are checked through call plans, on games only the grader knows
-(games.py): while a plan runs, the module's next_states, finished, utility and
-heuristic are callbacks answered here, offering a seeded subset of the legal moves
-in a seeded order, arbitrary heuristic values and some positions declared
-finished. A search that bypasses them (its own rules, a function bound at import,
-a copy of a reference) answers for another game, and the callbacks refuse to talk
-about positions they never handed out. Each function is also checked as a unit,
-its collaborators played by the grader: memoize with the function it memoises,
-best_move_minimax with value_minimax and the random generator, value_ab with
-alpha_beta, alpha_beta with value_ab and get_order_value, best_move_ab with
-value_ab. Everything judged about a search (its calls, the order it tries moves,
-the windows it passes, the nodes it explores) is the grader's own record of the
-calls that reached it; what a plan returns is only the student's answer. Each plan
-ends with a call to the grader, so an answer that arrives before the work was done
-(a reply forged on the pipe) is not believed.
+The searches are checked through call plans on games only the grader knows (games.py,
+on checking/search.py): a search that bypasses the rules it is given answers for
+another game, and a question about a position never handed out is refused. Each
+function is also checked as a unit, its collaborators played by the grader (memoize's
+function; value_minimax and the rng for best_move_minimax; alpha_beta for value_ab;
+value_ab and get_order_value for alpha_beta; value_ab for best_move_ab). Everything
+judged about a search (its calls, order, windows, nodes) is the grader's own record;
+what a plan returns is only the student's answer, and each plan ends with a call to
+the grader, so an answer forged on the pipe before the work is not believed. A failing
+search check draws the search (search.picture): the rule's calls beside the student's.
 
-Sizes: every callback is a pipe round trip (about 40 us), so the games are small:
-two to nine moves per position, depth 1 to 4, a few dozen positions per check, about
-6,500 round trips per submission in all (about 0.3 s). That is enough because each
-check is exact (one wrong value, call, window or order on one position fails it) and
-its cases are chosen so that the common mistakes change them: a cut-off on a value
-equal to beta, alpha that must rise and must not, ties in the deepening order, nine
-equally good moves to choose from, transpositions for the cache (tests/muehle prove
-each example submission fails for its reason, and tests/muehle/test_suite.py that the
-cases discriminate).
+Sizes: every callback is a pipe round trip (about 40 us), so the games are small (two
+to nine moves a position, depth 1 to 4, about 6,500 round trips a submission). That is
+enough because each check is exact and its cases are chosen so that the common mistakes
+change them: a cut-off on a value equal to beta, alpha that must and must not rise,
+ties in the deepening order, nine equally good moves, transpositions for the cache
+(tests/muehle prove each example fails for its reason, test_suite.py that the cases
+discriminate).
 
-A bug costs its own function's points, once (issue 22; docs/SLICES.md, "Blame"):
-every check goes through the engine's Blame.check, which first runs it with the
-student's own helpers (what a correct submission pays) and, where it failed while
-one of the functions it relies on ([relies_on] in assignment.toml) failed its own
-check, judges it again in a fresh child with those helpers played by the grader
-(`play_helpers`: opponent, to_list and to_tuple as callbacks; memoize by
-functools.cache around the student's own undecorated value_minimax; value_ab by the
-student's own alpha_beta). Only test_strength judges the whole program, the
-student's own helpers and all (rubric [blame] whole_program).
-
-What a check believes: the student's returned answers (judged as answers) and the
-records of the grader's own objects (watches, recorders, the rng, the memoised
-function), nothing the child reports about itself. The grader's games answer only
-about what they handed out (the engine's Handout): a refused question fails its
-case, named, even when the student's code catches the exception. "next_states
-leaves its input unchanged" is judged from next_states' own second answer on the
-same state object (`again`). The random choice is judged from what the grader's rng
-was offered and what it chose. Session fixtures keep verdict data only: answers cut
-to verdict size and the verdicts judged from the grader's records (checking/verdicts.py).
-
-Time: every limit is the child's CPU time, every search is depth-limited and the
-deepening takes a depth, not a clock: no verdict depends on the machine's load.
+A bug costs its own function's points, once (docs/SLICES.md, "Blame"): a check that
+failed while a function it relies on failed its own check is judged again with those
+helpers played by the grader (`play_helpers`). Only test_strength judges the whole
+program, the student's own helpers and all. "next_states leaves its input unchanged"
+is judged from next_states' own second answer (`again`), the random choice from what
+the grader's rng was offered and chose. Session fixtures keep verdict data only.
+Every limit is the child's CPU time and the deepening takes a depth, not a clock: no
+verdict depends on the machine's load.
 """
 
 from __future__ import annotations
@@ -72,14 +50,15 @@ import random
 from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, changed_input,
                                  check_all, check_probes, describe, exact, kept, map_cases, now,
                                  require, returned, short, wrong_number)
-from autograder.checking.search import picture
+from autograder.checking.cases import drawn as drawn_picture
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
 from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_state,
-                    best_minimax_search, best_minimax_setup, cut_search, deepening_game,
-                    deepening_search, finish, fresh_plan, list_form, minimax_search, order_search,
-                    other, play_helpers, ref, run, value_ab_search)
+                    best_minimax_search, best_minimax_setup, board_picture, calls_picture,
+                    cut_search, deepening_game, deepening_search, finish, fresh_plan, list_form,
+                    minimax_search, order_search, other, play_helpers, played_picture, ref,
+                    result_of, run, value_ab_search)
 from .positions import (NAMES, _smallest_first, draw, drawn, everything, moves, pool,
                         search_positions, successors)
 
@@ -445,7 +424,18 @@ def check_minimax_values(student, blame, chosen, summary, hint):
         return value[0] if len(case.args[1]) == 1 else value
     blame.on_its_own(student, "value_minimax", _("on a position"), lambda play: searches(
         student, play, chosen, lambda c: minimax_search(*c.args), summary,
-        lambda c, got, _search: wrong_number(one(c, got), one(c, c.expected)), hint, one))
+        lambda c, got, _search: wrong_number(one(c, got), one(c, c.expected)), hint, one,
+        minimax_picture))
+
+
+def minimax_picture(case, outcome, search):
+    """The student's memoised minimax against the reference's on an equal game."""
+    game, queries = case.args
+    rule = minimax_search(game, queries)
+    values, one = rule.expected(), len(queries) == 1
+    return board_picture(search.watch, rule.watch.log, [(s, p) for s, p, _d in queries],
+                         rule_result=values[0] if one else values,
+                         student_result=result_of(outcome, lambda v: v[0] if one else v))
 
 
 def test_value_minimax(student, blame):
@@ -466,9 +456,10 @@ def cache_cases():
         game = Game(400 + i, [(state, player)], None, 0.05)
         search = minimax_search(game, [(state, player, 3)])
         call = f"value_minimax(state, {NAMES[player]}, 3)"
+        value = search.expected()[0]
         chosen.append(Case(Later(same_call_again, call), (game, state, player),
-                           drawn(state, player), {"value": search.expected()[0],
-                                                  "heuristic": search.watch.count("heuristic")}))
+                           drawn(state, player), {"value": value, "heuristic":
+                                                  search.watch.handout.count("heuristic")}))
     return chosen
 
 
@@ -505,21 +496,37 @@ def test_value_minimax_uses_its_cache(student, blame):
             want, got, (first, second) = case.expected, outcome.value, of[id(outcome)]
             if wrong_number(got["value"], want["value"]):
                 return returned(got["value"])
-            if second.calls or got["again"] != got["value"]:
+            if second.handout.log or got["again"] != got["value"]:
                 return _("the repeated call searched again ({calls} calls of the rules) instead "
-                         "of using the cache").format(calls=len(second.calls))
+                         "of using the cache").format(calls=len(second.handout.log))
             if not memo_played and got["cached"] is not True:
                 return _("value_minimax.cache holds no entry (state, player, depth) for the call")
-            if first.count("heuristic") > want["heuristic"]:
+            if first.handout.count("heuristic") > want["heuristic"]:
                 return _("called heuristic {count} times; with a working cache it is called once "
                          "per distinct position ({want} times)").format(
-                    count=first.count("heuristic"), want=want["heuristic"])
+                    count=first.handout.count("heuristic"), want=want["heuristic"])
             return None
         check_all(_("value_minimax does not use its cache"), chosen, outcomes, judge,
                   hint=_("decorate value_minimax with @memoize and pass the state in tuple form"),
                   got=lambda c, o: describe(dataclasses.replace(o, value=o.value["value"])
-                                            if o.answered else o))
+                                            if o.answered else o),
+                  picture=lambda c, o: cache_picture(c, o, *of[id(o)]))
     blame.on_its_own(student, "value_minimax", _("on a position"), attempt)
+
+
+def cache_picture(case, outcome, first, second):
+    """Both calls of the student's search against the reference's one search: with its
+    cache, the second call makes none (kept past the first call's calls, however many:
+    the picture marks the second call's first question)."""
+    game, state, player = case.args
+    rule = minimax_search(game, [(state, player, 3)])
+    rule.expected()
+    return board_picture(first, rule.watch.log, [(state, player)], first.log + second.log,
+                         calls=min(len(first.log) + 40, 2000),    # a picture's bound
+                         rule_result=case.expected["value"],
+                         student_result=result_of(outcome, lambda v: v["value"]),
+                         caption=_("your search's calls: the first call, then the same call "
+                                   "again"))
 
 
 @functools.cache
@@ -586,7 +593,24 @@ def test_best_move_minimax(student, blame):
         student, play, best_minimax_cases(), lambda c: best_minimax_search(*c.args),
         _("best_move_minimax did not return a best move"), judge,
         _("value = value_minimax(to_tuple(state), player, depth); keep the successors s with "
-          "-value_minimax(to_tuple(s), opponent, depth - 1) == value")))
+          "-value_minimax(to_tuple(s), opponent, depth - 1) == value"),
+        picture_of=best_minimax_picture))
+
+
+def best_minimax_picture(case, outcome, search):
+    """The root's successors, each worth what value_minimax (played by the grader)
+    gives it, and the value_minimax calls of the reference and of the student."""
+    (game, table, _best), state, player, depth, _seed = case.args
+    rule = best_minimax_search(*case.args[:4], None)    # its calls: the same with any rng
+    rule.expected()
+    return calls_picture(game.successors(state, player),
+                         rule.stand_ins["value_minimax"].calls,
+                         search.stand_ins["value_minimax"].calls,
+                         lambda s: -table[(s, other(player), depth - 1)],
+                         rule_result=table[(state, player, depth)],
+                         student_result=result_of(outcome, lambda v: v[0]),
+                         caption=_("value_minimax, played by the grader, on the successors "
+                                   "(numbered in next_states' order)"))
 
 
 def test_best_move_minimax_is_random(student, blame):
@@ -601,13 +625,16 @@ def test_best_move_minimax_is_random(student, blame):
 
     def attempt(play):
         made = [best_minimax_search(setup, start, W, 1, seed) for seed in range(12)]
-        for outcome, search in zip(run(student, [s.job(play) for s in made]), made):
+        for seed, (outcome, search) in enumerate(zip(run(student, [s.job(play) for s in made]),
+                                                     made)):
             require(outcome)
             problem = describe(outcome) if not outcome.answered else \
                 judge_best(best, table[(start, W, 1)], outcome.value)
+            drawing = drawn_picture(lambda c, o: best_minimax_picture(c, o, search),
+                                    Case(call, (setup, start, W, 1, seed)), outcome)
             if problem:
                 raise CheckFailed(_("best_move_minimax did not return a best move"), call=call,
-                                  position=draw(start, W), got=problem)
+                                  position=draw(start, W), got=problem, picture=drawing)
             # Believed: what the grader's rng was offered and what it chose, never how
             # random the answers look (a generator of the student's own is not the rng).
             chooser = search.record
@@ -625,7 +652,8 @@ def test_best_move_minimax_is_random(student, blame):
             raise CheckFailed(_("best_move_minimax does not choose with rng among all the best "
                                 "moves"), call=call, position=draw(start, W), got=got,
                               hint=_("collect every best successor (and only those) and pick "
-                                     "one with rng.choice; return the move it chose"))
+                                     "one with rng.choice; return the move it chose"),
+                              picture=drawing)
     blame.on_its_own(student, "best_move_minimax", _("on a position"), attempt)
 
 
@@ -656,7 +684,20 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
         return None
     blame.on_its_own(student, "value_ab", _("on a position"), lambda play: searches(
         student, play, chosen, lambda c: value_ab_search(*c.args), summary, judge, hint,
-        lambda c, got: got["result"]))
+        lambda c, got: got["result"], widening_picture))
+
+
+def widening_picture(case, outcome, search):
+    """value_ab's call of alpha_beta (played by the grader) and the window it passed,
+    the reference's and the student's."""
+    want, _windows = case.expected
+    rule = value_ab_search(*case.args)
+    rule.expected()
+    return played_picture(case.args[4], rule.record.calls, search.record.calls,
+                          rule_result=want["result"],
+                          student_result=result_of(outcome, lambda v: v["result"]),
+                          caption=_("value_ab at the root, alpha_beta (played by the grader) "
+                                    "below it; the window is the one passed to alpha_beta"))
 
 
 def test_value_ab_reuses_cached_values(student, blame):
@@ -704,19 +745,43 @@ def ab_cases():
 
 def ab_runs(student, play):
     """The verdict data of the full-window searches two checks judge (`shared`): each
-    answer cut to verdict size (a value is a number), the nodes each watch counted."""
-    made = [ab_search(*case.args) for case in ab_cases()]
+    answer cut to verdict size (a value is a number), the nodes each watch counted,
+    and pictures: of each wrong answer (by its index) and, where the searches together
+    prune too little ("prune"), of the one that explored most beside minimax."""
+    cases, made = ab_cases(), [ab_search(*case.args) for case in ab_cases()]
     outcomes = run(student, [search.job(play) for search in made])
-    return [kept(o, 8) for o in outcomes], [search.watch.nodes for search in made]
+    nodes = [search.watch.nodes for search in made]
+    def picture(i):
+        return drawn_picture(lambda c, o: ab_picture(c, o, made[i]), cases[i], outcomes[i])
+    pictures = {i: picture(i) for i, (case, outcome) in enumerate(zip(cases, outcomes))
+                if not outcome.answered or wrong_number(outcome.value, case.expected["value"])}
+    if not sum(nodes) < 0.8 * sum(c.expected["minimax_nodes"] for c in cases):
+        pictures["prune"] = picture(max(range(len(cases)), key=lambda i: nodes[i] /
+                                        cases[i].expected["minimax_nodes"]))
+    return [kept(o, 8) for o in outcomes], nodes, pictures
+
+
+def ab_picture(case, outcome, search):
+    """A value_ab search on the grader's game against the reference's (alpha-beta with
+    its cache and move order) on an equal game."""
+    _game, state, player = case.args[:3]
+    rule = ab_search(*case.args)
+    value = rule.expected()
+    return board_picture(search.watch, rule.watch.log, [(state, player)], rule_result=value,
+                         student_result=result_of(outcome))
 
 
 def test_alpha_beta_equals_minimax(student, blame, shared):
     """alpha-beta (value_ab, full window) returns minimax's value at the same depth"""
-    blame.on_its_own(student, "alpha_beta", _("on a position"), lambda play: check_all(
-        _("value_ab returned a value other than minimax's"), ab_cases(),
-        shared(ab_runs, play)[0], lambda c, o: wrong_number(o.value, c.expected["value"]),
-        hint=_("with the window (-1, 1) alpha-beta must return the exact minimax value; "
-               "{game}").format(game=_(GAME_HINT))))
+    def attempt(play):
+        outcomes, _nodes, pictures = shared(ab_runs, play)
+        check_all(_("value_ab returned a value other than minimax's"), ab_cases(), outcomes,
+                  lambda c, o: wrong_number(o.value, c.expected["value"]),
+                  hint=_("with the window (-1, 1) alpha-beta must return the exact minimax "
+                         "value; {game}").format(game=_(GAME_HINT)),
+                  picture=lambda c, o: pictures.get(next(i for i, x in enumerate(outcomes)
+                                                         if x is o)))
+    blame.on_its_own(student, "alpha_beta", _("on a position"), attempt)
 
 
 #: A scenario for alpha_beta with value_ab played by the grader: the window and the
@@ -779,25 +844,12 @@ def judge_cut(case, got, search):
 
 
 def cut_picture(case, outcome, search):
-    """A cut scenario drawn (checking/search.py): the root's successors in next_states
-    order, each worth its value for the player to move; each search's value_ab calls
-    as evaluations, with the window it passed down (in the root's view)."""
+    """A cut scenario drawn: each successor worth its value for the player to move."""
     state, player, _depth, cut = case.args
-    index = {s: i for i, s in enumerate(search.watch.game.successors(state, player))}
-
-    def log(calls):
-        return [("n", "root")] + [("e", index[s]) for s, *_rest in calls if s in index]
-
-    def windows(calls):
-        return {index[s]: (-beta, -alpha) for s, _p, alpha, beta, _d in calls if s in index}
-    want, got = case.expected["calls"], search.record.calls
-    return picture("root", log(want), log(got),
-                   children=lambda key: list(index.values()) if key == "root" else [],
-                   label=lambda key: "·" if key == "root" else str(key + 1),
-                   worth=lambda key: None if key == "root" else cut.own[key],
-                   rule_result=case.expected["result"],
-                   student_result=outcome.value if outcome.answered else None,
-                   windows=windows(want), student_windows=windows(got))
+    children = search.watch.game.successors(state, player)
+    return calls_picture(children, case.expected["calls"], search.record.calls,
+                         dict(zip(children, cut.own)).get, rule_result=case.expected["result"],
+                         student_result=result_of(outcome))
 
 
 def test_alpha_beta_prunes(student, blame, shared):
@@ -808,12 +860,12 @@ def test_alpha_beta_prunes(student, blame, shared):
                  _("value starts at alpha; for each successor value = max(value, "
                    "-value_ab(s, opponent, -beta, -alpha, depth - 1)); return as soon as "
                    "value >= beta; alpha = max(alpha, value)"), picture_of=cut_picture)
-        cases, (outcomes, nodes) = ab_cases(), shared(ab_runs, play)
-        for case, outcome in zip(cases, outcomes):
+        cases, (outcomes, nodes, pictures) = ab_cases(), shared(ab_runs, play)
+        for index, (case, outcome) in enumerate(zip(cases, outcomes)):
             require(outcome)
             if not outcome.answered or wrong_number(outcome.value, case.expected["value"]):
                 raise CheckFailed(_("alpha-beta's node count proves nothing while its values "
-                                    "are wrong"), call=now(case.call),
+                                    "are wrong"), call=now(case.call), picture=pictures.get(index),
                                   position=now(case.position), got=describe(outcome),
                                   hint=_("see the check 'alpha-beta returns minimax's value'"))
         explored, minimax = sum(nodes), sum(c.expected["minimax_nodes"] for c in cases)
@@ -825,7 +877,8 @@ def test_alpha_beta_prunes(student, blame, shared):
                                     "{minimax} (nodes: next_states and heuristic calls)").format(
                                   explored=explored, minimax=minimax),
                               hint=_("stop trying moves as soon as the value reaches beta, and "
-                                     "pass the narrowed window (-beta, -alpha) down"))
+                                     "pass the narrowed window (-beta, -alpha) down"),
+                              picture=pictures.get("prune"))
     blame.on_its_own(student, "alpha_beta", _("on a position"), attempt)
 
 
@@ -863,7 +916,8 @@ def test_alpha_beta_window_contract(student, blame):
     blame.on_its_own(student, "alpha_beta", _("on a position"), lambda play: searches(
         student, play, window_cases(), lambda c: ab_search(*c.args),
         _("alpha-beta broke the window contract"), judge,
-        _("v < alpha: result <= alpha; v > beta: result >= beta; otherwise exact")))
+        _("v < alpha: result <= alpha; v > beta: result >= beta; otherwise exact"),
+        picture_of=ab_picture))
 
 
 # ------------------------------------------------------------------ move ordering
@@ -923,7 +977,22 @@ def test_alpha_beta_orders_moves(student, blame):
         _("alpha_beta did not order the moves by the previous iteration"), judge,
         _("sort the successors by get_order_value(s, opponent(player), depth - 1), smallest "
           "first (a value for the opponent: small is good for you), with a stable sort of the "
-          "next_states order")))
+          "next_states order"), picture_of=order_picture))
+
+
+def order_picture(case, outcome, search):
+    """The order value_ab was called in, each successor worth its order value."""
+    state, player, depth, _salt = case.args
+    rule = order_search(*case.args)
+    result = rule.expected()
+    opp = other(player)
+    return calls_picture(search.watch.game.successors(state, player), rule.record.calls,
+                         search.record.calls,
+                         lambda s: -rule.planted.get((s, opp, depth - 2), (0,))[0],
+                         rule_result=result, student_result=result_of(outcome),
+                         caption=_("each successor is worth the previous iteration's value for "
+                                   "the player to move here (what get_order_value gives, "
+                                   "negated); value_ab, played by the grader, answers 1"))
 
 
 # ------------------------------------------------------------------ iterative deepening
@@ -959,7 +1028,24 @@ def deepening_verdicts(student, play):
         reasons[id(outcomes[-1])] = (judge_best_ab(case, outcome.value, groups),
                                      judge_deepening(case, groups)) \
             if outcome.answered else (None, None)
+        if reasons[id(outcomes[-1])] != (None, None) or not outcome.answered:
+            reasons[id(outcomes[-1])] += (drawn_picture(
+                lambda c, o: deepening_picture(c, o, search), case, outcome),)
     return outcomes, reasons
+
+
+def deepening_picture(case, outcome, search):
+    """value_ab's calls of every iteration on the root's successors; a successor's
+    value and window are those of its last call (the last iteration)."""
+    _state, _player, depth, _salt = case.args
+    children, answers = case.expected["children"], case.expected["answers"]
+    return calls_picture(children, case.expected["calls"], search.record.calls,
+                         lambda s: -answers[(s, depth - 1)],
+                         rule_result=max(-answers[(s, depth - 1)] for s in children),
+                         student_result=result_of(outcome, lambda v: v[0]),
+                         caption=_("value_ab (played by the grader) on the successors in every "
+                                   "iteration; values and windows of depth {depth}, the "
+                                   "last").format(depth=depth - 1))
 
 
 def iterations(calls):
@@ -1023,12 +1109,17 @@ def judge_deepening(case, groups):
     return None
 
 
+def drawing(reasons):
+    """The picture kept beside a failing outcome's reasons."""
+    return lambda case, outcome: reasons[id(outcome)][2]
+
+
 def test_best_move_ab(student, blame, shared):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
     def attempt(play):
         outcomes, reasons = shared(deepening_verdicts, play)
         check_all(_("best_move_ab did not search as the handout says"), deepening_cases(),
-                  outcomes, lambda c, o: reasons[id(o)][0],
+                  outcomes, lambda c, o: reasons[id(o)][0], picture=drawing(reasons),
                   hint=_("alpha = -1 at the start of each iteration; value each successor as "
                          "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the "
                          "result is the best entry of the last iteration (d = depth - 1)"))
@@ -1040,7 +1131,7 @@ def test_best_move_ab_deepens(student, blame, shared):
     def attempt(play):
         outcomes, reasons = shared(deepening_verdicts, play)
         check_all(_("best_move_ab does not deepen iteratively"), deepening_cases(), outcomes,
-                  lambda c, o: reasons[id(o)][1],
+                  lambda c, o: reasons[id(o)][1], picture=drawing(reasons),
                   hint=_("for d in range(depth): value every successor with value_ab at depth "
                          "d, then sort the list best first (a stable sort) for the next "
                          "iteration"))
@@ -1067,7 +1158,9 @@ COLOURS = {W: N_("WHITE"), B: N_("BLACK")}
 def test_strength(student, blame):
     """your whole program: best_move_ab (depth 2) with your own helpers beats a random and a greedy player, with either colour"""
     # The one check that runs the student's own helpers whatever they did elsewhere
-    # (rubric [blame] whole_program): its failure names their earlier failures.
+    # (rubric [blame] whole_program): its failure names their earlier failures. It has
+    # no picture: its searches run on the student's own rules, not on a watch of the
+    # grader's, so the grader never sees their trees, only the moves they chose.
     wins, log = 0, []
     with blame.judging("best_move_ab", _("in a game")):
         for name, opponent_move in (("random", _random_player), ("greedy", _greedy_player)):
