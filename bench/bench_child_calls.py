@@ -1,4 +1,4 @@
-"""The sandboxed child's own cost per call: `child.run_map` against the same calls made directly.
+"""The sandboxed child's own cost per call: `child.run_plans` against the same calls made directly.
 
 In this process (no sandbox, no pipe: the rows go to /dev/null), on a bundled example
 that is fast and correct (`ada_alphabeta`), rule-function maps like the tic-tac-toe
@@ -7,7 +7,8 @@ utility on every finished one, result on every move (with `again`, so twice); be
 of 5 of each side (--repeat), CPU time.
 
 Printed: microseconds per call made directly on arguments made beforehand (the
-baseline), through run_map (which decodes each call's arguments from their text), and
+baseline), through run_plans (each map one plan run once per input, which decodes each
+call's arguments from their text, as the grader's requests carry them), and
 the child's plumbing per call (the difference), as a ratio to the baseline.
 
 Usage: python bench/bench_child_calls.py [--example NAME] [--repeat N] [--profile]
@@ -54,21 +55,26 @@ def reachable(game) -> dict[str, list]:
 
 
 def requests(game, protocol) -> list[dict]:
-    """The suite's rule maps, as the child decodes them: each call's arguments as a
-    JSON text of its own ("arg_texts", as the grader sends plain arguments)."""
+    """The suite's rule maps, as the child decodes them: a plan of one call of its
+    input, run once per input, each input a JSON text of its own (as client.map
+    writes them)."""
     boards = list(reachable(game).values())
-
-    def texts(arg_lists):
-        return [protocol.dumps(protocol.to_plain(list(args)))[:-1] for args in arg_lists]
     fresh = [(board,) for board in boards]
-    maps = [{"id": "bench", "target": f"tictactoe.{name}", "plain": True, "arg_texts": texts(fresh)}
-            for name in ("player", "actions", "winner", "terminal")]
-    maps.append({"id": "bench", "target": "tictactoe.utility", "plain": True,
-                 "arg_texts": texts([args for args in fresh if game.terminal(args[0])])})
-    maps.append({"id": "bench", "target": "tictactoe.result", "plain": True, "again": True,
-                 "arg_texts": texts([(args[0], tuple(a)) for args in fresh
-                                     if not game.terminal(args[0])
-                                     for a in sorted(game.actions(args[0]))])})
+
+    def request(name, arg_lists, again=False):
+        plan = {"steps": [{"op": "call", "target": f"tictactoe.{name}",
+                           "args": protocol.Slot(0)}], "result": protocol.Slot(1),
+                "inputs": [protocol.arguments_text(args) for args in arg_lists]}
+        if again:
+            plan["again"] = 1
+        text = protocol.dumps({"op": "run", "id": "bench",
+                               "plans": [protocol.to_plain(plan)]})
+        return protocol.loads(text, requests=True)
+    maps = [request(name, fresh) for name in ("player", "actions", "winner", "terminal")]
+    maps.append(request("utility", [args for args in fresh if game.terminal(args[0])]))
+    maps.append(request("result", [(args[0], tuple(a)) for args in fresh
+                                   if not game.terminal(args[0])
+                                   for a in sorted(game.actions(args[0]))], again=True))
     return maps
 
 
@@ -81,16 +87,17 @@ def main() -> int:
     child, game = load_child(ROOT / "examples" / "tictactoe" / options.example)
     import protocol     # the child's own (load_child put its folder on the path)
     maps = requests(game, protocol)
-    calls = sum(len(m["arg_texts"]) * (2 if m.get("again") else 1) for m in maps)
+    plans = [m["plans"][0] for m in maps]
+    calls = sum(len(p["inputs"]) * (2 if p.get("again") else 1) for p in plans)
 
     def direct() -> float:
         """The same calls, each on arguments made beforehand (not timed)."""
         spent = 0.0
-        for request in maps:
-            function = getattr(game, request["target"].split(".")[1])
-            arg_lists = [protocol.arguments(text) for text in request["arg_texts"]]
+        for plan in plans:
+            function = getattr(game, plan["steps"][0]["target"].split(".")[1])
+            arg_lists = [protocol.arguments(text) for text in plan["inputs"]]
             began = time.process_time()
-            if request.get("again"):
+            if plan.get("again"):
                 for args in arg_lists:
                     function(*args)
                     function(*args)
@@ -103,7 +110,7 @@ def main() -> int:
     def through_child() -> float:
         began = time.process_time()
         for request in maps:
-            child.run_map(request)
+            child.run_plans(request)
         return time.process_time() - began
 
     if options.profile:
@@ -114,7 +121,7 @@ def main() -> int:
     mapped = min(through_child() for _ in range(options.repeat))
     per = 1e6 / calls
     print(f"{calls:,} calls of {options.example}: {alone * per:.2f} us each made directly, "
-          f"{mapped * per:.2f} us through run_map; the child's plumbing "
+          f"{mapped * per:.2f} us through run_plans; the child's plumbing "
           f"{(mapped - alone) * per:.2f} us a call ({(mapped - alone) / alone:.2f}x the call)")
     return 0
 

@@ -57,7 +57,7 @@ def call_overhead(scratch: Path, chosen: list[str]) -> dict:
             samples.append(time.perf_counter() - t)
         boards = [(BOARD,)] * 20000
         t = time.perf_counter()
-        sandbox.batch([("tictactoe.winner", b, None) for b in boards], 5)
+        sandbox.map("tictactoe.winner", boards, 5)
         batched = (time.perf_counter() - t) / len(boards)
     return {"local": local, "round_trip": statistics.median(samples),
             "p99": sorted(samples)[int(0.99 * len(samples))], "batched": batched}

@@ -515,7 +515,7 @@ def install_probes(parts_file: Path) -> None:
     def mark_request(args):
         _PENDING[0] = _now()
 
-    for name in ("map", "plans", "call", "batch"):
+    for name in ("map", "plans", "call"):
         _timed(Sandbox, name, "requests", before=mark_request)
 
     send_text = Sandbox._send_text

@@ -368,7 +368,8 @@ class Student:
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
             return_args=False, again=False, play: dict | None = None) -> list[Outcome]:
-        """Call `function` once per argument tuple, pipelined in one request. With
+        """Call `function` (as for `call`) once per argument tuple: one plan run once
+        per tuple, pipelined in one request. With
         `again`, every call that returned is made once more on the same argument
         objects, its answer in `outcome.again`: a function that changes its input
         shows it in its own second answer (see docs/SLICES.md).
@@ -385,17 +386,13 @@ class Student:
         early = self._skip(name) or self._ready() or self._waiting_spent()
         if early is not None:
             return [early] * len(arg_lists)
-        if isinstance(function, str):
-            patches = {target: f if isinstance(f, Callback) else Callback(f)
-                       for target, f in (play or {}).items()}
-            outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
-                                         return_args, self.budget, again, patches)
-        elif play:
+        if play and not isinstance(function, str):
             raise TypeError("play needs a module function (\"module.name\"); give a method "
                             "the grader's objects through a call plan instead")
-        else:
-            outcomes = self._sandbox.batch([(function, a, None) for a in arg_lists],
-                                           timeout or self.timeouts.call, return_args)
+        patches = {target: f if isinstance(f, Callback) else Callback(f)
+                   for target, f in (play or {}).items()}
+        outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
+                                     return_args, self.budget, again, patches)
         self.fingerprint.saw_many(name, arg_lists, outcomes)
         return self._after_many(name, outcomes)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from . import protocol, syscalls
 from ..i18n import grader_text as _, places
 from .plans import Plan, Registry
-from .protocol import ABSENT, ASK, CHUNK, RAISED, RETURNED, TELL, CallbackSpec
+from .protocol import ABSENT, ASK, CHUNK, RAISED, RETURNED, TELL
 
 CHILD = Path(__file__).with_name("child.py")
 # The child's code: child.py runs as a script (never cached as bytecode) and its two
@@ -836,14 +836,10 @@ class Sandbox:
         seconds = time.perf_counter() - started
         if "raised" in reply:
             return self._memory_named(Outcome(raised=_raised(reply["raised"]), seconds=seconds))
-        if "missing" in reply:
-            return Outcome(failure=Failure.MISSING, detail=text(reply["missing"], 300),
-                           seconds=seconds)
         if "bad_value" in reply:
             return Outcome(failure=Failure.BAD_VALUE, detail=text(reply["bad_value"], 300),
                            seconds=seconds)
-        return Outcome(ok=True, value=reply.get("ok"), args_after=reply.get("args"),
-                       seconds=seconds)
+        return Outcome(ok=True, value=reply.get("ok"), seconds=seconds)
 
     def death(self) -> str:
         """Plain words for why the child ended."""
@@ -923,87 +919,51 @@ class Sandbox:
 
     def call(self, target, args=(), kwargs=None, *, timeout: float, keep=False,
              return_args=False) -> Outcome:
-        return self.request(_call_message(target, args, kwargs, keep, return_args), timeout)
+        """`target(*args, **kwargs)` in the child ("module.function", or (handle,
+        "method") for an object kept there): a plan of one call (see `map`). With
+        `keep` the value stays in the child and the outcome's value is its Handle.
+        Charged to no check's budget, only to its own `timeout`."""
+        text = protocol.arguments_text(args)
+        return self._calls(target, _json_string(text), '{"__handle__":' not in text, 1,
+                           timeout, None,
+                           return_args=return_args, kwargs=kwargs, keep=keep)[0]
 
-    def batch(self, calls: list[tuple], timeout_each: float, return_args=False) -> list[Outcome]:
-        """Run many calls with one request; each reply has its own deadline.
-
-        Stops at the first call after which the child is gone; later calls get
-        an "unreached" outcome."""
-        if not calls:
-            return []
-        outcomes: list[Outcome] = []
-        if not self.alive:
-            return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(calls)
-        base = secrets.token_hex(8)
-        ids = [f"{base}:{i}" for i in range(len(calls))]
-        flags = f',"kwargs":{{}},"keep":false,"return_args":{"true" if return_args else "false"}'
-        parts = []
-        for call_id, (target, args, kwargs) in zip(ids, calls):
-            if kwargs or not isinstance(target, str):
-                parts.append(protocol.dumps(dict(_call_message(target, args, kwargs, False,
-                                                               return_args), id=call_id))[:-1])
-            else:
-                parts.append(f'{{"op":"call","target":{json.dumps(target)},'
-                             f'"args":{_encoded_args(args)}{flags},"id":"{call_id}"}}')
-        started = time.perf_counter()
-        wait = Wait.of(timeout_each, self.wait_call)
-        self._begin(wait)
-        try:
-            try:
-                self._send_text(
-                    f'{{"op":"batch","id":"{base}","calls":[{",".join(parts)}]}}\n', wait)
-            except _Stop as stopped:
-                outcomes.append(self._failed(stopped, wait, started))
-            for call_id in ids[len(outcomes):]:
-                if outcomes:
-                    started = time.perf_counter()
-                    wait = Wait.of(timeout_each, self.wait_call)
-                stop: list[_Stop] = []
-                reply = self._read_message(wait, call_id, stop)
-                if reply is None:
-                    outcomes.append(self._failed(stop[0], wait, started))
-                    break
-                outcomes.append(self._outcome(reply, started))
-        finally:
-            self._finish()
-        skipped = Outcome(failure=Failure.UNREACHED,
-                          detail=_("not reached: an earlier call failed"))
-        return outcomes + [skipped] * (len(calls) - len(outcomes))
-
-    def map(self, target: str, arg_lists: list[tuple], timeout_each: float,
+    def map(self, target, arg_lists: list[tuple], timeout_each: float,
             return_args=False, budget: Budget | None = None, again=False,
             patches: dict | None = None) -> list[Outcome]:
-        """`target(*args)` for every args tuple: one request, compact replies,
-        and still a CPU-time limit per call. The fast path for exhaustive checks.
-        With `again`, each call that returned is made a second time on the same
-        argument objects (`Outcome.again`). `patches` {"module.name": Callback}
-        replaces those module attributes by the grader's functions for the
-        request (answered here during each call, refused after it)."""
+        """`target(*args)` for every args tuple: one plan run once per tuple, in one
+        request, compact replies, and still a CPU-time limit per call. The fast path
+        for exhaustive checks. With `again`, each call that returned is made a second
+        time on the same argument objects (`Outcome.again`). `patches`
+        {"module.name": Callback} replaces those module attributes by the grader's
+        functions during each call (answered here during it, refused after it)."""
         if not arg_lists:
             return []
+        inputs, plain = _encoded_list(arg_lists)
+        return self._calls(target, inputs, plain, len(arg_lists), timeout_each, budget,
+                           return_args=return_args, again=again, patches=patches)
+
+    def _calls(self, target, inputs: str, plain: bool, count: int, timeout_each: float,
+               budget: Budget | None, return_args=False, again=False, patches=None,
+               kwargs=None, keep=False) -> list[Outcome]:
+        """A plan of patches (each a callback) and one call of its input, run once per
+        input: `inputs` the JSON strings of `count` argument lists; `plain` when none
+        holds a handle. Written here, not by Plan: its inputs' texts are made once
+        per process (_encoded_list)."""
         if not self.alive:
-            return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(arg_lists)
-        base = secrets.token_hex(8)
-        encoded, plain = _encoded_list(arg_lists)
-        flag = {True: "true", False: "false"}
-        registry, patched, tables = None, "", []
-        if patches:
-            registry = Registry(first=self._next_number)
-            patched = f',"patches":{_patches_text(patches, registry, tables)}'
-            if tables:      # ASCII (plans.Known): as many bytes as characters
-                patched += f',"tables":{json.dumps([len(table) for table in tables])}'
-            self._next_number = registry.next_number
-        message = (f'{{"op":"map","id":"{base}","target":{json.dumps(target)},'
-                   f'"return_args":{flag[bool(return_args)]},"again":{flag[bool(again)]},'
-                   f'"plain":{flag[plain]}{patched},"{"arg_texts" if plain else "args"}":'
-                   f'[{encoded}]}}\n{"".join(tables)}')
-        self._registry = registry
-        try:
-            return self._collect_rows(base, message, [(timeout_each, None)] * len(arg_lists),
-                                      budget)
-        finally:
-            self._registry = None
+            return [Outcome(failure=Failure.CRASH, detail=self.death())] * count
+        registry, rows = Registry(first=self._next_number), range(count)
+        steps = [f'{{"op":"patch","target":{json.dumps(name)},"value":'
+                 f'{_plain_text(registry.callback_spec(callback, rows))}}}'
+                 for name, callback in (patches or {}).items()]
+        steps.append(f'{{"op":"call","target":{_target_text(target)},"args":{{"__slot__":0}}'
+                     + (f',"kwargs":{_plain_text(dict(kwargs))}' if kwargs else "") + "}")
+        flags = "".join(f',"{name}":1' for name, on in (
+            ("handles", not plain), ("keep", keep), ("inputs_after", return_args),
+            ("again", again), ("calls_back", patches)) if on)
+        plan = (f'{{"steps":[{",".join(steps)}],"result":{{"__slot__":{len(steps)}}},'
+                f'"inputs":[{inputs}]{flags}}}')
+        return self._run([plan], registry, [(timeout_each, None)] * count, budget)
 
     def plans(self, plans: list[Plan], timeout_each: float,
               budget: Budget | None = None) -> list[Outcome]:
@@ -1014,16 +974,28 @@ class Sandbox:
             return []
         if not self.alive:
             return [Outcome(failure=Failure.CRASH, detail=self.death())] * len(plans)
-        base = secrets.token_hex(8)
         registry = Registry(first=self._next_number)
-        texts = [plan.wire(registry, index) for index, plan in enumerate(plans)]
+        # "calls_back": a stand-in kept from an earlier plan is asked of the grader,
+        # which refuses it as another call's
+        texts = [f'{plan.wire(registry, range(index, index + 1))[:-1]},"calls_back":1}}'
+                 for index, plan in enumerate(plans)]
+        return self._run(texts, registry, [(plan.timeout or timeout_each, plan.wall)
+                                           for plan in plans], budget)
+
+    def _run(self, plans: list[str], registry: Registry,
+             limits: list[tuple[float, float | None]], budget: Budget | None) -> list[Outcome]:
+        """The one request for student work: plans (their JSON texts), one row per run,
+        and the tables of answers given ahead after the line, as they are (ASCII,
+        plans.Known: as many bytes as characters)."""
+        base = secrets.token_hex(8)
         self._next_number = registry.next_number
-        message = f'{{"op":"plans","id":"{base}","plans":[{",".join(texts)}]}}\n'
-        self._registry = registry
+        tables = registry.tables
+        sizes = f',"tables":{json.dumps([len(table) for table in tables])}' if tables else ""
+        message = (f'{{"op":"run","id":"{base}","plans":[{",".join(plans)}]{sizes}}}\n'
+                   f'{"".join(tables)}')
+        self._registry = registry if registry.entries else None
         try:
-            return self._collect_rows(base, message,
-                                      [(plan.timeout or timeout_each, plan.wall)
-                                       for plan in plans], budget)
+            return self._collect_rows(base, message, limits, budget)
         finally:
             self._registry = None
 
@@ -1333,31 +1305,13 @@ def encoded_args(args: tuple) -> str:
 _ENCODED_LISTS: dict[tuple, tuple[tuple, str, bool]] = {}
 
 
-def _patches_text(patches: dict, registry: Registry, tables: list[str]) -> str:
-    """A map's patches {"module.name": Callback} as the request's JSON, each numbered
-    in `registry`; a callback's answers given ahead (plans.Known), once made, are
-    numbered in the JSON and their text goes in `tables`, to be sent after the
-    request's line as it is (made once per process, never walked again)."""
-    parts = []
-    for name, callback in patches.items():
-        spec = CallbackSpec(registry.add_callback(callback, None), int(callback.wait),
-                            int(callback.pure))
-        text = json.dumps(protocol.to_plain(spec))
-        if callback.known is not None and callback.known.ready:
-            text = f'{text[:-2]},{len(tables)}]}}'
-            tables.append(callback.known.text)
-        parts.append(f"{json.dumps(name)}:{text}")
-    return "{" + ",".join(parts) + "}"
-
-
 _json_string = json.encoder.encode_basestring_ascii     # a str as JSON, quotes included
 
 
 def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
-    """(the arguments' part of a map request, True if no argument holds a handle).
-    Plain arguments go as "arg_texts": each tuple's JSON text as a JSON string, which
-    the child decodes just before that call; else as "args": the texts themselves,
-    joined by commas, decoded with the request."""
+    """(a map plan's "inputs": each tuple's JSON text as a JSON string, joined by
+    commas, which the child decodes just before that call; True if no argument
+    holds a handle)."""
     arguments = tuple(arg_lists)
     ids = tuple(map(id, arguments))
     hit = _ENCODED_LISTS.get(ids)
@@ -1365,8 +1319,7 @@ def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
         return hit[1], hit[2]
     encoded = [_encoded(args) for args in arguments]
     plain = all(flag for _, flag in encoded)
-    text = ",".join(map(_json_string, (data for data, _ in encoded))) if plain \
-        else ",".join(data for data, _ in encoded)
+    text = ",".join(map(_json_string, (data for data, _ in encoded)))
     if len(_ENCODED_LISTS) < 1000 and all(type(args) is tuple for args in arguments):
         _ENCODED_LISTS[ids] = (arguments, text, plain)
     return text, plain
@@ -1385,16 +1338,17 @@ def encoded_text(args) -> str | None:
         return None
 
 
-def _encoded_args(args: tuple) -> str:
-    return _encoded(args)[0]
+def _plain_text(value) -> str:
+    """`value` as JSON text, tagged as a request carries it."""
+    return protocol.dumps(protocol.to_plain(value))[:-1]
 
 
-def _call_message(target, args, kwargs, keep, return_args) -> dict:
+def _target_text(target) -> str:
+    """A call's target as JSON: "module.function", or {"handle", "attr"} for the
+    method of an object kept in the child (given as (Handle, "method"))."""
     if isinstance(target, protocol.Handle):
         raise TypeError("call a method: pass (handle, 'method') as the target")
     if isinstance(target, tuple):
         handle, attr = target
-        target = {"handle": handle.number, "attr": attr}
-    return {"op": "call", "target": target, "args": protocol.to_plain(list(args)),
-            "kwargs": protocol.to_plain(dict(kwargs or {})), "keep": keep,
-            "return_args": return_args}
+        return json.dumps({"handle": handle.number, "attr": attr})
+    return json.dumps(target)

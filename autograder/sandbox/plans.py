@@ -130,7 +130,7 @@ class Known:
         each on a line of its own, in turn. Both are compact ASCII JSON, which holds
         no newline: the child splits the table in C, much faster than decoding a
         JSON object of escaped texts (docs/PERFORMANCE.md, "Figures the code cites"),
-        and it travels after the request's line, as it is (client.map)."""
+        and it travels after the request's line, as it is (Registry.tables)."""
         return self.make()
 
     def make(self, encode_args=None) -> str:
@@ -246,22 +246,24 @@ class Plan:
         self._text = None
         return self
 
-    def wire(self, registry: "Registry", index: int) -> str:
-        """The plan as one JSON text. A plan that hands the child nothing of the
-        grader's is the same in every request: encoded once, then reused (suites
-        keep their plain plans across the submissions a worker grades)."""
+    def wire(self, registry: "Registry", rows: range) -> str:
+        """The plan as one JSON text, run for the request's row in `rows`. A plan
+        that hands the child nothing of the grader's is the same in every request:
+        encoded once, then reused (suites keep their plain plans across the
+        submissions a worker grades)."""
         if self._text is not None:
             return self._text
         before = len(registry.entries)
-        text = json.dumps(protocol.to_plain(self.encode(registry, index)),
+        text = json.dumps(protocol.to_plain(self.encode(registry, rows)),
                           separators=(",", ":"), allow_nan=False)
         if len(registry.entries) == before:
             self._text = text
         return text
 
     # ------------------------------------------------------------ encoding
-    def encode(self, registry: "Registry", index: int) -> dict:
-        """The plan as wire data; proxies and callbacks are numbered in `registry`."""
+    def encode(self, registry: "Registry", rows: range) -> dict:
+        """The plan as wire data; proxies and callbacks are numbered in `registry`,
+        answered while a row in `rows` runs."""
         def walk(value):
             kind = type(value)
             if kind is Value:
@@ -269,10 +271,9 @@ class Plan:
             if kind is Attribute:
                 return {"slot": value.value.number, "attr": value.name}
             if kind is Proxy:
-                return ProxySpec(registry.add_proxy(value, index), value.methods)
+                return ProxySpec(registry.add_proxy(value, rows), value.methods)
             if kind is Callback:
-                return CallbackSpec(registry.add_callback(value, index), int(value.wait),
-                                    int(value.pure))
+                return registry.callback_spec(value, rows)
             if kind is list:
                 return [walk(v) for v in value]
             if kind is tuple:
@@ -295,36 +296,44 @@ class Plan:
 
 @dataclass
 class Entry:
-    """One proxy or callback of a request: which plan it belongs to and what it may do."""
-    index: int
+    """One proxy or callback of a request: the rows (runs of its plan) it answers
+    in and what it may do."""
+    rows: range
     methods: dict        # name -> (callable, waits for an answer)
     thing: object        # the grader's object or function itself
 
 
 class Registry:
-    """The grader's objects that the plans of one request hand to the child."""
+    """The grader's objects that the plans of one request hand to the child, and the
+    tables of answers given ahead (Known) that travel after the request's line."""
 
     def __init__(self, first: int = 1):
         self.entries: dict[int, Entry] = {}
         self.next_number = first    # never reused by one child: a kept stand-in matches nothing
+        self.tables: list[str] = []
 
     def _number(self) -> int:
         self.next_number += 1
         return self.next_number - 1
 
-    def add_proxy(self, proxy: Proxy, index: int) -> int:
+    def add_proxy(self, proxy: Proxy, rows: range) -> int:
         number = self._number()
         methods = {name: (getattr(proxy.obj, name), bool(sync))
                    for name, sync in proxy.methods.items()}
-        self.entries[number] = Entry(index, methods, proxy.obj)
+        self.entries[number] = Entry(rows, methods, proxy.obj)
         return number
 
-    def add_callback(self, callback: Callback, index: int | None) -> int:
-        """`index` None: a callback for every call of the request (map's patches)."""
+    def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
+        """The wire form of `callback`, numbered here; its answers given ahead
+        (Known), once made, go in `tables` (their text sent as it is, never walked)."""
         number = self._number()
-        self.entries[number] = Entry(index, {"__call__": (callback.function, callback.wait)},
+        self.entries[number] = Entry(rows, {"__call__": (callback.function, callback.wait)},
                                      callback.function)
-        return number
+        known = None
+        if callback.known is not None and callback.known.ready:
+            known = len(self.tables)
+            self.tables.append(callback.known.text)
+        return CallbackSpec(number, int(callback.wait), int(callback.pure), known)
 
     def own(self, value, index):
         """Arguments the child sent back: stand-ins of this plan's proxies and
@@ -335,7 +344,7 @@ class Registry:
             (tag, inner), = value.items()
             if tag in ("__proxy__", "__callback__") and type(inner) is list and inner:
                 entry = self.entries.get(inner[0]) if type(inner[0]) is int else None
-                if entry is not None and entry.index in (None, index):
+                if entry is not None and index in entry.rows:
                     return entry.thing
             return value
         if kind is list:
@@ -349,7 +358,7 @@ class Registry:
         entry = self.entries.get(number) if type(number) is int else None
         if entry is None:
             return None, "no such object of the grader's"
-        if entry.index is not None and entry.index != index:
+        if index not in entry.rows:
             return None, "this object of the grader's belongs to another call"
         found = entry.methods.get(method) if type(method) is str else None
         if found is None:

@@ -107,7 +107,7 @@ class CallbackSpec:
     def __init__(self, number, sync, pure=0, known=None):
         self.number, self.sync, self.pure = number, sync, pure
         # answers given ahead (plans.Known): which of the tables after the request's
-        # line (client.map); else None
+        # line (plans.Registry.tables); else None
         self.known = known if type(known) is int else None
 
 
@@ -178,8 +178,10 @@ def to_plain(value, depth=0, kept=None):
     if kind is ProxySpec:
         return {"__proxy__": [value.number, value.methods]}
     if kind is CallbackSpec:
-        return {"__callback__": [value.number, value.sync, value.pure] if value.pure
-                else [value.number, value.sync]}
+        spec = [value.number, value.sync]
+        if value.pure:
+            spec += [value.pure] if value.known is None else [value.pure, value.known]
+        return {"__callback__": spec}
     return to_plain(_as_base(value, kind), depth + 1, kept)
 
 
@@ -331,9 +333,9 @@ _REQUEST_DECODER = json.JSONDecoder(object_hook=_request_tagged)
 
 
 def arguments(text):
-    """One call's arguments from their own JSON text (a map's "arg_texts", decoded
-    by the child call by call: the arguments of the call running are the only ones
-    alive, not tens of thousands of lists that its collector kept finding)."""
+    """One run's input from its own JSON text (a plan's "inputs", decoded by the
+    child run by run: the arguments of the call running are the only ones alive,
+    not tens of thousands of lists that its collector kept finding)."""
     return loads(text, requests=True)
 
 

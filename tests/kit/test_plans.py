@@ -136,6 +136,18 @@ class Shape:
 
 def measure(shape):
     return helper(shape)
+
+
+def grow(board):
+    board.append(len(board))
+    if len(board) > 2:
+        raise ValueError("full")
+    return len(board)
+
+
+def claim_missing():
+    import __main__     # the child's own plumbing: its exception claims "no such function"
+    raise __main__.StepFailed(0, __main__.Missing("m.py has no 'claim_missing'"))
 '''
 
 
@@ -461,3 +473,60 @@ def test_made_answers_pickle_as_their_text_and_arrive_ready():
     assert b"functools" not in pickle.dumps(made)     # not its maker: only the text
     again = pickle.loads(pickle.dumps(waiting))
     assert not again.ready and again.answers == [((1,), 1)]
+
+
+def test_student_work_has_one_request_type(sandbox):
+    """The child serves a call, a map and a plan as one request ("run"); the requests it
+    once served apart are unknown to it."""
+    for op in ("call", "batch", "map", "plans"):
+        outcome = sandbox.request({"op": op, "target": "m.helper", "args": [1]}, 5)
+        assert outcome.failure == "bad_value" and f"unknown op '{op}'" in outcome.detail
+    assert sandbox.call("m.helper", (1,), timeout=5).value == 1
+    assert [o.value for o in sandbox.map("m.helper", [(2,), (3,)], 5)] == [2, 3]
+
+
+def run_texts(sandbox, plans, count):
+    from autograder.sandbox.plans import Registry
+    return sandbox._run(plans, Registry(), [(5.0, None)] * count, None)
+
+
+def test_a_map_gives_the_same_rows_called_as_stepped_through(sandbox):
+    """A plan that is one call of its input is run as that call (child.runner's
+    shortcut); the same calls stepped through the plan machinery answer alike: values,
+    a second answer on the same (changed) input, the input after the call, an
+    exception, a target that is not there."""
+    inputs = '"[[]]","[[0]]","[[0,1]]"'
+    call = '{"op":"call","target":"m.grow","args":{"__slot__":0}}'
+    flags = ',"again":1,"inputs_after":1'
+    direct = run_texts(sandbox, [f'{{"steps":[{call}],"result":{{"__slot__":1}},'
+                                 f'"inputs":[{inputs}]{flags}}}'], 3)
+    # a step after the call: not the shortcut's shape, so stepped through
+    stepped = run_texts(sandbox, [f'{{"steps":[{call},{{"op":"value","value":0}}],'
+                                  f'"result":{{"__slot__":1}},"inputs":[{inputs}]{flags}}}'],
+                        3)
+    seen = [[(o.value, o.args_after, o.again and (o.again.value, o.again.raised and
+                                                   o.again.raised["type"]),
+              o.raised and o.raised["type"]) for o in outcomes]
+            for outcomes in (direct, stepped)]
+    assert seen[0] == seen[1] == [(1, [[0]], (2, None), None),
+                                  (2, [[0, 1]], (None, "ValueError"), None),
+                                  (None, None, None, "ValueError")]
+    gone = '{"op":"call","target":"m.gone","args":{"__slot__":0}}'
+    for steps in (gone, f'{gone},{{"op":"value","value":0}}'):
+        outcomes = run_texts(sandbox, [f'{{"steps":[{steps}],"result":{{"__slot__":1}},'
+                                       f'"inputs":["[]","[]"]}}'], 2)
+        assert [o.failure for o in outcomes] == ["missing", "missing"]
+        assert "has no 'gone'" in outcomes[0].detail
+
+
+def test_a_call_cannot_claim_its_function_is_missing(sandbox):
+    """The child's own exception for a target that is not there, raised by the
+    student's function, is the student's exception: a raise, never "missing" (its
+    honest twin: a function that is not there is missing)."""
+    [claimed] = sandbox.map("m.claim_missing", [()], 5)
+    assert claimed.failure is None and claimed.raised["type"] == "StepFailed"
+    plan = Plan("claim")
+    plan.returns(plan.call("m.claim_missing"))
+    [stepped] = sandbox.plans([plan], 5)
+    assert stepped.failure is None and stepped.raised["type"] == "StepFailed"
+    assert sandbox.call("m.not_there", timeout=5).failure == "missing"

@@ -9,7 +9,7 @@ import pytest
 
 from autograder.sandbox import client, layers, protocol
 from autograder.sandbox.client import Limits, Sandbox
-from autograder.sandbox.plans import Callback
+from autograder.sandbox.plans import Callback, Plan
 
 
 @pytest.mark.parametrize("value", [
@@ -242,8 +242,11 @@ def test_a_call_that_uses_its_cpu_time_is_stopped_and_told_where_it_was(scratch)
     with make(scratch) as sandbox:
         sandbox.import_modules(5)
         started = time.monotonic()
-        outcomes = sandbox.batch([("m.add", (1, 1), None), ("m.spin", (), None),
-                                  ("m.add", (2, 2), None)], 0.5)
+        plans = [Plan(name) for name in ("add", "spin", "add")]
+        for plan, (target, args) in zip(plans, [("m.add", (1, 1)), ("m.spin", ()),
+                                                ("m.add", (2, 2))]):
+            plan.returns(plan.call(target, *args))
+        outcomes = sandbox.plans(plans, 0.5)
         assert time.monotonic() - started < 3
         assert [o.failure for o in outcomes] == [None, "timeout", "unreached"]
         assert outcomes[1].detail.startswith("used more than 0.5 s of CPU time; it was "
