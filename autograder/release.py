@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ROOT, KitError
-from . import i18n, slices
+from . import i18n, assignment as assignments
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
@@ -113,20 +113,21 @@ def extract_module(fileobj, keywords, comment_tags, options):
         yield line, None, msgid, []
 
 
-def public_wall_timeout(assignment: slices.Slice) -> float:
+def public_wall_timeout(assignment: assignments.Assignment) -> float:
     """The wall-clock backstop of one public test: three times its CPU-time limit
     plus 2 s (the student's own machine runs only this; a sleeping test should not
     keep them waiting long)."""
     return 3 * assignment.public_timeout + 2
 
 
-def relies_on_lines(assignment: slices.Slice) -> str:
+def relies_on_lines(assignment: assignments.Assignment) -> str:
     """[relies_on] as pytest.ini lines ("    minimax: player actions result")."""
     return "".join(f"\n    {function}: {' '.join(callees)}"
                    for function, callees in assignment.relies_on.items())
 
 
-def render(assignment: slices.Slice, target: Path, language: str | None = None) -> list[str]:
+def render(assignment: assignments.Assignment, target: Path,
+           language: str | None = None) -> list[str]:
     """Write the student folder for `assignment` into `target`, speaking `language`
     (default: the course's, autograder/i18n.py); return stubbed names."""
     language = i18n.course_language(language)
@@ -170,14 +171,14 @@ def render(assignment: slices.Slice, target: Path, language: str | None = None) 
     return stubbed
 
 
-def public_tests(assignment: slices.Slice) -> list[str]:
+def public_tests(assignment: assignments.Assignment) -> list[str]:
     """The shipped public test files: pytest.ini's testpaths, the only files the
     checks collect."""
     return [name for name in assignment.files
             if name.startswith("test_") and name.endswith(".py")]
 
 
-def example_function(assignment: slices.Slice, stubbed: list[str]) -> str:
+def example_function(assignment: assignments.Assignment, stubbed: list[str]) -> str:
     """A function the student writes that has public checks of its own: the README's
     example of checking one function."""
     written = {name.rsplit(".", 1)[-1] for name in stubbed}
@@ -189,7 +190,8 @@ def example_function(assignment: slices.Slice, stubbed: list[str]) -> str:
     return stubbed[0].rsplit(".", 1)[-1]
 
 
-def _filled(text: str, assignment: slices.Slice, stubbed: list[str], language: str) -> str:
+def _filled(text: str, assignment: assignments.Assignment, stubbed: list[str],
+            language: str) -> str:
     """A student-kit template with the assignment's values in its @PLACEHOLDERS@."""
     values = {
         "@TIMEOUT@": f"{assignment.public_timeout:g}",
@@ -221,7 +223,7 @@ def _stylesheet_literal() -> str:
     return STYLESHEET
 
 
-def _add_readme_section(assignment: slices.Slice, target: Path, stubbed: list[str],
+def _add_readme_section(assignment: assignments.Assignment, target: Path, stubbed: list[str],
                         language: str) -> None:
     """Every student README ends with the kit's section on what a student needs and
     how to run the checks without make (one text for every assignment, translated
@@ -235,7 +237,7 @@ def _add_readme_section(assignment: slices.Slice, target: Path, stubbed: list[st
 
 def release(name: str, language: str | None = None) -> Path:
     """Regenerate assignments/<name>/ from solutions/<name>/."""
-    assignment = slices.load(name)
+    assignment = assignments.load(name)
     with tempfile.TemporaryDirectory() as scratch:
         staged = Path(scratch) / name
         render(assignment, staged, language)
@@ -249,7 +251,7 @@ def release(name: str, language: str | None = None) -> Path:
 
 def differences(name: str, language: str | None = None) -> list[str]:
     """Files that differ between assignments/<name>/ and a fresh release."""
-    assignment = slices.load(name)
+    assignment = assignments.load(name)
     with tempfile.TemporaryDirectory() as scratch:
         staged = Path(scratch) / name
         render(assignment, staged, language)
@@ -284,10 +286,9 @@ def add_command(commands) -> None:
 
 
 def _run(args) -> int:
-    from . import assignment
     status = 0
     language = i18n.course_language(args.lang)     # one clear line if it is unknown
-    for name in args.assignments or assignment.names():
+    for name in args.assignments or assignments.names():
         if args.check:
             problems = differences(name, language)
             for problem in problems:

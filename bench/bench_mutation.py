@@ -20,7 +20,7 @@ from rich.console import Console
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder import slices  # noqa: E402
+from autograder import assignment as assignments  # noqa: E402
 from autograder.mutate.run import Target, analyse  # noqa: E402
 
 REQUIRED = 0.98
@@ -41,7 +41,7 @@ def main() -> int:
           f"--jobs {args.jobs}")
     print(f"{'assignment':<11} {'killed':>6} {'survived':>8} {'equiv.':>6} {'score':>7} "
           f"{'seconds':>8} {'s/mutant':>8}")
-    for name in args.only or slices.names():
+    for name in args.only or assignments.names():
         result = analyse(Target.of(name), count=args.count, seed=args.seed, jobs=args.jobs,
                          console=quiet)
         killed, survived = len(result.of("killed")), len(result.of("survived"))

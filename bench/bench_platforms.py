@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder import assignment  # noqa: E402
+from autograder import assignment as assignments  # noqa: E402
 from autograder.grading.grader import Grader  # noqa: E402
 from autograder.platforms import CONFIG, EXPECTED, export  # noqa: E402
 
@@ -61,11 +61,11 @@ def submissions(name: str, tiny: bool) -> list[Path]:
 
 def package(name: str, folder: Path, precomputed: tuple[bytes, dict] | None) -> Path:
     """A package folder as the export writes it (settings, expected values if given)."""
-    piece = assignment.load(name)
+    assignment = assignments.load(name)
     data, manifest = precomputed or (b"", None)
     with_expected = precomputed is not None
     folder.mkdir(parents=True)
-    config = export._config(piece, "gradescope", False, export.required_layers(piece, []),
+    config = export._config(assignment, "gradescope", False, export.required_layers(assignment, []),
                             export.kit_version(), {}, manifest if with_expected else None)
     (folder / CONFIG).write_text(config, encoding="utf-8")
     if with_expected:
@@ -88,7 +88,7 @@ def _timed(run) -> tuple[float, float]:
 
 
 def bulk_grader(name: str) -> Grader:
-    grader = Grader(assignment.load(name))
+    grader = Grader(assignments.load(name))
     grader.require_layers()
     grader.warm_up()
     return grader
@@ -144,7 +144,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-platforms-") as temp:
         scratch = Path(temp)
         started = time.perf_counter()
-        precomputed = export.precompute(assignment.load(args.assignment))
+        precomputed = export.precompute(assignments.load(args.assignment))
         export_seconds = time.perf_counter() - started
         shipped = package(args.assignment, scratch / "with", precomputed)
         plain = package(args.assignment, scratch / "without", None)

@@ -52,21 +52,21 @@ ASSIGNMENTS = tuple(p.parent.name for p in sorted((ROOT / "solutions").glob("*/a
 # Runs inside a checkout (today's or the baseline's) with that checkout first on sys.path.
 MEASURE = r"""
 import json, statistics, sys, time
-from autograder import slices
+from autograder import assignment as assignments
 name, repeat = sys.argv[1], int(sys.argv[2])
-piece = slices.load(name)
+assignment = assignments.load(name)
 try:                                      # today: one Grader holds the set-up
     from autograder.grading.grader import Grader
-    grader = Grader(piece)
+    grader = Grader(assignment)
     grader.warm_up()
-    grade = lambda: grader.grade("reference", piece.solution_dir)
+    grade = lambda: grader.grade("reference", assignment.solution_dir)
 except ImportError:                       # an older checkout: set up by hand
     from autograder.grading import batch, calibrate
     from autograder.grading.runner import grade_submission
     from autograder.sandbox import layers
     chosen, scale = list(layers.available()), calibrate.scale()
-    batch.warm_up(piece, chosen, scale)
-    grade = lambda: grade_submission(piece, "reference", piece.solution_dir, layers=chosen,
+    batch.warm_up(assignment, chosen, scale)
+    grade = lambda: grade_submission(assignment, "reference", assignment.solution_dir, layers=chosen,
                                      scale=scale)
 import resource
 def cpu():

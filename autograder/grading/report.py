@@ -30,7 +30,7 @@ from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms imp
 from ..outputs.text import writable
 from . import fingerprint
 from ..checking.failures import is_hint_line
-from .runner import Graded, TestResult, load_rubric, unrun_tests
+from .runner import Graded, TestResult, unrun_tests
 
 # Only what grading decides: re-running, or grading on a cluster, gives a byte-identical
 # file. How long each submission took is in its results.json (execution_time).
@@ -155,13 +155,13 @@ def write_student(out_dir: Path, graded: Graded, title: str, name: str = "") -> 
     fingerprint.write(folder, graded.fingerprint)
 
 
-def refused(piece, student: str, why: str) -> Graded:
+def refused(assignment, student: str, why: str) -> Graded:
     """The row of a folder whose name cannot be a student id (nothing is written
     for it but its row in grades.csv)."""
-    rubric = load_rubric(piece.suite_dir)
+    rubric = assignment.rubric()
     message = (f"not graded: the folder's name {why}; rename the folder and grade again")
     return Graded(student, "bad-name", 0.0, rubric.max_score,
-                  unrun_tests(piece.suite_dir, rubric.points, message), message)
+                  unrun_tests(assignment.suite_dir, rubric.points, message), message)
 
 
 def csv_row(graded: Graded) -> dict:

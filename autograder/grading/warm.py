@@ -107,17 +107,17 @@ def _module_global(module: str, name: str):
     return getattr(importlib.import_module(module), name)
 
 
-def _assignment_suites(piece) -> set[Path]:
+def _assignment_suites(assignment) -> set[Path]:
     """Every assignment's suite folder beside this one (each has a rubric.toml)."""
-    return {p.parent for p in piece.suite_dir.parent.glob("*/rubric.toml")}
+    return {p.parent for p in assignment.suite_dir.parent.glob("*/rubric.toml")}
 
 
-def suite_modules(piece) -> dict[str, object]:
-    """The imported modules of `piece`'s hidden suite: its own folder's and the shared
+def suite_modules(assignment) -> dict[str, object]:
+    """The imported modules of `assignment`'s hidden suite: its own folder's and the shared
     ones beside it (not another assignment's)."""
-    area = f"{piece.suite_dir.parent.resolve()}{os.sep}"
-    others = tuple(f"{p.resolve()}{os.sep}" for p in _assignment_suites(piece)
-                   if p.resolve() != piece.suite_dir.resolve())
+    area = f"{assignment.suite_dir.parent.resolve()}{os.sep}"
+    others = tuple(f"{p.resolve()}{os.sep}" for p in _assignment_suites(assignment)
+                   if p.resolve() != assignment.suite_dir.resolve())
     folders: dict[str, str] = {}      # each folder resolved once (a fresh process has
     found = {}                        # hundreds of modules in a few dozen folders)
     for name, module in list(sys.modules.items()):
@@ -140,8 +140,8 @@ class WarmCaches:
     """The pytest plugin: install Memos once the suite is imported (`load` installs
     them earlier, filled with the shipped entries)."""
 
-    def __init__(self, piece):
-        self.piece = piece
+    def __init__(self, assignment):
+        self.assignment = assignment
         self.memos: dict[tuple[str, str], Memo] = {}
         self.manifest: dict = {}    # the course's cache's manifest it was loaded with
 
@@ -152,7 +152,7 @@ class WarmCaches:
         # The suite's modules are found once: finding them resolves the file of every
         # module Python has loaded (a fresh platform process paid 1 s per cached
         # function for it).
-        modules = suite_modules(self.piece)
+        modules = suite_modules(self.assignment)
         for module_name, module in modules.items():
             for name, value in list(vars(module).items()):
                 if isinstance(value, Memo) and value.__module__ == module_name:
@@ -203,8 +203,8 @@ class WarmCaches:
             data = pickle.dumps({"memos": kept, "held": _held(kept)},
                                 protocol=pickle.HIGHEST_PROTOCOL)
         modules = sorted({module for module, _ in kept})
-        manifest = {"suite": digest(self.piece),
-                    "modules": {m: _module_hash(self.piece, m) for m in modules},
+        manifest = {"suite": digest(self.assignment),
+                    "modules": {m: _module_hash(self.assignment, m) for m in modules},
                     "data": hashlib.sha256(data).hexdigest(),
                     "functions": len(kept),
                     "entries": sum(len(e) for e in kept.values()),
@@ -260,13 +260,13 @@ def _pickles(key, value) -> bool:
         return False
 
 
-def digest(piece) -> str:
+def digest(assignment) -> str:
     """A fingerprint of what decides the grades: the hidden suite, the reference and
     the assignment's manifest (its [relies_on] decides which check loses the points)."""
-    files = sorted(p for p in piece.suite_dir.rglob("*") if p.is_file()
+    files = sorted(p for p in assignment.suite_dir.rglob("*") if p.is_file()
                    and "__pycache__" not in p.parts)
-    files += [piece.solution_dir / module for module in piece.modules]
-    files += [manifest for manifest in [piece.solution_dir / "assignment.toml"]
+    files += [assignment.solution_dir / module for module in assignment.modules]
+    files += [manifest for manifest in [assignment.solution_dir / "assignment.toml"]
               if manifest.is_file()]
     hasher = hashlib.sha256()
     for path in files:
@@ -276,7 +276,7 @@ def digest(piece) -> str:
 
 
 
-def _module_hash(piece, module_name: str) -> str:
+def _module_hash(assignment, module_name: str) -> str:
     """The hash of a suite module's source, found as the kit it runs in finds it."""
     import importlib.util
     spec = importlib.util.find_spec(module_name)
@@ -286,7 +286,7 @@ def _module_hash(piece, module_name: str) -> str:
 
 
 # ------------------------------------------------------------ where it runs
-def load(piece, data_path: Path, manifest: dict) -> WarmCaches:
+def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
     """The plugin for a fresh process, its Memos filled with the shipped entries,
     after checking them against this kit's suite, reference and modules; KitError
     (one line) when anything changed since the export.
@@ -303,20 +303,20 @@ def load(piece, data_path: Path, manifest: dict) -> WarmCaches:
     if hashlib.sha256(data).hexdigest() != manifest.get("data"):
         raise KitError(f"the package's precomputed expected values ({data_path.name}) are "
                        f"not the ones it was exported with{stale}")
-    if digest(piece) != manifest.get("suite"):
+    if digest(assignment) != manifest.get("suite"):
         raise KitError(f"the package's precomputed expected values were computed for "
-                       f"another hidden suite or reference of {piece.name}{stale}")
+                       f"another hidden suite or reference of {assignment.name}{stale}")
     modules = dict(manifest.get("modules") or {})
     for module, wanted in modules.items():
-        if _module_hash(piece, module) != wanted:
+        if _module_hash(assignment, module) != wanted:
             raise KitError(f"the package's precomputed expected values were computed with "
                            f"another {module}{stale}")
     import importlib
 
     from .reference import load_reference
-    for module in piece.module_names:       # values may be of the reference's own classes
-        load_reference(piece.name, module)
-    warm = WarmCaches(piece)
+    for module in assignment.module_names:       # values may be of the reference's own classes
+        load_reference(assignment.name, module)
+    warm = WarmCaches(assignment)
     try:
         for module in modules:
             importlib.import_module(module)
@@ -414,15 +414,15 @@ def code_digest(root: Path) -> str:
     return hasher.hexdigest()[:16]
 
 
-def _cache_paths(piece, folder: Path) -> tuple[Path, Path]:
-    return folder / f"{piece.name}.pickle", folder / f"{piece.name}.json"
+def _cache_paths(assignment, folder: Path) -> tuple[Path, Path]:
+    return folder / f"{assignment.name}.pickle", folder / f"{assignment.name}.json"
 
 
-def from_cache(piece, folder: Path) -> WarmCaches | None:
-    """The plugin with `piece`'s values loaded from the cache, or None when there
+def from_cache(assignment, folder: Path) -> WarmCaches | None:
+    """The plugin with `assignment`'s values loaded from the cache, or None when there
     are none or they do not fit this kit, suite and reference (computed afresh)."""
     import json
-    data_path, manifest_path = _cache_paths(piece, folder)
+    data_path, manifest_path = _cache_paths(assignment, folder)
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -430,7 +430,7 @@ def from_cache(piece, folder: Path) -> WarmCaches | None:
     if not isinstance(manifest, dict) or manifest.get("kit") != kit_digest():
         return None
     try:
-        caches = load(piece, data_path, manifest)
+        caches = load(assignment, data_path, manifest)
     except KitError:
         return None
     caches.manifest = manifest
@@ -448,7 +448,7 @@ def passed_before(caches: WarmCaches | None, layers: list[str]) -> bool:
     return caches is not None and caches.manifest.get(PASSED) == sorted(layers)
 
 
-def to_cache(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
+def to_cache(assignment, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
     """Keep the values a warm-up computed, after the reference scored full marks with
     `layers` (each file written whole, then renamed into place); False if they could
     not be kept: a cache never stops a batch."""
@@ -458,20 +458,20 @@ def to_cache(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool
         return False
     manifest["kit"] = kit_digest()
     manifest[PASSED] = sorted(layers)
-    return _write(piece, folder, data, manifest)
+    return _write(assignment, folder, data, manifest)
 
 
-def remember_pass(piece, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
+def remember_pass(assignment, caches: WarmCaches, folder: Path, layers: list[str]) -> bool:
     """The reference scored full marks in full with `layers` and values taken from the
     cache: say so in the cache's manifest (its data stays as it is)."""
     manifest = dict(caches.manifest, **{PASSED: sorted(layers)})
-    return _write(piece, folder, None, manifest)
+    return _write(assignment, folder, None, manifest)
 
 
-def _write(piece, folder: Path, data: bytes | None, manifest: dict) -> bool:
+def _write(assignment, folder: Path, data: bytes | None, manifest: dict) -> bool:
     import json
     import tempfile
-    data_path, manifest_path = _cache_paths(piece, folder)
+    data_path, manifest_path = _cache_paths(assignment, folder)
     files = ([] if data is None else [(data_path, data)]) + \
         [(manifest_path, json.dumps(manifest).encode())]
     try:

@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import KitError, slices
+from .. import KitError, assignment as assignments
 from ..grading.intake import remove_tree
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
@@ -67,8 +67,8 @@ class Imported:
 
 def module_names(assignment: str | None) -> tuple[str, ...]:
     """The modules the import looks for: the assignment's, or every assignment's."""
-    names = [assignment] if assignment else slices.names()
-    return tuple(sorted({m for name in names for m in slices.load(name).modules}))
+    names = [assignment] if assignment else assignments.names()
+    return tuple(sorted({m for name in names for m in assignments.load(name).modules}))
 
 
 # ------------------------------------------------------------ one student's files

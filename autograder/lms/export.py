@@ -110,9 +110,9 @@ def read_graded(folder: Path) -> Graded:
         pass
     title = assignment
     if assignment:
-        from .. import slices
+        from .. import assignment as assignments
         try:
-            title = slices.load(assignment).title
+            title = assignments.load(assignment).title
         except Exception:    # noqa: BLE001 (an assignment of another kit version: its name)
             pass
     return Graded(folder, assignment, title, rows, roster)

@@ -33,7 +33,7 @@ import warnings
 from datetime import datetime
 from pathlib import Path
 
-from .. import KitError, ROOT, i18n, release as kit_release, slices
+from .. import KitError, ROOT, i18n, release as kit_release, assignment as assignments
 from ..outputs.paths import student_id_problem
 from ..outputs.terminal import plain
 from . import kit_results, notebooks
@@ -85,12 +85,12 @@ def course_root(api) -> Path:
 def strip_release(name: str, folder: Path) -> None:
     """Replace what generate_assignment copied untouched (the reference modules
     with their solutions) by the kit's own release of the slice."""
-    piece = slices.load(name)
+    assignment = assignments.load(name)
     for path in folder.iterdir():
         if path.suffix == ".ipynb":
             continue
         shutil.rmtree(path) if path.is_dir() else path.unlink()
-    kit_release.render(piece, folder)
+    kit_release.render(assignment, folder)
     leaks = [p for p in folder.rglob("*") if p.is_file()
              and kit_release.BEGIN in p.read_text(encoding="utf-8", errors="replace")]
     if leaks:
@@ -442,7 +442,8 @@ def name_checks(name: str, api) -> int:
     kit's own text). Returns how many pages changed."""
     import html
     said = i18n.translation(i18n.course_language(), i18n.GRADER).gettext
-    titles = {test: said(title) for test, title, _ in notebooks.hidden_tests(slices.load(name))}
+    hidden = notebooks.hidden_tests(assignments.load(name))
+    titles = {test: said(title) for test, title, _ in hidden}
 
     def titled(match: re.Match, form: str) -> str:
         title = titles.get(match.group(1))
@@ -544,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.command} needs an assignment: A=<assignment>")
     try:
         if args.assignment:
-            slices.load(args.assignment)        # "unknown assignment ..." before anything
+            assignments.load(args.assignment)        # "unknown assignment ..." before anything
         if args.command == "release":
             print(f"released {args.assignment} from {release(args.assignment)}")
         elif args.command == "collect":

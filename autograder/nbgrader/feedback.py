@@ -159,16 +159,16 @@ class FeedbackSummary(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         from nbgrader.coursedir import CourseDirectory
 
-        from .. import slices
+        from .. import assignment as assignments
         from ..grading import report
         info = resources["nbgrader"]
-        piece = slices.load(info["assignment"])
-        titles = {test: title for test, title, _points in _hidden_titles(piece)}
+        assignment = assignments.load(info["assignment"])
+        titles = {test: title for test, title, _points in _hidden_titles(assignment)}
         root = CourseDirectory(config=self.config).root
         path = kit_results(root, info["assignment"]) / info["student"] / "results.json"
         tests = _one_cause(_from_results(path, nb) or _from_cells(nb, titles))
         summary = report.feedback_summary_html(
-            piece.title, info["student"], tests, float(info.get("score") or 0),
+            assignment.title, info["student"], tests, float(info.get("score") or 0),
             float(info.get("max_score") or 0), _written(nb, resources),
             float(info.get("late_penalty") or 0))
         resources["spielbaum"] = {"style": pages.style(), "summary": summary,
@@ -176,10 +176,11 @@ class FeedbackSummary(NbGraderPreprocessor):
         return nb, resources
 
 
-def _hidden_titles(piece):
+def _hidden_titles(assignment):
     """(test, title in the course's language, points) of every graded check."""
     from ..i18n import GRADER, course_language, translation
 
     from . import notebooks
     said = translation(course_language(), GRADER).gettext
-    return [(test, said(title), points) for test, title, points in notebooks.hidden_tests(piece)]
+    return [(test, said(title), points)
+            for test, title, points in notebooks.hidden_tests(assignment)]

@@ -37,7 +37,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from .. import KitError, i18n, release, slices
+from .. import KitError, i18n, release, assignment as assignments
 from . import BEGIN_HIDDEN, END_HIDDEN
 
 # The notebook speaks the course's language (autograder/i18n.py): its own sentences
@@ -60,19 +60,20 @@ SCHEMA = 3
 
 
 def notebook_path(name: str) -> Path:
-    return slices.load(name).solution_dir / f"{name}.ipynb"
+    return assignments.load(name).solution_dir / f"{name}.ipynb"
 
 
-def hidden_tests(piece: slices.Slice) -> list[tuple[str, str, float]]:
+def hidden_tests(assignment: assignments.Assignment) -> list[tuple[str, str, float]]:
     """(test name, docstring's first line, points) for every rubric entry, in rubric order."""
-    rubric_path = piece.suite_dir / "rubric.toml"
+    rubric_path = assignment.suite_dir / "rubric.toml"
     if not rubric_path.is_file():
-        raise KitError(f"{rubric_path} is missing: no graded cells can be made for {piece.name}")
+        raise KitError(f"{rubric_path} is missing: no graded cells can be made for "
+                       f"{assignment.name}")
     points = tomllib.loads(rubric_path.read_text(encoding="utf-8")).get("points", {})
     if not points:
         raise KitError(f"{rubric_path} has no [points]")
     titles = {}
-    for path in sorted(piece.suite_dir.glob("test_*.py")):
+    for path in sorted(assignment.suite_dir.glob("test_*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 doc = (ast.get_docstring(node) or node.name).strip().splitlines()[0]
@@ -83,15 +84,16 @@ def hidden_tests(piece: slices.Slice) -> list[tuple[str, str, float]]:
     return [(name, titles[name], float(value)) for name, value in points.items()]
 
 
-def student_functions(piece: slices.Slice) -> list[tuple[str, str]]:
+def student_functions(assignment: assignments.Assignment) -> list[tuple[str, str]]:
     """(module, `name(params)`) for every function and method the student writes
     and calls: module functions and methods of module classes, `self` left out. A
     function nested inside another (a decorator's wrapper) is part of the outer
     one, which is listed."""
     found = []
-    for module in piece.modules:
-        source = (piece.solution_dir / module).read_text(encoding="utf-8")
-        stubbed = set(release.strip_solutions(source, str(piece.solution_dir / module)).stubbed)
+    for module in assignment.modules:
+        source = (assignment.solution_dir / module).read_text(encoding="utf-8")
+        where = str(assignment.solution_dir / module)
+        stubbed = set(release.strip_solutions(source, where).stubbed)
 
         def visit(node, prefix, in_class):
             for child in ast.iter_child_nodes(node):
@@ -108,20 +110,20 @@ def student_functions(piece: slices.Slice) -> list[tuple[str, str]]:
     return found
 
 
-def try_source(piece: slices.Slice) -> str:
+def try_source(assignment: assignments.Assignment) -> str:
     """The example calls of the "try your functions" cell (assignment.toml)."""
-    text = piece.extra.get("notebook", {}).get("try", "")
+    text = assignment.extra.get("notebook", {}).get("try", "")
     if not isinstance(text, str) or not text.strip():
-        raise KitError(f"{piece.solution_dir / 'assignment.toml'}: [notebook] try is missing: "
+        raise KitError(f"{assignment.solution_dir / 'assignment.toml'}: [notebook] try is missing: "
                        "the example calls the notebook offers (they must run as they are)")
     return text.strip("\n")
 
 
-def answers(piece: slices.Slice) -> list[dict]:
+def answers(assignment: assignments.Assignment) -> list[dict]:
     """The questions answered in prose ([[answers]] in assignment.toml), checked."""
-    where = piece.solution_dir / "assignment.toml"
+    where = assignment.solution_dir / "assignment.toml"
     found, seen = [], set()
-    for entry in piece.extra.get("answers", []):
+    for entry in assignment.extra.get("answers", []):
         if not isinstance(entry, dict) or not {"id", "points", "question"} <= set(entry):
             raise KitError(f"{where}: every [[answers]] needs id, points and question")
         grade_id = str(entry["id"])
@@ -249,15 +251,16 @@ def build(name: str, language: str | None = None) -> nbformat.NotebookNode:
 
 def _build(name: str, language: str) -> nbformat.NotebookNode:
     hidden_title = i18n.translation(language, i18n.GRADER).gettext
-    piece = slices.load(name)
-    readme = piece.solution_dir / "README.md"
+    assignment = assignments.load(name)
+    readme = assignment.solution_dir / "README.md"
     if not readme.is_file():
         raise KitError(f"{readme} is missing: it is the task the notebook shows")
-    tests = [(test, hidden_title(title), points) for test, title, points in hidden_tests(piece)]
-    functions = student_functions(piece)
-    written = [dict(entry, question=_(entry["question"])) for entry in answers(piece)]
-    modules = ", ".join(f"`{m}`" for m in piece.modules)
-    first_module = piece.module_names[0]
+    tests = [(test, hidden_title(title), points)
+             for test, title, points in hidden_tests(assignment)]
+    functions = student_functions(assignment)
+    written = [dict(entry, question=_(entry["question"])) for entry in answers(assignment)]
+    modules = ", ".join(f"`{m}`" for m in assignment.modules)
+    first_module = assignment.module_names[0]
     prose = (" " + _("Answer the questions at the end in this notebook: your teacher "
                      "reads and grades them.")) if written else ""
     readme_text = i18n.translate_markdown(readme.read_text(encoding="utf-8"), language)
@@ -274,27 +277,27 @@ def _build(name: str, language: str) -> nbformat.NotebookNode:
             "public checks (the same as `make check`) and to try your functions. The graded\n"
             "cells after them hold no tests you can run: your teacher's grader fills them "
             "in.{prose}\nSubmit the whole folder.",
-            len(piece.modules)).format(modules=modules, prose=prose), "how_to", locked=True),
+            len(assignment.modules)).format(modules=modules, prose=prose), "how_to", locked=True),
         _cell(new_code_cell, public_checks_source(), "public_checks", locked=True),
         _cell(new_markdown_cell, "## " + _("Try your functions") + "\n\n"
               + _("The functions you write:") + "\n\n" + _listing(functions), "try_it_text",
               locked=True),
         _cell(new_code_cell, "\n".join([
             "import importlib",
-            *[f"import {m}" for m in piece.module_names],
+            *[f"import {m}" for m in assignment.module_names],
             *[f"importlib.reload({m})  # " + _("pick up your latest edits")
-              for m in piece.module_names],
+              for m in assignment.module_names],
             "",
-            try_source(piece),
+            try_source(assignment),
         ]), "try_it", locked=False),
     ]
-    if "play.py" in piece.files:
+    if "play.py" in assignment.files:
         cells.append(_cell(new_code_cell, "\n".join([
             _comment(_("Play against your own code (the same as `make play`): remove the # "
                        "below and\nrun the cell; type your answers into the box that appears.")),
             "# %run play.py",
         ]), "play", locked=False))
-    if "duel.py" in piece.files:
+    if "duel.py" in assignment.files:
         cells.append(_cell(new_code_cell, "\n".join([
             _comment(_("Your player against the bundled ones, refereed like the class "
                        "tournament (the\nsame as `make duel`; some graded checks play such "
@@ -369,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report stale notebooks")
     args = parser.parse_args(argv)
     status = 0
-    for name in args.assignments or slices.names():
+    for name in args.assignments or assignments.names():
         try:               # one unfinished slice must not stop the others
             if args.check:
                 problems = differences(name)

@@ -231,10 +231,10 @@ def repair(nb) -> list[str]:
 def handout_sources() -> frozenset[str]:
     """The Markdown of every handout notebook the kit makes: text that is the kit's,
     not a student's, when a submitted notebook still holds it unchanged."""
-    from .. import KitError, slices
+    from .. import KitError, assignment as assignments
     from . import notebooks
     sources = set()
-    for name in slices.names():
+    for name in assignments.names():
         try:
             built = notebooks.build(name)
         except (KitError, OSError, KeyError):

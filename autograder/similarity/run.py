@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import ROOT, KitError, assignment
+from .. import ROOT, KitError, assignment as assignments
 from ..grading import intake
 from . import FLOOR, behaviour, compare, sources, structure
 from .compare import Shares, Stream
@@ -119,19 +119,19 @@ def counts(result: Result) -> str:
 
 
 # ------------------------------------------------------------------ reading
-def released_files(piece) -> list[Path]:
+def released_files(assignment) -> list[Path]:
     """Every Python file students received for the assignment."""
-    if not piece.assignment_dir.is_dir():
-        raise KitError(f"{piece.assignment_dir} is missing: run `autograder release "
-                       f"{piece.name}` first (its files are the boilerplate)")
-    return sorted(piece.assignment_dir.rglob("*.py"))
+    if not assignment.assignment_dir.is_dir():
+        raise KitError(f"{assignment.assignment_dir} is missing: run `autograder release "
+                       f"{assignment.name}` first (its files are the boilerplate)")
+    return sorted(assignment.assignment_dir.rglob("*.py"))
 
 
-def boilerplate_files(piece) -> list[Path]:
+def boilerplate_files(assignment) -> list[Path]:
     """The code a student's module is expected to contain because it was handed
     out: the skeleton modules and the public tests. It never counts."""
-    return [p for p in released_files(piece)
-            if p.name in piece.modules or p.name.startswith("test_")]
+    return [p for p in released_files(assignment)
+            if p.name in assignment.modules or p.name.startswith("test_")]
 
 
 def declared_files(paths: list[str | Path]) -> list[Path]:
@@ -152,13 +152,13 @@ def declared_files(paths: list[str | Path]) -> list[Path]:
     return found
 
 
-def interface(piece) -> frozenset[str]:
+def interface(assignment) -> frozenset[str]:
     """The names the assignment fixes: the skeleton's top-level functions, classes
     and constants (a student cannot rename them, so they are compared as they are)."""
     import ast
     names = set()
-    for path in boilerplate_files(piece):
-        if path.name not in piece.modules:
+    for path in boilerplate_files(assignment):
+        if path.name not in assignment.modules:
             continue
         try:
             tree = ast.parse(sources.read(path).text)
@@ -218,12 +218,12 @@ def _prepare(job) -> tuple[Submission | None, str]:
     return submission, ""
 
 
-def collect(piece, submissions_dir: Path, names: frozenset[str], jobs: int = 1
+def collect(assignment, submissions_dir: Path, names: frozenset[str], jobs: int = 1
             ) -> tuple[list[Submission], list[tuple[str, str]], int]:
     """The students to compare, the ones left out with the reason, and how many
     student folders there are (the grader's count)."""
     folders = intake.student_folders(submissions_dir)
-    work = [(folder, tuple(piece.modules), names) for folder in folders]
+    work = [(folder, tuple(assignment.modules), names) for folder in folders]
     if jobs > 1 and len(work) >= 40:
         gc.freeze()         # forked workers then leave the parent's pages alone
         try:
@@ -242,13 +242,13 @@ def collect(piece, submissions_dir: Path, names: frozenset[str], jobs: int = 1
     return found, skipped, len(folders)
 
 
-def kit_sources(piece, names: frozenset[str]) -> list[Submission]:
+def kit_sources(assignment, names: frozenset[str]) -> list[Submission]:
     """The other files students received (play.py, duel.py with its referee and
     players): not boilerplate but sources, compared like a submission, so a
     module that pastes the duel's move generator is reported next to it."""
-    boilerplate = set(boilerplate_files(piece))
+    boilerplate = set(boilerplate_files(assignment))
     found = []
-    for path in released_files(piece):
+    for path in released_files(assignment):
         if path in boilerplate:
             continue
         files = [(path.name, sources.read(path).text)]
@@ -320,16 +320,16 @@ def _behaviour(submissions: list[Submission], out_dir: Path | None
 def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
             jobs: int | None = None, boilerplate: list[str | Path] = (),
             out_dir: Path | None = None) -> Result:
-    piece = assignment.load(name)
+    assignment = assignments.load(name)
     if not 0 <= floor <= 1:
         raise KitError(f"--floor must lie between 0 and 1, not {floor}")
     jobs = max(1, jobs or os.cpu_count() or 1)
-    names = interface(piece)
-    given = boilerplate_files(piece)
+    names = interface(assignment)
+    given = boilerplate_files(assignment)
     declared = declared_files(list(boilerplate))
     removed = _boilerplate(given + declared, names)
-    submissions, skipped, folders = collect(piece, Path(submissions_dir), names, jobs)
-    submissions += kit_sources(piece, names)
+    submissions, skipped, folders = collect(assignment, Path(submissions_dir), names, jobs)
+    submissions += kit_sources(assignment, names)
     for s in submissions:
         for kind in ("text", "structure"):
             s.prints[kind] = compare.fingerprint(getattr(s, kind).codes, removed[kind], K[kind])
@@ -353,7 +353,7 @@ def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
     groups = mutual_groups(len(submissions), matches)
     shown = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
              for p in given + declared]
-    return Result(name, piece.title, submissions, sorted(skipped), sorted(problems), matches,
+    return Result(name, assignment.title, submissions, sorted(skipped), sorted(problems), matches,
                   groups, shown, floor, folders, sentence)
 
 

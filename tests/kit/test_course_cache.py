@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from autograder import KitError, assignment
+from autograder import KitError, assignment as assignments
 from autograder.grading import warm
 from autograder.grading.grader import Grader
 from autograder.sandbox import layers as sandbox_layers
@@ -127,9 +127,9 @@ def test_the_quick_check_still_refuses_a_sandbox_that_cannot_start_the_reference
     from autograder.grading import runner
     from autograder.sandbox.client import SandboxError
     monkeypatch.setenv("SPIELBAUM_CACHE", str(tmp_path / "cache"))
-    piece = assignment.load("tictactoe")
-    assert Grader(piece).warm_up() is not None
-    grader = Grader(piece)
+    assignment = assignments.load("tictactoe")
+    assert Grader(assignment).warm_up() is not None
+    grader = Grader(assignment)
 
     def broken(self):
         raise SandboxError("the child could not be confined")
@@ -165,10 +165,10 @@ def test_without_a_layer_that_keeps_the_children_out_there_is_no_cache(tmp_path,
     """The cache is a pickle the grader loads: a child that could write the
     teacher's files could plant one, so it is used only with uid or landlock."""
     monkeypatch.setenv("SPIELBAUM_CACHE", str(tmp_path / "cache"))
-    piece = assignment.load("tictactoe")
-    assert Grader(piece, layers=["rlimits", "netns", "seccomp"])._cache_folder() is None
-    assert Grader(piece, layers=["rlimits", "landlock"])._cache_folder() == tmp_path / "cache"
-    exporting = Grader(piece, layers=["uid"], plugins=(warm.WarmCaches(piece),))
+    assignment = assignments.load("tictactoe")
+    assert Grader(assignment, layers=["rlimits", "netns", "seccomp"])._cache_folder() is None
+    assert Grader(assignment, layers=["rlimits", "landlock"])._cache_folder() == tmp_path / "cache"
+    exporting = Grader(assignment, layers=["uid"], plugins=(warm.WarmCaches(assignment),))
     assert exporting._cache_folder() is None
 
 
@@ -189,32 +189,32 @@ def test_the_suite_digest_changes_with_the_suite_the_reference_and_the_manifest(
     """What decides the grades: a cache, a package or a cluster worker made with any
     other hidden suite, reference or assignment.toml (its [relies_on]) is refused."""
     from types import SimpleNamespace
-    piece = SimpleNamespace(suite_dir=tmp_path / "suite", solution_dir=tmp_path / "solution",
+    assignment = SimpleNamespace(suite_dir=tmp_path / "suite", solution_dir=tmp_path / "solution",
                             modules=("game.py",))
-    piece.suite_dir.mkdir()
-    piece.solution_dir.mkdir()
-    files = {piece.suite_dir / "test_hidden.py": "def test_x():\n    pass\n",
-             piece.suite_dir / "rubric.toml": "[points]\ntest_x = 1\n",
-             piece.solution_dir / "game.py": "def f():\n    return 1\n",
-             piece.solution_dir / "assignment.toml": "[relies_on]\n"}
+    assignment.suite_dir.mkdir()
+    assignment.solution_dir.mkdir()
+    files = {assignment.suite_dir / "test_hidden.py": "def test_x():\n    pass\n",
+             assignment.suite_dir / "rubric.toml": "[points]\ntest_x = 1\n",
+             assignment.solution_dir / "game.py": "def f():\n    return 1\n",
+             assignment.solution_dir / "assignment.toml": "[relies_on]\n"}
     for path, text in files.items():
         path.write_text(text)
-    before = warm.digest(piece)
-    (piece.solution_dir / "notes.txt").write_text("not graded\n")
-    assert warm.digest(piece) == before
+    before = warm.digest(assignment)
+    (assignment.solution_dir / "notes.txt").write_text("not graded\n")
+    assert warm.digest(assignment) == before
     for path, text in files.items():
         path.write_text(text + "# changed\n")
-        assert warm.digest(piece) != before, path.name
+        assert warm.digest(assignment) != before, path.name
         path.write_text(text)
-    assert warm.digest(piece) == before
+    assert warm.digest(assignment) == before
 
 
 def test_a_check_without_points_is_refused_by_full_and_quick_checks_alike():
     """Both the full grading and the quick check collect the suite and name a check the
     rubric gives no points (runner.require_points), in one line."""
     from autograder.grading import runner
-    piece = assignment.load("tictactoe")
-    rubric = runner.load_rubric(piece.suite_dir)
-    runner.require_points(piece, rubric, list(rubric.points))
+    assignment = assignments.load("tictactoe")
+    rubric = runner.load_rubric(assignment.suite_dir)
+    runner.require_points(assignment, rubric, list(rubric.points))
     with pytest.raises(KitError, match=r"rubric.toml has no points for: \['test_extra'\]"):
-        runner.require_points(piece, rubric, [*rubric.points, "test_extra"])
+        runner.require_points(assignment, rubric, [*rubric.points, "test_extra"])

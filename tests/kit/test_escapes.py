@@ -131,10 +131,10 @@ def test_each_guarantee_holds_with_each_layer_said_to_give_it(guarantee, layer):
 
 
 def test_without_any_file_layer_grading_refuses_to_start(monkeypatch):
-    from autograder import assignment
+    from autograder import assignment as assignments
     from autograder.grading.grader import Grader
     monkeypatch.delenv(layers.UNCONFINED_FILES, raising=False)
-    grader = Grader(assignment.load("tictactoe"), layers=["rlimits", "netns", "seccomp"])
+    grader = Grader(assignments.load("tictactoe"), layers=["rlimits", "netns", "seccomp"])
     with pytest.raises(KitError, match="--unconfined-files"):
         grader.require_layers()
     monkeypatch.setenv(layers.UNCONFINED_FILES, "1")
@@ -146,22 +146,22 @@ def test_with_the_teachers_leave_nothing_is_called_refused_that_was_not(monkeypa
     """No file layer, by the teacher's leave: the child reads a file outside its folder
     and the feedback says so, and that no layer here stops it; it never says the
     sandbox refused it. Its honest twin (the reference itself) scores full marks."""
-    from autograder import assignment
+    from autograder import assignment as assignments
     from autograder.grading.runner import grade_submission
-    piece = assignment.load("tictactoe")
+    assignment = assignments.load("tictactoe")
     chosen = [layer for layer in ("rlimits", "netns", "seccomp") if layer in layers.available()]
     (tmp_path / "plain").mkdir()
-    shutil.copy(piece.solution_dir / "tictactoe.py", tmp_path / "plain")
+    shutil.copy(assignment.solution_dir / "tictactoe.py", tmp_path / "plain")
     (tmp_path / "reader").mkdir()
-    source = (piece.solution_dir / "tictactoe.py").read_text()
+    source = (assignment.solution_dir / "tictactoe.py").read_text()
     (tmp_path / "reader" / "tictactoe.py").write_text(
         "try:\n    open('/etc/hostname').read()\nexcept OSError:\n    pass\n" + source)
     monkeypatch.delenv(layers.UNCONFINED_FILES, raising=False)
-    refused = grade_submission(piece, "reader", tmp_path / "reader", layers=chosen)
+    refused = grade_submission(assignment, "reader", tmp_path / "reader", layers=chosen)
     assert refused.status == "sandbox-error" and "--unconfined-files" in refused.message
     monkeypatch.setenv(layers.UNCONFINED_FILES, "1")
-    plain = grade_submission(piece, "plain", tmp_path / "plain", layers=chosen)
-    reader = grade_submission(piece, "reader", tmp_path / "reader", layers=chosen)
+    plain = grade_submission(assignment, "plain", tmp_path / "plain", layers=chosen)
+    reader = grade_submission(assignment, "reader", tmp_path / "reader", layers=chosen)
     assert plain.score == plain.max_score == reader.score
     texts = [e.text for e in reader.events]
     assert any("/etc/hostname" in t and "no sandbox layer on this machine stops that" in t
@@ -259,12 +259,12 @@ def minimax(board):
 def test_honest_habits_around_a_correct_solution_score_full_marks(tmp_path):
     """The honest twin of the escapes, graded for real with every layer: files of its
     own, threads, a timer, the standard library's modules."""
-    from autograder import assignment
+    from autograder import assignment as assignments
     from autograder.grading.runner import grade_submission
-    piece = assignment.load("tictactoe")
-    source = (piece.solution_dir / "tictactoe.py").read_text()
+    assignment = assignments.load("tictactoe")
+    source = (assignment.solution_dir / "tictactoe.py").read_text()
     (tmp_path / "tictactoe.py").write_text(source + HONEST_EXTRAS)
-    graded = grade_submission(piece, "honest", tmp_path, layers=list(layers.available()))
+    graded = grade_submission(assignment, "honest", tmp_path, layers=list(layers.available()))
     assert graded.score == graded.max_score, [t.output for t in graded.tests if not t.passed]
     assert graded.refused == 0 and not [e for e in graded.events if e.kind == "unconfined"]
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 from autograder.mutate.honest.rewrites import REWRITES
 from tests.conftest import ROOT
 
@@ -85,13 +85,13 @@ def params(pairs):
 
 # ------------------------------------------------------------ every assignment
 def test_the_sample_covers_every_assignment():
-    assert set(SAMPLE) <= set(slices.names())
-    assert all(kind in REWRITES for name in slices.names() for kind in sample(name))
+    assert set(SAMPLE) <= set(assignments.names())
+    assert all(kind in REWRITES for name in assignments.names() for kind in sample(name))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, kind", params(
-    (name, kind) for name in sorted(slices.names()) for kind in sample(name)))
+    (name, kind) for name in sorted(assignments.names()) for kind in sample(name)))
 def test_a_sample_of_honest_rewrites_keeps_full_marks(name, kind):
     rows = honest_rows(name, sample(name))[kind]
     assert rows[0]["status"] == "full marks", verdict(rows)
@@ -100,7 +100,7 @@ def test_a_sample_of_honest_rewrites_keeps_full_marks(name, kind):
 @pytest.mark.slow
 @pytest.mark.exhaustive
 @pytest.mark.parametrize("name, kind", params(
-    (name, kind) for name in slices.names() for kind in REWRITES))
+    (name, kind) for name in assignments.names() for kind in REWRITES))
 def test_every_honest_rewrite_keeps_full_marks(name, kind):
     """Full marks, or not applicable to this reference (nothing to rewrite): never a lost
     point, a rewrite bug or a grader error."""
@@ -110,7 +110,7 @@ def test_every_honest_rewrite_keeps_full_marks(name, kind):
 
 @pytest.mark.slow
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_every_reference_keeps_full_marks_on_many_kinds_of_rewrite(name):
     kept = sorted(kind for kind, rows in honest_rows(name).items()
                   if rows[0]["status"] == "full marks" and kind != "unparsed")

@@ -18,7 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from autograder import KitError, i18n, release, slices
+from autograder import KitError, i18n, release, assignment as assignments
 from tests.conftest import ROOT
 
 
@@ -130,7 +130,7 @@ def test_an_unknown_course_language_is_one_clear_line(monkeypatch):
 def german_tictactoe(tmp_path_factory):
     """tictactoe released in German, with its stubs (nothing written yet)."""
     folder = tmp_path_factory.mktemp("de") / "tictactoe"
-    release.render(slices.load("tictactoe"), folder, "de")
+    release.render(assignments.load("tictactoe"), folder, "de")
     return folder
 
 
@@ -204,7 +204,7 @@ def test_make_check_speaks_the_courses_language_and_the_students(german_tictacto
     assert "uitzondering KeyError: 3 (in tictactoe.py, regel" in dutch, dutch
 
     english_release = tmp_path / "tictactoe"
-    release.render(slices.load("tictactoe"), english_release, "en")
+    release.render(assignments.load("tictactoe"), english_release, "en")
     break_player(english_release)
     english = check(english_release, pytest_run)
     assert "  player         0/4  needs work" in english and "raised KeyError" in english
@@ -216,7 +216,7 @@ def test_make_check_speaks_the_courses_language_and_the_students(german_tictacto
 
 def test_make_play_speaks_the_chosen_language(german_tictactoe, tmp_path):
     folder = tmp_path / "tictactoe"
-    release.render(slices.load("tictactoe"), folder, "nl")
+    release.render(assignments.load("tictactoe"), folder, "nl")
     (folder / "tictactoe.py").write_text((ROOT / "solutions/tictactoe/tictactoe.py").read_text())
     play = [sys.executable, "play.py"]
     environ = {k: v for k, v in os.environ.items() if k not in ("SPIELBAUM_LANG", "LANGUAGE")}
@@ -234,7 +234,7 @@ def test_make_duel_speaks_the_chosen_language_and_still_stops_a_hopeless_duel(tm
     """The stubs lose the first game before any move: the duel stops there, in German
     as in English (the player's process flags the error, whatever its language)."""
     folder = tmp_path / "connect4"
-    release.render(slices.load("connect4"), folder, "de")
+    release.render(assignments.load("connect4"), folder, "de")
     duel = [sys.executable, "duel.py", "--games", "2", "--opponent", "random"]
     environ = {k: v for k, v in os.environ.items() if k not in ("SPIELBAUM_LANG", "LANGUAGE")}
     german = subprocess.run(duel, cwd=folder, capture_output=True, text=True, timeout=60,
@@ -369,13 +369,13 @@ GLOSSARY = "## Words and names from the course"
 def test_the_name_map_names_every_function_the_student_writes(name):
     """Each function the student writes has its row, with the course's names beside it,
     and the glossary has the three languages' words for a state and a move."""
-    piece = slices.load(name)
-    readme = (piece.solution_dir / "README.md").read_text(encoding="utf-8")
+    assignment = assignments.load(name)
+    readme = (assignment.solution_dir / "README.md").read_text(encoding="utf-8")
     assert GLOSSARY in readme
     section = readme.split(GLOSSARY, 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
-    for module in piece.modules:
-        stripped = release.strip_solutions((piece.solution_dir / module).read_text())
+    for module in assignment.modules:
+        stripped = release.strip_solutions((assignment.solution_dir / module).read_text())
         for function in stripped.stubbed:     # "TicTacToe.getMoves", "memoize.f_memoized"
             names = function.split(".")
             row = next((r for r in rows if any(f"{part}(" in r.split("|")[1] for part in names)),
@@ -417,7 +417,7 @@ def test_the_release_writes_the_readme_in_the_courses_language(name, language, t
     """Every block of a translated README (spielbaum.cfg names them) is translated,
     except the notes written in German and Dutch already (they stay in every language)."""
     folder = tmp_path / name
-    release.render(slices.load(name), folder, language)
+    release.render(assignments.load(name), folder, language)
     english = (ROOT / "solutions" / name / "README.md").read_text(encoding="utf-8")
     translated = (folder / "README.md").read_text(encoding="utf-8")
     assert translated.startswith(title + "\n\n"), translated[:80]

@@ -10,7 +10,7 @@ import subprocess
 import nbformat
 import pytest
 
-from autograder import i18n, release, slices
+from autograder import i18n, release, assignment as assignments
 from autograder.nbgrader import notebooks
 from autograder.sandbox import child_words
 from tests.conftest import ROOT
@@ -21,7 +21,7 @@ LANGUAGES = list(i18n.TRANSLATED)
 
 def skeleton(name: str, language: str, tmp_path) -> str:
     folder = tmp_path / language / name
-    release.render(slices.load(name), folder, language)
+    release.render(assignments.load(name), folder, language)
     return (folder / f"{name}.py").read_text(encoding="utf-8")
 
 
@@ -142,7 +142,7 @@ def test_the_notebook_speaks_the_language_with_the_same_cells(name, language):
         (ROOT / "solutions" / name / "README.md").read_text(encoding="utf-8"), language)
     assert translated.cells[0].source == readme.rstrip("\n")
     titles = i18n.translation(language, i18n.GRADER).gettext
-    for test, title, _points in notebooks.hidden_tests(slices.load(name)):
+    for test, title, _points in notebooks.hidden_tests(assignments.load(name)):
         cell = next(c for c in translated.cells if c.metadata["nbgrader"]["grade_id"] == test)
         assert titles(title) in cell.source and titles(title) != title
     assert notebooks.render(name) == (ROOT / "solutions" / name / f"{name}.ipynb").read_text(
@@ -231,7 +231,7 @@ def test_the_students_makefile_speaks_the_language_and_still_works(language, tmp
         assert said(msgid) != msgid, msgid
         assert sorted(MAKE_WORDS.findall(said(msgid))) == sorted(MAKE_WORDS.findall(msgid))
     folder = tmp_path / "tictactoe"
-    release.render(slices.load("tictactoe"), folder, language)
+    release.render(assignments.load("tictactoe"), folder, language)
     makefile = (folder / "Makefile").read_text(encoding="utf-8")
     assert "check.py" in makefile      # the Makefile runs check.py (issue 47)
     for target in ("check", "tools", "duel", "clean"):
@@ -239,6 +239,6 @@ def test_the_students_makefile_speaks_the_language_and_still_works(language, tmp
                               cwd=folder, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 or target == "duel", done.stderr
     english_folder = tmp_path / "en"
-    release.render(slices.load("tictactoe"), english_folder, "en")
+    release.render(assignments.load("tictactoe"), english_folder, "en")
     assert (english_folder / "Makefile").read_text(encoding="utf-8") == \
         (ROOT / "assignments" / "tictactoe" / "Makefile").read_text(encoding="utf-8")

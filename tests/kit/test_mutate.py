@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from autograder import KitError, slices
+from autograder import KitError, assignment as assignments
 from autograder.mutate import allowlist
 from autograder.mutate.operators import compiles, mutants
 from autograder.mutate.run import Target, population, sample
@@ -116,7 +116,7 @@ def population_of(name: str) -> tuple:
 KIT_ASSIGNMENTS = {"tictactoe", "negamax", "gametree", "connect4", "muehle"}
 
 
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_every_reference_has_many_mutants_with_distinct_keys(name):
     everything = population_of(name)
     assert len(everything) >= (100 if name in KIT_ASSIGNMENTS else SAMPLE)
@@ -125,7 +125,7 @@ def test_every_reference_has_many_mutants_with_distinct_keys(name):
 
 
 # ------------------------------------------------------------ allowlists and samples
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_every_allowlist_is_reviewed_and_current(name):
     """Each entry has a reason and still names a mutant of today's reference."""
     target = Target.of(name)
@@ -277,7 +277,7 @@ QUICK_SAMPLE = 2
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 @pytest.mark.parametrize("sample", [
     QUICK_SAMPLE, pytest.param(SAMPLE, marks=pytest.mark.exhaustive)])
 def test_hidden_suite_kills_its_mutants(name, sample, tmp_path):

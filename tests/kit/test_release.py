@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from autograder import KitError, release, slices
+from autograder import KitError, release, assignment as assignments
 from tests.conftest import ROOT, run_public_tests
 
-ASSIGNMENTS = slices.names()
+ASSIGNMENTS = assignments.names()
 
 
 def test_every_manifest_is_listed():
@@ -33,12 +33,12 @@ def test_no_solution_markers_anywhere_in_assignments():
 def test_no_solution_line_leaks(name):
     """Every non-trivial line between the markers is absent from the student folder,
     unless the same line also appears outside the markers (then it is public anyway)."""
-    piece = slices.load(name)
+    assignment = assignments.load(name)
     shipped = "\n".join(p.read_text(errors="replace")
-                        for p in piece.assignment_dir.rglob("*") if p.is_file())
+                        for p in assignment.assignment_dir.rglob("*") if p.is_file())
     shipped_lines = {line.strip() for line in shipped.splitlines()}
-    for module in piece.modules:
-        source = (piece.solution_dir / module).read_text()
+    for module in assignment.modules:
+        source = (assignment.solution_dir / module).read_text()
         stripped = release.strip_solutions(source)
         public = {line.strip() for line in stripped.text.splitlines()}
         secret = {line.strip() for line in stripped.removed_lines} - public
@@ -50,10 +50,10 @@ def test_no_solution_line_leaks(name):
 
 @pytest.mark.parametrize("name", ASSIGNMENTS)
 def test_every_stub_raises_not_implemented(name):
-    piece = slices.load(name)
-    for module in piece.modules:
-        tree = ast.parse((piece.assignment_dir / module).read_text())
-        source_stubs = release.strip_solutions((piece.solution_dir / module).read_text()).stubbed
+    assignment = assignments.load(name)
+    for module in assignment.modules:
+        tree = ast.parse((assignment.assignment_dir / module).read_text())
+        source_stubs = release.strip_solutions((assignment.solution_dir / module).read_text()).stubbed
         functions = {f"{n.name}" for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
                      and any(isinstance(s, ast.Raise) for s in n.body)}
         assert {s.rsplit(".", 1)[-1] for s in source_stubs} <= functions
@@ -106,7 +106,7 @@ def test_unknown_assignment_is_one_clear_line():
 @pytest.mark.parametrize("name", ASSIGNMENTS)
 def test_public_tests_pass_on_the_reference(name, student_copy):
     folder = student_copy(name)
-    for module in slices.load(name).modules:
+    for module in assignments.load(name).modules:
         shutil.copy(ROOT / "solutions" / name / module, folder / module)
     done = run_public_tests(folder)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -17,34 +17,34 @@ from autograder.grading import spec
 NAMES = ["connect4", "gametree", "muehle", "negamax", "tictactoe"]
 
 
-def rubric_checks(piece) -> set[str]:
-    data = tomllib.loads((piece.suite_dir / "rubric.toml").read_text(encoding="utf-8"))
+def rubric_checks(assignment) -> set[str]:
+    data = tomllib.loads((assignment.suite_dir / "rubric.toml").read_text(encoding="utf-8"))
     return set(data["points"])
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_docstring_sentence_has_a_row(name):
-    piece = assignments.load(name)
-    rows = spec.table(piece.suite_dir / "spec.toml")
+    assignment = assignments.load(name)
+    rows = spec.table(assignment.suite_dir / "spec.toml")
     written = {(row.where, row.sentence) for row in rows}
-    missing = [f"{s.where}: {s.text}" for module in piece.modules
-               for s in spec.sentences(piece.assignment_dir / module)
+    missing = [f"{s.where}: {s.text}" for module in assignment.modules
+               for s in spec.sentences(assignment.assignment_dir / module)
                if (s.where, s.text) not in written]
     assert not missing, "sentences without a row in spec.toml:\n" + "\n".join(missing)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_row_is_a_sentence_of_the_specification_and_names_real_checks(name):
-    piece = assignments.load(name)
-    rows = spec.table(piece.suite_dir / "spec.toml")
-    said = {(s.where, s.text) for module in piece.modules
-            for s in spec.sentences(piece.assignment_dir / module)}
-    readme = spec.readme_text(piece.assignment_dir / "README.md")
+    assignment = assignments.load(name)
+    rows = spec.table(assignment.suite_dir / "spec.toml")
+    said = {(s.where, s.text) for module in assignment.modules
+            for s in spec.sentences(assignment.assignment_dir / module)}
+    readme = spec.readme_text(assignment.assignment_dir / "README.md")
     stale = [row.sentence for row in rows
              if (row.where == "README" and row.sentence not in readme)
              or (row.where != "README" and (row.where, row.sentence) not in said)]
     assert not stale, "rows for sentences the specification does not have:\n" + "\n".join(stale)
-    unknown = {check for row in rows for check in row.checks} - rubric_checks(piece)
+    unknown = {check for row in rows for check in row.checks} - rubric_checks(assignment)
     assert not unknown, f"rows name checks the rubric does not have: {sorted(unknown)}"
     assert len({(row.where, row.sentence) for row in rows}) == len(rows), "a row twice"
 
@@ -52,10 +52,10 @@ def test_every_row_is_a_sentence_of_the_specification_and_names_real_checks(name
 def test_every_check_enforces_some_sentence():
     """A check no sentence asks for judges something the student was never told."""
     for name in NAMES:
-        piece = assignments.load(name)
-        named = {check for row in spec.table(piece.suite_dir / "spec.toml")
+        assignment = assignments.load(name)
+        named = {check for row in spec.table(assignment.suite_dir / "spec.toml")
                  for check in row.checks}
-        assert rubric_checks(piece) <= named, (name, sorted(rubric_checks(piece) - named))
+        assert rubric_checks(assignment) <= named, (name, sorted(rubric_checks(assignment) - named))
 
 
 def test_sentences_are_cut_as_documented():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import release, slices
+from autograder import release, assignment as assignments
 from autograder.nbgrader import notebooks
 from autograder.nbgrader.preprocessors import defuse, keep_only_checks
 from tests.conftest import ROOT, in_pid_namespace
@@ -22,7 +22,7 @@ from tests.nbgrader.scenario import A, CYCLE_ANSWER
 
 pytest.importorskip("nbgrader", reason="install the kit's nbgrader extra")
 
-WITH_NOTEBOOK = [n for n in slices.names() if (ROOT / "autograder/suites" / n / "rubric.toml").is_file()]
+WITH_NOTEBOOK = [n for n in assignments.names() if (ROOT / "autograder/suites" / n / "rubric.toml").is_file()]
 HIDDEN_SOURCE = ["BEGIN HIDDEN TESTS", "from autograder.nbgrader.cells import verdict"]
 
 
@@ -36,10 +36,10 @@ def run_scenario(which: str, base, *extra: str) -> dict:
 
 def secret_lines(name: str) -> set[str]:
     """Solution lines that never appear outside the markers (as test_release defines them)."""
-    piece = slices.load(name)
+    assignment = assignments.load(name)
     secret = set()
-    for module in piece.modules:
-        stripped = release.strip_solutions((piece.solution_dir / module).read_text())
+    for module in assignment.modules:
+        stripped = release.strip_solutions((assignment.solution_dir / module).read_text())
         public = {line.strip() for line in stripped.text.splitlines()}
         secret |= {line.strip() for line in stripped.removed_lines} - public
     return {line for line in secret if len(line) > 12 and not line.startswith("#")}
@@ -89,13 +89,13 @@ def test_nbgrader_try_cell_runs_as_it_is_and_lists_only_what_students_call(name,
     listing = next(c for c in nb.cells
                    if c.metadata.get("nbgrader", {}).get("grade_id") == "try_it_text").source
     assert "f_memoized" not in listing and "self" not in listing
-    piece = slices.load(name)
-    for module in piece.modules:
-        (tmp_path / module).write_bytes((piece.solution_dir / module).read_bytes())
+    assignment = assignments.load(name)
+    for module in assignment.modules:
+        (tmp_path / module).write_bytes((assignment.solution_dir / module).read_bytes())
     done = subprocess.run([sys.executable, "-c", cell.source], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert ("duel.py" in piece.files) == any(
+    assert ("duel.py" in assignment.files) == any(
         "%run duel.py" in c.source for c in nb.cells if c.cell_type == "code")
 
 

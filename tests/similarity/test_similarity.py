@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from autograder import KitError, ROOT, slices
+from autograder import KitError, ROOT, assignment as assignments
 from autograder.similarity import FLOOR, run
 from autograder.similarity.compare import Shares
 from autograder.similarity.run import Match
@@ -286,11 +286,10 @@ def test_mutual_groups_need_every_pair():
 
 
 def test_missing_release_is_a_kit_error(monkeypatch, tmp_path):
-    from autograder import slices
-    piece = slices.load("tictactoe")
-    monkeypatch.setattr(type(piece), "assignment_dir", property(lambda self: tmp_path / "x"))
+    assignment = assignments.load("tictactoe")
+    monkeypatch.setattr(type(assignment), "assignment_dir", property(lambda self: tmp_path / "x"))
     with pytest.raises(KitError, match="autograder release"):
-        run.boilerplate_files(piece)
+        run.boilerplate_files(assignment)
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import release, slices
+from autograder import release, assignment as assignments
 from tests.conftest import ROOT
 from tests.student.test_student_kit import make
 
@@ -47,7 +47,7 @@ def normal(output: str) -> str:
 def student(student_copy, name: str = "tictactoe") -> Path:
     """A student's folder: the reference with a bug, so the summary has every kind of row."""
     folder = student_copy(name)
-    for module in slices.load(name).modules:
+    for module in assignments.load(name).modules:
         shutil.copy(ROOT / "solutions" / name / module, folder / module)
     if name == "tictactoe":
         with open(folder / "tictactoe.py", "a", encoding="utf-8") as module:
@@ -67,7 +67,7 @@ def clutter(folder: Path, name: str = "tictactoe") -> None:
         "def pytest_addoption(parser):\n"
         "    parser.addoption('--function', action='append', default=[])\n")
     shutil.copy(folder / f"test_{name}.py", older / f"test_{name}.py")
-    for module in slices.load(name).modules:
+    for module in assignments.load(name).modules:
         shutil.copy(folder / module, folder / module.replace(".py", "_backup.py"))
         shutil.copy(folder / module, folder / module.replace(".py", " (1).py"))
     shutil.copy(folder / f"test_{name}.py", folder / f"test_{name} (copy).py")
@@ -546,7 +546,7 @@ def test_the_tools_install_across_drives_without_moving_anything_across(
 
 
 # ------------------------------------------------------------ the student README
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_every_readme_says_once_what_a_student_needs_and_the_make_free_command(name):
     readme = (ROOT / "assignments" / name / "README.md").read_text(encoding="utf-8")
     section = release.README_SECTION.read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from autograder import KitError, release, slices
+from autograder import KitError, release, assignment as assignments
 from autograder.outputs import pages
 from tests.conftest import ROOT
 from tests.student.test_any_folder_any_computer import (
@@ -259,7 +259,7 @@ def load_check_page(name: str):
         sys.path.remove(str(folder))
 
 
-@pytest.mark.parametrize("name", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_the_pages_look_is_the_teachers_stylesheet(name):
     assert load_check_page(name).STYLESHEET == pages.STYLESHEET
 

@@ -14,11 +14,11 @@ import shutil
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 from tests.conftest import ROOT
 from tests.student.test_student_kit import make
 
-WITH_BUGS = [name for name in slices.names() if (ROOT / "tests" / name / "bugs.py").is_file()]
+WITH_BUGS = [name for name in assignments.names() if (ROOT / "tests" / name / "bugs.py").is_file()]
 ROW = re.compile(r"^  (\S+)\s+(\d+)/(\d+)  (.+)$")
 
 

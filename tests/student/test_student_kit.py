@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 from tests.conftest import ROOT
 
-ASSIGNMENTS = slices.names()
+ASSIGNMENTS = assignments.names()
 
 
 def make(target: str, folder: Path, stdin: str = "", env: dict | None = None,
@@ -28,7 +28,7 @@ def make(target: str, folder: Path, stdin: str = "", env: dict | None = None,
 
 
 def module_of(name: str) -> str:
-    return slices.load(name).modules[0]
+    return assignments.load(name).modules[0]
 
 
 def break_first_def(path: Path) -> int:
@@ -236,7 +236,7 @@ PLAYS = {
 
 #: The assignments with a terminal game (`play.py` among the manifest's files). Each is
 #: played on Ctrl-D alone and on the stubs; those of PLAYS also with their script.
-PLAYABLE = [name for name in ASSIGNMENTS if "play.py" in slices.load(name).files]
+PLAYABLE = [name for name in ASSIGNMENTS if "play.py" in assignments.load(name).files]
 
 
 def test_every_play_script_is_for_a_playable_assignment():
@@ -245,7 +245,7 @@ def test_every_play_script_is_for_a_playable_assignment():
 
 
 def with_reference(name: str, folder: Path) -> Path:
-    for module in slices.load(name).modules:
+    for module in assignments.load(name).modules:
         shutil.copy(ROOT / "solutions" / name / module, folder / module)
     return folder
 
