@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,8 +87,7 @@ class Assignment:
         manifest's `[sandbox] packages`, none by default): the grader lets the sandbox
         read exactly their folders, and `make check` refuses every other import with
         the grader's words (grading/imports.py, docs/TEACHING.md)."""
-        from .grading.imports import declared
-        return declared(self.name, self.extra.get("sandbox", {}))
+        return declared_packages(self.name, self.extra.get("sandbox", {}))
 
     @property
     def relies_on(self) -> dict[str, tuple[str, ...]]:
@@ -99,26 +100,77 @@ class Assignment:
         return _relies_on(self.name, self.extra.get("relies_on", {}))
 
     # ------------------------------------------------------------ its rubric
-    def rubric(self, scale: float = 1.0):
-        """The hidden suite's rubric (points, time limits scaled by `scale`, limits,
-        required sandbox layers)."""
-        from .grading.runner import load_rubric
-        return load_rubric(self.suite_dir, scale)
+    def rubric(self) -> "Rubric":
+        """The hidden suite's rubric.toml, read and checked (KitError, one line)."""
+        return read_rubric(self.suite_dir)
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """A hidden suite's rubric.toml: the points of each check, its time limits as
+    written (seconds on the reference machine: the Grader scales them to this one,
+    grading/grader.py), its [limits], the sandbox layers without which nobody is
+    graded, and the checks that judge the whole program (docs/SLICES.md, "Blame")."""
+    points: dict[str, float]
+    timeouts: dict[str, float] = field(default_factory=dict)
+    limits: dict[str, int] = field(default_factory=dict)
+    required: tuple[str, ...] = ("rlimits",)
+    whole_program: tuple[str, ...] = ()
 
     @property
-    def required_layers(self) -> tuple[str, ...]:
-        return self.rubric().required
+    def max_score(self) -> float:
+        return float(sum(self.points.values()))
 
-    # ------------------------------------------------------------ its submissions
-    def survey(self, submissions: Path):
-        """The student folders of a submissions folder (grading/intake.py)."""
-        from .grading import intake
-        return intake.survey(submissions)
 
-    def locate(self, folder: Path):
-        """(folder holding every module, status, problem) in one submission."""
-        from .grading import intake
-        return intake.locate(folder, self.modules)
+#: What a rubric's [timeouts] and [limits] may set (grading/student.py, Timeouts, and
+#: grading/grader.py, limits_of, say what each is).
+TIMEOUTS = ("call", "imports", "check", "test", "submission", "wait", "check_wait")
+LIMITS = ("memory_mb", "check_megabytes", "check_values")
+
+
+def read_rubric(suite_dir: Path) -> Rubric:
+    path = suite_dir / "rubric.toml"
+    if not path.is_file():
+        raise KitError(f"{path} is missing")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise KitError(f"{path}: {error}") from None
+    if "kit" in data:
+        raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
+                       "sandbox; give the student's code the grader's objects through call "
+                       "plans instead (docs/SLICES.md)")
+    points = dict(data.get("points", {}))
+    for table, known in (("timeouts", TIMEOUTS), ("limits", LIMITS)):
+        unknown = set(data.get(table, {})) - set(known)
+        if unknown:     # a misspelt limit would silently be the default
+            raise KitError(f"{path}: [{table}] names unknown limits {sorted(unknown)} "
+                           f"(known: {', '.join(known)})")
+    whole = tuple(data.get("blame", {}).get("whole_program", ()))
+    if set(whole) - set(points):
+        raise KitError(f"{path}: [blame] whole_program names checks without points: "
+                       f"{sorted(set(whole) - set(points))}")
+    return Rubric(points, dict(data.get("timeouts", {})), dict(data.get("limits", {})),
+                  tuple(data.get("sandbox", {}).get("required", ("rlimits",))), whole)
+
+
+_PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def declared_packages(name: str, table) -> tuple[str, ...]:
+    """The `[sandbox] packages` of an assignment.toml, checked (KitError, one line)."""
+    where = f"solutions/{name}/assignment.toml [sandbox] packages"
+    packages = table.get("packages", []) if isinstance(table, dict) else table
+    if not isinstance(packages, list) or not all(isinstance(p, str) for p in packages):
+        raise KitError(f"{where}: must be a list of package names, e.g. packages = [\"numpy\"]")
+    for package in packages:
+        if not _PACKAGE.match(package):
+            raise KitError(f"{where}: {package!r} is not a package name (a top-level name "
+                           "such as numpy, never a dotted one)")
+        if package in sys.stdlib_module_names:
+            raise KitError(f"{where}: {package} is part of Python's standard library, "
+                           "which every submission may import anyway")
+    return tuple(packages)
 
 
 def _relies_on(name: str, table) -> dict[str, tuple[str, ...]]:

@@ -11,7 +11,7 @@ tens of thousands of them. In one run, on the same calls:
   offers), its helper patched to the grader's by `Sandbox.map(..., patches=...)`:
   the grader thread's CPU time, the child's CPU time (from /proc) and the wall time;
   once with the grader and its child on one CPU (as bulk grading runs them,
-  grading/pool.py) and once free to move between CPUs.
+  grading/workers.py) and once free to move between CPUs.
 
 Printed: microseconds per call back on each side, and their sum as a ratio to the
 baseline's per-helper-call cost. Best of --repeat runs of each.
@@ -70,7 +70,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
 
-    from autograder.grading import pool
+    from autograder.grading import workers as pool
     from autograder.sandbox import layers
 
     per_search = 100

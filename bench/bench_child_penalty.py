@@ -9,7 +9,7 @@ most students write it), minimax on every unfinished position with 5 or more mar
 - in the sandbox: a real child with every layer this machine offers, the same calls
   in one map, its CPU time read from /proc.
 
-Both on one CPU (as bulk grading runs a child, grading/pool.py), best of --repeat
+Both on one CPU (as bulk grading runs a child, grading/workers.py), best of --repeat
 rounds, alternating. Printed: each side's CPU seconds and their ratio. Then what a
 child's start and import cost in CPU time.
 
@@ -99,7 +99,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=4)
     parser.add_argument("--marks", type=int, default=5, help="positions with at least this many")
     options = parser.parse_args()
-    from autograder.grading import pool
+    from autograder.grading import workers as pool
     with pool.one_cpu():
         for example in options.examples:
             source, game = load(example)

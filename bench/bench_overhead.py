@@ -447,11 +447,11 @@ def floor_run(batch: Path, log_file: Path, jobs: int, out: Path) -> None:
     from autograder import assignment
     from autograder.grading import calibrate
     from autograder.grading.reference import load_reference
-    from autograder.grading.runner import load_rubric
+    from autograder.grading.grader import scaled_timeouts
     logs = pickle.loads(log_file.read_bytes())
     _REFERENCE[0] = load_reference("tictactoe", "tictactoe")
     scale = calibrate.measure_scale().scale
-    budget = load_rubric(assignment.load("tictactoe").suite_dir, scale).timeouts.check
+    budget = scaled_timeouts(assignment.load("tictactoe").rubric(), scale).check
     folders = sorted(str(p) for p in batch.iterdir())
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -507,7 +507,7 @@ def install_probes(parts_file: Path) -> None:
     """Wrap the engine's parts with timers (wall and the grader thread's CPU time; the
     child's CPU time from /proc); each worker appends one JSON line per submission to
     `parts_file`. Workers are forked after these are installed."""
-    from autograder.grading import batch, calibrate, grader, pool, report, runner
+    from autograder.grading import batch, calibrate, grader, report, workers
     from autograder.sandbox import client
 
     Sandbox = client.Sandbox
@@ -611,9 +611,9 @@ def install_probes(parts_file: Path) -> None:
 
     def leaving(args):
         _IN_SUITE[0] = False
-    _timed(runner, "run_suite", "suite", before=entering, after=leaving)
-    _timed(runner, "prepare", "intake")
-    _timed(runner, "scratch_for", "intake")
+    _timed(grader, "run_suite", "suite", before=entering, after=leaving)
+    _timed(grader, "prepare", "intake")
+    _timed(grader, "scratch_for", "intake")
     _timed(report, "write_student", "feedback")
 
     measure = calibrate.measure_scale
@@ -654,7 +654,7 @@ def install_probes(parts_file: Path) -> None:
                 handle.write(json.dumps({"student": student_id, **_PARTS}) + "\n")
     batch._grade_one = _grade_one
 
-    run = pool.Pool.run
+    run = workers.Local.run
 
     def _run(self, tasks):
         _MARKS["batch begins"] = time.monotonic()
@@ -662,7 +662,7 @@ def install_probes(parts_file: Path) -> None:
         yield from run(self, tasks)
         _MARKS["batch ends"] = time.monotonic()
         _MARKS["cpu:batch ends"] = time.process_time()
-    pool.Pool.run = _run
+    workers.Local.run = _run
 
 
 def kit_run(parts_file: Path, marks_file: Path, argv: list[str]) -> int:

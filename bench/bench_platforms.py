@@ -96,8 +96,8 @@ def bulk_grader(name: str) -> Grader:
 
 def bulk_one(grader: Grader, folder: Path) -> None:
     """One submission as a bulk grading worker grades it: warm, on one CPU
-    (grading/pool.py pins each worker and its children)."""
-    from autograder.grading.pool import one_cpu
+    (grading/workers.py pins each worker and its children)."""
+    from autograder.grading.workers import one_cpu
     with one_cpu():
         graded = grader.grade(folder.name, folder)
     assert graded.status != "error", graded.details

@@ -148,12 +148,12 @@ def graded_reference(grader: Grader, plugins: tuple = ()):
 def tightened(grader: Grader) -> Grader:
     """The same grader with the CPU limits of a call, an import and a check divided by
     ALLOWANCE (the wall-clock backstops left as they are)."""
-    timeouts = grader.rubric.timeouts
+    timeouts = grader.timeouts
     tight = Grader(grader.assignment, layers=grader.layers, timing=grader.timing,
                    reveal=True, fingerprints=False)
-    tight.rubric = dataclasses.replace(grader.rubric, timeouts=dataclasses.replace(
+    tight.timeouts = dataclasses.replace(
         timeouts, call=timeouts.call / ALLOWANCE, check=timeouts.check / ALLOWANCE,
-        imports=timeouts.imports / ALLOWANCE))
+        imports=timeouts.imports / ALLOWANCE)
     return tight
 
 
@@ -223,10 +223,10 @@ def examine(name: str, *, mutants: int = 10, rewrites: tuple[str, ...] = REWRITE
 
 
 def limits_of(grader: Grader) -> dict:
-    rubric = grader.rubric
-    return {"call": rubric.timeouts.call, "check": rubric.timeouts.check,
-            "wall": backstop(rubric.timeouts.test), "values": rubric.limits.check_items,
-            "bytes": rubric.limits.check_bytes, "memory": rubric.limits.memory_bytes}
+    timeouts, limits = grader.timeouts, grader.limits
+    return {"call": timeouts.call, "check": timeouts.check, "wall": backstop(timeouts.test),
+            "values": limits.check_items, "bytes": limits.check_bytes,
+            "memory": limits.memory_bytes}
 
 
 def problems_of(check: Check, limits: dict) -> list[str]:

@@ -9,7 +9,7 @@ submission (grading, reporting, writing its files) is inside one error boundary:
 a failure becomes that student's row (status `error`, the kit's traceback kept
 in `<student>/grader-error.txt`), never the batch's end. A worker that dies or
 runs past the submission's wall-clock ceiling is killed and replaced
-(grading/pool.py).
+(grading/workers.py).
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from ..sandbox import client
 from . import intake, report, warm
 from .cluster import ClusterGrading
 from .grader import Grader
-from .intake import student_folders  # noqa: F401 (similarity imports it from here)
-from .pool import Pool
+from .workers import Local
 from .runner import Graded
 
 CEILING_GRACE = 60.0      # seconds the pool waits past a submission's own ceiling
@@ -145,9 +144,9 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         # Workers are forked after the warm-up, so they start with the reference's
         # expected values already computed.
         # lend: while a worker's child sleeps or blocks, another submission may use
-        # its CPU (grading/pool.py), at most one more per worker.
-        pool = Pool(min(jobs, len(folders)), _grade_timed, pin=True,
-                    ceiling=grader.rubric.timeouts.submission + CEILING_GRACE,
+        # its CPU (grading/workers.py), at most one more per worker.
+        pool = Local(min(jobs, len(folders)), _grade_timed, pin=True,
+                    ceiling=grader.timeouts.submission + CEILING_GRACE,
                     lost=lambda task, reason: dict(
                         write(grader.error(task[0], reason.splitlines()[0], reason), task[2]),
                         **{SLOW: reason.splitlines()[0]}),

@@ -15,8 +15,8 @@ sandbox layers (a worker without the rubric's required layers grades nobody:
 each row says `sandbox-error`), measures its own time scale (SPIELBAUM_TIME_SCALE
 pins it on every machine), refuses to grade with a kit whose hidden suite or
 reference differs from the client's (a digest of those files), grades the
-reference first, and then each submission in a worker pool of its own
-(grading/pool.py), so a submission that crashes or hangs costs its own row.
+reference first, and then each submission in a local worker of its own
+(grading/workers.py), so a submission that crashes or hangs costs its own row.
 Rows and the student's files (feedback, and the behavioural fingerprint the
 similarity report reads) come back as data; the client writes them.
 
@@ -26,7 +26,7 @@ with the same settings skips the students already there whose submission is
 unchanged (a resubmission is graded again).
 
 Features other than `grade` send their own work through the same machinery
-(`Cluster.run`): `grade-collected` is bulk grading of the staged notebooks, and
+(`Cluster.grade`): `grade-collected` is bulk grading of the staged notebooks, and
 `mutate` sends mutants as prepared submissions with a `judge` (a function of a
 Graded, named `autograder.<module>:<function>`, so the engine imports no feature)
 and pytest `plugins` by module name; the worker grades them with the same Grader
@@ -47,6 +47,7 @@ from typing import Iterator
 from .. import KitError, i18n
 from ..sandbox.layers import UNCONFINED_FILES, unconfined_files_allowed
 from . import intake, warm
+from .workers import Dask, Local
 from .warm import digest  # noqa: F401 (the suite and reference fingerprint; also cluster.digest)
 
 JOURNAL = ".grading.jsonl"
@@ -112,40 +113,22 @@ class Journal:
 
 
 # ------------------------------------------------------------ the client
-class Cluster:
-    """A connection to a running Dask scheduler that grades chunks of prepared
-    submissions on its workers (each chunk in a fresh process of the kit's there)."""
+class Cluster(Dask):
+    """The workers of a running Dask scheduler, grading chunks of prepared submissions
+    (each chunk in a fresh process of the kit's there: grade_chunk)."""
 
     def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise KitError("--scheduler needs Dask: pip install 'spielbaum[cluster]'") from None
-        try:
-            self.client = Client(address, timeout=30)
-        except (OSError, TimeoutError) as error:
-            raise KitError(f"no Dask scheduler answers at {address}: {error}") from None
-        self.address = address
-        workers = self.client.scheduler_info().get("workers", {})
-        self.workers = len(workers)
-        self.where = f"the Dask cluster at {address} ({len(workers)} workers now)"
+        super().__init__(address, grade_chunk)
 
-    def close(self) -> None:
-        self.client.close()
-
-    def run(self, spec: dict, items: list[tuple[str, dict]]) -> Iterator:
+    def grade(self, spec: dict, items: list[tuple[str, dict]]) -> Iterator:
         """Grade `items` ([(key, encoded prepared submission), ...]) on the workers as
         `spec` says (assignment, digest, reveal; judge and plugins for features);
         yield each chunk's results as it finishes."""
-        from distributed import as_completed
-        if not items:
-            return
         size = chunk_size(len(items), self.workers)
         spec = dict(spec, course=_course())
-        futures = [self.client.submit(grade_chunk, dict(spec, submissions=items[i:i + size]),
-                                      pure=False) for i in range(0, len(items), size)]
-        for future in as_completed(futures):
-            yield from future.result()
+        for chunk in self.run([(dict(spec, submissions=items[i:i + size]),)
+                               for i in range(0, len(items), size)]):
+            yield from chunk
 
 
 def submission_digest(prepared: intake.Prepared) -> str:
@@ -224,7 +207,7 @@ class ClusterGrading:
                     yield row
                     continue
                 items.append((folder.name, encode(prepared)))
-            for student, row, files in self.cluster.run(self.settings, items):
+            for student, row, files in self.cluster.grade(self.settings, items):
                 write_files(self.out_dir, student, files)
                 keep(row, student)
                 yield row
@@ -284,9 +267,9 @@ def grade_chunk(spec: dict) -> list:
 
 def _chunk_seconds(spec: dict) -> float:
     from .. import assignment
-    from .runner import load_rubric
-    rubric = load_rubric(assignment.load(spec["assignment"]).suite_dir)
-    return rubric.timeouts.submission * (len(spec["submissions"]) + 1) + 300
+    from .grader import scaled_timeouts
+    timeouts = scaled_timeouts(assignment.load(spec["assignment"]).rubric(), 1.0)
+    return timeouts.submission * (len(spec["submissions"]) + 1) + 300
 
 
 def _failed(spec: dict, reason: str) -> list:
@@ -347,7 +330,6 @@ def serve(spec: dict) -> list:
     global _grader, _spec
     from .. import assignment
     from .grader import Grader
-    from .pool import Pool
     piece = assignment.load(spec["assignment"])
     if digest(piece) != spec["digest"]:
         return _failed(spec, f"the kit on this worker grades {piece.name} with another "
@@ -362,7 +344,7 @@ def serve(spec: dict) -> list:
             return _failed(spec, str(error))
     warm.settle()
     _grader, _spec = grader, spec
-    pool = Pool(1, _grade_one, ceiling=grader.rubric.timeouts.submission + 60,
+    pool = Local(1, _grade_one, ceiling=grader.timeouts.submission + 60,
                 lost=lambda task, reason: _reply(spec, grader, grader.error(
                     task[0], reason.splitlines()[0], reason)))
     return list(pool.run([tuple(item) for item in spec["submissions"]]))

@@ -7,26 +7,56 @@
 
 A Grader holds what every feature used to rebuild for itself: the sandbox layers
 (every layer the machine offers, demanded of every child), the time scale and
-where it came from, the rubric scaled by it, and the rule that a grader error is
-the student's row (status `error`, the kit's traceback kept for the teacher),
-never the end of a batch. Bulk grading, nbgrader, the platform packages,
-mutation analysis and tournaments all grade through one.
+where it came from, the rubric (Assignment.rubric) with its time limits scaled by
+it, and the rule that a grader error is the student's row (status `error`, the
+kit's traceback kept for the teacher), never the end of a batch. It sets every
+submission up (intake's scratch copy, the sandboxed Student, the hidden suite under
+runner.py's pytest plugin); bulk grading, nbgrader, the platform packages, mutation
+analysis and tournaments all grade through one.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
+import time
 import traceback
 from pathlib import Path
 
 from .. import KitError
+from ..assignment import Rubric
+from ..checking.blame import Blame
+from ..i18n import grader_text as _
 from ..sandbox import layers as sandbox_layers
-from ..sandbox.client import encoded_args
+from ..sandbox.client import Limits, SandboxError, encoded_args
 from ..sandbox.plans import Known
 from . import calibrate, imports, warm
-from .intake import Prepared
-from .pool import one_cpu
-from .runner import (Graded, Rubric, check_reference_quickly, grade_prepared,
-                     grade_submission, load_rubric, unrun_tests)
+from .intake import Prepared, prepare, scratch_for
+from .runner import (Graded, GradingPlugin, Status, TestResult, check_titles, run_suite, title,
+                     unrun_tests)
+from .student import Event, Student, Timeouts, ceiling
+from .workers import one_cpu
+
+
+def scaled_timeouts(rubric: Rubric, scale: float) -> Timeouts:
+    """The rubric's [timeouts] on this machine: each (or its default, Timeouts) times
+    `scale`; the submission's ceiling by default ends only what no finite program
+    needs (student.ceiling)."""
+    given = {f.name: f.default for f in dataclasses.fields(Timeouts)} | rubric.timeouts
+    if "submission" not in rubric.timeouts:
+        given["submission"] = ceiling(len(rubric.points), given["check"], given["imports"],
+                                      given["check_wait"])
+    return Timeouts(**{name: value * scale for name, value in given.items()})
+
+
+def limits_of(rubric: Rubric) -> Limits:
+    """The rubric's [limits] (the per-check allowances are the grader's: Grader.warm_up
+    checks the reference stays under a quarter of them; a suite whose checks need more
+    raises them there)."""
+    given, defaults = rubric.limits, Limits()
+    return Limits(memory_bytes=int(given.get("memory_mb", defaults.memory_bytes >> 20)) << 20,
+                  check_bytes=int(given.get("check_megabytes", defaults.check_bytes >> 20)) << 20,
+                  check_items=int(given.get("check_values", defaults.check_items)))
 
 
 class Grader:
@@ -46,7 +76,14 @@ class Grader:
         # each submission's answers fingerprinted for the similarity report (bulk
         # grading writes fingerprint.json; a platform's run writes none)
         self.fingerprints = fingerprints
-        self.rubric: Rubric = load_rubric(assignment.suite_dir, self.scale)
+        self.rubric: Rubric = assignment.rubric()
+        unknown = set(self.rubric.required) - set(sandbox_layers.ALL_LAYERS)
+        if unknown:
+            raise KitError(f"{assignment.suite_dir / 'rubric.toml'}: [sandbox] required names "
+                           f"unknown layers {sorted(unknown)} (known: "
+                           f"{', '.join(sandbox_layers.ALL_LAYERS)})")
+        self.timeouts = scaled_timeouts(self.rubric, self.scale)
+        self.limits = limits_of(self.rubric)
         self.cached = False     # whether warm_up took the expected values from the cache
         # how warm_up checked the reference: "full" (graded), "quick" (it scored full
         # marks in full before: the course's cache says so), "on each worker" (a
@@ -98,7 +135,7 @@ class Grader:
 
         When the cache also says the reference scored full marks in full with this
         kit, suite, reference and these sandbox layers, it is checked quickly
-        instead (runner.check_reference_quickly) and None is returned; otherwise the
+        instead (check_reference_quickly) and None is returned; otherwise the
         reference's Graded. `reference_check` says which, for run.json."""
         folder = self._cache_folder()
         loaded = warm.from_cache(self.assignment, folder) if folder else None
@@ -106,13 +143,11 @@ class Grader:
         self.cached = loaded is not None
         if warm.passed_before(loaded, self.layers):
             with one_cpu():
-                check_reference_quickly(self.assignment, self.assignment.solution_dir,
-                                        layers=self.layers, rubric=self.rubric,
-                                        plugins=self.plugins + (loaded,))
+                self.check_reference_quickly(self.plugins + (loaded,))
             Known.prepare_all(encoded_args)
             self.reference_check = "quick"
             return None
-        with one_cpu():     # the grader and its child on one CPU (grading/pool.py)
+        with one_cpu():     # the grader and its child on one CPU (grading/workers.py)
             graded = self.grade("reference", self.assignment.solution_dir, reveal=True,
                                 _plugins=tuple(p for p in (loaded, recording) if p),
                                 _rehearse=True)
@@ -146,7 +181,7 @@ class Grader:
         """KitError when a check's reference (its own run, or the run with the grader's
         helpers: Blame.rehearse) comes within a factor of ALLOWANCE_SHARE of a
         per-check limit (client.Limits.check_bytes, check_items), naming the check."""
-        limits = self.rubric.limits
+        limits = self.limits
         for check, (used_bytes, used_values) in graded.check_usage.items():
             for used, limit, what in ((used_bytes, limits.check_bytes, "bytes of replies"),
                                       (used_values, limits.check_items, "decoded values")):
@@ -176,11 +211,10 @@ class Grader:
         """Grade one submission folder. Never raises: a failure of the grader is the
         student's row, with the traceback in `Graded.details`."""
         try:
-            return grade_submission(self.assignment, student_id, Path(folder),
-                                    rubric=self.rubric, layers=self.layers,
-                                    reveal=self.reveal if reveal is None else reveal,
-                                    plugins=self.plugins + _plugins,
-                                    recorded=self.fingerprints, rehearse=_rehearse)
+            prepared, status, problem = prepare(Path(folder), self.assignment.modules)
+            return self._grade(student_id, prepared, (status, problem),
+                               self.reveal if reveal is None else reveal,
+                               self.plugins + _plugins, _rehearse)
         except Exception:  # a grader bug must not end the batch, nor score the student
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))
@@ -189,12 +223,111 @@ class Grader:
         """Grade modules prepared elsewhere (intake.prepare, e.g. on the machine that
         holds the submissions while this one is a cluster's worker). Never raises."""
         try:
-            return grade_prepared(self.assignment, student_id, prepared, rubric=self.rubric,
-                                  layers=self.layers, reveal=self.reveal, plugins=self.plugins,
-                                  recorded=self.fingerprints)
+            return self._grade(student_id, prepared, ("", ""), self.reveal, self.plugins)
         except Exception:
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))
+
+    def _student(self, scratch: Path, recorded: bool) -> Student:
+        return Student(scratch, list(self.assignment.module_names), self.layers, self.timeouts,
+                       self.limits, recorded=recorded, allowed=self.allowed)
+
+    def _grade(self, student_id: str, prepared: Prepared | None, refusal: tuple[str, str],
+               reveal: bool, plugins: tuple, rehearse: bool = False) -> Graded:
+        """Grade a prepared submission (its modules' bytes and notes); `prepared` None
+        gives the row of a submission that cannot be graded, `refusal` saying why.
+        `rehearse`: the reference's own grading (Blame.rehearse: every check judged
+        again with the grader's helpers too)."""
+        started = time.perf_counter()
+        piece, rubric = self.assignment, self.rubric
+        empty = unrun_tests(piece.suite_dir, rubric.points, "")
+
+        def ungraded(status, message):
+            for result in empty:
+                result.output = _("not run: {detail}").format(detail=message)
+            return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
+                          seconds=time.perf_counter() - started)
+
+        if self.lacking:
+            return ungraded(Status.SANDBOX_ERROR, _(
+                "this machine does not offer the sandbox layers the rubric requires: {layers} "
+                "(see `autograder doctor`); the code was not run").format(
+                    layers=", ".join(self.lacking)))
+        if prepared is None:
+            return ungraded(*refusal)
+        if self.unconfined_files and not sandbox_layers.unconfined_files_allowed():
+            return ungraded(Status.SANDBOX_ERROR, _(
+                "no sandbox layer on this machine keeps the code away from other files "
+                "(tmpfs or landlock: see `autograder doctor`); the code was not run (a teacher "
+                "may grade anyway with --unconfined-files)"))
+        scratch = scratch_for(prepared)
+        student = self._student(scratch, self.fingerprints)
+        try:
+            plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece, rehearse=rehearse))
+            try:
+                code = run_suite(piece.suite_dir, plugin, plugins)
+            except SandboxError as error:
+                return ungraded(Status.SANDBOX_ERROR, str(error))
+            if code not in (0, 1):
+                raise KitError(f"the hidden suite of {piece.name} could not run "
+                               f"(pytest exit {code})")
+            printed = student.close()
+        finally:
+            student.close()
+            shutil.rmtree(scratch, ignore_errors=True)
+        titles = check_titles(piece.suite_dir)
+        tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
+                                                        float(points), output=_("not run"))
+                 for name, points in rubric.points.items()]
+        self.require_points(plugin.collected)
+        status, message = Status.GRADED, ""
+        if student.import_failure is not None:
+            status, message = Status.IMPORT_ERROR, student.import_failure.detail
+        return Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
+                      message, events=[Event("skipped", s) for s in prepared.notes]
+                      + student.events, printed=printed,
+                      seconds=time.perf_counter() - started, layers=list(self.layers),
+                      refused=student.refused, fingerprint=student.fingerprint.data(),
+                      check_usage=dict(plugin.usage))
+
+    def require_points(self, collected: list[str]) -> None:
+        """KitError when the hidden suite has a check the rubric gives no points."""
+        unknown = set(collected) - set(self.rubric.points)
+        if unknown:
+            raise KitError(f"{self.assignment.suite_dir}/rubric.toml has no points for: "
+                           f"{sorted(unknown)}")
+
+    def check_reference_quickly(self, plugins: tuple = ()) -> None:
+        """What a batch checks of a reference that scored full marks in full before, with
+        this kit, suite and reference and these layers (warm_up; the course's cache
+        remembers it): the hidden suite is collected (its modules imported before the
+        workers fork, every check in the rubric) and one child starts on the reference
+        and imports its modules (the sandbox works on this machine today). KitError,
+        one line, when either fails."""
+        piece = self.assignment
+        prepared, _status, problem = prepare(piece.solution_dir, piece.modules)
+        if prepared is None:
+            raise KitError(f"the reference solution of {piece.name} cannot be read: {problem}")
+        scratch = scratch_for(prepared)
+        student = self._student(scratch, recorded=False)
+        try:
+            plugin = GradingPlugin(student, self.rubric, reveal=True, blame=Blame.of(piece))
+            code = run_suite(piece.suite_dir, plugin, plugins, collect_only=True)
+            if code != 0:
+                raise KitError(f"the hidden suite of {piece.name} could not be collected "
+                               f"(pytest exit {code})")
+            self.require_points(plugin.collected)
+            try:
+                failure = student.importable
+            except SandboxError as error:
+                failure = error
+            if failure is not None:
+                raise KitError(f"the reference solution of {piece.name} does not start in "
+                               f"the sandbox here ({getattr(failure, 'detail', failure)}); "
+                               "see `autograder doctor`")
+        finally:
+            student.close()
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def error(self, student_id: str, what: str, details: str) -> Graded:
         """The row of a submission the grader failed on (never raises)."""

@@ -39,7 +39,6 @@ def _(message: str) -> str:
     """The student kit's words (the `spielbaum` domain, released with every assignment),
     not the grader's own: `make check` says this rule in the same sentence."""
     return translator()(message)
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass(frozen=True)
@@ -52,22 +51,6 @@ class Allowed:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, _folder in self.packages)
-
-
-def declared(name: str, table) -> tuple[str, ...]:
-    """The `[sandbox] packages` of an assignment.toml, checked (KitError, one line)."""
-    where = f"solutions/{name}/assignment.toml [sandbox] packages"
-    packages = table.get("packages", []) if isinstance(table, dict) else table
-    if not isinstance(packages, list) or not all(isinstance(p, str) for p in packages):
-        raise KitError(f"{where}: must be a list of package names, e.g. packages = [\"numpy\"]")
-    for package in packages:
-        if not _NAME.match(package):
-            raise KitError(f"{where}: {package!r} is not a package name (a top-level name "
-                           "such as numpy, never a dotted one)")
-        if package in sys.stdlib_module_names:
-            raise KitError(f"{where}: {package} is part of Python's standard library, "
-                           "which every submission may import anyway")
-    return tuple(packages)
 
 
 @functools.cache

@@ -1,4 +1,6 @@
-"""Grade one submission: scratch copy -> sandbox -> hidden pytest suite -> scores.
+"""The hidden suite under pytest: the plugin that records every verdict, and the rows
+it makes (TestResult, Graded). Grader (grader.py) sets a submission up and calls
+`run_suite`.
 
 The hidden suite runs in this (trusted) process under pytest, with a plugin
 that hands it the `student` fixture and records every verdict itself; the
@@ -12,10 +14,7 @@ import contextlib
 import functools
 import io
 import os
-import shutil
 import sys
-import time
-import tomllib
 import types
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -24,76 +23,13 @@ from pathlib import Path
 import pytest
 import pytest_timeout
 
-from ..i18n import grader_text as _
-from .. import KitError
-from ..sandbox.client import Limits, SandboxError, backstop
-from ..sandbox.layers import ALL_LAYERS, files_confined, unconfined_files_allowed
-from ..outputs import trees
-from .imports import allowed as allowed_packages
+from ..assignment import Rubric
 from ..checking.blame import Blame
 from ..checking.failures import CheckFailed
-from .intake import Prepared, prepare, scratch_for
-from .intake import find_modules  # noqa: F401 (similarity imports it from here)
-from .student import Event, Student, Timeouts
-from .student import ceiling as submission_ceiling
-
-
-@dataclass
-class Rubric:
-    points: dict[str, float]
-    timeouts: Timeouts
-    limits: Limits
-    required: tuple[str, ...] = ("rlimits",)   # sandbox layers without which nobody is graded
-    whole_program: tuple[str, ...] = ()   # checks that run the student's own helpers too
-
-    @property
-    def max_score(self) -> float:
-        return float(sum(self.points.values()))
-
-
-def load_rubric(suite_dir: Path, scale: float = 1.0) -> Rubric:
-    path = suite_dir / "rubric.toml"
-    if not path.is_file():
-        raise KitError(f"{path} is missing")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise KitError(f"{path}: {error}") from None
-    base = data.get("timeouts", {})
-    points = dict(data.get("points", {}))
-    check, imports = base.get("check", 60.0), base.get("imports", 5.0)
-    wait, check_wait = base.get("wait", Timeouts.wait), base.get("check_wait", Timeouts.check_wait)
-    # The ceiling ends only what no finite program needs (student.ceiling).
-    ceiling = base.get("submission", submission_ceiling(len(points), check, imports, check_wait))
-    timeouts = Timeouts(call=base.get("call", 2.0) * scale, imports=imports * scale,
-                        check=check * scale, test=base.get("test", 120.0) * scale,
-                        submission=ceiling * scale, wait=wait * scale,
-                        check_wait=check_wait * scale)
-    given = data.get("limits", {})
-    memory = given.get("memory_mb", 512)
-    # The per-check allowances are the grader's (Grader.warm_up: the reference must stay
-    # under a quarter of them); a suite whose checks need more raises them here.
-    defaults = Limits()
-    check_bytes = int(given.get("check_megabytes", defaults.check_bytes >> 20)) << 20
-    check_items = int(given.get("check_values", defaults.check_items))
-    if "kit" in data:
-        raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
-                       "sandbox; give the student's code the grader's objects through call "
-                       "plans instead (docs/SLICES.md)")
-    required = tuple(data.get("sandbox", {}).get("required", ("rlimits",)))
-    unknown = set(required) - set(ALL_LAYERS)
-    if unknown:
-        raise KitError(f"{path}: [sandbox] required names unknown layers {sorted(unknown)} "
-                       f"(known: {', '.join(ALL_LAYERS)})")
-    # Every other check judges one function with the functions it relies on played
-    # by the grader; these few judge the whole program (docs/SLICES.md, "Blame").
-    whole = tuple(data.get("blame", {}).get("whole_program", ()))
-    if set(whole) - set(points):
-        raise KitError(f"{path}: [blame] whole_program names checks without points: "
-                       f"{sorted(set(whole) - set(points))}")
-    return Rubric(points=points, timeouts=timeouts, required=required,
-                  limits=Limits(memory_bytes=memory << 20, check_bytes=check_bytes,
-                                check_items=check_items), whole_program=whole)
+from ..i18n import grader_text as _
+from ..outputs import trees
+from ..sandbox.client import backstop
+from .student import Event, Student
 
 
 @dataclass
@@ -229,7 +165,7 @@ class GradingPlugin:
 
     @property
     def wall_limit(self) -> float:
-        return backstop(self.rubric.timeouts.test)
+        return backstop(self._student.timeouts.test)
 
     def pytest_runtest_teardown(self, item):
         # pytest keeps the last failure for post-mortem debugging: its frames hold
@@ -327,122 +263,3 @@ def _no_plugin_autoload():
             os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
         else:
             os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = before
-
-
-# ------------------------------------------------------------ one submission
-def grade_submission(piece, student_id: str, folder: Path, *, layers: list[str],
-                     scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
-                     plugins: tuple = (), recorded: bool = True,
-                     rehearse: bool = False) -> Graded:
-    """Grade one folder (use grading.grader.Grader, which holds the set-up and turns
-    a grader error into the student's row)."""
-    prepared, status, problem = prepare(folder, piece.modules)
-    return grade_prepared(piece, student_id, prepared, layers=layers, scale=scale,
-                          reveal=reveal, rubric=rubric, plugins=plugins,
-                          refusal=(status, problem), recorded=recorded, rehearse=rehearse)
-
-
-def require_points(piece, rubric: Rubric, collected: list[str]) -> None:
-    """KitError when the hidden suite has a check the rubric gives no points."""
-    unknown = set(collected) - set(rubric.points)
-    if unknown:
-        raise KitError(f"{piece.suite_dir}/rubric.toml has no points for: {sorted(unknown)}")
-
-
-def check_reference_quickly(piece, folder: Path, *, layers: list[str], rubric: Rubric,
-                            plugins: tuple = ()) -> None:
-    """What a batch checks of a reference that scored full marks in full before, with
-    this kit, suite and reference and these layers (Grader.warm_up; the course's
-    cache remembers it): the hidden suite is collected (its modules imported before
-    the workers fork, every check in the rubric) and one child starts on the
-    reference and imports its modules (the sandbox works on this machine today).
-    KitError, one line, when either fails."""
-    prepared, _status, problem = prepare(folder, piece.modules)
-    if prepared is None:
-        raise KitError(f"the reference solution of {piece.name} cannot be read: {problem}")
-    scratch = scratch_for(prepared)
-    student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits, recorded=False, allowed=allowed_packages(piece))
-    try:
-        plugin = GradingPlugin(student, rubric, reveal=True, blame=Blame.of(piece))
-        code = run_suite(piece.suite_dir, plugin, plugins, collect_only=True)
-        if code != 0:
-            raise KitError(f"the hidden suite of {piece.name} could not be collected "
-                           f"(pytest exit {code})")
-        require_points(piece, rubric, plugin.collected)
-        try:
-            failure = student.importable
-        except SandboxError as error:
-            failure = error
-        if failure is not None:
-            raise KitError(f"the reference solution of {piece.name} does not start in the "
-                           f"sandbox here ({getattr(failure, 'detail', failure)}); see "
-                           "`autograder doctor`")
-    finally:
-        student.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def grade_prepared(piece, student_id: str, prepared: Prepared | None, *, layers: list[str],
-                   scale: float = 1.0, reveal: bool = False, rubric: Rubric | None = None,
-                   plugins: tuple = (), refusal: tuple[str, str] = ("", ""),
-                   recorded: bool = True, rehearse: bool = False) -> Graded:
-    """Grade a prepared submission (its modules' bytes and notes); `prepared` None
-    gives the row of a submission that cannot be graded, `refusal` saying why.
-    `recorded`: keep the fingerprint of its answers (the similarity report's).
-    `rehearse`: the reference's own grading (Blame.rehearse: every check judged
-    again with the grader's helpers too)."""
-    started = time.perf_counter()
-    rubric = rubric or load_rubric(piece.suite_dir, scale)
-    empty = unrun_tests(piece.suite_dir, rubric.points, "")
-
-    def ungraded(status, message):
-        for result in empty:
-            result.output = _("not run: {detail}").format(detail=message)
-        return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
-                      seconds=time.perf_counter() - started)
-
-    lacking = [layer for layer in rubric.required if layer not in layers]
-    if lacking:
-        return ungraded(Status.SANDBOX_ERROR, _(
-            "this machine does not offer the sandbox layers the rubric requires: {layers} "
-            "(see `autograder doctor`); the code was not run").format(layers=", ".join(lacking)))
-    if prepared is None:
-        return ungraded(*refusal)
-    if not files_confined(layers) and not unconfined_files_allowed():
-        return ungraded(Status.SANDBOX_ERROR, _(
-            "no sandbox layer on this machine keeps the code away from other files "
-            "(tmpfs or landlock: see `autograder doctor`); the code was not run (a teacher "
-            "may grade anyway with --unconfined-files)"))
-    scratch = scratch_for(prepared)
-    skipped = prepared.notes
-    student = Student(scratch, list(piece.module_names), layers, rubric.timeouts,
-                      rubric.limits, recorded=recorded, allowed=allowed_packages(piece))
-    try:
-        plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece, rehearse=rehearse))
-        try:
-            code = run_suite(piece.suite_dir, plugin, plugins)
-        except SandboxError as error:
-            return ungraded(Status.SANDBOX_ERROR, str(error))
-        if code not in (0, 1):
-            raise KitError(f"the hidden suite of {piece.name} could not run (pytest exit {code})")
-        printed = student.close()
-    finally:
-        student.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-    titles = check_titles(piece.suite_dir)
-    tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
-                                                    float(points), output=_("not run"))
-             for name, points in rubric.points.items()]
-    require_points(piece, rubric, plugin.collected)
-    status, message = Status.GRADED, ""
-    if student.import_failure is not None:
-        status, message = Status.IMPORT_ERROR, student.import_failure.detail
-    graded = Graded(student_id, status, sum(t.score for t in tests), rubric.max_score, tests,
-                    message, events=[Event("skipped", s) for s in skipped] + student.events,
-                    printed=printed, seconds=time.perf_counter() - started,
-                    layers=list(layers), refused=student.refused,
-                    fingerprint=student.fingerprint.data(), check_usage=dict(plugin.usage))
-    return graded
-
-

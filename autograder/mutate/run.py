@@ -28,7 +28,7 @@ from ..grading import intake
 from ..grading.cluster import Cluster, Journal, digest, encode
 from ..grading.grader import Grader
 from ..grading.intake import Prepared
-from ..grading.pool import Pool
+from ..grading.workers import Local
 from . import allowlist, stop
 from .operators import Mutant, compiles, mutants
 
@@ -250,7 +250,7 @@ class OnCluster:
                     yield (mutant, *done[mutant.ident])
             items = [(str(number), encode(prepared(self.target, mutant)))
                      for number, mutant in enumerate(todo)]
-            for key, verdict in self.cluster.run(self.spec, items):
+            for key, verdict in self.cluster.grade(self.spec, items):
                 mutant = todo[int(key)]
                 if journal is not None:
                     journal.add({"mutant": mutant.ident, "source": _source_digest(mutant),
@@ -286,8 +286,8 @@ def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stal
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                         disable=not console.is_terminal)
     if cluster is None:
-        pool = Pool(max(1, min(jobs, len(chosen))), _grade,
-                    ceiling=grader.rubric.timeouts.submission + 60,
+        pool = Local(max(1, min(jobs, len(chosen))), _grade,
+                    ceiling=grader.timeouts.submission + 60,
                     lost=lambda task, reason: (task[0], "error", reason.splitlines()[0], 0.0,
                                                0.0, 0.0))
         finished = pool.run([(m,) for m in chosen])

@@ -37,7 +37,6 @@ import jinja2
 
 from .. import ROOT, KitError, i18n, release, slices
 from ..grading.grader import Grader
-from ..grading.runner import load_rubric
 from ..grading.warm import WarmCaches
 from ..sandbox import layers as sandbox_layers
 from . import CONFIG, EXPECTED, PLATFORMS, wheels
@@ -69,8 +68,7 @@ def required_layers(piece, extra: list[str]) -> list[str]:
     if unknown:
         raise KitError(f"--require names unknown sandbox layers {unknown} (known: "
                        f"{', '.join(sandbox_layers.ALL_LAYERS)})")
-    rubric = load_rubric(piece.suite_dir)
-    wanted = set(rubric.required) | set(extra)
+    wanted = set(piece.rubric().required) | set(extra)
     return [layer for layer in sandbox_layers.ALL_LAYERS if layer in wanted]
 
 
@@ -82,7 +80,7 @@ def test_visibility(piece, wanted: list[str]) -> dict[str, str]:
     """`--visibility WHEN` (every check) and `--visibility TEST=WHEN` (one check, by
     its hidden test's name) as {"*" or test: when}, checked against the rubric."""
     found: dict[str, str] = {}
-    known = set(load_rubric(piece.suite_dir).points)
+    known = set(piece.rubric().points)
     for item in wanted:
         test, _, when = item.rpartition("=")
         if when not in VISIBILITIES:

@@ -7,7 +7,7 @@
 `DIR` is the package's folder (spielbaum.json, the reference modules); `ROOT` is
 the platform's folder (`/autograder`, `/grade`), or SPIELBAUM_PLATFORM_ROOT.
 One submission is graded exactly as `autograder grade` grades it: the same
-`grade_submission`, the sandbox layers this container offers (all of them are
+`Grader.grade`, the sandbox layers this container offers (all of them are
 applied), time limits scaled to this machine, and the hidden suite's expected
 values as a bulk grading worker has them after the reference's warm-up: loaded
 from the package (computed at export, grading/warm.py) once their hash matches
@@ -22,6 +22,7 @@ the output its instructors see; PrairieLearn gets `"gradable": false`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -32,7 +33,7 @@ from pathlib import Path
 from .. import KitError, assignment, i18n
 from ..grading.grader import Grader
 from ..grading import warm
-from ..grading.pool import one_cpu
+from ..grading.workers import one_cpu
 from ..grading.runner import Graded
 from ..outputs import jsondata
 from ..outputs.text import visible
@@ -88,14 +89,14 @@ def _grader(package: Package) -> Grader:
     grader = Grader(piece, reveal=package.reveal_expected, plugins=plugins,
                     fingerprints=False)
     # The package's floor of layers, which may be stricter than the rubric's.
-    grader.rubric.required = tuple(dict.fromkeys(grader.rubric.required
-                                                 + tuple(package.required_layers)))
+    grader.rubric = dataclasses.replace(grader.rubric, required=tuple(dict.fromkeys(
+        grader.rubric.required + tuple(package.required_layers))))
     return grader
 
 
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     """Grade the upload in `submission`; (graded, notes, title) or NotGraded. The
-    process grades on one of its CPUs, as a bulk grading worker does (grading/pool.py:
+    process grades on one of its CPUs, as a bulk grading worker does (grading/workers.py:
     the grader and its child talk in turns), so the time scale is that CPU's."""
     with one_cpu():
         return _grade(package, submission)

@@ -15,7 +15,6 @@ games (autograder/suites/<a>/referee.py). The pieces:
     game.py       one game: the referee in this process, two seats, the record
     pairing.py    round robin, Swiss (no repeats), byes, seeded openings
     store.py      SQLite in OUT: every finished game at once, resumable
-    pool.py       where games run: a local process pool or a Dask cluster
     ratings.py    openskill ratings, points, the head-to-head matrix
     report.py     standings.csv, games.jsonl, tournament.html (plots, replay viewer)
     run.py        the command

@@ -1,7 +1,8 @@
 """`autograder tournament`: pair, play (resumably), rate, report.
 
-The main process holds the plan and the SQLite file; games run in workers
-(pool.py) and come back as plain records, each stored the moment it arrives. The
+The main process holds the plan and the SQLite file; games (`game.play`, the same
+function and sandbox wherever it runs) run in workers, local or on a Dask cluster
+(grading/workers.py), and come back as plain records, each stored the moment it arrives. The
 schedule is fixed by the seed: pairings and openings are the same on every run,
 and ratings are computed in schedule order, so a tournament of players that
 search to a fixed depth gives the same standings whether it ran on one core, on
@@ -20,17 +21,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from .. import KitError, slices
 from ..grading.grader import Grader
+from ..grading.workers import Dask, Local
 from ..outputs import terminal
 from . import entrants as entrants_module
-from . import manifest, pairing, ratings, report
+from . import game, manifest, pairing, ratings, report
 from .game import referee_digest
-from .pool import open_pool
 from .store import Store
 
 #: Seconds on top of the move time before a player is stopped (the last search
 #: step, the pipe, a busy machine); scaled by the machine's measured speed.
 GRACE = 0.5
 CPU_SECONDS = 3600          # a player's CPU time over one whole game: a backstop only
+GAME_SECONDS = 2 * CPU_SECONDS + 600    # a game's wall time, for a local worker: the same
 
 
 @dataclass
@@ -70,7 +72,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         raise KitError("--move-time must be positive")
     scale = grader.scale
     timing = {"move_time": move_time, "hard": round(move_time + max(GRACE, move_time) * scale, 3),
-              "imports": round(5.0 * scale, 3), "memory_mb": rubric.limits.memory_bytes >> 20,
+              "imports": round(5.0 * scale, 3), "memory_mb": grader.limits.memory_bytes >> 20,
               "cpu_seconds": CPU_SECONDS}
     swiss = _format(options, len(players))
     settings = {"assignment": piece.name, "seed": options.seed,
@@ -81,7 +83,7 @@ def run(options: Options, console: Console | None = None) -> dict:
     store = Store(options.out)
     try:
         already = store.begin(settings)
-        pool = open_pool(options.jobs, options.scheduler)
+        pool = _workers(options.jobs, options.scheduler)
         shape = "round robin" if swiss is None else f"Swiss, {swiss} rounds"
         console.print(f"Tournament of {piece.name}: {len(players)} players ({shape}, "
                       f"colours swapped), {_clock(move_time, options.depth, players)}, seed "
@@ -114,6 +116,24 @@ def run(options: Options, console: Console | None = None) -> dict:
         return {"standings": table, "games": games, "summary": summary}
     finally:
         store.close()
+
+
+def _workers(jobs: int, scheduler: str | None):
+    """Where the games run: the Dask cluster at `scheduler`, or `jobs` local workers
+    forked after the sandbox probe."""
+    if scheduler:
+        return Dask(scheduler, game.play, key=lambda task: "game-" + "-".join(
+            map(str, task[0]["key"])) + f"-{task[0]['session']}")
+    if jobs < 1:
+        raise KitError("--jobs must be at least 1")
+    return Local(jobs, game.play, ceiling=GAME_SECONDS, lost=_lost)
+
+
+def _lost(task, reason: str):
+    """A game whose local worker died, hung or failed stops the tournament; the games
+    stored so far stay (run the same command again to play the rest)."""
+    raise KitError(f"game {task[0]['key']} could not be played: "
+                   f"{reason.strip().splitlines()[-1]}")
 
 
 def _too_few(players: list, left_out: dict[str, str]) -> str:
@@ -175,7 +195,7 @@ def _play(store, pool, specs, total, console) -> None:
     with progress:
         task = progress.add_task("games", total=total, completed=total - len(specs))
         try:
-            for record in pool.run(specs):
+            for record in pool.run([(spec,) for spec in specs]):
                 store.save_game(record)
                 progress.advance(task)
         except KeyboardInterrupt:

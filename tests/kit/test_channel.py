@@ -167,9 +167,9 @@ def test_no_attack_through_the_channel_stops_the_batch_or_buys_points(assignment
 def test_a_grading_process_that_dies_is_one_row_and_the_batch_goes_on(tmp_path):
     """The pool replaces a worker that dies mid-submission (here: killed by the
     kernel's OOM killer, simulated by a suite-independent SIGKILL of the worker)."""
-    from autograder.grading.pool import Pool
+    from autograder.grading.workers import Local
 
-    results = list(Pool(2, _die_on_three, ceiling=30,
+    results = list(Local(2, _die_on_three, ceiling=30,
                         lost=lambda task, reason: (task[0], "lost", reason)).run(
         [(n,) for n in range(6)]))
     assert sorted(r[0] for r in results) == list(range(6))
@@ -178,10 +178,10 @@ def test_a_grading_process_that_dies_is_one_row_and_the_batch_goes_on(tmp_path):
 
 
 def test_a_worker_past_the_ceiling_is_stopped_and_replaced(tmp_path):
-    from autograder.grading.pool import Pool
+    from autograder.grading.workers import Local
 
     started = time.monotonic()
-    results = list(Pool(2, _hang_on_one, ceiling=2,
+    results = list(Local(2, _hang_on_one, ceiling=2,
                         lost=lambda task, reason: (task[0], "lost", reason)).run(
         [(n,) for n in range(4)]))
     assert time.monotonic() - started < 15
@@ -226,15 +226,15 @@ def _where(n):
 
 
 def test_pinned_workers_keep_one_cpu_each_and_their_children_with_them():
-    """Pool(pin=True): worker slot i on CPU i (round robin), a replacement for a worker
+    """Local(pin=True): worker slot i on CPU i (round robin), a replacement for a worker
     that died pinned too, and a process it starts (the sandboxed child) on the same
     CPU; without pin, and after one_cpu(), every CPU."""
-    from autograder.grading.pool import Pool, allowed_cpus, one_cpu
+    from autograder.grading.workers import Local, allowed_cpus, one_cpu
 
     cpus = allowed_cpus()
     if len(cpus) < 2:
         pytest.skip("one CPU: nothing to pin")
-    results = list(Pool(2, _where, ceiling=30, pin=True,
+    results = list(Local(2, _where, ceiling=30, pin=True,
                         lost=lambda task, reason: (task[0], "lost", reason)).run(
         [(n,) for n in range(6)]))
     ran = [r for r in results if r[1] != "lost"]
@@ -243,7 +243,7 @@ def test_pinned_workers_keep_one_cpu_each_and_their_children_with_them():
         assert len(mine) == 1 and mine[0] in cpus[:2], (n, mine)
         assert child == str(mine), (n, mine, child)
     assert {r[1][0] for r in ran} == set(cpus[:2])     # both slots were used
-    unpinned = list(Pool(2, _where, ceiling=30,
+    unpinned = list(Local(2, _where, ceiling=30,
                          lost=lambda task, reason: (task[0], "lost", reason)).run([(0,)]))
     assert unpinned[0][1] == cpus
     with one_cpu():

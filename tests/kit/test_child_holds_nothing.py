@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from autograder import slices
-from autograder.grading import runner
+from autograder.grading.grader import Grader
 from autograder.grading.student import Student
 from autograder.sandbox import layers
 
 pytestmark = pytest.mark.slow
 
-SANDBOX = Path(runner.__file__).resolve().parents[1] / "sandbox"
+SANDBOX = Path(layers.__file__).resolve().parent
 PLUMBING = {SANDBOX / name for name in ("child.py", "confine.py", "protocol.py")}
 STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
 SITE = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib")}
@@ -48,8 +48,8 @@ def test_the_child_holds_only_the_standard_library_the_student_and_plumbing(
 
     monkeypatch.setattr(Student, "close", listing_close)
     piece = slices.load(assignment)
-    graded = runner.grade_submission(piece, "reference", piece.solution_dir,
-                                     layers=list(layers.available()))
+    graded = Grader(piece, layers=list(layers.available())).grade("reference",
+                                                                 piece.solution_dir)
     assert graded.score == graded.max_score, graded.message
     modules = seen["modules"]
     assert any(name in piece.module_names for name, _ in modules)

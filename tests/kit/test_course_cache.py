@@ -211,10 +211,9 @@ def test_the_suite_digest_changes_with_the_suite_the_reference_and_the_manifest(
 
 def test_a_check_without_points_is_refused_by_full_and_quick_checks_alike():
     """Both the full grading and the quick check collect the suite and name a check the
-    rubric gives no points (runner.require_points), in one line."""
-    from autograder.grading import runner
+    rubric gives no points (Grader.require_points), in one line."""
     assignment = assignments.load("tictactoe")
-    rubric = runner.load_rubric(assignment.suite_dir)
-    runner.require_points(assignment, rubric, list(rubric.points))
+    grader = Grader(assignment)
+    grader.require_points(list(grader.rubric.points))
     with pytest.raises(KitError, match=r"rubric.toml has no points for: \['test_extra'\]"):
-        runner.require_points(assignment, rubric, [*rubric.points, "test_extra"])
+        grader.require_points([*grader.rubric.points, "test_extra"])

@@ -147,7 +147,7 @@ def test_with_the_teachers_leave_nothing_is_called_refused_that_was_not(monkeypa
     and the feedback says so, and that no layer here stops it; it never says the
     sandbox refused it. Its honest twin (the reference itself) scores full marks."""
     from autograder import assignment as assignments
-    from autograder.grading.runner import grade_submission
+    from autograder.grading.grader import Grader
     assignment = assignments.load("tictactoe")
     chosen = [layer for layer in ("rlimits", "netns", "seccomp") if layer in layers.available()]
     (tmp_path / "plain").mkdir()
@@ -157,11 +157,12 @@ def test_with_the_teachers_leave_nothing_is_called_refused_that_was_not(monkeypa
     (tmp_path / "reader" / "tictactoe.py").write_text(
         "try:\n    open('/etc/hostname').read()\nexcept OSError:\n    pass\n" + source)
     monkeypatch.delenv(layers.UNCONFINED_FILES, raising=False)
-    refused = grade_submission(assignment, "reader", tmp_path / "reader", layers=chosen)
+    grader = Grader(assignment, layers=chosen)
+    refused = grader.grade("reader", tmp_path / "reader")
     assert refused.status == "sandbox-error" and "--unconfined-files" in refused.message
     monkeypatch.setenv(layers.UNCONFINED_FILES, "1")
-    plain = grade_submission(assignment, "plain", tmp_path / "plain", layers=chosen)
-    reader = grade_submission(assignment, "reader", tmp_path / "reader", layers=chosen)
+    plain = grader.grade("plain", tmp_path / "plain")
+    reader = grader.grade("reader", tmp_path / "reader")
     assert plain.score == plain.max_score == reader.score
     texts = [e.text for e in reader.events]
     assert any("/etc/hostname" in t and "no sandbox layer on this machine stops that" in t
@@ -260,11 +261,11 @@ def test_honest_habits_around_a_correct_solution_score_full_marks(tmp_path):
     """The honest twin of the escapes, graded for real with every layer: files of its
     own, threads, a timer, the standard library's modules."""
     from autograder import assignment as assignments
-    from autograder.grading.runner import grade_submission
+    from autograder.grading.grader import Grader
     assignment = assignments.load("tictactoe")
     source = (assignment.solution_dir / "tictactoe.py").read_text()
     (tmp_path / "tictactoe.py").write_text(source + HONEST_EXTRAS)
-    graded = grade_submission(assignment, "honest", tmp_path, layers=list(layers.available()))
+    graded = Grader(assignment, layers=list(layers.available())).grade("honest", tmp_path)
     assert graded.score == graded.max_score, [t.output for t in graded.tests if not t.passed]
     assert graded.refused == 0 and not [e for e in graded.events if e.kind == "unconfined"]
 

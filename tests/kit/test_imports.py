@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from autograder import KitError
+from autograder.assignment import declared_packages
 from autograder.grading import imports
 from autograder.sandbox.client import Outcome
 from tests.conftest import ROOT, grade_folder, run_public_tests
@@ -42,11 +43,11 @@ def with_numpy(folder):
 
 
 def test_the_declared_packages_are_checked():
-    assert imports.declared("a", {"packages": ["numpy"]}) == ("numpy",)
-    assert imports.declared("a", {}) == ()
+    assert declared_packages("a", {"packages": ["numpy"]}) == ("numpy",)
+    assert declared_packages("a", {}) == ()
     for bad in (["numpy.linalg"], ["json"], "numpy", [3]):
         with pytest.raises(KitError):
-            imports.declared("a", {"packages": bad})
+            declared_packages("a", {"packages": bad})
     with pytest.raises(KitError, match="not installed"):
         imports.resolve(("surely_no_such_package_here",))
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from autograder.grading import student as student_module
-from autograder.grading.pool import Pool
+from autograder.grading.workers import Local
 from autograder.sandbox import client, layers
 from autograder.sandbox.client import Failure, Sandbox
 from autograder.sandbox.plans import Callback, Plan
@@ -262,7 +262,7 @@ def _task(kind, folder, seconds):
 def test_the_pool_lends_a_napping_workers_cpu_to_the_next_submission(scratch):
     """One worker, lending one: while the first task's child sleeps 2 s, the quick
     tasks run on a worker of their own, and finish before the sleeper."""
-    pool = Pool(1, _task, ceiling=60, lost=lambda task, reason: reason, lend=1)
+    pool = Local(1, _task, ceiling=60, lost=lambda task, reason: reason, lend=1)
     tasks = [("nap", str(scratch), 2.0)] + [("quick", str(scratch), 0.0)] * 3
     finished, seconds = timed(lambda: list(pool.run(tasks)))
     assert sorted(finished) == ["2.0", "quick", "quick", "quick"]
@@ -272,7 +272,7 @@ def test_the_pool_lends_a_napping_workers_cpu_to_the_next_submission(scratch):
 
 
 def test_a_pool_that_does_not_lend_runs_its_jobs_only(scratch):
-    pool = Pool(1, _task, ceiling=60, lost=lambda task, reason: reason)
+    pool = Local(1, _task, ceiling=60, lost=lambda task, reason: reason)
     tasks = [("nap", str(scratch), 1.0)] + [("quick", str(scratch), 0.0)] * 2
     finished = list(pool.run(tasks))
     assert finished == ["1.0", "quick", "quick"]

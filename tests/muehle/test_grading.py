@@ -17,11 +17,10 @@ import json
 import pytest
 
 from autograder import slices
-from autograder.grading.runner import load_rubric
 from tests.conftest import assert_blamed_only, bug_params, require_graded
 from tests.muehle import bugs, examples_build
 
-RUBRIC = load_rubric(slices.load("muehle").suite_dir)
+RUBRIC = slices.load("muehle").rubric()
 MAX = RUBRIC.max_score
 
 CORRECT = {"ada_correct", "zoe_correct_in_other_words", "paul_named_results"}

@@ -79,7 +79,7 @@ def examples_on(platform: str, assignment: str) -> list[Path]:
     """The examples graded on `platform`: the reference and the attacks on both, and
     OTHERS of the rest (none in the default run), the two platforms taking turns down
     the sorted list. Both
-    platforms run the bulk grader's `grade_submission` (every example is graded in
+    platforms run the bulk grader's `Grader.grade` (every example is graded in
     bulk by tests/<a>/); what a platform adds (the upload, its confinement,
     results.json) is covered on every assignment with these few, without grading all
     60 examples twice (25 CI minutes). SPIELBAUM_PLATFORM_ALL=1 grades every example

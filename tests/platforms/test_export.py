@@ -48,7 +48,7 @@ def test_grading_needs_neither_extras_nor_the_teachers_tools(tmp_path):
 
 
 def test_every_assignment_is_graded_on_a_platform_with_its_reference_and_attacks():
-    """Both platforms run the bulk grader's grade_submission (every example is graded in
+    """Both platforms run the bulk grader's Grader.grade (every example is graded in
     bulk by tests/<a>/); a platform that grades an assignment grades its reference and
     attacks, each assignment is graded on one platform in the default run (on both in
     make test-all), and with SPIELBAUM_PLATFORM_ALL=1 every example."""

@@ -3,7 +3,7 @@
 Grading is mutation analysis's (mutate/run.py): the assignment's `Grader` grades the
 reference first (it must score full marks; the warm-up fills every cache), then
 each rewritten reference is written into a submission folder of its own, read by
-intake.prepare and graded in forked workers (grading/pool.py), with every check
+intake.prepare and graded in forked workers (grading/workers.py), with every check
 run: a rewrite must keep every point, and the report names each one it lost.
 """
 
@@ -22,7 +22,7 @@ from ... import KitError
 from ...grading import intake
 from ...grading.grader import Grader
 from ...grading.intake import Prepared
-from ...grading.pool import Pool
+from ...grading.workers import Local
 from ..run import Target
 from . import behaviour
 from .rewrites import REWRITES, Rewrite, apply
@@ -237,8 +237,8 @@ def check(target: Target, kinds: list[str] | None = None, *, jobs: int = 2,
     _grader = grader
     grading_started = time.perf_counter()
     by_kind = {o.rewrite.name: o for o in todo}
-    pool = Pool(max(1, min(jobs, len(todo))), _grade,
-                ceiling=grader.rubric.timeouts.submission + 60,
+    pool = Local(max(1, min(jobs, len(todo))), _grade,
+                ceiling=grader.timeouts.submission + 60,
                 lost=lambda task, why: (task[0], "grader error", 0.0, 0.0, 0.0, [],
                                         why.splitlines()[0]))
     for kind, status, score, max_score, seconds, losses, reason in pool.run(

@@ -1,20 +1,25 @@
-"""Worker processes that no single submission can crash or hang.
+"""Workers: where grading, mutation analysis and tournaments run their tasks. One
+concept, two back ends with the same face (`where`, `run(tasks)`, `close()`), each
+running `function(*task)` for every task and yielding the results as they finish:
 
-`concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies
-(every pending submission fails with BrokenProcessPool) and cannot stop one
-worker that hangs. Here each worker is a forked process with a pipe of its own:
-a worker that dies, or runs past its task's wall-clock ceiling, is killed and
-replaced, its task becomes a row saying so (`lost`), and the batch goes on.
-Workers are forked from the caller, so they start with its warm caches.
+- `Local`: forked processes on this machine that no single task can crash or hang;
+- `Dask`: the workers of a running Dask scheduler (`--scheduler tcp://HOST:PORT`;
+  `dask scheduler`, `dask worker`), which need the kit installed but no shared folder.
+
+Local: `concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies
+(every pending task fails with BrokenProcessPool) and cannot stop one worker that
+hangs. Here each worker is a forked process with a pipe of its own: a worker that
+dies, or runs past its task's wall-clock ceiling, is killed and replaced, its task
+becomes a row saying so (`lost`), and the run goes on. Workers are forked from the
+caller, so they start with its warm caches.
 
 With `pin`, worker slot i runs on CPU i of the CPUs this process may use (round
 robin when there are more workers), and so do the sandboxed children it starts
 (a child inherits its parent's CPUs). A grader and its child talk in short turns:
 a row, a call back to the grader's objects and its answer. Between two CPUs every
-turn wakes the other one, which costs far more than the turn: bench_callbacks.py
-measured a call back at 56.6 us of CPU (grader and child) on one CPU against 103.1
-us free to move, in one run. The children's CPU time, which every verdict is judged
-by, does not depend on where they run.
+turn wakes the other one, which costs far more than the turn (docs/PERFORMANCE.md,
+bench_callbacks.py). The children's CPU time, which every verdict is judged by, does
+not depend on where they run.
 
 With `lend`, no submission holds the others up by waiting: while a worker's child
 waits without computing (sleeps or blocks; client.idle_flag, which the worker's
@@ -36,7 +41,9 @@ import time
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
+
+from .. import KitError
 
 _context = multiprocessing.get_context("fork")
 
@@ -114,8 +121,8 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-class Pool:
-    """Run `function(*task)` for every task on `jobs` workers.
+class Local:
+    """Run `function(*task)` for every task on `jobs` workers forked from this process.
 
     `ceiling` is the wall-clock seconds one task may take before its worker is
     killed. `lost(task, reason)` makes the result of a task whose worker died,
@@ -134,6 +141,10 @@ class Pool:
         self.workers: list[_Worker] = []
         cpus = allowed_cpus() if pin else []
         self.cpus = cpus if len(cpus) > 1 else []    # one CPU (or none known): nothing to pin
+        self.where = f"{jobs} local worker{'s' if jobs > 1 else ''}"
+
+    def close(self) -> None:
+        """Nothing to do: `run` stops its workers when it ends."""
 
     def _start(self, slot: int) -> _Worker:
         parent, child = _context.Pipe()
@@ -236,3 +247,35 @@ class Pool:
 
     def _lost(self, worker: _Worker, reason: str) -> tuple:
         return self.lost(worker.task, reason), True
+
+
+class Dask:
+    """Run `function(*task)` for every task on the workers of the Dask scheduler at
+    `address`; `key(task)`, if given, names each task on the scheduler's dashboard. A
+    task that raises raises here."""
+
+    def __init__(self, address: str, function: Callable,
+                 key: Callable[[object], str] | None = None):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise KitError("--scheduler needs Dask: pip install 'spielbaum[cluster]'") from None
+        try:
+            self.client = Client(address, timeout=30)
+        except (OSError, TimeoutError) as error:
+            raise KitError(f"no Dask scheduler answers at {address}: {error}") from None
+        self.function, self.key = function, key
+        self.workers = len(self.client.scheduler_info().get("workers", {}))
+        self.where = f"the Dask cluster at {address} ({self.workers} workers now)"
+
+    def run(self, tasks: Iterable) -> Iterator:
+        """Yield one result per task, in the order they finish."""
+        from distributed import as_completed
+        futures = [self.client.submit(self.function, *task, pure=False,
+                                      key=self.key(task) if self.key else None)
+                   for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+    def close(self) -> None:
+        self.client.close()
