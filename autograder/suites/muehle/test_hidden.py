@@ -630,11 +630,12 @@ def test_best_move_minimax_is_random(student, blame):
             require(outcome)
             problem = describe(outcome) if not outcome.answered else \
                 judge_best(best, table[(start, W, 1)], outcome.value)
-            drawing = drawn_picture(lambda c, o: best_minimax_picture(c, o, search),
-                                    Case(call, (setup, start, W, 1, seed)), outcome)
+            def drawing():
+                return drawn_picture(lambda c, o: best_minimax_picture(c, o, search),
+                                     Case(call, (setup, start, W, 1, seed)), outcome)
             if problem:
                 raise CheckFailed(_("best_move_minimax did not return a best move"), call=call,
-                                  position=draw(start, W), got=problem, picture=drawing)
+                                  position=draw(start, W), got=problem, picture=drawing())
             # Believed: what the grader's rng was offered and what it chose, never how
             # random the answers look (a generator of the student's own is not the rng).
             chooser = search.record
@@ -653,7 +654,7 @@ def test_best_move_minimax_is_random(student, blame):
                                 "moves"), call=call, position=draw(start, W), got=got,
                               hint=_("collect every best successor (and only those) and pick "
                                      "one with rng.choice; return the move it chose"),
-                              picture=drawing)
+                              picture=drawing())
     blame.on_its_own(student, "best_move_minimax", _("on a position"), attempt)
 
 
@@ -923,6 +924,7 @@ def test_alpha_beta_window_contract(student, blame):
 # ------------------------------------------------------------------ move ordering
 def test_get_order_value(student, blame):
     """get_order_value reads the cached value of the previous depth (0 when there is none)"""
+    # No picture: it judges one lookup in AB_CACHE per key, not a search.
     (s1, p1), (s2, p2) = search_positions(2, 60, 99, ("placing",))
     o1 = ref.opponent(p1)
     planted = {(s1, p1, 2): (5 * STEP, -1, 1), (s1, p1, 3): (-9 * STEP, -1, 1),
