@@ -781,3 +781,38 @@ def replaced(module, reset: Callable = lambda: None, **functions):
             else:
                 setattr(module, name, function)
         reset()
+
+
+# ------------------------------------------------------------------ a root's successors valued
+def fan_picture(children, rule_calls, student_calls, worth: Callable, window=None,
+                **options) -> dict:
+    """`picture` of a search that valued the root's successors through a function the
+    grader plays (a value function of the handout's): the root and `children` (in the
+    game's order, labelled by their place in it), each worth `worth(child)`; each
+    search's calls of the played function (tuples whose first item is the child) as
+    evaluations, with the window `window(call)` gives (None: none) at the child."""
+    index = {child: i for i, child in enumerate(children)}
+
+    def log(calls):
+        return [("n", "root")] + [("e", index[c[0]]) for c in calls if c[0] in index]
+
+    def windows(calls):
+        found = {index[c[0]]: window(c) for c in calls if c[0] in index} if window else {}
+        return {key: pair for key, pair in found.items() if pair is not None}
+    return picture("root", log(rule_calls), log(student_calls),
+                   children=lambda key: list(index.values()) if key == "root" else [],
+                   label=lambda key: "·" if key == "root" else str(key + 1),
+                   worth=lambda key: None if key == "root" else worth(children[key]),
+                   windows=windows(rule_calls), student_windows=windows(student_calls),
+                   **options)
+
+
+def result_of(outcome: Outcome, pick: Callable | None = None):
+    """What a search returned, for a picture's root (`pick`: the value in it; None:
+    it returned nothing)."""
+    if not outcome.answered:
+        return None
+    try:
+        return pick(outcome.value) if pick else outcome.value
+    except (TypeError, IndexError, KeyError):
+        return outcome.value

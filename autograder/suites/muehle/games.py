@@ -234,24 +234,9 @@ def board_picture(watch, rule_log, roots, student_log=None, **results) -> dict:
 
 
 def calls_picture(children, rule_calls, student_calls, worth, **results) -> dict:
-    """A search of the root's successors (`children`, in next_states' order) through a
-    function the grader plays (value_ab, value_minimax) drawn: the successors
-    labelled by their place in that order, each worth `worth(successor)` (for the
-    player at the root); each search's calls of the played function ((state, ...)
-    tuples) as evaluations, with the window a value_ab call passed (root's view)."""
-    index = {s: i for i, s in enumerate(children)}
-
-    def log(calls):
-        return [("n", "root")] + [("e", index[c[0]]) for c in calls if c[0] in index]
-
-    def windows(calls):
-        return {index[c[0]]: (-c[3], -c[2]) for c in calls if c[0] in index and len(c) == 5}
-    return search.picture("root", log(rule_calls), log(student_calls),
-                          children=lambda key: list(index.values()) if key == "root" else [],
-                          label=lambda key: "·" if key == "root" else str(key + 1),
-                          worth=lambda key: None if key == "root" else worth(children[key]),
-                          windows=windows(rule_calls), student_windows=windows(student_calls),
-                          **results)
+    """search.fan_picture with the window a value_ab call passed (the root's view)."""
+    return search.fan_picture(children, rule_calls, student_calls, worth,
+                              lambda c: (-c[3], -c[2]) if len(c) == 5 else None, **results)
 
 
 def played_picture(answer, rule_calls, student_calls, **results) -> dict:
@@ -269,17 +254,6 @@ def played_picture(answer, rule_calls, student_calls, **results) -> dict:
                           worth=lambda key: answer if key == "alpha_beta" else None,
                           windows=window(rule_calls), student_windows=window(student_calls),
                           **results)
-
-
-def result_of(outcome, pick=None):
-    """What a search returned, for a picture's root (`pick`: the value in it; None:
-    it returned nothing)."""
-    if not outcome.answered:
-        return None
-    try:
-        return pick(outcome.value) if pick else outcome.value
-    except (TypeError, IndexError, KeyError):
-        return outcome.value
 
 
 # ------------------------------------------------------------------ the other collaborators

@@ -51,6 +51,7 @@ from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, chang
                                  check_all, check_probes, describe, exact, kept, map_cases, now,
                                  require, returned, short, wrong_number)
 from autograder.checking.cases import drawn as drawn_picture
+from autograder.checking.search import result_of
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
@@ -58,7 +59,7 @@ from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_st
                     best_minimax_search, best_minimax_setup, board_picture, calls_picture,
                     cut_search, deepening_game, deepening_search, finish, fresh_plan, list_form,
                     minimax_search, order_search, other, play_helpers, played_picture, ref,
-                    result_of, run, value_ab_search)
+                    run, value_ab_search)
 from .positions import (NAMES, _smallest_first, draw, drawn, everything, moves, pool,
                         search_positions, successors)
 
