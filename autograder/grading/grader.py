@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 
 from .. import KitError
-from ..assignment import Rubric
+from ..assignment import Rubric, read_rubric
 from ..checking.blame import Blame
 from ..i18n import grader_text as _
 from ..sandbox import layers as sandbox_layers
@@ -76,7 +76,8 @@ class Grader:
         # each submission's answers fingerprinted for the similarity report (bulk
         # grading writes fingerprint.json; a platform's run writes none)
         self.fingerprints = fingerprints
-        self.rubric: Rubric = assignment.rubric()
+        # read from its suite (a mutation Target stands in for an Assignment)
+        self.rubric: Rubric = read_rubric(assignment.suite_dir)
         unknown = set(self.rubric.required) - set(sandbox_layers.ALL_LAYERS)
         if unknown:
             raise KitError(f"{assignment.suite_dir / 'rubric.toml'}: [sandbox] required names "
