@@ -16,14 +16,10 @@ Nothing of ours runs in the sandbox. Two kinds of checks:
   process on an identical board, so expected and observed records come from
   the same code.
 
-Games only the grader knows. Every proxied search runs on a game the
-student's code cannot reproduce on its own: tic-tac-toe positions whose board
-(a `Twist`) lists the legal moves in an order of its own, offers only some of
-them, or scores undecided positions with values of its own; or trees with
-opaque move tokens (fixed shapes with fresh tokens and shifted values, and
-seeded random trees). A search that uses its own rules or replays a copied
-reference on real tic-tac-toe answers for a different game and fails; counts
-it keeps itself are never what the work checks judge.
+Games only the grader knows (games.py): every proxied search runs on a twisted
+tic-tac-toe board or a tree with opaque move tokens, so a search that uses its
+own rules or replays a copied reference answers for another game and fails;
+counts it keeps itself are never what the work checks judge.
 
 How the positions were chosen, and why that is enough. Each `ask` costs a
 pipe round trip (30-50 us), so proxied searches are sampled (seeded, the same
@@ -73,8 +69,10 @@ it handed out: the root and those reached by the moves its getMoves offered; a
 move it did not offer is refused and fails that search's case, named, even when
 the search catches the exception (autograder/checking/boards.py). Session fixtures
 keep verdict data only: answers cut to verdict size and the records the judges
-compare (checking/verdicts.py). A failing search is drawn for the pages beside
-alpha-beta's (checking/search.py's picture, from the boards' logs).
+compare (checking/verdicts.py). Every check that judges a search draws the failing
+one for the pages beside alpha-beta's (checking/search.py's picture, from the
+boards' logs; the make/undo check up to the last call before the board was left
+changed); the checks of the board's own methods judge no search and draw none.
 
 Time: every limit is the child's CPU time and every search is depth-limited,
 so no verdict depends on the machine's load.

@@ -32,6 +32,9 @@ Time: every limit is the child's CPU time (rubric [timeouts]), so the verdict
 does not depend on the machine's load. A minimax call that runs out of its CPU
 time is told how many positions plain minimax visits from that position in the
 reference, so a student sees whether the search is too slow or endless.
+
+No pictures: these checks judge answers position by position, not a search's trace
+(the search pictures are negamax's and the other search suites').
 """
 
 import contextlib
@@ -42,8 +45,8 @@ import random
 import pytest
 
 from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer_of,
-                                       check_all, container_reason, describe, exact, number,
-                                       pure, require, returned, short)
+                                 check_all, compare, container_reason, describe, exact, number,
+                                 pure, require, returned, short)
 from autograder.i18n import N_, grader_text as _
 from autograder.grading.reference import load_reference
 from autograder.checking.verdicts import changed_input, check_probes, kept, slow
@@ -113,7 +116,7 @@ def _rule_answers(name):
                 for board in open_positions() for action in sorted(ref.actions(board))]
     boards = {"player": open_positions, "actions": open_positions, "terminal": positions,
               "utility": finished_positions, "winner": positions}[name]
-    # The cases as the check makes them (run): the same cached objects.
+    # The cases as the check makes them: the same cached objects.
     return [(case.args, case.expected) for case in cases(name, boards, getattr(ref, name), ())]
 
 
@@ -157,20 +160,15 @@ def cases(function, boards_of, expected=None, extra=()):
             for b in boards]
 
 
-_DRAWINGS = {}      # one string per position for every check's cases: a platform package
-                    # ships the cases, and a string shared is shipped once
-
-
 def drawing(board):
-    found = _DRAWINGS.get(key(board))
-    if found is None:
-        found = _DRAWINGS[key(board)] = draw(board)
-    return found
+    """One string per position for every check's cases: a platform package ships the
+    cases, and a string shared is shipped once."""
+    return _drawing(key(board))
 
 
-def run(student, function, boards_of, expected, extra=(), play=None):
-    chosen = cases(function, boards_of, expected, extra)
-    return chosen, student.map(M + function, [c.args for c in chosen], play=play)
+@functools.cache
+def _drawing(board_key):
+    return draw(board_key)
 
 
 # ------------------------------------------------------------------ the checks
@@ -187,16 +185,13 @@ def test_initial_state(student):
 
 def test_player(student, blame):
     """player says whose turn it is on every unfinished position"""
-    chosen, outcomes = run(student, "player", open_positions, ref.player)
-    with blame.judging("player", _("on an unfinished position")):
-        check_all(_("player returned the wrong player"), chosen, outcomes, exact,
-                  hint=_("X moves first; count the marks of each player"))
+    compare(student, blame, "player", cases("player", open_positions, ref.player, ()),
+            summary=_("player returned the wrong player"), scope=_("on an unfinished position"),
+            hint=_("X moves first; count the marks of each player"))
 
 
 def test_actions(student, blame):
     """actions returns the set of empty cells on every unfinished position"""
-    chosen, outcomes = run(student, "actions", open_positions, ref.actions)
-
     def judge(case, outcome):
         got = outcome.value
         wrong = container_reason(got, set)      # "the set of all possible actions"
@@ -205,8 +200,8 @@ def test_actions(student, blame):
         if any(type(a) is not tuple for a in got):
             return _("the actions must be tuples (i, j)")
         return None if got == case.expected else returned(got)
-    with blame.judging("actions", _("on an unfinished position")):
-        check_all(_("actions returned the wrong cells"), chosen, outcomes, judge)
+    compare(student, blame, "actions", cases("actions", open_positions, ref.actions, ()), judge,
+            _("actions returned the wrong cells"), scope=_("on an unfinished position"))
 
 
 def _one_action_each():
@@ -319,20 +314,19 @@ def _probe_cases():
 UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
+def raised_one(case, outcome):
+    """A judge: the call raised an exception (a stub's NotImplementedError is none)."""
+    if outcome.raised is None or answer_of(outcome) is Answer.NOT_IMPLEMENTED:
+        return describe(outcome)
+    return None
+
+
+AN_EXCEPTION = Later.words(N_("an exception"))
+
+
 def _expect_exception(student, summary, chosen, play):
     outcomes = student.map(M + "result", [c.args for c in chosen], play=play)
-    first = None
-    failures = 0
-    for case, outcome in zip(chosen, outcomes):
-        require(outcome)
-        if outcome.raised is None or answer_of(outcome) is Answer.NOT_IMPLEMENTED:
-            failures += 1
-            first = first or (case, outcome)
-    if first:
-        case, outcome = first
-        raise CheckFailed(summary, call=case.call, position=case.position,
-                          got=describe(outcome), expected=_("an exception"),
-                          failures=failures, total=len(chosen), answer=answer_of(outcome))
+    check_all(summary, chosen, outcomes, raised_one, raised=True)
 
 
 @functools.cache
@@ -343,7 +337,8 @@ def _taken_cases():
     for board in sorted(rng.sample(boards, 150), key=marks):
         taken = sorted((i, j) for i in range(3) for j in range(3) if board[i][j] is not E)
         action = rng.choice(taken)
-        chosen.append(Case(f"result(board, {action})", (board, action), drawing(board)))
+        chosen.append(Case(f"result(board, {action})", (board, action), drawing(board),
+                           AN_EXCEPTION))
     return chosen
 
 
@@ -360,7 +355,8 @@ def _off_board_cases():
     rng = random.Random(7)
     off = [(3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1), (3, 3), (-3, 1)]
     boards = [ref.initial_state()] + rng.sample(open_positions(), 6)
-    return [Case(f"result(board, {a})", (b, a), draw(b)) for b in boards for a in off]
+    return [Case(f"result(board, {a})", (b, a), draw(b), AN_EXCEPTION)
+            for b in boards for a in off]
 
 
 def test_result_rejects_cells_off_the_board(student, blame):
@@ -373,28 +369,23 @@ def test_result_rejects_cells_off_the_board(student, blame):
 
 def test_winner(student, blame):
     """winner finds the winner (or None) on all 5,478 reachable positions"""
-    chosen, outcomes = run(student, "winner", positions, ref.winner)
-    with blame.judging("winner", _("on a position")):
-        check_all(_("winner returned the wrong player"), chosen, outcomes, exact,
-                  hint=_("check all rows, columns and both diagonals"))
+    compare(student, blame, "winner", cases("winner", positions, ref.winner, ()),
+            summary=_("winner returned the wrong player"),
+            hint=_("check all rows, columns and both diagonals"))
 
 
 def test_terminal(student, blame):
     """terminal is right on all 5,478 reachable positions"""
-    def attempt(play):
-        chosen, outcomes = run(student, "terminal", positions, ref.terminal, play=play)
-        check_all(_("terminal was wrong"), chosen, outcomes, exact,
-                  hint=_("a game ends with a winner or with a full board"))
-    blame.check(student, "terminal", _("on a position"), played(blame, "terminal"), attempt)
+    compare(student, blame, "terminal", cases("terminal", positions, ref.terminal, ()),
+            summary=_("terminal was wrong"), play=played(blame, "terminal"),
+            hint=_("a game ends with a winner or with a full board"))
 
 
 def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
-    def attempt(play):
-        chosen, outcomes = run(student, "utility", finished_positions, ref.utility, play=play)
-        check_all(_("utility returned the wrong score"), chosen, outcomes, number)
-    blame.check(student, "utility", _("on a finished game"), played(blame, "utility"),
-                attempt)
+    compare(student, blame, "utility", cases("utility", finished_positions, ref.utility, ()),
+            number, _("utility returned the wrong score"), scope=_("on a finished game"),
+            play=played(blame, "utility"))
 
 
 def test_minimax_on_finished_games(student, blame):
