@@ -32,7 +32,19 @@ def test_a_boards_log_holds_each_expansion_and_evaluation_by_its_path():
     board.makeMove(1)           # the same position again: no second expansion
     board.evaluate()
     assert board.log == [("n", ()), ("n", (0,)), ("e", (0, 0)), ("e", (0, 1))]
-    assert board.expanded == 2 and MAX_LOG >= 1000
+    assert board.expanded == 2 and MAX_LOG >= 1000 and board.broken_at is None
+
+
+def test_a_board_remembers_how_many_calls_came_before_its_first_broken_rule():
+    board = InstrumentedGame(MoveTree([[3, 5], [2]]))
+    board.makeMove(0)
+    board.evaluate()
+    board.makeMove(1)           # a move made from there: (0,) is expanded
+    board.evaluate()
+    with pytest.raises(ValueError):
+        board.undoMove(0)       # not the last move made: the first broken rule
+    board.evaluate()
+    assert board.broken_at == 4 and len(board.log) == 5 and board.violation_count == 1
 
 
 @pytest.fixture(scope="module")
