@@ -71,6 +71,7 @@ from . import gametrees
 from .cases import Case, Later, Show, check_all
 from .failures import describe, returned, short
 from .handout import Handout
+from .judges import exact
 from .verdicts import refused, slow
 
 INF = math.inf
@@ -734,6 +735,62 @@ def iteration_picture(game, rule_log, root, depth: int, **options) -> dict:
     view = copy.copy(game)
     view.log = one(game.log)
     return game_picture(view, one(rule_log), root, **options)
+
+
+def run_jobs(student, jobs, found: list | None = None) -> list[Outcome]:
+    """The outcomes of [(plan, grader object), ...] in one request, a question the
+    object refused costing its case (the object is a Handout, or has a `handout`);
+    the Handouts are added to `found` (for Blame.check's `again`)."""
+    jobs = list(jobs)
+    outcomes = student.run([plan for plan, _given in jobs])
+    given = [getattr(obj, "handout", obj) for _plan, obj in jobs]
+    if found is not None:
+        found += given
+    return [refused(outcome, handout) for outcome, handout in zip(outcomes, given)]
+
+
+def check_jobs(student, summary: str, cases, job: Callable, judge: Callable,
+               hint: str | None = None, *, found: list | None = None,
+               picture: Callable | None = None, **options) -> None:
+    """`check_all` over one plan per case: `job(case)` is (plan, grader object), run
+    by `run_jobs`; `judge(case, outcome, obj)` and `picture(case, outcome, obj)` see
+    the case's object (its game and its log); `exact` is judged as it is."""
+    cases = list(cases)
+    jobs = [job(case) for case in cases]
+    objs = {id(case): obj for case, (_plan, obj) in zip(cases, jobs)}
+    check_all(summary, cases, run_jobs(student, jobs, found), judge if judge is exact else
+              lambda case, outcome: judge(case, outcome, objs[id(case)]), hint,
+              picture=picture and (lambda case, outcome: picture(case, outcome,
+                                                                  objs[id(case)])),
+              **options)
+
+
+def judged(student, blame, who: str, scope: str, plays: dict, summary: str, searches,
+           judge, hint: str | None = None, **options) -> None:
+    """`check`, its failure worded and blamed as `who`'s (Blame.judging), the game's
+    functions `plays` being the grader's in every search of the check."""
+    with blame.judging(who, scope, plays):
+        check(student, summary, searches, judge, hint, **options)
+
+
+def asked_again(plan, target: str, *args):
+    """"Returns a new list, never the book's own", judged from the function's own
+    answers: the list `target(*args)` returned is changed (-1 appended, as a caller
+    may do) and `target` is asked again with the same objects (the book a plan value).
+    A copy leaves the book as it was; the book's own list now answers with -1 appended.
+    Judge the second answer with `changed_book`."""
+    first = plan.call(target, *args)
+    plan.call(first.attr("append"), -1, catch=True)
+    return plan.returns(plan.call(target, *args))
+
+
+def changed_book(case, outcome):
+    """The second answer of `asked_again` judged: the book's move, or what changing
+    the first did."""
+    if exact(case, outcome) is None:
+        return None
+    return _("changing the list it returned changed the book: asked again, it {answer}").format(
+        answer=describe(outcome)), None
 
 
 # ------------------------------------------------------------------ a plan's last step
