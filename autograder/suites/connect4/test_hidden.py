@@ -109,7 +109,7 @@ from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
                                               played_as, reference_move)
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               drawn_search, expected_search, game_plays,
+                                               drawn_search, game_plays,
                                                judge_counts, judge_stops, judge_value,
                                                judge_work, lines_difference)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
@@ -144,22 +144,11 @@ def again_unless(student, calls, handouts=()):
 
 def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=None):
     """Blame.check of `attempt(play, handouts)`, judged again unless (`again_unless`):
-    the attempt's plans put their games' handouts in `handouts` (`run_plans`)."""
+    the attempt's plans put their games' handouts in `handouts` (search.run_jobs)."""
     handouts = []
     blame.check(student, function, scope, blame.plays(function) if play is None else play,
                 lambda play: attempt(play, handouts), fresh=False,
                 again=again_unless(student, calls_named or (M + function,), handouts))
-
-
-def run_plans(student, jobs, handouts=None):
-    """The outcomes of [(plan, game or handout), ...], a refused question costing its
-    case (verdicts.refused); the handouts are added to `handouts`."""
-    jobs = list(jobs)
-    outcomes = student.run([plan for plan, _game in jobs])
-    found = [getattr(game, "handout", game) for _plan, game in jobs]
-    if handouts is not None:
-        handouts += found
-    return [refused(outcome, handout) for outcome, handout in zip(outcomes, found)]
 
 
 @functools.cache
@@ -360,15 +349,16 @@ def test_terminal_test(student, blame):
     chosen = _given_evaluation_cases()
 
     def attempt(play, handouts):
-        def job(state, decided):
+        def job(case):
+            state, decided = case.args
             handout = Handout(roots=[tuple(state)])
             return call_plan("terminal_test", M + "terminal_test", state,
                              Callback(given_evaluation(decided, handout)), play=play), handout
-        outcomes = run_plans(student, (job(*case.args) for case in chosen), handouts)
-        check_all(_("terminal_test did not believe the evaluation it was given"), chosen,
-                  outcomes, exact, show=Show.PLAN,
-                    hint=_("over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
-                           "call the evaluation passed in (default: the module's)"))
+        search.check_jobs(student, _("terminal_test did not believe the evaluation it was "
+                                     "given"), chosen, job, exact, found=handouts,
+                          show=Show.PLAN, hint=_(
+                              "over means evaluation(state) >= WIN or <= -WIN, or 42 stones: "
+                              "call the evaluation passed in (default: the module's)"))
     on_its_own(student, blame, "terminal_test", _("on a position"), attempt,
                calls_named=("terminal_test",))
 
@@ -385,8 +375,8 @@ def check_searches(student, blame, searches, judge, summary, hint):
     `judge(run)`. The search's helpers are the game's always (SEARCH_PLAYS:
     nextstates, terminal_test and the evaluation), so the check judges the search on
     its own, and sees where it asks terminal_test."""
-    with blame.judging(SEARCH, _("on a position of the grader's game"), SEARCH_PLAYS):
-        search.check(student, summary, searches, judge, hint, raised=False)
+    search.judged(student, blame, SEARCH, _("on a position of the grader's game"),
+                  SEARCH_PLAYS, summary, searches, judge, hint, raised=False)
 
 
 def grid(states, bremses, salt, **options):
@@ -496,24 +486,22 @@ def _children_drawn(state, children):
 
 def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
-    def job(salt, children, bremse, calls):
+    def job(case):
         # the rules, and the search shallow_order calls, played by the grader on the game
+        salt, children, bremse, calls = case.args
         game = SubsetGame(salt, children, search.calls_allowed(calls))
         searches = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
         return call_plan("shallow_order", M + "shallow_order", children, bremse,
                          Callback(played_as("evaluation", game.evaluation)),
                          play=game_plays(game) | searches), game
-    chosen = shallow_cases()
-    jobs = {id(case): job(*case.args) for case in chosen}
-    outcomes = run_plans(student, jobs.values())
     with blame.judging("shallow_order", _("on the successors of a position"),
                        blame.helpers("shallow_order")):
-        check_all(_("shallow_order put the children in the wrong order"), chosen, outcomes,
-                  exact, show=Show.PLAN, hint=_("search every child with the other side to "
-                                                "move, using the evaluation given; equal "
-                                                "values keep their order"),
-                  picture=lambda case, outcome: shallow_picture(*case.args[:3],
-                                                                jobs[id(case)][1]))
+        search.check_jobs(student, _("shallow_order put the children in the wrong order"),
+                          shallow_cases(), job, exact, show=Show.PLAN,
+                          hint=_("search every child with the other side to move, using the "
+                                 "evaluation given; equal values keep their order"),
+                          picture=lambda case, outcome, game: shallow_picture(*case.args[:3],
+                                                                              game))
 
 
 def shallow_picture(salt, children, bremse, game) -> dict:
@@ -550,29 +538,15 @@ def test_book_move(student, blame):
     chosen = [case for case in book_cases() if case.expected is not None]
     with blame.judging("book_move", _("on a position of the book")):
         check_all(_("book_move returned the book's own list"), chosen,
-                  student.run([new_list_plan(*case.args) for case in chosen]), changed_book,
+                  student.run([new_list_plan(*case.args) for case in chosen]), search.changed_book,
                   hint=_("return a new list (list(successor)): whoever changes the move "
                          "returned must not change the book"))
 
 
 def new_list_plan(state, book) -> Plan:
-    """"Returns a new list, never the book's own", judged from book_move's own answers:
-    the list it returned is changed (a cell appended, as a caller may do), and
-    book_move is asked again with the same book. A copy leaves the book as it was; the
-    book's own list now answers with the cell appended."""
+    """"Returns a new list, never the book's own": book_move asked again (search.asked_again)."""
     plan = Plan("book_move")
-    given = plan.value(book)
-    first = plan.call(M + "book_move", list(state), given)
-    plan.call(first.attr("append"), -1, catch=True)
-    return plan.returns(plan.call(M + "book_move", list(state), given))
-
-
-def changed_book(case, outcome):
-    """The second answer judged: the book's move, or what changing the first did."""
-    if exact(case, outcome) is None:
-        return None
-    return _("changing the list it returned changed the book: asked again, it {answer}").format(
-        answer=describe(outcome)), None
+    return search.asked_again(plan, M + "book_move", list(state), plan.value(book))
 
 
 KNOWN_BOOK_VALUES = {
@@ -657,7 +631,7 @@ def _tactic_check(student, blame, kind, summary):
                        columns=_(" or ").join(map(str, t["keep"]))))
               for t in tactics()[kind]]
 
-    def judge(case, outcome):
+    def judge(case, outcome, game):
         (state, keep), got = case.args, outcome.value
         if type(got) is not list or got not in ref.nextstates(state):
             return _("returned {value}, not a successor of the state").format(value=short(got))
@@ -671,18 +645,15 @@ def _tactic_check(student, blame, kind, summary):
         # computer_move's default is bound when it is defined); the rules are a
         # RealGame's then, which logs the search for the picture. With the student's
         # own rules the grader sees no call of the search, so there is no picture.
-        played = {id(case): RealGame([tuple(case.args[0])]) for case in chosen}
-        outcomes = student.run([call_plan("computer_move", M + "computer_move",
-                                          list(case.args[0]), 3,
-                                          play=play and real_rules(play, played[id(case)]),
-                                          skip=(M + "centre_first",), **grader_order(play))
-                                for case in chosen])
-        check_all(summary, chosen, outcomes, judge,
-                  hint=_("computer_move searches with maximize/minimize") +
-                       (" " + _("(the grader's rules, evaluation and centre_first here)")
-                        if play else ""),
-                  picture=play and (lambda case, outcome: move_picture(
-                      case.args[0], played[id(case)])))
+        def job(case):
+            game = RealGame([tuple(case.args[0])])
+            return call_plan("computer_move", M + "computer_move", list(case.args[0]), 3,
+                             play=play and real_rules(play, game),
+                             skip=(M + "centre_first",), **grader_order(play)), game
+        search.check_jobs(student, summary, chosen, job, judge, hint=_(
+            "computer_move searches with maximize/minimize") + (" " + _(
+                "(the grader's rules, evaluation and centre_first here)") if play else ""),
+            picture=play and (lambda case, outcome, game: move_picture(case.args[0], game)))
     on_its_own(student, blame, SEARCH, _("on a position"), attempt, PLAYER_PLAYS,
                calls_named=("computer_move",))
 
@@ -835,17 +806,18 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
                      "game)").format(depth=outcome.value[2], most=most, want=want)
         return best_first_reason(case.args[0], case.args[1], game)
 
+    def job(case, play):
+        salt, state, _depth, most, calls = case.args
+        return deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
+
     def attempt(play, handouts):
-        jobs = {id(case): deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
-                for case, (salt, state, _depth, most, calls) in
-                ((case, case.args) for case in chosen)}
         # drawn: the deepest search the rule finishes, the student's of that depth
-        check_all(_("iterative deepening did not match the fixed-depth search"), chosen,
-                  run_plans(student, jobs.values(), handouts),
-                  lambda case, outcome: judge(case, outcome, jobs[id(case)][1]),
-                  show=Show.PLAN, picture=lambda case, outcome: deepening_picture(
-                      *case.args[:2], jobs[id(case)][1], case.args[2], outcome,
-                      most=case.args[3]))
+        search.check_jobs(student, _("iterative deepening did not match the fixed-depth "
+                                     "search"), chosen, functools.partial(job, play=play),
+                          judge, found=handouts, show=Show.PLAN,
+                          picture=lambda case, outcome, game: deepening_picture(
+                              *case.args[:2], game, case.args[2], outcome,
+                              most=case.args[3]))
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
                attempt, DEEPENING_PLAYS, deepening_calls())
 
@@ -977,15 +949,14 @@ def test_iterative_deepening_respects_the_budget(student, blame):
         return None
 
     def virtual(play, handouts):
-        jobs = {id(case): deepening_plan(*case.args[:3], case.args[5], play, virtual=True)
-                for case in chosen}
         # drawn: the search the budget stops (depth + 1), the rule's beside the student's
-        check_all(_("iterative deepening did not stop when the clock said the budget was "
-                    "used"), chosen, run_plans(student, jobs.values(), handouts),
-                  lambda case, outcome: judge_virtual(case, outcome, jobs[id(case)][1]),
-                  hint=hint, show=Show.PLAN, picture=lambda case, outcome: deepening_picture(
-                      *case.args[:2], jobs[id(case)][1], case.args[3] + 1, outcome,
-                      budget=case.args[2]))
+        search.check_jobs(
+            student, _("iterative deepening did not stop when the clock said the budget was "
+                       "used"), chosen, lambda case: deepening_plan(
+                           *case.args[:3], case.args[5], play, virtual=True),
+            judge_virtual, hint, found=handouts, show=Show.PLAN,
+            picture=lambda case, outcome, game: deepening_picture(
+                *case.args[:2], game, case.args[3] + 1, outcome, budget=case.args[2]))
     on_its_own(student, blame, "iterative_deepening", _("on a position of the grader's game"),
                virtual, DEEPENING_PLAYS, deepening_calls())
 
@@ -1095,7 +1066,7 @@ def test_play_game(student, blame):
         if [got[0], got[1]] != case.expected:
             return returned(got)
         return None
-    outcomes = run_plans(student, (job(*case.args) for case in chosen))
+    outcomes = search.run_jobs(student, (job(*case.args) for case in chosen))
     with blame.judging("play_game", _("for a game"),
                        dict.fromkeys(M + name for name in (*GAME_PLAYS, "centre_first"))):
         check_all(_("play_game played a different game"), chosen, outcomes, judge,

@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from autograder.checking import (Callback, Plan, Proxy, gametrees, load_reference, refused,
-                                 search, short)
+from autograder.checking import (Plan, Proxy, gametrees, load_reference, played_plan, search,
+                                 short)
 from autograder.checking.search import INF, fmt
 from autograder.checking.standins import signed
 from autograder.i18n import grader_text as _
@@ -118,10 +118,8 @@ class Search:
         Each game call is a pipe round trip, so the time limit grows with the calls
         the case allows: the per-call limit, plus that limit again per 500 calls. It
         is CPU time of the child, so the verdict is the same on a loaded machine."""
-        plan = Plan(M + self.function,
-                    timeout=student.timeouts.call * (1 + call_limit(self) / 500))
-        for target, function in (play(game) if play else {}).items():
-            plan.patch(target, Callback(function))
+        plan = played_plan(M + self.function, play(game) if play else None,
+                           timeout=student.timeouts.call * (1 + call_limit(self) / 500))
         stats = plan.call(M + "SearchStats") if self.with_stats else None
         result = self.call(lambda name, *args, **kwargs: plan.call(M + name, *args, **kwargs),
                            Proxy(game, ask=GAME_METHODS), stats, self.root(game))
@@ -199,27 +197,18 @@ def call_limit(case):
 
 
 def book_copy_plan(case):
-    """"Return a copy of the book's successor state", judged from computer_move's own
-    answers: the list it returned is changed (a cell appended, as a caller may do), and
-    computer_move is asked again with the same book. A copy leaves the book as it was;
-    the book's own list now answers with the cell appended. (plan, game)"""
-    game = case.setup()
-    plan = Plan(M + "computer_move")
-    proxy = Proxy(game, ask=GAME_METHODS)
+    """"Return a copy of the book's successor state": computer_move asked again with
+    the same book (search.asked_again). (plan, game)"""
+    game, plan = case.setup(), Plan(M + "computer_move")
     book = plan.value({key: list(move) for key, move in case.book})
-    root = list(case.game.root)
-    first = plan.call(M + "computer_move", root, proxy, case.bremse, book, None)
-    plan.call(first.attr("append"), -1, catch=True)
-    return plan.returns(plan.call(M + "computer_move", root, proxy, case.bremse, book,
-                                  None)), game
+    return search.asked_again(plan, M + "computer_move", list(case.game.root),
+                              Proxy(game, ask=GAME_METHODS), case.bremse, book, None), game
 
 
 def run_book_copies(student, cases):
     """computer_move's second answer for each book case (book_copy_plan), a refused
     question of the game costing its case."""
-    jobs = [book_copy_plan(case) for case in cases]
-    return [refused(outcome, game.handout) for outcome, (_plan, game) in
-            zip(student.run([plan for plan, _game in jobs]), jobs)]
+    return search.run_jobs(student, map(book_copy_plan, cases))
 
 
 def got_text(run):

@@ -76,8 +76,8 @@ import random
 import types
 
 from autograder.checking import (Case, CheckFailed, Later, check_all, describe, exact,
-                                       played, require, returned, short)
-from autograder.grading.student import Callback, Handle, Plan
+                                 played, played_plan, require, returned, short)
+from autograder.grading.student import Handle
 from autograder.checking import search
 from autograder.checking.search import all_of
 from autograder.suites.gametree.cases import (
@@ -295,8 +295,8 @@ def judged_rule(student, blame, function, expected_of, summary, hint, judge=None
 def judged_searches(student, blame, who, summary, searches, judge, hint, scope=None):
     """check_searches, its failure worded and blamed as `who`'s (the pair of searches):
     the game's methods are the grader's in every search check."""
-    with blame.judging(who, scope or _("on a position"), GAME_PLAYS):
-        search.check(student, summary, searches, judge, hint, got=got_text)
+    search.judged(student, blame, who, scope or _("on a position"), GAME_PLAYS, summary,
+                  searches, judge, hint, got=got_text)
 
 
 def _ref_nextstates(state, board):
@@ -789,7 +789,7 @@ def test_computer_move_uses_the_book(student, blame):
     outcomes = run_book_copies(student, [case.args[0] for case in chosen])
     with blame.judging("computer_move", _("on a position of the book"), PLAYER_PLAYS):
         check_all(_("computer_move returned the book's own list"), chosen, outcomes,
-                  changed_book, hint=_("return a copy of the book's successor state "
+                  search.changed_book, hint=_("return a copy of the book's successor state "
                                        "(list(...)): whoever changes the move returned must "
                                        "not change the book"))
 
@@ -803,14 +803,6 @@ def book_copy_cases():
                  for search in book_cases() if tuple(search.game.root) in book)
 
 
-
-
-def changed_book(case, outcome):
-    """The second answer judged: the book's move, or what changing the first did."""
-    if exact(case, outcome) is None:
-        return None
-    return _("changing the list it returned changed the book: asked again, it {answer}").format(
-        answer=describe(outcome)), None
 
 
 #: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
@@ -1000,9 +992,7 @@ def _check_solve_table(student, play):
     played = grader_rules(handles, play) or {}
     plans, cases = [], []
     for board, states, values in table_runs():
-        plan = Plan(M + "solve", timeout=student.timeouts.call * 5)
-        for target, function in played.items():
-            plan.patch(target, Callback(function))
+        plan = played_plan(M + "solve", played, timeout=student.timeouts.call * 5)
         game = handles[board]           # the student's Game, kept in the child
         table = plan.value({})          # one dict in the child, passed to every call
         answers = [plan.call(M + "solve", list(s), game, table, catch=True)
