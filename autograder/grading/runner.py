@@ -215,16 +215,12 @@ class GradingPlugin:
             exception=type(error).__name__, message=text[:300]), False
 
 
-#: pytest's plugins a hidden suite never needs, each a cost per submission: the
-#: unraisable-exception plugin runs a full garbage collection at the end of every
-#: session (pytest 8.4+: 0.3 s of a tic-tac-toe grading where the warm caches are not
-#: frozen, as in bench_suites; little in a bulk grader's forked workers, which freeze
-#: them), logging and warnings wrap every test; faulthandler, pdb's hooks, --setup-only
-#: and --setup-plan, pythonpath and the legacy tmpdir/testdir fixtures took about 3 ms
-#: of each session (34 against 37 ms of the grader's CPU for a submission that does not
-#: import; a suite that wants a fixture of theirs is told it is missing). The unittest
-#: plugin stays: without it a suite's TestCase classes would silently not be collected.
-#: Verdicts come from the GradingPlugin.
+#: pytest's plugins a hidden suite never needs, each a cost per submission
+#: (docs/PERFORMANCE.md): the unraisable-exception plugin runs a full garbage
+#: collection at the end of every session, logging and warnings wrap every test, the
+#: rest add to each session's start (a suite that wants a fixture of theirs is told it
+#: is missing). The unittest plugin stays: without it a suite's TestCase classes would
+#: silently not be collected. Verdicts come from the GradingPlugin.
 UNNEEDED_PLUGINS = ("cacheprovider", "randomly", "unraisableexception", "threadexception",
                     "logging", "warnings", "junitxml", "pastebin", "doctest", "stepwise",
                     "faulthandler", "debugging", "setuponly", "setupplan", "python_path",
@@ -235,7 +231,7 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
               collect_only: bool = False) -> int:
     # --tb=no: the plugin words every failure from the exception itself (`_explain`);
     # pytest's own traceback of a failed check (the source of every frame, parsed to
-    # find its statements) cost about 20 ms each, and nobody read it. --assert=plain:
+    # find its statements) was costly, and nobody read it. --assert=plain:
     # verdicts are CheckFailed, never a bare assert, so the suite's modules are not
     # rewritten when first imported (a platform's fresh process paid that every time).
     args = [str(suite_dir), "-q", "--tb=no", "--assert=plain",
@@ -252,8 +248,8 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
 @contextlib.contextmanager
 def _no_plugin_autoload():
     """pytest loads every plugin installed beside it (xdist, anyio, platformdirs' ...)
-    into each session unless told not to: a fresh platform process paid 0.09 s for
-    them. A hidden suite needs pytest-timeout only, which run_suite passes itself."""
+    into each session unless told not to, a cost a fresh platform process pays every
+    time. A hidden suite needs pytest-timeout only, which run_suite passes itself."""
     before = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:

@@ -8,18 +8,16 @@ running `function(*task)` for every task and yielding the results as they finish
 
 Local: `concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies
 (every pending task fails with BrokenProcessPool) and cannot stop one worker that
-hangs. Here each worker is a forked process with a pipe of its own: a worker that
-dies, or runs past its task's wall-clock ceiling, is killed and replaced, its task
-becomes a row saying so (`lost`), and the run goes on. Workers are forked from the
-caller, so they start with its warm caches.
+hangs. Here each worker is a forked process (so it starts with the caller's warm
+caches) with a pipe of its own: a worker that dies, or runs past its task's wall-clock
+ceiling, is killed and replaced, its task becomes a row saying so (`lost`), and the run
+goes on.
 
 With `pin`, worker slot i runs on CPU i of the CPUs this process may use (round
-robin when there are more workers), and so do the sandboxed children it starts
-(a child inherits its parent's CPUs). A grader and its child talk in short turns:
-a row, a call back to the grader's objects and its answer. Between two CPUs every
-turn wakes the other one, which costs far more than the turn (docs/PERFORMANCE.md,
-bench_callbacks.py). The children's CPU time, which every verdict is judged by, does
-not depend on where they run.
+robin), and so do the sandboxed children it starts: a grader and its child talk in
+short turns, and between two CPUs every turn wakes the other one, which costs far more
+than the turn (docs/PERFORMANCE.md, bench_callbacks.py). The children's CPU time, which
+every verdict is judged by, does not depend on where they run.
 
 With `lend`, no submission holds the others up by waiting: while a worker's child
 waits without computing (sleeps or blocks; client.idle_flag, which the worker's
