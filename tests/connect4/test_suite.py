@@ -13,7 +13,7 @@ import pytest
 
 from autograder.checking.handout import Refused
 from autograder.checking.search import Run, View
-from autograder.suites.connect4 import games
+from autograder.suites.connect4 import games, judges
 from autograder.suites.connect4 import test_hidden as suite
 from tests.conftest import ROOT, load_module
 
@@ -179,8 +179,8 @@ def test_the_virtual_clock_counts_evaluations():
 def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
     for case in suite.virtual_budget_cases():
         salt, state, budget, depth, allowed, calls = case.args
-        done = suite.reference_deepening(salt, state, depth)[1].evaluations
-        later = suite.reference_deepening(salt, state, depth + 1)[1].evaluations
+        done = suite.reference_deepening(salt, state, depth).stats["evaluations"]
+        later = suite.reference_deepening(salt, state, depth + 1).stats["evaluations"]
         assert done < allowed < later and later - done >= 6 and calls >= later
         game = games.SubsetGame(salt, [state])
         with games.reference_on(game):
@@ -270,14 +270,14 @@ def _outcome(best, value, stats):
 def deep_search():
     """A count case where alpha-beta cuts off (so a search without cuts differs)."""
     for search in suite.count_cases():
-        if suite.expected_search(search).stats["prunings"] >= 2:
+        if judges.expected_search(search).stats["prunings"] >= 2:
             return search
     raise AssertionError("no count case with cut-offs")
 
 
 def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
     search = deep_search
-    want = suite.expected_search(search)
+    want = judges.expected_search(search)
     maximizing = ref.x_to_move(list(search.state))
 
     game = games.SubsetGame(search.salt, [search.state])
@@ -311,7 +311,7 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
 def test_judge_stops_catches_a_search_past_a_won_game():
     search = next(case for case in suite.finished_cases()
                   if case.bremse == 3 and games.real_value(case.state))
-    want = suite.expected_search(search)
+    want = judges.expected_search(search)
     game = games.SubsetGame(search.salt, [search.state])
     game.evaluation(list(search.state))
     right = _outcome(None, want.value, want.stats)

@@ -89,6 +89,14 @@ search learns where the fours are by asking about cells the game never
 offered. "nextstates leaves its input alone" is judged from nextstates' own
 second answer on the same state object (`again`), never from the child's
 report of the state after the call.
+
+Pictures (#45): every check that judges a search draws the failing one beside
+the rule's (checking/search.py's picture, from the game's log): the technique
+checks, the tactics (judged again on games.RealGame, real rules that log the
+search; with the student's own rules the grader sees no call), iterative
+deepening (one depth cut from its log: the deepest the rule finishes, or the one
+the budget stops) and shallow_order (the searches it asked for). The whole
+program and the real clock run on the student's own helpers: no picture.
 """
 
 from __future__ import annotations
