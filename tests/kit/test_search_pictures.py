@@ -65,6 +65,7 @@ def test_negamax_draws_a_search_that_stopped_early_beside_alpha_beta(negamax):
     run = run_of(pruned.search, lambda record: record["log"][:4])
     picture = trees.normalized(negamax.search_picture(run))
     assert picture["nodes"][0]["label"] == "·" and picture["cut"]
+    assert picture["rule"]["result"] == run.want["value"] and "result" not in picture["student"]
     assert [kind for kind, _id in picture["rule"]["calls"]][:1] == ["expand"]
     assert len(picture["student"]["calls"]) == 4 < len(picture["rule"]["calls"])
     leaves = [n for n in picture["nodes"] if "value" in n]
@@ -136,6 +137,8 @@ def test_negamax_draws_the_searches_of_its_played_edge_and_choice_checks(negamax
         picture = trees.normalized(negamax.pictured(run))
         assert picture["nodes"][0]["label"] == "·" and len(picture["nodes"]) > 1
         assert picture["student"]["calls"] == picture["rule"]["calls"] != []
+        # the root shows both answers (the reference answered for the student here)
+        assert picture["student"]["result"] == picture["rule"]["result"] is not None
         hidden = trees.kept(negamax.pictured(run), reveal=False)
         assert not hidden["rule"]["calls"] and hidden["student"]["calls"]
 

@@ -290,7 +290,14 @@ def search_picture(r: Run, logs: tuple | None = None) -> dict:
     return picture((), *logs, children=children,
                    label=lambda path: str(path[-1]) if path else "·",
                    worth=lambda path: board_at(path).evaluate() if path in evaluated else None,
-                   max_to_move=board_at(()).getSide() == 1)
+                   max_to_move=board_at(()).getSide() == 1, **results(r))
+
+
+def results(r: Run) -> dict:
+    """What alpha-beta and the student's method returned, for the root of a picture."""
+    key = KINDS[r.search.kind][3]
+    answered = r.mine is not None and r.mine.answered and not r.lost
+    return {"rule_result": r.want.get(key), "student_result": r.mine.value if answered else None}
 
 
 def discipline_picture(r: Run) -> dict:
