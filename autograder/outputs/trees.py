@@ -96,6 +96,7 @@ SEARCHES = ("rule", "student")
 
 # Geometry (SVG user units, about pixels at full size).
 SLOT, LEVEL, MARGIN_X, TOP, BOTTOM = 48, 72, 26, 46, 30
+WIDE_SLOT = 84          # a leaf's slot when windows are written under leaves ("α −∞, β 3")
 RADIUS, HALF_LEAF = 15, 14
 
 INK, GREY, GREY_FILL, BLUE, RED, ORANGE, AMBER = (
@@ -349,6 +350,7 @@ class _Layout:
     width: float = 0
     height: float = 0
     depth: int = 0
+    leaf_windows: bool = False  # a window is written under some leaf (the slots are wider)
 
 
 def _layout(picture, drawn: set) -> _Layout:
@@ -356,6 +358,10 @@ def _layout(picture, drawn: set) -> _Layout:
     depth = _depths(picture["nodes"])
     root = next(n["id"] for n in picture["nodes"] if n["parent"] is None)
     layout, slot = _Layout(), [0]
+    leaves = {n for n in drawn if not kids.get(n)}
+    layout.leaf_windows = any(leaves & set(picture[search].get("windows", {}))
+                              for search in SEARCHES)
+    width = WIDE_SLOT if layout.leaf_windows else SLOT
 
     def place(node):        # leaves take the next slot; a parent sits over its children
         # (recursion: a drawing holds at most MAX_NODES_DRAWN nodes, so it stays shallow)
@@ -365,13 +371,13 @@ def _layout(picture, drawn: set) -> _Layout:
         if below:
             layout.x[node] = (layout.x[below[0]] + layout.x[below[-1]]) / 2
         else:
-            layout.x[node] = MARGIN_X + SLOT / 2 + slot[0] * SLOT
+            layout.x[node] = MARGIN_X + width / 2 + slot[0] * width
             slot[0] += 1
         layout.y[node] = TOP + depth[node] * LEVEL
     place(root)
     layout.depth = max(depth[n] for n in drawn)
-    layout.width = 2 * MARGIN_X + max(slot[0], 3) * SLOT
-    layout.height = TOP + layout.depth * LEVEL + BOTTOM + 16
+    layout.width = 2 * MARGIN_X + max(slot[0], 3) * width
+    layout.height = TOP + layout.depth * LEVEL + BOTTOM + 16 + 12 * layout.leaf_windows
     return layout
 
 
@@ -526,9 +532,16 @@ def _node(node, leaf: bool, panel: _Panel, other: _Panel, layout: _Layout) -> st
     size = 12 if len(inside) <= 3 else (10 if len(inside) <= 5 else 9)
     parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="{size}" text-anchor="middle" '
                  f'fill="{ink}">{_e(shortened(inside, 7))}</text>')
+    under = y + HALF_LEAF + 12                # the lines under a leaf: its name, its window
     if leaf and "value" in node:            # the name under a leaf (its value is inside)
-        parts.append(f'<text x="{x:.1f}" y="{y + HALF_LEAF + 12:.1f}" font-size="10" '
+        parts.append(f'<text x="{x:.1f}" y="{under:.1f}" font-size="10" '
                      f'text-anchor="middle" fill="{ink}">{_e(shortened(node["label"], 8))}</text>')
+        under += 12
+    if leaf and name in panel.windows:      # the window this search passed to the leaf
+        window = panel.windows[name]
+        differs = panel.name == "student" and other.windows.get(name, window) != window
+        parts.append(f'<text x="{x:.1f}" y="{under:.1f}" font-size="9" text-anchor="middle" '
+                     f'fill="{RED if differs else "#555"}">{_e(_window(window))}</text>')
     if not leaf and "value" in node:        # an inner node's heuristic value, on its left
         parts.append(f'<text x="{x - RADIUS - 3:.1f}" y="{y + 12:.1f}" font-size="10" '
                      f'text-anchor="end" fill="#666">[{_e(_shown(node["value"]))}]</text>')
@@ -536,7 +549,9 @@ def _node(node, leaf: bool, panel: _Panel, other: _Panel, layout: _Layout) -> st
     if name in panel.values and not (leaf and panel.values[name] == node.get("value")):
         beside.append((f"= {_shown(panel.values[name])}", "11", ink))
     if name in panel.windows and not leaf:
-        beside.append((_window(panel.windows[name]), "9", "#555"))
+        differs = panel.name == "student" and other.windows.get(name, panel.windows[name]) \
+            != panel.windows[name]
+        beside.append((_window(panel.windows[name]), "9", RED if differs else "#555"))
     for row, (text, size, colour) in enumerate(beside):
         parts.append(f'<text x="{x + RADIUS + 8:.1f}" y="{y - 1 + 11 * row:.1f}" '
                      f'font-size="{size}" fill="{colour}">{_e(text)}</text>')

@@ -197,3 +197,24 @@ def test_a_check_attaches_a_picture_to_its_failure():
     assert failed.picture["kind"] == "search-tree"
     assert failed.render(reveal=False) == "alpha-beta did not cut"    # the text is unchanged
     assert CheckFailed("no picture").picture is None
+
+
+def test_windows_are_written_under_leaves_and_a_students_other_window_is_red():
+    """A search that passes windows down to leaves (muehle's value_ab calls) shows them under
+    each leaf, in wider slots; where the student passed another window than the rule's it
+    is red, so a wrong window shows even when the calls are the same."""
+    picture = no_pruning_picture()
+    windows = picture["rule"]["windows"]
+    picture["student"]["windows"] = {**windows, "b1": ("-inf", 5)}
+    rule, student = svgs(trees.render(picture, key="w"))
+    rule_windows = {"".join(t.itertext()): t.get("fill") for t in rule.iter(f"{SVG}text")
+                    if "".join(t.itertext()).startswith("α")}
+    assert "α −∞, β ∞" in rule_windows and set(rule_windows.values()) == {"#555"}
+    red = [t for t in student.iter(f"{SVG}text") if t.get("fill") == trees.RED
+           and "".join(t.itertext()).startswith("α")]
+    assert ["".join(t.itertext()) for t in red] == ["α −∞, β 5"]
+    inner_only = no_pruning_picture()
+    for search in ("rule", "student"):
+        inner_only[search]["windows"] = {k: v for k, v in windows.items() if k in "ABCD"}
+    narrow = svgs(trees.render(inner_only, key="n"))[0]
+    assert float(rule.get("width")) > float(narrow.get("width"))
