@@ -66,10 +66,12 @@ body.kit-page { font-family: system-ui, sans-serif; color: var(--ink); line-heig
 .search-tree { margin: .8rem 0; }
 .search-tree > figcaption { font-weight: 600; margin-bottom: .3rem; }
 .search-tree .tree-panels { display: flex; flex-wrap: wrap; gap: .6rem 1.5rem; }
-.search-tree .tree-panel { margin: 0; flex: 0 1 auto; min-width: 0; max-width: 100%; }
+.search-tree .tree-panel { margin: 0; flex: 0 1 auto; min-width: 0; max-width: 100%;
+                           overflow-x: auto; }
 .search-tree .tree-panel > figcaption { font-size: .95rem; }
 .search-tree svg { max-width: 100%; height: auto; }
 .search-tree .tree-legend { color: var(--muted); font-size: .9rem; margin: .3rem 0 0; }
+@media print { .search-tree svg { min-width: 0 !important; } }
 @media (max-width: 40rem) {
   body.kit-page { margin: .8rem auto; padding: 0 .6rem; }
   .kit-page th, .kit-page td { padding: .25rem .4rem; }

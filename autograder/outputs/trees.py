@@ -96,6 +96,9 @@ SEARCHES = ("rule", "student")
 
 # Geometry (SVG user units, about pixels at full size).
 SLOT, LEVEL, MARGIN_X, TOP, BOTTOM = 48, 72, 26, 46, 30
+# A drawing shrinks to fit the page down to this share of its size (its smallest words stay
+# about 8 px); a wider one scrolls in its own box (outputs/pages.py) and prints whole.
+MIN_SCALE = 0.85
 WIDE_SLOT = 84          # a leaf's slot when windows are written under leaves ("α −∞, β 3")
 RADIUS, HALF_LEAF = 15, 14
 
@@ -469,7 +472,8 @@ def _svg(picture, panel: _Panel, other: _Panel, layout: _Layout, drawn: set, ids
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" '
              f'aria-labelledby="{ids}-t {ids}-d" viewBox="0 0 {layout.width:.0f} '
              f'{layout.height:.0f}" width="{layout.width:.0f}" height="{layout.height:.0f}" '
-             f'style="max-width:100%;height:auto" font-family="system-ui, sans-serif">',
+             f'style="max-width:100%;min-width:{MIN_SCALE * layout.width:.0f}px;height:auto" '
+             'font-family="system-ui, sans-serif">',
              f'<title id="{ids}-t">{_e(panel.title)}</title>',
              f'<desc id="{ids}-d">{_e(_description(picture, panel, _))}</desc>']
     for row in range(layout.depth + 1):          # who moves on each row

@@ -218,3 +218,15 @@ def test_windows_are_written_under_leaves_and_a_students_other_window_is_red():
         inner_only[search]["windows"] = {k: v for k, v in windows.items() if k in "ABCD"}
     narrow = svgs(trees.render(inner_only, key="n"))[0]
     assert float(rule.get("width")) > float(narrow.get("width"))
+
+
+def test_a_drawing_shrinks_to_fit_only_so_far_and_prints_whole():
+    """A wide tree keeps at least MIN_SCALE of its size (its words stay readable) and
+    scrolls in its panel instead; printing drops that floor (outputs/pages.py)."""
+    from autograder.outputs import pages
+    svg = svgs(trees.render(no_pruning_picture(), key="s"))[0]
+    floor = re.search(r"min-width:(\d+)px", svg.get("style"))
+    assert floor and int(floor.group(1)) == round(trees.MIN_SCALE * float(svg.get("width")))
+    assert "overflow-x: auto" in pages.STYLESHEET.split(".search-tree .tree-panel {")[1] \
+        .split("}")[0]
+    assert "@media print { .search-tree svg { min-width: 0 !important; } }" in pages.STYLESHEET
