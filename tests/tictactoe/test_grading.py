@@ -234,12 +234,16 @@ def test_regrading_into_the_same_folder_gives_the_same_numbers(graded, tmp_path)
     for name in ("correct", "lying_eq", "syntax_error", "exit_in_winner"):
         shutil.copytree(graded["subs"] / name, subs / name)
     first = grade_folder("tictactoe", subs, tmp_path / "out")
-    (tmp_path / "out" / "correct" / "stale.txt").write_text("left from an earlier run")
+    # an earlier run's leftover (a file the grader writes) goes; a file of anyone else's
+    # makes the folder not the kit's alone, so it stays (intake.graded_folder)
+    (tmp_path / "out" / "correct" / "grader-error.txt").write_text("left from an earlier run")
+    (tmp_path / "out" / "lying_eq" / "notes.txt").write_text("the teacher's")
     again = grade_folder("tictactoe", subs, tmp_path / "out")
     assert {k: (v["score"], v["status"]) for k, v in again.items()} == \
         {k: (v["score"], v["status"]) for k, v in first.items()} == \
         {k: (graded["rows"][k]["score"], graded["rows"][k]["status"]) for k in first}
-    assert not (tmp_path / "out" / "correct" / "stale.txt").exists()
+    assert not (tmp_path / "out" / "correct" / "grader-error.txt").exists()
+    assert (tmp_path / "out" / "lying_eq" / "notes.txt").read_text() == "the teacher's"
 
 
 def _section(graded, student, title):
