@@ -776,7 +776,7 @@ def _for_grader(value):
         return protocol.to_plain(value, kept=_kept())
 
 
-_given = {}     # id() of the stand-ins handed out in the run in progress -> (it, its spec)
+_given = {}     # id() of the stand-ins handed out in the plan in progress -> (it, its spec)
 
 
 def _grader_things(value):
@@ -961,13 +961,17 @@ def runner(plan):
     if not patches and not kwargs:
         return function, 0
 
+    # One stand-in per patch for all the plan's runs, as a student's code that keeps
+    # what it learnt of a helper by the helper's identity expects of one request.
+    callbacks = [(step["target"], make_callback(step["value"])) for step in patches]
+
     def run(*given):
         restore = []
         try:
-            for step in patches:
-                module, name = module_attribute(step["target"])
+            for target, callback in callbacks:
+                module, name = module_attribute(target)
                 restore.append((module, name, module.__dict__.get(name, _ABSENT)))
-                setattr(module, name, make_callback(step["value"]))
+                setattr(module, name, callback)
             return function(*given, **plan_value(kwargs or {}, ()))
         finally:
             _unpatch(restore)
@@ -1075,8 +1079,6 @@ def run_plan(base, first, plan):
                 elif row is None and again:
                     second = _again(run, given, kept, steps)
             _running = None
-            if _given:
-                _given.clear()
             if row is not None:
                 add_row(replies, row)
                 continue

@@ -323,12 +323,16 @@ class Registry:
         self.entries[number] = Entry(rows, methods, proxy.obj)
         return number
 
-    def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
-        """The wire form of `callback`, numbered here; its answers given ahead
-        (Known), once made, go in `tables` (their text sent as it is, never walked)."""
+    def add_callback(self, callback: Callback, rows: range) -> int:
         number = self._number()
         self.entries[number] = Entry(rows, {"__call__": (callback.function, callback.wait)},
                                      callback.function)
+        return number
+
+    def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
+        """The wire form of `callback`, numbered here; its answers given ahead
+        (Known), once made, go in `tables` (their text sent as it is, never walked)."""
+        number = self.add_callback(callback, rows)
         known = None
         if callback.known is not None and callback.known.ready:
             known = len(self.tables)

@@ -145,6 +145,14 @@ def grow(board):
     return len(board)
 
 
+HELPERS = []        # kept alive, so no two of them share an id()
+
+
+def helpers_seen(x):
+    HELPERS.append(helper)
+    return len({id(h) for h in HELPERS})
+
+
 def claim_missing():
     import __main__     # the child's own plumbing: its exception claims "no such function"
     raise __main__.StepFailed(0, __main__.Missing("m.py has no 'claim_missing'"))
@@ -530,3 +538,13 @@ def test_a_call_cannot_claim_its_function_is_missing(sandbox):
     [stepped] = sandbox.plans([plan], 5)
     assert stepped.failure is None and stepped.raised["type"] == "StepFailed"
     assert sandbox.call("m.not_there", timeout=5).failure == "missing"
+
+
+def test_a_played_helper_is_one_object_in_every_call_of_a_map(sandbox):
+    """The grader's function played in for a map is one stand-in for all its calls,
+    as it was when a map patched once per request: code that keeps what it learnt of
+    a helper by its identity learns it once a map (tests/tictactoe/hostile/played_file
+    grades as before)."""
+    outcomes = sandbox.map("m.helpers_seen", [(1,), (2,), (3,)], 5,
+                           patches={"m.helper": Callback(abs)}, again=True)
+    assert [(o.value, o.again.value) for o in outcomes] == [(1, 1)] * 3
