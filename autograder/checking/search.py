@@ -57,8 +57,8 @@ grader's games handed out in the first calls of both searches.
 
 from __future__ import annotations
 
-import copy
 import contextlib
+import copy
 import functools
 import math
 from dataclasses import dataclass
