@@ -1044,10 +1044,12 @@ def run_plan(base, first, plan):
     acquire, release = replies.guard.acquire, replies.guard.release
     index = first - 1
     try:
-        for index, given in enumerate(runs, first):
-            if run is None:
+        if run is None:
+            for index, _ in enumerate(runs, first):
                 replies.add([base, index, protocol.ABSENT, absent])
-                continue
+            return index + 1
+        extras = after or again
+        for index, given in enumerate(runs, first):
             if handled:
                 given = unwrap(given)
             if calls_back:
@@ -1068,17 +1070,19 @@ def run_plan(base, first, plan):
                         row = [base, index, protocol.UNSENDABLE, str(error)]
                     except BaseException as error:
                         row = [base, index, protocol.RAISED, describe(error)]
-                if row is None and after:       # with the input after the run: a row
-                    try:
-                        shown = to_plain(given, kept=kept)
-                    except BaseException:
-                        shown = None
-                    row = [base, index, protocol.RETURNED, value, shown]
-                    if again:
-                        row.append(_again(run, given, kept, steps))
-                elif row is None and again:
-                    second = _again(run, given, kept, steps)
-            _running = None
+                if extras and row is None:
+                    if after:       # with the input after the run: a row of its own
+                        try:
+                            shown = to_plain(given, kept=kept)
+                        except BaseException:
+                            shown = None
+                        row = [base, index, protocol.RETURNED, value, shown]
+                        if again:
+                            row.append(_again(run, given, kept, steps))
+                    else:
+                        second = _again(run, given, kept, steps)
+            if calls_back:
+                _running = None
             if row is not None:
                 add_row(replies, row)
                 continue
