@@ -1,6 +1,6 @@
 """An assignment: everything the kit knows about one exercise, as one typed object.
 
-An assignment is a set of files, never engine code (docs/SLICES.md lists them):
+An assignment is a set of files, never engine code (docs/SUITES.md lists them):
 
     solutions/<name>/assignment.toml   the manifest (modules, shipped files, timeouts)
     solutions/<name>/<module>.py       the reference, solution regions marked
@@ -110,7 +110,7 @@ class Rubric:
     """A hidden suite's rubric.toml: the points of each check, its time limits as
     written (seconds on the reference machine: the Grader scales them to this one,
     grading/grader.py), its [limits], the sandbox layers without which nobody is
-    graded, and the checks that judge the whole program (docs/SLICES.md, "Blame")."""
+    graded, and the checks that judge the whole program (docs/SUITES.md, "Blame")."""
     points: dict[str, float]
     timeouts: dict[str, float] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
@@ -139,7 +139,7 @@ def read_rubric(suite_dir: Path) -> Rubric:
     if "kit" in data:
         raise KitError(f"{path}: the [kit] table is gone: nothing of ours may run in the "
                        "sandbox; give the student's code the grader's objects through call "
-                       "plans instead (docs/SLICES.md)")
+                       "plans instead (docs/SUITES.md)")
     points = dict(data.get("points", {}))
     for table, known in (("timeouts", TIMEOUTS), ("limits", LIMITS)):
         unknown = set(data.get(table, {})) - set(known)

@@ -181,8 +181,8 @@ def examine(name: str, *, mutants: int = 10, rewrites: tuple[str, ...] = REWRITE
             jobs: int = 2, say=print) -> Report:
     """Everything check-suite finds out about the suite of `name`."""
     started = time.perf_counter()
-    piece = assignments.load(name)
-    grader = Grader(piece, reveal=True, fingerprints=False)
+    assignment = assignments.load(name)
+    grader = Grader(assignment, reveal=True, fingerprints=False)
     grader.require_layers()
     say(f"grading the reference of {name} ({grader.describe()})")
     measure = Measure()

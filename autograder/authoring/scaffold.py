@@ -1,6 +1,6 @@
 """`autograder new NAME`: a new assignment that releases, checks and grades at once.
 
-It writes the files docs/SLICES.md lists, from templates/: the reference with its
+It writes the files docs/SUITES.md lists, from templates/: the reference with its
 solution regions (a small game standing in for the teacher's), public tests, a
 README to fill in, the manifest with [relies_on], the rubric and a hidden suite
 with one "compare with the reference on these positions" check per function.

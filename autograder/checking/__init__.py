@@ -54,7 +54,7 @@ The modules, each documented in its own docstring:
 `load_reference(assignment, module)` loads a reference from solutions/ (the
 engine's, grading/reference.py). The plan machinery (`Plan`, `Proxy`,
 `Callback`, `Known`, `Handle`) is the sandbox's (sandbox/plans.py), named here
-too. docs/SLICES.md says how a slice is laid out and what a check may believe.
+too. docs/SUITES.md says how an assignment is laid out and what a check may believe.
 """
 
 from ..grading.reference import load_reference

@@ -1,4 +1,4 @@
-"""Blame: each function judged on its own (docs/SLICES.md, "Blame").
+"""Blame: each function judged on its own (docs/SUITES.md, "Blame").
 
 The assignment's [relies_on] (assignment.toml) says which of the student's functions
 each one calls. `blame.on_its_own(student, "minimax", scope, attempt)` runs a check

@@ -1,7 +1,7 @@
 """What a game of the grader's has handed to a student's search, and nothing more.
 
 A check that watches a search gives it a game of the grader's (a proxy or patched
-callbacks, docs/SLICES.md): the search asks it questions about states (is it
+callbacks, docs/SUITES.md): the search asks it questions about states (is it
 over, what is it worth, what follows it). Such a game must answer only about
 states it handed out in the same plan: the roots the check gave the search and
 the successors the game itself returned. Otherwise the game is an answer key: a

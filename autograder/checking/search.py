@@ -4,7 +4,7 @@ A check that judges a search technique (visit order, cut-offs, windows, the dept
 limit, counters) must not be passable by a search that ignores the game it is
 given. So the student's search never searches the real game: it gets a `Game` of
 the grader's, kept in the trusted process and reached through proxies or
-callbacks (docs/SLICES.md, "Plans, proxies and callbacks"). Such a game
+callbacks (docs/SUITES.md, "Plans, proxies and callbacks"). Such a game
 
 * offers, at every position, a subset of the real moves in an order of its own
   and gives positions values of its own, all seeded, so the grader can replay

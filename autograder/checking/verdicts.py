@@ -1,6 +1,6 @@
 """What the hidden suites keep and believe (shared by every suite; no game here).
 
-A check believes two things only (docs/SLICES.md, "What a check may believe"):
+A check believes two things only (docs/SUITES.md, "What a check may believe"):
 what the student's code returned, judged as its answer, and what the grader's
 own objects saw. These helpers keep both to their bounded, verdict-sized part:
 

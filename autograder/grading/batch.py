@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from .. import KitError, assignment
+from .. import KitError, assignment as assignments
 from ..outputs import terminal
 from ..sandbox import client
 from . import intake, report, warm
@@ -115,8 +115,8 @@ def _peak_memory_mb() -> int:
 def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=False,
               console: Console | None = None, scheduler: str | None = None) -> list[dict]:
     global _grader, _names
-    piece = assignment.load(name)
-    grader = Grader(piece, reveal=reveal)
+    assignment = assignments.load(name)
+    grader = Grader(assignment, reveal=reveal)
     found = intake.survey(submissions)
     folders = found.folders
     intake.claim_out_dir(submissions, out_dir, [folder.name for folder in folders])
@@ -134,7 +134,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
                   + (f"; resuming: {len(done)} already graded" if done else ""))
     for line in found.lines():
         console.print(f"  {terminal.markup(line)}")
-    rows = [report.csv_row(report.refused(piece, name, why)) for name, why in found.refused]
+    rows = [report.csv_row(report.refused(assignment, name, why)) for name, why in found.refused]
     if cluster is None:
         grader.require_layers()
         grader.warm_up()

@@ -146,12 +146,12 @@ class ClusterGrading:
     def __init__(self, address: str, grader, out_dir: Path, reveal: bool):
         self.cluster = Cluster(address)
         self.grader, self.out_dir = grader, out_dir
-        piece = grader.assignment
+        assignment = grader.assignment
         # The course's language travels with the chunks: a worker's own environment
         # would otherwise choose the words of its rows and feedback (and a journal
         # resumes only a run in the same language).
-        self.settings = {"assignment": piece.name, "digest": digest(piece), "reveal": reveal,
-                         "language": i18n.course_language(),
+        self.settings = {"assignment": assignment.name, "digest": digest(assignment),
+                         "reveal": reveal, "language": i18n.course_language(),
                          # the teacher's leave to grade without a file layer, for
                          # the workers as for this machine
                          "unconfined_files": unconfined_files_allowed()}
@@ -236,8 +236,8 @@ def _decode(data: dict) -> intake.Prepared:
 
 
 def _course() -> str | None:
-    from .. import assignment
-    where = assignment.course()
+    from .. import assignment as assignments
+    where = assignments.course()
     return str(where) if where else None
 
 
@@ -266,17 +266,17 @@ def grade_chunk(spec: dict) -> list:
 
 
 def _chunk_seconds(spec: dict) -> float:
-    from .. import assignment
+    from .. import assignment as assignments
     from .grader import scaled_timeouts
-    timeouts = scaled_timeouts(assignment.load(spec["assignment"]).rubric(), 1.0)
+    timeouts = scaled_timeouts(assignments.load(spec["assignment"]).rubric(), 1.0)
     return timeouts.submission * (len(spec["submissions"]) + 1) + 300
 
 
 def _failed(spec: dict, reason: str) -> list:
     """Replies for a chunk nobody could grade on this worker (status error)."""
-    from .. import assignment
+    from .. import assignment as assignments
     from .grader import Grader
-    grader = Grader(assignment.load(spec["assignment"]), layers=[])
+    grader = Grader(assignments.load(spec["assignment"]), layers=[])
     return [_reply(spec, grader, grader.error(student, reason, reason))
             for student, _ in spec["submissions"]]
 
@@ -328,15 +328,15 @@ def _grade_one(student: str, prepared: dict) -> tuple:
 def serve(spec: dict) -> list:
     """Grade one chunk here (in this process's main thread and a pool of its own)."""
     global _grader, _spec
-    from .. import assignment
+    from .. import assignment as assignments
     from .grader import Grader
-    piece = assignment.load(spec["assignment"])
-    if digest(piece) != spec["digest"]:
-        return _failed(spec, f"the kit on this worker grades {piece.name} with another "
+    assignment = assignments.load(spec["assignment"])
+    if digest(assignment) != spec["digest"]:
+        return _failed(spec, f"the kit on this worker grades {assignment.name} with another "
                              "hidden suite or reference than the client's; install the "
                              "same kit on every worker")
     plugins = tuple(feature(name) for name in spec.get("plugins", ()))
-    grader = Grader(piece, reveal=spec.get("reveal", False), plugins=plugins)
+    grader = Grader(assignment, reveal=spec.get("reveal", False), plugins=plugins)
     if not grader.lacking:
         try:
             grader.warm_up()

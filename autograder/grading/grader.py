@@ -240,8 +240,8 @@ class Grader:
         `rehearse`: the reference's own grading (Blame.rehearse: every check judged
         again with the grader's helpers too)."""
         started = time.perf_counter()
-        piece, rubric = self.assignment, self.rubric
-        empty = unrun_tests(piece.suite_dir, rubric.points, "")
+        assignment, rubric = self.assignment, self.rubric
+        empty = unrun_tests(assignment.suite_dir, rubric.points, "")
 
         def ungraded(status, message):
             for result in empty:
@@ -264,19 +264,19 @@ class Grader:
         scratch = scratch_for(prepared)
         student = self._student(scratch, self.fingerprints)
         try:
-            plugin = GradingPlugin(student, rubric, reveal, Blame.of(piece, rehearse=rehearse))
+            plugin = GradingPlugin(student, rubric, reveal, Blame.of(assignment, rehearse=rehearse))
             try:
-                code = run_suite(piece.suite_dir, plugin, plugins)
+                code = run_suite(assignment.suite_dir, plugin, plugins)
             except SandboxError as error:
                 return ungraded(Status.SANDBOX_ERROR, str(error))
             if code not in (0, 1):
-                raise KitError(f"the hidden suite of {piece.name} could not run "
+                raise KitError(f"the hidden suite of {assignment.name} could not run "
                                f"(pytest exit {code})")
             printed = student.close()
         finally:
             student.close()
             shutil.rmtree(scratch, ignore_errors=True)
-        titles = check_titles(piece.suite_dir)
+        titles = check_titles(assignment.suite_dir)
         tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
                                                         float(points), output=_("not run"))
                  for name, points in rubric.points.items()]
@@ -305,17 +305,17 @@ class Grader:
         workers fork, every check in the rubric) and one child starts on the reference
         and imports its modules (the sandbox works on this machine today). KitError,
         one line, when either fails."""
-        piece = self.assignment
-        prepared, _status, problem = prepare(piece.solution_dir, piece.modules)
+        assignment = self.assignment
+        prepared, _status, problem = prepare(assignment.solution_dir, assignment.modules)
         if prepared is None:
-            raise KitError(f"the reference solution of {piece.name} cannot be read: {problem}")
+            raise KitError(f"the reference solution of {assignment.name} cannot be read: {problem}")
         scratch = scratch_for(prepared)
         student = self._student(scratch, recorded=False)
         try:
-            plugin = GradingPlugin(student, self.rubric, reveal=True, blame=Blame.of(piece))
-            code = run_suite(piece.suite_dir, plugin, plugins, collect_only=True)
+            plugin = GradingPlugin(student, self.rubric, reveal=True, blame=Blame.of(assignment))
+            code = run_suite(assignment.suite_dir, plugin, plugins, collect_only=True)
             if code != 0:
-                raise KitError(f"the hidden suite of {piece.name} could not be collected "
+                raise KitError(f"the hidden suite of {assignment.name} could not be collected "
                                f"(pytest exit {code})")
             self.require_points(plugin.collected)
             try:
@@ -323,7 +323,7 @@ class Grader:
             except SandboxError as error:
                 failure = error
             if failure is not None:
-                raise KitError(f"the reference solution of {piece.name} does not start in "
+                raise KitError(f"the reference solution of {assignment.name} does not start in "
                                f"the sandbox here ({getattr(failure, 'detail', failure)}); "
                                "see `autograder doctor`")
         finally:

@@ -372,7 +372,7 @@ class Student:
         per tuple, pipelined in one request. With
         `again`, every call that returned is made once more on the same argument
         objects, its answer in `outcome.again`: a function that changes its input
-        shows it in its own second answer (see docs/SLICES.md).
+        shows it in its own second answer (see docs/SUITES.md).
 
         `play` judges the function on its own: {"module.name": grader_function}
         replaces each of the student's functions it names by the grader's for the

@@ -23,7 +23,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from .. import KitError, slices
+from .. import KitError, assignment as assignments
 from ..grading import intake
 from ..grading.cluster import Cluster, Journal, digest, encode
 from ..grading.grader import Grader
@@ -59,11 +59,12 @@ class Target:
 
     @classmethod
     def of(cls, name: str) -> "Target":
-        piece = slices.load(name)
-        if not piece.suite_dir.is_dir():
-            raise KitError(f"assignment {name!r} has no hidden suite in {piece.suite_dir}")
-        return cls(piece.name, piece.title, piece.modules, piece.solution_dir, piece.suite_dir,
-                   tuple(piece.relies_on.items()), tuple(getattr(piece, "packages", ())))
+        assignment = assignments.load(name)
+        if not assignment.suite_dir.is_dir():
+            raise KitError(f"assignment {name!r} has no hidden suite in {assignment.suite_dir}")
+        return cls(assignment.name, assignment.title, assignment.modules,
+                   assignment.solution_dir, assignment.suite_dir,
+                   tuple(assignment.relies_on.items()), tuple(getattr(assignment, "packages", ())))
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The kit's nbgrader side: handout notebooks, safe autograding, the course cycle.
 
-    notebooks.py      solutions/<a>/<a>.ipynb, generated from the slice's files
+    notebooks.py      solutions/<a>/<a>.ipynb, generated from the assignment's files
     cells.py          what a graded notebook cell calls (never imports student code)
     grade_one.py      `python -m autograder.nbgrader.grade_one`: one sandboxed grading
     preprocessors.py  nbgrader preprocessors that keep plain `nbgrader autograde` safe

@@ -84,7 +84,7 @@ def course_root(api) -> Path:
 # ------------------------------------------------------------ release
 def strip_release(name: str, folder: Path) -> None:
     """Replace what generate_assignment copied untouched (the reference modules
-    with their solutions) by the kit's own release of the slice."""
+    with their solutions) by the kit's own release of the assignment."""
     assignment = assignments.load(name)
     for path in folder.iterdir():
         if path.suffix == ".ipynb":

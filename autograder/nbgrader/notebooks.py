@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     status = 0
     for name in args.assignments or assignments.names():
-        try:               # one unfinished slice must not stop the others
+        try:               # one unfinished assignment must not stop the others
             if args.check:
                 problems = differences(name)
                 print("\n".join(problems) or f"{notebook_path(name)} is up to date")

@@ -238,7 +238,7 @@ def handout_sources() -> frozenset[str]:
         try:
             built = notebooks.build(name)
         except (KitError, OSError, KeyError):
-            continue         # a slice without a rubric has no notebook
+            continue         # an assignment without a rubric has no notebook
         sources |= {cell.source for cell in built.cells if cell.cell_type == "markdown"}
     return frozenset(sources)
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import ROOT, KitError, i18n, release, slices
+from .. import ROOT, KitError, i18n, release, assignment as assignments
 from ..grading.grader import Grader
 from ..grading.warm import WarmCaches
 from ..sandbox import layers as sandbox_layers
@@ -63,12 +63,12 @@ def kit_version() -> str:
     return f"{version} ({done.stdout.strip()})" if done.returncode == 0 else version
 
 
-def required_layers(piece, extra: list[str]) -> list[str]:
+def required_layers(assignment, extra: list[str]) -> list[str]:
     unknown = sorted(set(extra) - set(sandbox_layers.ALL_LAYERS))
     if unknown:
         raise KitError(f"--require names unknown sandbox layers {unknown} (known: "
                        f"{', '.join(sandbox_layers.ALL_LAYERS)})")
-    wanted = set(piece.rubric().required) | set(extra)
+    wanted = set(assignment.rubric().required) | set(extra)
     return [layer for layer in sandbox_layers.ALL_LAYERS if layer in wanted]
 
 
@@ -76,30 +76,30 @@ def required_layers(piece, extra: list[str]) -> list[str]:
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 
 
-def test_visibility(piece, wanted: list[str]) -> dict[str, str]:
+def test_visibility(assignment, wanted: list[str]) -> dict[str, str]:
     """`--visibility WHEN` (every check) and `--visibility TEST=WHEN` (one check, by
     its hidden test's name) as {"*" or test: when}, checked against the rubric."""
     found: dict[str, str] = {}
-    known = set(piece.rubric().points)
+    known = set(assignment.rubric().points)
     for item in wanted:
         test, _, when = item.rpartition("=")
         if when not in VISIBILITIES:
             raise KitError(f"--visibility {item}: say one of {', '.join(VISIBILITIES)}, "
                            "for every check or as TEST=WHEN for one")
         if test and test not in known:
-            raise KitError(f"--visibility {item}: {piece.name} has no check {test!r} "
+            raise KitError(f"--visibility {item}: {assignment.name} has no check {test!r} "
                            f"(its checks: {', '.join(sorted(known))})")
         found[test or "*"] = when
     return found
 
 
-def _config(piece, platform: str, reveal: bool, required: list[str], version: str,
+def _config(assignment, platform: str, reveal: bool, required: list[str], version: str,
             visibility: dict[str, str] | None = None, expected: dict | None = None,
             language: str = i18n.SOURCE) -> str:
     # The course's language is chosen at export, as at release: the platform's machine
     # has no course environment, and its feedback must speak what the handout spoke.
-    return json.dumps({"assignment": piece.name, "title": piece.title, "platform": platform,
-                       "reveal_expected": reveal, "required_layers": required,
+    return json.dumps({"assignment": assignment.name, "title": assignment.title,
+                       "platform": platform, "reveal_expected": reveal, "required_layers": required,
                        "test_visibility": visibility or {}, "kit": version,
                        "expected": expected, "language": language,
                        # the teacher's leave to grade where no layer confines files
@@ -113,17 +113,17 @@ def _render(name: str, path: Path, mode: int = 0o644, **context) -> None:
     path.chmod(mode)
 
 
-def _package_folder(folder: Path, piece, config: str, wheelhouse: Path,
+def _package_folder(folder: Path, assignment, config: str, wheelhouse: Path,
                     expected: bytes) -> None:
     """What both platforms ship: settings, expected values, wheels, the reference."""
     folder.mkdir(parents=True)
     (folder / CONFIG).write_text(config, encoding="utf-8")
     (folder / EXPECTED).write_bytes(expected)
     shutil.copytree(wheelhouse, folder / "wheels")
-    solutions = folder / "solutions" / piece.name
+    solutions = folder / "solutions" / assignment.name
     solutions.mkdir(parents=True)
-    for name in ("assignment.toml", *piece.modules):
-        shutil.copy2(piece.solution_dir / name, solutions / name)
+    for name in ("assignment.toml", *assignment.modules):
+        shutil.copy2(assignment.solution_dir / name, solutions / name)
 
 
 def _zip(folder: Path, target: Path) -> None:
@@ -137,54 +137,55 @@ def _zip(folder: Path, target: Path) -> None:
                 archive.writestr(info, path.read_bytes())
 
 
-def gradescope(piece, out: Path, config: str, wheelhouse: Path, version: str,
+def gradescope(assignment, out: Path, config: str, wheelhouse: Path, version: str,
                expected: bytes) -> Path:
-    target = out / f"{piece.name}-gradescope.zip"
+    target = out / f"{assignment.name}-gradescope.zip"
     with tempfile.TemporaryDirectory(prefix="spielbaum-export-") as temp:
         staging = Path(temp)
-        context = {"title": piece.title, "version": version}
+        context = {"title": assignment.title, "version": version}
         _render("setup.sh.j2", staging / "setup.sh", 0o755, **context)
         _render("run_autograder.j2", staging / "run_autograder", 0o755, **context)
-        _package_folder(staging / "spielbaum", piece, config, wheelhouse, expected)
+        _package_folder(staging / "spielbaum", assignment, config, wheelhouse, expected)
         partial = target.with_name(target.name + ".part")
         _zip(staging, partial)
         partial.replace(target)
     return target
 
 
-def prairielearn(piece, out: Path, config: str, wheelhouse: Path, version: str,
+def prairielearn(assignment, out: Path, config: str, wheelhouse: Path, version: str,
                  expected: bytes) -> Path:
-    target = out / f"{piece.name}-prairielearn"
-    folder = f"spielbaum-{piece.name}"
+    target = out / f"{assignment.name}-prairielearn"
+    folder = f"spielbaum-{assignment.name}"
     shutil.rmtree(target, ignore_errors=True)
     grader = target / "serverFilesCourse" / folder
-    _package_folder(grader, piece, config, wheelhouse, expected)
-    _render("prairielearn_run.sh.j2", grader / "run.sh", 0o755, title=piece.title,
+    _package_folder(grader, assignment, config, wheelhouse, expected)
+    _render("prairielearn_run.sh.j2", grader / "run.sh", 0o755, title=assignment.title,
             version=version)
     question = target / "questions" / folder
     question.mkdir(parents=True)
-    _render("info.json.j2", question / "info.json", title=piece.title, assignment=piece.name,
-            uuid=uuid.uuid5(_UUIDS, piece.name), image=PL_IMAGE, folder=folder,
+    _render("info.json.j2", question / "info.json", title=assignment.title,
+            assignment=assignment.name, uuid=uuid.uuid5(_UUIDS, assignment.name),
+            image=PL_IMAGE, folder=folder,
             timeout=PL_TIMEOUT)
     # The skeleton the question tells students to start from: what `autograder
     # release` gives them (stubs, public tests, their Makefile), as a download.
     with tempfile.TemporaryDirectory(prefix="spielbaum-skeleton-") as temp:
-        release.render(piece, Path(temp) / piece.name)
+        release.render(assignment, Path(temp) / assignment.name)
         (question / "clientFilesQuestion").mkdir()
-        _zip(Path(temp), question / "clientFilesQuestion" / f"{piece.name}.zip")
-    _render("question.html.j2", question / "question.html", title=piece.title,
-            modules=list(piece.modules), skeleton=f"{piece.name}.zip")
+        _zip(Path(temp), question / "clientFilesQuestion" / f"{assignment.name}.zip")
+    _render("question.html.j2", question / "question.html", title=assignment.title,
+            modules=list(assignment.modules), skeleton=f"{assignment.name}.zip")
     return target
 
 
 WRITERS = {"gradescope": gradescope, "prairielearn": prairielearn}
 
 
-def precompute(piece) -> tuple[bytes, dict]:
+def precompute(assignment) -> tuple[bytes, dict]:
     """Grade the reference (it must score full marks) and keep what that computed:
     the hidden suite's warm caches, pickled, and their manifest (grading/warm.py)."""
-    warm = WarmCaches(piece)
-    Grader(piece, plugins=(warm,)).warm_up()
+    warm = WarmCaches(assignment)
+    Grader(assignment, plugins=(warm,)).warm_up()
     return warm.snapshot()
 
 
@@ -195,20 +196,20 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
     language = i18n.course_language(language)
     if platform not in PLATFORMS:
         raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
-    pieces = [slices.load(name) for name in names]
-    required = {piece.name: required_layers(piece, list(require)) for piece in pieces}
+    chosen = [assignments.load(name) for name in names]
+    required = {a.name: required_layers(a, list(require)) for a in chosen}
     if visibility and platform != "gradescope":
         raise KitError("--visibility is Gradescope's (PrairieLearn shows every result)")
-    shown = {piece.name: test_visibility(piece, list(visibility)) for piece in pieces}
+    shown = {a.name: test_visibility(a, list(visibility)) for a in chosen}
     expected = {}
-    for piece in pieces:
-        log(f"grading the reference of {piece.name} with its hidden suite ...")
-        expected[piece.name] = precompute(piece)
-        left_out = expected[piece.name][1]["left_out"]
+    for assignment in chosen:
+        log(f"grading the reference of {assignment.name} with its hidden suite ...")
+        expected[assignment.name] = precompute(assignment)
+        left_out = expected[assignment.name][1]["left_out"]
         if left_out:
             log(f"note: the cached values of {', '.join(sorted(left_out))} do not pickle (a "
                 "lambda inside them?); the platform computes them again for every "
-                "submission (docs/SLICES.md: Later)")
+                "submission (docs/SUITES.md: Later)")
     version = kit_version()
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -216,11 +217,11 @@ def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
         log("building the kit's wheel and collecting its dependencies ...")
         wheelhouse = Path(temp) / "wheels"
         wheels.build_wheelhouse(wheelhouse, reuse_wheels, log=log)
-        for piece in pieces:
-            data, manifest = expected[piece.name]
-            config = _config(piece, platform, reveal, required[piece.name], version,
-                             shown[piece.name], manifest, language)
-            written.append(WRITERS[platform](piece, out, config, wheelhouse, version, data))
+        for assignment in chosen:
+            data, manifest = expected[assignment.name]
+            config = _config(assignment, platform, reveal, required[assignment.name], version,
+                             shown[assignment.name], manifest, language)
+            written.append(WRITERS[platform](assignment, out, config, wheelhouse, version, data))
             log(f"wrote {written[-1]}")
     return written
 

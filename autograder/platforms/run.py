@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import KitError, assignment, i18n
+from .. import KitError, assignment as assignments, i18n
 from ..grading.grader import Grader
 from ..grading import warm
 from ..grading.workers import one_cpu
@@ -78,15 +78,15 @@ class NotGraded(Exception):
 def _grader(package: Package) -> Grader:
     """The Grader of the package: its floor of layers, its expected values (KitError,
     one line, when they are stale)."""
-    piece = assignment.load(package.assignment)
+    assignment = assignments.load(package.assignment)
     if package.unconfined_files:
         os.environ[sandbox_layers.UNCONFINED_FILES] = "1"
     plugins = ()
     if package.expected is not None:
-        plugins = (warm.load(piece, package.folder / EXPECTED, package.expected),)
+        plugins = (warm.load(assignment, package.folder / EXPECTED, package.expected),)
     # No fingerprint: nothing on a platform compares submissions (bulk grading's
     # similarity report reads them), and recording every answer cost 0.04 s a submission.
-    grader = Grader(piece, reveal=package.reveal_expected, plugins=plugins,
+    grader = Grader(assignment, reveal=package.reveal_expected, plugins=plugins,
                     fingerprints=False)
     # The package's floor of layers, which may be stricter than the rubric's.
     grader.rubric = dataclasses.replace(grader.rubric, required=tuple(dict.fromkeys(

@@ -40,7 +40,7 @@ CLONE_NAMESPACES = (0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x100000
 
 # Allowed whatever their arguments, each with why. SEEN: made by the children while
 # the five references and every example, bug and hostile corpus were graded under
-# strace (docs/SLICES.md, "The sandbox"), or by the honest habits of
+# strace (docs/SUITES.md, "The sandbox"), or by the honest habits of
 # tests/kit/test_escapes.py (files and folders of its own, threads, a timer).
 SEEN: dict[str, str] = {
     "read": "requests from the grader; modules and files being read",

@@ -48,7 +48,7 @@ class Entrant:
                 "depth": self.depth}
 
 
-def bundled(piece, config: Tournament, wanted: list[str] | None) -> list[Entrant]:
+def bundled(assignment, config: Tournament, wanted: list[str] | None) -> list[Entrant]:
     """The manifest's bundled players (only those named in `wanted`, if given)."""
     known = {player.name for player in config.players}
     unknown = set(wanted or ()) - known
@@ -61,7 +61,7 @@ def bundled(piece, config: Tournament, wanted: list[str] | None) -> list[Entrant
             continue
         files = []
         for name in player.files:
-            path = piece.solution_dir / name
+            path = assignment.solution_dir / name
             if not path.is_file():
                 raise KitError(f"bundled player {player.name}: {path} is missing")
             files.append((name, path.read_bytes()))
@@ -70,7 +70,7 @@ def bundled(piece, config: Tournament, wanted: list[str] | None) -> list[Entrant
     return chosen
 
 
-def students(piece, config: Tournament, submissions: Path,
+def students(assignment, config: Tournament, submissions: Path,
              depth: int | None) -> tuple[list[Entrant], dict[str, str]]:
     """One player per student folder, and {student: why not entered} for folders
     without exactly one copy of the modules (a module that does not import still
@@ -85,12 +85,12 @@ def students(piece, config: Tournament, submissions: Path,
         if folder.is_symlink():
             left_out[folder.name] = "the folder is a symbolic link, which is not followed"
             continue
-        home, problem = intake.find_modules(folder, piece.modules)
+        home, problem = intake.find_modules(folder, assignment.modules)
         if home is None:
             left_out[folder.name] = problem
             continue
         try:
-            files = tuple((module, _module_bytes(home / module)) for module in piece.modules)
+            files = tuple((module, _module_bytes(home / module)) for module in assignment.modules)
         except intake.IntakeError as error:
             left_out[folder.name] = str(error)
             continue

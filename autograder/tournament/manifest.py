@@ -101,12 +101,12 @@ def _ask(data, where: str) -> Ask:
     return Ask(data["call"], tuple(data.get("args", ())), dict(data.get("kwargs", {})), answer)
 
 
-def load(piece) -> Tournament:
-    """The [tournament] table of `piece` (a slices.Slice); KitError if it has none."""
-    where = f"solutions/{piece.name}/assignment.toml [tournament]"
-    data = piece.extra.get("tournament")
+def load(assignment) -> Tournament:
+    """The [tournament] table of `assignment` (an Assignment); KitError if it has none."""
+    where = f"solutions/{assignment.name}/assignment.toml [tournament]"
+    data = assignment.extra.get("tournament")
     if not isinstance(data, dict):
-        raise KitError(f"assignment {piece.name!r} has no [tournament] table in its "
+        raise KitError(f"assignment {assignment.name!r} has no [tournament] table in its "
                        "assignment.toml: its players cannot be asked for moves")
     if not isinstance(data.get("referee"), str):
         raise KitError(f"{where}: referee = \"module\" is missing")

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from .. import KitError, slices
+from .. import KitError, assignment as assignments
 from ..grading.grader import Grader
 from ..grading.workers import Dask, Local
 from ..outputs import terminal
@@ -52,13 +52,13 @@ class Options:
 
 def run(options: Options, console: Console | None = None) -> dict:
     console = console or Console(stderr=True)
-    piece = slices.load(options.assignment)
-    config = manifest.load(piece)
+    assignment = assignments.load(options.assignment)
+    config = manifest.load(assignment)
     referee = config.load_referee()
-    grader = Grader(piece)               # the sandbox layers and time scale, checked once
+    grader = Grader(assignment)               # the sandbox layers and time scale, checked once
     rubric = grader.rubric
-    players = entrants_module.bundled(piece, config, options.bundled)
-    students, left_out = entrants_module.students(piece, config, options.submissions,
+    players = entrants_module.bundled(assignment, config, options.bundled)
+    students, left_out = entrants_module.students(assignment, config, options.submissions,
                                                   options.depth)
     players += students
     if len(players) < 2:
@@ -75,7 +75,7 @@ def run(options: Options, console: Console | None = None) -> dict:
               "imports": round(5.0 * scale, 3), "memory_mb": grader.limits.memory_bytes >> 20,
               "cpu_seconds": CPU_SECONDS}
     swiss = _format(options, len(players))
-    settings = {"assignment": piece.name, "seed": options.seed,
+    settings = {"assignment": assignment.name, "seed": options.seed,
                 "format": "round robin" if swiss is None else f"swiss {swiss}",
                 "move_time": move_time, "depth": options.depth,
                 "players": {p.name: p.digest for p in players},
@@ -85,7 +85,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         already = store.begin(settings)
         pool = _workers(options.jobs, options.scheduler)
         shape = "round robin" if swiss is None else f"Swiss, {swiss} rounds"
-        console.print(f"Tournament of {piece.name}: {len(players)} players ({shape}, "
+        console.print(f"Tournament of {assignment.name}: {len(players)} players ({shape}, "
                       f"colours swapped), {_clock(move_time, options.depth, players)}, seed "
                       f"{options.seed}; games run on {pool.where}; sandbox: "
                       f"{', '.join(layers) or 'none'}"
@@ -108,7 +108,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         bye_points = 0.0 if swiss is None else 2.0
         byes = [(p.a, bye_points) for p in pairings if p.b is None]
         table = ratings.standings(names, {p.name for p in players if p.bundled}, games, byes)
-        summary = {"assignment": piece.name, "title": piece.title, "settings": settings,
+        summary = {"assignment": assignment.name, "title": assignment.title, "settings": settings,
                    "shape": shape, "clock": _clock(move_time, options.depth, players),
                    "left_out": left_out, "played_now": store.count() - already,
                    "sessions": store.session}

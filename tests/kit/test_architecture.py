@@ -17,7 +17,7 @@ from autograder import ROOT
 
 PACKAGE = ROOT / "autograder"
 ENGINE = {"sandbox", "grading", "checking", "outputs"}
-BASE = {"", "assignment", "slices", "i18n"}         # what the engine may import too
+BASE = {"", "assignment", "i18n"}         # what the engine may import too
 SHARED = BASE | {"release", "cli", "__main__"}
 
 

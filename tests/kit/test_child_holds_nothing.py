@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 from autograder.grading.grader import Grader
 from autograder.grading.student import Student
 from autograder.sandbox import layers
@@ -34,9 +34,9 @@ def allowed(file: str | None, scratch: Path) -> bool:
     return path.is_relative_to(STDLIB) and not any(path.is_relative_to(s) for s in SITE)
 
 
-@pytest.mark.parametrize("assignment", slices.names())
+@pytest.mark.parametrize("name", assignments.names())
 def test_the_child_holds_only_the_standard_library_the_student_and_plumbing(
-        assignment, monkeypatch):
+        name, monkeypatch):
     seen = {}
     close = Student.close
 
@@ -47,12 +47,12 @@ def test_the_child_holds_only_the_standard_library_the_student_and_plumbing(
         return close(self)
 
     monkeypatch.setattr(Student, "close", listing_close)
-    piece = slices.load(assignment)
-    graded = Grader(piece, layers=list(layers.available())).grade("reference",
-                                                                 piece.solution_dir)
+    assignment = assignments.load(name)
+    grader = Grader(assignment, layers=list(layers.available()))
+    graded = grader.grade("reference", assignment.solution_dir)
     assert graded.score == graded.max_score, graded.message
     modules = seen["modules"]
-    assert any(name in piece.module_names for name, _ in modules)
+    assert any(name in assignment.module_names for name, _ in modules)
     strangers = [(name, file) for name, file in modules if not allowed(file, seen["scratch"])]
     assert strangers == [], f"modules in the child that are not ours to allow: {strangers}"
     assert not [name for name, _ in modules if "kit" in name.lower()]

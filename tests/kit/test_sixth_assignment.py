@@ -2,7 +2,7 @@
 
 This test writes a small Nim assignment into a course folder of its own
 (SPIELBAUM_COURSE, see autograder/assignment.py), exactly the files
-docs/SLICES.md lists, and takes it through everything the kit does with an
+docs/SUITES.md lists, and takes it through everything the kit does with an
 assignment: release, the student's `make check`, bulk grading, the handout
 notebook, mutation and similarity. Nothing in `autograder/` names Nim; if a
 step needs an engine edit to work here, the engine knows too much.

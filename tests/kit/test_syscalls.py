@@ -8,7 +8,7 @@ a call allowed by the program but not documented, or documented but refused,
 fails here. Other architectures' calls (x32 on x86-64) must end the process.
 
 How the list was made: `strace -f` of the five references and the example, bug and
-hostile corpora being graded (docs/SLICES.md, "The sandbox's system calls"); every
+hostile corpora being graded (docs/SUITES.md, "The sandbox's system calls"); every
 call the children made after installing the filter is either in the list with its
 reason, or refused on purpose (the hostile corpora's).
 """

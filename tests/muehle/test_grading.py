@@ -16,11 +16,11 @@ import json
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 from tests.conftest import assert_blamed_only, bug_params, require_graded
 from tests.muehle import bugs, examples_build
 
-RUBRIC = slices.load("muehle").rubric()
+RUBRIC = assignments.load("muehle").rubric()
 MAX = RUBRIC.max_score
 
 CORRECT = {"ada_correct", "zoe_correct_in_other_words", "paul_named_results"}
@@ -57,7 +57,7 @@ WRONG = {
 
 def test_examples_are_what_the_builder_writes():
     """examples/muehle/ is the reference with one edit each (tests/muehle/examples_build.py)."""
-    folder = slices.load("muehle").examples_dir
+    folder = assignments.load("muehle").examples_dir
     written = [*examples_build.CHANGES, *examples_build.bug_examples()]
     assert {p.name for p in folder.iterdir() if p.is_dir()} == set(written)
     assert set(WRONG) == set(examples_build.CHANGES) - CORRECT

@@ -22,9 +22,9 @@ import re
 
 import pytest
 
-from autograder import slices
+from autograder import assignment as assignments
 
-MAX = slices.load("muehle").rubric().max_score
+MAX = assignments.load("muehle").rubric().max_score
 ATTACKS = {"kit_in_sys_modules", "replace_by_name", "private_aliases", "counters_and_pipes",
            "floods_and_fences", "forged_args_after", "unreadable_error", "unseeded_rng",
            "asks_what_it_was_not_given"}

@@ -10,7 +10,7 @@ import types
 import pytest
 
 import autograder.suites.muehle.test_hidden as hidden
-from autograder import slices
+from autograder import assignment as assignments
 from autograder.checking import Case
 from autograder.sandbox.client import Outcome
 from autograder.suites.muehle import games, positions
@@ -44,7 +44,7 @@ def edited(old, new):
 
 # ------------------------------------------------------------------ nothing of ours in the child
 def test_the_suite_loads_nothing_into_the_sandbox():
-    suite = slices.load("muehle").suite_dir
+    suite = assignments.load("muehle").suite_dir
     assert not (suite / "child_kit.py").exists()
     assert "[kit]" not in (suite / "rubric.toml").read_text()
 

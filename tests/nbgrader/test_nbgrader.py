@@ -264,7 +264,7 @@ def test_nbgrader_plain_autograde_resists_the_known_traps(tmp_path):
     assert set(outcome["graded_cells"]["mallory"]) == rubric_tests   # deleted one restored
     check_feedback(outcome["feedback"], expect_failures=True)
     assert not any(p.endswith("assignment.toml") for p in outcome["feedback"]), \
-        "plain autograde copied the slice's manifest into the feedback"
+        "plain autograde copied the assignment's manifest into the feedback"
     mallory = [t for p, t in outcome["feedback"].items()
                if "/mallory/" in p and p.endswith(".html")]
     assert mallory and "My notes &lt;img src=x onerror=" in mallory[0]

@@ -14,7 +14,7 @@ import pickle
 
 import pytest
 
-from autograder import KitError, slices
+from autograder import KitError, assignment as assignments
 from autograder.grading import warm
 from autograder.grading.cluster import digest
 from tests.conftest import ROOT
@@ -41,45 +41,45 @@ def test_a_memo_answers_as_functools_cache_does():
     assert memo.cache_info().currsize == 0
 
 
-def snapshot(tmp_path, piece, **changes) -> tuple:
+def snapshot(tmp_path, assignment, **changes) -> tuple:
     """A snapshot file and manifest as an export writes them, with `changes` to the manifest."""
     data = pickle.dumps({"memos": {}, "held": {}})
     path = tmp_path / "expected.pickle"
     path.write_bytes(data)
-    manifest = {"suite": digest(piece), "modules": {},
+    manifest = {"suite": digest(assignment), "modules": {},
                 "data": hashlib.sha256(data).hexdigest(), **changes}
     return path, manifest
 
 
 def test_a_fresh_snapshot_loads_and_a_stale_one_is_one_line(tmp_path):
-    piece = slices.load("tictactoe")
-    path, manifest = snapshot(tmp_path, piece)
-    assert isinstance(warm.load(piece, path, manifest), warm.WarmCaches)   # the honest twin
+    assignment = assignments.load("tictactoe")
+    path, manifest = snapshot(tmp_path, assignment)
+    assert isinstance(warm.load(assignment, path, manifest), warm.WarmCaches)   # the honest twin
     stale = {
-        "another hidden suite or reference": snapshot(tmp_path, piece, suite="0" * 16),
+        "another hidden suite or reference": snapshot(tmp_path, assignment, suite="0" * 16),
         "another autograder.suites.tictactoe.test_hidden": snapshot(
-            tmp_path, piece, modules={"autograder.suites.tictactoe.test_hidden": "0" * 64}),
-        "not the ones it was exported with": snapshot(tmp_path, piece, data="0" * 64),
+            tmp_path, assignment, modules={"autograder.suites.tictactoe.test_hidden": "0" * 64}),
+        "not the ones it was exported with": snapshot(tmp_path, assignment, data="0" * 64),
     }
     for words, (path, manifest) in stale.items():
         with pytest.raises(KitError) as refused:
-            warm.load(piece, path, manifest)
+            warm.load(assignment, path, manifest)
         message = str(refused.value)
         assert words in message and "export the package again" in message
         assert "\n" not in message
     path.unlink()
     with pytest.raises(KitError, match="precomputed expected values are missing"):
-        warm.load(piece, path, manifest)
+        warm.load(assignment, path, manifest)
 
 
 def test_a_snapshot_is_checked_before_it_is_unpickled(tmp_path):
     """Tampered data never reaches pickle: its hash is checked first."""
-    piece = slices.load("tictactoe")
-    path, manifest = snapshot(tmp_path, piece)
+    assignment = assignments.load("tictactoe")
+    path, manifest = snapshot(tmp_path, assignment)
     path.write_bytes(b"cos\nsystem\n(S'echo owned > " + str(tmp_path / "owned").encode()
                      + b"'\ntR.")
     with pytest.raises(KitError, match="not the ones it was exported with"):
-        warm.load(piece, path, manifest)
+        warm.load(assignment, path, manifest)
     assert not (tmp_path / "owned").exists()
 
 
@@ -90,8 +90,8 @@ def _square(number):
 def test_what_does_not_pickle_is_counted_and_the_rest_travels():
     """A cached function holding a lambda among its values ships the entries that
     pickle and counts the rest in the manifest (`autograder export` names them)."""
-    piece = slices.load("tictactoe")
-    caches = warm.WarmCaches(piece)
+    assignment = assignments.load("tictactoe")
+    caches = warm.WarmCaches(assignment)
     place = ("autograder.suites.tictactoe.test_hidden", "made_here")
     caches.memos[place] = warm.Memo(_square, {2: 4, 3: lambda: 9})
     data, manifest = caches.snapshot()
@@ -106,10 +106,10 @@ def test_a_platform_grades_without_fingerprints_and_to_the_same_verdicts(tmp_pat
     from autograder.platforms import run
     package = run.Package(tmp_path, "tictactoe", "gradescope", False, ())
     assert run._grader(package).fingerprints is False
-    piece = slices.load("tictactoe")
+    assignment = assignments.load("tictactoe")
     example = ROOT / "examples" / "tictactoe" / "carol_shallow_copy"
-    bulk = Grader(piece).grade("carol", example)
-    platform = Grader(piece, fingerprints=False).grade("carol", example)
+    bulk = Grader(assignment).grade("carol", example)
+    platform = Grader(assignment, fingerprints=False).grade("carol", example)
     assert bulk.fingerprint["calls"] > 0 and platform.fingerprint == {}
     assert (platform.score, platform.status) == (bulk.score, bulk.status) and bulk.score < 25
     assert [(t.name, t.score, t.output) for t in platform.tests] == \

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from autograder import KitError, slices
+from autograder import KitError, assignment as assignments
 from autograder.platforms import export, wheels
 from tests.conftest import ROOT
 from tests.platforms.conftest import (ASSIGNMENTS, ONLY_IN_TEST_ALL, PLATFORMS, assignments_on,
@@ -16,12 +16,12 @@ from tests.platforms.conftest import (ASSIGNMENTS, ONLY_IN_TEST_ALL, PLATFORMS, 
 
 
 def test_required_layers_add_to_the_rubric_in_the_sandbox_order():
-    piece = slices.load("tictactoe")
-    assert export.required_layers(piece, []) == ["rlimits"]
-    assert export.required_layers(piece, ["seccomp", "landlock"]) == \
+    assignment = assignments.load("tictactoe")
+    assert export.required_layers(assignment, []) == ["rlimits"]
+    assert export.required_layers(assignment, ["seccomp", "landlock"]) == \
         ["rlimits", "landlock", "seccomp"]
     with pytest.raises(KitError, match="unknown sandbox layers"):
-        export.required_layers(piece, ["selinux"])
+        export.required_layers(assignment, ["selinux"])
 
 
 def test_an_unknown_assignment_is_one_line_and_exit_2(tmp_path):

@@ -146,17 +146,17 @@ def test_gradescope_visibility_per_check_as_exported(tmp_path):
     """export --visibility after_due_date (every check) and TEST=WHEN (one check) reach
     each test of results.json through the package's spielbaum.json; a wrong WHEN or an
     unknown check is one line."""
-    from autograder import KitError, slices
+    from autograder import KitError, assignment as assignments
     from autograder.platforms import CONFIG
     from autograder.platforms.export import _config, test_visibility
     from autograder.platforms.run import Package
-    piece = slices.load("tictactoe")
-    assert test_visibility(piece, []) == {}
-    shown = test_visibility(piece, ["after_due_date", "test_winner=visible"])
-    (tmp_path / CONFIG).write_text(_config(piece, "gradescope", False, [], "0", shown))
+    assignment = assignments.load("tictactoe")
+    assert test_visibility(assignment, []) == {}
+    shown = test_visibility(assignment, ["after_due_date", "test_winner=visible"])
+    (tmp_path / CONFIG).write_text(_config(assignment, "gradescope", False, [], "0", shown))
     package = Package.read(tmp_path)
     assert package.language == "en"      # the course's language travels in the package
-    (tmp_path / CONFIG).write_text(_config(piece, "gradescope", False, [], "0", shown,
+    (tmp_path / CONFIG).write_text(_config(assignment, "gradescope", False, [], "0", shown,
                                            language="nl"))
     assert Package.read(tmp_path).language == "nl"
     tests = [runner.TestResult("test_winner", "winner", 3.0, 3.0, True),
@@ -169,4 +169,4 @@ def test_gradescope_visibility_per_check_as_exported(tmp_path):
                for t in results.gradescope(graded(), [], "T")["tests"])
     for wrong, said in (["soon"], "say one of visible"), (["test_nope=hidden"], "no check"):
         with pytest.raises(KitError, match=said):
-            test_visibility(piece, wrong)
+            test_visibility(assignment, wrong)

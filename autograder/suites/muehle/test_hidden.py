@@ -29,7 +29,7 @@ ties in the deepening order, nine equally good moves, transpositions for the cac
 (tests/muehle prove each example fails for its reason, test_suite.py that the cases
 discriminate).
 
-A bug costs its own function's points, once (docs/SLICES.md, "Blame"): a check that
+A bug costs its own function's points, once (docs/SUITES.md, "Blame"): a check that
 failed while a function it relies on failed its own check is judged again with those
 helpers played by the grader (`play_helpers`). Only test_strength judges the whole
 program, the student's own helpers and all. "next_states leaves its input unchanged"
