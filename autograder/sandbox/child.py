@@ -109,7 +109,7 @@ class Batched:
     - The thread that makes the answers writes them out itself when its last write
       is AGE (20 ms) old: fast calls travel in writes about 20 ms apart, and the
       answer of a call that took longer goes out as soon as it is made. Each write
-      wakes the grader, which shares this CPU (grading/pool.py): 20 ms rather
+      wakes the grader, which shares this CPU (grading/workers.py): 20 ms rather
       than 5 ms cut both the grader's waiting and the child's plumbing
       (docs/PERFORMANCE.md, "Figures the code cites"). A call is charged at most
       AGE of its neighbours' time this way, 1% of the suites' 2 s.

@@ -105,7 +105,7 @@ def backstop(cpu_seconds: float) -> float:
     return WALL_FACTOR * cpu_seconds + WALL_EXTRA
 
 
-#: Set in a grading worker by its pool (grading/pool.py) to a shared value: 1 while the
+#: Set in a grading worker by its pool (grading/workers.py) to a shared value: 1 while the
 #: call being waited for has waited NAPPING seconds without computing, else 0.
 idle_flag = None
 #: Seconds the children of this process waited without computing, in all (for the
