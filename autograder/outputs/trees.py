@@ -605,9 +605,12 @@ def render(picture, say=None, key: str = "tree") -> str:
     if not is_withheld(picture):
         legend.append(_("Crossed edge: the handout's rule cuts there; amber: your search "
                           "visits a node the rule does not."))
-    if split is not None:
+    if split is not None and any(panel.ring for panel, _other in shown):
         legend.append(_("Red ring: call {number}, the first where your search departs "
                           "from the handout's rule (orange numbers follow it).").format(
             number=split + 1))
+    elif split is not None:     # the call where they part is in no drawing shown
+        legend.append(_("Your search departs from the handout's rule after call "
+                        "{number}.").format(number=split))
     parts.append(f'<p class="tree-legend">{_e(" ".join(legend))}</p></figure>')
     return "".join(parts)

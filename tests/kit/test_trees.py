@@ -230,3 +230,19 @@ def test_a_drawing_shrinks_to_fit_only_so_far_and_prints_whole():
     assert "overflow-x: auto" in pages.STYLESHEET.split(".search-tree .tree-panel {")[1] \
         .split("}")[0]
     assert "@media print { .search-tree svg { min-width: 0 !important; } }" in pages.STYLESHEET
+
+
+def test_a_hidden_search_that_stops_where_the_rule_goes_on_names_the_call_without_a_ring():
+    """The student's search ends (or its next call was refused, so not drawn) where the
+    rule's goes on: the call they part at is in no drawing a hidden check shows, so the
+    legend says where they part instead of promising a ring."""
+    tree = gametrees.load_tree("aima-5-2")
+    rule = calls(gametrees.search_tree(tree))
+    hidden = trees.kept(trees.from_game_tree(tree, rule, rule[:4]), reveal=False)
+    html = unescape(trees.render(hidden))
+    (student,) = svgs(trees.render(hidden))
+    assert not [c for c in student.iter(f"{SVG}circle") if c.get("stroke") == trees.RED]
+    assert "Red ring" not in html
+    assert "Your search departs from the handout's rule after call 4." in html
+    revealed = unescape(trees.render(trees.from_game_tree(tree, rule, rule[:4])))
+    assert "Red ring: call 5" in revealed       # the rule's drawing shows where
