@@ -12,7 +12,7 @@ the watch's record (`handout.log`, and `log` as the search module reads it).
 
 The other collaborators are played here too, each recording what it was asked:
 memoize's function (`Function`), value_minimax (`MinimaxValues`), alpha_beta or
-value_ab (`Recorder`). A `Search` is one description that the reference runs for
+value_ab (`PlayedSearch`). A `Search` is one description that the reference runs for
 the expected answer and the student's module runs in a call plan (`job`). Seeded
 means deterministic across processes: Python's tuple hash of ints is not randomised.
 """
@@ -294,7 +294,7 @@ class MinimaxValues:
         return self.table[key]
 
 
-class Recorder:
+class PlayedSearch:
     """A search function played by the grader (alpha_beta or value_ab): records
     (state, player, alpha, beta, depth) and answers with `answer(...)`; with a
     `watch`, only about positions its next_states handed out."""
@@ -465,7 +465,7 @@ def value_ab_search(state, player, planted, window, answer):
     """value_ab(state, player, alpha, beta, 2) with AB_CACHE holding `planted` and
     alpha_beta played by the grader (answering `answer`, its calls recorded); the
     answer: the result and AB_CACHE's entry for the key afterwards."""
-    record = Recorder("alpha_beta", lambda *args: answer)
+    record = PlayedSearch("alpha_beta", lambda *args: answer)
     return Search("value_ab", (list_form(state), player, *window, 2),
                   stand_ins={"alpha_beta": record}, planted=planted, entry=(state, player, 2),
                   record=record)
@@ -485,7 +485,7 @@ def cut_search(state, player, depth, cut):
     game = Game(800 + depth, [(state, player)], (len(cut.own), len(cut.own)), 0)
     watch = Watch(game, [(state, player)])
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
-    record = Recorder("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
+    record = PlayedSearch("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
     return Search("alpha_beta", (list_form(state), player, *cut.window, depth), watch,
                   stand_ins={"value_ab": record, "get_order_value": _no_entry},
                   record=record)
@@ -512,7 +512,7 @@ def order_search(state, player, depth, salt):
     def order_value(s, p, d):
         entry = planted.get((as_state(s), p, d - 1))
         return 0 if entry is None else entry[0]
-    record = Recorder("value_ab", lambda *args: 1, watch)
+    record = PlayedSearch("value_ab", lambda *args: 1, watch)
     return Search("alpha_beta", (list_form(state), player, -1, 1, depth), watch,
                   stand_ins={"value_ab": record, "get_order_value": order_value},
                   planted=planted, record=record)
@@ -537,6 +537,6 @@ def deepening_search(state, player, depth, salt):
     successor and depth (ties included)."""
     game, table = deepening_game(state, player, depth, salt)
     watch = Watch(game, [(state, player)])
-    record = Recorder("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)
+    record = PlayedSearch("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)
     return Search("best_move_ab", (list_form(state), player, depth), watch,
                   stand_ins={"value_ab": record}, record=record)
