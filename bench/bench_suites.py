@@ -52,7 +52,10 @@ ASSIGNMENTS = tuple(p.parent.name for p in sorted((ROOT / "solutions").glob("*/a
 # Runs inside a checkout (today's or the baseline's) with that checkout first on sys.path.
 MEASURE = r"""
 import json, statistics, sys, time
-from autograder import assignment as assignments
+try:
+    from autograder import assignment as assignments
+except ImportError:                       # a checkout from before assignment.py
+    from autograder import slices as assignments
 name, repeat = sys.argv[1], int(sys.argv[2])
 assignment = assignments.load(name)
 try:                                      # today: one Grader holds the set-up
