@@ -74,18 +74,8 @@ class Measure:
         usage = Usage(grader_cpu=time.process_time() - cpu, wall=time.perf_counter() - wall)
         student = item.funcargs.get("student")
         if student is not None:
-            usage.child_cpu, usage.peak_memory = children_usage(student)
+            usage.child_cpu, usage.peak_memory = student.check_usage
         self.checks[item.name] = usage
-
-
-def children_usage(student) -> tuple[float, int]:
-    """(CPU seconds of the running check, peak address space) of a Student's children.
-    The Student keeps its children private: this reads them as the budget does (a
-    child set aside or ended in the check is in `budget.spent_before`)."""
-    children = [c for c in (student._sandbox, student._own, student._apart) if c is not None]
-    running = student._sandbox.check_cpu() if student._sandbox is not None else 0.0
-    spent = student.budget.spent_before if student.budget is not None else 0.0
-    return spent + running, max((c.peak_memory for c in children), default=0)
 
 
 @dataclass

@@ -125,11 +125,24 @@ class Student:
         sandbox.wait_check = self.timeouts.check_wait
         sandbox.waited_before = self.budget.waited_before if self.budget else 0.0
 
+    def _children(self) -> list:
+        """Its children, each once: the running one and any set aside."""
+        return list({id(s): s for s in (self._sandbox, self._own, self._apart)
+                     if s is not None}.values())
+
     @property
     def waited(self) -> float:
         """Seconds its children waited without computing, in all (for the summary)."""
-        return self._waited + sum(s.waited for s in {id(s): s for s in (
-            self._sandbox, self._own, self._apart) if s is not None}.values())
+        return self._waited + sum(s.waited for s in self._children())
+
+    @property
+    def check_usage(self) -> tuple[float, int]:
+        """(CPU seconds the running check has used, the children's peak address space):
+        what a check costs, for the suite doctor. Read as the budget reads it: a child
+        set aside or ended in the check is in `budget.spent_before`."""
+        running = self._sandbox.check_cpu() if self._sandbox is not None else 0.0
+        spent = self.budget.spent_before if self.budget is not None else 0.0
+        return spent + running, max((c.peak_memory for c in self._children()), default=0)
 
     @property
     def ceiling_left(self) -> float:
