@@ -3,23 +3,13 @@
     autograder import FORMAT SRC --out DIR [--assignment A]
     autograder grade A SRC --from FORMAT --out OUT     (imports into a temporary folder)
 
-FORMAT is moodle, canvas, classroom, gradescope, folders or flat (formats.py
-says what each looks like); SRC is the folder or the zip the LMS made. DIR gets
-one folder per student, named by the LMS's student id, and `students.csv`
-(id, display name, email, late, submitted, where it came from, the files, notes),
-which `autograder grade` reads to put the names beside the ids in grades.csv.
-Every entry not imported is said, one line each.
-
-The download is the students' data from end to end (source.py reads it; nothing
-in it is followed, extracted or trusted): every name becomes a checked path part
-or is refused, the student id must be one the grader accepts
-(`outputs.paths.student_id_problem`) and comes from the LMS's own fields
-(formats.py), and nothing is written outside DIR (files are created, never
-opened through a link, in a folder the import made itself). Budgets hold
-whatever one student's files do (source.py): a student who breaks one (too
-many entries, too deep, too many bytes read or attempted) is that student's
-line, "not imported: ...", and everyone else is imported. DIR is written only
-when it is new, empty, or an earlier import (IMPORT_MARKER).
+FORMAT is one of formats.PARSERS; SRC the folder or zip the LMS made. DIR gets
+one folder per student, named by the LMS's student id, and `students.csv`, which
+`autograder grade` reads to put the names beside the ids. The download is the
+students' data: nothing in it is followed, extracted or trusted (source.py),
+every name becomes a checked path part or is refused, and a student who breaks a
+budget is one line, "not imported: ...", while everyone else is imported.
+docs/TEACHING.md, "Submissions from an LMS", says what each step guarantees.
 """
 
 from __future__ import annotations
@@ -157,12 +147,10 @@ def _renamed(files: list, modules, notes: list[str]) -> list:
             if id(item) in keep]
 
 
-def settle(entry: Submission, modules, budget: Budget | None = None
-           ) -> list[tuple[tuple[str, ...], bytes]]:
+def settle(entry: Submission, modules, budget: Budget) -> list[tuple[tuple[str, ...], bytes]]:
     """The files to write for one student, read within the student's `budget`;
     notes on the rest. NotImported when the student's files break a budget
     (source.Exhausted of the import's budget passes through)."""
-    budget = budget or Budget(STUDENT_BYTES, MAX_FILES, "student")
     try:
         return _settle(entry, modules, budget)
     except Exhausted as error:
@@ -258,8 +246,8 @@ def _one_per_student(plan: Plan) -> list[Submission]:
     return sorted(chosen.values(), key=lambda e: e.student)
 
 
-def import_submissions(layout: str, src: Path, out: Path, assignment: str | None = None,
-                       say=lambda line: None) -> Imported:
+def import_submissions(layout: str, src: Path, out: Path, assignment: str | None = None
+                       ) -> Imported:
     if layout not in formats.PARSERS:
         raise KitError(f"unknown format {layout!r} (known: {', '.join(LAYOUTS)})")
     modules = module_names(assignment)

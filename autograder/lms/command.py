@@ -1,11 +1,9 @@
 """The `import` command, and `grade --from FORMAT` (docs/TEACHING.md, "Submissions
 from an LMS").
 
-`add_command` registers both: the `import` subcommand, and on the `grade` parser an
-option `--from` with a wrapper around grade's own command. The wrapper imports SRC
-into a temporary folder when `--from` is given, grades that folder with the grade
-command as it is, then puts the names from the import's students.csv beside the
-ids in grades.csv (also for a folder imported earlier with `autograder import`).
+`--from` wraps grade's own command: it imports SRC into a temporary folder,
+grades that, and puts the names from the import's students.csv beside the ids in
+grades.csv (as it does for a folder imported earlier).
 """
 
 from __future__ import annotations

@@ -1,34 +1,11 @@
 """Grades back to the LMS: `autograder export moodle|canvas|classroom GRADED --out DIR`.
 
-GRADED is what `autograder grade` wrote (grades.csv, a folder of feedback per
-student, run.json, and the import's students.csv beside them when the
-submissions came from `autograder import` or `grade --from`). Each format is
-the LMS's own, from its own documentation and code (docs/TEACHING.md, "Grades
-back to the LMS"):
-
-    moodle     moodle-grading-worksheet.csv: the assignment's "offline grading
-               worksheet" (Moodle's header, its "Identifier" column as Moodle
-               writes it, "Participant 12345"; Moodle's importer reads
-               Identifier, Grade and "Last modified (grade)"), and
-               moodle-feedback-files.zip: one folder per student named as
-               Moodle's download names it, `Full Name_12345_assignsubmission_file`,
-               holding feedback.html and feedback.md, for "Upload multiple
-               feedback files in a zip" (Moodle's importer takes the id from the
-               second "_"-separated field).
-    canvas     canvas-gradebook.csv: Canvas's gradebook import (Student, ID,
-               SIS User ID, SIS Login ID, Section, then one column per assignment,
-               "Name (assignment id)" to fill an existing one; a "Points
-               Possible" row under the header).
-    classroom  classroom-grades.csv: the columns of GitHub Classroom's own grades
-               download (assignment_name, ..., github_username, roster_identifier,
-               ..., points_awarded, points_available), one row per repository.
-
-`--out-of N` scales the kit's points to the LMS's maximum grade (Moodle skips a
-grade above the assignment's maximum). Students the LMS cannot take (an id that
-is not a Moodle participant or Canvas user number) are left out with a line;
-students imported but not graded get an empty grade, which Moodle and Canvas
-leave as it is. DIR is written only when it is new, empty or an earlier
-export's (a marker file), like every --out of the kit.
+GRADED is what `autograder grade` wrote (grades.csv, a feedback folder per
+student, run.json, and the import's students.csv). Each format is the LMS's own
+import format, from its documentation and code (docs/TEACHING.md, "Grades back
+to the LMS", names the files and how each LMS takes them). `--out-of N` scales
+the points to the LMS's maximum grade; an id the LMS cannot take is left out
+with a line; DIR is written only when it is new, empty or an earlier export's.
 """
 
 from __future__ import annotations
@@ -220,19 +197,6 @@ def _add_feedback(archive: zipfile.ZipFile, folder: Path, prefix: str) -> None:
             archive.writestr(f"{prefix}/{name}", read_module(path))
 
 
-def read_moodle_worksheet(path: Path) -> dict[str, str]:
-    """participant id -> grade, read as Moodle's offline-grading importer reads it:
-    the columns named Identifier, Grade and "Last modified (grade)" must be
-    there; the id is what follows "Participant "."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"Identifier", "Grade", "Last modified (grade)"} - set(reader.fieldnames or ())
-        if missing:
-            raise KitError(f"{path} is no Moodle grading worksheet: no {', '.join(missing)}")
-        return {row["Identifier"][len(MOODLE_PARTICIPANT):]: row["Grade"] for row in reader
-                if row["Identifier"].startswith(MOODLE_PARTICIPANT)}
-
-
 # ------------------------------------------------------------ Canvas
 def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | None = None
            ) -> list:
@@ -251,18 +215,6 @@ def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | N
     points = {"Student": "    Points Possible", column: maximum_all or _number(out_of or 0)}
     _write(path, CANVAS_FIELDS + [column], [points] + rows, {"Student"})
     return [path]
-
-
-def read_canvas_gradebook(path: Path, column: str) -> dict[str, str]:
-    """Canvas user id -> the grade in `column`, as Canvas's gradebook import reads
-    the file: students by ID, the "Points Possible" row skipped."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = set(CANVAS_FIELDS + [column]) - set(reader.fieldnames or ())
-        if missing:
-            raise KitError(f"{path} is no Canvas gradebook: no {', '.join(sorted(missing))}")
-        return {row["ID"]: row[column] for row in reader
-                if row["Student"].strip() != "Points Possible"}
 
 
 # ------------------------------------------------------------ GitHub Classroom

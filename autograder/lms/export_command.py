@@ -1,10 +1,6 @@
 """`autograder export moodle|canvas|classroom GRADED --out DIR` (docs/TEACHING.md,
-"Grades back to the LMS").
-
-The `export` command is the platforms' (gradescope, prairielearn: it packages
-the grader); this module, declared after it in cli.COMMANDS, adds the LMS
-formats to its choices and runs them itself: GRADED is then the --out folder of
-`autograder grade`, and DIR gets the files the LMS imports.
+"Grades back to the LMS"): adds the LMS formats to the choices of the platforms'
+`export` command (declared before it in cli.COMMANDS) and runs them itself.
 """
 
 from __future__ import annotations

@@ -1,30 +1,12 @@
 """One parser per LMS layout: who handed in which files, read from the names.
 
 Each parser takes a `Source` (source.py) and the module names of the
-assignment(s) and returns a `Plan`: one `Submission` per student record it
-found (the LMS's student id, the display name, where it came from, the files)
-and a note for every entry it did not take. What all layouts share (zips the
-student handed in, renamed duplicates, hidden files, caps) is done afterwards,
-once, by `settle` in __init__.py.
-
-    moodle      "Download all submissions": a folder per student
-                `Full Name_12345_assignsubmission_file/` (before Moodle 4.1 with a
-                trailing "_"; without "in folders", files
-                `Full Name_12345_assignsubmission_file_tictactoe.py`);
-                id: the participant number 12345, the only one right before
-                `_assignsubmission_` (`moodle_entry`)
-    canvas      "Download Submissions": files `lastfirst_12345_67890_tictactoe.py`
-                (user id 12345, file id 67890; `LATE` after the name when late);
-                id: the Canvas user id
-    classroom   GitHub Classroom: a folder per repository `tictactoe-octocat/`;
-                id: the GitHub user name (the repositories' common prefix
-                removed; two repositories that map to one user are both
-                refused); names from a `classroom_roster.csv` beside them
-    gradescope  "Export Submissions": `submission_metadata.yml` and a folder
-                `submission_123456/` per submission; id: the submitter's SID
-                (their email when it has none)
-    folders     a folder per student, named by the id (zips inside unpacked)
-    flat        files `alice_tictactoe.py` (or `alice-tictactoe.py`, `alice.zip`)
+assignment(s) and returns a `Plan`: one `Submission` per student record it found
+and a note for every entry it did not take. The student id comes only from what
+the LMS writes, never from text a student chooses. What all layouts share (zips
+handed in, renamed duplicates, hidden files, budgets) is done afterwards by
+`settle` in __init__.py. docs/TEACHING.md, "Submissions from an LMS", shows each
+layout and where its ids come from.
 """
 
 from __future__ import annotations
@@ -432,12 +414,3 @@ def flat(source: Source, modules) -> Plan:
 
 PARSERS = {"moodle": moodle, "canvas": canvas, "classroom": classroom,
            "gradescope": gradescope, "folders": folders, "flat": flat}
-#: What each layout looks like, for the line that says a download is not one.
-LOOKS = {
-    "moodle": "folders named 'Full Name_12345_assignsubmission_file_'",
-    "canvas": "files named 'lastfirst_12345_67890_tictactoe.py'",
-    "classroom": "one folder per repository, such as 'tictactoe-octocat'",
-    "gradescope": f"{METADATA} and folders 'submission_123456'",
-    "folders": "one folder per student, named by the student id",
-    "flat": "files named 'alice_tictactoe.py'",
-}

@@ -1,33 +1,15 @@
 """What an LMS download holds, read as data: a folder or a zip, never trusted.
 
-Everything in a download is the students' (file names, folder names, zip entry
-names, sizes, contents), so `open_source` turns it into a tree of `Member`s,
-each named by a checked part, and nothing is read, extracted or followed on
-the way:
-
-- a folder is listed one folder at a time, when a parser asks for it, without
-  following a link (a link, a FIFO or a device is a member of kind "link" or
-  "other", never opened); a zip's entries are listed without extracting
-  anything: an absolute name, a `..`, or a name no folder may have is refused
-  with a note, and a name a Windows tool wrote in its code page is read as
-  UTF-8 when it is UTF-8 (most tools write UTF-8 without saying so);
-- names are NFC-normalised (macOS writes "José" decomposed), so one student's
-  name has one spelling;
-- the tree costs memory in proportion to the names it holds (a member knows its
-  parent; its path is made on demand), so a 2,000-level entry costs 2,000
-  nodes, not 2,000 paths of up to 2,000 parts.
-
-Budgets hold whatever the download does (docs/TEACHING.md, "Submissions from an
-LMS"): MAX_ENTRIES entries and MAX_DEPTH levels per download; STUDENT_ENTRIES
-entries, STUDENT_DEPTH levels and PATH_BYTES of path below one student's
-folder (`under` says where a walk had to stop: a member of kind "cut"); and
-`Budget` counts every read and every byte decompressed, a read that fails its
-checksum included, per student and per import. A member's bytes are read only
-on demand, at most FILE_BYTES of them (a zip's declared size can lie: one byte
-past the cap is read, then it is refused).
-
-A zip a student handed in inside the download (`submission.zip`) is opened the
-same way by `expand`, one level deep, under the same student's budgets.
+`open_source` turns a download into a tree of `Member`s, each named by a checked,
+NFC-normalised part; nothing is read, extracted or followed on the way (a link or
+a special file is a member that is never opened; a zip entry with an absolute
+name, a `..` or a name no folder may have is refused with a note). Folders are
+listed when first asked for, and a member knows only its parent, so the tree
+costs memory in proportion to its names. Budgets hold whatever the download does:
+entries and depth per download and per student (`Source.under` stops at a member
+of kind "cut"), and `Budget` counts every read and every byte decompressed, a
+failed read included. A zip a student handed in is opened the same way by
+`expand`, one level deep, under the same student's budgets.
 """
 
 from __future__ import annotations
@@ -357,15 +339,10 @@ def _deepest(source: Source, parts: tuple[str, ...]) -> Member:
 def _add_entry(source: Source, label: str, parts: tuple[str, ...], info: zipfile.ZipInfo,
                opened: zipfile.ZipFile) -> None:
     """Put one zip entry into the tree (with the folders a zip need not list)."""
-    folder = source.root
-    for part in parts[:-1]:
-        child = folder._children.get(part)
-        if child is None:
-            child = folder._children[part] = Member(part, folder, "dir")
-        elif child.kind != "dir":
-            source.notes.append(f"{label}: {shown(parts)} lies inside a file; not imported")
-            return
-        folder = child
+    folder = _deepest(source, parts[:-1])
+    if folder.parts != parts[:-1]:           # a file is in the way
+        source.notes.append(f"{label}: {shown(parts)} lies inside a file; not imported")
+        return
     name, mode = parts[-1], info.external_attr >> 16
     known = folder._children.get(name)
     if info.is_dir():
@@ -421,9 +398,10 @@ def _entry_reader(opened: zipfile.ZipFile, info: zipfile.ZipInfo, label: str):
             raise SourceError(f"{shortened(visible(info.filename, False), SHOWN)} is compressed "
                               f"with method {info.compress_type}, which the import does not "
                               "read (only stored and deflate: zip it again with any zip tool)")
+        too_large = SourceError(f"{visible(info.filename, False)} is larger than "
+                                f"{FILE_BYTES >> 20} MB")
         if info.file_size > FILE_BYTES:
-            raise SourceError(f"{visible(info.filename, False)} is larger than "
-                              f"{FILE_BYTES >> 20} MB")
+            raise too_large
         chunks, size = [], 0
         try:
             with opened.open(info) as handle:
@@ -443,8 +421,7 @@ def _entry_reader(opened: zipfile.ZipFile, info: zipfile.ZipInfo, label: str):
             raise SourceError(f"{label}: {shortened(visible(info.filename, False), SHOWN)} "
                               f"could not be read ({type(error).__name__})") from None
         if size > FILE_BYTES:
-            raise SourceError(f"{visible(info.filename, False)} is larger than "
-                              f"{FILE_BYTES >> 20} MB")
+            raise too_large
         return b"".join(chunks)
     return read
 

@@ -23,8 +23,7 @@ import pytest
 
 from autograder import KitError
 from autograder.lms import ROSTER, import_submissions
-from autograder.lms.export import (CANVAS_FIELDS, CLASSROOM_FIELDS, export,
-                                   read_canvas_gradebook, read_moodle_worksheet)
+from autograder.lms.export import CANVAS_FIELDS, CLASSROOM_FIELDS, MOODLE_PARTICIPANT, export
 from autograder.outputs import spreadsheet
 from tests.conftest import ROOT, in_pid_namespace
 from tests.lms.layouts import CORRECT, WRONG, imported_files
@@ -44,6 +43,30 @@ STUDENTS = {  # id: (name, score, message)
     "1003": ("=HYPERLINK(\"x\")", 0, "<script>alert(1)</script>"),
 }
 
+
+def read_moodle_worksheet(path: Path) -> dict[str, str]:
+    """participant id -> grade, read as Moodle's offline-grading importer reads it:
+    the columns named Identifier, Grade and "Last modified (grade)" must be
+    there; the id is what follows "Participant "."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = {"Identifier", "Grade", "Last modified (grade)"} - set(reader.fieldnames or ())
+        if missing:
+            raise KitError(f"{path} is no Moodle grading worksheet: no {', '.join(missing)}")
+        return {row["Identifier"][len(MOODLE_PARTICIPANT):]: row["Grade"] for row in reader
+                if row["Identifier"].startswith(MOODLE_PARTICIPANT)}
+
+
+def read_canvas_gradebook(path: Path, column: str) -> dict[str, str]:
+    """Canvas user id -> the grade in `column`, as Canvas's gradebook import reads
+    the file: students by ID, the "Points Possible" row skipped."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = set(CANVAS_FIELDS + [column]) - set(reader.fieldnames or ())
+        if missing:
+            raise KitError(f"{path} is no Canvas gradebook: no {', '.join(sorted(missing))}")
+        return {row["ID"]: row[column] for row in reader
+                if row["Student"].strip() != "Points Possible"}
 
 def graded(folder: Path, students=STUDENTS, roster=True) -> Path:
     """A grading's --out folder, as `grade --from moodle` leaves it."""
