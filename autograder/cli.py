@@ -1,22 +1,8 @@
 """The `autograder` command: thin, delegating to one module per job.
 
-    autograder release [ASSIGNMENT ...] [--check]
-    autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N] [--similarity]
-                     [--from moodle|canvas|classroom|gradescope|folders|flat]
-    autograder import FORMAT SRC --out DIR [--assignment A]
-    autograder similarity ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--floor F]
-    autograder doctor
-    autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N] [--swiss R] ...
-    autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR
-    autograder export moodle|canvas|classroom GRADED --out DIR [--out-of N] [--column NAME]
-    autograder mutate ASSIGNMENT [--count N] [--seed K] [--out DIR] [--jobs J]
-    autograder honest ASSIGNMENT [--rewrite NAME ...] [--out DIR] [--jobs J] [--list]
-    autograder nbgrader release|collect|grade|autograde|feedback|export|notebooks ...
-    autograder new NAME [--title T] [--in-kit]
-    autograder check-suite NAME [--mutants N] [--rewrites N] [--jobs J]
-
-Problems a teacher can fix print one line and exit 2; nothing prints a traceback
-from the kit unless --debug is given.
+`autograder --help` lists the commands (COMMANDS below), `autograder COMMAND
+--help` their options. Problems a teacher can fix print one line and exit 2;
+nothing prints a traceback from the kit unless --debug is given.
 """
 
 from __future__ import annotations

@@ -1,32 +1,13 @@
-"""The kit's languages: one gettext domain, English as the source.
+"""The kit's languages: English in the code (the msgids), gettext catalogs for the rest.
 
-Every sentence a student or teacher reads is written in English in the code (the
-msgid) and goes through gettext; `autograder/locale/<lang>/LC_MESSAGES/spielbaum.po`
-holds the German (`de`) and Dutch (`nl`) text, `make catalogs` (Babel, a dev
-dependency) extracts the messages, updates the catalogs and compiles them.
-
-Why the compiled catalogs (.mo) are committed: the student's side has only the
-standard library, pytest and pytest-timeout, and stdlib `gettext` reads .mo files
-only; the release step copies the committed .mo files into every assignment
-folder (`locale/`), so releasing needs no Babel and no .po parser of our own. A
-kit test (tests/kit/test_languages.py) proves each .mo holds exactly what its .po
-says, so a catalog edited without `make catalogs` fails the tests.
-
-The course picks its language once: `SPIELBAUM_COURSE_LANG` (in the course's
-environment, like nbgrader_config.py's SPIELBAUM_COURSE_ID) or `--lang` on
-`autograder release` and `autograder grade`. The release step writes it into the
-generated assignment (kit_language.py), where a student may override it with
-SPIELBAUM_LANG; the grader's feedback uses it.
-
-Two domains. `spielbaum` holds what the student's own kit says (make check, the
-public tests, play and duel, the README blocks) and is released with every
-assignment. `grader` holds what only the grader says: the hidden checks' titles,
-failure messages and hints, and the engine's verdict words. It is never released:
-its msgids are the hidden suites' own sentences, and a student reading them would
-learn what the hidden checks test. Hidden suites say `_(...)` with
-`from autograder.i18n import grader_text as _` (and `grader_plural as
-ngettext`, the names Babel looks for); a check's title (its docstring's
-first line) is a message too (`extract_hidden_checks`).
+Two domains: `spielbaum`, what the student's kit says, released with every
+assignment as compiled .mo files (the student's side reads them with stdlib
+gettext; tests/kit/test_languages.py proves each .mo matches its .po); and
+`grader`, the hidden checks' sentences and the engine's verdict words, never
+released (its msgids would tell a student what is tested). The course picks its
+language with SPIELBAUM_COURSE_LANG or `--lang`. Long texts (READMEs, skeletons,
+the student's Makefile) are translated block by block. README.md, "Languages",
+says the whole of it.
 """
 
 from __future__ import annotations
@@ -41,15 +22,12 @@ from pathlib import Path
 from . import KitError
 
 DOMAIN = "spielbaum"
-#: The grader's own words (see above): never copied into an assignment.
 GRADER = "grader"
 LOCALE_DIR = Path(__file__).with_name("locale")
 SOURCE = "en"
 #: The languages the kit speaks: English (the msgids) and one catalog each for the rest.
 LANGUAGES = (SOURCE, "de", "nl")
 TRANSLATED = tuple(code for code in LANGUAGES if code != SOURCE)
-
-
 DOMAINS = (DOMAIN, GRADER)
 
 
@@ -100,9 +78,7 @@ def grader_text(message: str) -> str:
     return said
 
 
-# (the language setting, msgid) -> what grader_text says: a check judging thousands of
-# wrong answers words each ("returned {value}"), and finding the language and the
-# catalog's entry every time cost more than the judging.
+# (the language setting, msgid) -> what grader_text says (docs/PERFORMANCE.md).
 _SAID: dict = {}
 
 
@@ -157,12 +133,8 @@ def places(text: str) -> str:
 
 
 # ------------------------------------------------------------ long texts: Markdown
-# A README is translated block by block: each paragraph, heading, list or table (the
-# text between blank lines) is one message of the catalogs, so a translator sees the
-# whole paragraph and writes it in their own words and line breaks. Fenced code is
-# never a message. `make catalogs` extracts the blocks with `extract_markdown`
-# (autograder/locale/spielbaum.cfg names the READMEs translated so far); the release
-# step writes the course's language with `translate_markdown`.
+# Each block between blank lines (a paragraph, heading, list or table) is one message,
+# so a translator writes the whole paragraph in their own words; fenced code never is.
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BLANKS = re.compile(r"(\n(?:[ \t]*\n)+)")
 
@@ -219,13 +191,8 @@ def extract_hidden_checks(fileobj, keywords, comment_tags, options):
 
 
 # ------------------------------------------------------------ long texts: Python modules
-# A released module (the skeleton) speaks the course's language too: its docstrings
-# and comment blocks, each one message, and the strings of its terminal prose (the
-# module's own `play`), marked in solutions/ by a trailing `# i18n` comment on their
-# line. Names, code and the nbgrader stub stay as they are: the interface is the same
-# in every language. `make catalogs` extracts the messages from the skeleton (what
-# the release step leaves of the reference) with `release.extract_module`; the release step
-# writes them with `translate_module`, which drops the markers in every language.
+# A skeleton's messages: its docstrings, its comment blocks, and the strings marked by a
+# trailing `# i18n` comment (its terminal prose). Names and code stay as they are.
 MARK = "# i18n"
 _MARKED = re.compile(r"[ \t]*# i18n[ \t]*$")
 _COMMENT = re.compile(r"^([ \t]*)(#:?)(?: (.*))?$")
@@ -390,10 +357,8 @@ def extract_manifest(fileobj, keywords, comment_tags, options):
 
 
 # ------------------------------------------------------------ the student's Makefile
-# Its comment blocks (the list of commands at the top) keep their own line breaks and
-# columns: a translation is written line for line after "# ". Its `echo "..."` lines
-# (the first run's install messages) are one message each; a translation keeps the
-# Make and shell words ($(PYTHON), $$log, `make check`) as they are.
+# A comment block keeps its line breaks and columns (a translation is written line for
+# line after "# "); each `echo "..."` is one message.
 _ECHO = re.compile(r'echo "((?:[^"\\]|\\.)*)"')
 
 

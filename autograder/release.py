@@ -1,13 +1,10 @@
 """The release step: solutions/<a>/ -> assignments/<a>/.
 
-A small pipeline in nbgrader's spirit: strip solutions -> write skeleton ->
-copy shipped files -> add the student kit (Makefile, check.py, pytest settings, the
-summary plugin, its page (check_page.py, in the look of outputs/pages.py), the
-language it speaks and the compiled catalogs in locale/,
-autograder/i18n.py says why they are committed) and end the README with the kit's
-section on what a student needs and how to check without make. The output is
-deterministic, so a test can prove that the committed assignments/ is exactly what
-this step produces today.
+Strip the solutions, write the skeleton, copy the shipped files, add the student
+kit (student_kit/: Makefile, check.py, pytest settings, the summary plugin and its
+page, the course's language and the compiled catalogs) and end the README with the
+kit's section on checking. The output is deterministic, so a test proves that the
+committed assignments/ is exactly what this step produces.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """`autograder check-suite NAME`: the suite doctor, for the author of a hidden suite.
 
-It grades the reference the way a batch's warm-up does (every check that judges a
-function again with the grader's helpers does so after passing too: the re-runs are
-measured with it) and says, per check:
-
-- whether it passes, and every failing check's feedback whole (expected values shown);
-- what it used against each limit of the rubric: the reference's CPU time in the
-  check (all its children together) against `[timeouts] check` and `call`, the wall
-  time against the check's backstop, the reply values and bytes against
-  `[limits] check_values` / `check_megabytes`, the child's peak memory against
-  `memory_mb`; a check that needs more than a quarter of a limit is flagged, as
-  the warm-up refuses one for values (Grader.ALLOWANCE_SHARE);
-- whether its verdict and feedback are the same in another process (another hash
-  seed, fresh module state): a check that differs is not deterministic;
-- then a quick sample of the honest rewrites (`autograder honest`, each must keep
-  full marks) and of the mutants (`autograder mutate`, each should be killed), run
-  as those commands, and a list of what to fix.
-
-The time limits are checked by measuring, and by grading the reference once more
-with every CPU limit divided by ALLOWANCE: a check that then fails is within a
-factor of ALLOWANCE of one of them (per call, which the engine does not measure
-call by call, or per check).
+It grades the reference as a batch's warm-up does (re-runs with the grader's
+helpers included) and says per check whether it passes (failures in full), what
+it used against each limit of the rubric (a check needing more than 1/ALLOWANCE
+of one is flagged; the call limit, which the engine does not measure call by
+call, by grading again with every CPU limit divided by ALLOWANCE), and whether
+its verdict and feedback are the same in another process. Then it grades a
+sample of honest rewrites and mutants and lists what to fix (docs/AUTHORING.md,
+"autograder check-suite").
 """
 
 from __future__ import annotations

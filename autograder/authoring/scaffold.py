@@ -1,11 +1,9 @@
 """`autograder new NAME`: a new assignment that releases, checks and grades at once.
 
-It writes the files docs/SUITES.md lists, from templates/: the reference with its
-solution regions (a small game standing in for the teacher's), public tests, a
-README to fill in, the manifest with [relies_on], the rubric and a hidden suite
-with one "compare with the reference on these positions" check per function.
-Into the course folder (SPIELBAUM_COURSE), or into the kit itself (`--in-kit`);
-docs/AUTHORING.md says when to choose which. It never overwrites anything.
+It writes the files docs/SUITES.md lists, from templates/ (a small game standing
+in for the teacher's, with a hidden suite comparing each function with the
+reference), into the course folder (SPIELBAUM_COURSE) or the kit (`--in-kit`;
+docs/AUTHORING.md says when). It never overwrites anything.
 """
 
 from __future__ import annotations
