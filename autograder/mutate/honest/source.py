@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from ...release import _regions as solution_regions
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: Nodes that open a scope of their own.
-SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
-          ast.SetComp, ast.DictComp, ast.GeneratorExp)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: Nodes that open a scope of their own.
+SCOPES = (*FUNCTIONS, ast.Lambda, ast.ClassDef, *COMPREHENSIONS)
 
 
 @dataclass(frozen=True)
@@ -155,25 +154,27 @@ def scope_nodes(scope: ast.AST):
     """The nodes of `scope` that run in it: nested scopes are yielded themselves (so
     their names are seen), with the parts of them evaluated outside (a function's
     decorators and defaults, a comprehension's first iterable) but not their bodies."""
-    if isinstance(scope, COMPREHENSIONS):
-        first, *rest = scope.generators
-        parts = [first.target, *first.ifs]
-        for generator in rest:
-            parts += [generator.iter, generator.target, *generator.ifs]
-        parts += [scope.key, scope.value] if isinstance(scope, ast.DictComp) else [scope.elt]
-        stack = parts
-    elif isinstance(scope, ast.Lambda):
-        stack = [scope.body]
-    elif isinstance(scope, (*FUNCTIONS, ast.ClassDef, ast.Module)):
-        stack = list(scope.body)
-    else:
-        stack = [scope]
-    stack = list(reversed(stack))
+    stack = inner_parts(scope) if isinstance(scope, (*SCOPES, ast.Module)) else [scope]
+    stack.reverse()
     while stack:
         node = stack.pop()
         yield node
         stack.extend(reversed(outer_parts(node)) if isinstance(node, SCOPES)
                      else reversed(list(ast.iter_child_nodes(node))))
+
+
+def inner_parts(scope: ast.AST) -> list[ast.AST]:
+    """The parts of a scope (or module) that run in it; see outer_parts for the rest."""
+    if isinstance(scope, ast.Lambda):
+        return [scope.body]
+    if isinstance(scope, COMPREHENSIONS):
+        first, *rest = scope.generators
+        parts = [first.target, *first.ifs]
+        for generator in rest:
+            parts += [generator.iter, generator.target, *generator.ifs]
+        return parts + ([scope.key, scope.value] if isinstance(scope, ast.DictComp)
+                        else [scope.elt])
+    return list(scope.body)
 
 
 def outer_parts(node: ast.AST) -> list[ast.AST]:
@@ -290,8 +291,8 @@ class Renamer(ast.NodeTransformer):
     def rename(self, scope: ast.AST) -> ast.AST:
         """Rename inside `scope`, the scope whose names `mapping` names (a function's
         own name, decorators and defaults belong to the scope around it)."""
-        for child in ([scope.body] if isinstance(scope, ast.Lambda) else scope.body):
-            self.visit(child)
+        for part in inner_parts(scope):
+            self.visit(part)
         return scope
 
     def visit_Name(self, node):
@@ -310,74 +311,35 @@ class Renamer(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def _inner(self, scope, parts):
-        """Visit `parts` of the nested `scope` with the names it binds itself hidden
-        (a name it declares nonlocal, or global where the mapping is global, stays)."""
-        hidden = bound(scope)
-        self.stack.append({k: v for k, v in self.mapping.items() if k not in hidden})
-        try:
-            for part in parts:
-                self.visit(part)
-        finally:
-            self.stack.pop()
-
-    def _function(self, node):
+    def _scope(self, node):
+        """A nested scope: its outer parts and name with the names around it, its inner
+        parts with the names it binds itself hidden (a name it declares nonlocal, or
+        global where the mapping is global, stays)."""
         for part in outer_parts(node):
             self.visit(part)
-        node.name = self.mapping.get(node.name, node.name)
-        self._inner(node, node.body)
-        return node
-
-    visit_FunctionDef = visit_AsyncFunctionDef = _function
-
-    def visit_Lambda(self, node):
-        for part in outer_parts(node):
-            self.visit(part)
-        self._inner(node, [node.body])
-        return node
-
-    def visit_ClassDef(self, node):
-        for part in outer_parts(node):
-            self.visit(part)
-        node.name = self.mapping.get(node.name, node.name)
-        self._inner(node, node.body)
-        return node
-
-    def _comprehension(self, node):
-        first, *rest = node.generators
-        self.visit(first.iter)
-        inner = [first.target, *first.ifs]
-        for generator in rest:
-            inner += [generator.iter, generator.target, *generator.ifs]
-        inner += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        outer = self.mapping
+        if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
+            node.name = self.mapping.get(node.name, node.name)
         hidden = bound(node)
-        self.stack.append({k: v for k, v in outer.items() if k not in hidden})
-        try:
-            for part in inner:
-                self.visit(part)
-        finally:
-            self.stack.pop()
+        self.stack.append({k: v for k, v in self.mapping.items() if k not in hidden})
+        for part in inner_parts(node):
+            self.visit(part)
+        self.stack.pop()
         return node
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _scope
 
 
 def rename_in(scope: ast.AST, mapping: dict[str, str]) -> None:
+    """Rename the names `scope` (a module, function or comprehension) binds where they
+    mean its binding."""
     if mapping:
         Renamer(mapping).rename(scope)
 
 
-def rename_global(tree: ast.Module, mapping: dict[str, str]) -> None:
-    """Rename module-level names everywhere they mean the module's binding."""
-    if mapping:
-        Renamer(mapping).rename(tree)
-
-
-def contains(node: ast.AST, kinds, *, into_scopes: bool = False) -> bool:
-    """Whether `node` holds a node of `kinds` in its own scope (or in nested ones too)."""
-    walk = ast.walk(node) if into_scopes else scope_nodes(node)
-    return any(isinstance(n, kinds) for n in walk if n is not node)
+def contains(node: ast.AST, kinds) -> bool:
+    """Whether `node` holds a node of `kinds` in its own scope."""
+    return any(isinstance(n, kinds) for n in scope_nodes(node) if n is not node)
 
 
 def names_used(node: ast.AST) -> set[str]:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .... import KitError
-from ..source import (FUNCTIONS, SCOPES, Fresh, Function, Reference, Renamer, bound,
-                      docstring_node, outer_parts, scope_nodes, student_functions,
+from ..source import (FUNCTIONS, SCOPES, Fresh, Function, Reference, bound, docstring_node,
+                      inner_parts, outer_parts, scope_nodes, student_functions,
                       student_statements)
 
 
@@ -48,31 +48,25 @@ class Rewrite:
     name: str
     description: str
     apply: Callable[[Context], int]
+    nothing: str = ""       # the note where it finds no site
 
 
 REWRITES: dict[str, Rewrite] = {}
 
 
-def rewrite(name: str, description: str):
+def rewrite(name: str, description: str, nothing: str = ""):
     def register(function: Callable[[Context], int]):
-        REWRITES[name] = Rewrite(name, description, function)
+        REWRITES[name] = Rewrite(name, description, function, nothing)
         return function
     return register
 
 
 @dataclass(frozen=True)
 class Rewritten:
-    """A rewritten module, graded as a submission (mutate/run.py's `prepared` reads
-    `module`, `source` and `ident`)."""
-    kind: str
-    module: str
+    """A rewritten module: its text, the sites changed and the rewrite's notes."""
     source: str
     sites: int
     notes: tuple[str, ...]
-
-    @property
-    def ident(self) -> str:
-        return self.kind
 
 
 #: A comment can not live in a syntax tree: rewrites leave this string statement
@@ -97,9 +91,11 @@ def apply(reference: Reference, kind: str, assignment: str) -> Rewritten:
     tree = reference.tree()
     context = Context(reference, tree, assignment, Fresh(tree))
     sites = REWRITES[kind].apply(context)
+    if not sites and REWRITES[kind].nothing:
+        context.note(REWRITES[kind].nothing)
     ast.fix_missing_locations(tree)
     source = finish(ast.unparse(tree)) + "\n"
-    return Rewritten(kind, reference.module, source, sites, tuple(context.notes))
+    return Rewritten(source, sites, tuple(context.notes))
 
 
 def calls_in(root: ast.AST):
@@ -123,18 +119,6 @@ def calls_in(root: ast.AST):
     return found
 
 
-def inner_parts(node: ast.AST) -> list[ast.AST]:
-    if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-        return list(node.body)
-    if isinstance(node, ast.Lambda):
-        return [node.body]
-    first, *rest = node.generators
-    parts = [first.target, *first.ifs]
-    for generator in rest:
-        parts += [generator.iter, generator.target, *generator.ifs]
-    return parts + ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt])
-
-
 def binding_scope(name: str, chain: list[ast.AST]) -> ast.AST | None:
     """The innermost scope of `chain` that binds `name` (None: the module's)."""
     for depth, scope in enumerate(reversed(chain)):
@@ -150,14 +134,10 @@ def nested_def(scope: ast.AST, name: str) -> ast.FunctionDef | None:
     return defs[0] if len(defs) == 1 else None
 
 
-def module_bound(tree: ast.Module) -> set[str]:
-    return bound(tree)
-
-
 def is_builtin(name: str, chain: list[ast.AST], tree: ast.Module) -> bool:
     """`name` means the builtin of that name here (nothing binds it)."""
     return hasattr(builtins, name) and binding_scope(name, chain) is None \
-        and name not in module_bound(tree)
+        and name not in bound(tree)
 
 
 def ensure_import(tree: ast.Module, module: str) -> None:
@@ -204,15 +184,6 @@ def top_level_index(tree: ast.Module, node: ast.AST) -> int:
 def returns_of(function: ast.FunctionDef) -> list[ast.Return]:
     return [n for n in scope_nodes(function) if isinstance(n, ast.Return)]
 
-
-def rename_comprehension(node, mapping) -> None:
-    """Rename a comprehension's own variables inside it (its first iterable runs
-    outside and keeps its names)."""
-    if not mapping:
-        return
-    renamer = Renamer(mapping)
-    for part in inner_parts(node):
-        renamer.visit(part)
 
 def replace_statements(root: ast.AST, change) -> int:
     """Put `change(statement)` (a list of statements, or None for no change) in place

@@ -83,7 +83,8 @@ def callback_signatures(tree: ast.Module) -> dict[str, Signature]:
 
 @rewrite("keyword_callbacks", "every call of a function the caller passed in (an evaluation, "
                               "an order) passes its arguments by keyword, by the parameter "
-                              "names of the module's function of that kind")
+                              "names of the module's function of that kind",
+         nothing="no function of the module calls a function it was passed")
 def keyword_callbacks(context: Context) -> int:
     callbacks = callback_signatures(context.tree)
     changed = 0
@@ -96,6 +97,4 @@ def keyword_callbacks(context: Context) -> int:
                 continue                # the module's own function: keyword_calls' part
             if callbacks[call.func.id].by_keyword(call):
                 changed += 1
-    if not changed:
-        context.note("no function of the module calls a function it was passed")
     return changed

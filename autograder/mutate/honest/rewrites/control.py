@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..source import (FUNCTIONS, SCOPES, Function, bound, contains, docstring_node, names_used,
-                      parameters)
-from .base import Context, rename_comprehension, replace_statements, returns_of, rewrite
+                      parameters, rename_in)
+from .base import Context, replace_statements, returns_of, rewrite
 
 
 def _append_target(statement) -> tuple[str, ast.expr, list] | None:
@@ -132,7 +132,8 @@ def _used_after(function, loop, names) -> bool:
 
 
 @rewrite("loops_to_comprehensions", "a loop (or nest of loops) that only appends to a new "
-                                    "list becomes a list comprehension")
+                                    "list becomes a list comprehension",
+         nothing="no loop only appends to a new list")
 def loops_to_comprehensions(context: Context) -> int:
     changed = 0
     for function in context.functions:
@@ -165,8 +166,6 @@ def loops_to_comprehensions(context: Context) -> int:
                             del block[index + 1]
                             changed += 1
                     index += 1
-    if not changed:
-        context.note("no loop only appends to a new list")
     return changed
 
 
@@ -178,14 +177,13 @@ def _walrus_safe(generators_) -> bool:
 
 
 @rewrite("comprehensions_to_loops", "a list, set or dict comprehension that is assigned or "
-                                    "returned becomes a loop that builds the container")
+                                    "returned becomes a loop that builds the container",
+         nothing="no comprehension is assigned or returned whole")
 def comprehensions_to_loops(context: Context) -> int:
     changed = 0
     for function in context.functions:
         changed += replace_statements(
             function.node, lambda statement: _as_loop(statement, function, context))
-    if not changed:
-        context.note("no comprehension is assigned or returned whole")
     return changed
 
 
@@ -208,7 +206,7 @@ def _as_loop(statement, function: Function, context: Context) -> list | None:
     elsewhere = {n.id for n in ast.walk(function.node)
                  if isinstance(n, ast.Name) and id(n) not in inside} | parameters(function.node)
     mapping = {n: context.fresh(n + "_") for n in bound(value) if n in elsewhere}
-    rename_comprehension(value, mapping)
+    rename_in(value, mapping)
     if target is not None and target in names_used(value):
         return None
     name = target or context.fresh("gesammelt")
@@ -232,7 +230,8 @@ def _as_loop(statement, function: Function, context: Context) -> list | None:
 
 
 @rewrite("early_returns", "`return a if c else b` becomes `if c: return a` followed by "
-                          "`return b`")
+                          "`return b`",
+         nothing="no function returns a conditional expression")
 def early_returns(context: Context) -> int:
     changed = 0
 
@@ -248,8 +247,6 @@ def early_returns(context: Context) -> int:
             function.node, lambda statement: split(statement)
             if isinstance(statement, ast.Return) and isinstance(statement.value, ast.IfExp)
             else None)
-    if not changed:
-        context.note("no function returns a conditional expression")
     return changed
 
 

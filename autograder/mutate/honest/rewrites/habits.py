@@ -6,10 +6,8 @@ from __future__ import annotations
 import ast
 import re
 
-from ..source import (COMPREHENSIONS, SCOPES, Function, bound, docstring_node, imported,
-                      parameters, rename_in)
-from .base import (Context, comment, import_position, rename_comprehension,
-                   replace_statements, rewrite)
+from ..source import SCOPES, Function, bound, docstring_node, imported, parameters, rename_in
+from .base import Context, comment, import_position, replace_statements, rewrite
 
 
 DEBUG_HELPER = '''
@@ -109,14 +107,8 @@ def german_locals(context: Context) -> int:
         scopes = [n for n in ast.walk(function.node) if isinstance(n, SCOPES)]
         for scope in scopes:
             names = bound(scope) - parameters(scope) - imported(scope)
-            if isinstance(scope, COMPREHENSIONS):
-                mapping = {n: context.fresh(german(n)) for n in sorted(names)
-                           if german(n) != n}
-                rename_comprehension(scope, mapping)
-            else:
-                mapping = {n: context.fresh(german(n)) for n in sorted(names)
-                           if german(n) != n}
-                rename_in(scope, mapping)
+            mapping = {n: context.fresh(german(n)) for n in sorted(names) if german(n) != n}
+            rename_in(scope, mapping)
             changed += len(mapping)
     return changed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, rename_global
+from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, rename_in
 from .base import Context, ensure_import, import_position, replace_statements, rewrite
 
 
@@ -36,7 +36,8 @@ def _inf_alias(tree: ast.Module) -> str | None:
 
 
 @rewrite("float_inf", "math.inf (and the module's alias of it) becomes float(\"inf\"), "
-                      "float(\"inf\") becomes math.inf, in the student's code and signatures")
+                      "float(\"inf\") becomes math.inf, in the student's code and signatures",
+         nothing="the student's code uses no infinity")
 def float_inf(context: Context) -> int:
     tree = context.tree
     alias = _inf_alias(tree)
@@ -95,8 +96,6 @@ def float_inf(context: Context) -> int:
             Swap(lambda node: True).visit(statement)
     if needs_math:
         ensure_import(tree, "math")
-    if not changed:
-        context.note("the student's code uses no infinity")
     return changed
 
 
@@ -105,7 +104,8 @@ def _float_call(text: str) -> ast.Call:
 
 
 @rewrite("none_equality", "`x is None` becomes `x == None` and `x is not None` `x != None` "
-                          "(and back), also for the module's constants that are None")
+                          "(and back), also for the module's constants that are None",
+         nothing="the student's code compares nothing with None")
 def none_equality(context: Context) -> int:
     tree = context.tree
     nones = {node.targets[0].id for node in tree.body if isinstance(node, ast.Assign)
@@ -125,8 +125,6 @@ def none_equality(context: Context) -> int:
                                                     none(node.left)):
                 node.ops = [swaps[type(node.ops[0])]()]
                 changed += 1
-    if not changed:
-        context.note("the student's code compares nothing with None")
     return changed
 
 
@@ -136,7 +134,8 @@ def _in_strings(tree: ast.Module, name: str) -> bool:
 
 
 @rewrite("rename_private_helpers", "every private helper function of the student's code gets "
-                                   "another private name")
+                                   "another private name",
+         nothing="the student's code has no private helper function")
 def rename_private_helpers(context: Context) -> int:
     tree = context.tree
     mapping = {}
@@ -147,14 +146,13 @@ def rename_private_helpers(context: Context) -> int:
                 context.note(f"{name} is named in a string of the module: not renamed")
                 continue
             mapping[name] = context.fresh("_hilfs" + name)
-    rename_global(tree, mapping)
-    if not mapping:
-        context.note("the student's code has no private helper function")
+    rename_in(tree, mapping)
     return len(mapping)
 
 
 @rewrite("rename_private_names", "every private module-level variable of the student's code "
-                                 "(a table, a cache) gets another private name")
+                                 "(a table, a cache) gets another private name",
+         nothing="the student's code has no private module-level variable")
 def rename_private_names(context: Context) -> int:
     tree = context.tree
     mapping = {}
@@ -167,9 +165,7 @@ def rename_private_names(context: Context) -> int:
                     if isinstance(node, ast.Name) and node.id.startswith("_") and \
                             not node.id.startswith("__") and not _in_strings(tree, node.id):
                         mapping.setdefault(node.id, context.fresh("_daten" + node.id))
-    rename_global(tree, mapping)
-    if not mapping:
-        context.note("the student's code has no private module-level variable")
+    rename_in(tree, mapping)
     return len(mapping)
 
 
@@ -215,7 +211,8 @@ def _def_time_names(node: ast.FunctionDef) -> set[str]:
 
 @rewrite("reorder_definitions", "every run of consecutive module-level function definitions "
                                 "is written in reverse order (where nothing needs one before "
-                                "another)")
+                                "another)",
+         nothing="no two module-level definitions stand next to each other")
 def reorder_definitions(context: Context) -> int:
     tree = context.tree
     body, runs, current = tree.body, [], []
@@ -236,8 +233,6 @@ def reorder_definitions(context: Context) -> int:
             for index, node in zip(run, order):
                 body[index] = node
             changed += 1
-    if not changed:
-        context.note("no two module-level definitions stand next to each other")
     return changed
 
 
@@ -276,7 +271,8 @@ def _simple(node) -> bool:
 
 
 @rewrite("augmented_assignments", "`x += n` with a number n becomes `x = x + n` (for a name or "
-                                  "an attribute), and `x = x + n` becomes `x += n`")
+                                  "an attribute), and `x = x + n` becomes `x += n`",
+         nothing="the student's code adds no number to a variable")
 def augmented_assignments(context: Context) -> int:
     changed = 0
 
@@ -304,8 +300,6 @@ def augmented_assignments(context: Context) -> int:
 
     for function in context.functions:
         Swap().visit(function.node)
-    if not changed:
-        context.note("the student's code adds no number to a variable")
     return changed
 
 
@@ -314,13 +308,12 @@ def _loaded(target):
 
 
 @rewrite("single_assignments", "`a, b = x, y` becomes `a = x` then `b = y` where no target "
-                               "is read on the right")
+                               "is read on the right",
+         nothing="the student's code assigns no two names at once")
 def single_assignments(context: Context) -> int:
     changed = 0
     for function in context.functions:
         changed += replace_statements(function.node, _split_assignment)
-    if not changed:
-        context.note("the student's code assigns no two names at once")
     return changed
 
 
@@ -339,7 +332,8 @@ def _split_assignment(statement) -> list | None:
 
 
 @rewrite("dict_lookups", "`d.get(k)` becomes `d[k] if k in d else None` (and `d.get(k, v)` "
-                         "the same with v), where d and k are plain names")
+                         "the same with v), where d and k are plain names",
+         nothing="the student's code looks nothing up with .get(name)")
 def dict_lookups(context: Context) -> int:
     changed = 0
 
@@ -362,6 +356,4 @@ def dict_lookups(context: Context) -> int:
 
     for function in context.functions:
         Swap().visit(function.node)
-    if not changed:
-        context.note("the student's code looks nothing up with .get(name)")
     return changed

@@ -8,8 +8,8 @@ import builtins
 import re
 
 from ..source import SCOPES, bound, module_classes
-from .base import (PURE_BUILTINS, Context, calls_in, camel, is_builtin, module_bound, returns_of,
-                   rewrite, top_level_index, words_of)
+from .base import (PURE_BUILTINS, Context, calls_in, camel, is_builtin, returns_of, rewrite,
+                   top_level_index, words_of)
 
 
 def exception_classes(tree: ast.Module) -> set[str]:
@@ -147,7 +147,8 @@ def tuple_returns(context: Context) -> int:
 
 
 @rewrite("set_builders", "a set comprehension becomes set(generator) and set(...) of a "
-                         "generator or list comprehension a set comprehension")
+                         "generator or list comprehension a set comprehension",
+         nothing="the student's code builds no set from a comprehension")
 def set_builders(context: Context) -> int:
     changed = 0
 
@@ -171,12 +172,10 @@ def set_builders(context: Context) -> int:
 
     for statement in context.statements:
         scopes = [statement, *(s for s in ast.walk(statement) if isinstance(s, SCOPES))]
-        if "set" in module_bound(context.tree) or any("set" in bound(s) for s in scopes):
+        if "set" in bound(context.tree) or any("set" in bound(s) for s in scopes):
             context.note("a name `set` of the module's own: its set builders left alone")
             continue
         Swap().visit(statement)
-    if not changed:
-        context.note("the student's code builds no set from a comprehension")
     return changed
 
 
@@ -212,26 +211,24 @@ def _calls_only_pure(node, chain, tree) -> bool:
 
 
 @rewrite("generators", "a list comprehension that a builtin consumes whole (sum, max, "
-                       "sorted, tuple, join, ...) becomes a generator expression")
+                       "sorted, tuple, join, ...) becomes a generator expression",
+         nothing="no list comprehension is consumed whole by a builtin")
 def generators(context: Context) -> int:
     changed = 0
     for call, _ in list(_consumer_arguments(context, ast.ListComp)):
         listed = call.args[0]
         call.args[0] = ast.GeneratorExp(listed.elt, listed.generators)
         changed += 1
-    if not changed:
-        context.note("no list comprehension is consumed whole by a builtin")
     return changed
 
 
 @rewrite("eager_lists", "a generator expression that a builtin consumes whole becomes a list "
-                        "comprehension")
+                        "comprehension",
+         nothing="no generator expression is consumed whole by a builtin")
 def eager_lists(context: Context) -> int:
     changed = 0
     for call, _ in list(_consumer_arguments(context, ast.GeneratorExp)):
         lazy = call.args[0]
         call.args[0] = ast.ListComp(lazy.elt, lazy.generators)
         changed += 1
-    if not changed:
-        context.note("no generator expression is consumed whole by a builtin")
     return changed
