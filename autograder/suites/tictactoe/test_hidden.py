@@ -1,40 +1,15 @@
 """Hidden suite for tictactoe: every function on every reachable position.
 
-Expected values come from the reference in solutions/tictactoe/, loaded into
-this trusted process; the student's functions run in the sandbox and come back
-as plain data. Positions are ordered smallest first (fewest marks), so the
-feedback shows the simplest board a function gets wrong. Where several moves
-are optimal, any of them passes: minimax is judged by the game value of the
-move it picks, not by which move it is.
+Expected values come from the reference, loaded into this trusted process. Positions
+are ordered smallest first (fewest marks), so the feedback shows the simplest board a
+function gets wrong. minimax is judged by the game value of the move it picks: any of
+the optimal moves passes.
 
-Each function is judged on its own (checking/blame.py, Blame.check): where it
-relies on others of the student's ([relies_on] in assignment.toml: minimax on
-player, actions, result, ...; terminal and utility on winner; result on player),
-a check that fails with the student's own helpers while one of them failed
-its own checks is run again in a fresh child with the reference playing them
-(`Student.map(..., play=...)`), and that verdict counts. One wrong line in
-winner costs winner's points and says nothing about minimax. A correct
-submission pays nothing for this: its helpers are the grader's answers. One
-small check, "your whole program", judges again the answers minimax gave with
-the student's own helpers (no new calls). The reference's rule functions are
-pure and no check counts their calls (`checks.pure`): a search that asks the
-same question twice in one request gets the second answer in the child.
-
-What a check believes: the student's returned answers only. "result never
-changes the board it was given" is judged from result's own second answer:
-every call is made twice on the same board and move (`again`), and a board the
-first call changed shows as another answer (or an exception) the second time.
-The board as the child reports it after the call may be quoted in the
-feedback, never judged. The session fixture of the result checks keeps each
-answer cut to verdict size (checking/verdicts.py), never the raw replies.
-
-Time: every limit is the child's CPU time (rubric [timeouts]), so the verdict
-does not depend on the machine's load. A minimax call that runs out of its CPU
-time is told how many positions plain minimax visits from that position in the
-reference, so a student sees whether the search is too slow or endless.
-
-No pictures: these checks judge answers position by position, not a search's trace
-(the search pictures are negamax's and the other search suites').
+Each function is judged on its own (docs/SUITES.md, "Blame"); one small check, "your
+whole program", judges again the answers minimax gave with the student's own helpers.
+"result never changes the board it was given" is judged from result's own second
+answer on the same board (`again`), never from the board as the child reports it.
+No pictures: these checks judge answers position by position, not a search's trace.
 """
 
 import contextlib
@@ -45,18 +20,14 @@ import random
 import pytest
 
 from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer_of,
-                                 check_all, compare, container_reason, describe, exact, number,
-                                 pure, require, returned, short)
+                                 check_all, changed_input, check_probes, compare,
+                                 container_reason, describe, exact, kept, load_reference, number,
+                                 pure, require, returned, short, slow)
 from autograder.i18n import N_, grader_text as _
-from autograder.grading.reference import load_reference
-from autograder.checking.verdicts import changed_input, check_probes, kept, slow
 
 ref = load_reference("tictactoe", "tictactoe")
 X, O, E = ref.X, ref.O, ref.EMPTY
 M = "tictactoe."
-# Plain, unpruned minimax answers positions with at least this many marks in
-# about a millisecond each; earlier positions are sampled (see openings).
-ENDGAME_MARKS = 5
 
 
 # These three run on every position while the cases are built (the reference check
@@ -88,25 +59,30 @@ def positions():
     return sorted(seen.values(), key=lambda b: (marks(b), str(key(b))))
 
 
+@functools.cache
+def open_positions():
+    return [b for b in positions() if not ref.terminal(b)]
+
+
+@functools.cache
+def finished_positions():
+    return [b for b in positions() if ref.terminal(b)]
+
+
 def played(blame, function):
-    """`function`'s helpers played by the reference (pure: no check counts their
-    calls), with their answers on every reachable position given to the child
-    ahead (`known`): a search judged this way asks the grader only about what is
-    off the game, such as a taken cell."""
+    """`function`'s helpers played by the reference: pure (no check counts their
+    calls), their answers on every reachable position sent ahead (`known`)."""
     play = blame.plays(function)
     return pure(play, {target: known(target.rpartition(".")[2]) for target in play})
 
 
 @functools.cache
 def known(name):
-    """The reference's `name` on every reachable position its own check asks about
-    (terminal and winner: all of them; player and actions: every unfinished one;
-    utility: every finished one) and result on every move of every unfinished one,
-    made once per process by the warm-up: the checks' cases, their expected values
-    and argument tuples (encoded once already). The child's code may read them:
-    they are what the played function answers anyway, on positions anyone can list,
-    and say nothing of which ones the minimax checks ask about. Cached, so a
-    platform package ships them made (5 MB of text, read in milliseconds)."""
+    """The reference's `name` on the positions its own check asks about (result: on
+    every move of every unfinished one), made once per process by the warm-up from
+    the checks' own cached cases. The child may read them: they are what the played
+    function answers anyway, on positions anyone can list, and say nothing of which
+    ones the minimax checks ask about."""
     return Known(functools.partial(_rule_answers, name))
 
 
@@ -116,8 +92,7 @@ def _rule_answers(name):
                 for board in open_positions() for action in sorted(ref.actions(board))]
     boards = {"player": open_positions, "actions": open_positions, "terminal": positions,
               "utility": finished_positions, "winner": positions}[name]
-    # The cases as the check makes them: the same cached objects.
-    return [(case.args, case.expected) for case in cases(name, boards, getattr(ref, name), ())]
+    return [(case.args, case.expected) for case in cases(name, boards, getattr(ref, name))]
 
 
 @functools.cache
@@ -142,32 +117,16 @@ def plain_minimax_positions(board_key):
 
 
 @functools.cache
-def open_positions():
-    return [b for b in positions() if not ref.terminal(b)]
-
-
-@functools.cache
-def finished_positions():
-    return [b for b in positions() if ref.terminal(b)]
-
-
-@functools.cache
-def cases(function, boards_of, expected=None, extra=()):
+def cases(function, boards_of, expected=None):
     """The cases of one check, built once per worker and reused for every submission."""
-    boards = boards_of()
-    call = f"{function}(board{''.join(', ' + repr(x) for x in extra)})"
-    return [Case(call, (b, *extra), drawing(b), expected(b) if expected else None)
-            for b in boards]
-
-
-def drawing(board):
-    """One string per position for every check's cases: a platform package ships the
-    cases, and a string shared is shipped once."""
-    return _drawing(key(board))
+    return [Case(f"{function}(board)", (b,), drawing(key(b)), expected(b) if expected else None)
+            for b in boards_of()]
 
 
 @functools.cache
-def _drawing(board_key):
+def drawing(board_key):
+    """One string per position (a platform package ships the cases, and a string
+    shared is shipped once)."""
     return draw(board_key)
 
 
@@ -185,7 +144,7 @@ def test_initial_state(student):
 
 def test_player(student, blame):
     """player says whose turn it is on every unfinished position"""
-    compare(student, blame, "player", cases("player", open_positions, ref.player, ()),
+    compare(student, blame, "player", cases("player", open_positions, ref.player),
             summary=_("player returned the wrong player"), scope=_("on an unfinished position"),
             hint=_("X moves first; count the marks of each player"))
 
@@ -200,7 +159,7 @@ def test_actions(student, blame):
         if any(type(a) is not tuple for a in got):
             return _("the actions must be tuples (i, j)")
         return None if got == case.expected else returned(got)
-    compare(student, blame, "actions", cases("actions", open_positions, ref.actions, ()), judge,
+    compare(student, blame, "actions", cases("actions", open_positions, ref.actions), judge,
             _("actions returned the wrong cells"), scope=_("on an unfinished position"))
 
 
@@ -218,7 +177,7 @@ def _one_action_each():
 
 @functools.cache
 def _result_cases():
-    return [Case(f"result(board, {action})", (board, action), drawing(board),
+    return [Case(f"result(board, {action})", (board, action), drawing(key(board)),
                  ref.result(board, action)) for board, action in _one_action_each()]
 
 
@@ -235,6 +194,10 @@ def result_runs(student, play):
     return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
 
 
+def check_result(student, blame, scope, attempt):
+    blame.check(student, "result", scope, played(blame, "result"), attempt)
+
+
 def test_result(student, shared, blame):
     """result returns the right new board for a move on every unfinished position"""
     def judge(case, outcome):
@@ -244,11 +207,8 @@ def test_result(student, shared, blame):
         if type(got) is not list or any(type(row) is not list for row in got):
             return _("the new board must be a list of lists, like the input")
         return None
-
-    def attempt(play):
-        check_all(_("result built the wrong board"), *shared(result_runs, play), judge)
-    blame.check(student, "result", _("for a move on an unfinished position"),
-                played(blame, "result"), attempt)
+    check_result(student, blame, _("for a move on an unfinished position"), lambda play:
+                 check_all(_("result built the wrong board"), *shared(result_runs, play), judge))
 
 
 def test_result_keeps_its_input(student, shared, blame):
@@ -270,8 +230,7 @@ def test_result_keeps_its_input(student, shared, blame):
             raise
         check_probes(student, summary, M + "result", M + "result", _probe_cases(), _probes,
                      _("board"), hint=hint)
-    blame.check(student, "result", _("for a move on an unfinished position"),
-                played(blame, "result"), attempt)
+    check_result(student, blame, _("for a move on an unfinished position"), attempt)
 
 
 def _quote_the_board_after(student, failed, chosen):
@@ -307,11 +266,12 @@ def _probe_cases():
     chosen = sorted(rng.sample(pairs, 80), key=lambda p: marks(p[0]))
     return [Case(Later.words(N_("result(board, {action}), then more questions about the "
                                 "same board"), action=action),
-                 (board, action), drawing(board), UNTOUCHED)
+                 (board, action), drawing(key(board)), UNTOUCHED)
             for board, action in chosen]
 
 
 UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
+AN_EXCEPTION = Later.words(N_("an exception"))
 
 
 def raised_one(case, outcome):
@@ -321,69 +281,66 @@ def raised_one(case, outcome):
     return None
 
 
-AN_EXCEPTION = Later.words(N_("an exception"))
-
-
-def _expect_exception(student, summary, chosen, play):
-    outcomes = student.map(M + "result", [c.args for c in chosen], play=play)
-    check_all(summary, chosen, outcomes, raised_one, raised=True)
-
-
 @functools.cache
-def _taken_cases():
+def refusal_cases(moves):
+    """result on each (board, move) that `moves()` lists, every call expected to raise."""
+    return [Case(f"result(board, {action})", (board, action), drawing(key(board)),
+                 AN_EXCEPTION) for board, action in moves()]
+
+
+def check_refusals(student, blame, scope, summary, moves):
+    chosen = refusal_cases(moves)
+    check_result(student, blame, scope, lambda play: check_all(
+        summary, chosen, student.map(M + "result", [c.args for c in chosen], play=play),
+        raised_one, raised=True))
+
+
+def _taken_moves():
     rng = random.Random(20261129)
     boards = [b for b in open_positions() if marks(b) > 0]
     chosen = []
     for board in sorted(rng.sample(boards, 150), key=marks):
         taken = sorted((i, j) for i in range(3) for j in range(3) if board[i][j] is not E)
-        action = rng.choice(taken)
-        chosen.append(Case(f"result(board, {action})", (board, action), drawing(board),
-                           AN_EXCEPTION))
+        chosen.append((board, rng.choice(taken)))
     return chosen
 
 
 def test_result_rejects_taken_cells(student, blame):
     """result raises an exception for a cell that is already taken"""
-    blame.check(student, "result", _("for a cell that is already taken"),
-                played(blame, "result"), lambda play: _expect_exception(
-                    student, _("result accepted a cell that is already taken"), _taken_cases(),
-                    play))
+    check_refusals(student, blame, _("for a cell that is already taken"),
+                   _("result accepted a cell that is already taken"), _taken_moves)
 
 
-@functools.cache
-def _off_board_cases():
+def _off_board_moves():
     rng = random.Random(7)
     off = [(3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1), (3, 3), (-3, 1)]
     boards = [ref.initial_state()] + rng.sample(open_positions(), 6)
-    return [Case(f"result(board, {a})", (b, a), draw(b), AN_EXCEPTION)
-            for b in boards for a in off]
+    return [(b, a) for b in boards for a in off]
 
 
 def test_result_rejects_cells_off_the_board(student, blame):
     """result raises an exception for cells outside the board, negative ones too"""
-    blame.check(student, "result", _("for a cell that is not on the board"),
-                played(blame, "result"), lambda play: _expect_exception(
-                    student, _("result accepted a cell that is not on the board"),
-                    _off_board_cases(), play))
+    check_refusals(student, blame, _("for a cell that is not on the board"),
+                   _("result accepted a cell that is not on the board"), _off_board_moves)
 
 
 def test_winner(student, blame):
     """winner finds the winner (or None) on all 5,478 reachable positions"""
-    compare(student, blame, "winner", cases("winner", positions, ref.winner, ()),
+    compare(student, blame, "winner", cases("winner", positions, ref.winner),
             summary=_("winner returned the wrong player"),
             hint=_("check all rows, columns and both diagonals"))
 
 
 def test_terminal(student, blame):
     """terminal is right on all 5,478 reachable positions"""
-    compare(student, blame, "terminal", cases("terminal", positions, ref.terminal, ()),
+    compare(student, blame, "terminal", cases("terminal", positions, ref.terminal),
             summary=_("terminal was wrong"), play=played(blame, "terminal"),
             hint=_("a game ends with a winner or with a full board"))
 
 
 def test_utility(student, blame):
     """utility scores every finished game: 1, -1 or 0"""
-    compare(student, blame, "utility", cases("utility", finished_positions, ref.utility, ()),
+    compare(student, blame, "utility", cases("utility", finished_positions, ref.utility),
             number, _("utility returned the wrong score"), scope=_("on a finished game"),
             play=played(blame, "utility"))
 
@@ -441,29 +398,8 @@ def _minimax_cases(boards):
     for board in map(lambda k: [list(row) for row in k], boards):
         here = value(key(board))
         best = sorted(a for a in ref.actions(board) if value(key(ref.result(board, a))) == here)
-        chosen.append(Case("minimax(board)", (board,), drawing(board), Optimal(best)))
+        chosen.append(Case("minimax(board)", (board,), drawing(key(board)), Optimal(best)))
     return chosen
-
-
-# Each minimax check runs in increasing number of marks, in one child: a minimax
-# that keeps a table between calls (memoisation, transposition tables) must keep
-# it true, and wrong entries stored while answering an earlier position are read
-# while answering a later one. (Run the other way round, a table that stores a
-# bound as an exact value slipped through: autograder mutate found it.) The
-# whole-program check runs them all, 2 marks to 8, with the student's helpers.
-def by_marks(keys):
-    return tuple(sorted(keys, key=lambda k: (marks([list(row) for row in k]), str(k))))
-
-
-@functools.cache
-def _opening_keys():
-    """Every position with 4 marks and a seeded sample with 2 and 3; plain
-    minimax needs about 2, 25 and 270 ms for 4, 3 and 2 marks."""
-    rng = random.Random(2026)
-    boards = [b for b in open_positions() if marks(b) == 4]
-    for count, size in ((3, 6), (2, 2)):
-        boards += rng.sample([b for b in open_positions() if marks(b) == count], size)
-    return by_marks(key(b) for b in boards)
 
 
 def work_needed(count: int) -> str:
@@ -492,28 +428,28 @@ def say_the_work(chosen, outcomes):
         raise
 
 
+# Each minimax check runs in increasing number of marks, in one child: a minimax
+# that keeps a table between calls must keep it true, and wrong entries stored while
+# answering an earlier position are read while answering a later one (run the other
+# way round, a table that stores a bound as an exact value slipped through).
 @functools.cache
-def _played_opening_keys():
-    """With the grader's helpers every call of them is a round trip (~40 us, more on
-    a busy machine), so a search judged that way runs on a seeded sample: 1, 8 and
-    30 positions with 3, 4 and 5 marks, where plain minimax makes about 3,300, 550
-    and 120 such calls."""
-    rng = random.Random(20261201)
-    boards = []
-    for count, size in ((3, 1), (4, 8), (5, 30)):
-        boards += rng.sample([b for b in open_positions() if marks(b) == count], size)
-    return by_marks(key(b) for b in boards)
+def minimax_keys(seed, *groups):
+    """The positions with (marks, how many) of `groups`, fewest marks first: a seeded
+    sample of that many, or every one (None)."""
+    rng, boards = random.Random(seed), []
+    for count, size in groups:
+        these = [b for b in open_positions() if marks(b) == count]
+        boards += these if size is None else rng.sample(these, size)
+    keys = (key(b) for b in boards)
+    return tuple(sorted(keys, key=lambda k: (marks([list(row) for row in k]), str(k))))
 
 
-@functools.cache
-def _played_endgame_keys():
-    """Every position with 7 or more marks and a seeded sample of 150 with 6."""
-    rng = random.Random(20261202)
-    sixes = [b for b in open_positions() if marks(b) == 6]
-    boards = rng.sample(sixes, 150) + [b for b in open_positions() if marks(b) >= 7]
-    return by_marks(key(b) for b in boards)
-
-
+# Plain minimax needs about 2, 25 and 270 ms for 4, 3 and 2 marks; with the grader's
+# helpers every call of them is a round trip, so a played search runs on a sample.
+OPENINGS = 2026, (4, None), (3, 6), (2, 2)
+PLAYED_OPENINGS = 20261201, (3, 1), (4, 8), (5, 30)
+ENDGAMES = 0, (5, None), (6, None), (7, None), (8, None)
+PLAYED_ENDGAMES = 20261202, (6, 150), (7, None), (8, None)
 #: A right answer of minimax is a move: 3 values (kept answers are cut at this).
 MOVE_VALUES = 10
 
@@ -525,33 +461,36 @@ def own_minimax():
     return {}
 
 
+def minimax_answers(student, keys, play=None):
+    chosen = _minimax_cases(keys)
+    return chosen, student.map(M + "minimax", [c.args for c in chosen], play=play)
+
+
+def judge_minimax(summary, chosen, outcomes, hint):
+    with say_the_work(chosen, outcomes):
+        check_all(summary, chosen, outcomes, _optimal, hint=hint)
+
+
 def check_minimax(student, blame, own_minimax, keys, played_keys, hint):
     def attempt(play):
-        chosen = _minimax_cases(played_keys if play else keys)
-        outcomes = student.map(M + "minimax", [c.args for c in chosen], play=play)
+        chosen, outcomes = minimax_answers(student, played_keys if play else keys, play)
         if not play:
             own_minimax[keys] = chosen, [kept(outcome, MOVE_VALUES) for outcome in outcomes]
-        with say_the_work(chosen, outcomes):
-            check_all(_("minimax did not pick an optimal move"), chosen, outcomes, _optimal,
-                      hint=hint)
+        judge_minimax(_("minimax did not pick an optimal move"), chosen, outcomes, hint)
     blame.check(student, "minimax", _("on an unfinished position"),
                 played(blame, "minimax"), attempt)
 
 
 def test_minimax_openings(student, blame, own_minimax):
     """minimax picks an optimal move on every position with 4 marks and sampled ones with 2 and 3"""
-    check_minimax(student, blame, own_minimax, _opening_keys(), _played_opening_keys(),
-                  _("any of the equally good moves is accepted"))
-
-
-@functools.cache
-def _endgame_keys():
-    return by_marks(key(b) for b in open_positions() if marks(b) >= ENDGAME_MARKS)
+    check_minimax(student, blame, own_minimax, minimax_keys(*OPENINGS),
+                  minimax_keys(*PLAYED_OPENINGS), _("any of the equally good moves is accepted"))
 
 
 def test_minimax_endgames(student, blame, own_minimax):
     """minimax picks an optimal move on every position with 5 or more marks"""
-    check_minimax(student, blame, own_minimax, _endgame_keys(), _played_endgame_keys(),
+    check_minimax(student, blame, own_minimax, minimax_keys(*ENDGAMES),
+                  minimax_keys(*PLAYED_ENDGAMES),
                   _("any of the equally good moves is accepted; a table kept between calls "
                     "must hold only exact values (or bounds marked as such)"))
 
@@ -559,13 +498,9 @@ def test_minimax_endgames(student, blame, own_minimax):
 def test_minimax_with_your_own_helpers(student, blame, own_minimax):
     """your whole program: minimax with your own helpers picks an optimal move on every position of the two checks above"""
     with blame.judging("minimax", _("on an unfinished position")):
-        for keys in (_opening_keys(), _endgame_keys()):
+        for keys in (minimax_keys(*OPENINGS), minimax_keys(*ENDGAMES)):
             if keys not in own_minimax:       # the check above did not run: run it here
-                chosen = _minimax_cases(keys)
-                outcomes = student.map(M + "minimax", [c.args for c in chosen])
+                chosen, outcomes = minimax_answers(student, keys)
                 own_minimax[keys] = chosen, [kept(o, MOVE_VALUES) for o in outcomes]
-            chosen, outcomes = own_minimax[keys]
-            with say_the_work(chosen, outcomes):
-                check_all(_("minimax with your own helpers did not pick an optimal move"),
-                          chosen, outcomes, _optimal,
-                          hint=_("any of the equally good moves is accepted"))
+            judge_minimax(_("minimax with your own helpers did not pick an optimal move"),
+                          *own_minimax[keys], _("any of the equally good moves is accepted"))
