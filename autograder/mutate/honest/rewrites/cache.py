@@ -17,6 +17,33 @@ IMMUTABLE_CALLS = {"tuple", "frozenset", "int", "str", "float", "bool", "len", "
                    "hash"}
 
 
+def calls(node: ast.AST, names) -> bool:
+    """Whether `node` is a call of a plain name of `names`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id in names
+
+
+def built_from(value: ast.AST, leaf, operations=(ast.BinOp, ast.UnaryOp)) -> bool:
+    """Whether `value` is a constant, a `leaf`, or a tuple or operation (of `operations`)
+    of parts that are."""
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.Tuple):
+        parts = value.elts
+    elif isinstance(value, operations):
+        parts = [e for e in ast.iter_child_nodes(value) if isinstance(e, ast.expr)]
+    else:
+        return leaf(value)
+    return all(built_from(part, leaf, operations) for part in parts)
+
+
+def _root(node) -> str | None:
+    """The name an attribute or subscript chain starts from."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def immutable_globals(tree: ast.Module) -> set[str]:
     """Module-level names bound once, at module level, to a value nobody can change: a
     number, string, None, a tuple of such, tuple(...) or frozenset(...)."""
@@ -43,22 +70,11 @@ def immutable_globals(tree: ast.Module) -> set[str]:
     changed_in_place = never_changed_in_place(tree)
     found: set[str] = set()
 
-    def immutable(value) -> bool:
-        if isinstance(value, ast.Constant):
-            return True
-        if isinstance(value, ast.Tuple):
-            return all(immutable(v) for v in value.elts)
-        if isinstance(value, (ast.BinOp, ast.UnaryOp)):
-            return all(immutable(v) for v in ast.iter_child_nodes(value)
-                       if isinstance(v, ast.expr))
-        if isinstance(value, ast.Name):
-            return value.id in found
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-            return value.func.id in ("tuple", "frozenset")
-        return False
-
     def constant(name, value) -> bool:
-        return immutable(value) or name in changed_in_place and not isinstance(value, ast.Lambda)
+        if built_from(value, lambda v: isinstance(v, ast.Name) and v.id in found
+                      or calls(v, ("tuple", "frozenset"))):
+            return True
+        return name in changed_in_place and not isinstance(value, ast.Lambda)
 
     changed = True
     while changed:
@@ -79,12 +95,12 @@ def never_changed_in_place(tree: ast.Module) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Subscript, ast.Attribute)) and \
                 isinstance(node.ctx, (ast.Store, ast.Del)):
-            touched.add(Purity._root(node))
+            touched.add(_root(node))
         elif isinstance(node, ast.AugAssign):
-            touched.add(Purity._root(node.target))
+            touched.add(_root(node.target))
         elif isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
-                touched.add(Purity._root(node.func.value))
+                touched.add(_root(node.func.value))
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 if isinstance(argument, ast.Name) and not (
                         isinstance(node.func, ast.Name) and node.func.id in PURE_BUILTINS):
@@ -123,7 +139,7 @@ class Purity:
         for node in ast.walk(function):
             if isinstance(node, (ast.Subscript, ast.Attribute)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)) and \
-                    self._root(node) not in locals_:
+                    _root(node) not in locals_:
                 return f"it changes {ast.unparse(node)}"
             if isinstance(node, ast.Call):
                 problem = self._call(node, locals_, function)
@@ -145,16 +161,10 @@ class Purity:
                 names |= bound(node)
         return names
 
-    @staticmethod
-    def _root(node) -> str | None:
-        while isinstance(node, (ast.Subscript, ast.Attribute)):
-            node = node.value
-        return node.id if isinstance(node, ast.Name) else None
-
     def _call(self, call, locals_, function) -> str:
         func = call.func
         if isinstance(func, ast.Attribute):
-            if func.attr in MUTATING_METHODS and self._root(func.value) not in locals_:
+            if func.attr in MUTATING_METHODS and _root(func.value) not in locals_:
                 return f"it calls {ast.unparse(func)}"
             if func.attr not in BUILTIN_METHODS:
                 return f"it calls {ast.unparse(func)}, which may count or change something"
@@ -176,21 +186,6 @@ class Purity:
         return f"it calls {name}"
 
 
-def hashable_argument(node: ast.AST, function_params: set[str], constants: set[str],
-                      loop_ints: set[str]) -> bool:
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.Tuple):
-        return all(hashable_argument(e, function_params, constants, loop_ints)
-                   for e in node.elts)
-    if isinstance(node, (ast.BinOp, ast.UnaryOp)):
-        return all(hashable_argument(e, function_params, constants, loop_ints)
-                   for e in ast.iter_child_nodes(node) if isinstance(e, ast.expr))
-    if isinstance(node, ast.Name):
-        return node.id in constants or node.id in function_params or node.id in loop_ints
-    return False
-
-
 def range_targets(scope: ast.AST) -> set[str]:
     """Names a loop of `scope` binds to the numbers of a range(...), and nothing else
     binds."""
@@ -198,16 +193,13 @@ def range_targets(scope: ast.AST) -> set[str]:
     for node in ast.walk(scope):
         if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
             targets.add(id(node.target))
-            if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
-                    and node.iter.func.id == "range":
+            if calls(node.iter, ("range",)):
                 ranged.add(node.target.id)
     other = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)
              and isinstance(n.ctx, ast.Store) and id(n) not in targets}
     other |= {n.target.id for n in ast.walk(scope)
               if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)
-              and n.target.id in ranged and not (isinstance(n.iter, ast.Call)
-                                                 and isinstance(n.iter.func, ast.Name)
-                                                 and n.iter.func.id == "range")}
+              and n.target.id in ranged and not calls(n.iter, ("range",))}
     return ranged - other
 
 
@@ -216,20 +208,12 @@ def immutable_return(function: ast.FunctionDef) -> bool:
     tuple(...) and the like, or arithmetic on its (hashable) arguments."""
     params = parameters(function)
 
-    def immutable(value) -> bool:
-        if value is None or isinstance(value, ast.Constant):
-            return True
-        if isinstance(value, ast.Name):
-            return value.id in params
-        if isinstance(value, ast.Tuple):
-            return all(immutable(e) for e in value.elts)
-        if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare)):
-            return all(immutable(e) for e in ast.iter_child_nodes(value)
-                       if isinstance(e, ast.expr))
-        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
-            value.func.id in IMMUTABLE_CALLS
+    def leaf(value) -> bool:
+        return isinstance(value, ast.Name) and value.id in params or calls(value, IMMUTABLE_CALLS)
 
-    return all(immutable(node.value) for node in returns_of(function))
+    return all(node.value is None or built_from(node.value, leaf, (ast.BinOp, ast.UnaryOp,
+                                                                   ast.BoolOp, ast.Compare))
+               for node in returns_of(function))
 
 
 @rewrite("lru_cache", "a pure private helper whose every call passes hashable arguments is "
@@ -277,10 +261,12 @@ def _unhashable_call(tree, helper: Function, constants) -> str:
     if not sites:
         return "nothing in the module calls it"
     for call, host in sites:
-        params = parameters(helper.node) if host is helper.node else set()
-        loops = range_targets(host) if host is not None else set()
+        # a name is hashable if it is a constant, a number of a range, or (in a recursive
+        # call) the helper's own parameter
+        hashable = constants | (parameters(helper.node) if host is helper.node else set()) \
+            | (range_targets(host) if host is not None else set())
         for argument in [*call.args, *(k.value for k in call.keywords)]:
-            if not hashable_argument(argument, params, constants, loops):
+            if not built_from(argument, lambda v: isinstance(v, ast.Name) and v.id in hashable):
                 return (f"the call {ast.unparse(call)} passes {ast.unparse(argument)}, which "
                         "may be a list or another unhashable value")
     return ""

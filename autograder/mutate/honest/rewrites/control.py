@@ -77,28 +77,19 @@ def _always_evaluated(condition, name) -> bool:
     def first_read(node, certain):
         if isinstance(node, ast.Name) and node.id == name:
             return certain
-        if isinstance(node, ast.BoolOp):
-            for index, value in enumerate(node.values):
-                found = first_read(value, certain and index == 0)
-                if found is not None:
-                    return found
-            return None
-        if isinstance(node, ast.IfExp):
-            for part, sure in ((node.test, certain), (node.body, False), (node.orelse, False)):
-                found = first_read(part, sure)
-                if found is not None:
-                    return found
-            return None
-        if isinstance(node, ast.Compare):
-            for index, part in enumerate([node.left, *node.comparators]):
-                found = first_read(part, certain and index < 2)
-                if found is not None:
-                    return found
-            return None
         if isinstance(node, SCOPES):
             return None
-        for child in ast.iter_child_nodes(node):
-            found = first_read(child, certain)
+        if isinstance(node, ast.BoolOp):
+            parts = [(value, certain and index == 0) for index, value in enumerate(node.values)]
+        elif isinstance(node, ast.IfExp):
+            parts = [(node.test, certain), (node.body, False), (node.orelse, False)]
+        elif isinstance(node, ast.Compare):
+            parts = [(part, certain and index < 2)
+                     for index, part in enumerate([node.left, *node.comparators])]
+        else:
+            parts = [(child, certain) for child in ast.iter_child_nodes(node)]
+        for part, sure in parts:
+            found = first_read(part, sure)
             if found is not None:
                 return found
         return None

@@ -34,17 +34,14 @@ def debug_prints(context: Context) -> int:
     for function in context.functions:
         if not function.public or function.name.startswith("__"):
             continue
-        node = function.node
-        args = node.args
-        names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
-        if function.owner is not None and names:
-            names = names[1:]
-        values = [ast.Name(n, ast.Load()) for n in names]
-        values += [ast.Starred(ast.Name(a.arg, ast.Load()), ast.Load())
-                   for a in (args.vararg,) if a is not None]
+        signature, vararg = function.signature, function.node.args.vararg
+        values = [ast.Name(n, ast.Load()) for n in [*signature.positional,
+                                                     *signature.keyword_only]]
+        if vararg is not None:
+            values.append(ast.Starred(ast.Name(vararg.arg, ast.Load()), ast.Load()))
         printed = ast.Expr(ast.Call(ast.Name(helper, ast.Load()),
                                     [ast.Constant(function.qualified + ":"), *values], []))
-        _insert_after_docstring(node, printed)
+        _insert_after_docstring(function.node, printed)
         changed += 1
     if changed:
         position = import_position(context.tree)

@@ -4,8 +4,9 @@ decorator that keeps the signature, the order of definitions, assignments, looku
 from __future__ import annotations
 
 import ast
+import itertools
 
-from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, rename_in
+from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, outer_parts, rename_in
 from .base import Context, ensure_import, import_position, replace_statements, rewrite
 
 
@@ -202,31 +203,18 @@ def wrap_public(context: Context) -> int:
     return changed
 
 
-def _def_time_names(node: ast.FunctionDef) -> set[str]:
-    """Names a def needs when it runs: its decorators, defaults and annotations."""
-    args = node.args
-    parts = [*node.decorator_list, *args.defaults, *[d for d in args.kw_defaults if d]]
-    return set().union(*(names_used(p) for p in parts)) if parts else set()
-
-
 @rewrite("reorder_definitions", "every run of consecutive module-level function definitions "
                                 "is written in reverse order (where nothing needs one before "
                                 "another)",
          nothing="no two module-level definitions stand next to each other")
 def reorder_definitions(context: Context) -> int:
-    tree = context.tree
-    body, runs, current = tree.body, [], []
-    for index, node in enumerate(body):
-        if isinstance(node, FUNCTIONS):
-            current.append(index)
-        else:
-            if len(current) > 1:
-                runs.append(current)
-            current = []
-    if len(current) > 1:
-        runs.append(current)
+    body = context.tree.body
+    runs = [[index for index, _ in run] for is_def, run in itertools.groupby(
+        enumerate(body), key=lambda pair: isinstance(pair[1], FUNCTIONS)) if is_def]
     changed = 0
     for run in runs:
+        if len(run) < 2:
+            continue
         nodes = [body[i] for i in run]
         order = _reversed_respecting(nodes)
         if [n.name for n in order] != [n.name for n in nodes]:
@@ -237,9 +225,11 @@ def reorder_definitions(context: Context) -> int:
 
 
 def _reversed_respecting(nodes: list) -> list:
-    """`nodes` as late-first as possible, each after the defs its def-time names need."""
+    """`nodes` as late-first as possible, each after the defs its decorators and defaults
+    need when the def runs."""
     names = {n.name for n in nodes}
-    needs = {n.name: _def_time_names(n) & names - {n.name} for n in nodes}
+    needs = {n.name: set().union(*map(names_used, outer_parts(n))) & names - {n.name}
+             for n in nodes}
     placed, order = set(), []
     remaining = list(nodes)
     while remaining:
@@ -283,8 +273,8 @@ def augmented_assignments(context: Context) -> int:
                     _simple(node.target) and isinstance(node.value, ast.Constant) and \
                     type(node.value.value) in (int, float):
                 changed += 1
-                read = ast.parse(ast.unparse(node.target), mode="eval").body
-                return ast.Assign([node.target], ast.BinOp(read, node.op, node.value))
+                return ast.Assign([node.target], ast.BinOp(_loaded(node.target), node.op,
+                                                           node.value))
             return node
 
         def visit_Assign(self, node):

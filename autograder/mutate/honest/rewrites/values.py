@@ -12,6 +12,11 @@ from .base import (PURE_BUILTINS, Context, calls_in, camel, is_builtin, returns_
                    top_level_index, words_of)
 
 
+def builtin_exception(name: str) -> bool:
+    return isinstance(getattr(builtins, name, None), type) and \
+        issubclass(getattr(builtins, name), BaseException)
+
+
 def exception_classes(tree: ast.Module) -> set[str]:
     """The module's own exception classes (a base named like a builtin exception or
     another of them)."""
@@ -23,9 +28,7 @@ def exception_classes(tree: ast.Module) -> set[str]:
             if name in own:
                 continue
             for base in cls.bases:
-                if isinstance(base, ast.Name) and (
-                        base.id in own or isinstance(getattr(builtins, base.id, None), type)
-                        and issubclass(getattr(builtins, base.id), BaseException)):
+                if isinstance(base, ast.Name) and (base.id in own or builtin_exception(base.id)):
                     own.add(name)
                     changed = True
     return own
@@ -49,8 +52,7 @@ def exception_subclasses(context: Context) -> int:
             if not isinstance(target, ast.Name):
                 continue
             base = target.id
-            builtin = isinstance(getattr(builtins, base, None), type) and \
-                issubclass(getattr(builtins, base), BaseException)
+            builtin = builtin_exception(base)
             if not (base in own or builtin and re.search(rf"\b{base}\b", documented)):
                 if builtin:
                     context.note(f"{function.qualified} raises {base}, which its docstring "
@@ -210,25 +212,23 @@ def _calls_only_pure(node, chain, tree) -> bool:
                for c in ast.walk(node) if isinstance(c, ast.Call))
 
 
+def _consumed_as(context: Context, kind, new_kind) -> int:
+    """Make each comprehension of `kind` a builtin consumes whole one of `new_kind`."""
+    calls = [call for call, _ in _consumer_arguments(context, kind)]
+    for call in calls:
+        call.args[0] = new_kind(call.args[0].elt, call.args[0].generators)
+    return len(calls)
+
+
 @rewrite("generators", "a list comprehension that a builtin consumes whole (sum, max, "
                        "sorted, tuple, join, ...) becomes a generator expression",
          nothing="no list comprehension is consumed whole by a builtin")
 def generators(context: Context) -> int:
-    changed = 0
-    for call, _ in list(_consumer_arguments(context, ast.ListComp)):
-        listed = call.args[0]
-        call.args[0] = ast.GeneratorExp(listed.elt, listed.generators)
-        changed += 1
-    return changed
+    return _consumed_as(context, ast.ListComp, ast.GeneratorExp)
 
 
 @rewrite("eager_lists", "a generator expression that a builtin consumes whole becomes a list "
                         "comprehension",
          nothing="no generator expression is consumed whole by a builtin")
 def eager_lists(context: Context) -> int:
-    changed = 0
-    for call, _ in list(_consumer_arguments(context, ast.GeneratorExp)):
-        lazy = call.args[0]
-        call.args[0] = ast.ListComp(lazy.elt, lazy.generators)
-        changed += 1
-    return changed
+    return _consumed_as(context, ast.GeneratorExp, ast.ListComp)
