@@ -22,6 +22,24 @@ IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "check.html"
           ".venv", "venv", ".pytest_cache", ".mypy_cache"]
 
 
+#: nbgrader's cell metadata version.
+SCHEMA = 3
+
+
+def graded_cell(kind, source: str, grade_id: str, *, locked: bool, grade: bool = False,
+                points: float | None = None, solution: bool = False):
+    """A cell made by `kind` (nbformat's new_code_cell, new_markdown_cell) with
+    nbgrader's metadata; a locked one cannot be edited or deleted in Jupyter."""
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked,
+            "schema_version": SCHEMA, "solution": solution, "task": False}
+    if grade:
+        meta["points"] = points
+    extra = {"editable": False, "deletable": False} if locked else {}
+    cell = kind(source, metadata={**extra, "nbgrader": meta})
+    cell["id"] = grade_id.replace("_", "-")[:64]
+    return cell
+
+
 def kit_results(root, name: str) -> Path:
     """Where `make grade-collected` keeps the kit's own results of `name` (one
     folder per student, as `autograder grade` writes them)."""

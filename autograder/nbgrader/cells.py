@@ -1,21 +1,12 @@
 """What a graded notebook cell runs: one hidden test's verdict, as nbgrader reads it.
 
 A graded cell calls `verdict(assignment, test)`. The first call in a kernel
-grades the submission once with the kit's sandboxed grader in a separate
-process (grade_one.py): student code never enters this kernel, so it cannot
-rewrite later cells, fake a module or lie through `__eq__` here. The verdict is
-printed on stdout. nbgrader scores a code cell by its outputs: a cell that
-writes to stderr gets no points, one with a number as its result that many,
-any other all of them. So a passed check returns nothing (all its points, and
-no bare `Out[n]: 2` under the verdict), a failed one writes one line to stderr
-saying so (no points), and only a partial score would be returned as a number
-(`outputs` says which, for the kit's own grading too). The cell text is the
-same as the kit's feedback: hidden checks say what was checked, never the
-expected answers.
-
-Which folder is graded: $SPIELBAUM_SUBMISSION when the kit's preprocessor
-(preprocessors.GradeInCleanFolder) set it, else the kernel's working folder,
-which is where plain nbgrader runs a submission.
+grades the submission once with the kit's sandboxed grader in a separate process
+(grade_one.py), so student code never enters this kernel. nbgrader scores a code
+cell by its outputs (stderr: no points; a number returned: that many; else all):
+`outputs` says which a score needs. The folder graded is $SPIELBAUM_SUBMISSION
+(set by preprocessors.GradeInCleanFolder), else the kernel's working folder,
+where plain nbgrader runs a submission.
 """
 
 from __future__ import annotations
@@ -39,9 +30,14 @@ def _number(x: float):
     return int(x) if float(x).is_integer() else round(float(x), 2)
 
 
+def _entry(results: dict, test: str) -> dict | None:
+    return next((t for t in results.get("tests", []) if t.get("number") == test), None)
+
+
 def cell_text(results: dict, test: str) -> tuple[str, float]:
-    """The text a graded cell shows for `test`, and its score, from a results.json."""
-    entry = next((t for t in results.get("tests", []) if t.get("number") == test), None)
+    """The text a graded cell shows for `test` (as the kit's feedback words it: never
+    the expected answers of a hidden check), and its score, from a results.json."""
+    entry = _entry(results, test)
     if entry is None:
         return f"{test}: no result from the grader (not run)", 0.0
     score, points = float(entry["score"]), float(entry["max_score"])
@@ -105,5 +101,5 @@ def verdict(assignment: str, test: str):
 
 
 def max_points(results: dict, test: str) -> float:
-    entry = next((t for t in results.get("tests", []) if t.get("number") == test), None)
+    entry = _entry(results, test)
     return float(entry["max_score"]) if entry else 0.0

@@ -1,20 +1,9 @@
 """The nbgrader course cycle, with the kit's stripping and parallel grading.
 
-    python -m autograder.nbgrader.cycle release A        generate_assignment, strip, release_assignment
-                                                         (again: replaces the earlier release)
-    python -m autograder.nbgrader.cycle collect A        collect the submissions from the exchange
-    python -m autograder.nbgrader.cycle grade A [--jobs N] [--scheduler tcp://HOST:PORT]
-                                                         grade submitted/*/A/ in parallel
-                                                         (or on a Dask cluster's workers)
-    python -m autograder.nbgrader.cycle autograde A      plain serial `nbgrader autograde` (safe too)
-    python -m autograder.nbgrader.cycle feedback A       generate_feedback and release_feedback
-    python -m autograder.nbgrader.cycle export [--to F]  the gradebook as CSV (nbgrader export)
-    python -m autograder.nbgrader.cycle student-config --to F   the nbgrader settings students need
-
-Every command runs nbgrader in this process (one start-up instead of one per
-step), configured by nbgrader_config.py. `grade` does what `nbgrader autograde`
-does, faster and with the kit's sandbox: the bulk grader's `grade_all` grades
-every submission in parallel, then the scores go into nbgrader's gradebook and
+The steps of `autograder nbgrader` (command.py) run nbgrader in this process,
+configured by nbgrader_config.py. `grade` does what `nbgrader autograde` does,
+faster and with the kit's sandbox: the bulk grader grades every submission in
+parallel (or on a Dask cluster), then the scores go into nbgrader's gradebook and
 autograded/<student>/<A>/ gets a notebook whose graded cells show the kit's
 feedback, so generate_feedback, export and formgrader work as usual.
 """
@@ -79,6 +68,15 @@ def _run(step: str, result: dict) -> dict:
 
 def course_root(api) -> Path:
     return Path(api.coursedir.root)
+
+
+@contextlib.contextmanager
+def _gradebook(api):
+    from nbgrader.api import Gradebook
+    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # SQLAlchemy's notes on nbgrader's own code
+        yield gb
 
 
 # ------------------------------------------------------------ release
@@ -236,11 +234,15 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
             cell.outputs.append(new_output("execute_result", execution_count=count,
                                            data={"text/plain": repr(value)}))
     sanitize_markup(nb)         # before the answers are read: as the notebook keeps them
-    written = {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in nb.cells
-               if cell.cell_type == "markdown"
-               and cell.metadata.get("nbgrader", {}).get("grade_id") in (answers or {})}
     return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}, notes, \
-        written
+        _written(nb, answers or {})
+
+
+def _written(nb, answers: dict) -> dict[str, str]:
+    """grade_id -> text of the notebook's written `answers`."""
+    return {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in nb.cells
+            if cell.cell_type == "markdown"
+            and cell.metadata.get("nbgrader", {}).get("grade_id") in answers}
 
 
 def record(name: str, api, student: str, scores: dict[str, float],
@@ -251,12 +253,9 @@ def record(name: str, api, student: str, scores: dict[str, float],
     gave it in formgrader is kept (grading again never erases it), and asked for
     again only when the answer is not the one graded (`before`: the text of the
     last autograded notebook; unknown counts as changed, as in nbgrader)."""
-    from nbgrader.api import Gradebook
     submitted = api.coursedir.format_path(api.coursedir.submitted_directory, student, name)
     timestamp = api.coursedir.get_existing_timestamp(submitted)
-    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb, \
-            warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # SQLAlchemy's notes on nbgrader's own code
+    with _gradebook(api) as gb:
         gb.update_or_create_student(student)
         extra = {"timestamp": timestamp} if timestamp else {}
         gb.update_or_create_submission(name, student, **extra)
@@ -284,19 +283,15 @@ def written_in(notebook: Path, answers: dict) -> dict[str, str] | None:
         nb = nbformat.read(notebook, as_version=4)
     except Exception:  # noqa: BLE001 (unreadable: treated as unknown, so asked again)
         return None
-    return {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in nb.cells
-            if cell.cell_type == "markdown"
-            and cell.metadata.get("nbgrader", {}).get("grade_id") in answers}
+    return _written(nb, answers)
 
 
 def gradebook_rows(name: str, api) -> list[dict]:
     """Every submission of `name` in the gradebook: the score nbgrader exports (the
     checks and the written answers graded so far) and what is left to grade by hand."""
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import MissingEntry
     rows = []
-    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb, \
-            warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with _gradebook(api) as gb:
         try:
             submissions = gb.assignment_submissions(name)
         except MissingEntry:
@@ -441,9 +436,7 @@ def name_checks(name: str, api) -> int:
     with its id: name each by what it checks (the hidden test's docstring, the
     kit's own text). Returns how many pages changed."""
     import html
-    said = i18n.translation(i18n.course_language(), i18n.GRADER).gettext
-    hidden = notebooks.hidden_tests(assignments.load(name))
-    titles = {test: said(title) for test, title, _ in hidden}
+    titles = notebooks.hidden_titles(assignments.load(name))
 
     def titled(match: re.Match, form: str) -> str:
         title = titles.get(match.group(1))

@@ -1,36 +1,12 @@
 """`nbgrader collect` made safe for a shared inbound folder (nbgrader_config.py uses it).
 
-In nbgrader's default exchange the course's inbound folder is writable by every
-student (so that `nbgrader submit` works), and a submission is a folder named
-`<student>+<assignment>+<time>+<random>`. nbgrader's own collect believes that
-name, copies the folder following every link in it (a link to the teacher's
-copy of the reference is collected as the student's work), keeps the newest
-name per student (a folder made by another student with a later time replaces
-the real submission), and stops for the whole class at one name it cannot
-parse or one file it cannot copy (a FIFO). `SafeCollect` collects the same
-submissions, and:
-
-- refuses, leaving it in the inbound folder and collecting nothing of it, a
-  submission whose folder is a link; whose name does not hold a usable student
-  id (`outputs.paths`: no reserved or hidden names, no path or control
-  characters) or a time that can be read; whose time is in the future, or later
-  than the moment its folder was made (the folder's ctime, which no student can
-  set), or differs from its timestamp.txt; that lacks nbgrader's timestamp.txt
-  or submission_secret.txt as plain files (not made by `nbgrader submit`:
-  release_feedback would fail on it); or, where the student id is a user of
-  this machine, that is owned by another user (nbgrader's "cheating attempt?"
-  warning, made a refusal; `ExchangeCollect.check_owner = False` turns it off);
-  or, where the student id is no user of this machine, that is owned by another
-  user than the student's first submission (by the folders' ctime);
-- collects each student's newest submission that is not refused, so a forged
-  folder never hides the real one;
-- copies without following anything: links, FIFOs, sockets and devices inside a
-  submission are left out and named, and the copy is bounded (the kit's walk,
-  nbgrader's max_file_size and max_dir_size, its ignore patterns).
-
-Every refusal and every file left out is logged as a warning (plain `nbgrader
-collect` shows them) and kept in `notes` (`make collect` prints them).
-What a shared folder cannot tell at all is said in docs/TEACHING.md.
+A submission in nbgrader's default exchange is a folder any student can create
+under any name. `SafeCollect` collects the same submissions as nbgrader's
+collect, but refuses what a student cannot honestly have made (a forged name,
+time or owner), keeps each student's newest submission that is not refused, and
+copies without following links or opening special files, bounded in size. Every
+refusal and file left out is logged and kept in `notes`. docs/TEACHING.md, "What
+the exchange guarantees", lists each rule and what a shared folder cannot tell.
 """
 
 from __future__ import annotations

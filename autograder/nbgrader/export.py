@@ -1,11 +1,8 @@
 """`nbgrader export` as a CSV a spreadsheet can open safely (nbgrader_config.py uses it).
 
-nbgrader's own CsvExportPlugin joins the values with commas as they are: a
-student id with a comma shifts every later column, and one beginning with `=`
-(an id is whatever the student's nbgrader submitted under) is a formula in the
-teacher's gradebook. This plugin writes the same columns, one row per student
-and assignment, through outputs/spreadsheet.py (quoted by the csv module,
-formulas neutralised).
+nbgrader's CsvExportPlugin joins values with commas as they are: a student id
+holding a comma shifts the columns, one starting with `=` is a formula. This
+plugin writes the same columns through outputs/spreadsheet.py.
 """
 
 from __future__ import annotations

@@ -1,30 +1,15 @@
 """nbgrader's feedback page, as the kit writes it: what went wrong first.
 
-nbgrader's own page lists every graded cell with its score, then the whole
-notebook: a failure's details come after every check that passed, long lines
-scroll sideways, and it loads Bootstrap for a few panels. The kit's page (the
-template in templates/feedback/, which nbgrader's generate_feedback uses once
-nbgrader_config.py calls `configure(c)`) starts with the summary feedback.html
-shows (grading/report.py's `feedback_summary_html`: the score, each written
-answer's state, every failure in full with its drawing, the passes folded),
-then the notebook as it was graded, in the look every page of the kit shares
-(outputs/pages.py). Nothing on it needs JavaScript.
-
-`FeedbackSummary` (a preprocessor, after nbgrader's GetGrades) gathers what the
-summary says:
-
-- the checks: from the kit's own results of the same grading
-  (kit_grades/<assignment>/<student>/results.json, written by `make
-  grade-collected`) when their scores are the gradebook's for every graded cell,
-  so a failure shows its drawing and its text as feedback.html does; otherwise
-  (plain `nbgrader autograde`, or a gradebook changed since) from the graded
-  cells themselves: their scores and the text they printed, no drawings;
-- the written answers: from the gradebook, each left empty (0 points, said so),
-  waiting to be graded by hand, or graded.
-
-Every string from a notebook or results.json is student data: the kit's
-templates escape it (the summary is rendered by the kit's autoescaped jinja2
-environment), and this module's template escapes what it shows of the notebook.
+nbgrader_config.py calls `configure(c)`, so generate_feedback renders the
+template in templates/feedback/: the summary feedback.html shows (the score,
+each written answer's state, every failure in full with its drawing, the passes
+folded: grading/report.py), then the notebook as graded, in the kit's look and
+without JavaScript. `FeedbackSummary` (after nbgrader's GetGrades) gathers the
+checks from the kit's own results.json of the same grading (`make
+grade-collected`) when it scores every graded cell as the gradebook does, else
+from the graded cells themselves (no drawings); and the written answers' states
+from the gradebook. Every string from a notebook or results.json is student
+data: the templates escape it.
 """
 
 from __future__ import annotations
@@ -161,9 +146,10 @@ class FeedbackSummary(NbGraderPreprocessor):
 
         from .. import assignment as assignments
         from ..grading import report
+        from . import notebooks
         info = resources["nbgrader"]
         assignment = assignments.load(info["assignment"])
-        titles = {test: title for test, title, _points in _hidden_titles(assignment)}
+        titles = notebooks.hidden_titles(assignment)
         root = CourseDirectory(config=self.config).root
         path = kit_results(root, info["assignment"]) / info["student"] / "results.json"
         tests = _one_cause(_from_results(path, nb) or _from_cells(nb, titles))
@@ -174,13 +160,3 @@ class FeedbackSummary(NbGraderPreprocessor):
         resources["spielbaum"] = {"style": pages.style(), "summary": summary,
                                   "titles": titles, "words": report.nbgrader_words()}
         return nb, resources
-
-
-def _hidden_titles(assignment):
-    """(test, title in the course's language, points) of every graded check."""
-    from ..i18n import GRADER, course_language, translation
-
-    from . import notebooks
-    said = translation(course_language(), GRADER).gettext
-    return [(test, said(title), points)
-            for test, title, points in notebooks.hidden_tests(assignment)]

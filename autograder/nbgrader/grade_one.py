@@ -1,11 +1,9 @@
 """Grade one submission folder with the kit's sandboxed grader; print results.json.
 
-    python -m autograder.nbgrader.grade_one ASSIGNMENT FOLDER [--student ID]
+    python -m autograder.nbgrader.grade_one ASSIGNMENT FOLDER
 
-This is what a graded notebook cell runs (through cells.verdict) when plain
-`nbgrader autograde` executes the kit's notebooks: the same `Grader` as
-`autograder grade`, with the same sandbox layers and time scale, so both give
-the same score. The last line of stdout is the Gradescope-style
+What a graded notebook cell runs (cells.verdict): the same `Grader` as
+`autograder grade`, so both give the same score. The last line of stdout is the
 results.json; nothing else is printed.
 """
 
@@ -21,18 +19,17 @@ from ..grading import report
 from ..grading.grader import Grader
 
 
-def grade(name: str, folder: Path, student: str = "student") -> dict:
+def grade(name: str, folder: Path) -> dict:
     # The same rule as the bulk grader: a grader bug scores 0 and says so.
-    return report.results_json(Grader(assignment.load(name)).grade(student, folder))
+    return report.results_json(Grader(assignment.load(name)).grade("student", folder))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.grade_one")
     parser.add_argument("assignment")
     parser.add_argument("folder")
-    parser.add_argument("--student", default="student")
     args = parser.parse_args(argv)
-    results = grade(args.assignment, Path(args.folder), args.student)
+    results = grade(args.assignment, Path(args.folder))
     sys.stdout.write("\n" + json.dumps(results) + "\n")
     sys.stdout.flush()
     return 0

@@ -1,28 +1,15 @@
 """Handout notebooks: solutions/<a>/<a>.ipynb, generated, never edited by hand.
 
-One source for everything a notebook says:
-  - the task in prose: the student README (solutions/<a>/README.md);
-  - the module names, the title and the public-test timeout: assignment.toml;
-  - the functions to write and their signatures: the reference's solution markers
-    (functions and methods a student calls; a helper nested inside a function
-    is not listed);
-  - the cell to try them: assignment.toml's `[notebook] try`, runnable as it is
-    (a kit test runs every one against the reference);
-  - one graded cell per hidden test, its title (the test's docstring) and its
-    points (autograder/suites/<a>/rubric.toml), in the rubric's order;
-  - questions answered in prose, graded by hand in formgrader: assignment.toml's
-    `[[answers]]` (id, points, question), one nbgrader "manually graded answer"
-    cell each, at the end. Their points are the notebook's, not the rubric's:
-    `autograder grade` gives the hidden suite's score, nbgrader's gradebook
-    that score plus the written answers' (docs/TEACHING.md).
-
-Students edit the .py module, not the notebook: the notebook is the handout, a
-place to run the public checks and to try the game. A graded cell holds no test
-code at all: its hidden part asks the kit's sandboxed grader for one test's
-verdict (see cells.py), so nothing secret is in the notebook and no student code
-is ever imported into the grading kernel.
-
     python -m autograder.nbgrader.notebooks [ASSIGNMENT ...] [--check]
+
+Each part has one source: the task is the student README; modules, title and
+timeout come from assignment.toml, with its `[notebook] try` cell and its
+`[[answers]]` (questions graded by hand in formgrader, whose points are the
+notebook's, not the rubric's); the functions to write from the reference's
+solution markers; one graded cell per hidden test, titled by its docstring and
+worth its rubric points. Students edit the .py module; the notebook is where
+they run the public checks and try the game. A graded cell holds no test code:
+it asks the kit's sandboxed grader for one test's verdict (cells.py).
 """
 
 from __future__ import annotations
@@ -37,12 +24,10 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from .. import KitError, i18n, release, assignment as assignments
-from . import BEGIN_HIDDEN, END_HIDDEN
+from . import BEGIN_HIDDEN, END_HIDDEN, graded_cell
 
-# The notebook speaks the course's language (autograder/i18n.py): its own sentences
-# are messages of the `spielbaum` catalog, said in the language of the notebook being
-# built (build() sets it for its own context), the README its blocks, and the hidden
-# checks' titles, which the notebook lists anyway, come from the grader's catalog.
+# The language of the notebook being built (build() sets it): its sentences come from
+# the `spielbaum` catalog, the hidden checks' titles from the grader's.
 _LANGUAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("language",
                                                                        default=None)
 
@@ -54,8 +39,6 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     return i18n.translation(i18n.course_language(_LANGUAGE.get())).ngettext(
         singular, plural, count)
-
-SCHEMA = 3
 
 
 def notebook_path(name: str) -> Path:
@@ -81,6 +64,14 @@ def hidden_tests(assignment: assignments.Assignment) -> list[tuple[str, str, flo
     if missing:
         raise KitError(f"{rubric_path}: no hidden test named {', '.join(missing)}")
     return [(name, titles[name], float(value)) for name, value in points.items()]
+
+
+def hidden_titles(assignment: assignments.Assignment, language: str | None = None
+                  ) -> dict[str, str]:
+    """test name -> its title in `language` (default: the course's), from the grader's
+    catalog."""
+    said = i18n.translation(i18n.course_language(language), i18n.GRADER).gettext
+    return {test: said(title) for test, title, _points in hidden_tests(assignment)}
 
 
 def student_functions(assignment: assignments.Assignment) -> list[tuple[str, str]]:
@@ -145,20 +136,8 @@ def _points(value: float) -> str:
 ANSWER_STUB = "YOUR ANSWER HERE"
 
 
-def _meta(grade_id: str, *, locked: bool, grade: bool = False, points: float | None = None,
-          solution: bool = False):
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked,
-            "schema_version": SCHEMA, "solution": solution, "task": False}
-    if grade:
-        meta["points"] = points
-    extra = {"editable": False, "deletable": False} if locked else {}
-    return {**extra, "nbgrader": meta}
-
-
 def _cell(kind, source: str, grade_id: str, **meta):
-    cell = kind(source.rstrip("\n"), metadata=_meta(grade_id, **meta))
-    cell["id"] = grade_id.replace("_", "-")
-    return cell
+    return graded_cell(kind, source.rstrip("\n"), grade_id, **meta)
 
 
 def test_cell_source(name: str, test: str, title: str, points: float, module: str) -> str:
@@ -249,13 +228,12 @@ def build(name: str, language: str | None = None) -> nbformat.NotebookNode:
 
 
 def _build(name: str, language: str) -> nbformat.NotebookNode:
-    hidden_title = i18n.translation(language, i18n.GRADER).gettext
     assignment = assignments.load(name)
     readme = assignment.solution_dir / "README.md"
     if not readme.is_file():
         raise KitError(f"{readme} is missing: it is the task the notebook shows")
-    tests = [(test, hidden_title(title), points)
-             for test, title, points in hidden_tests(assignment)]
+    titles = hidden_titles(assignment, language)
+    tests = [(test, titles[test], points) for test, _title, points in hidden_tests(assignment)]
     functions = student_functions(assignment)
     written = [dict(entry, question=_(entry["question"])) for entry in answers(assignment)]
     modules = ", ".join(f"`{m}`" for m in assignment.modules)

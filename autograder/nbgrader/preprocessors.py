@@ -1,36 +1,25 @@
 """nbgrader preprocessors that keep plain `nbgrader autograde` correct and safe.
 
-nbgrader runs every code cell of a submitted notebook in one kernel, the
-graded cells after the student's. A student cell (or one the student added)
-could then install an IPython input transformer that turns the graded cells
-into `pass` (no output scores full points), put a fake module into
-`sys.modules`, or import a module whose results lie. The kit's notebooks hold
-no student code at all, so during autograding only the graded cells need to
-run, and they only ask the kit's sandboxed grader (cells.py):
+nbgrader runs every code cell of a submitted notebook in one kernel, the graded
+cells after the student's: a student cell could rewrite the graded cells (an
+IPython input transformer), fake a module in `sys.modules` or import one whose
+results lie. The kit's notebooks hold no student code, and their graded cells
+only ask the kit's sandboxed grader (cells.py), so during autograding only the
+graded cells run:
 
-- `RunOnlyGradedChecks` (after OverwriteCells in `Autograde.sanitize_preprocessors`)
-  keeps the graded cells the gradebook knows, one each, with the gradebook's
-  source; every other code cell is turned into comments (shown, never run);
-  nbgrader's hidden-test markers in student text are defused (ClearHiddenTests
-  would crash on them); a graded cell the student deleted is put back. The
-  written answers (Markdown cells graded by hand in formgrader) keep the
-  student's text and the gradebook's metadata, one each; one the student deleted
-  comes back empty, so formgrader still lists it.
-- `GradeInCleanFolder` (first in `Autograde.autograde_preprocessors`) starts
-  the kernel in an empty folder, so no file of the submission (a fake
-  `autograder/` package, `json.py`, `ipykernel_launcher.py`) can shadow a
-  module the kernel imports, and tells the graded cells where the submission
-  is through $SPIELBAUM_SUBMISSION.
-- `RepairNotebook` (first of all): a cell whose nbgrader metadata nbgrader's
-  own validator refuses (`"nbgrader": "oops"`), whose metadata is not a
-  mapping or whose id is not one nbformat allows has that part dropped, and the
-  notebook is graded (only the gradebook's cells count): one student's broken
-  notebook never stops everyone's grading.
-- `SanitizeMarkup` (after the others, and in front of every HTML nbgrader
-  renders: feedback, formgrader): every Markdown or raw cell that is not the
-  handout's own is the student's, shown through `outputs.html.student_markdown`
-  (no script, no event handler, no `javascript:` link, no remote image), and
-  outputs other than plain text, attachments and notebook metadata are dropped.
+- `RepairNotebook` (first of all) drops malformed parts of a cell (metadata
+  nbgrader's validator refuses, an id nbformat does not allow): one student's
+  broken notebook never stops everyone's grading.
+- `RunOnlyGradedChecks` (after OverwriteCells) keeps one of each graded cell the
+  gradebook knows, with its source, and one of each written answer (the
+  student's text, the gradebook's metadata), putting back deleted ones; every
+  other code cell becomes comments, and nbgrader's markers in student text are
+  defused.
+- `GradeInCleanFolder` (first autograde step) starts the kernel in an empty
+  folder, so no file of the submission shadows a module the kernel imports.
+- `SanitizeMarkup` (before any HTML nbgrader renders) shows student Markdown and
+  raw cells through `outputs.html.student_markdown` and keeps only plain-text
+  outputs.
 """
 
 from __future__ import annotations
@@ -44,13 +33,13 @@ import tempfile
 import uuid
 
 from nbformat import from_dict
-from nbformat.v4 import new_code_cell
+from nbformat.v4 import new_code_cell, new_markdown_cell
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from ..outputs.html import student_markdown
 from ..outputs.markdown import fenced
-from . import BEGIN_HIDDEN, END_HIDDEN
+from . import BEGIN_HIDDEN, END_HIDDEN, graded_cell
 
 MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
 NOT_RUN = "# Not run by the grader: only the graded checks run when a notebook is graded.\n"
@@ -63,52 +52,44 @@ def defuse(text: str) -> str:
     return text
 
 
-def graded_checks(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[str, float]]:
-    """grade_id -> (source, points) of the autograded code cells in the gradebook."""
+def _gradebook_cells(db_url: str, assignment: str, notebook: str, cell_type: str,
+                     solution: bool) -> list[tuple[str, float, str, str]]:
+    """(grade_id, points, source, checksum) of the gradebook's graded cells of
+    `cell_type` that are (or are not) solution cells."""
     with Gradebook(db_url) as gb:
         try:
             record = gb.find_notebook(notebook, assignment)
         except MissingEntry:
-            return {}
+            return []
         solutions = {cell.name for cell in record.solution_cells}
-        sources = {cell.name: cell.source for cell in record.source_cells}
-        return {cell.name: (sources.get(cell.name, ""), float(cell.max_score))
+        sources = {cell.name: (cell.source, cell.checksum) for cell in record.source_cells}
+        return [(cell.name, float(cell.max_score), *sources.get(cell.name, ("", "")))
                 for cell in record.grade_cells
-                if cell.cell_type == "code" and cell.name not in solutions}
+                if cell.cell_type == cell_type and (cell.name in solutions) == solution]
+
+
+def graded_checks(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[str, float]]:
+    """grade_id -> (source, points) of the autograded code cells in the gradebook."""
+    return {grade_id: (source, points) for grade_id, points, source, _checksum
+            in _gradebook_cells(db_url, assignment, notebook, "code", False)}
 
 
 def written_answers(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[float, str]]:
     """grade_id -> (points, checksum of the handout's cell) of the Markdown cells
     graded by hand (nbgrader's "manually graded answer")."""
-    with Gradebook(db_url) as gb:
-        try:
-            record = gb.find_notebook(notebook, assignment)
-        except MissingEntry:
-            return {}
-        solutions = {cell.name for cell in record.solution_cells}
-        checksums = {cell.name: cell.checksum for cell in record.source_cells}
-        return {cell.name: (float(cell.max_score), checksums.get(cell.name) or "")
-                for cell in record.grade_cells
-                if cell.cell_type == "markdown" and cell.name in solutions}
+    return {grade_id: (points, checksum or "") for grade_id, points, _source, checksum
+            in _gradebook_cells(db_url, assignment, notebook, "markdown", True)}
 
 
 def answer_cell(grade_id: str, points: float, checksum: str, source: str = ""):
-    from nbformat.v4 import new_markdown_cell
-    cell = new_markdown_cell(source)
-    cell.metadata = from_dict({"nbgrader": {
-        "grade": True, "grade_id": grade_id, "locked": False, "points": points,
-        "schema_version": 3, "solution": True, "task": False, "checksum": checksum}})
-    cell["id"] = grade_id.replace("_", "-")[:64]
+    cell = graded_cell(new_markdown_cell, source, grade_id, locked=False, grade=True,
+                       solution=True, points=points)
+    cell.metadata.nbgrader["checksum"] = checksum
     return cell
 
 
 def test_cell(grade_id: str, source: str, points: float):
-    cell = new_code_cell(source, metadata={
-        "editable": False, "deletable": False,
-        "nbgrader": {"grade": True, "grade_id": grade_id, "locked": True, "points": points,
-                     "schema_version": 3, "solution": False, "task": False}})
-    cell["id"] = grade_id.replace("_", "-")[:64]
-    return cell
+    return graded_cell(new_code_cell, source, grade_id, locked=True, grade=True, points=points)
 
 
 def keep_only_checks(nb, checks: dict[str, tuple[str, float]],
