@@ -105,11 +105,11 @@ def toml_entry(mutant) -> str:
     def quoted(text: str) -> str:
         escaped = text.replace("\\", "\\\\").replace('"', '\\"')
         return f'"{escaped}"'
-    lines = ["[[equivalent]]"]
-    lines.append(f"module = {quoted(mutant.module)}")
-    lines.append(f"line = {quoted(mutant.original)}")
-    lines.append(f"operator = {quoted(mutant.operator)}")
-    lines.append(f"occurrence = {mutant.occurrence}")
-    lines.append(f"mutated = {quoted(mutant.mutated)}")
-    lines.append('reason = "TODO: why no correct test can tell this mutant from the reference"')
-    return "\n".join(lines)
+    return "\n".join([
+        "[[equivalent]]",
+        f"module = {quoted(mutant.module)}",
+        f"line = {quoted(mutant.original)}",
+        f"operator = {quoted(mutant.operator)}",
+        f"occurrence = {mutant.occurrence}",
+        f"mutated = {quoted(mutant.mutated)}",
+        'reason = "TODO: why no correct test can tell this mutant from the reference"'])

@@ -16,6 +16,7 @@ min/max swap are ours.
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import hashlib
 import re
@@ -86,10 +87,6 @@ def _token_pattern(text: str) -> re.Pattern:
     return re.compile(f"(?<![{OP_CHARS}])" + re.escape(text) + f"(?![{OP_CHARS}])")
 
 
-def _name(op: type) -> str:
-    return op.__name__
-
-
 # ------------------------------------------------------------ positions
 class Source:
     """The reference text with ast positions turned into character offsets."""
@@ -117,14 +114,7 @@ class Source:
 
     def line_of(self, offset: int) -> int:
         """1-based line holding the character at `offset`."""
-        low, high = 0, len(self.starts) - 1
-        while low < high - 1:
-            middle = (low + high) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle
-        return low + 1
+        return min(bisect.bisect_right(self.starts, offset), len(self.lines))
 
     def token_between(self, after: int, before: int, text: str) -> tuple[int, int] | None:
         """Where the operator `text` stands between two operands, or None if it is
@@ -192,7 +182,7 @@ def _compare(node, src):
         if where is None:
             continue
         for new in COMPARISON_SWAPS[type(op)]:
-            yield (f"ReplaceComparisonOperator_{_name(type(op))}_{_name(new)}",
+            yield (f"ReplaceComparisonOperator_{type(op).__name__}_{new.__name__}",
                    [(*where, COMPARISONS[new])])
 
 
@@ -208,7 +198,7 @@ def _binary(node, src):
     if where is None:
         return
     for new in BINARY_SWAPS.get(op, []):
-        yield f"Replace{kind}_{_name(op)}_{_name(new)}", [(*where, BINARY[new] + suffix)]
+        yield f"Replace{kind}_{op.__name__}_{new.__name__}", [(*where, BINARY[new] + suffix)]
     if suffix:
         yield "ReplaceAugmentedAssignWithAssign", [(*where, "=")]
 
@@ -220,7 +210,8 @@ def _unary(node, src):
         start = src.start(node)
         token = re.match(r"(not\b|[-+~])[ \t]*", src.text[start:])
         if token:
-            yield f"RemoveUnaryOperator_{_name(type(node.op))}", [(start, start + token.end(), "")]
+            yield (f"RemoveUnaryOperator_{type(node.op).__name__}",
+                   [(start, start + token.end(), "")])
 
 
 def _boolean(node, src):

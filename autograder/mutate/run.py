@@ -57,6 +57,12 @@ class Target:
     def allowlist_path(self) -> Path:
         return self.suite_dir / allowlist.FILE_NAME
 
+    def reference(self, module: str) -> str:
+        path = self.solution_dir / module
+        if not path.is_file():
+            raise KitError(f"{path}: listed in assignment.toml but missing")
+        return path.read_text(encoding="utf-8")
+
     @classmethod
     def of(cls, name: str) -> "Target":
         assignment = assignments.load(name)
@@ -104,13 +110,8 @@ class Analysis:
 
 # ------------------------------------------------------------ choosing mutants
 def population(target: Target) -> list[Mutant]:
-    found = []
-    for module in target.modules:
-        path = target.solution_dir / module
-        if not path.is_file():
-            raise KitError(f"{path}: listed in assignment.toml but missing")
-        found += mutants(module, path.read_text(encoding="utf-8"))
-    return found
+    return [mutant for module in target.modules
+            for mutant in mutants(module, target.reference(module))]
 
 
 def sample(everything: list[Mutant], count: int, seed: int, equivalent: dict
@@ -145,32 +146,49 @@ def _grade(mutant: Mutant) -> tuple:
     return (mutant, *judge(graded))
 
 
-def prepared(target: Target, mutant: Mutant) -> Prepared:
-    """The mutant as grading reads a submission: a folder holding the mutated module
-    and the reference's other modules, read by intake.prepare (the same bytes travel
-    to a cluster's worker)."""
-    folder = Path(tempfile.mkdtemp(prefix="mutant-"))
+def write_modules(target: Target, sources: dict[str, str], folder: Path) -> None:
+    """The reference's modules into `folder`, those of `sources` as its text."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for module in target.modules:
+        if module in sources:
+            (folder / module).write_text(sources[module], encoding="utf-8")
+        else:
+            shutil.copyfile(target.solution_dir / module, folder / module)
+
+
+def as_submission(target: Target, sources: dict[str, str], what: str) -> Prepared:
+    """The reference with `sources` in place of its modules, read as grading reads a
+    submission (intake.prepare; the same bytes travel to a cluster's worker)."""
+    folder = Path(tempfile.mkdtemp(prefix="mutate-"))
     try:
-        for module in target.modules:
-            if module == mutant.module:
-                (folder / module).write_text(mutant.source, encoding="utf-8")
-            else:
-                shutil.copyfile(target.solution_dir / module, folder / module)
+        write_modules(target, sources, folder)
         found, status, problem = intake.prepare(folder, target.modules)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if found is None:
-        raise KitError(f"mutant {mutant.ident} cannot be graded: {status}: {problem}")
+        raise KitError(f"{what} cannot be graded: {status}: {problem}")
     return found
+
+
+def prepared(target: Target, mutant: Mutant) -> Prepared:
+    return as_submission(target, {mutant.module: mutant.source}, f"mutant {mutant.ident}")
+
+
+def grader_error(graded) -> str | None:
+    """Why grading failed, where it did (a grader bug: reported, never counted)."""
+    if graded.status in ("graded", "import-error"):
+        return None
+    detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
+    return f"{graded.status}: {detail}"
 
 
 def judge(graded) -> tuple[str, str, float, float, float]:
     """(status, killed_by, score, max_score, seconds) of a graded mutant: plain data,
     made where it was graded (here, or on a cluster's worker)."""
     seconds = graded.seconds
-    if graded.status not in ("graded", "import-error"):    # a grader bug: reported, not counted
-        detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
-        return "error", f"{graded.status}: {detail}", 0.0, graded.max_score, seconds
+    error = grader_error(graded)
+    if error:
+        return "error", error, 0.0, graded.max_score, seconds
     if graded.score >= graded.max_score:
         return "survived", "", graded.score, graded.max_score, seconds
     return "killed", _first_loss(graded), graded.score, graded.max_score, seconds

@@ -10,7 +10,6 @@ run: a rewrite must keep every point, and the report names each one it lost.
 from __future__ import annotations
 
 import gc
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -19,11 +18,10 @@ from pathlib import Path
 from rich.console import Console
 
 from ... import KitError
-from ...grading import intake
 from ...grading.grader import Grader
 from ...grading.intake import Prepared
 from ...grading.workers import Local
-from ..run import Target
+from ..run import Target, as_submission, grader_error, write_modules
 from . import behaviour
 from .rewrites import REWRITES, Rewrite, apply
 from .source import Reference
@@ -80,14 +78,11 @@ class Honest:
 def references(target: Target) -> dict[str, Reference]:
     found = {}
     for module in target.modules:
-        path = target.solution_dir / module
-        if not path.is_file():
-            raise KitError(f"{path}: listed in assignment.toml but missing")
         try:
-            found[module] = Reference(module, path.read_text(encoding="utf-8"))
+            found[module] = Reference(module, target.reference(module))
         except SyntaxError as error:
-            raise KitError(f"{path}:{error.lineno}: the reference does not parse: "
-                           f"{error.msg}") from None
+            raise KitError(f"{target.solution_dir / module}:{error.lineno}: the reference "
+                           f"does not parse: {error.msg}") from None
     return found
 
 
@@ -126,12 +121,10 @@ def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> 
     """Run the probe on the reference and on every rewrite still to be graded; one that
     differs becomes a "rewrite bug" (its grading would blame the suite for it)."""
     code = behaviour.probe_code(target)
-    names = [Path(m).stem for m in target.modules]
+    names = list(target.module_names)
     with tempfile.TemporaryDirectory(prefix="honest-") as scratch:
         base = Path(scratch) / "reference"
-        base.mkdir()
-        for module in target.modules:
-            shutil.copyfile(target.solution_dir / module, base / module)
+        write_modules(target, {}, base)
         expected = behaviour.run_probe(base, names, code)
         if expected.get("error"):
             raise KitError(f"the probe of {target.name}'s rewrites fails on the reference "
@@ -140,7 +133,7 @@ def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> 
             if outcome.status != TO_GRADE:
                 continue
             folder = Path(scratch) / outcome.rewrite.name
-            write_modules(target, outcome, folder)
+            write_modules(target, outcome.sources, folder)
             differs = behaviour.difference(expected, behaviour.run_probe(folder, names, code))
             if not differs and outcome.rewrite.name == "main_block":
                 differs = behaviour.run_main(folder, names[0])
@@ -149,29 +142,6 @@ def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> 
                     f"it does not behave like the reference: {differs}"
                 console.print(f"  rewrite bug: {outcome.rewrite.name}: {outcome.reason}",
                               markup=False, highlight=False)
-
-
-def write_modules(target: Target, outcome: Outcome, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for module in target.modules:
-        if module in outcome.sources:
-            (folder / module).write_text(outcome.sources[module], encoding="utf-8")
-        else:
-            shutil.copyfile(target.solution_dir / module, folder / module)
-
-
-def prepared(target: Target, outcome: Outcome) -> Prepared:
-    """The rewritten reference as grading reads a submission (intake.prepare)."""
-    folder = Path(tempfile.mkdtemp(prefix="honest-"))
-    try:
-        write_modules(target, outcome, folder)
-        found, status, problem = intake.prepare(folder, target.modules)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    if found is None:
-        raise KitError(f"the {outcome.rewrite.name} rewrite cannot be graded: {status}: "
-                       f"{problem}")
-    return found
 
 
 # ------------------------------------------------------------ grading, in workers
@@ -186,10 +156,9 @@ def _grade(kind: str) -> tuple:
 
 def verdict(graded) -> tuple[str, float, float, float, list, str]:
     """(status, score, max_score, seconds, losses, reason) of a graded rewrite."""
-    if graded.status not in ("graded", "import-error"):
-        detail = graded.details.strip().splitlines()[-1] if graded.details else graded.message
-        return ("grader error", 0.0, graded.max_score, graded.seconds, [],
-                f"{graded.status}: {detail}")
+    error = grader_error(graded)
+    if error:
+        return "grader error", 0.0, graded.max_score, graded.seconds, [], error
     if graded.status == "import-error":
         return ("lost points", graded.score, graded.max_score, graded.seconds,
                 [Loss("import", "the module imports", graded.max_score, graded.message)], "")
@@ -232,7 +201,9 @@ def check(target: Target, kinds: list[str] | None = None, *, jobs: int = 2,
     if not todo:
         ended = time.perf_counter()
         return Honest(target, outcomes, ended - started, 0.0, 0)
-    _submissions = {o.rewrite.name: prepared(target, o) for o in todo}
+    _submissions = {o.rewrite.name: as_submission(target, o.sources,
+                                                  f"the {o.rewrite.name} rewrite")
+                    for o in todo}
     gc.freeze()
     _grader = grader
     grading_started = time.perf_counter()
