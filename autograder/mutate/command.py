@@ -49,20 +49,16 @@ def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
                        console=Console(stderr=True), scheduler=scheduler, out_dir=out_dir)
     report.write(analysis, out_dir)
     console = Console(width=None if sys.stdout.isatty() else 130)
-    console.print(f"{name}: {report.score_line(analysis)} (seed {seed}, "
-                  f"{analysis.seconds:.0f} s)", markup=False, highlight=False)
+    say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731
+    say(f"{name}: {report.score_line(analysis)} (seed {seed}, {analysis.seconds:.0f} s)")
     for verdict in analysis.of("survived"):
         m = verdict.mutant
-        console.print(f"  survived: {m.module}:{m.line} {m.operator}: {m.original}  ->  "
-                      f"{m.mutated}", markup=False, highlight=False)
+        say(f"  survived: {m.module}:{m.line} {m.operator}: {m.original}  ->  {m.mutated}")
     for verdict in analysis.of("error"):
-        console.print(f"  grader error: {verdict.mutant.ident}: {verdict.killed_by}",
-                      markup=False, highlight=False)
+        say(f"  grader error: {verdict.mutant.ident}: {verdict.killed_by}")
     for entry in analysis.stale:
-        console.print(f"  stale allowlist entry: {entry.line!r} {entry.operator}",
-                      markup=False, highlight=False)
-    console.print(f"report in {out_dir / 'mutation.md'} and {out_dir / 'mutation.csv'}",
-                  markup=False, highlight=False)
+        say(f"  stale allowlist entry: {entry.line!r} {entry.operator}")
+    say(f"report in {out_dir / 'mutation.md'} and {out_dir / 'mutation.csv'}")
     if analysis.of("error"):
         return 1
     if fail_under is not None and (analysis.score or 0.0) * 100 < fail_under:

@@ -145,10 +145,6 @@ def docstring_node(function: ast.FunctionDef | ast.Module | ast.ClassDef) -> ast
     return None
 
 
-def decorated(function: ast.FunctionDef) -> bool:
-    return bool(function.decorator_list)
-
-
 # ------------------------------------------------------------ scopes
 def scope_nodes(scope: ast.AST):
     """The nodes of `scope` that run in it: nested scopes are yielded themselves (so

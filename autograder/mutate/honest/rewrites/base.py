@@ -166,10 +166,6 @@ def import_position(tree: ast.Module) -> int:
     return position
 
 
-def words_of(docstring: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", docstring.lower()))
-
-
 def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
 

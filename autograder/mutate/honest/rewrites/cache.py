@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from ..source import FUNCTIONS, SCOPES, Function, bound, decorated, module_functions, parameters
+from ..source import FUNCTIONS, SCOPES, Function, bound, module_functions, parameters
 from .base import (BUILTIN_METHODS, PURE_BUILTINS, Context, binding_scope, calls_in, ensure_import,
                    returns_of, rewrite)
 
@@ -126,7 +126,7 @@ class Purity:
         return self.verdicts[name]
 
     def _judge(self, function: ast.FunctionDef) -> str:
-        if decorated(function):
+        if function.decorator_list:
             return "it is decorated"
         if function.args.vararg or function.args.kwarg:
             return "it takes *args or **kwargs"

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ..source import (FUNCTIONS, Signature, decorated, module_classes, module_functions,
-                      parameters)
+from ..source import FUNCTIONS, Signature, module_classes, module_functions, parameters
 from .base import BUILTIN_METHODS, Context, binding_scope, calls_in, nested_def, rewrite
 
 
@@ -23,7 +22,7 @@ def method_signatures(tree: ast.Module) -> dict[str, Signature]:
     for cls in module_classes(tree).values():
         for item in cls.body:
             if isinstance(item, FUNCTIONS):
-                kind = Signature.of(item, method=True) if not decorated(item) else None
+                kind = Signature.of(item, method=True) if not item.decorator_list else None
                 found.setdefault(item.name, set()).add(kind)
     return {name: next(iter(kinds)) for name, kinds in found.items()
             if len(kinds) == 1 and None not in kinds and name not in BUILTIN_METHODS}
@@ -43,14 +42,14 @@ def keyword_calls(context: Context) -> int:
                 name = call.func.id
                 scope = binding_scope(name, chain)
                 if scope is None and name in functions:
-                    if decorated(functions[name]):
+                    if functions[name].decorator_list:
                         context.note(f"{name}: decorated, so its callable signature is the "
                                      f"decorator's (not called by keyword)")
                         continue
                     signature = Signature.of(functions[name])
                 elif scope is not None and name not in parameters(scope):
                     inner = nested_def(scope, name)
-                    if inner is not None and not decorated(inner):
+                    if inner is not None and not inner.decorator_list:
                         signature = Signature.of(inner)
             elif isinstance(call.func, ast.Attribute) and call.func.attr in methods:
                 signature = methods[call.func.attr]
@@ -63,7 +62,7 @@ def callback_signatures(tree: ast.Module) -> dict[str, Signature]:
     """Parameters that hold a function of the module's kind: named like a module
     function (connect4's `evaluation`), or defaulting to one (`order=centre_first`)."""
     functions = {name: node for name, node in module_functions(tree).items()
-                 if not decorated(node)}
+                 if not node.decorator_list}
     found = {}
     for node in ast.walk(tree):
         if not isinstance(node, FUNCTIONS):

@@ -41,17 +41,12 @@ def debug_prints(context: Context) -> int:
             values.append(ast.Starred(ast.Name(vararg.arg, ast.Load()), ast.Load()))
         printed = ast.Expr(ast.Call(ast.Name(helper, ast.Load()),
                                     [ast.Constant(function.qualified + ":"), *values], []))
-        _insert_after_docstring(function.node, printed)
+        function.node.body.insert(1 if docstring_node(function.node) is not None else 0, printed)
         changed += 1
     if changed:
         position = import_position(context.tree)
         context.tree.body[position:position] = ast.parse(DEBUG_HELPER.format(name=helper)).body
     return changed
-
-
-def _insert_after_docstring(function, statement) -> None:
-    position = 1 if docstring_node(function) is not None else 0
-    function.body.insert(position, statement)
 
 
 #: English words of the references' names and their German (umlauts included:

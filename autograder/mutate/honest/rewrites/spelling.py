@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from ..source import FUNCTIONS, SCOPES, bound, decorated, names_used, outer_parts, rename_in
+from ..source import FUNCTIONS, SCOPES, bound, names_used, outer_parts, rename_in
 from .base import Context, ensure_import, import_position, replace_statements, rewrite
 
 
@@ -190,7 +190,7 @@ def wrap_public(context: Context) -> int:
         node = function.node
         if not function.public or node.name.startswith("__"):
             continue
-        if decorated(node):
+        if node.decorator_list:
             context.note(f"{function.qualified} is decorated already: its decorator's "
                          "attributes (.cache, __wrapped__) are part of the specification")
             continue

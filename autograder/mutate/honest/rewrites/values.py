@@ -9,7 +9,7 @@ import re
 
 from ..source import SCOPES, bound, module_classes
 from .base import (PURE_BUILTINS, Context, calls_in, camel, is_builtin, returns_of, rewrite,
-                   top_level_index, words_of)
+                   top_level_index)
 
 
 def builtin_exception(name: str) -> bool:
@@ -102,7 +102,7 @@ def names_no_container(function: ast.FunctionDef, module_docstring: str) -> tupl
     container, shows no list in an example, and what it returns is no noun the module
     defines as a container; else (False, why)."""
     text = ast.get_docstring(function) or ""
-    named = words_of(text) & CONTAINER_WORDS
+    named = set(re.findall(r"[a-z]+", text.lower())) & CONTAINER_WORDS
     if named:
         return False, f"its docstring names a container ({', '.join(sorted(named))})"
     if re.search(r"==\s*\[", text):
