@@ -1,14 +1,11 @@
 """Does a rewritten reference still behave like the reference? Checked on a few calls
 before it is graded, so that a bug of a rewrite is reported as the rewrite's and
-never blamed on the hidden suite.
+never blamed on the hidden suite (docs/MUTATION.md, "A rewrite bug is never blamed
+on the suite").
 
-The probe (probes.py, or the notebook's try cell) runs in a fresh interpreter per
-module version (`python -I -B`: the reference and its rewrites are the teacher's
-code, not a student's, but each run starts with the module's caches empty and
-leaves no bytecode behind). Its records are plain data: a list and a tuple look
-the same (a rewrite may turn one into the other where the docstring allows it),
-a set is sorted, an exception is its class's ancestry and message, and an
-exception of a subclass matches one of its base class.
+The probe (probes.py, or the notebook's try cell) runs in a fresh `python -I -B` per
+module version: the teacher's code, not a student's, but each run starts with the
+module's caches empty and leaves no bytecode behind.
 """
 
 from __future__ import annotations

@@ -25,14 +25,13 @@ def _append_target(statement) -> tuple[str, ast.expr, list] | None:
     return None
 
 
-def _loop_as_generators(loop: ast.For, function) -> tuple | None:
+def _loop_as_generators(loop: ast.For) -> tuple | None:
     """(acc, element, comprehension generators) for nested loops that only append to
     one list (temporaries assigned before the test are folded in); None otherwise."""
     generators = []
     statement = loop
     while True:
-        if not isinstance(statement, ast.For) or statement.orelse or \
-                isinstance(statement, ast.AsyncFor):
+        if not isinstance(statement, ast.For) or statement.orelse:
             return None
         generators.append(ast.comprehension(statement.target, statement.iter, [], 0))
         body = list(statement.body)
@@ -141,7 +140,7 @@ def loops_to_comprehensions(context: Context) -> int:
                             isinstance(first.targets[0], ast.Name) and \
                             isinstance(first.value, ast.List) and not first.value.elts and \
                             isinstance(loop, ast.For):
-                        made = _loop_as_generators(loop, function.node)
+                        made = _loop_as_generators(loop)
                     if made and made[0] == first.targets[0].id:
                         acc, element, generators_ = made
                         temporaries = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name)

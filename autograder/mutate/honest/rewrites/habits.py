@@ -75,8 +75,7 @@ GERMAN = {
     "step": "schritt", "end": "ende", "sign": "vorzeichen",
     "weight": "gewicht", "weights": "gewichte", "twice": "zweimal", "opening": "eröffnung",
     "own": "eigene", "data": "daten", "timed": "zeit", "evaluation": "bewertung",
-    "combined": "kombiniert", "root": "wurzel", "moved": "gezogen",
-    "wrap": "verpacke",
+    "combined": "kombiniert", "root": "wurzel", "moved": "gezogen", "wrap": "verpacke",
     "counted": "gezählt",
 }
 
