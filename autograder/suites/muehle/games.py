@@ -1,20 +1,15 @@
 """The games the muehle suite hands a submission's search: they live here, in the grader.
 
 A search check replaces the module's rules (`next_states`, `finished`, `utility`,
-`heuristic`) for one call plan by callbacks answered by a `Watch`, the search
-module's "game only the grader knows" (checking/search.py) on a `Game`: Nine Men's
-Morris positions with a seeded subset of the legal moves in a seeded order, heuristic
-values of its own (multiples of 1/128, antisymmetric as the real one) and some
-positions declared finished with a utility of its own. A search that bypasses the
-callbacks answers for another game; one that asks about a position the watch never
-handed out is refused, and the refusal is kept. What a check judges about a search is
-the watch's record (`handout.log`, and `log` as the search module reads it).
-
-The other collaborators are played here too, each recording what it was asked:
-memoize's function (`Function`), value_minimax (`MinimaxValues`), alpha_beta or
-value_ab (`PlayedSearch`). A `Search` is one description that the reference runs for
-the expected answer and the student's module runs in a call plan (`job`). Seeded
-means deterministic across processes: Python's tuple hash of ints is not randomised.
+`heuristic`) for one call plan by callbacks answered by a `Watch` (checking/search.py's
+"game only the grader knows") on a `Game`: Nine Men's Morris with a seeded subset of
+the legal moves in a seeded order, heuristic values of its own and some positions
+declared finished. The other collaborators are played here too, each recording what
+it was asked: memoize's function (`Function`), value_minimax (`MinimaxValues`),
+alpha_beta or value_ab (`PlayedSearch`). A `Search` is one description that the
+reference runs for the expected answer and the student's module runs in a call plan.
+Seeded means deterministic across processes: Python's tuple hash of ints is not
+randomised.
 """
 
 from __future__ import annotations
@@ -348,19 +343,13 @@ def run(student, jobs) -> list[Outcome]:
             for o, (_plan, reached, handouts) in zip(outcomes, jobs)]
 
 
-# Each check judges its function with blame.on_its_own: the helpers it relies on are
-# played by the reference where a second judging is needed (checking/blame.py, Blame).
 def play_helpers(plan, play, skip=()):
     """Patch the helpers that `play` names into `plan`, played by the grader, except
-    those the plan's own stand-ins play already (`skip`: a watch's rules, a recorder).
-
-    Three are played in the child, by code that is not the student's: memoize, which
-    decorated value_minimax at import, by the standard library's functools.cache
-    around the student's own undecorated value_minimax (`__wrapped__`, set by the
-    skeleton's update_wrapper); value_ab by the student's own alpha_beta (value_ab
-    without its cache: the same values, every window kept); get_order_value by 0 for
-    every key (what it reads from an AB_CACHE that value_ab never fills). Every
-    other helper is a callback answered by the reference."""
+    those the plan's own stand-ins play already (`skip`). Three are played in the
+    child by code that is not the student's (docs/SUITES.md, "Blame"): memoize by
+    functools.cache around the undecorated value_minimax (`__wrapped__`), value_ab by
+    the student's own alpha_beta (the same values without the cache), get_order_value
+    by 0 (AB_CACHE is then never filled); every other one is a reference callback."""
     for target, function in (play or {}).items():
         name = target.rpartition(".")[2]
         if name in skip:

@@ -1,20 +1,11 @@
 """The positions the muehle suite checks the rules on (grader side only).
 
-Three sources, all seeded, so every submission sees the same positions:
-
-* playouts from the start (greedy for mills most of the time: short games, flying);
-* random boards, with and without stones in hand, and with the quiet counter at
-  the draw limit; boards where every opponent stone stands in a mill; boards where
-  the player to move is blocked;
-* positions built for each edge of each rule (`built`), because sampling misses
-  them: one stone in hand while every board stone is blocked, the only movable
-  stone on each of the 24 points, three stones none of which can slide (they
-  fly), stones in hand keeping a player in the game, the quiet counter one below,
-  at and above the limit, a mill closed while the opponent has no stone on the
-  board, three stones with one still in hand.
-
-`pool()` groups them by what decides their successors: placing, moving, flying, a
-mill whose removal the protection rule decides, and game over.
+All seeded, so every submission sees the same positions: playouts from the start
+(greedy for mills most of the time: short games, flying), random boards (with stones
+in hand, the quiet counter at the limit, every opponent stone in a mill, the player
+to move blocked), and positions built for each edge of each rule that sampling
+misses (`built`). `pool()` groups them by what decides their successors: placing,
+moving, flying, a mill whose removal the protection rule decides, and game over.
 """
 
 from __future__ import annotations

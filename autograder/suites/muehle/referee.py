@@ -54,12 +54,18 @@ def as_state(value):
     return (board, in_hand, quiet)
 
 
+def changes(before, after, player: int) -> tuple[list, list, list]:
+    """The points `player`'s stones left and came to between two states, and those of
+    the opponent's stones taken."""
+    other = WHITE + BLACK - player
+    return ([p for p in range(24) if before[0][p] == player and after[0][p] != player],
+            [p for p in range(24) if after[0][p] == player and before[0][p] != player],
+            [p for p in range(24) if before[0][p] == other and after[0][p] != other])
+
+
 def describe(before, after, player: int) -> str:
     """A move in make play's words: 5, 4-7, 5x12, 4-7x12."""
-    other = WHITE + BLACK - player
-    left = [p for p in range(24) if before[0][p] == player and after[0][p] != player]
-    came = [p for p in range(24) if after[0][p] == player and before[0][p] != player]
-    taken = [p for p in range(24) if before[0][p] == other and after[0][p] != other]
+    left, came, taken = changes(before, after, player)
     words = f"{left[0]}-{came[0]}" if left else f"{came[0]}"
     return words + (f"x{taken[0]}" if taken else "")
 

@@ -1,42 +1,21 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
-Nothing of ours runs in the sandbox: the child holds the student's module alone, and
-every expected value is computed here, from the reference in solutions/muehle/.
+Nothing of ours runs in the sandbox: every expected value is computed here, from the
+reference. The rules are called with plain data on about 2,200 positions
+(positions.py), sampled and built for every edge of every rule. The searches run in
+call plans on games only the grader knows (games.py, on checking/search.py): a search
+that bypasses the rules it is given answers for another game, and a question about a
+position never handed out is refused. Everything judged about a search (its calls,
+order, windows, nodes) is the grader's own record; each plan ends with a call to the
+grader, so an answer forged on the pipe before the work is not believed. The games
+are small (every callback is a round trip), and each check is exact, its cases chosen
+so that the common mistakes change them: a cut on a value equal to beta, alpha that
+must and must not rise, ties in the deepening order, nine equally good moves,
+transpositions for the cache (tests/muehle/test_suite.py proves they discriminate).
 
-The rules (to_tuple ... heuristic) are called with plain data on about 2,200 positions
-(positions.py): seeded playouts and random boards grouped by what decides the
-successors (placing, moving, flying, a mill and the protection rule, game over), plus
-positions built for every edge of every rule that sampling misses (one stone in hand
-while every board stone is blocked, the only movable stone on each point, the quiet
-counter around the limit). Plain calls cost about 20 us, so these stay exhaustive.
-
-The searches are checked through call plans on games only the grader knows (games.py,
-on checking/search.py): a search that bypasses the rules it is given answers for
-another game, and a question about a position never handed out is refused. Each
-function is also checked as a unit, its collaborators played by the grader (memoize's
-function; value_minimax and the rng for best_move_minimax; alpha_beta for value_ab;
-value_ab and get_order_value for alpha_beta; value_ab for best_move_ab). Everything
-judged about a search (its calls, order, windows, nodes) is the grader's own record;
-what a plan returns is only the student's answer, and each plan ends with a call to
-the grader, so an answer forged on the pipe before the work is not believed. A failing
-search check draws the search (search.picture): the rule's calls beside the student's.
-
-Sizes: every callback is a pipe round trip (about 40 us), so the games are small (two
-to nine moves a position, depth 1 to 4, about 6,500 round trips a submission). That is
-enough because each check is exact and its cases are chosen so that the common mistakes
-change them: a cut-off on a value equal to beta, alpha that must and must not rise,
-ties in the deepening order, nine equally good moves, transpositions for the cache
-(tests/muehle prove each example fails for its reason, test_suite.py that the cases
-discriminate).
-
-A bug costs its own function's points, once (docs/SUITES.md, "Blame"): a check that
-failed while a function it relies on failed its own check is judged again with those
-helpers played by the grader (`play_helpers`). Only test_strength judges the whole
-program, the student's own helpers and all. "next_states leaves its input unchanged"
-is judged from next_states' own second answer (`again`), the random choice from what
-the grader's rng was offered and chose. Session fixtures keep verdict data only.
-Every limit is the child's CPU time and the deepening takes a depth, not a clock: no
-verdict depends on the machine's load.
+Each function is judged on its own, its collaborators played by the grader
+(`play_helpers`, docs/SUITES.md "Blame"); only test_strength judges the whole program.
+A failing search check draws the search: the rule's calls beside the student's.
 """
 
 from __future__ import annotations
@@ -62,6 +41,7 @@ from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_st
                     run, value_ab_search)
 from .positions import (NAMES, _smallest_first, draw, drawn, everything, moves, pool,
                         search_positions, successors)
+from .referee import changes
 
 W, B = ref.WHITE, ref.BLACK
 M = "muehle."
@@ -90,11 +70,7 @@ def searches(student, play, chosen, search, summary, judge, hint, pick=None,
 # ------------------------------------------------------------------ judging rules
 def move_words(before, after, player):
     """A move in words, from the change between two boards."""
-    old, new = before[0], after[0]
-    opp = ref.opponent(player)
-    left = [p for p in range(24) if old[p] == player and new[p] != player]
-    came = [p for p in range(24) if new[p] == player and old[p] != player]
-    taken = [p for p in range(24) if old[p] == opp and new[p] != opp]
+    left, came, taken = changes(before, after, player)
     # Whole phrases, not pieces: the translations put a removal where their grammar wants it.
     if left and came:
         words = (_("moves {source} -> {target}, removes {taken}") if taken
@@ -1160,9 +1136,7 @@ COLOURS = {W: N_("WHITE"), B: N_("BLACK")}
 
 def test_strength(student, blame):
     """your whole program: best_move_ab (depth 2) with your own helpers beats a random and a greedy player, with either colour"""
-    # The one check that runs the student's own helpers whatever they did elsewhere
-    # (rubric [blame] whole_program): its failure names their earlier failures. It has
-    # no picture: its searches run on the student's own rules, not on a watch of the
+    # No picture: its searches run on the student's own rules, not on a watch of the
     # grader's, so the grader never sees their trees, only the moves they chose.
     wins, log = 0, []
     with blame.judging("best_move_ab", _("in a game")):
