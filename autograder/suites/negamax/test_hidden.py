@@ -2,80 +2,28 @@
 
 Nothing of ours runs in the sandbox. Two kinds of checks:
 
-* The student's own `TicTacToe` is checked method by method with plain data
-  (call plans without proxies): every one of the 5,478 reachable positions
-  for `winner`, `evaluate`, `getMoves`, every open one for `getSide` and
-  `makeMove`/`undoMove`. These calls are cheap, so they stay exhaustive.
-* The student's `NegaMax` and `ShortSightedOpponent` never see the student's
-  board. They get a `Proxy` of a board that lives in this process
-  (`InstrumentedGame` around `games.KitBoard` or `boards.MoveTree`):
-  every `getMoves`/`evaluate`/`getSide` is answered here, every
-  `makeMove`/`undoMove` is recorded here, in order. Counts, the visit order,
-  the plies of `evaluate`, broken rules and the board after the search are
-  read from that object, never from the child. The reference runs in this
-  process on an identical board, so expected and observed records come from
-  the same code.
+* The student's own `TicTacToe`, method by method, with plain data (chunked call
+  plans, no proxies) on every one of the 5,478 reachable positions (getSide,
+  makeMove and undoMove on every open one): these calls are cheap.
+* The student's `NegaMax` and `ShortSightedOpponent` never see the student's board.
+  They search a `Proxy` of an `InstrumentedGame` of the grader's, on a game only the
+  grader knows (games.py: a twisted tic-tac-toe or a tree with opaque moves), so a
+  search that uses rules of its own or replays a reference answers for another game.
+  Counts, visit order, plies, broken rules and the board after the search are the
+  board's records, never the child's; the reference searches an identical board here.
+  Proxied calls are round trips, so these searches are sampled (seeded, the same for
+  every submission) and small. That is enough: each example bug fails on dozens of
+  them (tests/negamax asserts which checks), and the trees pin cut-offs at the bound,
+  narrow windows, decided positions above the depth limit and player 2 at the root.
 
-Games only the grader knows (games.py): every proxied search runs on a twisted
-tic-tac-toe board or a tree with opaque move tokens, so a search that uses its
-own rules or replays a copied reference answers for another game and fails;
-counts it keeps itself are never what the work checks judge.
-
-How the positions were chosen, and why that is enough. Each `ask` costs a
-pipe round trip (30-50 us), so proxied searches are sampled (seeded, the same
-for every submission) and kept small: depths 1 to 3 anywhere in the game,
-full depth from positions with 5 or more marks, full depth on subset boards
-from 2 to 4 marks (offering half the moves keeps the tree small), and every
-depth of 33 trees of 2 to 60 positions. About 1,400 proxied searches in all:
-some 21,000 answered and 20,000 recorded calls for a correct submission,
-where the old in-sandbox suite made 730,000. That is enough because every
-search rule a student can get wrong shows on a large share of them: each
-example bug in examples/negamax fails on dozens of cases (tests/negamax
-asserts which checks each one fails), and the trees pin cut-offs exactly at
-the bound, narrow windows, decided positions above the depth limit and
-player 2 at the root. The board's own methods are cheap plain-data calls and
-are checked on every position.
-
-Each method judged on its own (issue 22). [relies_on] in assignment.toml says
-which of the student's methods each one calls; a check of a method plays those
-by the grader: getEvaluatedMoves runs with the grader's explore, getBestMove
-with its getEvaluatedMoves, play with its getBestMove (a callback set on the
-searcher instance, running the reference on the same trusted board, so the
-board's records judge the make/undo discipline as before), and the board's
-evaluate, getMoves and makeMove with the grader's winner and getSide where the
-student's own failed their checks. A wrong explore costs explore's checks
-and the one whole-program check (getEvaluatedMoves with the student's own
-explore and node counter, 2 of 39 points), nothing else.
-
-Which test catches which mistake:
-- values: `test_explore_values`, `test_evaluated_moves`, `test_best_move`;
-- plain minimax handed in as alpha-beta, a cut on the wrong comparison, the
-  wrong move order: `test_work_on_hand_built_trees`, `test_work_on_positions`;
-- the evaluation's sign for the side to move, searching past a decided game:
-  `test_explore_leaves`;
-- an off-by-one depth limit, or `evaluate` above the limit: `test_depth_limit`;
-- fail-soft instead of fail-hard: `test_fail_hard_windows`;
-- make/undo discipline: `test_board_is_restored` (explore), and the checks of
-  getEvaluatedMoves and getBestMove for their own moves;
-- a fixed choice among equal moves, or a generator of the search's own instead
-  of the rng it is given: `test_best_move_random_choice`.
-
-What a check believes: the student's returned answers (values, moves, the
-treeNodeCounter as its answer to "count your nodes", the student's own board's
-fields) and the grader's own records (the board's counts, visit order, plies and
-restoration; what the grader's rng was offered and chose), never anything the
-child reports about itself. The grader's board answers only about the positions
-it handed out: the root and those reached by the moves its getMoves offered; a
-move it did not offer is refused and fails that search's case, named, even when
-the search catches the exception (autograder/checking/boards.py). Session fixtures
-keep verdict data only: answers cut to verdict size and the records the judges
-compare (checking/verdicts.py). Every check that judges a search draws the failing
-one for the pages beside alpha-beta's (checking/search.py's picture, from the
-boards' logs; the make/undo check up to the last call before the board was left
-changed); the checks of the board's own methods judge no search and draw none.
-
-Time: every limit is the child's CPU time and every search is depth-limited,
-so no verdict depends on the machine's load.
+Each method is judged on its own ([relies_on]): getEvaluatedMoves with the grader's
+explore, getBestMove with its getEvaluatedMoves, play with its getBestMove (the
+reference on the same trusted board, set on the searcher instance), the board's
+methods with the grader's winner and getSide. The one whole-program check is
+getEvaluatedMoves with the student's own explore and node counter. A move the board
+did not offer is refused and fails the case, named, even when the search catches
+it. Every check that judges a search draws the failing one (checking/search.py's
+picture); the board's own methods judge no search and draw none.
 """
 
 from __future__ import annotations
@@ -824,18 +772,20 @@ def alpha_beta_work(r: Run) -> str:
                                                    evaluate=want["counts"].get("evaluate", 0))
 
 
-def test_work_on_hand_built_trees(student, tree_runs, blame):
-    """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
-    check_runs(_("explore did not do the work of alpha-beta"), tree_runs,
+def check_work(runs, blame):
+    check_runs(_("explore did not do the work of alpha-beta"), runs,
                lambda r, got: wrong_number(got, r.want["value"]) or work_reason(r),
                hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
+
+
+def test_work_on_hand_built_trees(student, tree_runs, blame):
+    """explore expands exactly the nodes alpha-beta expands, in its order, on hand-built trees"""
+    check_work(tree_runs, blame)
 
 
 def test_work_on_positions(student, explore_runs, blame):
     """explore expands exactly the nodes alpha-beta expands on tic-tac-toe"""
-    check_runs(_("explore did not do the work of alpha-beta"), explore_runs,
-               lambda r, got: wrong_number(got, r.want["value"]) or work_reason(r),
-               hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
+    check_work(explore_runs, blame)
 
 
 @functools.cache
@@ -929,11 +879,8 @@ def test_board_is_restored(student, explore_runs, tree_runs, blame):
     judged = 0
     with blame.judging("explore", _("on a board of the grader's")):
         for runs in (explore_runs, tree_runs):
-            # The board's records are ours, so a search that raised is judged too. A
-            # search that made no move shows nothing (a timeout or a crash is reported
-            # by the value checks). getEvaluatedMoves and getBestMove are judged on
-            # the board's records in their own checks. A search that raised (or was
-            # refused a move) is judged by the board's records as well.
+            # The board's records are ours, so a search that raised (or was refused a
+            # move) is judged too; one that made no move shows nothing.
             done = [r for r in runs if r.ran and r.record["counts"]["makeMove"]]
             judged += len(done)
             check_all(_("explore broke the make/undo discipline"),
