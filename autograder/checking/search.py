@@ -66,11 +66,13 @@ from typing import Callable, Hashable, Iterable
 
 from ..i18n import N_, grader_plural as ngettext, grader_text as _
 from ..sandbox.client import Failure, Outcome
-from ..sandbox.plans import Callback
+from ..sandbox import protocol
+from ..sandbox.plans import Ahead, Callback, Known, table_text
 from . import gametrees
 from .cases import Case, Later, Show, check_all
 from .failures import describe, returned, short
 from .handout import Handout
+from .standins import unsigned
 from .judges import exact
 from .verdicts import refused, slow
 
@@ -104,6 +106,21 @@ class Game:
                   "handout's kind makes here even without pruning (does the search go on "
                   "past the end of the game?)")
 
+    #: The questions whose answers depend on the state alone, each counting one call
+    #: and handing out nothing but `nextstates`'s states: a game whose `ahead_key`
+    #: says what its answers depend on gives them ahead to a proxy of it (`answers_ahead`).
+    PURE = ("nextstates", "evaluation", "terminal_test")
+    #: States a table of answers given ahead holds at most, breadth first (the rest is
+    #: asked the long way): each costs the grader about 36 us to make (gametree's
+    #: positions), once per worker and case (docs/PERFORMANCE.md, "Issue 43: answers
+    #: given ahead for the search games").
+    AHEAD_STATES = 256
+
+    def __new__(cls, *args, **kwargs):
+        game = super().__new__(cls)
+        game.made_with = (args, tuple(sorted(kwargs.items())))     # see ahead_key
+        return game
+
     def __init__(self, roots: Iterable[Hashable] = (), limit: int | None = None):
         roots = list(roots)
         self.handout = Handout(roots, describe=self.words)
@@ -111,6 +128,8 @@ class Game:
         self.calls = 0
         self.limit = limit
         self.parent: dict = dict.fromkeys(roots)
+        self.roots = tuple(roots)
+        self.given_ahead = False
 
     # ---------------------------------------------------------------- hooks
     def key(self, state, question: str = "") -> Hashable:
@@ -195,6 +214,102 @@ class Game:
     def count(self, kind: str) -> int:
         return sum(k == kind for k, _key in self.log)
 
+    # ---------------------------------------------------------------- answers given ahead
+    def ahead_key(self) -> Hashable | None:
+        """What this game's answers to `PURE` questions depend on (its tables of answers
+        given ahead are made once per key and process), or None: it gives none. A game
+        is seeded, so that the rule's run is made on an equal game (the module's
+        docstring): its class and the arguments it was made with, where they are
+        hashable. A subclass whose answers depend on more says so here."""
+        key = (unsigned(type(self)), self.made_with)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    def answers_ahead(self, methods) -> Ahead | None:
+        """The answers to `methods` (those of `PURE`) on the states of this game's tree,
+        from the roots down to AHEAD_STATES states, given ahead to a proxy of it once
+        (sandbox/plans.Ahead: the child still sends every call, replayed here)."""
+        methods = tuple(m for m in methods if m in self.PURE and self._answers_as_game(m))
+        key = self.ahead_key()
+        if self.given_ahead or key is None or not methods or not self.roots:
+            return None
+        self.given_ahead = True
+        tables = _ahead_tables(self, key, methods)
+        given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
+        left = None if self.limit is None else max(self.limit - self.calls, 0)
+        return Ahead(tables, given, left, gives=("nextstates",))
+
+    def _answers_as_game(self, method: str) -> bool:
+        """Whether `method` is Game's own (through a signed stand-in's binding, which
+        passes the state on): the tables are made from the hooks it answers with."""
+        found = getattr(type(self), method, None)
+        return getattr(found, "inner", found) is getattr(Game, method)
+
+    def ahead_answers(self, methods) -> dict:
+        """{method: [((the state as shown,), answer), ...]} on the states of this game's
+        tree, breadth first from the roots, AHEAD_STATES at most: what `nextstates`,
+        `evaluation` and `terminal_test` answer about a state handed out (an answer
+        that raises is left out)."""
+        answers = {method: [] for method in methods}
+        seen, todo = set(self.roots), list(self.roots)
+        for key in todo:
+            shown = (self.shown(key),)
+            children = self.successors(key)
+            for method in methods:
+                try:
+                    value = [self.shown(child) for child in children] \
+                        if method == "nextstates" else \
+                        self.worth(key) if method == "evaluation" else self.decided(key)
+                except Exception:
+                    continue
+                answers[method].append((shown, value))
+            for child in children:
+                if child not in seen and len(seen) < self.AHEAD_STATES:
+                    seen.add(child)
+                    todo.append(child)
+        return answers
+
+
+class Same:
+    """An object as a key by its identity (kept alive while the key is)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return type(other) is Same and other.obj is self.obj
+
+
+_AHEAD_CACHE: dict = {}      # (ahead_key, methods) -> {method: table text}
+_AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the oldest go first)
+_ahead_bytes = [0]
+
+
+def _ahead_tables(game: Game, key, methods: tuple) -> dict:
+    """`game.ahead_answers(methods)` as table texts (plans.table_text), cached by the
+    game's `ahead_key`: every submission's game of a case gives the same tables."""
+    cached = (key, methods)
+    found = _AHEAD_CACHE.get(cached)
+    if found is None:
+        found = {method: text for method, pairs in game.ahead_answers(methods).items()
+                 if (text := table_text(pairs))}
+        size = sum(map(len, found.values()))
+        if size > Known.MAX_BYTES:
+            found, size = {}, 0
+        while _AHEAD_CACHE and _ahead_bytes[0] + size > _AHEAD_BYTES:
+            _ahead_bytes[0] -= sum(map(len, _AHEAD_CACHE.pop(next(iter(_AHEAD_CACHE))).values()))
+        _AHEAD_CACHE[cached] = found
+        _ahead_bytes[0] += size
+    return found
+
 
 class TreeGame(Game):
     """A tree of checking/gametrees.py as a game: states are the nodes' tokens (lists
@@ -237,6 +352,10 @@ class TreeGame(Game):
 
     def shown(self, key):
         return list(self.tokens[key]) if self.tokens else key
+
+    def ahead_key(self):
+        # The tree and its tokens are made once per case (`_tree`, `_tokens`).
+        return ("TreeGame", Same(self.tree), Same(self.tokens))
 
     def words(self, key):
         return _("the state {state}").format(state=self.shown(key))

@@ -107,7 +107,12 @@ def _signed(cls: type, spec_class, names: tuple) -> type:
         inner = getattr(cls, name)
         methods[name] = _bound_method(signature, inner, name)
     return type(cls.__name__, (cls,), {**methods, "__module__": cls.__module__,
-                                       "__doc__": cls.__doc__})
+                                       "__doc__": cls.__doc__, "_signed_from": cls})
+
+
+def unsigned(cls: type) -> type:
+    """The class `signed` made `cls` from (else `cls` itself)."""
+    return cls.__dict__.get("_signed_from", cls)
 
 
 def _bound_method(signature: inspect.Signature, inner, name: str):
@@ -119,4 +124,5 @@ def _bound_method(signature: inspect.Signature, inner, name: str):
         bound.apply_defaults()
         return inner(self, *bound.args, **bound.kwargs)
     method.__name__ = method.__qualname__ = name
+    method.inner = inner         # what it calls (search.Game: a method of its own or not)
     return method

@@ -24,7 +24,7 @@ from pathlib import Path
 from . import protocol, syscalls
 from ..i18n import grader_text as _, places
 from .plans import Plan, Registry
-from .protocol import ABSENT, ASK, CHUNK, RAISED, RETURNED, TELL
+from .protocol import ABSENT, ASK, CHUNK, KNEW, RAISED, RETURNED, TELL
 
 CHILD = Path(__file__).with_name("child.py")
 # The child's code: child.py runs as a script (never cached as bytecode) and its two
@@ -377,6 +377,7 @@ class Sandbox:
         self.bytes_left = self.limits.check_bytes
         self.items_left = self.limits.check_items
         self.callbacks = 0                 # calls back answered (or recorded) in all plans
+        self.answered_ahead = 0            # ... of them answered in the child (KNEW records)
         self._plan_callbacks = 0           # ... in the plan being run (capped)
         self.applied: list[str] = []
         self._buffer = bytearray()
@@ -1080,7 +1081,8 @@ class Sandbox:
 
     def _answer(self, row: list, index: int) -> None:
         """A call of the child's to one of the grader's objects (ASK: wait for the
-        answer, TELL: record only). Nothing in it is trusted: the registry decides
+        answer, TELL: record only, KNEW: an ASK the child answered from the answers
+        given ahead, replayed here as a record). Nothing in it is trusted: the registry decides
         what may be called, and the grader's own object decides the answer. The
         grader's CPU time for it counts toward the call's limit, so a search that
         makes many calls is timed the same on a quiet and on a busy machine."""
@@ -1097,11 +1099,12 @@ class Sandbox:
             raise _Stop(Failure.PROTOCOL, _("called the grader's objects where it was given none"))
         waits = row[2] == ASK
         self.callbacks += 1
+        self.answered_ahead += row[2] == KNEW
         self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
         call = row[3] if type(row[3]) is list and len(row[3]) in (3, 4) else None
         if call is not None and row[1] == index:
-            found, refusal = self._registry.lookup(call[0], call[1], index)
+            found, refusal = self._registry.lookup(call[0], call[1], index, row[2] == KNEW)
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
         if self._plan_callbacks > MAX_CALLBACKS:
@@ -1148,7 +1151,7 @@ class Sandbox:
             while self._rows:
                 row = self._rows.popleft()
                 if type(row) is list and len(row) >= 4 and row[0] == base:
-                    if row[2] == ASK or row[2] == TELL:
+                    if row[2] == ASK or row[2] == TELL or row[2] == KNEW:
                         self._answer(row, index)
                         continue
                     if row[1] == index:

@@ -135,23 +135,51 @@ class Known:
 
     def make(self, encode_args=None) -> str:
         if self._text is None:
-            encode_args = encode_args or protocol.arguments_text
-            lines = []
-            for args, value in self.answers:
-                try:
-                    lines += (encode_args(args),
-                              protocol.dumps({"r": protocol.to_plain(value)})[:-1])
-                except protocol.Unencodable:
-                    continue
-            text = "\n".join(lines)
-            if not text.isascii():      # never: the kit's encoders escape all else
-                raise ValueError("answers given ahead must be ASCII JSON")
+            text = table_text(self.answers, encode_args)
             if len(text) > self.MAX_BYTES:
                 raise ValueError(f"answers given ahead take {len(text):,} bytes; at most "
                                  f"{self.MAX_BYTES:,} go to a child per request")
             self._text = text
             self._answers = ()      # the text is all it needs now (and all that travels)
         return self._text
+
+
+def table_text(answers, encode_args=None) -> str:
+    """(arguments tuple, answer) pairs as a table's text (Known.text): each question's
+    arguments' text and the reply to it, each on a line of its own; a pair that
+    cannot be encoded is left out (asked the long way)."""
+    encode_args = encode_args or protocol.arguments_text
+    lines = []
+    for args, value in answers:
+        try:
+            lines += (encode_args(args), protocol.dumps({"r": protocol.to_plain(value)})[:-1])
+        except protocol.Unencodable:
+            continue
+    text = "\n".join(lines)
+    if not text.isascii():      # never: the kit's encoders escape all else
+        raise ValueError("answers given ahead must be ASCII JSON")
+    return text
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A game's answers given ahead to a `Proxy` of it, every call still recorded: the
+    child answers a question among `tables` ({method: table_text of (the state,)
+    questions}) only about a state it knows the game handed out (`given`: the roots'
+    arguments' texts, and the states in an answer of a method of `gives` it answered
+    from the tables) and only while the game's call limit leaves room (`left` calls;
+    None: no limit), counting every call of the proxy. It sends each such call as a
+    record (protocol.KNEW, no waiting), which the grader replays on its own object in
+    order: the object's records are what they are without the tables. Anything else
+    is asked the long way, so a refusal reaches the student's code at the same call.
+
+    Offered by the object itself (`answers_ahead(methods)`, checking/search.py's Game)
+    and given only to a proxy that is the only object of the grader's in its plan: a
+    callback the grader answers could reach the same game and count its calls."""
+    tables: dict
+    given: tuple
+    left: int | None
+    gives: tuple = ()
 
 
 def _made_known(text: str) -> Known:
@@ -271,7 +299,9 @@ class Plan:
             if kind is Attribute:
                 return {"slot": value.value.number, "attr": value.name}
             if kind is Proxy:
-                return ProxySpec(registry.add_proxy(value, rows), value.methods)
+                spec = ProxySpec(registry.add_proxy(value, rows), value.methods)
+                proxies.append((value, spec))
+                return spec
             if kind is Callback:
                 return registry.callback_spec(value, rows)
             if kind is list:
@@ -282,6 +312,7 @@ class Plan:
                 return {k: walk(v) for k, v in value.items()}
             return value
 
+        proxies, before = [], len(registry.entries)
         steps = []
         for step in self.steps:
             encoded = {}
@@ -291,7 +322,10 @@ class Plan:
                 else:
                     encoded[key] = walk(value)
             steps.append(encoded)
-        return {"steps": steps, "result": walk(self.result)}
+        result = walk(self.result)
+        if len(proxies) == 1 and len(registry.entries) == before + 1:
+            registry.give_ahead(*proxies[0])
+        return {"steps": steps, "result": result}
 
 
 @dataclass
@@ -301,6 +335,7 @@ class Entry:
     rows: range
     methods: dict        # name -> (callable, waits for an answer)
     thing: object        # the grader's object or function itself
+    ahead: frozenset = frozenset()      # methods the child may answer from Ahead tables
 
 
 class Registry:
@@ -311,6 +346,7 @@ class Registry:
         self.entries: dict[int, Entry] = {}
         self.next_number = first    # never reused by one child: a kept stand-in matches nothing
         self.tables: list[str] = []
+        self._table_at: dict[int, int] = {}     # id of a table's text -> its index (sent once)
 
     def _number(self) -> int:
         self.next_number += 1
@@ -328,6 +364,25 @@ class Registry:
         self.entries[number] = Entry(rows, {"__call__": (callback.function, callback.wait)},
                                      callback.function)
         return number
+
+    def give_ahead(self, proxy: Proxy, spec: ProxySpec) -> None:
+        """The answers `proxy`'s object gives ahead (Ahead), if it offers any for
+        the methods the proxy asks, into `spec` and `tables`."""
+        offer = getattr(proxy.obj, "answers_ahead", None)
+        asked = tuple(name for name, sync in proxy.methods.items() if sync)
+        ahead = offer(asked) if offer is not None and asked else None
+        if ahead is None or not ahead.tables:
+            return
+        tables = {}
+        for method, text in ahead.tables.items():
+            if id(text) not in self._table_at:
+                self._table_at[id(text)] = len(self.tables)
+                self.tables.append(text)
+            tables[method] = self._table_at[id(text)]
+        self.entries[spec.number].ahead = frozenset(tables)
+        spec.ahead = {"tables": tables, "given": list(ahead.given),
+                      "left": -1 if ahead.left is None else ahead.left,
+                      "gives": [m for m in ahead.gives if m in tables]}
 
     def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
         """The wire form of `callback`, numbered here; its answers given ahead
@@ -357,8 +412,10 @@ class Registry:
             return tuple(self.own(v, index) for v in value)
         return value
 
-    def lookup(self, number, method, index):
-        """(callable, waits) for a call the child sent, or a reason to refuse it."""
+    def lookup(self, number, method, index, knew=False):
+        """(callable, waits) for a call the child sent, or a reason to refuse it;
+        `knew`: a call the child says it answered from the tables given ahead (it
+        waits for nothing, and only a method given ahead may be sent so)."""
         entry = self.entries.get(number) if type(number) is int else None
         if entry is None:
             return None, "no such object of the grader's"
@@ -367,4 +424,8 @@ class Registry:
         found = entry.methods.get(method) if type(method) is str else None
         if found is None:
             return None, f"the grader's object has no method {str(method)[:40]!r}"
+        if knew:
+            if method not in entry.ahead:
+                return None, "the call was sent the wrong way"
+            return (found[0], False), None
         return found, None

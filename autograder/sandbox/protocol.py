@@ -68,6 +68,8 @@ CHUNK = 4        # answers of consecutive calls: [id, first index, CHUNK, [value
                  # (, [[kind, value] of the call made again, ...])], each kind RETURNED
 ASK = 5          # a call of the student's to a grader's object, waiting for the answer
 TELL = 6         # the same, only recorded (no answer)
+KNEW = 7         # an ASK the child answered from the answers given ahead: recorded only,
+                 # replayed on the grader's object (ProxySpec.ahead)
 # A subclass of one of these is sent as the base value, read by the base's own
 # C methods (called unbound, so no method of the subclass runs).
 _BASE_READERS = (
@@ -90,12 +92,17 @@ class Slot:
 
 class ProxySpec:
     """In a plan: an object of the grader's; `methods` maps a name to 1 when
-    its caller waits for the answer, 0 when the call is only recorded."""
+    its caller waits for the answer, 0 when the call is only recorded. `ahead`,
+    where given, is the game's answers given ahead (plans.Ahead.spec): {"tables":
+    {method: index of its table after the request's line}, "given": [the roots'
+    arguments' texts], "left": calls it answers (-1: no limit), "gives": [methods
+    whose answer is a list of states handed out]}."""
 
-    __slots__ = ("number", "methods")
+    __slots__ = ("number", "methods", "ahead")
 
-    def __init__(self, number, methods):
+    def __init__(self, number, methods, ahead=None):
         self.number, self.methods = number, methods
+        self.ahead = ahead if type(ahead) is dict else None
 
 
 class CallbackSpec:
@@ -176,7 +183,8 @@ def to_plain(value, depth=0, kept=None):
     if kind is Slot:
         return {"__slot__": value.number}
     if kind is ProxySpec:
-        return {"__proxy__": [value.number, value.methods]}
+        spec = [value.number, value.methods]
+        return {"__proxy__": spec if value.ahead is None else spec + [value.ahead]}
     if kind is CallbackSpec:
         spec = [value.number, value.sync]
         if value.pure:
@@ -272,7 +280,7 @@ def _request_tagged(obj):
         (tag, inner), = obj.items()
         if tag == "__slot__" and type(inner) is int:
             return Slot(inner)
-        if tag == "__proxy__" and type(inner) is list and len(inner) == 2:
+        if tag == "__proxy__" and type(inner) is list and len(inner) in (2, 3):
             return ProxySpec(*inner)
         if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3, 4):
             return CallbackSpec(*inner)

@@ -1,0 +1,275 @@
+"""Answers given ahead to a proxy of the grader's game (plans.Ahead, search.Game.answers_ahead):
+the child answers from the tables and records every call; the grader replays each on its own
+game, so the game's records, the answers and every refusal are those of the long way."""
+
+import pytest
+
+from autograder.checking import search
+from autograder.checking.search import Tree, TreeGame
+from autograder.checking.verdicts import refused
+from autograder.sandbox import layers, protocol
+from autograder.sandbox.client import Sandbox
+from autograder.sandbox.plans import Callback, Plan, Proxy, Registry
+
+METHODS = ("nextstates", "evaluation", "terminal_test")
+
+STUDENT = '''
+def minimax(state, game, depth, top=True):
+    if game.terminal_test(state) or depth == 0:
+        return game.evaluation(state)
+    values = [minimax(s, game, depth - 1, False) for s in game.nextstates(state)]
+    return max(values) if top or depth % 2 else min(values)
+
+
+def answers(state, game, depth):
+    """Every question about every state below `state`, the refusals as text."""
+    said, todo = [], [(state, depth)]
+    while todo:
+        state, depth = todo.pop()
+        for ask in (game.terminal_test, game.evaluation):
+            try:
+                said.append(ask(state))
+            except Exception as error:
+                said.append(f"{type(error).__name__}: {error}")
+        if depth:
+            kids = game.nextstates(state)
+            said.append(kids)
+            todo += [(kid, depth - 1) for kid in kids]
+    return said
+
+
+def ask_often(state, game, times):
+    said = []
+    for _ in range(times):
+        try:
+            said.append(game.evaluation(state))
+        except Exception as error:
+            said.append(f"{type(error).__name__}: {error}")
+    return said
+
+
+def odd_questions(state, game):
+    """A tuple, a keyword, a state never handed out, a grandchild first: the long way."""
+    said = [game.nextstates(tuple(state)), game.evaluation(state=state)]
+    kids = game.nextstates(state)
+    said.append(game.nextstates(kids[0]))
+    for question in ([999, 999], kids[0] + [0], True):
+        try:
+            said.append(game.evaluation(question))
+        except Exception as error:
+            said.append(f"{type(error).__name__}: {error}")
+    return said
+
+
+def with_helper(state, game, helper):
+    return helper(1), game.evaluation(state), game.nextstates(state)
+
+
+def peek(state, game):
+    """Reads the child's tables and answers without asking (a lying child)."""
+    import __main__
+    (ahead,) = __main__._ahead.values()
+    return sorted(ahead.tables["evaluation"].values())
+
+
+def forge_earlier(state, game):
+    """Asks ahead, then writes a reply of its own for the plan before."""
+    import __main__, json, os
+    value = game.evaluation(state)
+    base, index = __main__._running
+    with __main__._lock:
+        os.write(__main__.WFD, (json.dumps([base, index - 1, 0, "forged"]) + "\\n").encode())
+    return value
+
+
+def forge(state, game):
+    """Records questions it never asked, about a state never handed out."""
+    import __main__
+    (ahead,) = __main__._ahead.values()
+    base, index = __main__._running
+    __main__._pending.add_text(
+        f'["{base}",{index},{protocol.KNEW},[{ahead.number},"evaluation",[[999, 999]]]]\\n')
+    return game.evaluation(state)
+'''.replace("{protocol.KNEW}", str(protocol.KNEW))
+
+
+class NoAhead(TreeGame):
+    """The same game, asked the long way."""
+
+    def ahead_key(self):
+        return None
+
+
+CASE = Tree("ahead", (7, 4, (2, 3)), seed=3)
+
+
+def game(kind=TreeGame, limit=None, case=CASE):
+    made = kind(case.tree(), case.tokens())
+    made.limit = limit
+    return made
+
+
+def root(made):
+    return made.shown(made.tree["root"])
+
+
+def records(made):
+    return (made.log, made.calls, made.handout.given, made.handout.log, made.parent,
+            made.handout.refused, made.handout.refusals)
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ahead")
+    (folder / "m.py").write_text(STUDENT)
+    with Sandbox(folder, ["m"], list(layers.available())) as box:
+        assert box.import_modules(10).ok
+        yield box
+
+
+def both_ways(sandbox, function, *args, limit=None):
+    """(outcome, game) asked with the answers given ahead, then the long way."""
+    made = []
+    for kind in (TreeGame, NoAhead):
+        g = game(kind, limit)
+        plan = Plan(function)
+        plan.returns(plan.call("m." + function, root(g), Proxy(g, ask=METHODS), *args))
+        before = sandbox.answered_ahead
+        [outcome] = sandbox.plans([plan], 10)
+        made.append((outcome, g, sandbox.answered_ahead - before))
+    return made
+
+
+def test_a_search_answered_ahead_leaves_the_records_of_the_long_way(sandbox):
+    (fast, fast_game, ahead), (slow, slow_game, none) = both_ways(sandbox, "minimax", 4)
+    assert fast.ok and fast.value == slow.value
+    assert records(fast_game) == records(slow_game) and fast_game.calls > 20
+    assert ahead == fast_game.calls and none == 0
+
+
+def test_every_answer_given_ahead_is_the_games_own(sandbox):
+    (fast, fast_game, ahead), (slow, slow_game, _) = both_ways(sandbox, "answers", 9)
+    assert fast.value == slow.value and records(fast_game) == records(slow_game)
+    assert ahead > 50
+
+
+def test_a_refusal_past_the_limit_reaches_the_same_call(sandbox):
+    (fast, fast_game, ahead), (slow, slow_game, _) = both_ways(sandbox, "ask_often", 9,
+                                                               limit=5)
+    assert fast.value == slow.value and records(fast_game) == records(slow_game)
+    assert fast.value[:5] == [fast_game.worth(fast_game.tree["root"])] * 5
+    assert all("at most 5 calls" in said for said in fast.value[5:]) and ahead == 5
+
+
+def test_odd_questions_go_the_long_way_and_are_answered_as_before(sandbox):
+    (fast, fast_game, ahead), (slow, slow_game, _) = both_ways(sandbox, "odd_questions")
+    assert fast.value == slow.value and records(fast_game) == records(slow_game)
+    assert ahead == 2       # nextstates of the root and of its first child
+    assert fast_game.handout.refusals == 3
+
+
+def test_a_plan_with_another_object_of_the_graders_gets_no_answers_ahead(sandbox):
+    g = game()
+    plan = Plan("with_helper")
+    plan.returns(plan.call("m.with_helper", root(g), Proxy(g, ask=METHODS),
+                           Callback(lambda x: x + 1)))
+    before = sandbox.answered_ahead
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.ok and sandbox.answered_ahead == before and g.calls == 2
+
+
+def test_a_game_gives_its_answers_ahead_once_and_only_to_a_lone_proxy():
+    g = game()
+    first, second = Registry(), Registry()
+    lone = Plan("lone")
+    lone.call("m.minimax", root(g), Proxy(g, ask=METHODS), 2)
+    assert '"given"' in lone.wire(first, range(0, 1)) and first.tables
+    again = Plan("again")
+    again.call("m.minimax", root(g), Proxy(g, ask=METHODS), 2)
+    assert '"given"' not in again.wire(second, range(0, 1)) and not second.tables
+    shared = Plan("shared")
+    other = game()
+    shared.call("m.minimax", root(other), Proxy(other, ask=METHODS), Proxy(other, ask=METHODS))
+    assert '"given"' not in shared.wire(Registry(), range(0, 1)) and not other.given_ahead
+
+
+def test_the_tables_are_what_the_game_answers_on_replay():
+    for case in (CASE, Tree("aima-5-2", seed=1), Tree("depth-limit", seed=None)):
+        g = game(case=case)
+        answers = g.ahead_answers(METHODS)
+        assert answers["nextstates"]
+        live = game(case=case)
+        for method in ("nextstates", "terminal_test", "evaluation"):
+            for (state,), value in answers[method]:
+                live.handout.given.add(live.key(state))
+                assert getattr(live, method)(state) == value
+        # a state handed out is asked back by the text the table keys it with
+        for (state,), kids in answers["nextstates"]:
+            for kid in kids:
+                assert live.key(protocol.loads(protocol.arguments_text((kid,)))[0]) in \
+                    live.handout.given
+
+
+def test_a_real_positions_tables_are_what_it_answers_on_replay():
+    """gametree's games of real positions (a suite's Game subclass, signed as the suite
+    makes them): the tables from the hooks equal the methods' answers, and the key
+    says what the answers depend on (the spec)."""
+    from autograder.suites.gametree import cases
+    from autograder.suites.gametree.test_hidden import B4X3, variant
+    for mode in ("exact", "lines"):
+        spec = variant((), B4X3, 7, mode=mode)
+        g = cases.make_game(spec, 100)
+        assert g.ahead_key() == cases.make_game(spec, 100).ahead_key()
+        assert g.ahead_key() != cases.make_game(variant((), B4X3, 8, mode=mode), 100).ahead_key()
+        ahead = g.answers_ahead(METHODS)
+        assert set(ahead.tables) == set(METHODS) and ahead.left == 100
+        live = cases.make_game(spec)
+        for method in METHODS:
+            lines = ahead.tables[method].split("\n")
+            assert len(lines) > 40
+            for text, line in zip(lines[0::2], lines[1::2]):
+                (state,) = protocol.loads(text)
+                live.handout.given.add(live.key(state))
+                assert getattr(live, method)(state) == protocol.loads(line)["r"]
+
+
+def test_a_child_reading_its_tables_gains_no_record(sandbox):
+    g = game()
+    plan = Plan("peek")
+    plan.returns(plan.call("m.peek", root(g), Proxy(g, ask=METHODS)))
+    [outcome] = sandbox.plans([plan], 10)
+    assert outcome.ok and outcome.value        # it read every value ...
+    assert g.log == [] and g.calls == 0         # ... and the grader saw no question
+
+
+def test_a_reply_forged_for_the_plan_before_comes_after_its_own(sandbox):
+    """The plan before's row is written before the student's code gets answers ahead
+    (as its first question asked the long way wrote it), so a forged one is stale."""
+    g = game()
+    plans = []
+    for _ in range(2):      # the second's row is made within Batched.AGE of the first's
+        before = Plan("before")
+        plans.append(before.returns(before.call("m.ask_often", root(g), None, 0)))
+    forging = Plan("forge_earlier")
+    plans.append(forging.returns(forging.call("m.forge_earlier", root(g),
+                                              Proxy(g, ask=METHODS))))
+    first, second, third = sandbox.plans(plans, 10)
+    assert first.value == second.value == [] and third.ok
+    assert g.log == [("e", g.tree["root"])]
+
+
+def test_a_child_forging_records_is_refused_as_if_it_had_asked(sandbox):
+    g = game()
+    plan = Plan("forge")
+    plan.returns(plan.call("m.forge", root(g), Proxy(g, ask=METHODS)))
+    [outcome] = sandbox.plans([plan], 10)
+    assert g.handout.refusals == 1 and "is not a state of this game" in g.handout.refused[0]
+    assert g.calls == 2 and g.log == [("e", g.tree["root"])]
+    # the case is judged by the refusal the grader's game kept, as after an asked question
+    judged = refused(outcome, g.handout)
+    assert outcome.ok and not judged.ok and "is not a state of this game" in judged.detail
+
+
+def test_a_game_without_a_key_gives_nothing_ahead():
+    assert NoAhead(CASE.tree(), CASE.tokens()).answers_ahead(METHODS) is None
+    assert search.Game([(0,)]).answers_ahead(METHODS) is None
