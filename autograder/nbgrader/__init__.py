@@ -1,12 +1,5 @@
-"""The kit's nbgrader side: handout notebooks, safe autograding, the course cycle.
-
-    notebooks.py      solutions/<a>/<a>.ipynb, generated from the assignment's files
-    cells.py          what a graded notebook cell calls (never imports student code)
-    grade_one.py      `python -m autograder.nbgrader.grade_one`: one sandboxed grading
-    preprocessors.py  nbgrader preprocessors that keep plain `nbgrader autograde` safe
-    cycle.py          release, collect, grade-collected, feedback, export
-    feedback.py       the feedback page: what went wrong first (nbgrader_config.py uses it)
-"""
+"""The kit's nbgrader side: handout notebooks, safe autograding, the course cycle
+(docs/TEACHING.md; command.py lists the steps)."""
 
 from pathlib import Path
 

@@ -320,7 +320,7 @@ def summary(name: str, api, statuses: dict | None = None, say=print) -> None:
         # Why the score is short of the kit's: the points of an unanswered question.
         if row["empty"]:
             hand += (f"; {_count(row['empty'], 'written answer')} left empty "
-                     f"(0 of {_count_points(row['empty_points'])})")
+                     f"(0 of {_count(row['empty_points'], 'point')})")
         say(f"{plain(row['student']):<24} {row['score']:>6g}/{row['max_score']:g}"
             + (f" {status}" if status != "graded" else "") + hand)
     pending = sum(1 for row in rows if row["to_grade"])
@@ -332,12 +332,8 @@ def summary(name: str, api, statuses: dict | None = None, say=print) -> None:
            if empty else ""))
 
 
-def _count_points(points: float) -> str:
-    return f"{points:g} point" + ("" if points == 1 else "s")
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}" + ("" if number == 1 else "s")
+def _count(number: float, word: str) -> str:
+    return f"{number:g} {word}" + ("" if number == 1 else "s")
 
 
 def grade_collected(name: str, api=None, jobs: int | None = None, console=None,

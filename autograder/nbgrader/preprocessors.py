@@ -46,7 +46,8 @@ NOT_RUN = "# Not run by the grader: only the graded checks run when a notebook i
 
 
 def defuse(text: str) -> str:
-    """Student text with nbgrader's region markers made harmless."""
+    """Student text with nbgrader's region markers made harmless (ClearHiddenTests
+    would crash on them)."""
     for marker in MARKERS:
         text = text.replace(marker, marker.replace(" ", "_"))
     return text
