@@ -16,6 +16,11 @@ tens of thousands of them. In one run, on the same calls:
 Printed: microseconds per call back on each side, and their sum as a ratio to the
 baseline's per-helper-call cost. Best of --repeat runs of each.
 
+Then a game's questions (checking/search.py's TreeGame through a Proxy, a minimax
+over its whole tree, on one CPU): asked the long way, and answered in the child from
+the answers the game gives ahead, each call still recorded and replayed by the grader
+(plans.Ahead): microseconds a question on each side.
+
 Usage: python bench/bench_callbacks.py [--calls 20000] [--repeat 3]
 """
 
@@ -101,7 +106,66 @@ def main() -> int:
         print(f"  through the sandbox, {where}: grader {grader * per:.1f} us + child "
               f"{child * per:.1f} us = {total * per:.1f} us CPU a call "
               f"({total / baseline:.1f}x the baseline); wall {wall * per:.1f} us")
+    with pool.one_cpu():
+        for name, ahead in (("asked the long way", False), ("answered ahead", True)):
+            grader, child, questions = game_questions(ahead, options.repeat)
+            print(f"  a game's question {name}, on one CPU: grader "
+                  f"{grader / questions * 1e6:.1f} us + child {child / questions * 1e6:.1f} us"
+                  f" = {(grader + child) / questions * 1e6:.1f} us CPU ({questions:,} questions)")
     return 0
+
+
+GAME_STUDENT = '''
+def minimax(state, game, top=True):
+    if game.terminal_test(state):
+        return game.evaluation(state)
+    values = [minimax(s, game, not top) for s in game.nextstates(state)]
+    return max(values) if top else min(values)
+'''
+
+
+def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
+    """(grader CPU, child CPU, questions) of the best of `repeat` minimax runs over a
+    seeded random TreeGame of about 1,100 states, through a Proxy."""
+    from autograder.checking.search import Tree, TreeGame
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+    from autograder.sandbox.plans import Plan, Proxy
+
+    class Game(TreeGame):
+        AHEAD_STATES = 1 << 16      # the whole tree
+
+        def ahead_key(self):
+            return super().ahead_key() if ahead else None
+
+    case = Tree("bench", (11, 6, (3, 3)), seed=5)
+    best = None
+    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
+        Path(scratch, "student.py").write_text(GAME_STUDENT)
+        sandbox = Sandbox(Path(scratch), ["student"], list(layers.available()))
+        sandbox.start()
+        try:
+            assert sandbox.import_modules(5.0).answered
+            for _ in range(repeat):
+                sandbox.new_check()
+                game = Game(case.tree(), case.tokens())
+                game.answers_ahead(("nextstates",))   # its tables made (cached), not timed
+                game.given_ahead = False
+                plan = Plan("minimax")
+                plan.returns(plan.call("student.minimax", game.shown(game.tree["root"]),
+                                       Proxy(game, ask=("nextstates", "evaluation",
+                                                        "terminal_test"))))
+                child_before, grader_before = sandbox.cpu_seconds(), time.thread_time()
+                [outcome] = sandbox.plans([plan], 60.0)
+                grader = time.thread_time() - grader_before
+                child = sandbox.cpu_seconds() - child_before
+                assert outcome.answered and game.calls > 1000, outcome
+                assert (sandbox.answered_ahead > 0) == ahead
+                run = (grader + child, grader, child, game.calls)
+                best = run if best is None or run < best else best
+        finally:
+            sandbox.kill()
+    return best[1:]
 
 
 def through_sandbox(arg_lists, repeat: int) -> tuple[float, float, float]:
