@@ -247,7 +247,7 @@ def recording_cost() -> None:
     """What keeping the behavioural fingerprint costs the grader per call (the
     tic-tac-toe suite makes about 30,000 calls per submission), against the same
     loop over the calls doing nothing, in the same run."""
-    from autograder.grading.fingerprint import Recorder
+    from autograder.grading.behaviour_record import BehaviourRecord
     from autograder.sandbox.client import Outcome
     from tests.similarity.behave import positions
     boards = positions()
@@ -256,9 +256,9 @@ def recording_cost() -> None:
                                      if b[i][j] is None}) for b in boards]
     flags = [Outcome(ok=True, value=bool(n % 3)) for n in range(len(boards))]
     targets = ("t.actions", "t.winner", "t.terminal", "t.player", "t.minimax")
-    Recorder().saw_many("t.warm", arguments, flags)     # a worker digests arguments once
+    BehaviourRecord().saw_many("t.warm", arguments, flags)     # a worker digests arguments once
     started = time.process_time()
-    recorder = Recorder()
+    recorder = BehaviourRecord()
     for target in targets:
         recorder.saw_many(target, arguments, moves if target == "t.actions" else flags)
     seconds = time.process_time() - started

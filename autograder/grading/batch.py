@@ -21,7 +21,6 @@ import traceback
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
 from .. import KitError, assignment as assignments
@@ -138,11 +137,10 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     if cluster is None:
         grader.require_layers()
         grader.warm_up()
-        warm.settle()   # the warm caches set aside for good; fewer young collections
+        warm.settle()
         _grader = grader
         _names = intake.roster_names(submissions)
-        # Workers are forked after the warm-up, so they start with the reference's
-        # expected values already computed.
+        # Forked after the warm-up: the workers start with the expected values made.
         # lend: while a worker's child sleeps or blocks, another submission may use
         # its CPU (grading/workers.py), at most one more per worker.
         pool = Local(min(jobs, len(folders)), _grade_timed, pin=True,
@@ -155,9 +153,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     else:
         grader.reference_check = "on each worker"     # each checks it before grading
         finished = cluster.run(folders, done)
-    progress = Progress("[progress.description]{task.description}", BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                        disable=not console.is_terminal and os.environ.get("CI") == "true")
+    progress = terminal.progress(console)
     try:
         with progress:
             task = progress.add_task("grading", total=len(folders))

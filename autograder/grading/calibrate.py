@@ -7,22 +7,16 @@ limits were set on; how busy the machine is does not enter (other processes'
 work is not the student's CPU time).
 
 How it is measured: a fixed pure-Python workload (the kind of code students
-write: loops, lists, small function calls) is timed in CPU seconds of this
-process, after a short warm-up, again and again for about 0.1 s of CPU time
-(about 18 runs on the development machine); the fastest run counts (single runs
-vary by 40% and more on a shared virtual machine; the fastest is stable). If the
-two fastest runs disagree by more than 10%, another round is taken, up to four.
-A run at or below BASELINE_SECONDS ends the measuring at once, warm-up included:
-the result is then the scale 1 whatever the later runs would take (the fastest
-run only gets faster, and the scale is never below 1).
-Rounds of 0.25 s gave the same spread of results (25 measurements each: the
-slowest 13% above the fastest, both ways) at 2.5 times the CPU time, a cost
-every batch pays before grading anyone. This is done on each CPU the grader
-may use (at most 8 of them), pinned there, and the SLOWEST CPU's speed is the
-machine's: the student's process may run on any of them, and on the
-development machine one of the two CPUs does this work 1.7x slower than the
-other. The scale is that time / BASELINE_SECONDS, never below 1 and at most
-MAX_SCALE.
+write: loops, lists, small function calls) is timed in CPU seconds of this process,
+after a short warm-up, again and again for ROUND_SECONDS; the fastest run counts
+(single runs vary widely on a shared virtual machine; the fastest is stable). If the
+two fastest runs disagree by more than AGREEMENT, another round is taken, up to
+ROUNDS. A run at or below BASELINE_SECONDS ends the measuring at once: the fastest
+run only gets faster, and the scale is never below 1. This is done on each CPU the
+grader may use (at most MAX_CPUS), pinned there, and the slowest CPU's speed is the
+machine's: the student's process may run on any of them. The scale is that time /
+BASELINE_SECONDS, at most MAX_SCALE. Why these sizes: docs/PERFORMANCE.md,
+"Figures the code cites".
 SPIELBAUM_TIME_SCALE pins it, so two machines (or a regrade) give the same
 verdicts; the scale used is written to `run.json` beside grades.csv.
 """
@@ -35,9 +29,6 @@ import time
 from dataclasses import dataclass
 
 from .. import KitError
-from ..sandbox.client import WALL_EXTRA, WALL_FACTOR
-
-__all__ = ["scale", "measure_scale", "Timing", "WALL_FACTOR", "WALL_EXTRA"]
 
 # CPU seconds the workload takes on the 2-core development machine's slower CPU
 # (fastest run there; its faster CPU takes 0.008).
@@ -92,10 +83,7 @@ def measure() -> tuple[float, tuple[float, ...]]:
 
 
 def _measure_here() -> tuple[float, tuple[float, ...]]:
-    # A run at or below BASELINE_SECONDS settles it: the fastest run can only be
-    # faster still, and the scale is never below 1. On a CPU at least as fast as the
-    # development machine's slower one that is the first run (a fresh platform
-    # process paid 0.13 s of CPU for the full rounds, which gave the same 1.0).
+    # A run at or below BASELINE_SECONDS settles it (the module's docstring).
     end = time.process_time() + WARM_UP_SECONDS
     while time.process_time() < end:
         run = _sample()

@@ -1,54 +1,52 @@
 """Bulk grading on a Dask cluster: `autograder grade ... --scheduler tcp://HOST:PORT`.
 
-The machine that holds the submissions (the client) reads each one as grading
-reads it (intake.prepare: the modules' bytes, checked and capped, and the notes
-on what was left out) and sends chunks of them to the cluster's workers as plain
-data: no shared folder, no student file beyond the modules ever travels. A
-submission that cannot be graded (missing, ambiguous, too large) gets its row on
-the client, exactly as local grading gives it.
+The client (the machine that holds the submissions) reads each one as grading reads
+it (intake.prepare: the modules' bytes, checked and capped, and the notes on what
+was left out) and sends chunks of them to the workers as plain data: no shared
+folder, no student file beyond the modules travels. A submission that cannot be
+graded gets its row on the client, exactly as local grading gives it.
 
-Each chunk is graded on a worker in a fresh process of the kit's
-(`python -m autograder.grading.cluster`), because a hidden suite runs under
-pytest with signal-based limits, which need a main thread (Dask runs tasks in
-threads). That process builds its own Grader: it checks its own machine's
-sandbox layers (a worker without the rubric's required layers grades nobody:
-each row says `sandbox-error`), measures its own time scale (SPIELBAUM_TIME_SCALE
-pins it on every machine), refuses to grade with a kit whose hidden suite or
-reference differs from the client's (a digest of those files), grades the
-reference first, and then each submission in a local worker of its own
-(grading/workers.py), so a submission that crashes or hangs costs its own row.
-Rows and the student's files (feedback, and the behavioural fingerprint the
-similarity report reads) come back as data; the client writes them.
+Each chunk is graded in a fresh process of the kit's on a worker
+(`python -m autograder.grading.cluster`): a hidden suite's signal-based limits need a
+main thread, and Dask runs tasks in threads. That process builds its own Grader (its
+machine's sandbox layers and time scale), refuses a kit whose hidden suite or
+reference differs from the client's (`digest`), grades the reference first, then
+each submission in a local worker of its own (grading/workers.py). Rows and the
+student's files (feedback, the behaviour record) come back as data; the client
+writes them.
 
 A killed client resumes: every finished row is appended to `OUT/.grading.jsonl`
-with the run's settings and a digest of what the student handed in, and a run
-with the same settings skips the students already there whose submission is
-unchanged (a resubmission is graded again).
+(`Journal`) with the run's settings and a digest of what the student handed in, and
+a run with the same settings skips the students whose submission is unchanged.
 
-Features other than `grade` send their own work through the same machinery
-(`Cluster.grade`): `grade-collected` is bulk grading of the staged notebooks, and
-`mutate` sends mutants as prepared submissions with a `judge` (a function of a
-Graded, named `autograder.<module>:<function>`, so the engine imports no feature)
-and pytest `plugins` by module name; the worker grades them with the same Grader
-and returns what the judge makes of each.
+Other features send their own work through the same machinery (`Cluster.grade`):
+`grade-collected` grades staged notebooks, `mutate` sends mutants with a `judge` (a
+function of a Graded, named `autograder.<module>:<function>`, so the engine imports
+no feature) and pytest `plugins` by module name.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import importlib
 import json
 import math
+import os
+import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Iterator
 
 from .. import KitError, i18n
+from .. import assignment as assignments
 from ..sandbox.layers import UNCONFINED_FILES, unconfined_files_allowed
-from . import intake, warm
+from . import intake, report, warm
+from .grader import Grader, scaled_timeouts
+from .warm import digest
 from .workers import Dask, Local
-from .warm import digest  # noqa: F401 (the suite and reference fingerprint; also cluster.digest)
 
 JOURNAL = ".grading.jsonl"
 CHUNK = 8                  # submissions per task at most: the reference is graded once per chunk
@@ -187,7 +185,6 @@ class ClusterGrading:
     def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
         """Yield one row per folder (the rows in `done` as they are), writing each
         student's files into OUT as they arrive."""
-        from . import report
         journal = self.journal.start(keep=bool(done))
 
         def keep(row: dict, student: str) -> None:
@@ -236,7 +233,6 @@ def _decode(data: dict) -> intake.Prepared:
 
 
 def _course() -> str | None:
-    from .. import assignment as assignments
     where = assignments.course()
     return str(where) if where else None
 
@@ -245,8 +241,6 @@ def _course() -> str | None:
 def grade_chunk(spec: dict) -> list:
     """A Dask task: grade one chunk in a fresh process of the kit on this worker;
     [(student, row, files), ...]. A process that fails costs the chunk's rows."""
-    import os
-    import subprocess
     env = dict(os.environ)
     if spec.get("course"):
         env["SPIELBAUM_COURSE"] = spec["course"]
@@ -266,16 +260,12 @@ def grade_chunk(spec: dict) -> list:
 
 
 def _chunk_seconds(spec: dict) -> float:
-    from .. import assignment as assignments
-    from .grader import scaled_timeouts
     timeouts = scaled_timeouts(assignments.load(spec["assignment"]).rubric(), 1.0)
     return timeouts.submission * (len(spec["submissions"]) + 1) + 300
 
 
 def _failed(spec: dict, reason: str) -> list:
     """Replies for a chunk nobody could grade on this worker (status error)."""
-    from .. import assignment as assignments
-    from .grader import Grader
     grader = Grader(assignments.load(spec["assignment"]), layers=[])
     return [_reply(spec, grader, grader.error(student, reason, reason))
             for student, _ in spec["submissions"]]
@@ -284,7 +274,6 @@ def _failed(spec: dict, reason: str) -> list:
 def feature(name: str):
     """A feature's function (`autograder.<module>:<function>`) or module
     (`autograder.<module>`) named by the client: the engine imports no feature."""
-    import importlib
     module, _, attribute = name.partition(":")
     if not module.startswith("autograder."):
         raise KitError(f"{name!r} is not a part of the kit")
@@ -297,13 +286,11 @@ def _reply(spec: dict, grader, graded) -> tuple:
     the files the report writes for it."""
     if spec.get("judge"):
         return graded.student, feature(spec["judge"])(graded)
-    from . import report
     return graded.student, report.csv_row(graded), _files(graded, grader)
 
 
 def _files(graded, grader) -> dict[str, str]:
     """The files the report writes for one student, as texts."""
-    from . import report
     with tempfile.TemporaryDirectory() as out:
         report.write_student(Path(out), graded, grader.assignment.title)
         folder = Path(out) / graded.student
@@ -319,7 +306,6 @@ def _grade_one(student: str, prepared: dict) -> tuple:
     try:
         return _reply(_spec, _grader, graded)
     except Exception:
-        import traceback
         graded = _grader.error(student, "grader error while writing the feedback",
                                traceback.format_exc(limit=30))
         return _reply(_spec, _grader, graded)
@@ -328,8 +314,6 @@ def _grade_one(student: str, prepared: dict) -> tuple:
 def serve(spec: dict) -> list:
     """Grade one chunk here (in this process's main thread and a pool of its own)."""
     global _grader, _spec
-    from .. import assignment as assignments
-    from .grader import Grader
     assignment = assignments.load(spec["assignment"])
     if digest(assignment) != spec["digest"]:
         return _failed(spec, f"the kit on this worker grades {assignment.name} with another "

@@ -5,14 +5,12 @@
     grader.warm_up()             # the reference must score full marks (and fills caches)
     graded = grader.grade("alice", Path("submissions/alice"))     # never raises
 
-A Grader holds what every feature used to rebuild for itself: the sandbox layers
-(every layer the machine offers, demanded of every child), the time scale and
-where it came from, the rubric (Assignment.rubric) with its time limits scaled by
-it, and the rule that a grader error is the student's row (status `error`, the
+A Grader holds the sandbox layers (every layer the machine offers, demanded of every
+child), the time scale and where it came from, the rubric with its time limits scaled
+by it, and the rule that a grader error is the student's row (status `error`, the
 kit's traceback kept for the teacher), never the end of a batch. It sets every
 submission up (intake's scratch copy, the sandboxed Student, the hidden suite under
-runner.py's pytest plugin); bulk grading, nbgrader, the platform packages, mutation
-analysis and tournaments all grade through one.
+runner.py's pytest plugin); every feature that grades grades through one.
 """
 
 from __future__ import annotations
@@ -73,8 +71,8 @@ class Grader:
         self.timing = timing or calibrate.measure_scale()
         self.reveal = reveal
         self.plugins = tuple(plugins)      # extra pytest plugins (mutation: stop early)
-        # each submission's answers fingerprinted for the similarity report (bulk
-        # grading writes fingerprint.json; a platform's run writes none)
+        # each submission's behaviour record for the similarity report (bulk grading
+        # writes fingerprint.json; a platform's run writes none)
         self.fingerprints = fingerprints
         # read from its suite (a mutation Target stands in for an Assignment)
         self.rubric: Rubric = read_rubric(assignment.suite_dir)
@@ -288,7 +286,7 @@ class Grader:
                       message, events=[Event("skipped", s) for s in prepared.notes]
                       + student.events, printed=printed,
                       seconds=time.perf_counter() - started, layers=list(self.layers),
-                      refused=student.refused, fingerprint=student.fingerprint.data(),
+                      refused=student.refused, behaviour=student.behaviour.data(),
                       check_usage=dict(plugin.usage))
 
     def require_points(self, collected: list[str]) -> None:

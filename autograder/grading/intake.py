@@ -12,8 +12,9 @@ read is bounded and nothing is followed:
 - `read_module` reads one module with its size capped before reading
   (MAX_BYTES), refusing links and special files; `module_problem` names what
   keeps a module from being imported at all (a NUL byte).
-- `make_scratch` copies the assignment's modules, and nothing else, into a
-  fresh folder for the sandbox.
+- `prepare` reads the assignment's modules, and nothing else (other files never
+  reach the sandbox: a copy of a file the kit ships cannot stand in for work);
+  `scratch_for` writes them into a fresh folder for the sandbox.
 - `claim_out_dir` refuses an output folder that would overwrite the submissions,
   or that is neither empty nor the grader's own (a marker file); `remove_tree`
   removes a tree of any depth without recursion.
@@ -144,7 +145,7 @@ def claim_out_dir(submissions: Path, out_dir: Path, students: list[str]) -> None
 KIT_NEIGHBOURS = frozenset({"mutation"})
 
 
-#: What grading writes into OUT/<student> (report.write_student, fingerprint.FILE).
+#: What grading writes into OUT/<student> (report.write_student, behaviour_record.FILE).
 STUDENT_FILES = frozenset({"results.json", "feedback.md", "feedback.html", "grader-error.txt",
                            "fingerprint.json"})
 
@@ -275,12 +276,6 @@ def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIE
 def _shown(parts: tuple[str, ...]) -> str:
     """A path inside a submission, for a sentence of one line."""
     return visible("/".join(parts), lines=False)
-
-
-def find_modules(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str]:
-    """The folder holding every module, or None and a sentence saying why not."""
-    home, _status, problem = locate(folder, modules)
-    return home, problem
 
 
 def locate(folder: Path, modules: tuple[str, ...]) -> tuple[Path | None, str, str]:
@@ -458,15 +453,6 @@ def scratch_for(prepared: Prepared) -> Path:
     for module, data in prepared.modules.items():
         (scratch / module).write_bytes(data)
     return scratch
-
-
-def make_scratch(home: Path, modules: tuple[str, ...]) -> tuple[Path, list[str]]:
-    """Copy the student's modules (and nothing else) into a fresh folder; say what
-    was left out. Other files never reach the sandbox: a copy of a file the kit
-    ships (a referee, the public tests) cannot be imported to stand in for work.
-    A module that cannot be graded raises IntakeError and leaves no folder behind."""
-    prepared = read_modules(home, modules)
-    return scratch_for(prepared), prepared.notes
 
 
 def _left_out(home: Path, modules: tuple[str, ...]) -> list[str]:

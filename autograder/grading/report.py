@@ -1,20 +1,12 @@
 """Write what grading found: results.json, feedback.md/.html, grades.csv.
 
-Each kind of file is written through its module in autograder/outputs/: the
-Markdown template escapes every `{{ }}` as inline text unless it is a fenced
-block, the HTML template is autoescaped, grades.csv neutralises formulas, and
-results.json holds writable strings only. A student's name, output or
-exception text can neither break a file nor stop the batch's reports.
-
-feedback.md and feedback.html speak the course's language (autograder/i18n.py:
-SPIELBAUM_COURSE_LANG, or `grade --lang`): their headings, table and score line
-are `_("...")` calls in the templates, the German and Dutch text in the catalogs.
-
-feedback.html reads first what went wrong: the score, then each failure in full
-(with its drawing, when the check attached one: a search on a game tree,
-outputs/trees.py, carried in results.json as the test's `extra_data.picture`),
-then the checks that passed, folded; it wears the look every page of the kit
-shares (outputs/pages.py). feedback.md keeps the text only.
+Each kind of file is written through its module in autograder/outputs/, so a
+student's name, output or exception text can neither break a file nor stop the
+batch's reports. The feedback speaks the course's language (autograder/i18n.py:
+SPIELBAUM_COURSE_LANG, or `grade --lang`). feedback.html reads first what went wrong:
+the score, then each failure in full (with its drawing, outputs/trees.py, carried in
+results.json as the test's `extra_data.picture`), then the checks that passed,
+folded; feedback.md keeps the text only.
 """
 
 from __future__ import annotations
@@ -25,10 +17,8 @@ import jinja2
 
 from .. import i18n
 from ..outputs import html, jsondata, markdown, pages, spreadsheet
-from ..outputs.text import visible
-from ..outputs.markdown import fenced  # noqa: F401 (its old home: platforms import it here)
-from ..outputs.text import writable
-from . import fingerprint
+from ..outputs.text import visible, writable
+from . import behaviour_record
 from ..checking.failures import is_hint_line
 from .runner import Graded, TestResult, unrun_tests
 
@@ -152,7 +142,7 @@ def write_student(out_dir: Path, graded: Graded, title: str, name: str = "") -> 
                                           encoding="utf-8")
     if graded.details:          # for the teacher only: the kit's traceback of its error
         (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
-    fingerprint.write(folder, graded.fingerprint)
+    behaviour_record.write(folder, graded.behaviour)
 
 
 def refused(assignment, student: str, why: str) -> Graded:

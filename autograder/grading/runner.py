@@ -71,7 +71,7 @@ class Graded:
     refused: int = 0            # refusals in all (events keep the first 100 distinct ones)
     peak_mb: int = 0            # the grading process's peak memory for this submission
     details: str = ""           # for the teacher: the kit's traceback of a grader error
-    fingerprint: dict = field(default_factory=dict)   # grading/fingerprint.py
+    behaviour: dict = field(default_factory=dict)     # grading/behaviour_record.py
     # per check: (reply bytes, decoded values) its children sent, the most of its runs
     # (Grader.warm_up sizes the per-check allowance from the reference's)
     check_usage: dict = field(default_factory=dict)
@@ -229,11 +229,9 @@ UNNEEDED_PLUGINS = ("cacheprovider", "randomly", "unraisableexception", "threade
 
 def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
               collect_only: bool = False) -> int:
-    # --tb=no: the plugin words every failure from the exception itself (`_explain`);
-    # pytest's own traceback of a failed check (the source of every frame, parsed to
-    # find its statements) was costly, and nobody read it. --assert=plain:
-    # verdicts are CheckFailed, never a bare assert, so the suite's modules are not
-    # rewritten when first imported (a platform's fresh process paid that every time).
+    # --tb=no: the plugin words every failure from the exception itself (`_explain`),
+    # and pytest's traceback (every frame's source parsed) is costly. --assert=plain:
+    # verdicts are CheckFailed, never a bare assert, so nothing needs rewriting.
     args = [str(suite_dir), "-q", "--tb=no", "--assert=plain",
             *(f"-pno:{name}" for name in UNNEEDED_PLUGINS),
             "--rootdir", str(suite_dir), "-o", "timeout_method=signal",

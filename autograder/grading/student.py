@@ -21,11 +21,12 @@ from ..sandbox import child_words
 from ..sandbox.plans import Callback, Plan, Proxy
 from ..sandbox.protocol import Handle
 from . import imports
-from .fingerprint import NotRecorded, Recorder
+from .behaviour_record import BehaviourRecord, NoBehaviourRecord
 from .imports import Allowed
+from .kinds import kinds_of
 
 __all__ = ["Student", "Outcome", "Failure", "Handle", "Timeouts", "Plan", "Proxy",
-           "Callback", "Event"]
+           "Callback", "Event", "SandboxError"]
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,8 @@ class Timeouts:
 def ceiling(checks: int, check: float, imports: float, check_wait: float) -> float:
     """The default ceiling of one submission, in wall-clock seconds: what its checks
     can really spend. Each check's CPU budget used to the end at the backstop's pace
-    (a loaded machine: the child gets a share of a CPU), and its waiting allowance
-    used to the end, which no load stretches; the import likewise. Waiting was the
-    one thing that could make a check take its whole backstop; it is now charged
-    at its own, small allowance, so only load is left to stretch a check."""
+    (a loaded machine gives the child a share of a CPU), and its waiting allowance
+    used to the end, which no load stretches; the import likewise."""
     return backstop(checks * check + imports) + (checks + 1) * check_wait
 
 
@@ -81,7 +80,7 @@ class Student:
     timeouts: Timeouts = field(default_factory=Timeouts)
     limits: Limits = field(default_factory=Limits)
     uid_slot: int = 0        # see Sandbox.uid_slot
-    recorded: bool = True    # keep a fingerprint of its answers (grading/fingerprint.py)
+    recorded: bool = True    # keep a behaviour record of its answers (behaviour_record.py)
     allowed: Allowed = field(default_factory=Allowed)  # packages it may import (imports.py)
 
     def __post_init__(self):
@@ -97,7 +96,7 @@ class Student:
         self.budget: Budget | None = None       # set per hidden test by the runner
         self.ceiling_end = time.monotonic() + self.timeouts.submission
         # what it answered, for the similarity report
-        self.fingerprint = Recorder(self.scratch) if self.recorded else NotRecorded()
+        self.behaviour = BehaviourRecord(self.scratch) if self.recorded else NoBehaviourRecord()
         self._printed: list[str] = []       # output of children ended before close()
         # Two children at most: the student's own, and one where the grader plays some
         # of the student's functions (_route, played_child); the one not running waits.
@@ -185,8 +184,7 @@ class Student:
         self.starts += 1
         self._sandbox.start()   # SandboxError propagates: the grader could not run it
         # The import is judged by its own allowance: a child restarted in a check that
-        # has already waited must not turn the submission into an import error (under
-        # load such a restart took long enough to be measured against the check's rest).
+        # has already waited must not turn the submission into an import error.
         self._sandbox.waited_before = 0.0
         outcome = self._sandbox.import_modules(self.timeouts.imports,
                                                idle=self.timeouts.check_wait)
@@ -376,21 +374,21 @@ class Student:
             return early
         outcome = self._sandbox.call(function, args, kwargs, timeout=timeout or self.timeouts.call,
                                      keep=keep, return_args=return_args)
-        self.fingerprint.saw(name, args, kwargs, outcome)
+        self.behaviour.saw(name, args, kwargs, outcome)
         return self._note(name, outcome)
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
             return_args=False, again=False, play: dict | None = None) -> list[Outcome]:
         """Call `function` (as for `call`) once per argument tuple: one plan run once
-        per tuple, pipelined in one request. With
-        `again`, every call that returned is made once more on the same argument
-        objects, its answer in `outcome.again`: a function that changes its input
-        shows it in its own second answer (see docs/SUITES.md).
+        per tuple, pipelined in one request. With `again`, every call that returned
+        is made once more on the same argument objects, its answer in
+        `outcome.again`: a function that changes its input shows it in its own
+        second answer (see docs/SUITES.md).
 
         `play` judges the function on its own: {"module.name": grader_function}
         replaces each of the student's functions it names by the grader's for the
-        duration of each call (a callback over the pipe, ~50 us a call), so a bug
-        in `winner` cannot cost the points of a `minimax` that calls it. A value
+        duration of each call (a callback over the pipe), so a bug in `winner`
+        cannot cost the points of a `minimax` that calls it. A value
         may be a `Callback` itself (`checks.pure`: a question asked again in the
         request is answered in the child, without a round trip)."""
         arg_lists = [tuple(a) for a in arg_lists]
@@ -406,7 +404,7 @@ class Student:
                    for target, f in (play or {}).items()}
         outcomes = self._sandbox.map(function, arg_lists, timeout or self.timeouts.call,
                                      return_args, self.budget, again, patches)
-        self.fingerprint.saw_many(name, arg_lists, outcomes)
+        self.behaviour.saw_many(name, arg_lists, outcomes)
         return self._after_many(name, outcomes)
 
     def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
@@ -428,7 +426,7 @@ class Student:
         if todo:
             ran = self._sandbox.plans([plans[i] for i in todo], timeout or self.timeouts.call,
                                       self.budget)
-            self.fingerprint.saw_plans([plans[i] for i in todo], ran)
+            self.behaviour.saw_plans([plans[i] for i in todo], ran)
             names = {plans[i].name for i in todo}
             self._after_many(" / ".join(sorted(names)), ran, plans=[plans[i] for i in todo])
             for index, outcome in zip(todo, ran):
@@ -475,12 +473,8 @@ def _import_failure(outcome: Outcome, timeout: float,
                     waiting: float = Timeouts.check_wait) -> Outcome:
     if outcome.raised:
         kind, message = outcome.raised["type"], child_words.said(outcome.raised["message"])
-        # The wording follows what the exception is (the builtin classes in its MRO,
-        # found by identity in the child), never its name: a class the student names
-        # SystemExit or SyntaxError chooses nothing.
-        kinds = outcome.raised.get("kinds")
-        if not isinstance(kinds, (list, tuple)):   # a child from before `kinds`: its type
-            kinds = (kind,)
+        # The wording follows what the exception is, never its name (kinds.py).
+        kinds = kinds_of(outcome.raised)
         if "SyntaxError" in kinds:
             detail = _("your file does not parse: {error}").format(error=message)
         elif "SystemExit" in kinds:
@@ -501,6 +495,3 @@ def _import_failure(outcome: Outcome, timeout: float,
     else:
         detail = _("{failure} while being imported").format(failure=outcome.detail)
     return Outcome(failure=Failure.IMPORT, detail=detail)
-
-
-__all__ += ["SandboxError"]

@@ -1,41 +1,27 @@
 """Warm caches that travel: the hidden suite's expected values, computed once and shipped.
 
-Bulk grading grades the reference first (Grader.warm_up): every `functools.cache`
-of the hidden suite (positions, cases, expected values) fills once, and the
-workers forked afterwards grade every student against the warm caches. A
-platform package grades each submission in a fresh process, which used to
-recompute all of them per submission. Here the same caches are saved once (at
-export) and loaded into that fresh process, with no code of any suite's own:
+Bulk grading grades the reference first (Grader.warm_up), which fills every
+`functools.cache` of the hidden suite (positions, cases, expected values); the
+workers forked afterwards grade against the warm caches. A platform package grades
+each submission in a fresh process, and the course's cache starts each batch in
+one: here the caches are saved once and loaded there, with no code of any suite's own.
 
-- `WarmCaches` is a pytest plugin the Grader adds to the hidden suite's run.
-  When pytest has imported the suite (collection finished, no check run yet), it
-  replaces every module-level `functools.cache`/`lru_cache` function of the
-  suite's modules (its folder and the shared modules beside it; not the
-  suite-author package autograder/checking, whose few caches of tree shapes are
-  recomputed where they run) by a `Memo`: the same function behind a plain dict, which can
-  be read, and filled before the first call. Every alias of the function in
-  those modules is replaced too; calls through a reference kept elsewhere still
-  work, only without the shipped values.
-- `snapshot()` after the warm-up pickles each Memo's entries (a function whose
-  entries cannot be pickled, e.g. lambdas among its keys, keeps only those that
-  can; the rest are computed where it runs, as before, and counted in the
-  manifest's `left_out`: the kit's own suites leave nothing out, which the
-  platform tests check, so a case's feedback text is a `Later` of a module-level
-  function, never of a lambda) with a manifest: the digest of the hidden suite,
-  reference and assignment.toml (`digest`, which cluster.py uses too), the hash of
-  each module whose caches are in it, and the hash of the data itself.
-- The engine's own caches keyed by an object's identity (IDENTITY_CACHES: the
-  sandbox client's encoded arguments, the fingerprint's digests of them) travel
-  in the same pickle, restricted to objects inside the suite's cached entries:
-  one pickle keeps shared objects shared, so each is the very object the
-  unpickled cases hand to the student, and is filed again under its new id.
+- `WarmCaches`, a pytest plugin, replaces every module-level `functools.cache` of
+  the suite's modules (its folder and the shared modules beside it; not
+  autograder/checking) once they are imported by a `Memo`: the same function behind
+  a plain dict, which can be read and filled before the first call, under every
+  alias in those modules.
+- `snapshot()` pickles the Memos' entries (those that do not pickle are left out,
+  computed where they are used and counted in the manifest) with the engine's
+  IDENTITY_CACHES restricted to objects inside them (one pickle keeps shared objects
+  shared), and a manifest of digests: the suite and reference (`digest`), each
+  module whose caches are in it, the data.
 - `load()` checks that manifest against the kit it runs in before unpickling
-  anything: a package whose suite, reference, modules or data changed since the
-  export refuses to grade with one line.
+  anything: values computed for another suite, reference or module are refused
+  with one line.
 
-The values are the reference's answers, computed exactly as a warm-up computes
-them; a submission graded against them sees the caches in the state a bulk
-grading worker starts with.
+Why not plain value files read by the suites: docs/PERFORMANCE.md, "warm.py against
+plain expected-value files".
 """
 
 from __future__ import annotations
@@ -43,10 +29,14 @@ from __future__ import annotations
 import functools
 import gc
 import hashlib
+import importlib
+import importlib.util
+import json
 import os
 import pickle
 import stat
 import sys
+import tempfile
 from operator import itemgetter
 from pathlib import Path
 
@@ -57,7 +47,7 @@ _MISSING = object()
 #: The engine's caches of {id(obj): (obj, ...)}: what grading derives from an argument
 #: object once per process (the object held, so that its id stays its own).
 IDENTITY_CACHES = (("autograder.sandbox.client", "_ENCODED"),
-                   ("autograder.grading.fingerprint", "_MEMO"))
+                   ("autograder.grading.behaviour_record", "_MEMO"))
 
 
 class Memo:
@@ -103,20 +93,15 @@ class Memo:
 
 
 def _module_global(module: str, name: str):
-    import importlib
     return getattr(importlib.import_module(module), name)
-
-
-def _assignment_suites(assignment) -> set[Path]:
-    """Every assignment's suite folder beside this one (each has a rubric.toml)."""
-    return {p.parent for p in assignment.suite_dir.parent.glob("*/rubric.toml")}
 
 
 def suite_modules(assignment) -> dict[str, object]:
     """The imported modules of `assignment`'s hidden suite: its own folder's and the shared
     ones beside it (not another assignment's)."""
     area = f"{assignment.suite_dir.parent.resolve()}{os.sep}"
-    others = tuple(f"{p.resolve()}{os.sep}" for p in _assignment_suites(assignment)
+    suites = {p.parent for p in assignment.suite_dir.parent.glob("*/rubric.toml")}
+    others = tuple(f"{p.resolve()}{os.sep}" for p in suites
                    if p.resolve() != assignment.suite_dir.resolve())
     folders: dict[str, str] = {}      # each folder resolved once (a fresh process has
     found = {}                        # hundreds of modules in a few dozen folders)
@@ -149,9 +134,7 @@ class WarmCaches:
         self.install()
 
     def install(self) -> None:
-        # The suite's modules are found once: finding them resolves the file of every
-        # module Python has loaded (a fresh platform process paid 1 s per cached
-        # function for it).
+        # found once: finding them resolves the file of every module Python has loaded
         modules = suite_modules(self.assignment)
         for module_name, module in modules.items():
             for name, value in list(vars(module).items()):
@@ -172,49 +155,39 @@ class WarmCaches:
 
     # ------------------------------------------------------------ at export
     def snapshot(self, checked: bool = True) -> tuple[bytes, dict]:
-        """(the pickled entries, the manifest) after a warm-up. `checked`: each
-        function's entries are unpickled once here, so that what ships loads (a
-        package); without it (the course's cache, where a file that does not load
-        is computed afresh) everything is pickled at once, if it can be."""
-        kept: dict[tuple[str, str], dict] = {}
+        """(the pickled entries, the manifest) after a warm-up. `checked`: the pickle
+        is loaded once here, so that what a package ships loads (the course's cache
+        does without: a file there that does not load is computed afresh)."""
+        kept = {place: memo.entries for place, memo in sorted(self.memos.items())
+                if memo.entries}
         left_out: dict[str, int] = {}
-        data = None
-        if not checked:
-            kept = {place: memo.entries for place, memo in sorted(self.memos.items())
-                    if memo.entries}
-            try:
-                data = pickle.dumps({"memos": kept, "held": _held(kept)},
-                                    protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:  # noqa: BLE001 (something does not pickle: entry by entry)
-                kept = {}
-        for place, memo in sorted(self.memos.items()):
-            if data is not None or not memo.entries:
-                continue
-            try:
-                pickle.loads(pickle.dumps(memo.entries, protocol=pickle.HIGHEST_PROTOCOL))
-                kept[place] = memo.entries
-            except Exception:  # noqa: BLE001 (keep what pickles, entry by entry)
-                entries = {key: value for key, value in memo.entries.items()
-                           if _pickles(key, value)}
-                left_out[":".join(place)] = len(memo.entries) - len(entries)
-                if entries:
-                    kept[place] = entries
-        if data is None:
-            data = pickle.dumps({"memos": kept, "held": _held(kept)},
-                                protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            data = _pickled(kept)
+            if checked:
+                pickle.loads(data)
+        except Exception:  # noqa: BLE001 (something does not pickle: entry by entry)
+            for place, entries in list(kept.items()):
+                good = {key: value for key, value in entries.items() if _pickles(key, value)}
+                if len(good) < len(entries):
+                    left_out[":".join(place)] = len(entries) - len(good)
+                kept[place] = good
+            kept = {place: entries for place, entries in kept.items() if entries}
+            data = _pickled(kept)
         modules = sorted({module for module, _ in kept})
         manifest = {"suite": digest(self.assignment),
                     "modules": {m: _module_hash(self.assignment, m) for m in modules},
                     "data": hashlib.sha256(data).hexdigest(),
                     "functions": len(kept),
                     "entries": sum(len(e) for e in kept.values()),
-                    # entries each fresh process computes again (a lambda in a case...)
-                    "left_out": left_out}
+                    "left_out": left_out}     # computed again where they are used
         return data, manifest
 
 
+def _pickled(kept: dict) -> bytes:
+    return pickle.dumps({"memos": kept, "held": _held(kept)}, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _identity_caches() -> dict[str, dict]:
-    import importlib
     found = {}
     for module, name in IDENTITY_CACHES:
         cache = getattr(importlib.import_module(module), name, None)
@@ -261,7 +234,7 @@ def _pickles(key, value) -> bool:
 
 
 def digest(assignment) -> str:
-    """A fingerprint of what decides the grades: the hidden suite, the reference and
+    """A digest of what decides the grades: the hidden suite, the reference and
     the assignment's manifest (its [relies_on] decides which check loses the points)."""
     files = sorted(p for p in assignment.suite_dir.rglob("*") if p.is_file()
                    and "__pycache__" not in p.parts)
@@ -278,7 +251,6 @@ def digest(assignment) -> str:
 
 def _module_hash(assignment, module_name: str) -> str:
     """The hash of a suite module's source, found as the kit it runs in finds it."""
-    import importlib.util
     spec = importlib.util.find_spec(module_name)
     if spec is None or not spec.origin or not Path(spec.origin).is_file():
         return "missing"
@@ -311,8 +283,6 @@ def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
         if _module_hash(assignment, module) != wanted:
             raise KitError(f"the package's precomputed expected values were computed with "
                            f"another {module}{stale}")
-    import importlib
-
     from .reference import load_reference
     for module in assignment.module_names:       # values may be of the reference's own classes
         load_reference(assignment.name, module)
@@ -336,16 +306,15 @@ def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
     caches = _identity_caches()
     for name, entries in shipped["held"].items():
         if name in caches:
-            # filed under each object's new id (in C: 60,000 entries, 2 ms)
+            # filed under each object's new id
             caches[name].update(zip(map(id, map(itemgetter(0), entries)), entries))
     settle()
     return warm
 
 
 # The grader's young objects are mostly decoded answers, alive for a whole check and
-# rarely garbage: with the default 700, young collections found them again and again
-# (about a seventh of a bulk worker's CPU time in tic-tac-toe; 50,000 cut the
-# collector's time about sevenfold, peak memory a few tens of MB higher).
+# rarely garbage: the default threshold (700) collected them again and again
+# (docs/PERFORMANCE.md, "Figures the code cites").
 YOUNG_OBJECTS = 50_000
 
 
@@ -359,20 +328,15 @@ def settle() -> None:
 
 
 # ------------------------------------------------------------ the course's cache
-# Bulk grading keeps each assignment's warm caches between runs, as a platform
-# package ships them: a course grades the same suite batch after batch (sections,
-# late submissions, a regrade), and computing the expected values again each time
-# cost tic-tac-toe's warm-up 1.2 s of its 1.5 s of grader CPU. The reference is graded
-# in full, and must score full marks, before the values are kept; the manifest then
-# says so, with the sandbox layers it passed with. A later batch with the same kit,
-# suite, reference and layers (the digests below) checks it quickly instead
-# (Grader.warm_up: the suite collected, a child started on the reference): grading
-# it in full again, deterministic as it is, took 0.47 s of CPU, the quick check
-# 0.14 s. SPIELBAUM_CACHE=off grades it in full. The file is the kit's own pickle:
-# it is used only while the children cannot write to the teacher's files (Grader:
-# the uid or landlock layer), in a folder only this user may write, and it is
-# checked like a package's values (suite, reference, modules, data) plus the kit's
-# own code.
+# Bulk grading keeps each assignment's warm caches between runs, as a package ships
+# them: a course grades the same suite batch after batch. The reference is graded in
+# full, and must score full marks, before the values are kept; the manifest then says
+# so, with the sandbox layers it passed with, and a later batch with the same kit,
+# suite, reference and layers checks it quickly instead (Grader.warm_up; the figures:
+# docs/PERFORMANCE.md). SPIELBAUM_CACHE=off grades it in full. The file is the kit's
+# own pickle: it is used only while the children cannot write to the teacher's files
+# (Grader: the uid or landlock layer), in a folder only this user may write, and it
+# is checked like a package's values plus the kit's own code.
 CACHE_ENV = "SPIELBAUM_CACHE"
 
 
@@ -421,7 +385,6 @@ def _cache_paths(assignment, folder: Path) -> tuple[Path, Path]:
 def from_cache(assignment, folder: Path) -> WarmCaches | None:
     """The plugin with `assignment`'s values loaded from the cache, or None when there
     are none or they do not fit this kit, suite and reference (computed afresh)."""
-    import json
     data_path, manifest_path = _cache_paths(assignment, folder)
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -469,8 +432,6 @@ def remember_pass(assignment, caches: WarmCaches, folder: Path, layers: list[str
 
 
 def _write(assignment, folder: Path, data: bytes | None, manifest: dict) -> bool:
-    import json
-    import tempfile
     data_path, manifest_path = _cache_paths(assignment, folder)
     files = ([] if data is None else [(data_path, data)]) + \
         [(manifest_path, json.dumps(manifest).encode())]

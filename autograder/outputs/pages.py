@@ -19,9 +19,6 @@ does), and tests/student/test_check_page.py fails if the two drift.
 
 from __future__ import annotations
 
-#: The <body> class the stylesheet styles.
-BODY_CLASS = "kit-page"
-
 STYLESHEET = """\
 :root { --ink: #1b1b1b; --muted: #5f5f5f; --line: #d9d9d9; --pass: #176f2c;
         --fail: #a4161a; --code: #f4f4f4; }

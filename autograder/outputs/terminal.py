@@ -17,7 +17,10 @@ All of them show control characters as escapes; `lines=True` keeps newlines
 
 from __future__ import annotations
 
+import os
+
 from rich.markup import escape as _escape_markup
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.text import Text
 
 from .text import visible
@@ -33,3 +36,10 @@ def markup(value, lines: bool = False) -> str:
 
 def text(value, lines: bool = False, style: str = "") -> Text:
     return Text(visible(value, lines=lines), style=style)
+
+
+def progress(console) -> Progress:
+    """The kit's progress bar (done of all, time elapsed), silent in a CI log."""
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    disable=not console.is_terminal and os.environ.get("CI") == "true")

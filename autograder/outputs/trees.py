@@ -59,16 +59,7 @@ both searches on one tree would put two call numbers on every node and leave no
 honest way to grey a node that one search cuts and the other visits; side by side,
 each node keeps one meaning per drawing and the eye compares positions. Each
 drawing is its own <svg>, so on a narrow screen the second moves under the first.
-
-In each drawing: every node a search called the game on carries the number of
-that call (the numbers the failure's text names: "game call 12"); circles are
-inner nodes, squares leaves (with their value inside); a node the search never
-called is grey; an edge into a node the rule's pruning skips is crossed (in both
-drawings); the first call where the two searches differ has a red ring in both,
-and the student's calls from there on are orange; a node the student's search
-visits and the rule's does not is filled amber. Values the searches gave a node,
-and alpha-beta windows, are written under it where the picture has them; the root
-shows each search's result, the student's in red when it differs from the rule's.
+What each mark means is said in the figure's legend (`render`) and drawn by `_node`.
 
 Bounds: a picture is refused above `MAX_NODES_KEPT` nodes or `MAX_CALLS_KEPT`
 calls per search (it would outgrow results.json); at most `MAX_NODES_DRAWN` nodes
@@ -211,7 +202,7 @@ def normalized(picture) -> dict:
 def withheld(picture: dict) -> dict:
     """A kept picture without what the rule does (its calls, cuts, values, windows
     and result): the student's search and where it first departs from the rule."""
-    if not picture["rule"]["calls"]:
+    if is_withheld(picture):
         return picture
     split = first_difference(picture["rule"]["calls"], picture["student"]["calls"])
     made = dict(picture, rule={"calls": [], "values": {}, "windows": {}}, cut=[])

@@ -1,7 +1,7 @@
 """Behaviour: how alike two submissions answered the grader's calls.
 
 `autograder grade` keeps, for every student, a sample of the calls its hidden suite
-made and a digest of each answer (autograder/grading/fingerprint.py), in
+made and a digest of each answer (autograder/grading/behaviour_record.py), in
 `<out>/<student>/fingerprint.json`. This module reads them and compares every two
 students on the calls both were asked.
 
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..grading import fingerprint
+from ..grading import behaviour_record
 
 #: Rarity worth this many calls is added to the denominator of every target.
 PRIOR = 5.0
@@ -86,10 +86,10 @@ def load(out_dir: Path | None, names: list[str], digests: list[dict[str, str]]
         return None, [], {}
     found, problems = {}, {}
     for index, name in enumerate(names):
-        path = Path(out_dir) / name / fingerprint.FILE
+        path = Path(out_dir) / name / behaviour_record.FILE
         if not path.is_file():
             continue
-        data = fingerprint.read(path)
+        data = behaviour_record.read(path)
         if data is None:
             problems[index] = "its behaviour fingerprint could not be read"
             continue

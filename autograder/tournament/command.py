@@ -1,9 +1,4 @@
-"""The `tournament` subcommand's arguments (kept light: the CLI imports this at start).
-
-    autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N]
-        [--move-time S] [--depth D] [--swiss ROUNDS | --round-robin] [--seed K]
-        [--scheduler tcp://HOST:PORT] [--bundled NAMES]
-"""
+"""The `tournament` subcommand's arguments (kept light: the CLI imports this at start)."""
 
 from __future__ import annotations
 

@@ -3,10 +3,10 @@
 A player travels to wherever its games run (a local worker or a Dask worker on
 another machine) as plain data: its name, the bytes of its module files and how
 it is asked for a move. The worker puts the files into a sandbox scratch folder
-with the grader's own machinery (grading/intake.py make_scratch), so a player is
-exactly what `autograder grade` would grade: the declared modules, nothing else,
-read with the grader's caps (a module over MAX_BYTES, or one with a NUL byte,
-is not entered, and says why).
+with the grader's own machinery (grading/intake.py), so a player is exactly what
+`autograder grade` would grade: the declared modules, nothing else, read with the
+grader's caps (a module over MAX_BYTES, or one with a NUL byte, is not entered, and
+says why).
 """
 
 from __future__ import annotations
@@ -82,29 +82,9 @@ def students(assignment, config: Tournament, submissions: Path,
         left_out[name] = f"not a usable student id: the name {why}"
     left_out.update(found.others)
     for folder in found.folders:
-        if folder.is_symlink():
-            left_out[folder.name] = "the folder is a symbolic link, which is not followed"
-            continue
-        home, problem = intake.find_modules(folder, assignment.modules)
-        if home is None:
+        prepared, _status, problem = intake.prepare(folder, assignment.modules)
+        if prepared is None:
             left_out[folder.name] = problem
             continue
-        try:
-            files = tuple((module, _module_bytes(home / module)) for module in assignment.modules)
-        except intake.IntakeError as error:
-            left_out[folder.name] = str(error)
-            continue
-        entered.append(Entrant(folder.name, files, ask, depth))
+        entered.append(Entrant(folder.name, tuple(prepared.modules.items()), ask, depth))
     return entered, left_out
-
-
-def _module_bytes(path: Path) -> bytes:
-    data = intake.read_module(path)
-    problem = intake.module_problem(path.name, data)
-    if problem:
-        raise intake.IntakeError(problem)
-    return data
-
-
-def total_size(entrant: Entrant) -> int:
-    return sum(len(content) for _, content in entrant.files)

@@ -37,7 +37,7 @@ LOSS_WORDS = {
 
 
 def referee_digest(module_name: str) -> str:
-    """A fingerprint of the referee's code: every worker must hold the same."""
+    """A digest of the referee's code: every worker must hold the same."""
     module = importlib.import_module(module_name)
     return hashlib.sha256(inspect.getsource(module).encode()).hexdigest()[:16]
 

@@ -116,3 +116,10 @@ def _pair_without_repeats(order: list[str], met: set[frozenset]):
 def opening_for(referee, seed: int, round_: int, slot: int) -> tuple:
     """The pairing's opening: the referee's choice with a generator seeded by the slot."""
     return tuple(referee.opening(random.Random(f"{seed}/{round_}/{slot}")))
+
+
+def paired(referee, seed: int, round_: int, pairs) -> list[Pairing]:
+    """One round's (a, b) pairs as Pairings, each with its seeded opening (a bye none)."""
+    return [Pairing(round_, slot, a, b,
+                    () if b is None else opening_for(referee, seed, round_, slot))
+            for slot, (a, b) in enumerate(pairs)]

@@ -11,13 +11,11 @@ a Dask cluster, or was killed halfway and started again.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from .. import KitError, assignment as assignments
 from ..grading.grader import Grader
@@ -104,7 +102,7 @@ def run(options: Options, console: Console | None = None) -> dict:
         finally:
             pool.close()
         games = store.games()
-        pairings = store.all_pairings()
+        pairings = store.pairings()
         bye_points = 0.0 if swiss is None else 2.0
         byes = [(p.a, bye_points) for p in pairings if p.b is None]
         table = ratings.standings(names, {p.name for p in players if p.bundled}, games, byes)
@@ -189,9 +187,7 @@ def _specs(pairings, played, by_name, base) -> list[dict]:
 
 def _play(store, pool, specs, total, console) -> None:
     """Run `specs`, storing each record the moment it arrives."""
-    progress = Progress("[progress.description]{task.description}", BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                        disable=not console.is_terminal and os.environ.get("CI") == "true")
+    progress = terminal.progress(console)
     with progress:
         task = progress.add_task("games", total=total, completed=total - len(specs))
         try:
@@ -205,16 +201,12 @@ def _play(store, pool, specs, total, console) -> None:
 
 
 def _play_round_robin(store, pool, referee, names, by_name, base, options, console):
-    pairings = store.all_pairings()
+    pairings = store.pairings()
     if not pairings:
         order = list(names)
         random.Random(f"{options.seed}/order").shuffle(order)
-        pairings = []
-        for round_, pairs in enumerate(pairing.round_robin(order), 1):
-            for slot, (a, b) in enumerate(pairs):
-                opening = () if b is None else pairing.opening_for(referee, options.seed,
-                                                                   round_, slot)
-                pairings.append(pairing.Pairing(round_, slot, a, b, opening))
+        pairings = [made for round_, pairs in enumerate(pairing.round_robin(order), 1)
+                    for made in pairing.paired(referee, options.seed, round_, pairs)]
         store.save_pairings(pairings)
     total = sum(len(p.legs) for p in pairings)
     _play(store, pool, _specs(pairings, store.played(), by_name, base), total, console)
@@ -228,9 +220,7 @@ def _play_swiss(store, pool, referee, names, by_name, base, options, rounds, con
             points, met, had_bye = _so_far(store)
             pairs = pairing.swiss_round(names, points, met, had_bye,
                                         random.Random(f"{options.seed}/swiss/{round_}"))
-            pairings = [pairing.Pairing(round_, slot, a, b, () if b is None else
-                                        pairing.opening_for(referee, options.seed, round_, slot))
-                        for slot, (a, b) in enumerate(pairs)]
+            pairings = pairing.paired(referee, options.seed, round_, pairs)
             store.save_pairings(pairings)
         specs = _specs(pairings, store.played(), by_name, base)
         console.print(f"round {round_} of {rounds}: {len(specs)} games to play")
@@ -242,7 +232,7 @@ def _so_far(store):
     """Points, pairs that met, and players who had a bye, from the games stored."""
     points: dict[str, float] = {}
     met, had_bye = set(), set()
-    for p in store.all_pairings():
+    for p in store.pairings():
         if p.b is None:
             had_bye.add(p.a)
             points[p.a] = points.get(p.a, 0.0) + 2.0

@@ -1,8 +1,8 @@
 """One player in one game: its own sandboxed child, asked for one move at a time.
 
-A seat is the grader's `Student` (grading/student.py) on a scratch folder made by
-the grader's `make_scratch` (grading/intake.py): the player's declared modules and
-nothing else, with every sandbox layer the machine offers. The child lives for one game, so a player
+A seat is the grader's `Student` (grading/student.py) on a scratch folder made as
+the grader makes one (grading/intake.py): the player's declared modules and nothing
+else, with every sandbox layer the machine offers. The child lives for one game, so a player
 keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
 other player thinks, so it cannot think on the opponent's time. It is told only
 what the referee's `question()` gives: the position and its colour.
@@ -22,14 +22,13 @@ How the time budget reaches the player (see manifest.py):
 from __future__ import annotations
 
 import shutil
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..checking import short
-from ..grading.intake import make_scratch
+from ..grading.intake import Prepared, scratch_for
 from ..grading.student import Failure, Plan, Student, Timeouts
 from ..sandbox.client import Limits
 from .manifest import Ask
@@ -39,7 +38,7 @@ MAX_DEPTH = 40
 #: The smallest growth assumed from one depth to the next when predicting.
 MIN_GROWTH = 3.0
 TIME_UP = (Failure.TIMEOUT, Failure.WAITED)   # either way, no move within the move clock
-_scratch_lock = threading.Lock()     # make_scratch's folder bookkeeping, for Dask threads
+_scratch_lock = threading.Lock()     # scratch_for's folder bookkeeping, for Dask threads
 
 
 @dataclass
@@ -62,11 +61,8 @@ class Seat:
         self.depth = spec["depth"]
         self.hard = hard
         modules = tuple(spec["files"])
-        self._home = Path(tempfile.mkdtemp(prefix="spielbaum-player-"))
-        for name, content in spec["files"].items():
-            (self._home / name).write_bytes(content)
-        with _scratch_lock:
-            self._scratch, _ = make_scratch(self._home, modules)
+        with _scratch_lock:         # the modules as the client read them (entrants.py)
+            self._scratch = scratch_for(Prepared(dict(spec["files"]), []))
         self.student = Student(self._scratch, [Path(m).stem for m in modules], layers,
                                Timeouts(call=hard, imports=imports, check=1e9, test=1e9),
                                Limits(memory_bytes=memory_mb << 20, cpu_seconds=cpu_seconds),
@@ -85,7 +81,6 @@ class Seat:
         self.resume()        # a frozen child would not answer the last request of close()
         self.student.close()
         shutil.rmtree(self._scratch, ignore_errors=True)
-        shutil.rmtree(self._home, ignore_errors=True)
 
     def pause(self) -> None:
         """Freeze the child while the other player thinks."""

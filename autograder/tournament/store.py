@@ -66,9 +66,11 @@ class Store:
         return played
 
     # ------------------------------------------------------------ pairings
-    def pairings(self, round_: int) -> list[Pairing]:
-        rows = self.db.execute("SELECT round, slot, a, b, opening FROM pairings WHERE round = ? "
-                               "ORDER BY slot", (round_,))
+    def pairings(self, round_: int | None = None) -> list[Pairing]:
+        """The pairings of one round, or (None) of every round, in schedule order."""
+        where, given = ("WHERE round = ? ", (round_,)) if round_ is not None else ("", ())
+        rows = self.db.execute(f"SELECT round, slot, a, b, opening FROM pairings {where}"
+                               "ORDER BY round, slot", given)
         return [Pairing(r, s, a, b, tuple(json.loads(o))) for r, s, a, b, o in rows]
 
     def save_pairings(self, pairings: list[Pairing]) -> None:
@@ -76,11 +78,6 @@ class Store:
             self.db.executemany("INSERT INTO pairings VALUES (?, ?, ?, ?, ?)",
                                 [(p.round, p.slot, p.a, p.b, json.dumps(list(p.opening)))
                                  for p in pairings])
-
-    def all_pairings(self) -> list[Pairing]:
-        rows = self.db.execute("SELECT round, slot, a, b, opening FROM pairings "
-                               "ORDER BY round, slot")
-        return [Pairing(r, s, a, b, tuple(json.loads(o))) for r, s, a, b, o in rows]
 
     # ------------------------------------------------------------ games
     def save_game(self, record: dict) -> None:

@@ -1,5 +1,5 @@
 """Behavioural fingerprints: recorded by the grader from the answers it saw
-(autograder/grading/fingerprint.py), compared by the report (behaviour.py)."""
+(autograder/grading/behaviour_record.py), compared by the report (behaviour.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading import fingerprint
-from autograder.grading.fingerprint import Recorder, plain
+from autograder.grading import behaviour_record
+from autograder.grading.behaviour_record import BehaviourRecord, plain
 from autograder.grading.student import Student, Timeouts
 from autograder.sandbox import layers
 from autograder.sandbox.client import Outcome
@@ -43,7 +43,7 @@ def test_equal_answers_digest_alike_and_different_ones_apart():
 
 def test_every_student_keeps_the_same_calls_and_only_the_answers_count():
     boards = [(i, j) for i in range(40) for j in range(40)]
-    one, two, other = Recorder(), Recorder(), Recorder()
+    one, two, other = BehaviourRecord(), BehaviourRecord(), BehaviourRecord()
     for x in boards:
         one.saw("m.f", (x,), {}, answered(sum(x)))
         # Another student: same answers, other exception messages, prints nothing
@@ -63,25 +63,25 @@ def test_every_student_keeps_the_same_calls_and_only_the_answers_count():
 
 
 def test_repeated_calls_are_kept_apart_and_the_size_is_capped(monkeypatch):
-    recorder = Recorder()
+    recorder = BehaviourRecord()
     for n in range(400):
         recorder.saw("getMoves", (), {}, answered(n))
     assert len(recorder.answers) > 50                           # not one key for all
-    monkeypatch.setattr(fingerprint, "MAX_CALLS", 10)
-    assert len(fingerprint._unpack("Q", recorder.data()["keys"])) == 10
+    monkeypatch.setattr(behaviour_record, "MAX_CALLS", 10)
+    assert len(behaviour_record._unpack("Q", recorder.data()["keys"])) == 10
 
 
 def test_a_fingerprint_file_round_trips_and_bad_ones_are_refused(tmp_path):
-    recorder = Recorder()
+    recorder = BehaviourRecord()
     for n in range(100):
         recorder.saw("m.f", (n,), {}, answered(n * n))
-    fingerprint.write(tmp_path, recorder.data())
-    modules, keys, answers, targets = fingerprint.read(tmp_path / fingerprint.FILE)
+    behaviour_record.write(tmp_path, recorder.data())
+    modules, keys, answers, targets = behaviour_record.read(tmp_path / behaviour_record.FILE)
     assert list(keys) == sorted(recorder.answers) and set(targets) == {"m.f"}
     assert [recorder.answers[k] for k in keys] == list(answers)
     for broken in ("{", json.dumps({"version": 99}), json.dumps({"version": 1, "keys": "!"})):
-        (tmp_path / fingerprint.FILE).write_text(broken)
-        assert fingerprint.read(tmp_path / fingerprint.FILE) is None
+        (tmp_path / behaviour_record.FILE).write_text(broken)
+        assert behaviour_record.read(tmp_path / behaviour_record.FILE) is None
 
 
 # ------------------------------------------------------------------ the grader feeds it
@@ -111,7 +111,7 @@ def test_the_grader_records_what_it_was_answered(tmp_path, twin, same):
         student.map("mod.double", [(n,) for n in range(-20, 80)])
         student.call("mod.double", 5)
         student.close()
-        prints.append(student.fingerprint.data())
+        prints.append(student.behaviour.data())
     first, second = prints
     assert first["calls"] == second["calls"] == 101
     assert (first["answers"] == second["answers"]) is same
@@ -123,12 +123,12 @@ def test_the_grader_records_what_it_was_answered(tmp_path, twin, same):
 def write_class(out: Path, behaviours: dict[str, dict[str, list]], folder: Path) -> None:
     """Fingerprint files for students whose answers are given per target."""
     for student, targets in behaviours.items():
-        recorder = Recorder(folder / student)
+        recorder = BehaviourRecord(folder / student)
         for target, answers in targets.items():
             for n, answer in enumerate(answers):
                 recorder.saw(target, (n,), {}, answered(answer))
         (out / student).mkdir(parents=True, exist_ok=True)
-        fingerprint.write(out / student, recorder.data())
+        behaviour_record.write(out / student, recorder.data())
 
 
 def synthetic_class(tmp_path):

@@ -1,10 +1,9 @@
-"""A submission's behavioural fingerprint: what it answered while it was graded.
+"""A submission's behaviour record: what it answered while it was graded.
 
-The hidden suites call every submission's functions on thousands of positions. Where
-the assignment leaves a choice (which of several equally good moves, the order of a
-list) or a student got something wrong (which positions, what came back, which
+Where the assignment leaves a choice (which of several equally good moves, the order
+of a list) or a student got something wrong (which positions, what came back, which
 exception), independent students answer differently, and a copy answers like its
-original however its text was disguised. `Recorder` keeps those answers for the
+original however its text was disguised. `BehaviourRecord` keeps those answers for the
 similarity report, from the calls the grader makes anyway: no extra run.
 
 Only what the grader itself saw goes in: the target of each call, the arguments the
@@ -14,13 +13,13 @@ A call that timed out, crashed or was skipped gives no answer and is not kept.
 
 Each call becomes a key (the target, a digest of the arguments, and how many times
 the same call came before, so repeated calls on objects that change stay apart), a
-digest of the answer, and the target's name (one wrong decision shows on thousands
-of calls of one function: the report weighs functions, not calls). One call in
-KEEP_ONE_IN is kept, chosen by its key alone, so every student keeps the same
-calls; at most MAX_CALLS in all. The file is `<out>/<student>/fingerprint.json` (see `write`), with the SHA-256 of each
-graded module, so the report uses a fingerprint only for the files it came from.
-
-The engine knows no game: this sees targets, plain data and outcomes only.
+digest of the answer, and the target's name (the report weighs functions, not
+calls). One call in KEEP_ONE_IN is kept, chosen by its key alone, so every student
+keeps the same calls; at most MAX_CALLS in all. The file is
+`<out>/<student>/fingerprint.json` (FILE: the name older output folders have too),
+with the SHA-256 of each graded module, so the report uses a record only for the
+files it came from. The engine knows no game: this sees targets, plain data and
+outcomes only.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ FILE = "fingerprint.json"
 KEEP_ONE_IN = 4
 #: At most this many calls per submission (the smallest keys), about 200 KB on disk.
 MAX_CALLS = 16384
-#: A fingerprint file larger than this is not read.
+#: A record file larger than this is not read.
 MAX_FILE_BYTES = 8 << 20
 #: Values nested deeper than this, or holding more items, are digested as a marker.
 MAX_DEPTH = 40
@@ -52,11 +51,7 @@ _GOLDEN = 0x9E3779B97F4A7C15        # odd: the repetitions of a call cycle throu
 _MEMO_LIMIT = 200_000
 _MEMO: dict[int, tuple[object, int]] = {}     # id(arguments) -> (them, their digest)
 _TARGETS: dict[str, int] = {}                 # target -> its digest
-
-
 _ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
 _SEQUENCES = frozenset({tuple, list})
 _chain = itertools.chain.from_iterable
 
@@ -146,7 +141,7 @@ def _bases(named: int, arg_lists, arguments) -> tuple[list[int], list[int] | Non
     return bases, chosen
 
 
-class Recorder:
+class BehaviourRecord:
     """Fed by `Student` with the calls it makes and what came back."""
 
     def __init__(self, scratch: Path | None = None):
@@ -247,7 +242,7 @@ class Recorder:
             self._keep("plan:" + plan.name, _digest(f"{plan.name}\0{number}"), outcome)
 
     def data(self) -> dict:
-        """The fingerprint as plain JSON data."""
+        """The record as plain JSON data."""
         keys = sorted(self.answers)[:MAX_CALLS]
         return {"version": VERSION, "modules": self.modules, "calls": self.calls,
                 "targets": sorted(self.targets, key=self.targets.get),
@@ -255,9 +250,9 @@ class Recorder:
                 "target_of": _pack("H", [self.target_of[k] for k in keys])}
 
 
-class NotRecorded:
-    """A Recorder for grading that writes no fingerprint (a platform's: nothing
-    there compares submissions), which spends nothing on the calls."""
+class NoBehaviourRecord:
+    """A BehaviourRecord for grading that writes none (a platform's: nothing there
+    compares submissions), which spends nothing on the calls."""
 
     calls = 0
 
@@ -285,7 +280,7 @@ def _unpack(kind: str, text: str) -> array:
 
 
 def write(folder: Path, data: dict | None) -> None:
-    """Write `data` (Recorder.data()) as the student's fingerprint file; nothing
+    """Write `data` (BehaviourRecord.data()) as the student's record file; nothing
     when the submission was not run."""
     if data:
         (Path(folder) / FILE).write_text(json.dumps(data, separators=(",", ":")) + "\n",
@@ -293,8 +288,8 @@ def write(folder: Path, data: dict | None) -> None:
 
 
 def read(path: Path) -> tuple[dict[str, str], array, array, list[str]] | None:
-    """(module digests, keys, answers, the target of each key) from a fingerprint
-    file, or None when it is missing, too large or not one."""
+    """(module digests, keys, answers, the target of each key) from a record file,
+    or None when it is missing, too large or not one."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             return None
