@@ -3,13 +3,14 @@
 A judge is `judge(case, outcome)` -> None (right), a reason, or a pair (what came
 back, what is wrong). `exact` is "this value, of this type"; `same_items` any
 sequence of the right items (no container named); `number` an int or a float, never
-a bool; `container_reason` words a judge's own container test.
+a bool; `container_reason` words a judge's own container test; `best_and_value` reads
+a search's (best, value).
 """
 
 from __future__ import annotations
 
 from ..i18n import grader_text as _
-from .failures import returned
+from .failures import returned, short
 
 
 def exact(case: Case, outcome: Outcome) -> str | None:
@@ -86,3 +87,13 @@ def wrong_number(got, want) -> str | None:
     return None if same else returned(got)
 
 
+def best_and_value(got, not_a_pair: str):
+    """(best, value) of a search's answer `got`, or (None, the reason): `not_a_pair`
+    words an answer that is no pair (with `{value}`), in the words of each suite's
+    handout; a value that is no number is told the same everywhere."""
+    if type(got) not in (tuple, list) or len(got) != 2:
+        return None, not_a_pair.format(value=short(got))
+    best, value = got
+    if type(value) not in (int, float):
+        return None, _("returned the value {value}, not a number").format(value=short(value))
+    return (best, value), None

@@ -119,9 +119,9 @@ def test_mirrored_positions_have_the_same_score():
 
 def test_known_scores_from_the_tutorial_notation():
     # "4455": the player to move wins with its 4th stone: 22 - 4 = 18.
-    assert c4.solve_columns("4455") == 18
+    assert Solver().solve(Position.from_columns("4455")) == 18
     # "44455554221": the opponent wins next move with its 7th stone: 7 - 22 = -15.
-    assert c4.solve_columns("44455554221") == -15
+    assert Solver().solve(Position.from_columns("44455554221")) == -15
 
 
 def test_immediate_win_is_scored_without_search():
@@ -177,9 +177,10 @@ def test_from_cells_layout():
     assert Position.from_cells([]) == Position()
 
 
-def test_solve_cells_matches_the_listed_score():
+def test_solving_from_cells_matches_the_listed_score():
+    solver = Solver()
     for seq, expected in _sample(_load("Test_L3_R1"), 20, seed=11):
-        assert c4.solve_cells(_columns_to_cells(seq)) == expected, seq
+        assert solver.solve(Position.from_cells(_columns_to_cells(seq))) == expected, seq
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,7 @@ offers only some of its legal moves (2 to 5, never none), in an order of its own
 and an unfinished position is worth an arbitrary small number (many ties, so `>`
 versus `>=` shows); a finished game keeps its real value (+-WIN for four in a row).
 A seeded hash of the position and the game's salt decides, so the grader replays the
-game for the reference while the student's code can only ask: `nextstates` is
-patched into the student's module for the plan and the evaluation passed as the
-search's `evaluation` argument, both answered here and logged. The reference runs
-on the same game here (`reference_search`), its module's nextstates swapped for the
-game's as the student's is patched in the child.
+game for the reference (`reference_on`) while the student's code can only ask.
 
 `Legal` is the same rule for the evaluations of play_game and tournament, where the
 student's own rules make the moves: it answers only about positions reached from
@@ -18,7 +14,6 @@ the check's openings by legal moves of Connect 4.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import math
@@ -52,6 +47,16 @@ SPREAD, STEP = 9, 7
 _CACHE_LIMIT = 400_000
 _moves_cache: dict = {}
 _value_cache: dict = {}
+
+
+def _remembered(cache: dict, key, compute):
+    """`cache[key]`, computed by `compute()` the first time (while the cache has room)."""
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        if len(cache) < _CACHE_LIMIT:
+            cache[key] = found
+    return found
 
 
 def as_state(value, what: str) -> tuple:
@@ -129,31 +134,19 @@ class SubsetGame(search.Game):
     # ------------------------------------------------------------ the rules
     def cells(self, key: tuple) -> tuple:
         """The cells the player to move may take here, in this game's order."""
-        cache_key = (self.salt, key)
-        found = _moves_cache.get(cache_key)
-        if found is None:
+        def drawn():
             legal = ref.free(ref.getBoard(list(key)))
             rng = _rng(self.salt, key, b"moves")
-            keep = min(len(legal), rng.randint(2, 5))
-            found = tuple(rng.sample(legal, keep))
-            if len(_moves_cache) < _CACHE_LIMIT:
-                _moves_cache[cache_key] = found
-        return found
+            return tuple(rng.sample(legal, min(len(legal), rng.randint(2, 5))))
+        return _remembered(_moves_cache, (self.salt, key), drawn)
 
     def moves(self, key):
         return [(cell, key + (cell,)) for cell in self.cells(key)]
 
     def worth(self, key: tuple) -> int:
         """A finished game's real value; any other position an arbitrary number."""
-        cache_key = (self.salt, key)
-        found = _value_cache.get(cache_key)
-        if found is None:
-            found = real_value(key)
-            if not found:
-                found = STEP * _rng(self.salt, key, b"value").randint(-SPREAD, SPREAD)
-            if len(_value_cache) < _CACHE_LIMIT:
-                _value_cache[cache_key] = found
-        return found
+        return _remembered(_value_cache, (self.salt, key), lambda: real_value(key) or (
+            STEP * _rng(self.salt, key, b"value").randint(-SPREAD, SPREAD)))
 
     def decided(self, key):
         return len(key) == CELLS or bool(real_value(key))
@@ -239,7 +232,7 @@ class Within:
     def __init__(self, name: str, vet, function=None, at: str = "state"):
         self.name, self.vet, self.at = name, vet, at
         self.function = function or SPEC[name]
-        self.names = list(inspect_parameters(SPEC[name]))
+        self.names = list(spec_of(SPEC[name]).parameters)
         # the specified function's signature (standins): every call it accepts
         self._played = stand_in(SPEC[name], self._answer, name=name)
 
@@ -253,11 +246,6 @@ class Within:
         if arguments.get("stats") is not None:
             raise TypeError(_("this check's search counts nothing: pass stats=None"))
         return self.function(*arguments.values())
-
-
-def inspect_parameters(function) -> tuple:
-    """The names of `function`'s parameters, in order."""
-    return tuple(spec_of(function).parameters)
 
 
 def gravity_legal(key: tuple) -> bool:
@@ -301,18 +289,10 @@ class Rotation:
         return list(children[1:]) + list(children[:1])
 
 
-@contextlib.contextmanager
 def reference_on(game: search.Game, names=("nextstates",)):
     """The reference searches `game`: its module-level `names` (nextstates) are the
     game's for the duration (as the student's are patched in the child)."""
-    saved = {name: getattr(ref, name) for name in names}
-    for name in names:
-        setattr(ref, name, getattr(game, name))
-    try:
-        yield ref
-    finally:
-        for name, function in saved.items():
-            setattr(ref, name, function)
+    return search.replaced(ref, **{name: getattr(game, name) for name in names})
 
 
 def reference_search(salt: int, state, bremse: int, order=None) -> search.Expected:

@@ -1,10 +1,7 @@
 """What connect4's checks say about a wrong answer, in the handout's words: which
 of the 25 lines `lines` got wrong, and how a search's visits, expansions and
 counts differ from alpha-beta's on one of the grader's games (games.SubsetGame).
-Game knowledge only; the checks are in test_hidden.py. Every sentence is the
-grader's (autograder/i18n.py, the `grader` domain), said in the course's language
-when a failure is worded; a case's drawing and expected text are `Later`s, since
-the cases are built once per worker."""
+Game knowledge only; the checks are in test_hidden.py."""
 
 from __future__ import annotations
 
@@ -12,8 +9,9 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.checking import Callback, Later, load_reference, played_plan, search, short
-from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
+from autograder.checking import Callback, load_reference, played_plan, search, short
+from autograder.checking.judges import best_and_value
+from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import (Rotation, SubsetGame, Within, played_as,
                                               reference_search)
@@ -22,9 +20,6 @@ from autograder.suites.connect4.positions import draw
 ref = load_reference("connect4", "connect4")
 M = "connect4."
 INF = math.inf
-
-
-STAT_NAMES = ("nodes", "expanded", "evaluations", "prunings")
 
 
 GAME_HINT = N_("this check gives your search a game of the grader's: its own nextstates "
@@ -168,7 +163,7 @@ class Search:
         result = {"found": found}
         if self.stats:
             result["stats"] = {name: plan.get(stats.attr(name), default=None)
-                               for name in STAT_NAMES}
+                               for name in search.COUNTERS}
         return plan.returns(result)
 
     def picture(self, run):
@@ -196,11 +191,6 @@ def game_note(case: Search) -> str:
     return _("(in this check's game the player to move may play only the columns {columns} "
              "here, in that order, and positions are worth numbers of the grader's)").format(
         columns=", ".join(map(str, columns)))
-
-
-def drawn_search(case: Search) -> Later:
-    """A search's position drawn with its game's note, in the language of the moment."""
-    return Later(case.drawing)
 
 
 def game_plays(game) -> dict:
@@ -231,13 +221,7 @@ def bypass_note(log):
 def _found(outcome):
     """(best, value) the search returned, or a reason it is not that."""
     result = outcome.value if type(outcome.value) is dict else {}
-    found = result.get("found")
-    if type(found) not in (tuple, list) or len(found) != 2:
-        return None, _("returned {value}, not (best_state, value)").format(value=short(found))
-    best, value = found
-    if type(value) not in (int, float):
-        return None, _("returned the value {value}, not a number").format(value=short(value))
-    return (best, value), None
+    return best_and_value(result.get("found"), _("returned {value}, not (best_state, value)"))
 
 
 def judge_value(run):
@@ -335,22 +319,14 @@ def judge_stops(run):
     return None
 
 
-class GameSearch:
+class GameSearch(Within):
     """maximize or minimize played by the grader (the reference) on one of its
     games, for a check of a function that calls the search (shallow_order): a
-    search bug costs the search's checks, not this one's."""
+    search bug costs the search's checks, not this one's. The game answers only
+    about what it handed out; the search counts nothing."""
 
     def __init__(self, who: str, game: SubsetGame):
-        self.who, self.game = who, game
-        # the specified search's signature (standins): every call it accepts
-        self._played = played_as(who, self._search)
-
-    def __call__(self, *args, **kwargs):
-        return self._played(*args, **kwargs)
-
-    def _search(self, state, alpha, beta, bremse, evaluation, stats, order):
-        if stats is not None:
-            raise TypeError(_("this check's search counts nothing: pass stats=None"))
-        with games.reference_on(self.game):
-            return getattr(ref, self.who)(list(state), alpha, beta, bremse, evaluation, None,
-                                          order)
+        def searched(state, alpha, beta, bremse, evaluation, stats, order):
+            with games.reference_on(game):
+                return getattr(ref, who)(state, alpha, beta, bremse, evaluation, stats, order)
+        super().__init__(who, lambda _name, state: state, searched)

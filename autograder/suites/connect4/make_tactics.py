@@ -1,6 +1,6 @@
 """Build tactics.json: positions for the connect4 tactics checks, judged by the solver.
 
-    .venv/bin/python autograder/suites/connect4/make_tactics.py
+    .venv/bin/python -m autograder.suites.connect4.make_tactics
 
 Three kinds of positions, found by seeded random play (no move that lets the
 opponent win at once), each with the set of columns that keep the game value
@@ -19,27 +19,19 @@ quick. tests/connect4/test_suite.py re-checks the file against the solver.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
+from autograder.grading.reference import load_reference
+from autograder.suites.connect4 import solver
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[2]
 PER_KIND = 10
 MIN_STONES = 18
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def kind_of(solver, pos):
+def kind_of(pos):
     """'win1', 'block', 'win3' or None."""
     cols = pos.legal_columns()
     if pos.can_win_next():
@@ -67,8 +59,7 @@ def _opponent_wins_at(pos, col):
 
 
 def main():
-    solver = _load("_c4_solver_gen", HERE / "solver.py")
-    ref = _load("_c4_ref_gen", ROOT / "solutions" / "connect4" / "connect4.py")
+    ref = load_reference("connect4", "connect4")
     judge = solver.Solver()
     rng = random.Random(4242)
     found = {"win1": [], "block": [], "win3": []}
@@ -90,7 +81,7 @@ def main():
             pos = pos.play(col)
         if not ok or tuple(state) in seen:
             continue
-        kind = kind_of(solver, pos)
+        kind = kind_of(pos)
         if kind is None or len(found[kind]) >= PER_KIND:
             continue
         scores = judge.move_scores(pos, weak=True)

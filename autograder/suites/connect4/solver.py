@@ -26,10 +26,7 @@ stones the winner has played when the game ends (+1 = win with the very last sto
 loss the negative of that, a draw 0.  Equivalently, a win on the move with index ``n``
 (moves counted from 0) scores ``(43 - n) // 2``.
 
-Public API: :class:`Position` (``from_columns``, ``from_cells``), :class:`Solver`
-(``solve``, ``move_scores``, ``keeps_value``, ``best_moves``, ``explored``, ``reset``)
-and :func:`solve_cells`.  The module has no relative imports and can be loaded by file
-path.
+The module has no relative imports and can be loaded by file path.
 """
 
 from __future__ import annotations
@@ -37,17 +34,8 @@ from __future__ import annotations
 from array import array
 from typing import Iterable
 
-__all__ = [
-    "WIDTH",
-    "HEIGHT",
-    "MIN_SCORE",
-    "MAX_SCORE",
-    "Position",
-    "TranspositionTable",
-    "Solver",
-    "solve_cells",
-    "solve_columns",
-]
+__all__ = ["WIDTH", "HEIGHT", "MIN_SCORE", "MAX_SCORE", "Position", "TranspositionTable",
+           "Solver"]
 
 WIDTH = 7
 HEIGHT = 6
@@ -219,10 +207,6 @@ class Position:
     def is_full(self) -> bool:
         """True if all 42 cells are played (a draw, since no finished game is stored)."""
         return self.moves == CELLS
-
-    def key(self) -> int:
-        """A unique non-zero int for this position (``current + mask + bottom row``)."""
-        return self.current + self.mask + _BOTTOM
 
     # ------------------------------------------------------------------ moves
     def _play_col(self, col: int) -> "Position":
@@ -580,27 +564,3 @@ class Solver:
         self.explored = self._count
         return result
 
-
-_DEFAULT_SOLVER: Solver | None = None
-
-
-def _default_solver() -> Solver:
-    global _DEFAULT_SOLVER
-    if _DEFAULT_SOLVER is None:
-        _DEFAULT_SOLVER = Solver()
-    return _DEFAULT_SOLVER
-
-
-def solve_cells(cells: Iterable[int], weak: bool = False) -> int:
-    """Game value for the player to move of the course-format state ``cells``.
-
-    ``cells`` is a list of cell indices in play order (see :meth:`Position.from_cells`);
-    the result follows :meth:`Solver.solve`.  Uses a module-level solver whose table is
-    kept between calls.  Raises ValueError for an illegal or finished game.
-    """
-    return _default_solver().solve(Position.from_cells(cells), weak=weak)
-
-
-def solve_columns(seq: str, weak: bool = False) -> int:
-    """Like :func:`solve_cells` for a column string such as ``"4453"`` (columns 1..7)."""
-    return _default_solver().solve(Position.from_columns(seq), weak=weak)

@@ -1,101 +1,43 @@
 """Hidden suite for connect4: the game functions, the search, the player.
 
-Expected values come from the reference in solutions/connect4/ (loaded into
-this trusted process) and, for "does this move keep the game value?", from
-the exact solver in solver.py next to this file. The student's functions run
-in the sandbox, which holds the student's module and nothing of ours.
+Expected values come from the reference (loaded into this trusted process) and,
+for "does this move keep the game value?", from the exact solver (solver.py).
+The child holds the student's module and nothing of ours.
 
-The checks:
+* The helpers (getBoard ... terminal_test, centre_first, book_move) are called
+  with plain data on seeded random positions of every length, finished games in
+  every direction and full boards, smallest first.
+* The technique checks (values, counts, cut-offs, visit order, finished games,
+  the order function, shallow_order, iterative deepening) run the student's
+  search on a game only the grader knows (games.SubsetGame: real positions, 2 to
+  5 of their moves in an order of their own, values of the grader's). Its
+  `nextstates` is patched into the student's module for the plan and its
+  evaluation is the search's `evaluation` argument, both answered and logged
+  here: what is judged about the work comes from that log, and the student's
+  SearchStats are compared with it. A search that bypasses the callbacks
+  searches real Connect 4 and fails.
+* The time budget is judged on a clock of the grader's that advances with each
+  evaluation, and on the real clock by the child's CPU time with budgets where
+  the depth reached does not depend on the machine's load.
+* The player: computer_move on tactics judged by the solver, the opening book
+  judged by the solver, play_game and tournament with evaluations of the
+  grader's (weights the student cannot guess), and games against bundled
+  opponents (test_strength, the one whole-program check).
 
-* The helpers (getBoard, colNrs, freeIn, free, nextstates, lines,
-  pattern_score, evaluation, evaluation_b, terminal_test, centre_first,
-  book_move) are called with plain data on seeded random positions of every
-  length, finished games in every direction and full boards: about 1,000
-  positions each, smallest first, so the feedback shows the simplest failure.
-  These calls cost no round trips, so they stay large (colNrs: all columns).
-* Technique checks (maximize/minimize values, node counts, cut-offs, visit
-  order, stopping at finished games, the order function, shallow_order,
-  iterative deepening) run the student's search on a game only the grader
-  knows (games.SubsetGame): real positions, but each position offers 2 to 5
-  of its moves in an order of its own and is worth an arbitrary small number
-  unless the game is over. The game reaches the search through callbacks
-  answered here: `nextstates` is patched into the student's module for the
-  plan and the evaluation is the search's `evaluation` argument. Everything
-  judged about the technique (visited positions in order, expansions, hence
-  nodes, evaluations and prunings) comes from the grader's own log of those
-  calls; the student's SearchStats are the student's answer, compared with
-  that log. A search that bypasses the callbacks (its own rules, an alias
-  bound at import, a copied reference) searches real Connect 4 and fails.
-  Each callback costs a pipe round trip (30-50 us), so these checks are
-  sized: values on 30 positions at Bremse 0-3 (120 searches), counts on 16
-  positions at Bremse 1-3, 6 of them also at 4, and 5 forced blocks at 3 (59),
-  the order on 8 positions at 2-3, finished games (26 boards at 0 and 3, 6
-  wins-in-one inside the tree at 2), shallow_order on 14 and iterative
-  deepening on 12 positions: about 8,500 answered calls for a correct
-  submission, half of them in the values and counts checks. With 2-5 moves
-  per position and values from 19 levels, every rule a search can break (no
-  pruning, a cut on > instead of >=, an off-by-one depth, searching past a
-  four in a row, ignoring the order, its own copy of nextstates) changes the
-  log on many of them: each example bug in examples/connect4 fails on dozens
-  (tests/connect4 says which check each one fails, and that a search on
-  real rules answers for another game on every one of 80 cases tried).
-* The time budget is checked twice, and neither verdict depends on the
-  machine's load: on a virtual clock of ours that advances 1 ms per
-  evaluation (exact: the search must make no evaluation once the budget is
-  used, and return the deepest finished depth), and with the default, real
-  clock (the grader's nextstates, the student's evaluation): budgets of 0 and
-  0.2 s, where the call may
-  use only that much CPU time (plus a margin) and is stopped past it, since a
-  search that stops when the wall clock says so has used no more CPU than
-  that, and 5 s with max_bremse 2, where depth 2 must come back (it needs a
-  few ms of CPU time). Elsewhere a budget never binds before the call's CPU
-  limit does: 60 s with max_bremse 3 (matches_fixed_depth) and 30 s with
-  max_bremse 3 (strength), so those verdicts are fixed by the depth alone.
-* The player: computer_move on tactics judged by the solver (a failure with
-  the student's own rules is judged again with the grader's), the opening
-  book judged by the solver, and games against bundled opponents refereed
-  here (test_strength, the student's whole program); play_game and
-  tournament get their evaluation functions as callbacks of ours, with
-  weights the student cannot guess, and the grader's search and play_game.
+Each function is judged on its own ([relies_on] in assignment.toml,
+checking/blame.py): a check that fails with the student's own helpers is judged
+again with those played by the reference, and that verdict stands. The search
+checks always play the game's nextstates, evaluation and terminal_test
+(games.Within), so they judge the search on its own; iterative deepening hands
+its search a timed evaluation of its own, which cannot travel to the grader, so
+its checks run the student's search and terminal_test.
 
-Each function is judged on its own (issue 22): where it relies on others of the
-student's ([relies_on] in assignment.toml: free on freeIn, nextstates on getBoard
-and free, evaluation on pattern_score, ...), a check that fails with the
-student's own helpers is judged again with those played by the reference
-(`on_its_own`: a correct submission pays nothing for it), and that verdict
-stands, so a wrong freeIn costs freeIn's points. The search checks play
-terminal_test on the grader's game always (`games.Within`, recording where the
-search asks it: bremse == 0 is tested first; nextstates and the evaluation are
-the game's too), so they judge the search on its own; shallow_order, play_game and tournament
-get the reference's search (and play_game) as callbacks, which also saves most
-of their round trips; the tactics run computer_move with the grader's rules,
-evaluation, book and centre_first, so they judge the search ("maximize/minimize",
-judged together since they call each other). Iterative deepening hands its
-search a timed evaluation of its own, which cannot travel to the grader: its
-checks play nextstates and the evaluation (and, judged again, centre_first),
-and run the student's search and terminal_test. test_strength is the one
-whole-program check.
-Headlines and "may follow from" notes come from checking/blame.py's Blame.
-Every sentence a student reads is the grader's (autograder/i18n.py, the `grader`
-domain): the cases built once per worker (functools.cache) word their call,
-drawing and expected text with `Later`, so each speaks the language of the moment.
-
-What a check believes: the student's returned answers, and the grader's own
-games' logs. The grader's games answer only about what they handed out (the
-position a check gave, the children their nextstates returned; for play_game
-and tournament, positions reached from the openings by legal moves): a refused
-question fails its case, named, even when the student's code catches it, so no
-search learns where the fours are by asking about cells the game never
-offered. "nextstates leaves its input alone" is judged from nextstates' own
-second answer on the same state object (`again`), never from the child's
-report of the state after the call.
-
-Pictures (#45): every check that judges a search draws the failing one beside
-the rule's (checking/search.py's picture, from the game's log): the technique
-checks, the tactics (judged again on games.RealGame, real rules that log the
-search; with the student's own rules the grader sees no call), iterative
-deepening (one depth cut from its log: the deepest the rule finishes, or the one
-the budget stops) and shallow_order (the searches it asked for). The whole
+What a check believes: the student's returned answers, and the logs of the
+grader's games. Those answer only about what they handed out; a refused question
+fails its case, named, even when the student's code catches it. "nextstates
+leaves its input alone" is judged from nextstates' own second answer on the same
+state object (`again`). Every check that judges a search draws the failing one
+beside the rule's (checking/search.py's picture, from the game's log); the whole
 program and the real clock run on the student's own helpers: no picture.
 """
 
@@ -117,9 +59,8 @@ from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
                                               played_as, reference_move)
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               drawn_search, game_plays,
-                                               judge_counts, judge_stops, judge_value,
-                                               judge_work, lines_difference)
+                                               game_plays, judge_counts, judge_stops,
+                                               judge_value, judge_work, lines_difference)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
                                                   random_states, solver, tactics, won_states)
@@ -127,10 +68,8 @@ from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
 ref = load_reference("connect4", "connect4")
 M = "connect4."
 WIN = ref.WIN
-#: Cases a check judges again with the grader's helpers, at most: every helper
-#: call is a round trip, so a rerun of free on 1,000 boards makes 7,000. A spread
-#: sample (every length, full columns too) says whether the function is right
-#: with right helpers; its own plain run was larger.
+#: Cases a check judges again with the grader's helpers, at most (each helper call
+#: is a round trip): a spread sample, every length and full columns too.
 PLAYED_MOST = 300
 
 
@@ -195,9 +134,9 @@ def test_colNrs(student, blame):
     """colNrs lists the cells of each column from the bottom up"""
     compared(student, blame, "colNrs",
              [Case(f"colNrs({i})", (i,), ref.showNr(), ref.colNrs(i)) for i in range(7)],
-             summary=_("colNrs returned the wrong cells"), scope=_("for a column"), hint=_("the cells of column i are i, i + 7, ..., i + 35 (the "
-                                        "board's cell numbers above); the bottom one comes "
-                                        "first"))
+             summary=_("colNrs returned the wrong cells"), scope=_("for a column"),
+             hint=_("the cells of column i are i, i + 7, ..., i + 35 (the board's cell "
+                    "numbers above); the bottom one comes first"))
 
 
 @functools.cache
@@ -232,9 +171,7 @@ def test_nextstates(student, blame):
     def judge(case, outcome):
         if outcome.value != case.expected or type(outcome.value) is not list:
             return exact(case, outcome)
-        # Judged from nextstates' own second answer on the same state object: a
-        # state the first call changed has other successors. What the child
-        # reports of the state after the call is quoted, never judged.
+        # from nextstates' own second answer on the same state object
         return changed_input(outcome, _("state"), _("its input state"), case.args[0])
     compared(student, blame, "nextstates", cases_of("nextstates", as_tuples(
         s for s in random_states() if not ref.terminal_test(s))), judge,
@@ -371,18 +308,14 @@ def test_terminal_test(student, blame):
                calls_named=("terminal_test",))
 
 
-#: What the search checks play: the game's nextstates and evaluation (passed as the
-#: argument) and the handout's terminal_test on the game (it records where the search
-#: asks it: bremse == 0 is tested first).
+#: What the search checks play: the game's nextstates, evaluation and terminal_test.
 SEARCH_PLAYS = {M + "nextstates": None, M + "terminal_test": None, M + "evaluation": None}
 SEARCH = "maximize/minimize"     # judged together: they call each other
 
 
 def check_searches(student, blame, searches, judge, summary, hint):
-    """A technique check: every search on a game of the grader's of its own, judged by
-    `judge(run)`. The search's helpers are the game's always (SEARCH_PLAYS:
-    nextstates, terminal_test and the evaluation), so the check judges the search on
-    its own, and sees where it asks terminal_test."""
+    """A technique check: every search on a game of the grader's of its own (its
+    helpers the game's: SEARCH_PLAYS), judged by `judge(run)`."""
     search.judged(student, blame, SEARCH, _("on a position of the grader's game"),
                   SEARCH_PLAYS, summary, searches, judge, hint, raised=False)
 
@@ -494,8 +427,7 @@ def _children_drawn(state, children):
 
 def test_shallow_order(student, blame):
     """shallow_order sorts successors by a shallow search, best for the mover first"""
-    def job(case):
-        # the rules, and the search shallow_order calls, played by the grader on the game
+    def job(case):      # the rules and the search played by the grader on the game
         salt, children, bremse, calls = case.args
         game = SubsetGame(salt, children, search.calls_allowed(calls))
         searches = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
@@ -514,11 +446,11 @@ def test_shallow_order(student, blame):
 
 def shallow_picture(salt, children, bremse, game) -> dict:
     """The searches the student's shallow_order asked for (the grader's, on the game)
-    beside the reference's, drawn from the position the children follow."""
+    beside the reference's, drawn from the position the children follow (the handed
+    over children drawn as the parent's expansion)."""
     rule = SubsetGame(salt, children)
     with games.reference_on(rule):
         ref.shallow_order(children, bremse, rule.evaluation)
-    # the children are handed over: drawn as the parent's expansion, in both
     parent = tuple(children[0][:-1])
     handed = copy.copy(game)
     handed.log = [("n", parent), *game.log]
@@ -557,13 +489,9 @@ def new_list_plan(state, book) -> Plan:
     return search.asked_again(plan, M + "book_move", list(state), plan.value(book))
 
 
-KNOWN_BOOK_VALUES = {
-    # Connect 4 is solved (Allen, Allis 1988): from the empty board only the
-    # centre column wins for x; after it every answer of o loses, so every
-    # move keeps the (lost) value.
-    (): {3},
-    (38,): set(range(7)),
-}
+#: Connect 4 is solved (Allen, Allis 1988): from the empty board only the centre
+#: column wins for x; after it every answer of o keeps the (lost) value.
+KNOWN_BOOK_VALUES = {(): {3}, (38,): set(range(7))}
 SOLVABLE_STONES = 20
 BOOK_ENTRIES_CHECKED = 200
 
@@ -620,8 +548,8 @@ def test_opening_book_is_sound(student, blame):
 
 
 # ------------------------------------------------------------------ the player
-#: The rules, the evaluation and the book the player (computer_move) uses, played by
-#: the grader: a tactics check judges the search the player makes.
+#: What the player (computer_move) uses, played by the grader: a tactics check
+#: judges the search the player makes.
 PLAYER_PLAYS = {M + "nextstates": ref.nextstates, M + "terminal_test": ref.terminal_test,
                 M + "evaluation": ref.evaluation, M + "book_move": ref.book_move,
                 M + "centre_first": ref.centre_first}
@@ -649,10 +577,8 @@ def _tactic_check(student, blame, kind, summary):
         return None
 
     def attempt(play, handouts):
-        # with the grader's rules, evaluation, book and order (passed as `order`:
-        # computer_move's default is bound when it is defined); the rules are a
-        # RealGame's then, which logs the search for the picture. With the student's
-        # own rules the grader sees no call of the search, so there is no picture.
+        # with the grader's rules (a RealGame's: it logs the search for the picture)
+        # and order (passed: computer_move's default is bound when it is defined)
         def job(case):
             game = RealGame([tuple(case.args[0])])
             return call_plan("computer_move", M + "computer_move", list(case.args[0]), 3,
@@ -704,13 +630,10 @@ def game_value(salt, state, bremse):
 
 
 #: What iterative deepening's checks play: the game's nextstates and evaluation, and
-#: (when the check is judged again after a failure, see on_its_own) the grader's
-#: centre_first, passed as `order`. Its search and terminal_test are the student's:
-#: they are handed the student's own timed evaluation, which cannot travel to the
-#: grader, so a wrong search may cost these checks too (the feedback says so).
+#: (judged again) the grader's centre_first, passed as `order`. Its search and
+#: terminal_test are the student's: they are handed the deepening's own timed evaluation.
 DEEPENING_PLAYS = {M + "nextstates": None, M + "evaluation": None, M + "centre_first": None}
-#: The plan of a deepening on the real clock: its name is what a skipped later call
-#: names, so it is said in the course's language (`deepening_calls`).
+#: The plan of a deepening on the real clock (named to the student when it is skipped).
 REAL_CLOCK = N_("iterative_deepening on the real clock")
 
 
@@ -790,7 +713,7 @@ def deepening_cases():
             _best, value, depth = want.result
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
                               (salt, state, depth, most, len(want.log)),
-                              drawn_search(Search(state, 1, salt)),
+                              Later(Search(state, 1, salt).drawing),
                               Later(_depth_value, depth, value)))
     return cases
 
@@ -890,15 +813,10 @@ REAL_BUDGETS = ((0.0, None, True), (0.2, None, False), (5.0, 2, True))
 @functools.cache
 def real_budget_cases():
     """The default clock (the real one), with the grader's nextstates and order and the
-    student's own evaluation.
-
-    Judged so that the machine's load cannot change the verdict: the time a
-    call may take is CPU time of the child (the plan's limit: a search that
-    stops when the wall clock says its budget is used has used at most that
-    much CPU, however busy the machine; one whose clock never says so runs on
-    and is stopped), and the depths are those a correct search reaches whatever
-    the load: 1 with no budget at all, 2 when max_bremse stops it long before a
-    budget of 5 s (a few ms of CPU time) runs out."""
+    student's own evaluation, judged so that the machine's load cannot change the
+    verdict: a call may use only CPU time of the child (a search that stops when the
+    wall clock says so has used no more), and the depths judged are those a correct
+    search reaches whatever the load (1 with no budget, 2 when max_bremse stops it)."""
     cases = []
     for state in midgame_states(2, 23, 8, 14):
         for budget, most, judged in REAL_BUDGETS:
@@ -987,9 +905,7 @@ def test_iterative_deepening_respects_the_budget(student, blame):
                                                                      depth=depth)
         return None
 
-    def real(play, handouts):
-        # no picture: the evaluation is the student's own, so no game of the grader's
-        # logs the search
+    def real(play, handouts):       # no picture: no game of the grader's logs the search
         outcomes = student.run([real_plan(*case.args[:3], scale, play)
                                 for case in real_cases])
         check_all(_("iterative deepening did not keep to its time budget"), real_cases,
