@@ -1,16 +1,10 @@
 """Grade where courses already run: Gradescope and PrairieLearn packages.
 
 `autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR` writes a
-package that runs the kit's hidden suite and sandbox inside the platform's own
-container, with the same verdicts as `autograder grade` (docs/PLATFORMS.md):
-
-- `wheels.py` builds the kit's wheel and downloads its runtime dependencies, so
-  nothing is fetched from the network inside the platform;
-- `export.py` lays out the package (scripts from `templates/`, the wheels, the
-  reference modules, the expected values computed once, `spielbaum.json`);
-- `run.py` is what the package runs inside the container: it finds the
-  student's files (`upload.py`), probes the sandbox, grades one submission and
-  writes the platform's results.json (`results.py`).
+package that grades inside the platform's container with the same verdicts as
+`autograder grade` (docs/PLATFORMS.md): wheels.py gathers the wheels it installs,
+export.py lays it out, and run.py is what it runs there (upload.py finds the
+student's files, results.py writes the platform's results.json).
 """
 
 PLATFORMS = ("gradescope", "prairielearn")

@@ -1,25 +1,11 @@
 """`autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR`.
 
-Gradescope: `DIR/<a>-gradescope.zip`, to upload as the autograder:
-
-    setup.sh, run_autograder          (at the zip's root, as Gradescope wants)
-    spielbaum/spielbaum.json          the package's settings (and the manifest of expected.pickle)
-    spielbaum/expected.pickle         the hidden suite's expected values, computed here once
-    spielbaum/wheels/*.whl            the kit and its dependencies
-    spielbaum/solutions/<a>/          assignment.toml and the reference module(s)
-
-PrairieLearn: `DIR/<a>-prairielearn/`, laid out like a course repository:
-
-    serverFilesCourse/spielbaum-<a>/  run.sh (the entrypoint), spielbaum.json,
-                                      expected.pickle, wheels/, solutions/<a>/
-    questions/spielbaum-<a>/          info.json and question.html to start from
-
-Before anything is written, the reference solution is graded by the hidden suite
-here and must score full marks: a broken suite is never shipped. That grading
-also fills the suite's caches of expected values, which the package ships
-(grading/warm.py): each submission's fresh process on the platform loads them
-instead of recomputing them, after checking their hash against the suite, the
-reference and the data (a stale package refuses to grade).
+Writes `DIR/<a>-gradescope.zip` (setup.sh and run_autograder at its root, the
+package under spielbaum/) or `DIR/<a>-prairielearn/` (serverFilesCourse/ and a
+question to start from); docs/PLATFORMS.md shows both layouts. Before anything is
+written the reference is graded by the hidden suite and must score full marks, so
+a broken suite is never shipped; that grading also computes the expected values
+the package ships (grading/warm.py), checked by hash on the platform.
 """
 
 from __future__ import annotations

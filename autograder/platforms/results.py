@@ -1,15 +1,10 @@
 """results.json in each platform's documented format (docs/PLATFORMS.md cites them).
 
-Gradescope renders the top-level output and each test's output as Markdown here
-(`"md"`): every piece of text the student controls (what the code printed, an
-exception message, a refusal naming a path, a check's output quoting a returned
-value) is inside a code fence longer than any backtick run in it
-(`outputs.markdown.fenced`), so it cannot end its block and add headings, links
-or a fake score. PrairieLearn shows test output as preformatted text: there every
-line of student text is marked with a bar (`quoted`), and its one-line `message`
-puts the student's text in quotes after the score, on one line, so a message
-reading "## Score: 25 / 25" is seen as what it is. Every string is made writable
-(`outputs.jsondata`): a lone surrogate would make PrairieLearn refuse the results.
+Every piece of text the student controls is kept from changing the page around
+it: Gradescope renders output as Markdown, so it sits in a code fence longer than
+any backtick run in it (`outputs.markdown.fenced`); PrairieLearn shows it as
+preformatted text, so each line is behind a bar (`quoted`) and the one-line
+message quotes it. Every string is made writable JSON (`outputs.jsondata`).
 """
 
 from __future__ import annotations
@@ -35,17 +30,9 @@ def _capped(text: str, cap: int = OUTPUT_CAP) -> str:
     return text if len(text) <= cap else text[:cap] + f"\n... ({len(text) - cap} more characters)"
 
 
-def _passed(graded: Graded) -> int:
-    return sum(t.passed for t in graded.tests)
-
-
-def _root_cause(graded: Graded) -> str | None:
-    return next((t.output for t in graded.tests if t.root_cause), None)
-
-
 def score_line(graded: Graded) -> str:
     return (f"Score: {_number(graded.score)} / {_number(graded.max_score)} "
-            f"({_passed(graded)} of {len(graded.tests)} checks passed)")
+            f"({sum(t.passed for t in graded.tests)} of {len(graded.tests)} checks passed)")
 
 
 def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
@@ -54,7 +41,7 @@ def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
     sections = []
     if graded.message:
         sections.append(("", fence(graded.message)))
-    root = _root_cause(graded)
+    root = next((t.output for t in graded.tests if t.root_cause), None)
     if root and root != graded.message:
         sections.append(("Why nothing could be checked", fence(root)))
     said = {graded.message, root}

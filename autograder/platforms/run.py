@@ -4,19 +4,12 @@
     python -m autograder.platforms.run prairielearn --package DIR [--root ROOT]
     python -m autograder.platforms.run check        --package DIR
 
-`DIR` is the package's folder (spielbaum.json, the reference modules); `ROOT` is
-the platform's folder (`/autograder`, `/grade`), or SPIELBAUM_PLATFORM_ROOT.
-One submission is graded exactly as `autograder grade` grades it: the same
-`Grader.grade`, the sandbox layers this container offers (all of them are
-applied), time limits scaled to this machine, and the hidden suite's expected
-values as a bulk grading worker has them after the reference's warm-up: loaded
-from the package (computed at export, grading/warm.py) once their hash matches
-this kit's hidden suite, reference and modules; a stale package grades nobody.
-
-No grade, never a silent downgrade: when a layer the package requires is not
-offered here, or the grader itself fails, the student's code is not run and no
-score is written. Gradescope then shows the run as failed, with our message in
-the output its instructors see; PrairieLearn gets `"gradable": false`.
+`DIR` is the package's folder; `ROOT` the platform's (`/autograder`, `/grade`), or
+SPIELBAUM_PLATFORM_ROOT. One submission is graded exactly as `autograder grade`
+grades it, with the expected values shipped in the package (refused when stale).
+No grade, never a silent downgrade: when a required sandbox layer is missing or
+the grader fails, the student's code is not run and no score is written
+(Gradescope: a failed run; PrairieLearn: `"gradable": false`).
 """
 
 from __future__ import annotations
@@ -85,7 +78,7 @@ def _grader(package: Package) -> Grader:
     if package.expected is not None:
         plugins = (warm.load(assignment, package.folder / EXPECTED, package.expected),)
     # No fingerprint: nothing on a platform compares submissions (bulk grading's
-    # similarity report reads them), and recording every answer cost 0.04 s a submission.
+    # similarity report reads them), and recording every answer costs time.
     grader = Grader(assignment, reveal=package.reveal_expected, plugins=plugins,
                     fingerprints=False)
     # The package's floor of layers, which may be stricter than the rubric's.

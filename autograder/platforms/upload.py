@@ -1,10 +1,8 @@
 """What the student uploaded: the module alone, a folder, or a zip holding them.
 
-Platforms hand over the upload as it came: Gradescope and PrairieLearn both put
-the submitted files in one folder. When the module is not in that folder but a
-zip is, the zip is unpacked into a folder of its own, reading only Python files,
-never a link, never outside that folder, with caps on sizes and counts (the zip
-is the student's and is opened in the trusted process).
+When the module is not in the upload but a zip is, the zip (the student's, opened
+in the trusted process) is unpacked into a folder of its own: Python files only,
+never a link, never outside that folder, with caps on sizes and counts.
 """
 
 from __future__ import annotations

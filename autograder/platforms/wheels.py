@@ -1,17 +1,10 @@
 """The wheels a platform package installs from: the kit and its runtime dependencies.
 
-A platform's container must not need the network to install the kit (PrairieLearn's
-graders have none; Gradescope's build is faster and repeatable without it), so
-the export builds and downloads every wheel here, on the teacher's machine:
-
-- the kit itself, built from this checkout (`pip wheel`);
-- the dependencies grading one submission needs (`GRADING_NEEDS`, with their
-  own), pinned to the versions installed next to the exporting kit, so the
-  platform grades with the same pytest the teacher tested with (`pip download`);
-- pip, so setup.sh can install where the platform's Python has no pip;
-- for a dependency that is not pure Python (MarkupSafe), a wheel for every
-  CPython from 3.11 on, x86_64 and aarch64: the platform's Python may differ
-  from the teacher's.
+The platform's container must not need the network (PrairieLearn's has none), so
+the export gathers every wheel on the teacher's machine: the kit built from this
+checkout, the dependencies grading needs (`GRADING_NEEDS`) pinned to the versions
+installed here, pip, and for a binary dependency a wheel for every CPython and
+machine the platform may run (`PYTHONS`, `MACHINES`).
 """
 
 from __future__ import annotations
@@ -125,14 +118,11 @@ def _other_targets(wheel: Path, target: Path) -> list[str]:
     jobs = []
     for python in PYTHONS:
         for machine in MACHINES:
-            tag = python.replace(".", "")
-            platforms = [f"manylinux_2_17_{machine}", f"manylinux2014_{machine}",
-                         f"manylinux_2_28_{machine}"]
             args = ["download", "--quiet", "--no-deps", "--only-binary=:all:",
                     "--dest", str(target), "--python-version", python,
-                    "--implementation", "cp", "--abi", f"cp{tag}"]
-            for platform in platforms:
-                args += ["--platform", platform]
+                    "--implementation", "cp", "--abi", f"cp{python.replace('.', '')}"]
+            for platform in ("manylinux_2_17", "manylinux2014", "manylinux_2_28"):
+                args += ["--platform", f"{platform}_{machine}"]
             jobs.append((f"{name} {version} for CPython {python} on {machine}",
                          args + [f"{name}=={version}"]))
 
