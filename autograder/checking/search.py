@@ -111,9 +111,8 @@ class Game:
     #: says what its answers depend on gives them ahead to a proxy of it (`answers_ahead`).
     PURE = ("nextstates", "evaluation", "terminal_test")
     #: States a table of answers given ahead holds at most, breadth first (the rest is
-    #: asked the long way): each costs the grader about 36 us to make (gametree's
-    #: positions), once per worker and case (docs/PERFORMANCE.md, "Issue 43: answers
-    #: given ahead for the search games").
+    #: asked the long way); made once per worker and case, larger ones cost more than
+    #: they save (docs/PERFORMANCE.md, "Issue 43: answers given ahead for the search games").
     AHEAD_STATES = 256
 
     def __new__(cls, *args, **kwargs):
