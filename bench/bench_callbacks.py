@@ -138,6 +138,7 @@ def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
         def ahead_key(self):
             return super().ahead_key() if ahead else None
 
+    methods = ("nextstates", "evaluation", "terminal_test")
     case = Tree("bench", (11, 6, (3, 3)), seed=5)
     best = None
     with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
@@ -149,12 +150,11 @@ def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
             for _ in range(repeat):
                 sandbox.new_check()
                 game = Game(case.tree(), case.tokens())
-                game.answers_ahead(("nextstates",))   # its tables made (cached), not timed
+                game.answers_ahead(methods)     # its tables made (cached), not timed
                 game.given_ahead = False
                 plan = Plan("minimax")
                 plan.returns(plan.call("student.minimax", game.shown(game.tree["root"]),
-                                       Proxy(game, ask=("nextstates", "evaluation",
-                                                        "terminal_test"))))
+                                       Proxy(game, ask=methods)))
                 child_before, grader_before = sandbox.cpu_seconds(), time.thread_time()
                 [outcome] = sandbox.plans([plan], 60.0)
                 grader = time.thread_time() - grader_before

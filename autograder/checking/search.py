@@ -236,8 +236,11 @@ class Game:
         if self.given_ahead or key is None or not methods or not self.roots:
             return None
         self.given_ahead = True
-        tables = _ahead_tables(self, key, methods)
-        given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
+        try:
+            tables = _ahead_tables(self, key, methods)
+            given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
+        except Exception:       # a game its hooks cannot list: asked the long way
+            return None
         left = None if self.limit is None else max(self.limit - self.calls, 0)
         return Ahead(tables, given, left, gives=("nextstates",))
 
@@ -287,7 +290,7 @@ class Same:
         return type(other) is Same and other.obj is self.obj
 
 
-_AHEAD_CACHE: dict = {}      # (ahead_key, methods) -> {method: table text}
+_AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> {method: table text}
 _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the oldest go first)
 _ahead_bytes = [0]
 
@@ -295,7 +298,7 @@ _ahead_bytes = [0]
 def _ahead_tables(game: Game, key, methods: tuple) -> dict:
     """`game.ahead_answers(methods)` as table texts (plans.table_text), cached by the
     game's `ahead_key`: every submission's game of a case gives the same tables."""
-    cached = (key, methods)
+    cached = (unsigned(type(game)), key, methods)     # a subclass may answer otherwise
     found = _AHEAD_CACHE.get(cached)
     if found is None:
         found = {method: text for method, pairs in game.ahead_answers(methods).items()

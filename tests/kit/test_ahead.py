@@ -270,6 +270,13 @@ def test_a_child_forging_records_is_refused_as_if_it_had_asked(sandbox):
     assert outcome.ok and not judged.ok and "is not a state of this game" in judged.detail
 
 
+def test_a_game_whose_hooks_fail_gives_nothing_ahead():
+    class Broken(TreeGame):
+        def moves(self, key):
+            raise KeyError(key)
+    assert Broken(CASE.tree(), CASE.tokens()).answers_ahead(METHODS) is None
+
+
 def test_a_game_without_a_key_gives_nothing_ahead():
     assert NoAhead(CASE.tree(), CASE.tokens()).answers_ahead(METHODS) is None
     assert search.Game([(0,)]).answers_ahead(METHODS) is None
