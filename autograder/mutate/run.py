@@ -58,6 +58,7 @@ class Target:
         return self.suite_dir / allowlist.FILE_NAME
 
     def reference(self, module: str) -> str:
+        """The text of the reference's `module`."""
         path = self.solution_dir / module
         if not path.is_file():
             raise KitError(f"{path}: listed in assignment.toml but missing")
