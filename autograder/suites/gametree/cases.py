@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from autograder.checking import (Plan, Proxy, gametrees, load_reference, played_plan, search,
                                  short)
+from autograder.checking.judges import best_and_value
 from autograder.checking.search import INF, fmt
 from autograder.checking.standins import signed
 from autograder.i18n import grader_text as _
@@ -237,14 +238,7 @@ def result_pair(run):
     """(best, value) the search returned, or a reason."""
     if not run.outcome.answered:
         return None, got_text(run)
-    got = run.returned
-    if type(got) not in (tuple, list) or len(got) != 2:
-        return None, _("returned {value}, not a pair (best_state, value)").format(
-            value=short(got))
-    best, value = got
-    if type(value) not in (int, float):
-        return None, _("returned the value {value}, not a number").format(value=short(value))
-    return (best, value), None
+    return best_and_value(run.returned, _("returned {value}, not a pair (best_state, value)"))
 
 
 def result_reason(run):

@@ -22,23 +22,19 @@ from dataclasses import dataclass
 from autograder.checking import search, short
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 
-_MASKS = {}
 
-
+@functools.cache
 def _masks(width, height, k):
     """The winning lines of a board as bit masks, computed once per shape."""
-    key = (width, height, k)
-    if key not in _MASKS:
-        masks = []
-        for row in range(height):
-            for col in range(width):
-                for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    end_row, end_col = row + (k - 1) * d_row, col + (k - 1) * d_col
-                    if 0 <= end_row < height and 0 <= end_col < width:
-                        masks.append(sum(1 << ((row + i * d_row) * width + col + i * d_col)
-                                         for i in range(k)))
-        _MASKS[key] = tuple(masks)
-    return _MASKS[key]
+    masks = []
+    for row in range(height):
+        for col in range(width):
+            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_row, end_col = row + (k - 1) * d_row, col + (k - 1) * d_col
+                if 0 <= end_row < height and 0 <= end_col < width:
+                    masks.append(sum(1 << ((row + i * d_row) * width + col + i * d_col)
+                                     for i in range(k)))
+    return tuple(masks)
 
 
 def _mix(*numbers):

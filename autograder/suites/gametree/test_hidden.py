@@ -1,74 +1,38 @@
 """Hidden suite for gametree: rules, minimax, alpha-beta with Bremse, the player, the book.
 
 Expected values come from the reference in solutions/gametree/, run in this
-trusted process. Nothing of ours runs in the sandbox: the child holds only the
-student's module.
+trusted process; the child holds only the student's module.
 
-Rules (`winning_lines`, `nextstates`, `evaluation`, `terminal_test`) are
-called with plain data and the student's own `Game` objects: every reachable
-tic-tac-toe position (5,478) and seeded samples of the 4 x 3 and 4 x 4 boards,
-cheap enough to be exhaustive where the board allows it.
+Rules (`winning_lines`, `nextstates`, `evaluation`, `terminal_test`) are called
+with plain data and the student's own `Game` objects: every reachable tic-tac-toe
+position and seeded samples of the 4 x 3 and 4 x 4 boards.
 
-Searches (`maximize`, `minimize`, `maximize_ab`, `minimize_ab`,
-`computer_move`) receive as `game` a proxy of a game object of the grader's
-(cases.py): each nextstates / terminal_test / evaluation call is answered and
-recorded by the grader, so node counts, visit order, cut-offs and plies are
-the grader's own records, never the child's; the student's SearchStats
-counters are the student's answer to "count your nodes", judged against those
-records. The games are ones only the proxy knows:
+Searches (`maximize` ... `computer_move`) receive as `game` a proxy of a game
+only the grader knows (cases.py): a real position with blocked cells, an order of
+its own and, for depth-limited searches, a heuristic (kitgame.PositionGame), or a
+hand-built or seeded random tree whose states are opaque tokens. Every game call
+is answered and logged by the grader: node counts, visit order, cut-offs and
+plies are the grader's records, and the student's SearchStats are its answer to
+"count your nodes", judged against them. A search that bypasses `game` answers
+for another game. Each game answers a number of calls fixed by its case, and
+every limit is the child's CPU time, so no verdict depends on the machine's load.
 
-* real positions (kitgame.PositionGame) in which nextstates lists the
-  successors in an order of the game's own for every state, some cells are
-  blocked, and depth-limited searches evaluate with a heuristic, so a search
-  that bypasses `game` (the module's rules, a copied reference, an aliased
-  function) answers for another game: another value, another successor, other
-  calls;
-* hand-built trees (autograder/checking/gametrees/) and seeded random trees, whose
-  states are opaque tokens (random-looking lists of numbers) and whose values
-  are arbitrary, narrow value ranges giving many ties.
+`solve` needs the board itself (its lines), so it gets the student's own `Game`,
+with a fresh table and with one table reused across calls.
 
-A proxied call costs a pipe round trip, so the searches are sized: positions
-are drawn by seeded random play, filtered to a cap of game calls per search
-(also for a search that does not prune), and shown smallest first. Every
-search case is a different game, every technique (child order, cut on >= and
-<=, fail-soft windows, the depth limit, no search past a decided game) is
-checked on trees where each node is known and on positions of all three
-boards, and values on every side to move, depth limit and board: a search that
-breaks one rule breaks it on many of these cases (tests/gametree checks that
-the wrong examples, and a search that ignores the game object, fail).
+What a check believes: the student's returned answers and the records of the
+grader's games, which answer only about the states they handed out (a refused
+question fails its case, named, even when the search catches it). "nextstates
+does not change the state" is judged from nextstates' own second answer on the
+same state object (`again`).
 
-`solve` needs the board itself (its lines), not three methods, so it gets the
-student's own `Game`; its values are checked against the reference's on a
-third of the tic-tac-toe positions and samples of the bigger boards, with a
-fresh table and with one table reused across calls, as its docstring allows.
-
-What a check believes: the student's returned answers (the SearchStats counters
-as its answer to "count your nodes", judged against the grader's records) and
-the records of the grader's games, never what the child reports about itself.
-The games answer only about the states they handed out (the root and the
-successors their nextstates returned): a refused question, such as a
-terminal_test about cells the game never offered, fails the case, named, even
-when the search catches the exception, so no search learns the winning lines
-by asking. "nextstates does not change the state" is judged from nextstates'
-own second answer on the same state object (`again`).
-
-Time: every limit is the child's CPU time and each game answers a number of
-calls fixed by its case, so no verdict depends on the machine's load.
-
-Each function is judged on its own (issue 22, [relies_on] in assignment.toml):
-evaluation, terminal_test and solve run on the student's own Game objects, so a
-check of theirs that fails while winning_lines (or evaluation) failed its own is
-judged again in a fresh child with the grader's winning_lines / evaluation played
-in (Blame.check; the Game reaches them as its handle, and each answers for that
-board); computer_move likewise with the grader's maximize_ab / minimize_ab on the
-grader's game. The searches never see the student's rules; maximize and minimize
-call each other, so their checks judge the pair ("maximize/minimize"), and so
+Each function is judged on its own ([relies_on] in assignment.toml, Blame.check):
+evaluation, terminal_test and solve are judged again with the grader's
+winning_lines / evaluation played in, computer_move with the grader's alpha-beta.
+maximize and minimize call each other, so their checks judge the pair, and so
 for alpha-beta. test_computer_move_with_your_own_helpers is the one whole-program
-check (the rubric's [blame] whole_program): the student's computer_move, searches
-and rules on the student's own Game of three shapes, one of them (3 x 4) not in
-the module, so a search that plays the module's boards instead of its game fails.
-A correct submission pays only for that check (its plain calls): every re-run
-happens after a failure.
+check: the student's own Game of three shapes, one of them (3 x 4) not in the
+module.
 """
 
 import functools
@@ -234,21 +198,20 @@ def game_handles(student, boards):
     return handles
 
 
-def rule_check(student, function, expected_of, summary, hint, return_args=False,
-               judge=None, play=None):
+def rule_check(student, function, summary, hint, judge=exact, play=None):
+    """`function` (a rule of the reference's: its answers expected) on every rule state,
+    with the student's own Game of the state's board."""
     handles = game_handles(student, RULE_BOARDS)
-    chosen = _rule_cases(function, expected_of)
+    chosen = _rule_cases(function)
     args = [(list(c.args[0]), handles[c.args[1]]) for c in chosen]
-    outcomes = student.map(M + function, args, return_args=return_args,
-                           play=grader_rules(handles, play))
-    check_all(summary, chosen, outcomes, judge or exact, hint=hint)
-    return chosen, outcomes
+    outcomes = student.map(M + function, args, play=grader_rules(handles, play))
+    check_all(summary, chosen, outcomes, judge, hint=hint)
 
 
 @functools.cache
-def _rule_cases(function, expected_of):
+def _rule_cases(function):
     return [Case(f"{function}({list(s)}, Game{board})", (s, board), drawn(s, board),
-                 expected_of(list(s), board)) for board, s in rule_states()]
+                 getattr(ref, function)(list(s), ref_game(board))) for board, s in rule_states()]
 
 
 def grader_rules(handles, play) -> dict | None:
@@ -280,35 +243,24 @@ def grader_rules(handles, play) -> dict | None:
     return played(M.rstrip("."), types.SimpleNamespace(**grader), names, spec=ref)
 
 
-def judged_rule(student, blame, function, expected_of, summary, hint, judge=None,
-                scope=None):
-    """rule_check of `function` on its own: with the student's own helpers first, and
-    where that fails and a helper failed its own checks, again with the grader's
-    helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
-    play = blame.helpers(function)
-
-    def attempt(played):
-        rule_check(student, function, expected_of, summary, hint, judge=judge, play=played)
-    blame.check(student, function, scope or _("on a position"), play, attempt)
+def on_its_own(student, blame, function, attempt):
+    """`attempt(play)`, a check of `function` on its own: with the student's own helpers
+    first, and where that fails and a helper failed its own checks, again with the
+    grader's helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
+    blame.check(student, function, _("on a position"), blame.helpers(function), attempt)
 
 
-def judged_searches(student, blame, who, summary, searches, judge, hint, scope=None):
-    """check_searches, its failure worded and blamed as `who`'s (the pair of searches):
+def judged_rule(student, blame, function, summary, hint):
+    """rule_check of `function` on its own (`on_its_own`)."""
+    on_its_own(student, blame, function,
+               lambda play: rule_check(student, function, summary, hint, play=play))
+
+
+def judged_searches(student, blame, who, summary, searches, judge, hint):
+    """search.check, its failure worded and blamed as `who`'s (the pair of searches):
     the game's methods are the grader's in every search check."""
-    search.judged(student, blame, who, scope or _("on a position"), GAME_PLAYS, summary,
+    search.judged(student, blame, who, _("on a position"), GAME_PLAYS, summary,
                   searches, judge, hint, got=got_text)
-
-
-def _ref_nextstates(state, board):
-    return ref.nextstates(state, ref_game(tuple(board)))
-
-
-def _ref_evaluation(state, board):
-    return ref.evaluation(state, ref_game(tuple(board)))
-
-
-def _ref_terminal(state, board):
-    return ref.terminal_test(state, ref_game(tuple(board)))
 
 
 # ------------------------------------------------------------------ the checks
@@ -356,32 +308,26 @@ def test_winning_lines(student, blame):
 
 def test_nextstates(student, blame):
     """nextstates lists every successor in cell order, without changing the state"""
-    with blame.judging("nextstates", _("on a position")):
-        _check_nextstates(student)
-
-
-def _check_nextstates(student):
     def judge(case, outcome):
         got, want = outcome.value, case.expected
         if got != want or type(got) is not list or any(type(s) is not list for s in got):
             return returned(got)
         return None
-    rule_check(student, "nextstates", _ref_nextstates, _("nextstates returned the wrong states"),
-               _("a new list per free cell, state + [cell], by increasing cell"), judge=judge)
-    # The state must stay unchanged: judged from nextstates' own second answer
-    # on the same state object (a state the first call changed gives other
-    # successors), never from the state as the child reports it.
+
+    def kept(case, outcome):    # from nextstates' own second answer on the same state object
+        return changed_input(outcome, _("state"), _("the state it was given"), case.expected)
     chosen = [Case(f"nextstates({list(s)})", (list(s),), drawn(s, B3X3), list(s))
               for s in reachable(B3X3)[::7]]
-    outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
-                           again=True)
-
-    def kept(case, outcome):
-        return changed_input(outcome, _("state"), _("the state it was given"), case.expected)
     hint = _("build each successor as a new list: state + [cell]")
-    check_all(_("nextstates changed the state it was given"), chosen, outcomes, kept, hint=hint)
-    check_probes(student, _("nextstates changed the state it was given"), M + "nextstates",
-                 M + "nextstates", _probe_cases(), _probes, "state", hint=hint)
+    with blame.judging("nextstates", _("on a position")):
+        rule_check(student, "nextstates", _("nextstates returned the wrong states"),
+                   _("a new list per free cell, state + [cell], by increasing cell"), judge=judge)
+        outcomes = student.map(M + "nextstates", [c.args for c in chosen], return_args=True,
+                               again=True)
+        check_all(_("nextstates changed the state it was given"), chosen, outcomes, kept,
+                  hint=hint)
+        check_probes(student, _("nextstates changed the state it was given"), M + "nextstates",
+                     M + "nextstates", _probe_cases(), _probes, "state", hint=hint)
 
 
 def _probes(state, rest):
@@ -408,7 +354,7 @@ UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 def test_evaluation(student, blame):
     """evaluation scores 1, -1 or 0 from x's side on every reachable 3x3 position and more"""
-    judged_rule(student, blame, "evaluation", _ref_evaluation,
+    judged_rule(student, blame, "evaluation",
                 _("evaluation returned the wrong value"),
                 _("x owns the cells at even places of the list (x moves first), "
                 "o the ones at odd places; 1 when x has a line"))
@@ -416,10 +362,8 @@ def test_evaluation(student, blame):
 
 def test_terminal_test(student, blame):
     """terminal_test knows when the game is over (a line, or a full board)"""
-    judged_rule(student, blame, "terminal_test", _ref_terminal, _("terminal_test was wrong"),
+    judged_rule(student, blame, "terminal_test", _("terminal_test was wrong"),
                 _("over means: a player owns a line, or no cell is free"))
-
-
 
 
 # -- plain minimax
@@ -803,8 +747,6 @@ def book_copy_cases():
                  for search in book_cases() if tuple(search.game.root) in book)
 
 
-
-
 #: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
 #: which the module does not define: a search that plays the module's own boards
 #: instead of the Game it is given answers for another board there.
@@ -924,22 +866,9 @@ def solve_cases():
                       solved(s, board)) for board, s in states)
 
 
-def exact_int(case, outcome):
-    if type(outcome.value) is not int or outcome.value != case.expected:
-        return returned(outcome.value)
-    return None
-
-
-def judged_solve(student, blame, attempt):
-    """A check of solve on its own: solve reads game.lines (winning_lines), played by
-    the grader where solve failed with the student's own and winning_lines failed too."""
-    play = {M + name: None for name in blame.relies_on.get("solve", ())}
-    blame.check(student, "solve", _("on a position"), play, attempt)
-
-
 def test_solve(student, blame):
     """solve returns the exact game value, and solves the empty 4 x 3 and 4 x 4 boards quickly"""
-    judged_solve(student, blame, lambda play: _check_solve(student, play))
+    on_its_own(student, blame, "solve", lambda play: _check_solve(student, play))
 
 
 def _check_solve(student, play):
@@ -948,13 +877,13 @@ def _check_solve(student, play):
     chosen = list(solve_cases())
     outcomes = student.map(M + "solve", [(c.args[0], handles[c.args[1]]) for c in chosen],
                            play=played)
-    check_all(_("solve returned a wrong game value"), chosen, outcomes, exact_int,
+    check_all(_("solve returned a wrong game value"), chosen, outcomes, exact,
               hint=_("the value under perfect play, seen from x"))
     empty = [Case(f"solve([], Game{board})", ([], board), drawn([], board), solved((), board))
              for board in (B4X3, B4X4)]
     outcomes = student.map(M + "solve", [([], handles[c.args[1]]) for c in empty],
                            timeout=student.timeouts.call * 5, play=played)
-    check_all(_("solve is wrong or too slow on an empty board"), empty, outcomes, exact_int,
+    check_all(_("solve is wrong or too slow on an empty board"), empty, outcomes, exact,
               hint=_("a transposition table keyed by (x's cells, o's cells) makes this fast"))
 
 
@@ -982,7 +911,7 @@ def table_runs():
 
 def test_solve_reuses_its_table(student, blame):
     """solve gives the same exact values when one table is passed to many calls, twice over"""
-    judged_solve(student, blame, lambda play: _check_solve_table(student, play))
+    on_its_own(student, blame, "solve", lambda play: _check_solve_table(student, play))
 
 
 def _check_solve_table(student, play):
