@@ -127,7 +127,7 @@ def tightened(grader: Grader) -> Grader:
     ALLOWANCE (the wall-clock backstops left as they are)."""
     timeouts = grader.timeouts
     tight = Grader(grader.assignment, layers=grader.layers, timing=grader.timing,
-                   reveal=True, fingerprints=False)
+                   reveal=True, behaviour=False)
     tight.timeouts = dataclasses.replace(
         timeouts, call=timeouts.call / ALLOWANCE, check=timeouts.check / ALLOWANCE,
         imports=timeouts.imports / ALLOWANCE)
@@ -136,7 +136,7 @@ def tightened(grader: Grader) -> Grader:
 
 def verdicts(name: str) -> dict[str, tuple[bool, str]]:
     """Each check's (passed, output) on the reference: what another process compares."""
-    grader = Grader(assignments.load(name), reveal=True, fingerprints=False)
+    grader = Grader(assignments.load(name), reveal=True, behaviour=False)
     graded = graded_reference(grader)
     return {test.name: (test.passed, test.output) for test in graded.tests}
 
@@ -159,7 +159,7 @@ def examine(name: str, *, mutants: int = 10, rewrites: tuple[str, ...] = REWRITE
     """Everything check-suite finds out about the suite of `name`."""
     started = time.perf_counter()
     assignment = assignments.load(name)
-    grader = Grader(assignment, reveal=True, fingerprints=False)
+    grader = Grader(assignment, reveal=True, behaviour=False)
     grader.require_layers()
     say(f"grading the reference of {name} ({grader.describe()})")
     measure = Measure()

@@ -60,7 +60,7 @@ def limits_of(rubric: Rubric) -> Limits:
 class Grader:
     def __init__(self, assignment, *, layers: list[str] | None = None,
                  timing: calibrate.Timing | None = None, reveal: bool = False,
-                 plugins: tuple = (), fingerprints: bool = True):
+                 plugins: tuple = (), behaviour: bool = True):
         if not assignment.suite_dir.is_dir():
             raise KitError(f"assignment {assignment.name!r} has no hidden suite in "
                            f"{assignment.suite_dir}")
@@ -73,7 +73,7 @@ class Grader:
         self.plugins = tuple(plugins)      # extra pytest plugins (mutation: stop early)
         # each submission's behaviour record for the similarity report (bulk grading
         # writes fingerprint.json; a platform's run writes none)
-        self.fingerprints = fingerprints
+        self.behaviour = behaviour
         # read from its suite (a mutation Target stands in for an Assignment)
         self.rubric: Rubric = read_rubric(assignment.suite_dir)
         unknown = set(self.rubric.required) - set(sandbox_layers.ALL_LAYERS)
@@ -260,7 +260,7 @@ class Grader:
                 "(tmpfs or landlock: see `autograder doctor`); the code was not run (a teacher "
                 "may grade anyway with --unconfined-files)"))
         scratch = scratch_for(prepared)
-        student = self._student(scratch, self.fingerprints)
+        student = self._student(scratch, self.behaviour)
         try:
             plugin = GradingPlugin(student, rubric, reveal, Blame.of(assignment, rehearse=rehearse))
             try:

@@ -80,7 +80,7 @@ def _grader(package: Package) -> Grader:
     # No fingerprint: nothing on a platform compares submissions (bulk grading's
     # similarity report reads them), and recording every answer costs time.
     grader = Grader(assignment, reveal=package.reveal_expected, plugins=plugins,
-                    fingerprints=False)
+                    behaviour=False)
     # The package's floor of layers, which may be stricter than the rubric's.
     grader.rubric = dataclasses.replace(grader.rubric, required=tuple(dict.fromkeys(
         grader.rubric.required + tuple(package.required_layers))))

@@ -1330,7 +1330,7 @@ def _encoded_list(arg_lists: list[tuple]) -> tuple[str, bool]:
 
 def encoded_text(args) -> str | None:
     """The JSON text of an argument tuple as a request carries it (the text already
-    made where it was sent; grading/fingerprint.py digests it), or None if it cannot
+    made where it was sent; grading/behaviour_record.py digests it), or None if it cannot
     be sent. The same for equal arguments whichever way they were sent."""
     hit = _ENCODED.get(id(args))
     if hit is not None and hit[0] is args:

@@ -28,7 +28,7 @@ at most one half; two students who both behave like most of the class score 0
 code has to speak. In a small class every answer is shared by a large fraction,
 so behaviour says little there, as it should.
 
-A fingerprint is used only when the module digests it records are those of the
+A behaviour record is used only when the module digests it holds are those of the
 files being compared (graded and compared: the same bytes).
 """
 
@@ -79,9 +79,9 @@ class Behaviour:
 
 def load(out_dir: Path | None, names: list[str], digests: list[dict[str, str]]
          ) -> tuple[Behaviour | None, list[int], dict[int, str]]:
-    """The batch's behaviour from `out_dir`'s fingerprint files: (behaviour or None,
-    the indexes of `names` that have a usable fingerprint, {index: why not} for the
-    students whose fingerprint exists but cannot be used)."""
+    """The batch's behaviour from `out_dir`'s behaviour records: (behaviour or None,
+    the indexes of `names` that have a usable record, {index: why not} for the
+    students whose record exists but cannot be used)."""
     if out_dir is None:
         return None, [], {}
     found, problems = {}, {}
@@ -91,7 +91,7 @@ def load(out_dir: Path | None, names: list[str], digests: list[dict[str, str]]
             continue
         data = behaviour_record.read(path)
         if data is None:
-            problems[index] = "its behaviour fingerprint could not be read"
+            problems[index] = "its behaviour record could not be read"
             continue
         modules, keys, answers, targets = data
         if modules != digests[index]:

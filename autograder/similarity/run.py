@@ -8,7 +8,7 @@ Three kinds of evidence, each a score from 0 to 1 (docs/SIMILARITY.md):
   what dead code, reordered statements, negated branches, while/for, comprehension
   or loop, inlined or split helpers cannot hide either;
 - **behaviour**: the answers the grader saw (behaviour.py), where `autograder grade`
-  left fingerprints in the output folder.
+  left behaviour records in the output folder.
 
 A pair's score is its strongest evidence; the report shows each kind.
 

@@ -38,7 +38,7 @@ class Unreadable(Exception):
 class Source:
     """One module's text as the interpreter reads it, and what was wrong with it
     (empty when the interpreter would read it without complaint); `sha256` is the
-    digest of its bytes (what a behavioural fingerprint records)."""
+    digest of its bytes (what a behaviour record holds)."""
     text: str
     problem: str = ""
     sha256: str = ""

@@ -99,17 +99,17 @@ def test_what_does_not_pickle_is_counted_and_the_rest_travels():
     assert pickle.loads(data)["memos"][place] == {2: 4}
 
 
-def test_a_platform_grades_without_fingerprints_and_to_the_same_verdicts(tmp_path):
+def test_a_platform_grades_without_behaviour_records_and_to_the_same_verdicts(tmp_path):
     """Nothing on a platform compares submissions: its Grader records no fingerprint
     (bulk grading's similarity report reads them), and grades exactly the same."""
     from autograder.grading.grader import Grader
     from autograder.platforms import run
     package = run.Package(tmp_path, "tictactoe", "gradescope", False, ())
-    assert run._grader(package).fingerprints is False
+    assert run._grader(package).behaviour is False
     assignment = assignments.load("tictactoe")
     example = ROOT / "examples" / "tictactoe" / "carol_shallow_copy"
     bulk = Grader(assignment).grade("carol", example)
-    platform = Grader(assignment, fingerprints=False).grade("carol", example)
+    platform = Grader(assignment, behaviour=False).grade("carol", example)
     assert bulk.behaviour["calls"] > 0 and platform.behaviour == {}
     assert (platform.score, platform.status) == (bulk.score, bulk.status) and bulk.score < 25
     assert [(t.name, t.score, t.output) for t in platform.tests] == \
