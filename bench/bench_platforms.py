@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder import assignment as assignments  # noqa: E402
+from autograder.grading import warm  # noqa: E402
 from autograder.grading.grader import Grader  # noqa: E402
 from autograder.platforms import CONFIG, EXPECTED, export  # noqa: E402
 
@@ -110,10 +111,13 @@ def platform_env(scratch: Path) -> dict:
     fresh process compile the kit's modules again, a cost a platform never pays (1.83 ->
     1.80 s of CPU a submission, one run each: within this bench's noise).
     Their bytecode goes to a cache of this run's instead (PYTHONPYCACHEPREFIX), filled
-    by one untimed run before the measured ones."""
+    by one untimed run before the measured ones. The course's cache is off: with it a
+    "recomputing" process could take the expected values an earlier batch left there
+    and recompute nothing (a platform has no such cache)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("SPIELBAUM_TIME_SCALE", "PYTHONDONTWRITEBYTECODE")}
     env["PYTHONPYCACHEPREFIX"] = str(scratch / "bytecode")
+    env[warm.CACHE_ENV] = "off"
     return env
 
 
