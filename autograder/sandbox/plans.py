@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import protocol
 from .protocol import CallbackSpec, ProxySpec, Slot
@@ -180,6 +180,21 @@ class Ahead:
     given: tuple
     left: int | None
     gives: tuple = ()
+
+
+_TABLES: dict[int, tuple[str, dict]] = {}     # id of a table's text -> (text, its lines)
+
+
+def _table_lines(text: str) -> dict:
+    """{arguments' text: reply line} of a table's text (table_text), split once per
+    process while it is in use (the text is kept with it, so its id stays its own)."""
+    found = _TABLES.get(id(text))
+    if found is None or found[0] is not text:
+        if len(_TABLES) >= 64:
+            _TABLES.pop(next(iter(_TABLES)))
+        lines = text.split("\n")
+        found = _TABLES[id(text)] = (text, dict(zip(lines[0::2], lines[1::2])))
+    return found[1]
 
 
 def _made_known(text: str) -> Known:
@@ -335,7 +350,7 @@ class Entry:
     rows: range
     methods: dict        # name -> (callable, waits for an answer)
     thing: object        # the grader's object or function itself
-    ahead: frozenset = frozenset()      # methods the child may answer from Ahead tables
+    ahead: dict = field(default_factory=dict)   # method -> its table given ahead (Ahead)
 
 
 class Registry:
@@ -379,7 +394,7 @@ class Registry:
                 self._table_at[id(text)] = len(self.tables)
                 self.tables.append(text)
             tables[method] = self._table_at[id(text)]
-        self.entries[spec.number].ahead = frozenset(tables)
+        self.entries[spec.number].ahead = {method: ahead.tables[method] for method in tables}
         spec.ahead = {"tables": tables, "given": list(ahead.given),
                       "left": -1 if ahead.left is None else ahead.left,
                       "gives": [m for m in ahead.gives if m in tables]}
@@ -411,6 +426,18 @@ class Registry:
         if kind is tuple:
             return tuple(self.own(v, index) for v in value)
         return value
+
+    def said_ahead(self, number, method, args) -> str | None:
+        """The reply line the tables given ahead hold for `method(*args)` of object
+        `number` (what the child answered a KNEW call with), or None: not among them."""
+        entry = self.entries.get(number) if type(number) is int else None
+        text = entry.ahead.get(method) if entry is not None else None
+        if text is None:
+            return None
+        try:
+            return _table_lines(text).get(protocol.arguments_text(args))
+        except (protocol.Unencodable, TypeError, ValueError, RecursionError):
+            return None
 
     def lookup(self, number, method, index, knew=False):
         """(callable, waits) for a call the child sent, or a reason to refuse it;

@@ -280,3 +280,33 @@ def test_a_game_whose_hooks_fail_gives_nothing_ahead():
 def test_a_game_without_a_key_gives_nothing_ahead():
     assert NoAhead(CASE.tree(), CASE.tokens()).answers_ahead(METHODS) is None
     assert search.Game([(0,)]).answers_ahead(METHODS) is None
+
+
+def test_tables_that_tell_otherwise_than_the_game_are_a_grader_error(sandbox, monkeypatch):
+    """A table given ahead must give the game's own answers (they are cached by the
+    game's key); the grader checks each replayed call, and a wrong table fails the
+    check as the kit's error instead of judging answers the game never gave."""
+    import json
+    made = search._ahead_tables
+
+    def wrong(game_, key, methods):
+        tables = dict(made(game_, key, methods))
+        lines = tables["evaluation"].split("\n")
+        for at in range(1, len(lines), 2):
+            reply = json.loads(lines[at])
+            if type(reply["r"]) is int:
+                lines[at] = json.dumps({"r": reply["r"] + 1000}, separators=(",", ":"))
+        tables["evaluation"] = "\n".join(lines)
+        return tables
+
+    monkeypatch.setattr(search, "_ahead_tables", wrong)
+    g = game(case=Tree("ahead-wrong", (7, 4, (2, 3)), seed=5))
+    plan = Plan("minimax")
+    plan.returns(plan.call("m.minimax", root(g), Proxy(g, ask=METHODS), 4))
+    with pytest.raises(RuntimeError, match="grader error: the answers given ahead to "
+                                           "evaluation"):
+        sandbox.plans([plan], 10)
+    monkeypatch.undo()
+    # the child is ready for the next request, answered as before
+    (fast, fast_game, ahead), (slow, slow_game, _) = both_ways(sandbox, "minimax", 4)
+    assert fast.value == slow.value and records(fast_game) == records(slow_game) and ahead
