@@ -124,12 +124,27 @@ def minimax(state, game, top=True):
 '''
 
 
+@contextlib.contextmanager
+def started_sandbox(source: str):
+    """A sandboxed child whose student.py is `source`, imported; killed on leaving."""
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+
+    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
+        Path(scratch, "student.py").write_text(source)
+        sandbox = Sandbox(Path(scratch), ["student"], list(layers.available()))
+        sandbox.start()
+        try:
+            assert sandbox.import_modules(5.0).answered
+            yield sandbox
+        finally:
+            sandbox.kill()
+
+
 def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
     """(grader CPU, child CPU, questions) of the best of `repeat` minimax runs over a
     seeded random TreeGame of about 1,100 states, through a Proxy."""
     from autograder.checking.search import Tree, TreeGame
-    from autograder.sandbox import layers
-    from autograder.sandbox.client import Sandbox
     from autograder.sandbox.plans import Plan, Proxy
 
     class Game(TreeGame):
@@ -141,61 +156,45 @@ def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
     methods = ("nextstates", "evaluation", "terminal_test")
     case = Tree("bench", (11, 6, (3, 3)), seed=5)
     best = None
-    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
-        Path(scratch, "student.py").write_text(GAME_STUDENT)
-        sandbox = Sandbox(Path(scratch), ["student"], list(layers.available()))
-        sandbox.start()
-        try:
-            assert sandbox.import_modules(5.0).answered
-            for _ in range(repeat):
-                sandbox.new_check()
-                game = Game(case.tree(), case.tokens())
-                game.answers_ahead(methods)     # its tables made (cached), not timed
-                game.given_ahead = False
-                plan = Plan("minimax")
-                plan.returns(plan.call("student.minimax", game.shown(game.tree["root"]),
-                                       Proxy(game, ask=methods)))
-                child_before, grader_before = sandbox.cpu_seconds(), time.thread_time()
-                [outcome] = sandbox.plans([plan], 60.0)
-                grader = time.thread_time() - grader_before
-                child = sandbox.cpu_seconds() - child_before
-                assert outcome.answered and game.calls > 1000, outcome
-                assert (sandbox.answered_ahead > 0) == ahead
-                run = (grader + child, grader, child, game.calls)
-                best = run if best is None or run < best else best
-        finally:
-            sandbox.kill()
+    with started_sandbox(GAME_STUDENT) as sandbox:
+        for _ in range(repeat):
+            sandbox.new_check()
+            game = Game(case.tree(), case.tokens())
+            game.answers_ahead(methods)     # its tables made (cached), not timed
+            game.given_ahead = False
+            plan = Plan("minimax")
+            plan.returns(plan.call("student.minimax", game.shown(game.tree["root"]),
+                                   Proxy(game, ask=methods)))
+            child_before, grader_before = sandbox.cpu_seconds(), time.thread_time()
+            [outcome] = sandbox.plans([plan], 60.0)
+            grader = time.thread_time() - grader_before
+            child = sandbox.cpu_seconds() - child_before
+            assert outcome.answered and game.calls > 1000, outcome
+            assert (sandbox.answered_ahead > 0) == ahead
+            run = (grader + child, grader, child, game.calls)
+            best = run if best is None or run < best else best
     return best[1:]
 
 
 def through_sandbox(arg_lists, repeat: int) -> tuple[float, float, float]:
     """(grader CPU, child CPU, wall) seconds of the best of `repeat` runs of the map."""
-    from autograder.sandbox import layers
-    from autograder.sandbox.client import Sandbox
     from autograder.sandbox.plans import Callback
 
     best = None
-    with tempfile.TemporaryDirectory(prefix="spielbaum-bench-") as scratch:
-        Path(scratch, "student.py").write_text(STUDENT)
-        sandbox = Sandbox(Path(scratch), ["student"], list(layers.available()))
-        sandbox.start()
-        try:
-            assert sandbox.import_modules(5.0).answered
-            for _ in range(repeat):
-                sandbox.new_check()     # fresh allowances of reply bytes and values
-                child_before, wall_before = sandbox.cpu_seconds(), time.perf_counter()
-                grader_before = time.thread_time()
-                outcomes = sandbox.map("student.search", arg_lists, 60.0,
-                                       patches={"student.result": Callback(grader_result)})
-                grader = time.thread_time() - grader_before
-                wall = time.perf_counter() - wall_before
-                child = sandbox.cpu_seconds() - child_before
-                assert all(o.answered for o in outcomes), \
-                    next(o for o in outcomes if not o.answered)
-                run = (grader + child, grader, child, wall)
-                best = run if best is None or run < best else best
-        finally:
-            sandbox.kill()
+    with started_sandbox(STUDENT) as sandbox:
+        for _ in range(repeat):
+            sandbox.new_check()     # fresh allowances of reply bytes and values
+            child_before, wall_before = sandbox.cpu_seconds(), time.perf_counter()
+            grader_before = time.thread_time()
+            outcomes = sandbox.map("student.search", arg_lists, 60.0,
+                                   patches={"student.result": Callback(grader_result)})
+            grader = time.thread_time() - grader_before
+            wall = time.perf_counter() - wall_before
+            child = sandbox.cpu_seconds() - child_before
+            assert all(o.answered for o in outcomes), \
+                next(o for o in outcomes if not o.answered)
+            run = (grader + child, grader, child, wall)
+            best = run if best is None or run < best else best
     return best[1:]
 
 
