@@ -1,5 +1,6 @@
 """Shared fixtures for the kit's own tests."""
 
+import contextlib
 import csv
 import os
 import shutil
@@ -62,6 +63,19 @@ def load_module(name: str, path: Path):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@contextlib.contextmanager
+def student_sandbox(folder: Path, source: str):
+    """A sandboxed child whose one module m.py is `source`, imported (every layer
+    this machine has); killed on leaving."""
+    from autograder.sandbox import layers
+    from autograder.sandbox.client import Sandbox
+
+    (folder / "m.py").write_text(source)
+    with Sandbox(folder, ["m"], list(layers.available())) as box:
+        assert box.import_modules(10).ok
+        yield box
 
 
 def run_public_tests(folder: Path, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -7,9 +7,9 @@ import pytest
 from autograder.checking import search
 from autograder.checking.search import Tree, TreeGame
 from autograder.checking.verdicts import refused
-from autograder.sandbox import layers, protocol
-from autograder.sandbox.client import Sandbox
+from autograder.sandbox import protocol
 from autograder.sandbox.plans import Callback, Plan, Proxy, Registry
+from tests.conftest import student_sandbox
 
 METHODS = ("nextstates", "evaluation", "terminal_test")
 
@@ -120,10 +120,7 @@ def records(made):
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("ahead")
-    (folder / "m.py").write_text(STUDENT)
-    with Sandbox(folder, ["m"], list(layers.available())) as box:
-        assert box.import_modules(10).ok
+    with student_sandbox(tmp_path_factory.mktemp("ahead"), STUDENT) as box:
         yield box
 
 

@@ -11,9 +11,10 @@ so an answer computed in plan 2's time and passed off as plan 1's is plan 1's ti
 
 import pytest
 
-from autograder.sandbox import layers, protocol
-from autograder.sandbox.client import Failure, Sandbox
+from autograder.sandbox import protocol
+from autograder.sandbox.client import Failure
 from autograder.sandbox.plans import Plan
+from tests.conftest import student_sandbox
 
 STUDENT = '''
 def quick(answer, hold=False):
@@ -46,10 +47,7 @@ def forge_earlier(spin):
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("forged")
-    (folder / "m.py").write_text(STUDENT)
-    with Sandbox(folder, ["m"], list(layers.available())) as box:
-        assert box.import_modules(10).ok
+    with student_sandbox(tmp_path_factory.mktemp("forged"), STUDENT) as box:
         yield box
 
 

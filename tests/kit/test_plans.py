@@ -6,9 +6,8 @@ import pickle
 
 import pytest
 
-from autograder.sandbox import layers
-from autograder.sandbox.client import Sandbox
 from autograder.sandbox.plans import Callback, Known, Plan, Proxy
+from tests.conftest import student_sandbox
 
 STUDENT = '''
 def walk(board, depth):
@@ -190,9 +189,7 @@ def proxy(board):
 
 @pytest.fixture
 def sandbox(tmp_path):
-    (tmp_path / "m.py").write_text(STUDENT)
-    with Sandbox(tmp_path, ["m"], list(layers.available())) as box:
-        assert box.import_modules(10).ok
+    with student_sandbox(tmp_path, STUDENT) as box:
         yield box
 
 
