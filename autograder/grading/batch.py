@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import traceback
 from pathlib import Path
 
 from rich.console import Console
@@ -75,19 +74,7 @@ def slow_words(wall: float, code: float, waited: float, grader: float, timeouts:
 
 
 def write(graded: Graded, out_dir: str) -> dict:
-    """Write one student's files and return their row; a failure while writing is
-    the student's row too (the traceback in `<student>/grader-error.txt`)."""
-    try:
-        report.write_student(Path(out_dir), graded, _grader.assignment.title,
-                             _names.get(graded.student, ""))
-    except Exception:
-        graded = _grader.error(graded.student, "grader error while writing the feedback",
-                               traceback.format_exc(limit=30))
-        try:
-            report.write_student(Path(out_dir), graded, _grader.assignment.title)
-        except Exception:
-            pass        # the row below still reaches grades.csv
-    return report.csv_row(graded)
+    return report.write_row(Path(out_dir), graded, _grader, _names.get(graded.student, ""))
 
 
 def _reset_peak_memory() -> None:
@@ -163,13 +150,9 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     finally:
         if cluster is not None:
             cluster.close()
-    slow = {row["student"]: row.pop(SLOW) for row in rows if SLOW in row}
-    report.write_grades(out_dir, rows)
+    report.write_grades(out_dir, [{k: v for k, v in row.items() if k != SLOW} for row in rows])
     write_run(out_dir, grader, rows)
-    for row in rows:                    # for the summary (summary_table)
-        if row["student"] in slow:
-            row[SLOW] = slow[row["student"]]
-    return rows
+    return rows         # with SLOW, for the summary (summary_table)
 
 
 def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
@@ -223,7 +206,7 @@ def summary_table(rows: list[dict], seconds: float, names: dict | None = None) -
             row["timeouts"], row["crashes"], row["refused"])),
             terminal.text(row["message"]))
     slow = [row for row in sorted(rows, key=lambda r: r["student"]) if row.get(SLOW)]
-    if slow:        # no submission holds the class up unseen (issue 43)
+    if slow:        # no submission holds the class up unseen
         table.caption = terminal.text(
             f"took more than {SLOW_SECONDS:.0f} s (wall clock): " + "; ".join(
                 f"{row['student']} {row[SLOW]}" for row in slow))

@@ -1,28 +1,21 @@
 """Bulk grading on a Dask cluster: `autograder grade ... --scheduler tcp://HOST:PORT`.
 
 The client (the machine that holds the submissions) reads each one as grading reads
-it (intake.prepare: the modules' bytes, checked and capped, and the notes on what
-was left out) and sends chunks of them to the workers as plain data: no shared
-folder, no student file beyond the modules travels. A submission that cannot be
-graded gets its row on the client, exactly as local grading gives it.
+it (intake.prepare) and sends chunks of them to the workers as plain data: no shared
+folder, no student file beyond the modules travels; a submission that cannot be
+graded gets its row on the client, as local grading gives it. Each chunk is graded
+in a fresh process of the kit on a worker (`python -m autograder.grading.cluster`: a
+hidden suite's signal-based limits need a main thread, and Dask runs tasks in
+threads) with a Grader of its own (its machine's layers and time scale), which
+refuses a kit whose hidden suite or reference differs from the client's (`digest`).
+Rows and files come back as data. A killed client resumes from its journal
+(`OUT/.grading.jsonl`, grading/journal.py): a run with the same settings skips the
+students whose submission is unchanged.
 
-Each chunk is graded in a fresh process of the kit's on a worker
-(`python -m autograder.grading.cluster`): a hidden suite's signal-based limits need a
-main thread, and Dask runs tasks in threads. That process builds its own Grader (its
-machine's sandbox layers and time scale), refuses a kit whose hidden suite or
-reference differs from the client's (`digest`), grades the reference first, then
-each submission in a local worker of its own (grading/workers.py). Rows and the
-student's files (feedback, the behaviour record) come back as data; the client
-writes them.
-
-A killed client resumes: every finished row is appended to `OUT/.grading.jsonl`
-(`Journal`) with the run's settings and a digest of what the student handed in, and
-a run with the same settings skips the students whose submission is unchanged.
-
-Other features send their own work through the same machinery (`Cluster.grade`):
-`grade-collected` grades staged notebooks, `mutate` sends mutants with a `judge` (a
-function of a Graded, named `autograder.<module>:<function>`, so the engine imports
-no feature) and pytest `plugins` by module name.
+Other features send their own work through `Cluster.grade`: `grade-collected` staged
+notebooks, `mutate` mutants with a `judge` (a function of a Graded, named
+`autograder.<module>:<function>`, so the engine imports no feature) and pytest
+`plugins` by module name.
 """
 
 from __future__ import annotations
@@ -45,6 +38,7 @@ from .. import assignment as assignments
 from ..sandbox.layers import UNCONFINED_FILES, unconfined_files_allowed
 from . import intake, report, warm
 from .grader import Grader, scaled_timeouts
+from .journal import Journal
 from .warm import digest
 from .workers import Dask, Local
 
@@ -56,58 +50,6 @@ def chunk_size(submissions: int, workers: int) -> int:
     """Submissions per task: up to CHUNK (each task grades the reference once), but
     small enough that every worker gets a task of a small batch."""
     return max(1, min(CHUNK, math.ceil(submissions / max(1, workers))))
-
-
-# ------------------------------------------------------------ resuming a killed client
-class Journal:
-    """A file in OUT that lets a killed client resume: the run's settings on its first
-    line, then one JSON entry per finished item, flushed as each comes back. A run with
-    other settings (another assignment, suite or reference) starts it afresh; a line the
-    kill cut short ends what is read, and the next run rewrites the file without it
-    before it appends, so no entry is ever glued to a torn one."""
-
-    def __init__(self, path: Path, settings: dict):
-        self.path, self.settings = path, settings
-        self._handle = None
-
-    def entries(self) -> list[dict]:
-        """The finished entries of a run with these settings, or none."""
-        try:
-            lines = self.path.read_text(encoding="utf-8").split("\n")
-            if json.loads(lines[0]) != self.settings:
-                return []
-        except (OSError, ValueError):
-            return []
-        found = []
-        for line in lines[1:]:
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                break       # torn by the kill (or the empty string after the last newline)
-            if isinstance(entry, dict):
-                found.append(entry)
-        return found
-
-    def start(self, keep: bool) -> "Journal":
-        """Open for appending: the kept entries (keep) or none after the settings."""
-        kept = self.entries() if keep else []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fresh = self.path.with_name(self.path.name + ".new")
-        with fresh.open("w", encoding="utf-8") as handle:
-            for entry in [self.settings, *kept]:
-                handle.write(json.dumps(entry) + "\n")
-        fresh.replace(self.path)
-        self._handle = self.path.open("a", encoding="utf-8")
-        return self
-
-    def add(self, entry: dict) -> None:
-        self._handle.write(json.dumps(entry) + "\n")
-        self._handle.flush()
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
 
 
 # ------------------------------------------------------------ the client
@@ -197,9 +139,8 @@ class ClusterGrading:
                     continue
                 prepared, _ = self._prepare(folder)
                 if prepared is None:        # no code to run: the same row as local grading
-                    graded = self.grader.grade(folder.name, folder)
-                    report.write_student(self.out_dir, graded, self.grader.assignment.title)
-                    row = report.csv_row(graded)
+                    row = report.write_row(self.out_dir, self.grader.grade(folder.name, folder),
+                                           self.grader)
                     keep(row, folder.name)
                     yield row
                     continue
@@ -286,15 +227,10 @@ def _reply(spec: dict, grader, graded) -> tuple:
     the files the report writes for it."""
     if spec.get("judge"):
         return graded.student, feature(spec["judge"])(graded)
-    return graded.student, report.csv_row(graded), _files(graded, grader)
-
-
-def _files(graded, grader) -> dict[str, str]:
-    """The files the report writes for one student, as texts."""
     with tempfile.TemporaryDirectory() as out:
-        report.write_student(Path(out), graded, grader.assignment.title)
-        folder = Path(out) / graded.student
-        return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+        row = report.write_row(Path(out), graded, grader)
+        files = (Path(out) / graded.student).glob("*")
+        return graded.student, row, {p.name: p.read_text(encoding="utf-8") for p in files}
 
 
 _grader = None
@@ -305,10 +241,9 @@ def _grade_one(student: str, prepared: dict) -> tuple:
     graded = _grader.grade_prepared(student, _decode(prepared))
     try:
         return _reply(_spec, _grader, graded)
-    except Exception:
-        graded = _grader.error(student, "grader error while writing the feedback",
-                               traceback.format_exc(limit=30))
-        return _reply(_spec, _grader, graded)
+    except Exception:       # the judge, or reading the files back, failed on it
+        return _reply(_spec, _grader, _grader.error(
+            student, "grader error while writing the feedback", traceback.format_exc(limit=30)))
 
 
 def serve(spec: dict) -> list:

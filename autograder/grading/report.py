@@ -11,6 +11,7 @@ folded; feedback.md keeps the text only.
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 
 import jinja2
@@ -143,6 +144,22 @@ def write_student(out_dir: Path, graded: Graded, title: str, name: str = "") -> 
     if graded.details:          # for the teacher only: the kit's traceback of its error
         (folder / "grader-error.txt").write_text(writable(graded.details), encoding="utf-8")
     behaviour_record.write(folder, graded.behaviour)
+
+
+def write_row(out_dir: Path, graded: Graded, grader, name: str = "") -> dict:
+    """Write one student's files (`grader`'s assignment) and return their row; a
+    failure while writing is the student's row too (the traceback in
+    `<student>/grader-error.txt`)."""
+    try:
+        write_student(out_dir, graded, grader.assignment.title, name)
+    except Exception:
+        graded = grader.error(graded.student, "grader error while writing the feedback",
+                              traceback.format_exc(limit=30))
+        try:
+            write_student(out_dir, graded, grader.assignment.title)
+        except Exception:
+            pass        # the row below still reaches grades.csv
+    return csv_row(graded)
 
 
 def refused(assignment, student: str, why: str) -> Graded:

@@ -14,7 +14,7 @@ games (autograder/suites/<a>/referee.py). The pieces:
     seat.py       one player in one game: its own sandboxed child, asked one move at a time
     game.py       one game: the referee in this process, two seats, the record
     pairing.py    round robin, Swiss (no repeats), byes, seeded openings
-    store.py      SQLite in OUT: every finished game at once, resumable
+    store.py      the journal in OUT: every finished game at once, resumable
     ratings.py    openskill ratings, points, the head-to-head matrix
     report.py     standings.csv, games.jsonl, tournament.html (plots, replay viewer)
     run.py        the command

@@ -16,7 +16,7 @@ def add_command(commands) -> None:
     parser.add_argument("submissions", help="one folder per student, named by student id")
     parser.add_argument("--out", required=True, type=Path,
                         help="where tournament.html, standings.csv and games.jsonl go; "
-                             "holds the SQLite file a killed run resumes from")
+                             "holds the journal a killed run resumes from")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="games played at once on this machine (default: cores)")
     parser.add_argument("--move-time", type=float, default=None,

@@ -1,6 +1,6 @@
 """`autograder tournament`: pair, play (resumably), rate, report.
 
-The main process holds the plan and the SQLite file; games (`game.play`, the same
+The main process holds the plan and the journal (store.py); games (`game.play`, the same
 function and sandbox wherever it runs) run in workers, local or on a Dask cluster
 (grading/workers.py), and come back as plain records, each stored the moment it arrives. The
 schedule is fixed by the seed: pairings and openings are the same on every run,
@@ -54,7 +54,6 @@ def run(options: Options, console: Console | None = None) -> dict:
     config = manifest.load(assignment)
     referee = config.load_referee()
     grader = Grader(assignment)               # the sandbox layers and time scale, checked once
-    rubric = grader.rubric
     players = entrants_module.bundled(assignment, config, options.bundled)
     students, left_out = entrants_module.students(assignment, config, options.submissions,
                                                   options.depth)
@@ -64,7 +63,6 @@ def run(options: Options, console: Console | None = None) -> dict:
     by_name = {p.name: p for p in players}
     names = [p.name for p in players]
     grader.require_layers()
-    layers = grader.layers
     move_time = options.move_time if options.move_time is not None else config.move_time
     if move_time <= 0:
         raise KitError("--move-time must be positive")
@@ -86,12 +84,12 @@ def run(options: Options, console: Console | None = None) -> dict:
         console.print(f"Tournament of {assignment.name}: {len(players)} players ({shape}, "
                       f"colours swapped), {_clock(move_time, options.depth, players)}, seed "
                       f"{options.seed}; games run on {pool.where}; sandbox: "
-                      f"{', '.join(layers) or 'none'}"
+                      f"{', '.join(grader.layers) or 'none'}"
                       + (f"; resuming: {already} games already played" if already else ""))
         for name, why in left_out.items():
             console.print(f"  not entered: {terminal.markup(name)}: {terminal.markup(why)}")
         base = {"referee": config.referee, "referee_digest": settings["referee"],
-                "required_layers": list(rubric.required), "timing": timing,
+                "required_layers": list(grader.rubric.required), "timing": timing,
                 "session": store.session}
         try:
             if swiss is None:

@@ -1,98 +1,83 @@
-"""The tournament's memory: one SQLite file in OUT, written as games finish.
+"""The tournament's memory: its journal in OUT (grading/journal.py), written as games finish.
 
-Each finished game is committed the moment its record arrives (synchronous=FULL,
-so a SIGKILL, or a power cut, never loses a game the file already reported);
-so are the pairings of every round before its first game starts. Started again
-with the same OUT, the tournament checks that it is the same tournament (same
-settings and the same players' code), replays nothing it has, and plays only
-what is missing. A Swiss round's pairings are read back, never recomputed, so a
-resumed run pairs exactly as an uninterrupted one did.
+Each finished game is on disk the moment its record arrives, and so are the
+pairings of every round before its first game starts. Started again with the same
+OUT, the tournament checks that it is the same tournament (same settings and the
+same players' code), replays nothing it has, and plays only what is missing. A
+Swiss round's pairings are read back, never recomputed, so a resumed run pairs
+exactly as an uninterrupted one did.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 
 from .. import KitError
+from ..grading.journal import Journal
 from .pairing import Pairing
 
-FILE = "tournament.sqlite"
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions (id INTEGER PRIMARY KEY, started REAL NOT NULL,
-                                     games_before INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS pairings (round INTEGER, slot INTEGER, a TEXT NOT NULL, b TEXT,
-                                     opening TEXT NOT NULL, PRIMARY KEY (round, slot));
-CREATE TABLE IF NOT EXISTS games (round INTEGER, slot INTEGER, leg INTEGER,
-                                  record TEXT NOT NULL, session INTEGER NOT NULL,
-                                  finished REAL NOT NULL, PRIMARY KEY (round, slot, leg));
-"""
+FILE = "tournament.jsonl"
 
 
 class Store:
     def __init__(self, out: Path):
-        out.mkdir(parents=True, exist_ok=True)
         self.path = out / FILE
-        self.db = sqlite3.connect(self.path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
         self.session = None
+        self._journal = None
+        self._pairings: list[Pairing] = []
+        self._games: dict[tuple, dict] = {}
 
     def close(self) -> None:
-        self.db.close()
+        if self._journal is not None:
+            self._journal.close()
 
-    # ------------------------------------------------------------ settings
     def begin(self, settings: dict) -> int:
-        """Record `settings` (or check them against a tournament already here);
-        start a session; return how many games are already played."""
-        rows = dict(self.db.execute("SELECT key, value FROM settings"))
-        wanted = {key: json.dumps(value, sort_keys=True) for key, value in settings.items()}
-        if rows and rows != wanted:
-            changed = sorted(k for k in set(rows) | set(wanted) if rows.get(k) != wanted.get(k))
+        """Check `settings` against a tournament already here (or start one); start a
+        session; return how many games are already played."""
+        journal = Journal(self.path, settings)
+        recorded = (journal.read() or [settings])[0]
+        if recorded != settings:
+            recorded = recorded if isinstance(recorded, dict) else {}
+            changed = sorted(k for k in set(recorded) | set(settings)
+                             if recorded.get(k) != settings.get(k))
             raise KitError(f"{self.path.parent} holds another tournament (it differs in: "
                            f"{', '.join(changed)}): use another --out, or delete "
                            f"{self.path} to start over")
-        played = self.count()
-        with self.db:
-            if not rows:
-                self.db.executemany("INSERT INTO settings VALUES (?, ?)", wanted.items())
-            cursor = self.db.execute("INSERT INTO sessions (started, games_before) VALUES (?, ?)",
-                                     (time.time(), played))
-            self.session = cursor.lastrowid
-        return played
+        entries = journal.entries()
+        self._pairings = [Pairing(*e["pairing"][:4], tuple(e["pairing"][4]))
+                          for e in entries if "pairing" in e]
+        self._games = {tuple(e["game"]["key"]): e["game"] for e in entries if "game" in e}
+        self.session = 1 + max((e["session"] for e in entries if "session" in e), default=0)
+        self._journal = journal.start(keep=True)
+        self._journal.add({"session": self.session, "started": time.time(),
+                           "games_before": self.count()})
+        return self.count()
 
-    # ------------------------------------------------------------ pairings
     def pairings(self, round_: int | None = None) -> list[Pairing]:
         """The pairings of one round, or (None) of every round, in schedule order."""
-        where, given = ("WHERE round = ? ", (round_,)) if round_ is not None else ("", ())
-        rows = self.db.execute(f"SELECT round, slot, a, b, opening FROM pairings {where}"
-                               "ORDER BY round, slot", given)
-        return [Pairing(r, s, a, b, tuple(json.loads(o))) for r, s, a, b, o in rows]
+        return sorted((p for p in self._pairings if round_ in (None, p.round)),
+                      key=lambda p: (p.round, p.slot))
 
     def save_pairings(self, pairings: list[Pairing]) -> None:
-        with self.db:
-            self.db.executemany("INSERT INTO pairings VALUES (?, ?, ?, ?, ?)",
-                                [(p.round, p.slot, p.a, p.b, json.dumps(list(p.opening)))
-                                 for p in pairings])
+        self._journal.add(*({"pairing": [p.round, p.slot, p.a, p.b, list(p.opening)]}
+                            for p in pairings))
+        self._pairings += pairings
 
-    # ------------------------------------------------------------ games
     def save_game(self, record: dict) -> None:
-        round_, slot, leg = record["key"]
-        with self.db:
-            self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
-                            (round_, slot, leg, json.dumps(record), self.session, time.time()))
+        key = tuple(record["key"])
+        if key in self._games:
+            raise KitError(f"game {key} is stored already")
+        self._journal.add({"game": record, "session": self.session, "finished": time.time()})
+        self._games[key] = json.loads(json.dumps(record))     # as a resumed run reads it
 
     def played(self) -> set[tuple[int, int, int]]:
-        return {tuple(row) for row in self.db.execute("SELECT round, slot, leg FROM games")}
+        return set(self._games)
 
     def games(self) -> list[dict]:
         """Every game's record, in schedule order (round, slot, leg)."""
-        rows = self.db.execute("SELECT record FROM games ORDER BY round, slot, leg")
-        return [json.loads(row[0]) for row in rows]
+        return [self._games[key] for key in sorted(self._games)]
 
     def count(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return len(self._games)

@@ -258,7 +258,7 @@ def test_mutate_on_the_cluster_gives_the_local_verdicts(tmp_path, cluster):
 
 def test_a_journal_keeps_what_a_killed_run_finished_and_nothing_torn(tmp_path):
     """The file a killed client resumes from (grade and mutate --scheduler)."""
-    from autograder.grading.cluster import Journal
+    from autograder.grading.journal import Journal
     path = tmp_path / "out" / ".run.jsonl"
     settings = {"assignment": "tictactoe", "digest": "abc"}
     journal = Journal(path, settings).start(keep=False)

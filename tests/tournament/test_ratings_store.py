@@ -1,4 +1,4 @@
-"""Standings, ratings and the SQLite store, on records made here (no sandbox)."""
+"""Standings, ratings and the store (its journal), on records made here (no sandbox)."""
 
 from __future__ import annotations
 
@@ -57,11 +57,15 @@ def test_the_store_returns_games_in_schedule_order_whatever_order_they_finished(
     assert [g["key"] for g in store.games()] == [g["key"] for g in GAMES]
     assert store.played() == {tuple(g["key"]) for g in GAMES}
     assert store.pairings(1)[0].opening == (38,) and store.pairings(1)[1].b is None
-    with pytest.raises(Exception):                      # a game is stored once
+    with pytest.raises(KitError, match="stored already"):      # a game is stored once
         store.save_game(GAMES[0])
     store.close()
+    with (tmp_path / "tournament.jsonl").open("a") as journal:
+        journal.write('{"game": {"key": [3, 0, 0], "pla')      # a kill cut this line short
     again = Store(tmp_path)
     assert again.begin({"seed": 1}) == len(GAMES)       # resumed: the games are there
-    assert again.session == 2
+    assert again.session == 2 and again.pairings() == store.pairings()
+    assert again.games() == store.games()
+    again.close()
     with pytest.raises(KitError, match=r"holds another tournament \(it differs in: seed\)"):
         Store(tmp_path).begin({"seed": 2})
