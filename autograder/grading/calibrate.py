@@ -1,24 +1,15 @@
 """Scale time limits to the grading machine, so a slow machine fails nobody.
 
-What is scaled: every limit in a rubric's `[timeouts]`. The limits are seconds of
-the student's own CPU time (client.py), so the scale only has to say how much
-slower this machine's CPU runs student-style Python than the machine the base
-limits were set on; how busy the machine is does not enter (other processes'
-work is not the student's CPU time).
-
-How it is measured: a fixed pure-Python workload (the kind of code students
-write: loops, lists, small function calls) is timed in CPU seconds of this process,
-after a short warm-up, again and again for ROUND_SECONDS; the fastest run counts
-(single runs vary widely on a shared virtual machine; the fastest is stable). If the
-two fastest runs disagree by more than AGREEMENT, another round is taken, up to
-ROUNDS. A run at or below BASELINE_SECONDS ends the measuring at once: the fastest
-run only gets faster, and the scale is never below 1. This is done on each CPU the
-grader may use (at most MAX_CPUS), pinned there, and the slowest CPU's speed is the
-machine's: the student's process may run on any of them. The scale is that time /
-BASELINE_SECONDS, at most MAX_SCALE. Why these sizes: docs/PERFORMANCE.md,
-"Figures the code cites".
-SPIELBAUM_TIME_SCALE pins it, so two machines (or a regrade) give the same
-verdicts; the scale used is written to `run.json` beside grades.csv.
+Every limit in a rubric's `[timeouts]` is seconds of the student's own CPU time
+(client.py), so the scale says only how much slower this machine's CPU runs
+student-style Python than the machine the base limits were set on; how busy the
+machine is does not enter. A fixed pure-Python workload (loops, lists, small calls) is
+timed on each CPU the grader may use, since the student's process may run on any: the
+fastest of many runs counts (single runs vary widely on a shared virtual machine; the
+fastest is stable), the slowest CPU's is the machine's, and the scale is that time /
+BASELINE_SECONDS, between 1 and MAX_SCALE. Why these sizes: docs/PERFORMANCE.md,
+"Figures the code cites". SPIELBAUM_TIME_SCALE pins it, so two machines (or a regrade)
+give the same verdicts; the scale used is written to `run.json` beside grades.csv.
 """
 
 from __future__ import annotations
@@ -29,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from .. import KitError
+from .workers import allowed_cpus, pin
 
 # CPU seconds the workload takes on the 2-core development machine's slower CPU
 # (fastest run there; its faster CPU takes 0.008).
@@ -66,24 +58,19 @@ def _sample() -> float:
 
 def measure() -> tuple[float, tuple[float, ...]]:
     """(CPU seconds of the workload on the slowest CPU, that CPU's fastest runs)."""
+    cpus = allowed_cpus()
     try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return _measure_here()
-    results = []
-    try:
-        for cpu in cpus[:MAX_CPUS]:
-            os.sched_setaffinity(0, {cpu})
-            results.append(_measure_here())
-    except OSError:
-        results.append(_measure_here())
+        results = [_measure_here() for cpu in cpus[:MAX_CPUS] if pin([cpu])]
     finally:
-        os.sched_setaffinity(0, cpus)
-    return max(results)
+        pin(cpus)
+    return max(results) if results else _measure_here()
 
 
 def _measure_here() -> tuple[float, tuple[float, ...]]:
-    # A run at or below BASELINE_SECONDS settles it (the module's docstring).
+    """The fastest runs here, after a warm-up: rounds of ROUND_SECONDS until the two
+    fastest agree within AGREEMENT (at most ROUNDS); a run at or below
+    BASELINE_SECONDS ends it at once (the fastest only gets faster, the scale is never
+    below 1)."""
     end = time.process_time() + WARM_UP_SECONDS
     while time.process_time() < end:
         run = _sample()

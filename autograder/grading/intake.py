@@ -1,23 +1,9 @@
 """How a submission enters the grader: folders, names, walks, sizes, the scratch copy.
 
 Everything here reads what a student controls, in the trusted process, so every
-read is bounded and nothing is followed:
-
-- `survey` lists the submissions folder: one entry per student folder, each
-  named by a usable student id (`outputs.paths`); a folder whose name cannot be
-  one, a hidden folder and a loose file are named, never silently dropped.
-- `walk` goes through a submission without recursion and without following
-  links, at most MAX_DEPTH folders deep and MAX_ENTRIES entries in all, so
-  1,100 nested folders cost a line in the feedback, not a RecursionError.
-- `read_module` reads one module with its size capped before reading
-  (MAX_BYTES), refusing links and special files; `module_problem` names what
-  keeps a module from being imported at all (a NUL byte).
-- `prepare` reads the assignment's modules, and nothing else (other files never
-  reach the sandbox: a copy of a file the kit ships cannot stand in for work);
-  `scratch_for` writes them into a fresh folder for the sandbox.
-- `claim_out_dir` refuses an output folder that would overwrite the submissions,
-  or that is neither empty nor the grader's own (a marker file); `remove_tree`
-  removes a tree of any depth without recursion.
+read is bounded (MAX_DEPTH, MAX_ENTRIES, MAX_BYTES) and no link is followed; only
+the assignment's modules ever reach the sandbox (a copy of a file the kit ships
+cannot stand in for work), and what was left out is named, never silently dropped.
 """
 
 from __future__ import annotations

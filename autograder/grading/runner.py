@@ -1,10 +1,10 @@
 """The hidden suite under pytest: the plugin that records every verdict, and the rows
-it makes (TestResult, Graded). Grader (grader.py) sets a submission up and calls
-`run_suite`.
+it makes (TestResult, Graded).
 
-The hidden suite runs in this (trusted) process under pytest, with a plugin
-that hands it the `student` fixture and records every verdict itself; the
-student's code only ever runs in the sandboxed child behind `Student`.
+The suite runs in this (trusted) process; the plugin hands it the `student` fixture
+and records every verdict itself, and the student's code only ever runs in the
+sandboxed child behind `Student`. Grader (grader.py) sets a submission up and calls
+`run_suite`.
 """
 
 from __future__ import annotations

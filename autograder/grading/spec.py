@@ -1,4 +1,4 @@
-"""Every sentence of the specification is checked or declared (issue 41).
+"""Every sentence of the specification is checked or declared.
 
 The student reads a specification: the docstrings of the modules they complete and
 their README. Each behavioural sentence of it is enforced by a hidden check or

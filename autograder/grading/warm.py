@@ -175,7 +175,7 @@ class WarmCaches:
             data = _pickled(kept)
         modules = sorted({module for module, _ in kept})
         manifest = {"suite": digest(self.assignment),
-                    "modules": {m: _module_hash(self.assignment, m) for m in modules},
+                    "modules": {m: _module_hash(m) for m in modules},
                     "data": hashlib.sha256(data).hexdigest(),
                     "functions": len(kept),
                     "entries": sum(len(e) for e in kept.values()),
@@ -248,8 +248,7 @@ def digest(assignment) -> str:
     return hasher.hexdigest()[:16]
 
 
-
-def _module_hash(assignment, module_name: str) -> str:
+def _module_hash(module_name: str) -> str:
     """The hash of a suite module's source, found as the kit it runs in finds it."""
     spec = importlib.util.find_spec(module_name)
     if spec is None or not spec.origin or not Path(spec.origin).is_file():
@@ -280,7 +279,7 @@ def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
                        f"another hidden suite or reference of {assignment.name}{stale}")
     modules = dict(manifest.get("modules") or {})
     for module, wanted in modules.items():
-        if _module_hash(assignment, module) != wanted:
+        if _module_hash(module) != wanted:
             raise KitError(f"the package's precomputed expected values were computed with "
                            f"another {module}{stale}")
     from .reference import load_reference

@@ -88,15 +88,12 @@ def one_cpu():
             pin(cpus)
 
 
-def _serve(conn: Connection, initializer, initargs, function, cpu: int | None,
-           napping=None) -> None:
+def _serve(conn: Connection, function, cpu: int | None, napping=None) -> None:
     if cpu is not None:
         pin([cpu])
     if napping is not None:
         from ..sandbox import client
         client.idle_flag = napping
-    if initializer is not None:
-        initializer(*initargs)
     while True:
         try:
             task = conn.recv()
@@ -130,10 +127,8 @@ class Local:
     POLL = 0.25     # seconds between looks at the workers' napping flags (with `lend`)
 
     def __init__(self, jobs: int, function: Callable, *, ceiling: float,
-                 lost: Callable[[object, str], object], initializer=None, initargs=(),
-                 pin: bool = False, lend: int = 0):
+                 lost: Callable[[object, str], object], pin: bool = False, lend: int = 0):
         self.jobs, self.function, self.ceiling, self.lost = jobs, function, ceiling, lost
-        self.initializer, self.initargs = initializer, initargs
         self.lend = lend
         self.lent = 0               # tasks started while others napped (for the tests)
         self.workers: list[_Worker] = []
@@ -149,8 +144,7 @@ class Local:
         cpu = self.cpus[slot % len(self.cpus)] if self.cpus else None
         napping = multiprocessing.sharedctypes.RawValue("b", 0) if self.lend else None
         process = _context.Process(target=_serve, daemon=True,
-                                   args=(child, self.initializer, self.initargs, self.function,
-                                         cpu, napping))
+                                   args=(child, self.function, cpu, napping))
         process.start()
         child.close()
         return _Worker(process, parent, slot, napping=napping)

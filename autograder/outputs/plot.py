@@ -14,5 +14,5 @@ from .text import shortened, visible
 LABEL_LIMIT = 40
 
 
-def label(value, limit: int = LABEL_LIMIT) -> str:
-    return shortened(visible(value, lines=False), limit).replace("$", r"\$")
+def label(value) -> str:
+    return shortened(visible(value, lines=False), LABEL_LIMIT).replace("$", r"\$")

@@ -34,8 +34,8 @@ def markup(value, lines: bool = False) -> str:
     return _escape_markup(visible(value, lines=lines))
 
 
-def text(value, lines: bool = False, style: str = "") -> Text:
-    return Text(visible(value, lines=lines), style=style)
+def text(value, lines: bool = False) -> Text:
+    return Text(visible(value, lines=lines))
 
 
 def progress(console) -> Progress:

@@ -1,18 +1,13 @@
-"""Who plays whom: round robin, Swiss without repeats, byes and seeded openings.
+"""Who plays whom: round robin, Swiss without repeats, byes and seeded openings
+(docs/TOURNAMENT.md, "Fair pairings").
 
-Every pairing is played twice from the same opening, colours swapped (leg 0:
-the first-named player moves first; leg 1: the other). Openings come from the
-referee (`opening(rng)`), drawn with a generator seeded by the tournament's seed,
-the round and the slot: the same seed gives the same openings on every machine,
-and deterministic players do not replay one game all tournament long.
-
-Round robin (the circle method) pairs everyone with everyone: N(N-1)/2 pairings.
-Swiss pairs, round by round, players with equal or close points who have not
-met: R rounds of N/2 pairings, so ceil(log2 N) + 2 rounds rank a class of 300 in
-2,970 games instead of 89,700. With an odd number of players one sits out each
-round (a bye): in a round robin everyone once, scoring nothing; in Swiss the
-lowest-placed player who has not had one, scoring as for a won pairing (FIDE's
-rule; otherwise the bye would punish whoever gets it).
+Every pairing is played twice from the same opening, colours swapped (leg 0: the
+first-named player moves first). Openings are the referee's (`opening(rng)`), drawn
+with a generator seeded by the tournament's seed, the round and the slot: the same on
+every machine. With an odd number of players one sits out each round (a bye): in a
+round robin everyone once, scoring nothing; in Swiss the lowest-placed player who has
+not had one, scoring as for a won pairing (FIDE's rule; otherwise the bye would punish
+whoever gets it).
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """Points, ratings with their uncertainty, and the head-to-head matrix.
 
-Ratings come from openskill (the Weng-Lin Bayesian rating system, Plackett-Luce
-model; MIT licence, maintained, pure Python, no patent in the way; see
-docs/TOURNAMENT.md for why not TrueSkill or Elo). Each player's skill is a
-normal distribution: mu, and sigma, the uncertainty, which shrinks with every
-game. The ordinal mu - 3 sigma is a conservative estimate that a few lucky games
-cannot inflate.
-
-Games are rated one at a time in schedule order (round, slot, leg), never in the
-order they happened to finish, so the same games give the same ratings however
-many workers played them, and a resumed tournament rates exactly like an
-uninterrupted one. A game that never started (neither module imports) is not rated.
+Ratings are openskill's (Weng-Lin, Plackett-Luce; why this library: docs/TOURNAMENT.md,
+"Ratings"). Games are rated one at a time in schedule order (round, slot, leg), never
+in the order they finished, so the same games give the same ratings however many
+workers played them, resumed or not. A game that never started (neither module
+imports) is not rated.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def write(out: Path, referee, summary: dict, rows: list[Row], games: list[dict],
     h2h = head_to_head(games)
     order = [row.name for row in rows]
     page = _TEMPLATES.get_template("tournament.html.j2").render(
-        summary=summary, rows=rows, games=[_game_row(g, referee) for g in games],
+        summary=summary, rows=rows, games=[_game_row(g) for g in games],
         images={k: base64.b64encode(v).decode() for k, v in images.items()},
         matrix=_matrix(order, h2h) if len(order) <= TABLE_LIMIT else None,
         order=order, byes=[p.a for p in pairings if p.b is None],
@@ -96,7 +96,7 @@ def write_games(path: Path, games: list[dict], referee) -> None:
 
 
 # ------------------------------------------------------------ the page's data
-def _game_row(record: dict, referee) -> dict:
+def _game_row(record: dict) -> dict:
     return {"id": game_id(record["key"]), "round": record["key"][0],
             "players": record["players"], "result": result_text(record["score"]),
             "reason": record["reason"],

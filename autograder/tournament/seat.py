@@ -2,21 +2,16 @@
 
 A seat is the grader's `Student` (grading/student.py) on a scratch folder made as
 the grader makes one (grading/intake.py): the player's declared modules and nothing
-else, with every sandbox layer the machine offers. The child lives for one game, so a player
-keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
-other player thinks, so it cannot think on the opponent's time. It is told only
-what the referee's `question()` gives: the position and its colour.
+else, with every sandbox layer the machine offers. The child lives for one game, so a
+player keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
+other player thinks, so it cannot think on the opponent's time. It is told only what
+the referee's `question()` gives: the position and its colour.
 
-How the time budget reaches the player (see manifest.py):
-
-* an ask with "{budget}" receives the move time and must answer within the hard
-  limit (the move time plus a grace for the last search step and the pipe);
-* an ask with "{depth}" is deepened: depth 1, 2, 3, ... while the next depth is
-  predicted (from the growth of the last two) to finish within the move time. A
-  depth that runs past the hard limit is stopped (the child is killed and starts
-  again for the next move) and the deepest finished answer is played;
-* a fixed depth (`--depth`, bundled reference players) is one call with the hard
-  limit: the same answer on every run.
+How the time budget reaches the player (`Seat.move`): an ask with "{budget}" receives
+the move time and must answer within the hard limit (the move time plus a grace for
+the last search step and the pipe); an ask with "{depth}" is deepened (`_deepen`); a
+fixed depth (`--depth`, bundled reference players) is one call with the hard limit:
+the same answer on every run.
 """
 
 from __future__ import annotations
@@ -74,20 +69,13 @@ class Seat:
         failed = self.student.importable
         if failed is not None:
             return Move(failure="import", detail=failed.detail)
-        self.pause()
+        self.student.pause()        # frozen while the other player thinks
         return None
 
     def close(self) -> None:
-        self.resume()        # a frozen child would not answer the last request of close()
+        self.student.resume()   # a frozen child would not answer the last request of close()
         self.student.close()
         shutil.rmtree(self._scratch, ignore_errors=True)
-
-    def pause(self) -> None:
-        """Freeze the child while the other player thinks."""
-        self.student.pause()
-
-    def resume(self) -> None:
-        self.student.resume()
 
     def notes(self) -> list[str]:
         """What the sandbox refused this player (first few, word for word)."""
@@ -95,7 +83,7 @@ class Seat:
 
     # ------------------------------------------------------------ asking
     def move(self, question: dict, ply: int, move_time: float) -> Move:
-        self.resume()
+        self.student.resume()
         try:
             if self.depth is not None:
                 return self._once(question, ply, {"depth": self.depth}, self.hard)
@@ -103,7 +91,7 @@ class Seat:
                 return self._deepen(question, ply, move_time)
             return self._once(question, ply, {"budget": move_time}, self.hard)
         finally:
-            self.pause()
+            self.student.pause()
 
     def _call(self, question: dict, extra: dict, name: str, timeout: float):
         args, kwargs = self.ask.filled({**question, **extra})
@@ -124,6 +112,10 @@ class Seat:
         return move
 
     def _deepen(self, question: dict, ply: int, move_time: float) -> Move:
+        """Depth 1, 2, 3, ... while the next depth is predicted (from the growth of the
+        last two) to finish within the move time. A depth that runs past the hard limit
+        is stopped (its child killed and started again for the next move) and the
+        deepest finished answer is played."""
         started = time.perf_counter()
         best: Move | None = None
         took: list[float] = []
