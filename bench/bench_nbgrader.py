@@ -28,6 +28,7 @@ def main() -> None:
         from rich.console import Console
 
         from autograder.nbgrader import cycle
+        from tests.nbgrader.scenario import exported
         api = cycle.make_api()
         result = api.generate_assignment("tictactoe", force=True, create=True)
         assert result["success"], result
@@ -44,12 +45,12 @@ def main() -> None:
         started = time.perf_counter()
         cycle.autograde("tictactoe", api)
         plain = time.perf_counter() - started
-        plain_scores = cycle.exported_scores(api, base / "plain.csv")
+        plain_scores = exported(cycle, api, base / "plain.csv")
         started = time.perf_counter()
         cycle.grade_collected("tictactoe", api, jobs=os.cpu_count() or 1,
                               console=Console(stderr=True, quiet=True))
         kit = time.perf_counter() - started
-        kit_scores = cycle.exported_scores(api, base / "kit.csv")
+        kit_scores = exported(cycle, api, base / "kit.csv")
     same = "same scores" if plain_scores == kit_scores else "SCORES DIFFER"
     print(f"{count} submissions of tictactoe, full hidden suite, {os.cpu_count()} cores:")
     print(f"  plain nbgrader autograde (serial): {60 * count / plain:6.1f} submissions/min")

@@ -37,6 +37,8 @@ def _entry(results: dict, test: str) -> dict | None:
 def cell_text(results: dict, test: str) -> tuple[str, float]:
     """The text a graded cell shows for `test` (as the kit's feedback words it: never
     the expected answers of a hidden check), and its score, from a results.json."""
+    if not results.get("tests"):
+        return f"{test}: {results.get('output', 'not graded')}", 0.0
     entry = _entry(results, test)
     if entry is None:
         return f"{test}: no result from the grader (not run)", 0.0
@@ -88,8 +90,6 @@ def verdict(assignment: str, test: str):
             results = _graded[key]
             text, score = cell_text(results, test)
             points = max_points(results, test)
-            if not results.get("tests"):
-                text = f"{test}: {results.get('output', 'not graded')}"
         except Exception as error:   # never a traceback
             text, score = f"{test}: the grader failed ({type(error).__name__}: {error})", 0.0
     print(text)

@@ -10,7 +10,6 @@ feedback, so generate_feedback, export and formgrader work as usual.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -223,8 +222,6 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
             continue
         count += 1
         text, score = cell_text(results, grade_id)
-        if not results.get("tests"):
-            text = f"{grade_id}: {results.get('output', 'not graded')}"
         cell.execution_count = count
         cell.outputs = [new_output("stream", name="stdout", text=text + "\n")]
         failed, value = outputs(score, max_points(results, grade_id))
@@ -315,24 +312,24 @@ def summary(name: str, api, statuses: dict | None = None, say=print) -> None:
     rows = gradebook_rows(name, api)
     for row in rows:
         status = (statuses or {}).get(row["student"], "graded")
-        hand = f"; {_count(row['to_grade'], 'written answer')} to grade in formgrader" \
+        hand = f"; {count(row['to_grade'], 'written answer')} to grade in formgrader" \
             if row["to_grade"] else ""
         # Why the score is short of the kit's: the points of an unanswered question.
         if row["empty"]:
-            hand += (f"; {_count(row['empty'], 'written answer')} left empty "
-                     f"(0 of {_count(row['empty_points'], 'point')})")
+            hand += (f"; {count(row['empty'], 'written answer')} left empty "
+                     f"(0 of {count(row['empty_points'], 'point')})")
         say(f"{plain(row['student']):<24} {row['score']:>6g}/{row['max_score']:g}"
             + (f" {status}" if status != "graded" else "") + hand)
     pending = sum(1 for row in rows if row["to_grade"])
     empty = sum(1 for row in rows if row["empty"])
-    say(f"{_count(len(rows), 'submission')} of {name} in the gradebook"
-        + (f"; {_count(pending, 'student')} with written answers to grade by hand "
+    say(f"{count(len(rows), 'submission')} of {name} in the gradebook"
+        + (f"; {count(pending, 'student')} with written answers to grade by hand "
            "(formgrader: Manual Grading)" if pending else "")
-        + (f"; {_count(empty, 'student')} left a written answer empty (it scores 0)"
+        + (f"; {count(empty, 'student')} left a written answer empty (it scores 0)"
            if empty else ""))
 
 
-def _count(number: float, word: str) -> str:
+def count(number: float, word: str) -> str:
     return f"{number:g} {word}" + ("" if number == 1 else "s")
 
 
@@ -368,7 +365,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     with tempfile.TemporaryDirectory(prefix="spielbaum-staging-") as scratch:
         staging = Path(scratch)
         _stage(name, api, students, staging)
-        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
+        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpucount() or 1,
                                console=console, scheduler=scheduler)
     for student in students:
         try:
@@ -462,34 +459,6 @@ def export(to: str, api=None) -> Path:
     return Path(to)
 
 
-def exported_scores(api, path: Path) -> dict[str, float]:
-    """student -> raw score of every exported row (for tests and the benchmark)."""
-    import csv
-    export(path, api)
-    with Path(path).open() as handle:
-        return {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(handle)}
-
-
-# ------------------------------------------------------------ the student's side (tests, demos)
-def student_api(home: Path, student: str, config=None):
-    """An nbgrader API acting as `student` whose assignments live in `home`."""
-    config = load_config() if config is None else config
-    from traitlets.config import Config
-    mine = Config(config)
-    mine.merge(Config({"Exchange": {"assignment_dir": str(home),
-                                    "cache": str(home / ".nbgrader_cache")},
-                       "CourseDirectory": {"student_id": student}}))
-    return make_api(mine)
-
-
-def student_step(step: str, name: str, api) -> None:
-    """`nbgrader fetch_assignment` ("FetchAssignment") or `nbgrader submit` ("Submit")
-    for the student of `api` (see student_api)."""
-    from nbgrader.utils import capture_log, temp_attrs
-    with temp_attrs(api.coursedir, assignment_id=name):
-        _run(step, capture_log(_exchange_app(api, step)))
-
-
 STUDENT_CONFIG = """\
 # nbgrader settings for the students of the course {course!r}, written by
 # `make student-config` from the course's nbgrader_config.py. A student's nbgrader
@@ -513,60 +482,3 @@ def student_config(api=None) -> str:
     api = api or make_api()
     return STUDENT_CONFIG.format(course=api.coursedir.course_id, root=str(exchange_root(api)),
                                  ignore=list(api.coursedir.ignore))
-
-
-# ------------------------------------------------------------ command line
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.cycle",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["release", "collect", "grade", "autograde",
-                                            "feedback", "export", "student-config"])
-    parser.add_argument("assignment", nargs="?")
-    parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                        help="grade: on the workers of this Dask scheduler (README, "
-                             "'Grading past one machine')")
-    parser.add_argument("--to", default=None)
-    args = parser.parse_args(argv)
-    if args.command == "student-config" and not args.to:
-        parser.error("student-config needs a file to write: --to /etc/jupyter/nbgrader_config.py")
-    if args.command not in ("export", "student-config") and not args.assignment:
-        parser.error(f"{args.command} needs an assignment: A=<assignment>")
-    try:
-        if args.assignment:
-            assignments.load(args.assignment)        # "unknown assignment ..." before anything
-        if args.command == "release":
-            print(f"released {args.assignment} from {release(args.assignment)}")
-        elif args.command == "collect":
-            found = collect(args.assignment)
-            print(f"{_count(len(found), 'submission')} of {args.assignment} collected")
-        elif args.command == "grade":
-            api = make_api()
-            rows = grade_collected(args.assignment, api, jobs=args.jobs,
-                                   scheduler=args.scheduler)
-            print(f"{_count(len(rows), 'submission')} graded into the gradebook and "
-                  "autograded/ (scores below: the checks, and written answers graded so far)")
-            summary(args.assignment, api, {row["student"]: row["status"] for row in rows})
-        elif args.command == "autograde":
-            api = make_api()
-            autograde(args.assignment, api)
-            summary(args.assignment, api)
-        elif args.command == "feedback":
-            feedback(args.assignment)
-            print(f"feedback for {args.assignment} generated and released")
-        elif args.command == "export":
-            print(f"grades exported to {export(args.to or 'grades.csv')}")
-        else:
-            target = Path(args.to)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(student_config(), encoding="utf-8")
-            print(f"wrote {target}: students' nbgrader reads it as "
-                  "/etc/jupyter/nbgrader_config.py or ~/.jupyter/nbgrader_config.py")
-    except KitError as error:
-        print(f"nbgrader cycle: {error}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

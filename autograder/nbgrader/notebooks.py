@@ -1,6 +1,6 @@
 """Handout notebooks: solutions/<a>/<a>.ipynb, generated, never edited by hand.
 
-    python -m autograder.nbgrader.notebooks [ASSIGNMENT ...] [--check]
+    autograder nbgrader notebooks [ASSIGNMENT ...] [--check]
 
 Each part has one source: the task is the student README; modules, title and
 timeout come from assignment.toml, with its `[notebook] try` cell and its
@@ -14,10 +14,8 @@ it asks the kit's sandboxed grader for one test's verdict (cells.py).
 
 from __future__ import annotations
 
-import argparse
 import ast
 import contextvars
-import sys
 from pathlib import Path
 
 import nbformat
@@ -42,16 +40,13 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 
 
 def notebook_path(name: str) -> Path:
-    return assignments.load(name).solution_dir / f"{name}.ipynb"
+    return assignments.load(name).notebook
 
 
 def hidden_tests(assignment: assignments.Assignment) -> list[tuple[str, str, float]]:
     """(test name, docstring's first line, points) for every rubric entry, in rubric order."""
     rubric_path = assignment.suite_dir / "rubric.toml"
-    if not rubric_path.is_file():
-        raise KitError(f"{rubric_path} is missing: no graded cells can be made for "
-                       f"{assignment.name}")
-    points = assignment.rubric().points     # read and checked where grading reads it
+    points = assignment.rubric().points
     if not points:
         raise KitError(f"{rubric_path} has no [points]")
     titles = {}
@@ -324,8 +319,9 @@ def render(name: str, language: str | None = None) -> str:
 
 
 def write(name: str) -> bool:
-    """Write the (English: nbgrader's source, see cycle.course_source) notebook of `name` if it differs from the generator's output;
-    return whether it did (so a teacher is told only of real changes)."""
+    """Write the English notebook of `name` (nbgrader's source, see cycle.course_source)
+    if it differs from the generator's output; return whether it did (so a teacher
+    is told only of real changes)."""
     path, text = notebook_path(name), render(name, i18n.SOURCE)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
@@ -340,30 +336,3 @@ def differences(name: str) -> list[str]:
     if path.read_text(encoding="utf-8") != render(name, i18n.SOURCE):
         return [f"{path} differs from what the generator produces"]
     return []
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.notebooks",
-                                     description="generate the handout notebooks")
-    parser.add_argument("assignments", nargs="*", help="default: every assignment")
-    parser.add_argument("--check", action="store_true", help="only report stale notebooks")
-    args = parser.parse_args(argv)
-    status = 0
-    for name in args.assignments or assignments.names():
-        try:               # one unfinished assignment must not stop the others
-            if args.check:
-                problems = differences(name)
-                print("\n".join(problems) or f"{notebook_path(name)} is up to date")
-                status |= bool(problems)
-            else:
-                changed = write(name)
-                print(f"wrote {notebook_path(name)}" if changed
-                      else f"{notebook_path(name)} is up to date")
-        except KitError as error:
-            print(f"notebooks: {name}: {error}", file=sys.stderr)
-            status = 2
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

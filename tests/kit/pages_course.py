@@ -19,7 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from tests.nbgrader.scenario import A, EXAMPLES, setup
+from tests.nbgrader.scenario import A, EXAMPLES, setup, student_api, student_step
 
 STUDENTS = {"alice": "ada_alphabeta", "bert": "eve_no_antidiagonal"}
 #: bert's check that gets the drawing
@@ -48,10 +48,10 @@ def main(base: Path) -> dict:
     for student, example in STUDENTS.items():
         home = base / "homes" / student
         home.mkdir(parents=True)
-        mine = cycle.student_api(home, student)
-        cycle.student_step("FetchAssignment", A, mine)
+        mine = student_api(home, student)
+        student_step("FetchAssignment", A, mine)
         shutil.copyfile(EXAMPLES / example / "tictactoe.py", home / A / "tictactoe.py")
-        cycle.student_step("Submit", A, mine)
+        student_step("Submit", A, mine)
     cycle.collect(A, api)
     cycle.grade_collected(A, api, jobs=2)
     said: list[str] = []

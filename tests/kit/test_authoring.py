@@ -182,7 +182,8 @@ def test_each_bug_of_the_batch_costs_only_its_own_functions_points(connect3, tmp
 @pytest.mark.slow
 @pytest.mark.exhaustive
 def test_the_notebook_has_a_graded_cell_per_check(connect3):
-    done = subprocess.run([sys.executable, "-m", "autograder.nbgrader.notebooks", "connect3"],
+    done = subprocess.run([sys.executable, "-m", "autograder", "nbgrader", "notebooks",
+                           "connect3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "SPIELBAUM_COURSE": str(connect3)})
     assert done.returncode == 0, done.stderr[-3000:]

@@ -237,7 +237,7 @@ def test_grading_gives_the_reference_every_point_and_a_wrong_wins_less(graded):
 
 
 def test_the_notebook_has_one_graded_cell_per_check(course):
-    kit(course, "-m", "autograder.nbgrader.notebooks", "nim")
+    autograder(course, "nbgrader", "notebooks", "nim")
     import nbformat
     notebook = nbformat.read(course / "solutions/nim/nim.ipynb", as_version=4)
     graded = {cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"]["points"]

@@ -40,6 +40,25 @@ def setup(base: Path, course_id: str = "testcourse"):
     return cycle, cycle.make_api()
 
 
+def student_api(home: Path, student: str):
+    """An nbgrader API acting as `student` whose assignments live in `home`."""
+    from autograder.nbgrader import cycle
+    config = cycle.load_config({"Exchange": {"assignment_dir": str(home),
+                                             "cache": str(home / ".nbgrader_cache")},
+                                "CourseDirectory": {"student_id": student}})
+    return cycle.make_api(config)
+
+
+def student_step(step: str, name: str, api) -> None:
+    """`nbgrader fetch_assignment` ("FetchAssignment") or `nbgrader submit` ("Submit")
+    for the student of `api` (see student_api)."""
+    from nbgrader.utils import capture_log, temp_attrs
+
+    from autograder.nbgrader import cycle
+    with temp_attrs(api.coursedir, assignment_id=name):
+        cycle._run(step, capture_log(cycle._exchange_app(api, step)))
+
+
 def bulk(folder: Path, out: Path) -> dict[str, float]:
     from rich.console import Console
 
@@ -102,14 +121,14 @@ def cycle_scenario(base: Path) -> dict:
     for student, example in CYCLE_STUDENTS.items():
         home = homes / student
         home.mkdir(parents=True)
-        mine = cycle.student_api(home, student)
-        cycle.student_step("FetchAssignment", A, mine)
+        mine = student_api(home, student)
+        student_step("FetchAssignment", A, mine)
         fetched_copy = homes / ".fetched" / student
         shutil.copytree(home / A, fetched_copy)     # as the student received it
         shutil.copyfile(EXAMPLES / example / "tictactoe.py", home / A / "tictactoe.py")
         if student == "alice":
             answer_id = answer_in(home / A / f"{A}.ipynb", CYCLE_ANSWER)
-        cycle.student_step("Submit", A, mine)
+        student_step("Submit", A, mine)
     collected = cycle.collect(A, api)
     cycle.grade_collected(A, api, jobs=2)
     said = {"graded": []}
@@ -134,7 +153,7 @@ def cycle_scenario(base: Path) -> dict:
     cycle.feedback(A, api)
     fetched = {}
     for student in CYCLE_STUDENTS:
-        mine = cycle.student_api(homes / student, student)
+        mine = student_api(homes / student, student)
         result = mine.fetch_feedback(A, student)
         assert result["success"], result
         fetched[student] = sorted(str(p.relative_to(homes / student))
@@ -450,15 +469,15 @@ def intake_scenario(base: Path) -> dict:
     for student, example in honest.items():
         home = homes / student.replace("/", "_")
         home.mkdir(parents=True)
-        mine = cycle.student_api(home, student)
-        cycle.student_step("FetchAssignment", A, mine)
+        mine = student_api(home, student)
+        student_step("FetchAssignment", A, mine)
         shutil.copyfile(EXAMPLES / example / "tictactoe.py", home / A / "tictactoe.py")
         handout = home / A / f"{A}.ipynb"
         if student == "fritz":
             handout.write_text(_notebook_with(handout, broken_metadata=True))
         if student == "gina":
             handout.write_text(_notebook_with(handout, XSS_MARKDOWN, XSS_RAW))
-        cycle.student_step("Submit", A, mine)
+        student_step("Submit", A, mine)
     if owned:                          # nobody's own submission belongs to nobody
         uid = pwd.getpwnam("nobody").pw_uid
         for path in [*inbound.glob(f"nobody+{A}+*")]:
@@ -525,10 +544,10 @@ def cluster_scenario(base: Path, scheduler: str, *students: str) -> dict:
     for student in students:
         home = base / "homes" / student
         home.mkdir(parents=True)
-        mine = cycle.student_api(home, student)
-        cycle.student_step("FetchAssignment", A, mine)
+        mine = student_api(home, student)
+        student_step("FetchAssignment", A, mine)
         shutil.copyfile(EXAMPLES / student / "tictactoe.py", home / A / "tictactoe.py")
-        cycle.student_step("Submit", A, mine)
+        student_step("Submit", A, mine)
     cycle.collect(A, api)
     said = io.StringIO()
     cycle.grade_collected(A, api, jobs=2, scheduler=scheduler,
