@@ -22,12 +22,11 @@ from . import KitError
 COMMANDS = (
     "autograder.release",                 # release
     "autograder.grading.command",         # grade
-    "autograder.lms.command",             # import, and grade --from (docs/TEACHING.md)
     "autograder.similarity.command",      # similarity
     "autograder.sandbox.command",         # doctor
     "autograder.tournament.command",      # tournament
     "autograder.platforms.command",       # export
-    "autograder.lms.export_command",      # export moodle|canvas|classroom (docs/TEACHING.md)
+    "autograder.lms.command",             # import, grade --from, export moodle|canvas|classroom
     "autograder.mutate.command",          # mutate
     "autograder.mutate.honest.command",   # honest (docs/MUTATION.md, "Honest rewrites")
     "autograder.nbgrader.command",        # nbgrader

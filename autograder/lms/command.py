@@ -1,9 +1,10 @@
-"""The `import` command, and `grade --from FORMAT` (docs/TEACHING.md, "Submissions
-from an LMS").
+"""The LMS's commands (docs/TEACHING.md): `import`, `grade --from FORMAT`, and
+`export moodle|canvas|classroom GRADED --out DIR`.
 
 `--from` wraps grade's own command: it imports SRC into a temporary folder,
 grades that, and puts the names from the import's students.csv beside the ids in
-grades.csv (as it does for a folder imported earlier).
+grades.csv (as it does for a folder imported earlier). The LMS formats join the
+choices of the platforms' `export` command and run here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 #: The layouts `import` reads: formats.PARSERS' keys (a kit test compares), named
 #: here so `autograder --help` does not import the parsers.
 LAYOUTS = ("moodle", "canvas", "classroom", "gradescope", "folders", "flat")
+#: export.FORMATS, named here for the same reason.
+FORMATS = ("moodle", "canvas", "classroom")
 
 
 def report(imported, out_label: str, roster: str) -> None:
@@ -84,9 +87,24 @@ def _graded_from(run):
     return grade
 
 
+def export_cli(args) -> int:
+    from .. import KitError
+    from ..outputs.terminal import plain
+    from .export import export
+    if len(args.assignments) != 1:
+        raise KitError(f"export {args.platform} takes one folder: the --out folder of "
+                       "`autograder grade`")
+    paths, lines = export(args.platform, Path(args.assignments[0]), Path(args.out),
+                          args.out_of, args.column)
+    for line in lines:
+        print(f"  {plain(line)}")
+    print(f"wrote {', '.join(plain(p) for p in paths)}")
+    return 0
+
+
 def add_command(commands) -> None:
-    """`autograder import`, and `--from` on the grade command (declared before this
-    one in cli.COMMANDS)."""
+    """`autograder import`, `--from` on the grade command and the LMS formats of the
+    export command (both declared before this one in cli.COMMANDS)."""
     command = commands.add_parser(
         "import", help="turn an LMS's download of submissions into one folder per student")
     command.add_argument("format", choices=LAYOUTS,
@@ -103,3 +121,21 @@ def add_command(commands) -> None:
                        help="SUBMISSIONS_DIR is an LMS's download in this layout "
                             f"({', '.join(LAYOUTS)}): import it first")
     grade.set_defaults(run=_graded_from(grade.get_default("run")))
+    _add_export_formats(commands.choices["export"])
+
+
+def _add_export_formats(parser) -> None:
+    platform = next(a for a in parser._actions if a.dest == "platform")
+    platform.choices = list(platform.choices) + list(FORMATS)
+    platform.help = ("gradescope or prairielearn: package the grader (docs/PLATFORMS.md); "
+                     "moodle, canvas or classroom: the grades of a grading's --out folder, "
+                     "in the LMS's own import format (docs/TEACHING.md)")
+    parser.add_argument("--out-of", type=float, metavar="N",
+                        help="moodle/canvas/classroom: scale the points to the LMS's maximum "
+                             "grade N (default: the kit's points)")
+    parser.add_argument("--column", metavar="NAME",
+                        help="canvas: the gradebook column, 'Name (assignment id)' to fill "
+                             "an existing assignment (default: the assignment's title)")
+    platforms = parser.get_default("run")
+    parser.set_defaults(run=lambda args: export_cli(args) if args.platform in FORMATS
+                        else platforms(args))
