@@ -1,15 +1,14 @@
-"""The games the muehle suite hands a submission's search: they live here, in the grader.
+"""The games and collaborators the muehle suite hands a submission's search.
 
 A search check replaces the module's rules (`next_states`, `finished`, `utility`,
 `heuristic`) for one call plan by callbacks answered by a `Watch` (checking/search.py's
 "game only the grader knows") on a `Game`: Nine Men's Morris with a seeded subset of
 the legal moves in a seeded order, heuristic values of its own and some positions
-declared finished. The other collaborators are played here too, each recording what
-it was asked: memoize's function (`Function`), value_minimax (`MinimaxValues`),
-alpha_beta or value_ab (`PlayedSearch`). A `Search` is one description that the
-reference runs for the expected answer and the student's module runs in a call plan.
-Seeded means deterministic across processes: Python's tuple hash of ints is not
-randomised.
+declared finished (seeded by Python's tuple hash of ints, which is not randomised).
+The other collaborators record what they were asked: memoize's function
+(`Function`), value_minimax (`MinimaxValues`), alpha_beta or value_ab
+(`PlayedSearch`). A `Search` is one plan's work, run by the reference for the
+expected answer and by the student's module in a call plan.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import dataclasses
 import functools
 import random
 
-from autograder.checking import search, short
+from autograder.checking import constant, search, short
 from autograder.grading.reference import load_reference
 from autograder.checking.standins import stand_ins
 from autograder.i18n import grader_text as _
@@ -31,12 +30,10 @@ from autograder.checking.rng import RecordingRandom
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK
-# The real rules, bound now: the checks replace the reference's module functions while
-# it computes expected values on a game, and the game itself must keep the real ones.
+# Bound now: the checks replace the reference's module functions while it computes
+# expected values on a game, and the game and the stand-ins' signatures (`played_as`)
+# need the real ones.
 _real_finished, _real_utility = ref.finished, ref.utility
-#: The specified functions, bound now (the checks replace the reference's module
-#: functions while it computes expected values): every stand-in of the grader's takes
-#: the signature of the function it plays (`played_as`).
 SPEC = {name: getattr(ref, name) for name in (
     "next_states", "finished", "utility", "heuristic", "to_tuple", "to_list", "opponent",
     "value_minimax", "best_move_minimax", "value_ab", "get_order_value", "alpha_beta",
@@ -113,12 +110,9 @@ class Game:
 class Watch(search.Game):
     """One plan's window on a game: the rules patched into the student's module.
 
-    A `search.Game` whose keys are (state, player): it answers only about positions
-    handed out in this plan (the roots, and what its next_states returned) with the
-    player to move there. `handout.log` holds every answered question in order
-    ((function, key)), `handout.refused` the refused ones, and `log` the search's
-    work as the search module reads it: ("n", key) for next_states, ("e", key) for
-    heuristic and utility."""
+    A `search.Game` whose keys are (state, player), answering only about positions
+    handed out in this plan with the player to move there; its `log` holds ("n", key)
+    for next_states and ("e", key) for heuristic and utility."""
 
     def __init__(self, game: Game, roots):
         self.game = game
@@ -311,12 +305,6 @@ class PlayedSearch:
         return self.answer(s, player, alpha, beta, depth)
 
 
-def reference_with(**functions):
-    """The reference module with some of its functions replaced (rules by a watch's,
-    value_ab by a recorder, ...): the expected behaviour on the grader's game."""
-    return search.replaced(ref, ref.clear_caches, **functions)
-
-
 # ------------------------------------------------------------------ plans: the checks' searches
 def fresh_plan(name: str) -> Plan:
     """A plan that first empties the student's caches (value_minimax.cache, AB_CACHE)."""
@@ -360,17 +348,11 @@ def play_helpers(plan, play, skip=()):
         elif name == "value_ab":
             plan.patch(target, plan.get(M + "alpha_beta"))
         elif name == "get_order_value":
-            plan.patch(target, Callback(played_as(name, _no_entry)))
+            plan.patch(target, Callback(played_as(name, constant(0))))
         elif name in SPEC:
             plan.patch(target, Callback(played_as(name, function)))
         else:
             plan.patch(target, Callback(function))
-
-
-def _no_entry(state, player, depth):
-    """get_order_value played: AB_CACHE has no entry for the key (value_ab, played by
-    the student's own alpha_beta, never fills it)."""
-    return 0
 
 
 @dataclasses.dataclass
@@ -401,7 +383,7 @@ class Search:
         return answer if self.entry is None else {"result": answer, "entry": read(self.entry)}
 
     def expected(self):
-        with reference_with(**self.players()) as r:
+        with search.replaced(ref, ref.clear_caches, **self.players()) as r:
             r.AB_CACHE.update(self.planted)
             return self.answer(getattr(r, self.function), r.AB_CACHE.get)
 
@@ -476,7 +458,7 @@ def cut_search(state, player, depth, cut):
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
     record = PlayedSearch("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
     return Search("alpha_beta", (list_form(state), player, *cut.window, depth), watch,
-                  stand_ins={"value_ab": record, "get_order_value": _no_entry},
+                  stand_ins={"value_ab": record, "get_order_value": constant(0)},
                   record=record)
 
 

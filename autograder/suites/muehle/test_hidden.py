@@ -1,21 +1,12 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
-Nothing of ours runs in the sandbox: every expected value is computed here, from the
-reference. The rules are called with plain data on about 2,200 positions
-(positions.py), sampled and built for every edge of every rule. The searches run in
-call plans on games only the grader knows (games.py, on checking/search.py): a search
-that bypasses the rules it is given answers for another game, and a question about a
-position never handed out is refused. Everything judged about a search (its calls,
-order, windows, nodes) is the grader's own record; each plan ends with a call to the
-grader, so an answer forged on the pipe before the work is not believed. The games
-are small (every callback is a round trip), and each check is exact, its cases chosen
-so that the common mistakes change them: a cut on a value equal to beta, alpha that
-must and must not rise, ties in the deepening order, nine equally good moves,
-transpositions for the cache (tests/muehle/test_suite.py proves they discriminate).
-
+The rules are called with plain data on about 2,200 positions (positions.py), built
+for every edge of every rule. The searches run in call plans on games only the
+grader knows (games.py): everything judged about a search (its calls, order,
+windows, nodes) is the grader's own record, and each case is chosen so that the
+common mistakes change it (tests/muehle/test_suite.py proves they discriminate).
 Each function is judged on its own, its collaborators played by the grader
-(`play_helpers`, docs/SUITES.md "Blame"); only test_strength judges the whole program.
-A failing search check draws the search: the rule's calls beside the student's.
+(docs/SUITES.md, "Blame"); only test_strength judges the whole program.
 """
 
 from __future__ import annotations
@@ -27,8 +18,8 @@ import itertools
 import random
 
 from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, changed_input,
-                                 check_all, check_probes, describe, exact, kept, map_cases, now,
-                                 require, returned, short, wrong_number)
+                                 check_all, check_probes, compare, describe, exact, kept, now,
+                                 number, require, returned, short, wrong_number)
 from autograder.checking.cases import drawn as drawn_picture
 from autograder.checking.search import result_of
 from autograder.i18n import N_, grader_text as _
@@ -134,19 +125,12 @@ def _in_list_form(state, player) -> str:
     return draw(state, player) + "\n" + _("(the state given in list form)")
 
 
-def check_positions(student, blame, function, summary, judge, hint, group=None):
-    """`function(state, player)` on every case, judged on its own (opponent played by
-    the grader where the student's failed its check)."""
-    chosen = position_cases(function, group)
-    blame.on_its_own(student, function, _("on a position"), lambda play: check_all(
-        summary, *map_cases(student, M + function, chosen, play), judge, hint))
-
-
 # ------------------------------------------------------------------ the game
 def check_form(student, blame, function, hint):
-    """`function` (to_tuple or to_list) on states of both forms."""
+    """`function` (to_tuple or to_list) on states of both forms; returns the cases of
+    the list form."""
     states = [s for s, _player in _smallest_first(random.Random(3).sample(everything(), 40))]
-    lists = [[list(s[0]), list(s[1]), s[2]] for s in states]
+    lists = [list_form(s) for s in states]
     want = states if function == "to_tuple" else lists
     chosen = [Case(f"{function}(state)", (g,), draw(s, W), w)
               for given in (states, lists) for g, s, w in zip(given, states, want)]
@@ -154,18 +138,10 @@ def check_form(student, blame, function, hint):
     def judge(case, outcome):
         return exact(case, outcome) or (returned(outcome.value) if any(
             type(a) is not type(b) for a, b in zip(outcome.value, case.expected)) else None)
-    with blame.judging(function, _("for a state")):
-        check_all(_("{function} returned the state in the wrong form").format(function=function),
-                  *map_cases(student, M + function, chosen), judge, hint=hint)
-        if function == "to_list":
-            new_lists = [Case(Later.words(N_("to_list(state), its board and hand changed, then "
-                                             "to_list(state) again")), (g,), draw(s, W), w)
-                         for g, s, w in zip(lists, states, want)][::4]
-            check_all(_("to_list returned the state's own lists"), new_lists,
-                      student.run([fresh_lists_plan(case.args[0]) for case in new_lists]),
-                      lambda c, o: exact(c, o) and (describe(o), _(
-                          "changing the board and hand it returned changed the state it was "
-                          "given")), hint=_("build new lists: list(board), list(in_hand)"))
+    compare(student, blame, function, chosen, judge,
+            _("{function} returned the state in the wrong form").format(function=function),
+            hint=hint, scope=_("for a state"))
+    return chosen[len(states):]
 
 
 def fresh_lists_plan(state) -> Plan:
@@ -189,65 +165,74 @@ def test_to_tuple(student, blame):
 
 def test_to_list(student, blame):
     """to_list turns a state of either form into the list form"""
-    check_form(student, blame, "to_list", _("list form: [list of 24 ints, list of 2 ints, int], "
-                                            "new lists also for the board and hand inside"))
+    lists = check_form(student, blame, "to_list", _(
+        "list form: [list of 24 ints, list of 2 ints, int], new lists also for the board and "
+        "hand inside"))
+    again = [Case(Later.words(N_("to_list(state), its board and hand changed, then to_list(state) "
+                                 "again")), case.args, case.position, case.expected)
+             for case in lists[::4]]
+    with blame.judging("to_list", _("for a state")):
+        check_all(_("to_list returned the state's own lists"), again,
+                  student.run([fresh_lists_plan(case.args[0]) for case in again]),
+                  lambda c, o: exact(c, o) and (describe(o), _(
+                      "changing the board and hand it returned changed the state it was "
+                      "given")), hint=_("build new lists: list(board), list(in_hand)"))
 
 
 def test_opponent(student, blame):
     """opponent returns BLACK for WHITE and WHITE for BLACK"""
     chosen = [Case("opponent(WHITE)", (W,), None, B), Case("opponent(BLACK)", (B,), None, W)]
-    with blame.judging("opponent", _("for a player")):
-        check_all(_("opponent returned the wrong player"), *map_cases(student, M + "opponent",
-                                                                     chosen), exact,
-                  hint=_("the players are WHITE = 1 and BLACK = 2 (not +1 and -1)"))
+    compare(student, blame, "opponent", chosen, exact, _("opponent returned the wrong player"),
+            hint=_("the players are WHITE = 1 and BLACK = 2 (not +1 and -1)"),
+            scope=_("for a player"))
 
 
 def test_next_states_placing(student, blame):
     """next_states places a stone from the hand on every empty point (placing phase)"""
-    check_positions(student, blame, "next_states",
-                    _("next_states is wrong while stones are placed"), judge_successors,
-                    _("a player with stones in hand places one on any empty point; the hand "
-                      "shrinks by one and the quiet counter becomes 0"), "placing")
+    compare(student, blame, "next_states", position_cases("next_states", "placing"),
+            judge_successors, _("next_states is wrong while stones are placed"),
+            hint=_("a player with stones in hand places one on any empty point; the hand "
+                   "shrinks by one and the quiet counter becomes 0"))
 
 
 def test_next_states_moving(student, blame):
     """next_states slides a stone to an adjacent empty point (moving phase)"""
-    check_positions(student, blame, "next_states", _("next_states is wrong in the moving phase"),
-                    judge_successors, _("with no stones in hand a stone moves along a line to "
-                                        "an adjacent empty point (ADJACENT); the quiet counter "
-                                        "grows by one unless a stone is removed"), "moving")
+    compare(student, blame, "next_states", position_cases("next_states", "moving"),
+            judge_successors, _("next_states is wrong in the moving phase"),
+            hint=_("with no stones in hand a stone moves along a line to an adjacent empty "
+                   "point (ADJACENT); the quiet counter grows by one unless a stone is removed"))
 
 
 def test_next_states_flying(student, blame):
     """next_states lets a player with exactly three stones fly to any empty point"""
-    check_positions(student, blame, "next_states",
-                    _("next_states is wrong for a player with three stones"), judge_successors,
-                    _("with exactly 3 stones on the board and none in hand, a stone may "
-                      "jump to any empty point"), "flying")
+    compare(student, blame, "next_states", position_cases("next_states", "flying"),
+            judge_successors, _("next_states is wrong for a player with three stones"),
+            hint=_("with exactly 3 stones on the board and none in hand, a stone may "
+                   "jump to any empty point"))
 
 
 def test_next_states_removal(student, blame):
     """after a mill, next_states removes a stone outside the opponent's mills (or any, if all are in mills)"""
-    check_positions(student, blame, "next_states",
-                    _("next_states removes the wrong stones after a mill"), judge_successors,
-                    _("a stone that stands in a mill may only be removed when every "
-                      "opponent stone stands in a mill; one successor per removable stone; "
-                      "a removal sets the quiet counter to 0"), "removal")
+    compare(student, blame, "next_states", position_cases("next_states", "removal"),
+            judge_successors, _("next_states removes the wrong stones after a mill"),
+            hint=_("a stone that stands in a mill may only be removed when every "
+                   "opponent stone stands in a mill; one successor per removable stone; "
+                   "a removal sets the quiet counter to 0"))
 
 
 def test_next_states_game_over(student, blame):
     """next_states returns no successors when the game is over"""
-    check_positions(student, blame, "next_states",
-                    _("next_states returned moves in a finished game"), judge_successors,
-                    _("below 3 stones, no legal move, or the quiet counter at DRAW_PLIES: the "
-                      "game is over and there are no successors"), "over")
+    compare(student, blame, "next_states", position_cases("next_states", "over"),
+            judge_successors, _("next_states returned moves in a finished game"),
+            hint=_("below 3 stones, no legal move, or the quiet counter at DRAW_PLIES: the "
+                   "game is over and there are no successors"))
 
 
 def test_next_states_keeps_its_input(student, blame):
     """next_states accepts the list form, leaves its input unchanged and returns list-form states"""
     sample = _smallest_first(random.Random(11).sample(everything(), 150))
-    chosen = [Case("next_states(state, player)", ([list(s[0]), list(s[1]), s[2]], p),
-                   draw(s, p)) for s, p in sample]
+    chosen = [Case("next_states(state, player)", (list_form(s), p), draw(s, p))
+              for s, p in sample]
 
     def judge(case, outcome):
         # Judged from next_states' own second answer on the same state object (a
@@ -294,26 +279,27 @@ def _probes(state, rest):
 
 def test_finished(student, blame):
     """finished agrees with the reference on every position (game-over ones included)"""
-    check_positions(student, blame, "finished", _("finished was wrong"), exact,
-                    _("over below 3 stones (board and hand), without a legal move (a "
-                      "stone in hand can always be placed), or when the quiet counter "
-                      "reaches DRAW_PLIES; return True or False"))
+    compare(student, blame, "finished", position_cases("finished"), exact,
+            _("finished was wrong"),
+            hint=_("over below 3 stones (board and hand), without a legal move (a stone in "
+                   "hand can always be placed), or when the quiet counter reaches DRAW_PLIES; "
+                   "return True or False"))
 
 
 def test_utility(student, blame):
     """utility scores every finished position: 1, -1 or 0 for the player to move"""
-    check_positions(student, blame, "utility", _("utility returned the wrong score"),
-                    lambda c, o: wrong_number(o.value, c.expected),
-                    _("check in order: player below 3 stones, opponent below 3 stones, "
-                      "player without a move, draw"))
+    compare(student, blame, "utility", position_cases("utility"), number,
+            _("utility returned the wrong score"),
+            hint=_("check in order: player below 3 stones, opponent below 3 stones, "
+                   "player without a move, draw"))
 
 
 def test_heuristic(student, blame):
     """heuristic computes the handout's formula exactly on every position"""
-    check_positions(student, blame, "heuristic", _("heuristic returned the wrong value"),
-                    lambda c, o: wrong_number(o.value, c.expected),
-                    _("(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
-                      "in S, T counts lines with two own stones and one empty point"))
+    compare(student, blame, "heuristic", position_cases("heuristic"), number,
+            _("heuristic returned the wrong value"),
+            hint=_("(8 * (S_me - S_you) + (T_me - T_you)) / 128; stones in hand count "
+                   "in S, T counts lines with two own stones and one empty point"))
 
 
 # ------------------------------------------------------------------ memoize
@@ -440,55 +426,53 @@ def cache_cases():
     return chosen
 
 
+class CalledTwice:
+    """value_minimax(state, player, 3), then the same call again in the same plan (the
+    caches kept, so that a memoize the grader plays keeps its table too), each call
+    on a watch of its own (`first`, `second`)."""
+
+    def __init__(self, game, state, player):
+        self.key = (state, player, 3)
+        self.first, self.second = (Watch(game, [(state, player)]) for _ in range(2))
+
+    def job(self, play):
+        self.memo_played = any(target.endswith(".memoize") for target in play or ())
+        plan = fresh_plan("muehle.value_minimax")
+        play_helpers(plan, play, RULES)
+        self.first.install(plan)
+        value = plan.call(M + "value_minimax", *self.key)
+        cached = None
+        if not self.memo_played:     # .cache is memoize's (functools.cache has none)
+            cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
+            cached = plan.call(cache.attr("__contains__"), self.key, catch=True)
+        self.second.install(plan)
+        again = plan.call(M + "value_minimax", *self.key)
+        return finish(plan, {"value": value, "cached": cached, "again": again},
+                      self.first.handout, self.second.handout)
+
+
 def test_value_minimax_uses_its_cache(student, blame):
     """value_minimax is memoised: every position is evaluated once, and a repeated call costs nothing"""
-    chosen = cache_cases()
-
-    def attempt(play):
-        # One plan per case: the call, then the same call again with a second watch
-        # (the caches kept), so that a memoize the grader plays keeps its table too.
-        memo_played = any(target.endswith(".memoize") for target in play or ())
-        jobs, watches = [], []
-        for case in chosen:
-            game, state, player = case.args
-            key = (state, player, 3)
-            first, second = Watch(game, [(state, player)]), Watch(game, [(state, player)])
-            plan = fresh_plan("muehle.value_minimax")
-            play_helpers(plan, play, RULES)
-            first.install(plan)
-            value = plan.call(M + "value_minimax", *key)
-            cached = None
-            if not memo_played:     # .cache is memoize's (functools.cache has none)
-                cache = plan.get(plan.get(M + "value_minimax").attr("cache"), default=None)
-                cached = plan.call(cache.attr("__contains__"), key, catch=True)
-            second.install(plan)
-            again = plan.call(M + "value_minimax", *key)
-            jobs.append(finish(plan, {"value": value, "cached": cached, "again": again},
-                               first.handout, second.handout))
-            watches.append((first, second))
-        outcomes = run(student, jobs)
-        of = dict(zip(map(id, outcomes), watches))
-
-        def judge(case, outcome):
-            want, got, (first, second) = case.expected, outcome.value, of[id(outcome)]
-            if wrong_number(got["value"], want["value"]):
-                return returned(got["value"])
-            if second.handout.log or got["again"] != got["value"]:
-                return _("the repeated call searched again ({calls} calls of the rules) instead "
-                         "of using the cache").format(calls=len(second.handout.log))
-            if not memo_played and got["cached"] is not True:
-                return _("value_minimax.cache holds no entry (state, player, depth) for the call")
-            if first.handout.count("heuristic") > want["heuristic"]:
-                return _("called heuristic {count} times; with a working cache it is called once "
-                         "per distinct position ({want} times)").format(
-                    count=first.handout.count("heuristic"), want=want["heuristic"])
-            return None
-        check_all(_("value_minimax does not use its cache"), chosen, outcomes, judge,
-                  hint=_("decorate value_minimax with @memoize and pass the state in tuple form"),
-                  got=lambda c, o: describe(dataclasses.replace(o, value=o.value["value"])
-                                            if o.answered else o),
-                  picture=lambda c, o: cache_picture(c, o, *of[id(o)]))
-    blame.on_its_own(student, "value_minimax", _("on a position"), attempt)
+    def judge(case, got, calls):
+        want, first, second = case.expected, calls.first, calls.second
+        if wrong_number(got["value"], want["value"]):
+            return returned(got["value"])
+        if second.handout.log or got["again"] != got["value"]:
+            return _("the repeated call searched again ({calls} calls of the rules) instead "
+                     "of using the cache").format(calls=len(second.handout.log))
+        if not calls.memo_played and got["cached"] is not True:
+            return _("value_minimax.cache holds no entry (state, player, depth) for the call")
+        if first.handout.count("heuristic") > want["heuristic"]:
+            return _("called heuristic {count} times; with a working cache it is called once "
+                     "per distinct position ({want} times)").format(
+                count=first.handout.count("heuristic"), want=want["heuristic"])
+        return None
+    blame.on_its_own(student, "value_minimax", _("on a position"), lambda play: searches(
+        student, play, cache_cases(), lambda c: CalledTwice(*c.args),
+        _("value_minimax does not use its cache"), judge,
+        _("decorate value_minimax with @memoize and pass the state in tuple form"),
+        lambda c, got: got["value"],
+        lambda c, o, calls: cache_picture(c, o, calls.first, calls.second)))
 
 
 def cache_picture(case, outcome, first, second):
@@ -1088,33 +1072,29 @@ def judge_deepening(case, groups):
     return None
 
 
-def drawing(reasons):
-    """The picture kept beside a failing outcome's reasons."""
-    return lambda case, outcome: reasons[id(outcome)][2]
+def check_deepening(student, blame, shared, which, summary, hint):
+    """One of the two deepening checks: the reason `which` of `deepening_verdicts`."""
+    def attempt(play):
+        outcomes, reasons = shared(deepening_verdicts, play)
+        check_all(summary, deepening_cases(), outcomes, lambda c, o: reasons[id(o)][which],
+                  hint, picture=lambda c, o: reasons[id(o)][2])
+    blame.on_its_own(student, "best_move_ab", _("on a position"), attempt)
 
 
 def test_best_move_ab(student, blame, shared):
     """best_move_ab returns a best move, valuing each successor with the window (-1, -alpha)"""
-    def attempt(play):
-        outcomes, reasons = shared(deepening_verdicts, play)
-        check_all(_("best_move_ab did not search as the handout says"), deepening_cases(),
-                  outcomes, lambda c, o: reasons[id(o)][0], picture=drawing(reasons),
-                  hint=_("alpha = -1 at the start of each iteration; value each successor as "
-                         "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the "
-                         "result is the best entry of the last iteration (d = depth - 1)"))
-    blame.on_its_own(student, "best_move_ab", _("on a position"), attempt)
+    check_deepening(student, blame, shared, 0, _("best_move_ab did not search as the handout says"),
+                    _("alpha = -1 at the start of each iteration; value each successor as "
+                      "-value_ab(s, opponent(player), -1, -alpha, d) and raise alpha; the "
+                      "result is the best entry of the last iteration (d = depth - 1)"))
 
 
 def test_best_move_ab_deepens(student, blame, shared):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
-    def attempt(play):
-        outcomes, reasons = shared(deepening_verdicts, play)
-        check_all(_("best_move_ab does not deepen iteratively"), deepening_cases(), outcomes,
-                  lambda c, o: reasons[id(o)][1], picture=drawing(reasons),
-                  hint=_("for d in range(depth): value every successor with value_ab at depth "
-                         "d, then sort the list best first (a stable sort) for the next "
-                         "iteration"))
-    blame.on_its_own(student, "best_move_ab", _("on a position"), attempt)
+    check_deepening(student, blame, shared, 1, _("best_move_ab does not deepen iteratively"),
+                    _("for d in range(depth): value every successor with value_ab at depth "
+                      "d, then sort the list best first (a stable sort) for the next "
+                      "iteration"))
 
 
 # ------------------------------------------------------------------ playing strength
