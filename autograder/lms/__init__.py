@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError, assignment as assignments
-from ..grading.intake import remove_tree
+from ..grading.intake import claim_folder, remove_tree
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
 from ..outputs.text import visible
@@ -206,17 +206,11 @@ def _settle(entry: Submission, modules, budget: Budget) -> list:
 def _claim(src: Path, out: Path) -> None:
     """Refuse an --out that is, holds or lies inside SRC, or that is neither new,
     empty nor an earlier import (IMPORT_MARKER: that one is replaced)."""
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise KitError(f"--out {out} is a file or a link, not a folder; choose a new folder")
     source, target = src.resolve(), out.resolve()
     if target == source or source in target.parents or target in source.parents:
         raise KitError(f"--out {out} and the download {src} overlap: the import would "
                        "write into what it reads; choose a folder outside it")
-    mark = out / IMPORT_MARKER
-    if out.is_dir() and any(out.iterdir()) and not (mark.is_file() and not mark.is_symlink()):
-        raise KitError(f"--out {out} is not empty and was not made by autograder import "
-                       f"(it holds no {IMPORT_MARKER}): the import writes only into a new "
-                       "or empty folder, or replaces an earlier import; choose another --out")
+    claim_folder(out, IMPORT_MARKER, "autograder import")
 
 
 def _write_file(root: Path, parts: tuple[str, ...], data: bytes) -> None:
