@@ -576,8 +576,9 @@ def best_minimax_picture(case, outcome, search):
 
 def test_best_move_minimax_is_random(student, blame):
     """best_move_minimax chooses with rng.choice among all the equally good moves"""
-    # Judged from the grader's rng alone: one choice among exactly the best moves,
-    # and the move it chose returned; seeds 0..11 give that rng's own variety.
+    # Judged from the grader's rng alone (what it was offered and chose, never how random
+    # the answers look: a generator of the student's own is not the rng): one choice among
+    # exactly the best moves, and that move returned.
     start = ref.initial_state()
     setup = best_minimax_setup(start, W, 1, 699, None, 9)
     _game, table, best = setup
@@ -597,8 +598,6 @@ def test_best_move_minimax_is_random(student, blame):
             if problem:
                 raise CheckFailed(_("best_move_minimax did not return a best move"), call=call,
                                   position=draw(start, W), got=problem, picture=drawing())
-            # Believed: what the grader's rng was offered and what it chose, never how
-            # random the answers look (a generator of the student's own is not the rng).
             chooser = search.record
             offered = [as_state(s) for s in chooser.last[0]] if chooser.last else None
             if offered is None:
