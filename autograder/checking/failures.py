@@ -103,19 +103,14 @@ class CheckFailed(AssertionError):
             lines.append(_("expected: {expected}").format(expected=shown) if reveal
                          else _("expected: (hidden test: the expected answer is not shown)"))
         if self.hint:
-            lines.append(hint_line(self.hint))
+            lines.append(_("hint: {hint}").format(hint=self.hint))
         return "\n".join(lines)
 
 
-def hint_line(hint: str) -> str:
-    """The line of a failure that is the kit's own prose: the feedback page shows its
-    `backticked` names as code (grading/report.py finds it by this label)."""
-    return _("hint: {hint}").format(hint=hint)
-
-
 def is_hint_line(line: str) -> bool:
-    """Whether `line` is a hint, in any of the kit's languages (a page may be written
-    in another language than the one being spoken now)."""
+    """Whether `line` is a failure's hint (the kit's own prose, whose `backticked` names
+    the feedback page shows as code), in any of the kit's languages (a page may be
+    written in another language than the one being spoken now)."""
     return any(line.startswith(translation(code, GRADER).gettext("hint: {hint}").format(hint=""))
                for code in LANGUAGES)
 
