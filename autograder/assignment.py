@@ -34,7 +34,6 @@ from . import ROOT, KitError
 SOLUTIONS = ROOT / "solutions"
 ASSIGNMENTS = ROOT / "assignments"
 SUITES = ROOT / "autograder" / "suites"
-EXAMPLES = ROOT / "examples"
 _KNOWN_KEYS = {"name", "title", "modules", "files", "public_timeout"}
 
 
@@ -65,21 +64,12 @@ class Assignment:
         return self._folder(SUITES, "suites")
 
     @property
-    def examples_dir(self) -> Path:
-        return self._folder(EXAMPLES, "examples")
-
-    @property
     def notebook(self) -> Path:
         return self.solution_dir / f"{self.name}.ipynb"
 
     @property
     def module_names(self) -> tuple[str, ...]:
         return tuple(Path(m).stem for m in self.modules)
-
-    @property
-    def tournament(self) -> dict | None:
-        """The manifest's [tournament] table, if the game has class tournaments."""
-        return self.extra.get("tournament")
 
     @property
     def packages(self) -> tuple[str, ...]:

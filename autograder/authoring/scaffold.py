@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import ROOT, KitError
+from .. import KitError
 from .. import assignment as assignments
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -42,7 +42,7 @@ class Place:
             raise KitError("--in-kit writes into the kit, but SPIELBAUM_COURSE names a course "
                            f"folder ({course}): unset it, or leave out --in-kit")
         if in_kit:
-            return cls(ROOT / "solutions", ROOT / "autograder" / "suites", True)
+            return cls(assignments.SOLUTIONS, assignments.SUITES, True)
         if course is None:
             raise KitError("say where the assignment goes: set SPIELBAUM_COURSE to your "
                            "course folder (export SPIELBAUM_COURSE=~/my-course), or pass "
@@ -101,4 +101,4 @@ def new(name: str, title: str | None = None, in_kit: bool = False) -> list[Path]
 def _kit_names() -> list[str]:
     """The kit's own assignments (a course folder's may not take their names: the
     suites would share a module name)."""
-    return sorted(p.parent.name for p in (ROOT / "solutions").glob("*/assignment.toml"))
+    return sorted(p.parent.name for p in assignments.SOLUTIONS.glob("*/assignment.toml"))
