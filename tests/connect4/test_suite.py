@@ -138,7 +138,7 @@ def test_the_log_gives_the_reference_counts_exactly(rotate):
     for index, state in enumerate(_positions(50, 3)):
         for bremse in (1, 2, 3):
             expected = games.reference_search(1000 + index, state, bremse,
-                                              games.Rotation() if rotate else None)
+                                              games.rotation if rotate else None)
             view = expected.view
             counts = {"nodes": len(view.visits), "expanded": len(view.expanded),
                       "evaluations": len(view.visits) - len(view.expanded)}

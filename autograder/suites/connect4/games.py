@@ -1,15 +1,12 @@
 """Games only the grader knows: what the connect4 suite hands the student's searches.
 
-A `SubsetGame` (checking/search.py's game) is real Connect 4 positions, but each
-offers only some of its legal moves (2 to 5, never none), in an order of its own,
-and an unfinished position is worth an arbitrary small number (many ties, so `>`
-versus `>=` shows); a finished game keeps its real value (+-WIN for four in a row).
-A seeded hash of the position and the game's salt decides, so the grader replays the
-game for the reference (`reference_on`) while the student's code can only ask.
-
-`Legal` is the same rule for the evaluations of play_game and tournament, where the
-student's own rules make the moves: it answers only about positions reached from
-the check's openings by legal moves of Connect 4.
+A `SubsetGame` (checking/search.py's game) is real Connect 4 positions, each offering
+2 to 5 of its legal moves in an order of its own, an unfinished position worth an
+arbitrary small number (many ties, so `>` versus `>=` shows), a finished game its real
+value; seeded by the position and the game's salt, so the grader replays the game for
+the reference (`reference_on`). `Legal` answers the evaluations of play_game and
+tournament, where the student's own rules make the moves, only about positions reached
+from the check's openings by legal moves.
 """
 
 from __future__ import annotations
@@ -103,11 +100,8 @@ def handed(handout: Handout, what: str, value) -> tuple:
 
 
 class SubsetGame(search.Game):
-    """Connect 4 positions with a subset of the moves and values of our own.
-
-    `nextstates` and `evaluation` answer like the handout's functions (what the
-    callbacks call) about `roots` and what nextstates handed out only, logged in
-    `log`; `cells`, `worth` and `children` answer without logging (for the grader)."""
+    """Connect 4 positions with a subset of the moves and values of our own: `cells`,
+    `worth` and `children` answer the grader without logging."""
 
     too_many = N_("this check's game answers at most {calls} calls, several times what the "
                   "handout's search makes here (does the search never stop?)")
@@ -161,20 +155,15 @@ class SubsetGame(search.Game):
         return value
 
     def terminal_test(self, state, evaluation):
-        """The handout's terminal_test asked about a position of this game (the one it
-        was given, once `handed` let it through), recorded: where the search asked it,
-        and whether it passed the evaluation on."""
+        """The handout's terminal_test on a position `handed` let through, recorded."""
         self.terminal_tests.append((tuple(state), evaluation is not None))
         return ref.terminal_test(state, evaluation)
 
 
 class RealGame(search.Game):
-    """Real Connect 4 (the handout's rules and evaluation) with every nextstates and
-    evaluation call logged as a search.Game logs it: what the player's checks play
-    for the rules, so a failing move can be drawn beside the rule's search. It
-    answers exactly what the reference answers, about any position (no handout,
-    no limit: the verdict is the reference's rules' alone); children are listed
-    centre first, the order the player searches in."""
+    """Real Connect 4 (the reference's rules and evaluation, about any position) with
+    every call logged, so a failing move of the player can be drawn beside the
+    rule's search; children centre first, the order the player searches in."""
 
     def moves(self, key):
         return [(child[-1], tuple(child)) for child in
@@ -183,8 +172,7 @@ class RealGame(search.Game):
     def worth(self, key):
         return SPEC["evaluation"](list(key))
 
-    def step(self, key):
-        return str(key[-1] % 7) if key else "·"
+    step = SubsetGame.step
 
     def nextstates(self, state):
         children = SPEC["nextstates"](state)
@@ -198,10 +186,9 @@ class RealGame(search.Game):
 
 
 class Legal:
-    """Positions reached from the check's openings by legal moves (each stone on
-    the lowest free cell of its column): what an evaluation of the grader's
-    answers about when the student's own rules make the moves (play_game,
-    tournament). Anything else is refused and kept in `handout.refused`."""
+    """Positions reached from the check's openings by legal moves: what an evaluation
+    of the grader's answers about in play_game and tournament (anything else is
+    refused and kept in `handout.refused`)."""
 
     def __init__(self, openings=()):
         self.openings = tuple(tuple(o) for o in openings)
@@ -260,10 +247,8 @@ def gravity_legal(key: tuple) -> bool:
 
 
 class VirtualClock:
-    """A clock of the grader's for iterative deepening: time passes only when the
-    game's evaluation is called, TICK seconds per call. Deterministic whatever the
-    load of the machine, and exact: a search that checks this clock before every
-    evaluation (as the handout says) makes no evaluation once the budget is used."""
+    """A clock of the grader's for iterative deepening: TICK seconds pass with each call
+    of the game's evaluation, whatever the load of the machine."""
 
     TICK = 0.001
 
@@ -274,19 +259,12 @@ class VirtualClock:
         return self.game.evaluations * self.TICK
 
 
-class Rotation:
-    """An order function of the grader's: the children rotated left by one
-    (the first goes last). Logs each call."""
-
-    def __init__(self):
-        self.calls = 0
-
-    def __call__(self, children):
-        if type(children) is not list:
-            raise ValueError(_("order expects the list of children, got {value}").format(
-                value=str(children)[:60]))
-        self.calls += 1
-        return list(children[1:]) + list(children[:1])
+def rotation(children):
+    """An order function of the grader's: the children rotated left by one."""
+    if type(children) is not list:
+        raise ValueError(_("order expects the list of children, got {value}").format(
+            value=str(children)[:60]))
+    return list(children[1:]) + list(children[:1])
 
 
 def reference_on(game: search.Game, names=("nextstates",)):

@@ -13,8 +13,8 @@ from autograder.checking import Callback, load_reference, played_plan, search, s
 from autograder.checking.judges import best_and_value
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import (Rotation, SubsetGame, Within, played_as,
-                                              reference_search)
+from autograder.suites.connect4.games import (SubsetGame, Within, played_as, reference_search,
+                                              rotation)
 from autograder.suites.connect4.positions import draw
 
 ref = load_reference("connect4", "connect4")
@@ -27,27 +27,21 @@ GAME_HINT = N_("this check gives your search a game of the grader's: its own nex
                "the module and use the evaluation argument when the search runs")
 
 
-# The lines by kind, in the handout's order: (kind, the numbers that tell the lines of
-# the kind apart: rows and columns by number, diagonals by the cell they start at).
-LINE_KINDS = (("rows", tuple(range(6))),
-              ("columns", tuple(range(7))),
-              ("down-right", (14, 7, 0, 1, 2, 3)),
-              ("down-left", (3, 4, 5, 6, 13, 20)))
-
-
+#: The lines by kind, in the handout's order: the numbers that tell them apart (rows
+#: and columns by number, diagonals by the cell they start at), all of the kind in
+#: words, and one line in words.
+LINE_KINDS = (
+    (tuple(range(6)), N_("all {count} rows (rows {numbers})"), N_("row {number}")),
+    (tuple(range(7)), N_("all {count} columns (columns {numbers})"), N_("column {number}")),
+    ((14, 7, 0, 1, 2, 3),
+     N_("all {count} diagonals running down to the right (starting at cells {numbers})"),
+     N_("the diagonal running down to the right starting at cell {number}")),
+    ((3, 4, 5, 6, 13, 20),
+     N_("all {count} diagonals running down to the left (starting at cells {numbers})"),
+     N_("the diagonal running down to the left starting at cell {number}")))
 #: (kind, number) of each of the 25 lines, in the handout's order.
-LINE_NAMES = [(kind, start) for kind, starts in LINE_KINDS for start in starts]
-
-
-def _whole_kind(kind, starts):
-    """All lines of a kind, in words ("all 6 rows (rows 0, 1, 2, 3, 4, 5)")."""
-    words = {"rows": N_("all {count} rows (rows {numbers})"),
-             "columns": N_("all {count} columns (columns {numbers})"),
-             "down-right": N_("all {count} diagonals running down to the right (starting at "
-                              "cells {numbers})"),
-             "down-left": N_("all {count} diagonals running down to the left (starting at "
-                             "cells {numbers})")}
-    return _(words[kind]).format(count=len(starts), numbers=", ".join(map(str, starts)))
+LINE_NAMES = [(kind, start) for kind, (starts, _all, _one) in enumerate(LINE_KINDS)
+              for start in starts]
 
 
 #: A board whose every cell holds a different character: each line returned
@@ -62,10 +56,10 @@ def _cells_of(text):
 def _missing_lines(missing, want):
     """The missing lines in words, a whole kind at once where all of it is missing."""
     notes = []
-    for kind, starts in LINE_KINDS:
+    for kind, (starts, whole, _one) in enumerate(LINE_KINDS):
         gone = [i for i in missing if LINE_NAMES[i][0] == kind]
         if len(gone) == len(starts):
-            notes.append(_whole_kind(kind, starts))
+            notes.append(_(whole).format(count=len(starts), numbers=", ".join(map(str, starts))))
         else:
             notes += [_("{line} (cells {cells})").format(line=_one_line(i),
                                                          cells=_cells_of(want[i]))
@@ -75,11 +69,7 @@ def _missing_lines(missing, want):
 
 def _one_line(index):
     kind, number = LINE_NAMES[index]
-    words = {"rows": N_("row {number}"), "columns": N_("column {number}"),
-             "down-right": N_("the diagonal running down to the right starting at cell "
-                              "{number}"),
-             "down-left": N_("the diagonal running down to the left starting at cell {number}")}
-    return _(words[kind]).format(number=number)
+    return _(LINE_KINDS[kind][2]).format(number=number)
 
 
 def lines_difference(got):
@@ -157,7 +147,7 @@ class Search:
         evaluation (and the order) passed as callbacks; nothing else of ours."""
         plan = played_plan(self.who, game_plays(game))
         stats = plan.call(M + "SearchStats") if self.stats else None
-        order = Callback(played_as("order", Rotation())) if self.rotate else None
+        order = Callback(played_as("order", rotation)) if self.rotate else None
         found = plan.call(M + self.who, list(self.state), -INF, INF, self.bremse,
                           Callback(played_as("evaluation", game.evaluation)), stats, order)
         result = {"found": found}
@@ -178,7 +168,7 @@ class Search:
 @functools.cache
 def expected_search(case: Search) -> search.Expected:
     return reference_search(case.salt, case.state, case.bremse,
-                            Rotation() if case.rotate else None)
+                            rotation if case.rotate else None)
 
 
 def game_note(case: Search) -> str:

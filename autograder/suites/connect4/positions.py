@@ -119,6 +119,7 @@ def midgame_states(count, seed, low=6, high=30):
 
 @functools.cache
 def tactics():
+    """The positions of tactics.json (written by tests/connect4/tactics_build.py)."""
     return json.loads((HERE / "tactics.json").read_text())
 
 

@@ -1,32 +1,17 @@
-"""Fast exact Connect 4 solver: the grader's oracle for the connect4 assignment.
+"""Exact Connect 4 solver: the oracle the connect4 suite asks "does this move keep the
+game value?" (and the tournament referee's rules). Pure Python, after the design of
+Pascal Pons' strong solver (http://blog.gamesolver.org), re-implemented from his
+description: bitboards in ints (bit ``col * 7 + row``, row 0 at the bottom, a separator
+bit atop each column); negamax with alpha-beta, the window narrowed by the best and worst
+scores still reachable; only non-losing moves searched (a forced block is the only move
+tried, two open threats of the opponent are a loss found without search); moves ordered
+by the threats they create, then centre first; a bounded transposition table of bounds;
+null-window searches around a moving guess until the score is exact.
 
-This is the hidden reference the connect4 suite asks "does this move keep the game
-value?".  It is pure Python (standard library only) and follows the design of the strong
-solver described in Pascal Pons' tutorial (http://blog.gamesolver.org), re-implemented
-from the description:
-
-* bitboards held in Python ints (7 bits per column, column-major, bit ``col*7 + row``
-  with row 0 at the bottom; the 7th bit of each column stays empty as a separator);
-* negamax with alpha-beta pruning, the score window narrowed by the best and worst
-  scores still reachable at a node;
-* only *non-losing* moves are searched (a move that lets the opponent win at once is never
-  tried, a forced block is the only move tried, two open threats of the opponent are a
-  loss found without search), so a node never has to look for an immediate win;
-* move ordering: by the number of winning threats (cells that would complete four) the
-  move creates, ties broken centre first;
-* a bounded transposition table (one fixed array of 500,009 64-bit words, 4 MB) storing,
-  per position, an upper bound (after a search that failed low) or a lower bound (after a
-  beta cut-off);
-* iterative deepening over null windows around a moving guess (binary search on the
-  score), so the exact value is found by a sequence of cheap win/lose tests.
-
-Scores follow Pons' convention, the one of the benchmark files in
-``tests/connect4/data``: for the player to move, a win scores 22 minus the number of
-stones the winner has played when the game ends (+1 = win with the very last stone), a
-loss the negative of that, a draw 0.  Equivalently, a win on the move with index ``n``
-(moves counted from 0) scores ``(43 - n) // 2``.
-
-The module has no relative imports and can be loaded by file path.
+Scores are Pons', those of the benchmark files in ``tests/connect4/data``: for the
+player to move, a win scores 22 minus the stones the winner has played when the game
+ends, a loss the negative of that, a draw 0. The module has no relative imports and can
+be loaded by file path.
 """
 
 from __future__ import annotations
@@ -34,15 +19,9 @@ from __future__ import annotations
 from array import array
 from typing import Iterable
 
-__all__ = ["WIDTH", "HEIGHT", "MIN_SCORE", "MAX_SCORE", "Position", "TranspositionTable",
-           "Solver"]
-
 WIDTH = 7
 HEIGHT = 6
 CELLS = WIDTH * HEIGHT  # 42
-#: Worst and best scores a non-terminal position can have (a player needs 4 stones).
-MIN_SCORE = -(CELLS // 2) + 3  # -18
-MAX_SCORE = (CELLS + 1) // 2 - 3  # 18
 
 _H1 = HEIGHT + 1
 #: One bit at the bottom of every column.
@@ -79,14 +58,9 @@ def _winning_cells(pos: int, mask: int) -> int:
 
 
 class Position:
-    """An immutable Connect 4 position (7 columns x 6 rows), never a finished game.
-
-    Internally ``current`` holds the stones of the player to move, ``mask`` all stones
-    (bitboards, see the module docstring) and ``moves`` the number of stones played.
-    Build one with :meth:`from_columns`, :meth:`from_cells` or :meth:`play`; the
-    constructor with no argument gives the empty board.  Positions compare equal when
-    their boards and side to move are equal.
-    """
+    """An immutable Connect 4 position, never a finished game: ``current`` holds the
+    stones of the player to move, ``mask`` all stones (bitboards), ``moves`` how many
+    were played. ``Position()`` is the empty board."""
 
     __slots__ = ("current", "mask", "moves")
 
@@ -99,13 +73,9 @@ class Position:
     # ------------------------------------------------------------------ building
     @classmethod
     def from_columns(cls, seq: str) -> "Position":
-        """Position after the moves ``seq``, columns numbered 1..7 from the left.
-
-        This is the notation of the benchmark files (``"4453"``).  Raises ValueError for
-        a character that is not a digit 1..7, a move into a full column, or a move that
-        wins the game (the solver scores only unfinished games; a sequence going on
-        after a win is rejected for the same reason).
-        """
+        """Position after the moves ``seq``, columns numbered 1..7 from the left (the
+        benchmark files' notation, ``"4453"``). ValueError for a character that is not a
+        digit 1..7, a move into a full column, or a move that wins the game."""
         if not isinstance(seq, str):
             raise ValueError(f"column sequence must be a str of digits 1..7, got {type(seq).__name__}")
         p = cls()
@@ -117,33 +87,17 @@ class Position:
             col = ord(ch) - 49
             if not p.can_play(col):
                 raise ValueError(f"move {i + 1} of {seq!r}: column {ch} is full")
-            if p.is_winning_move(col):
-                if i + 1 < len(seq):
-                    raise ValueError(
-                        f"move {i + 1} of {seq!r} (column {ch}) wins the game, "
-                        f"so the game is already won before move {i + 2}"
-                    )
-                raise ValueError(
-                    f"move {i + 1} of {seq!r} (column {ch}) wins the game: "
-                    "a finished game has no value to solve"
-                )
-            p = p._play_col(col)
+            p = p._unfinished(col, f"move {i + 1} of {seq!r} (column {ch})", i + 1 < len(seq),
+                              i + 2)
         return p
 
     @classmethod
     def from_cells(cls, cells: Iterable[int]) -> "Position":
-        """Position from the course's state format: cell indices in play order.
-
-        ``cells`` lists the cells 0..41 in the order they were played, X (the first
-        player) first.  Cells are numbered row-major from the *top* row:
-        ``cell = row * 7 + col`` with row 0 at the top, so the first stone dropped into
-        an empty column ``c`` lands on cell ``35 + c``.
-
-        Raises ValueError (with the offending move in the message) for a non-integer or
-        out-of-range cell, a repeated cell, a cell that is not the lowest free cell of
-        its column, or a move that wins the game (a finished game has no value to solve;
-        a list going on after a win is rejected too).
-        """
+        """Position from the course's state format: the cells 0..41 in play order, X
+        first, numbered row by row from the *top* (the first stone dropped into an
+        empty column ``c`` lands on cell ``35 + c``). ValueError, naming the move, for a
+        cell that is no int or off the board, taken twice, not the lowest free cell of
+        its column, or a move that wins the game."""
         try:
             cells = list(cells)
         except TypeError:
@@ -166,18 +120,18 @@ class Position:
                     f"free cell of column {col}; a stone dropped there lands on cell "
                     f"{free_row * WIDTH + col}"
                 )
-            if p.is_winning_move(col):
-                if i + 1 < len(cells):
-                    raise ValueError(
-                        f"move {i + 1} (cell {cell}) wins the game, so the game is already "
-                        f"won before move {i + 2}"
-                    )
-                raise ValueError(
-                    f"move {i + 1} (cell {cell}) wins the game: a finished game has no "
-                    "value to solve"
-                )
-            p = p._play_col(col)
+            p = p._unfinished(col, f"move {i + 1} (cell {cell})", i + 1 < len(cells), i + 2)
         return p
+
+    def _unfinished(self, col: int, move: str, more: bool, next_move: int) -> "Position":
+        """The position after ``col``, or ValueError if that move (in words) wins: a
+        finished game has no value to solve, and ``more`` moves after it cannot follow."""
+        if self.is_winning_move(col):
+            if more:
+                raise ValueError(f"{move} wins the game, so the game is already won before "
+                                 f"move {next_move}")
+            raise ValueError(f"{move} wins the game: a finished game has no value to solve")
+        return self._play_col(col)
 
     # ------------------------------------------------------------------ queries
     def height(self, col: int) -> int:
@@ -214,18 +168,13 @@ class Position:
         return Position(self.current ^ self.mask, self.mask | mv, self.moves + 1)
 
     def play(self, col: int) -> "Position":
-        """New position after the player to move drops a stone in ``col`` (0-based).
-
-        Raises ValueError for a column out of range or full, or for a winning move (the
-        result would be a finished game, which :class:`Position` does not represent).
-        """
+        """New position after the player to move drops a stone in ``col`` (0-based);
+        ValueError for a column out of range or full, or a winning move."""
         if not (isinstance(col, int) and 0 <= col < WIDTH):
             raise ValueError(f"column {col!r} is not a column 0..{WIDTH - 1}")
         if not self.can_play(col):
             raise ValueError(f"column {col} is full")
-        if self.is_winning_move(col):
-            raise ValueError(f"column {col} wins the game: a finished game has no value to solve")
-        return self._play_col(col)
+        return self._unfinished(col, f"column {col}", False, 0)
 
     # ------------------------------------------------------------------ views
     def to_rows(self) -> list[str]:
@@ -243,12 +192,6 @@ class Position:
                     line.append(mover if self.current & bit else other)
             rows.append("".join(line))
         return rows
-
-    def __str__(self) -> str:
-        return "\n".join(self.to_rows())
-
-    def __repr__(self) -> str:
-        return f"Position(moves={self.moves}, rows={self.to_rows()!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
@@ -308,12 +251,9 @@ class TranspositionTable:
 class Solver:
     """Exact (strong) or win/draw/loss (weak) Connect 4 solver, Pons-style.
 
-    ``explored`` is the number of positions the search visited (negamax calls) in the
-    last :meth:`solve` (or, for :meth:`move_scores` / :meth:`keeps_value` /
-    :meth:`best_moves`, in the whole call).  The transposition table is kept between
-    calls (its entries stay valid); :meth:`reset` empties it and zeroes ``explored``.
-    ``table_size`` bounds the table (see :class:`TranspositionTable`).
-    """
+    ``explored`` is the number of positions (negamax calls) the last :meth:`solve`,
+    :meth:`move_scores` or :meth:`keeps_value` visited. The transposition table is kept
+    between calls (its entries stay valid); :meth:`reset` empties it."""
 
     def __init__(self, table_size: int = TranspositionTable.DEFAULT_SIZE) -> None:
         """Create a solver with an empty transposition table of ``table_size`` slots."""
@@ -496,14 +436,8 @@ class Solver:
             raise TypeError(f"expected a Position, got {type(position).__name__}")
 
     def solve(self, position: Position, weak: bool = False) -> int:
-        """Game value of ``position`` for the player to move.
-
-        Strong (default): the exact score, 22 minus the number of stones the winner has
-        played at the end with perfect play, positive if the player to move wins,
-        negative if it loses, 0 for a draw (see the module docstring).  Weak: only the
-        class, -1 (loss), 0 (draw) or 1 (win); much cheaper.
-        ``explored`` is set to the number of positions searched.
-        """
+        """Game value of ``position`` for the player to move: the exact score (see the
+        module docstring) or, ``weak``, only -1 (loss), 0 (draw) or 1 (win); much cheaper."""
         self._check(position)
         self._count = 0
         score = self._solve_raw(position.current, position.mask, position.moves, weak)
@@ -518,40 +452,19 @@ class Solver:
         return -self._solve_raw(child.current, child.mask, child.moves, weak)
 
     def move_scores(self, position: Position, weak: bool = False) -> dict[int, int]:
-        """Score of every legal move, ``{column (0-based): score}``, mover's viewpoint.
-
-        The score of a move is the game value after it, negated (a move that wins at once
-        scores ``(43 - moves_played) // 2``).  A move keeps the game value iff its score
-        equals ``max(scores.values())`` (which equals :meth:`solve` of ``position``).
-        With ``weak=True`` the scores are only -1/0/1 (loss/draw/win).  A full board has
-        no legal move and gives ``{}``.  ``explored`` counts the whole call.
-        """
+        """``{column (0-based): score}`` of every legal move, for the mover: the game
+        value after it, negated. A move keeps the game value iff its score is the
+        maximum (:meth:`solve` of ``position``); ``{}`` for a full board."""
         self._check(position)
         self._count = 0
         scores = {c: self._move_score(position, c, weak) for c in position.legal_columns()}
         self.explored = self._count
         return scores
 
-    def best_moves(self, position: Position, weak: bool = False) -> set[int]:
-        """The legal columns (0-based) whose move keeps the game value.
-
-        Strong: the moves reaching the exact best score; weak: the moves keeping the
-        win/draw/loss class.  Empty for a full board.
-        """
-        scores = self.move_scores(position, weak)
-        if not scores:
-            return set()
-        best = max(scores.values())
-        return {c for c, s in scores.items() if s == best}
-
     def keeps_value(self, position: Position, column: int, weak: bool = True) -> bool:
-        """True if playing ``column`` (0-based) keeps the game value of ``position``.
-
-        Weak (default): the move keeps the win/draw/loss class of the position (a won
-        position stays won, a drawn one drawn; in a lost position every move keeps the
-        value).  Strong: the move's exact score equals the position's exact score.
-        Raises ValueError if ``column`` is not a legal move.
-        """
+        """True if playing ``column`` (0-based) keeps the game value of ``position``:
+        weak (default), its win/draw/loss class (in a lost position every move does);
+        strong, its exact score. ValueError if ``column`` is not a legal move."""
         self._check(position)
         if not (isinstance(column, int) and not isinstance(column, bool) and position.can_play(column)):
             raise ValueError(f"column {column!r} is not a legal move in this position")

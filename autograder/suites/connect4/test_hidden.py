@@ -1,44 +1,17 @@
 """Hidden suite for connect4: the game functions, the search, the player.
 
-Expected values come from the reference (loaded into this trusted process) and,
-for "does this move keep the game value?", from the exact solver (solver.py).
-The child holds the student's module and nothing of ours.
-
-* The helpers (getBoard ... terminal_test, centre_first, book_move) are called
-  with plain data on seeded random positions of every length, finished games in
-  every direction and full boards, smallest first.
-* The technique checks (values, counts, cut-offs, visit order, finished games,
-  the order function, shallow_order, iterative deepening) run the student's
-  search on a game only the grader knows (games.SubsetGame: real positions, 2 to
-  5 of their moves in an order of their own, values of the grader's). Its
-  `nextstates` is patched into the student's module for the plan and its
-  evaluation is the search's `evaluation` argument, both answered and logged
-  here: what is judged about the work comes from that log, and the student's
-  SearchStats are compared with it. A search that bypasses the callbacks
-  searches real Connect 4 and fails.
-* The time budget is judged on a clock of the grader's that advances with each
-  evaluation, and on the real clock by the child's CPU time with budgets where
-  the depth reached does not depend on the machine's load.
-* The player: computer_move on tactics judged by the solver, the opening book
-  judged by the solver, play_game and tournament with evaluations of the
-  grader's (weights the student cannot guess), and games against bundled
-  opponents (test_strength, the one whole-program check).
-
-Each function is judged on its own ([relies_on] in assignment.toml,
-checking/blame.py): a check that fails with the student's own helpers is judged
-again with those played by the reference, and that verdict stands. The search
-checks always play the game's nextstates, evaluation and terminal_test
-(games.Within), so they judge the search on its own; iterative deepening hands
-its search a timed evaluation of its own, which cannot travel to the grader, so
-its checks run the student's search and terminal_test.
-
-What a check believes: the student's returned answers, and the logs of the
-grader's games. Those answer only about what they handed out; a refused question
-fails its case, named, even when the student's code catches it. "nextstates
-leaves its input alone" is judged from nextstates' own second answer on the same
-state object (`again`). Every check that judges a search draws the failing one
-beside the rule's (checking/search.py's picture, from the game's log); the whole
-program and the real clock run on the student's own helpers: no picture.
+Expected values come from the reference, run in this trusted process, and "does this
+move keep the game value?" from the exact solver (solver.py). The helpers are called
+with plain data on seeded positions of every length, won and drawn games, smallest
+first. The technique checks run the student's search on a game only the grader knows
+(games.SubsetGame: 2 to 5 of a position's moves, in an order of its own, values of
+the grader's), through callbacks that log every call: the work is judged from that
+log, and a search that bypasses the callbacks searches another game. Time budgets
+are judged on a clock of the grader's that advances with each evaluation, and on the
+real clock only where the child's CPU time decides. The player is judged on tactics
+and its opening book (by the solver), on play_game and tournament with evaluations of
+the grader's, and in games against bundled opponents (the one whole-program check).
+Each function is judged on its own ([relies_on], checking/blame.py).
 """
 
 from __future__ import annotations

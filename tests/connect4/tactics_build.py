@@ -1,6 +1,7 @@
-"""Build tactics.json: positions for the connect4 tactics checks, judged by the solver.
+"""Rebuild autograder/suites/connect4/tactics.json: positions for the connect4 tactics
+checks, judged by the solver (a build script, never run while grading).
 
-    .venv/bin/python -m autograder.suites.connect4.make_tactics
+    .venv/bin/python tests/connect4/tactics_build.py
 
 Three kinds of positions, found by seeded random play (no move that lets the
 opponent win at once), each with the set of columns that keep the game value
@@ -26,7 +27,7 @@ from pathlib import Path
 from autograder.grading.reference import load_reference
 from autograder.suites.connect4 import solver
 
-HERE = Path(__file__).resolve().parent
+SUITE = Path(__file__).resolve().parents[2] / "autograder" / "suites" / "connect4"
 PER_KIND = 10
 MIN_STONES = 18
 
@@ -98,7 +99,7 @@ def main():
             continue
         seen.add(tuple(state))
         found[kind].append({"state": state, "keep": keep, "value": best})
-    out = HERE / "tactics.json"
+    out = SUITE / "tactics.json"
     out.write_text(json.dumps(found, indent=1) + "\n")
     print({k: len(v) for k, v in found.items()}, "attempts", attempts, "->", out)
 
