@@ -98,7 +98,7 @@ def roster_names(submissions: Path) -> dict[str, str]:
 
 def student_folders(submissions: Path) -> list[Path]:
     """Every folder that stands for a student, named well or not (the similarity
-    report and the tournament name each of them)."""
+    report names each of them)."""
     found = survey(submissions)
     return sorted(found.folders + [submissions / name for name, _ in found.refused])
 

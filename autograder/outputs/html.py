@@ -1,18 +1,5 @@
-"""Every page the kit writes, and the student markup inside notebooks.
-
-- `finalize`: jinja2's hook for the kit's HTML templates (autoescaped): every
-  `{{ }}` is made writable and its control characters visible before jinja2
-  escapes it, so a lone surrogate cannot stop a page and nothing is hidden.
-- `script_json`: data for a `<script type="application/json">` block that
-  nothing inside can end.
-- `student_markdown`: Markdown a student wrote (a notebook cell), as HTML that
-  can run nothing. It is rendered by markdown-it (CommonMark) with raw HTML
-  off, so `<img onerror>` is text and `javascript:` links are refused, then
-  cleaned by bleach with a short allowlist (no images: a remote image would
-  tell a third party when the teacher opens the page). The result is one line,
-  so the Markdown renderer that later shows the cell (nbconvert's mistune,
-  JupyterLab's marked) takes it as one HTML block and passes it on untouched.
-"""
+"""Every page the kit writes (jinja2 templates, JSON in a <script>), and the student
+markup inside notebooks."""
 
 from __future__ import annotations
 
@@ -33,7 +20,9 @@ PROTOCOLS = frozenset({"http", "https", "mailto"})
 
 
 def finalize(value):
-    """Every expression of an HTML template, before jinja2's autoescape."""
+    """jinja2's `finalize` for the kit's HTML templates: every expression made writable
+    and its control characters visible before jinja2 escapes it, so a lone surrogate
+    cannot stop a page and nothing is hidden."""
     if value is None:
         return ""
     if isinstance(value, (int, float)):
@@ -76,8 +65,14 @@ def clean(html: str) -> str:
 
 
 def student_markdown(source) -> str:
-    """A student's Markdown as one line of safe HTML (see the module docstring).
-    Text that is already the output of this function is only cleaned again."""
+    """A student's Markdown (a notebook cell) as HTML that can run nothing: rendered by
+    markdown-it (CommonMark) with raw HTML off, so `<img onerror>` is text and
+    `javascript:` links are refused, then cleaned to the allowlist (no images: a
+    remote image would tell a third party when the teacher opens the page). The
+    result is one line, so the Markdown renderer that later shows the cell
+    (nbconvert's mistune, JupyterLab's marked) takes it as one HTML block and passes
+    it on untouched. Text that is already the output of this function is only
+    cleaned again."""
     text = visible(source)
     if text.startswith(_OPENING) and "\n" not in text:
         return clean(text)

@@ -1,13 +1,7 @@
 """feedback.md and every Markdown the kit writes (Gradescope's output, mutation.md).
 
-Two ways in, and nothing else: `inline(value)` for text inside a line (a
-heading, a table cell): controls and newlines shown as escapes, every character
-that could start Markdown or HTML escaped with a backslash (CommonMark: "any
-ASCII punctuation character may be backslash-escaped"), so a folder name cannot
-end its heading and start a bold score line, and `<img onerror>` stays text;
-`fenced(value)` for a block (output, exception text): a code block whose fence
-is longer than any backtick run inside it. Both return `Markdown`, text that is
-already safe; `finalize` is the jinja2 hook that makes every `{{ }}` of a
+Text goes in two ways and no other: `inline` inside a line, `fenced` as a block. Both
+return `Markdown`, text that is already safe; `finalize` makes every `{{ }}` of a
 Markdown template go through `inline` unless it is `Markdown` already.
 """
 
@@ -29,6 +23,11 @@ _LINE_START = re.compile(r"^(\s*)([>+=-]|\d+[.)])")
 
 
 def inline(value) -> Markdown:
+    """Text inside a line (a heading, a table cell): controls and newlines shown as
+    escapes, every character that could start Markdown or HTML escaped with a
+    backslash (CommonMark: "any ASCII punctuation character may be backslash-escaped"),
+    so a folder name cannot end its heading and start a bold score line, and
+    `<img onerror>` stays text."""
     if isinstance(value, Markdown):
         return value
     text = _INLINE.sub(r"\\\1", visible(value, lines=False))
