@@ -16,10 +16,10 @@ tens of thousands of them. In one run, on the same calls:
 Printed: microseconds per call back on each side, and their sum as a ratio to the
 baseline's per-helper-call cost. Best of --repeat runs of each.
 
-Then a game's questions (checking/search.py's TreeGame through a Proxy, a minimax
-over its whole tree, on one CPU): asked the long way, and answered in the child from
-the answers the game gives ahead, each call still recorded and replayed by the grader
-(plans.Ahead): microseconds a question on each side.
+Then a game's questions (checking/search.py's TreeGame through a Proxy, its methods
+signed as the suites sign them, a minimax over its whole tree, on one CPU): asked the
+long way, and answered in the child from the answers the game gives ahead, each call
+still recorded by the grader (plans.Ahead): microseconds a question on each side.
 
 Usage: python bench/bench_callbacks.py [--calls 20000] [--repeat 3]
 """
@@ -145,15 +145,24 @@ def game_questions(ahead: bool, repeat: int) -> tuple[float, float, int]:
     """(grader CPU, child CPU, questions) of the best of `repeat` minimax runs over a
     seeded random TreeGame of about 1,100 states, through a Proxy."""
     from autograder.checking.search import Tree, TreeGame
+    from autograder.checking.standins import signed
     from autograder.sandbox.plans import Plan, Proxy
 
-    class Game(TreeGame):
+    class Played(TreeGame):
         AHEAD_STATES = 1 << 16      # the whole tree
 
         def ahead_key(self):
             return super().ahead_key() if ahead else None
 
+    class Specified:
+        """The specified game's methods (gametree's Game), whose signatures a suite's
+        game takes (standins.signed: each call asked the long way is bound)."""
+        def nextstates(self, state): ...
+        def evaluation(self, state): ...
+        def terminal_test(self, state): ...
+
     methods = ("nextstates", "evaluation", "terminal_test")
+    Game = signed(Played, Specified, methods)
     case = Tree("bench", (11, 6, (3, 3)), seed=5)
     best = None
     with started_sandbox(GAME_STUDENT) as sandbox:

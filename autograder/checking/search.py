@@ -72,7 +72,7 @@ from . import gametrees
 from .cases import Case, Later, Show, check_all
 from .failures import describe, returned, short
 from .handout import Handout
-from .standins import unsigned
+from .standins import passes_one, unsigned
 from .judges import exact
 from .verdicts import refused, slow
 
@@ -230,33 +230,75 @@ class Game:
     def answers_ahead(self, methods) -> Ahead | None:
         """The answers to `methods` (those of `PURE`) on the states of this game's tree,
         from the roots down to AHEAD_STATES states, given ahead to a proxy of it once
-        (sandbox/plans.Ahead: the child still sends every call, replayed here)."""
+        (sandbox/plans.Ahead: the child still sends every call, recorded here by
+        `replayed`). Tables that tell otherwise than this game about its roots (a key
+        missing what its answers depend on) are a grader error."""
         methods = tuple(m for m in methods if m in self.PURE and self._answers_as_game(m))
         key = self.ahead_key()
         if self.given_ahead or key is None or not methods or not self.roots:
             return None
         self.given_ahead = True
         try:
-            tables = _ahead_tables(self, key, methods)
+            tables, self._replays = _ahead_tables(self, key, methods)
             given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
+            told = self._told_otherwise(methods)
         except Exception:       # a game its hooks cannot list: asked the long way
             return None
+        if told:
+            raise RuntimeError(f"grader error: {told}")
         left = None if self.limit is None else max(self.limit - self.calls, 0)
-        return Ahead(tables, given, left, gives=("nextstates",))
+        return Ahead(tables, given, left, self.replayed, gives=("nextstates",))
 
     def _answers_as_game(self, method: str) -> bool:
         """Whether `method` is Game's own (through a signed stand-in's binding, which
-        passes the state on): the tables are made from the hooks it answers with."""
-        found = getattr(type(self), method, None)
-        return getattr(found, "inner", found) is getattr(Game, method)
+        passes a lone state on), asking and handing out as Game does: the tables are
+        made from the hooks it answers with, and `replayed` records as it does."""
+        cls, found = type(self), getattr(type(self), method, None)
+        return getattr(found, "inner", found) is getattr(Game, method) and passes_one(found) \
+            and cls.asked is Game.asked and cls.give is Game.give
 
-    def ahead_answers(self, methods) -> dict:
+    def replayed(self, method: str, *args, **kwargs) -> None:
+        """A call the child answered from this game's answers given ahead (protocol.KNEW),
+        recorded as the call itself records it. A question of the tables about a state
+        handed out, within the limit, is recorded from what answering it records, found
+        when the tables were made (`_replays`: no binding, no hooks); anything else (a
+        forged or garbled record) is the call itself, asked and refused as any question."""
+        try:
+            found = None if kwargs else self._replays[method].get(protocol.arguments_text(args))
+        except (KeyError, protocol.Unencodable, TypeError, ValueError, RecursionError):
+            found = None
+        if found is None or found[1] not in self.handout.given or \
+                (self.limit is not None and self.calls >= self.limit):
+            getattr(self, method)(*args, **kwargs)
+            return
+        _said, key, children = found
+        self.calls += 1
+        self.handout.log.append((method, key))
+        if children is not None:
+            self.log.append(("n", key))
+            self.give(key, list(children))
+        elif method == "evaluation":
+            self.log.append(("e", key))
+
+    def _told_otherwise(self, methods) -> str | None:
+        """Where the tables given ahead (made once per `ahead_key`) answer otherwise than
+        this game about its roots, in words; None where they agree."""
+        for method, pairs in self.ahead_answers(methods, len(self.roots)).items():
+            lines = table_text(pairs).split("\n")
+            for given, own in zip(lines[0::2], lines[1::2]):
+                said = self._replays[method].get(given, ("none",))[0]
+                if said != own:
+                    return (f"the answers given ahead to {method}({given[:60]}) differ from "
+                            f"the game's own ({said[:80]} against {own[:80]})")
+        return None
+
+    def ahead_answers(self, methods, states: int | None = None) -> dict:
         """{method: [((the state as shown,), answer), ...]} on the states of this game's
-        tree, breadth first from the roots, AHEAD_STATES at most: what `nextstates`,
+        tree, breadth first from the roots, `states` (AHEAD_STATES) at most: what `nextstates`,
         `evaluation` and `terminal_test` answer about a state handed out (an answer
         that raises is left out)."""
         answers = {method: [] for method in methods}
-        seen, todo = set(self.roots), list(self.roots)
+        seen, todo, states = set(self.roots), list(self.roots), states or self.AHEAD_STATES
         for key in todo:
             shown = (self.shown(key),)
             children = self.successors(key)
@@ -269,7 +311,7 @@ class Game:
                     continue
                 answers[method].append((shown, value))
             for child in children:
-                if child not in seen and len(seen) < self.AHEAD_STATES:
+                if child not in seen and len(seen) < states:
                     seen.add(child)
                     todo.append(child)
         return answers
@@ -290,27 +332,44 @@ class Same:
         return type(other) is Same and other.obj is self.obj
 
 
-_AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> {method: table text}
+_AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> (tables, replays)
 _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the oldest go first)
 _ahead_bytes = [0]
 
 
-def _ahead_tables(game: Game, key, methods: tuple) -> dict:
-    """`game.ahead_answers(methods)` as table texts (plans.table_text), cached by the
-    game's `ahead_key`: every submission's game of a case gives the same tables."""
+def _ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict]:
+    """`game.ahead_answers(methods)` as table texts (plans.table_text), and what answering
+    their questions records (`_replays`), cached by the game's `ahead_key`: every
+    submission's game of a case gives the same tables."""
     cached = (unsigned(type(game)), key, methods)     # a subclass may answer otherwise
     found = _AHEAD_CACHE.get(cached)
     if found is None:
-        found = {method: text for method, pairs in game.ahead_answers(methods).items()
-                 if (text := table_text(pairs))}
-        size = sum(map(len, found.values()))
+        tables = {method: text for method, pairs in game.ahead_answers(methods).items()
+                  if (text := table_text(pairs))}
+        size = sum(map(len, tables.values()))
         if size > Known.MAX_BYTES:
-            found, size = {}, 0
+            tables, size = {}, 0
+        found = (tables, _replays(game, tables))
         while _AHEAD_CACHE and _ahead_bytes[0] + size > _AHEAD_BYTES:
-            _ahead_bytes[0] -= sum(map(len, _AHEAD_CACHE.pop(next(iter(_AHEAD_CACHE))).values()))
+            oldest = _AHEAD_CACHE.pop(next(iter(_AHEAD_CACHE)))[0]
+            _ahead_bytes[0] -= sum(map(len, oldest.values()))
         _AHEAD_CACHE[cached] = found
         _ahead_bytes[0] += size
     return found
+
+
+def _replays(game: Game, tables: dict) -> dict:
+    """{method: {a question's arguments' text: (its reply line, the state's key, its
+    successors (nextstates) or None)}} for the questions of `tables`: what the method
+    records when it answers one (Game.replayed)."""
+    replays = {}
+    for method, text in tables.items():
+        lines, found = text.split("\n"), replays.setdefault(method, {})
+        for given, said in zip(lines[0::2], lines[1::2]):
+            key = game.key(protocol.loads(given)[0], method)
+            found[given] = (said, key, tuple(game.successors(key))
+                            if method == "nextstates" else None)
+    return replays
 
 
 class TreeGame(Game):

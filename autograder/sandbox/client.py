@@ -378,7 +378,6 @@ class Sandbox:
         self.items_left = self.limits.check_items
         self.callbacks = 0                 # calls back answered (or recorded) in all plans
         self.answered_ahead = 0            # ... of them answered in the child (KNEW records)
-        self._ahead_wrong: str | None = None    # a table given ahead that told otherwise
         self._plan_callbacks = 0           # ... in the plan being run (capped)
         self.applied: list[str] = []
         self._buffer = bytearray()
@@ -996,16 +995,10 @@ class Sandbox:
         message = (f'{{"op":"run","id":"{base}","plans":[{",".join(plans)}]{sizes}}}\n'
                    f'{"".join(tables)}')
         self._registry = registry if registry.entries else None
-        self._ahead_wrong = None
         try:
-            outcomes = self._collect_rows(base, message, limits, budget)
+            return self._collect_rows(base, message, limits, budget)
         finally:
             self._registry = None
-        if self._ahead_wrong is not None:
-            # the kit's own tables were wrong, never the student's doing: the check
-            # fails as a grader error rather than judge answers its game never gave
-            raise RuntimeError(f"grader error: {self._ahead_wrong}")
-        return outcomes
 
     def _collect_rows(self, base: str, message: str, limits: list[tuple[float, float | None]],
                       budget: Budget | None) -> list[Outcome]:
@@ -1089,10 +1082,11 @@ class Sandbox:
     def _answer(self, row: list, index: int) -> None:
         """A call of the child's to one of the grader's objects (ASK: wait for the
         answer, TELL: record only, KNEW: an ASK the child answered from the answers
-        given ahead, replayed here as a record). Nothing in it is trusted: the registry decides
-        what may be called, and the grader's own object decides the answer. The
-        grader's CPU time for it counts toward the call's limit, so a search that
-        makes many calls is timed the same on a quiet and on a busy machine."""
+        given ahead, recorded here as the call itself records it). Nothing in it is
+        trusted: the registry decides what may be called, and the grader's own object
+        decides the answer. The grader's CPU time for it counts toward the call's
+        limit, so a search that makes many calls is timed the same on a quiet and on a
+        busy machine."""
         started = time.thread_time()
         try:
             self._answer_call(row, index)
@@ -1133,9 +1127,6 @@ class Sandbox:
                 value = found[0](*args, **kwargs)
             except Exception as problem:   # the student's arguments made the grader's object fail
                 error = [type(problem).__name__, text(problem, 300)]
-            else:
-                if row[2] == KNEW:
-                    self._check_ahead(call, value)
         if not waits:
             if found is None:
                 return      # a recorded call that is not this plan's: nobody waits, drop it
@@ -1153,24 +1144,6 @@ class Sandbox:
             except protocol.Unencodable as problem:   # a bug in a suite, not the student's
                 reply = protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
         self._send_text(reply, self._wait or Wait.of(1.0), ANSWER_WRITE_SECONDS)
-
-    def _check_ahead(self, call: list, value) -> None:
-        """A question the child answered from the tables given ahead, replayed: the
-        game's own answer must be the one the tables gave (they are made once per
-        game's key and cached, so a key that does not capture all the game's answers
-        depends on would otherwise go unseen). Arguments not among the tables are
-        only a forging child's, replayed as any record."""
-        said = self._registry.said_ahead(call[0], call[1],
-                                         call[2] if type(call[2]) is list else [])
-        if said is None or self._ahead_wrong is not None:
-            return
-        try:
-            own = protocol.dumps({"r": protocol.to_plain(value)})[:-1]
-        except protocol.Unencodable:
-            own = None
-        if own != said:
-            self._ahead_wrong = (f"the answers given ahead to {str(call[1])[:40]}() differ "
-                                 f"from the game's own ({said[:80]} against {str(own)[:80]})")
 
     def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
         """The reply row [base, index, kind, value, ...], parsing buffered rows in

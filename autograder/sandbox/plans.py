@@ -29,9 +29,11 @@ the plan returns is the student's answer, judged like any other value.
 
 from __future__ import annotations
 
+import functools
 import json
 import weakref
 from dataclasses import dataclass, field
+from typing import Callable
 
 from . import protocol
 from .protocol import CallbackSpec, ProxySpec, Slot
@@ -169,9 +171,10 @@ class Ahead:
     arguments' texts, and the states in an answer of a method of `gives` it answered
     from the tables) and only while the game's call limit leaves room (`left` calls;
     None: no limit), counting every call of the proxy. It sends each such call as a
-    record (protocol.KNEW, no waiting), which the grader replays on its own object in
-    order: the object's records are what they are without the tables. Anything else
-    is asked the long way, so a refusal reaches the student's code at the same call.
+    record (protocol.KNEW, no waiting), which the grader hands, in order, to
+    `replay(method, *args, **kwargs)`: the object's records are what they are without
+    the tables. Anything else is asked the long way,
+    so a refusal reaches the student's code at the same call.
 
     Offered by the object itself (`answers_ahead(methods)`, checking/search.py's Game)
     and given only to a proxy that is the only object of the grader's in its plan: a
@@ -179,22 +182,8 @@ class Ahead:
     tables: dict
     given: tuple
     left: int | None
+    replay: Callable
     gives: tuple = ()
-
-
-_TABLES: dict[int, tuple[str, dict]] = {}     # id of a table's text -> (text, its lines)
-
-
-def _table_lines(text: str) -> dict:
-    """{arguments' text: reply line} of a table's text (table_text), split once per
-    process while it is in use (the text is kept with it, so its id stays its own)."""
-    found = _TABLES.get(id(text))
-    if found is None or found[0] is not text:
-        if len(_TABLES) >= 64:
-            _TABLES.pop(next(iter(_TABLES)))
-        lines = text.split("\n")
-        found = _TABLES[id(text)] = (text, dict(zip(lines[0::2], lines[1::2])))
-    return found[1]
 
 
 def _made_known(text: str) -> Known:
@@ -350,7 +339,7 @@ class Entry:
     rows: range
     methods: dict        # name -> (callable, waits for an answer)
     thing: object        # the grader's object or function itself
-    ahead: dict = field(default_factory=dict)   # method -> its table given ahead (Ahead)
+    ahead: dict = field(default_factory=dict)   # method given ahead -> its KNEW calls' replay
 
 
 class Registry:
@@ -394,7 +383,8 @@ class Registry:
                 self._table_at[id(text)] = len(self.tables)
                 self.tables.append(text)
             tables[method] = self._table_at[id(text)]
-        self.entries[spec.number].ahead = {method: ahead.tables[method] for method in tables}
+        self.entries[spec.number].ahead = {method: functools.partial(ahead.replay, method)
+                                           for method in tables}
         spec.ahead = {"tables": tables, "given": list(ahead.given),
                       "left": -1 if ahead.left is None else ahead.left,
                       "gives": [m for m in ahead.gives if m in tables]}
@@ -427,18 +417,6 @@ class Registry:
             return tuple(self.own(v, index) for v in value)
         return value
 
-    def said_ahead(self, number, method, args) -> str | None:
-        """The reply line the tables given ahead hold for `method(*args)` of object
-        `number` (what the child answered a KNEW call with), or None: not among them."""
-        entry = self.entries.get(number) if type(number) is int else None
-        text = entry.ahead.get(method) if entry is not None else None
-        if text is None:
-            return None
-        try:
-            return _table_lines(text).get(protocol.arguments_text(args))
-        except (protocol.Unencodable, TypeError, ValueError, RecursionError):
-            return None
-
     def lookup(self, number, method, index, knew=False):
         """(callable, waits) for a call the child sent, or a reason to refuse it;
         `knew`: a call the child says it answered from the tables given ahead (it
@@ -452,7 +430,6 @@ class Registry:
         if found is None:
             return None, f"the grader's object has no method {str(method)[:40]!r}"
         if knew:
-            if method not in entry.ahead:
-                return None, "the call was sent the wrong way"
-            return (found[0], False), None
+            replay = entry.ahead.get(method)
+            return ((replay, False), None) if replay else (None, "the call was sent the wrong way")
         return found, None

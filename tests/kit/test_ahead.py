@@ -90,6 +90,23 @@ def forge(state, game):
     __main__._pending.add_text(
         f'["{base}",{index},{protocol.KNEW},[{ahead.number},"evaluation",[[999, 999]]]]\\n')
     return game.evaluation(state)
+
+
+def forge_tables(state, game, which):
+    """Records evaluation questions of the tables it never asked: about a grandchild
+    of the root (not handed out yet), or about the root five times."""
+    import __main__
+    (ahead,) = __main__._ahead.values()
+    base, index = __main__._running
+    if which == "grandchild":
+        kid = game.nextstates(state)[0]
+        import json
+        lines = ahead.tables["nextstates"]
+        state = json.loads(lines[json.dumps([kid], separators=(",", ":"))])["r"][0]
+    for _ in range(1 if which == "grandchild" else 5):
+        __main__._pending.add_text(f'["{base}",{index},{protocol.KNEW},'
+                                   f'[{ahead.number},"evaluation",[{state}]]]\\n')
+    return "forged"
 '''.replace("{protocol.KNEW}", str(protocol.KNEW))
 
 
@@ -279,31 +296,100 @@ def test_a_game_without_a_key_gives_nothing_ahead():
     assert search.Game([(0,)]).answers_ahead(METHODS) is None
 
 
-def test_tables_that_tell_otherwise_than_the_game_are_a_grader_error(sandbox, monkeypatch):
-    """A table given ahead must give the game's own answers (they are cached by the
-    game's key); the grader checks each replayed call, and a wrong table fails the
-    check as the kit's error instead of judging answers the game never gave."""
-    import json
-    made = search._ahead_tables
+def test_tables_that_tell_otherwise_than_the_game_are_a_grader_error(sandbox):
+    """The tables are made once per game's key (cached), and the calls answered from them
+    are recorded from them: a key that misses what the answers depend on would give one
+    game another's answers. A game checks the tables against its own answers about its
+    roots before it gives them, and a difference fails the check as the kit's error
+    instead of judging answers the game never gave."""
+    class KeyedBadly(TreeGame):
+        def ahead_key(self):
+            return "one key for every tree"
 
-    def wrong(game_, key, methods):
-        tables = dict(made(game_, key, methods))
-        lines = tables["evaluation"].split("\n")
-        for at in range(1, len(lines), 2):
-            reply = json.loads(lines[at])
-            if type(reply["r"]) is int:
-                lines[at] = json.dumps({"r": reply["r"] + 1000}, separators=(",", ":"))
-        tables["evaluation"] = "\n".join(lines)
-        return tables
-
-    monkeypatch.setattr(search, "_ahead_tables", wrong)
-    g = game(case=Tree("ahead-wrong", (7, 4, (2, 3)), seed=5))
+    assert game(KeyedBadly).answers_ahead(METHODS) is not None
+    g = game(KeyedBadly, case=Tree("ahead-wrong", (7, 4, (2, 3)), seed=5))
     plan = Plan("minimax")
     plan.returns(plan.call("m.minimax", root(g), Proxy(g, ask=METHODS), 4))
     with pytest.raises(RuntimeError, match="grader error: the answers given ahead to "
-                                           "evaluation"):
+                                           "nextstates"):
         sandbox.plans([plan], 10)
-    monkeypatch.undo()
     # the child is ready for the next request, answered as before
     (fast, fast_game, ahead), (slow, slow_game, _) = both_ways(sandbox, "minimax", 4)
     assert fast.value == slow.value and records(fast_game) == records(slow_game) and ahead
+
+
+def question(made, rng):
+    """A question about the game's tree: mostly about a state handed out, else about
+    any of its states (not handed out yet), a tuple, a state of no game, by keyword,
+    with a second argument."""
+    given = sorted(made.handout.given, key=str)
+    state = made.shown(rng.choice(given if rng.random() < 0.8 else sorted(made.depths)))
+    odd = rng.random()
+    args, kwargs = ((tuple(state),), {}) if odd < 0.05 else (([999, 999],), {}) \
+        if odd < 0.1 else ((), {"state": state}) if odd < 0.15 else \
+        ((state, 1), {}) if odd < 0.2 else ((state,), {})
+    return rng.choice(METHODS), args, kwargs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_record_of_the_tables_is_recorded_as_the_call_itself(seed):
+    """Game.replayed (a KNEW row) against the method itself, on equal games, for
+    questions in any order, forged ones included (about states not handed out, past
+    the limit, garbled): the same log, calls, handout, parents and refusals."""
+    import random
+    rng = random.Random(seed)
+    limit = rng.choice((None, 60, 300))
+    fast, slow = game(limit=limit), game(NoAhead, limit=limit)
+    assert fast.answers_ahead(METHODS) is not None
+    the_long_way = []
+    for method in METHODS:      # the call itself, where replayed finds no record
+        setattr(fast, method, lambda *a, _m=getattr(fast, method), **k:
+                the_long_way.append(1) or _m(*a, **k))
+    for _ in range(400):
+        method, args, kwargs = question(slow, rng)
+        for made, call in ((fast, lambda: fast.replayed(method, *args, **kwargs)),
+                           (slow, lambda: getattr(slow, method)(*args, **kwargs))):
+            try:
+                call()
+            except Exception as error:
+                made.handout.refused.append(type(error).__name__)
+    assert records(fast) == records(slow) and len(fast.log) >= min(limit or 99, 99) / 2
+    assert 400 - len(the_long_way) >= (limit or 400) / 4      # most within the limit
+
+
+def test_a_real_positions_record_of_the_tables_is_recorded_as_the_call_itself():
+    """The same for gametree's games of real positions, signed as the suite makes them."""
+    import random
+    from autograder.suites.gametree import cases
+    from autograder.suites.gametree.test_hidden import B4X3, variant
+    spec, rng = variant((), B4X3, 7, mode="lines"), random.Random(4)
+    fast, slow = cases.make_game(spec, 60), cases.make_game(spec, 60)
+    ahead = fast.answers_ahead(METHODS)
+    states = [protocol.loads(text)[0] for text in ahead.tables["nextstates"].split("\n")[0::2]]
+    for _ in range(300):
+        method, state = rng.choice(METHODS), rng.choice(states)
+        for made, call in ((fast, fast.replayed), (slow, lambda m, s: getattr(slow, m)(s))):
+            try:
+                call(method, state)
+            except Exception as error:
+                made.handout.refused.append(type(error).__name__)
+    assert records(fast) == records(slow) and fast.handout.refusals > 0
+
+
+def test_a_child_forging_records_of_the_tables_gains_nothing(sandbox):
+    """Records of questions among the tables that the student's code never asked: about
+    a state not handed out yet, and more than the game's limit. Each is refused as the
+    question asked would be, and the case fails on the refusal the game kept."""
+    for limit, state in ((None, "grandchild"), (3, "root")):
+        g = game(limit=limit)
+        plan = Plan("forge_tables")
+        plan.returns(plan.call("m.forge_tables", root(g), Proxy(g, ask=METHODS), state))
+        [outcome] = sandbox.plans([plan], 10)
+        assert outcome.ok and g.handout.refusals >= 1
+        assert not refused(outcome, g.handout).ok
+    # the honest twin asks what it may, and is judged on it
+    g = game(limit=3)
+    plan = Plan("ask_often")
+    plan.returns(plan.call("m.ask_often", root(g), Proxy(g, ask=METHODS), 3))
+    [outcome] = sandbox.plans([plan], 10)
+    assert refused(outcome, g.handout).ok and g.calls == 3 and g.handout.refusals == 0
