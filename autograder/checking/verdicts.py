@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import itertools
 
-from ..i18n import grader_text as _
+from ..i18n import N_, grader_text as _
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Plan
-from .cases import check_all
+from .cases import Later, check_all
 from .failures import CheckFailed, describe, returned, short
 
 #: What a kept value may hold: values (a string counts one per 32 characters).
@@ -247,6 +247,10 @@ def probe_reason(outcome: Outcome, labels, thing: str) -> str | None:
                 probe=label, thing=thing, answer=_probe_answer(_plain(mine)),
                 other=_probe_answer(_plain(theirs)))
     return None
+
+
+#: The expected answer of a `check_probes` case.
+UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def check_probes(student, summary: str, name: str, target: str, cases, probes, thing: str,

@@ -34,8 +34,8 @@ def explore(board, depth, alpha=-INF, beta=INF, module=ref):
 
 # -- the plain board ---------------------------------------------------------------
 def test_kit_board_follows_the_handout_rules_on_every_position():
-    assert len(FIELDS) == 5478 and suite.positions() == tuple(
-        sorted(FIELDS, key=lambda c: (suite.marks(c), c)))
+    assert len(FIELDS) == 5478 and games.positions() == tuple(
+        sorted(FIELDS, key=lambda c: (games.marks(c), c)))
     for cells in FIELDS:
         mine, theirs = KitBoard(cells), ref.TicTacToe(wv.rows(cells))
         assert mine.getMoves() == theirs.getMoves(), cells
@@ -132,7 +132,7 @@ def test_tree_game_moves_are_tokens_and_anything_else_is_refused():
 def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
     """A shifted value order and fresh tokens change nothing about how alpha-beta
     searches a fixed shape: the same nodes, evaluations and cut-offs."""
-    for name, nested, static, first in suite.FIXED_SHAPES:
+    for name, nested, static, first in games.FIXED_SHAPES:
         for depth in (1, 2, 3, 4):
             plain = InstrumentedGame(MoveTree(nested, static, first), snapshot=tree_snapshot)
             _, nodes = explore(plain, depth)
@@ -145,8 +145,8 @@ def test_tokens_and_shifts_keep_the_work_of_the_fixed_shapes():
 
 def test_random_trees_are_seeded_varied_and_small():
     assert boards.tree_size(boards.random_tree(5, 3)) == boards.tree_size(boards.random_tree(5, 3))
-    trees = [g for g in suite.trees() if g.name.startswith("random")]
-    assert len(trees) == suite.RANDOM_TREES
+    trees = [g for g in games.trees() if g.name.startswith("random")]
+    assert len(trees) == games.RANDOM_TREES
     assert len({boards.draw_tree(g.tree) for g in trees}) == len(trees)
     assert all(3 <= boards.tree_depth(g.tree) and boards.tree_size(g.tree) <= 60 for g in trees)
     assert {g.first for g in trees} == {1, 2}

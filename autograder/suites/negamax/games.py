@@ -1,20 +1,12 @@
 """The games and positions negamax's hidden checks search (trusted side only).
 
-These objects live in the grader's process; the student's searcher gets a
-`Proxy` of them. Nothing here is ever loaded into the sandbox.
-
-`KitBoard` plays tic-tac-toe with the handout's rules, written independently
-of the reference (tests/negamax checks it on every position). A `Twist` makes
-it a game only the grader knows: on every position its `getMoves` lists the
-legal moves in another (seeded) order, or only some of them, and `evaluate`
-may give undecided positions values of their own. A search that answers from
-its own rules, or replays a copied reference on the real game, answers for a
-different game and fails.
-
-The positions: every reachable tic-tac-toe position and seeded samples of
-them, on a `Game` (a board of the grader's, twisted, or a hand-built or random
-tree with opaque move tokens: checking/boards.py's). Game data only: the checks
-are in test_hidden.py.
+`KitBoard` plays tic-tac-toe with the handout's rules, written independently of the
+reference (tests/negamax checks it on every position). A `Twist` makes it a game only
+the grader knows: on every position `getMoves` lists the legal moves in another
+(seeded) order, or only some of them, and `evaluate` may give undecided positions
+values of their own, so a search that answers from its own rules, or replays a copied
+reference on the real game, answers for a different game. A `Game` is where a search
+starts: such a board, or a tree with opaque move tokens (checking/boards.py's).
 """
 
 from __future__ import annotations
@@ -78,47 +70,23 @@ class Twist:
             parts.append(_("scores undecided positions with values of its own"))
         return _("the grader's board {what}").format(what=", ".join(parts)) if parts else ""
 
+    @functools.cache
+    def moves(self, key: int) -> tuple:
+        """The moves offered at position `key`: the legal ones, shuffled, some kept."""
+        legal = list(MOVES[key])
+        if legal:
+            rng = random.Random(self.salt * 3 ** 9 + key)
+            if self.order:
+                rng.shuffle(legal)
+            if self.keep < 1:
+                kept = set(rng.sample(range(len(legal)), max(1, round(len(legal) * self.keep))))
+                legal = [m for i, m in enumerate(legal) if i in kept]
+        return tuple(legal)
 
-class TwistTables:
-    """Moves and static values of one Twist, computed on first use per position."""
-
-    def __init__(self, twist: Twist):
-        self.twist = twist
-        self.moves: dict[int, tuple] = {}
-        self.values: dict[int, int] = {}
-
-    def moves_of(self, key: int) -> tuple:
-        found = self.moves.get(key)
-        if found is None:
-            legal = list(MOVES[key])
-            if legal:
-                rng = random.Random(self.twist.salt * 3 ** 9 + key)
-                if self.twist.order:
-                    rng.shuffle(legal)
-                if self.twist.keep < 1:
-                    count = max(1, round(len(legal) * self.twist.keep))
-                    kept = set(rng.sample(range(len(legal)), count))
-                    legal = [m for i, m in enumerate(legal) if i in kept]
-            found = self.moves[key] = tuple(legal)
-        return found
-
-    def value_of(self, key: int, marks: int) -> int:
-        who = WINNER[key]
-        if who:
-            return 19 - marks if who == 1 else marks - 19
-        if not self.twist.noise or not MOVES[key]:      # a full board is a draw
-            return 0
-        found = self.values.get(key)
-        if found is None:
-            rng = random.Random(-(self.twist.salt * 3 ** 9 + key))
-            found = self.values[key] = rng.randint(-self.twist.noise, self.twist.noise)
-        return found
-
-
-@functools.cache
-def tables(twist: Twist | None) -> TwistTables | None:
-    """The tables of a twist, filled as positions are asked (deterministic: a cache)."""
-    return None if twist is None else TwistTables(twist)
+    @functools.cache
+    def value(self, key: int) -> int:
+        """What `evaluate` gives the undecided position `key`: -noise to +noise."""
+        return random.Random(-(self.salt * 3 ** 9 + key)).randint(-self.noise, self.noise)
 
 
 class KitBoard:
@@ -138,23 +106,20 @@ class KitBoard:
         self.marks = sum(1 for cell in self.cells if cell)
         self.key = key_of(self.cells)
         self.twist = twist
-        self._tables = tables(twist)
 
     def getMoves(self):
-        if self._tables is None:
-            return list(MOVES[self.key])
-        return list(self._tables.moves_of(self.key))
+        return list(MOVES[self.key] if self.twist is None else self.twist.moves(self.key))
 
     def getSide(self):
         return 2 if self.marks & 1 else 1
 
     def evaluate(self):
-        if self._tables is not None:
-            return self._tables.value_of(self.key, self.marks)
         who = WINNER[self.key]
-        if not who:
+        if who:
+            return 19 - self.marks if who == 1 else self.marks - 19
+        if self.twist is None or not self.twist.noise or not MOVES[self.key]:  # full: a draw
             return 0
-        return 19 - self.marks if who == 1 else self.marks - 19
+        return self.twist.value(self.key)
 
     def _index(self, move):
         if type(move) is not tuple or len(move) != 2 or \
@@ -166,7 +131,7 @@ class KitBoard:
         index = self._index(move)
         if self.cells[index]:
             raise ValueError(_("cell {move} is not empty").format(move=repr(move)))
-        if self._tables is not None and move not in self._tables.moves_of(self.key):
+        if self.twist is not None and move not in self.twist.moves(self.key):
             raise ValueError(_("the board does not offer the move {move} here").format(
                 move=repr(move)))
         self.marks += 1
@@ -207,15 +172,11 @@ def is_open(cells):
     return bool(MOVES[key_of(cells)])
 
 
-def side_of(cells):
-    return 2 if marks(cells) % 2 else 1
-
-
 def draw(cells):
     rows = ["".join(".12"[c] for c in cells[i:i + 3]) for i in (0, 3, 6)]
     if is_open(cells):
         rows.append(_("(player {side} to move; moves are (x, y), column first)").format(
-            side=side_of(cells)))
+            side=2 if marks(cells) % 2 else 1))
     else:
         rows.append(_("(the game is decided)"))
     return "\n".join(rows)

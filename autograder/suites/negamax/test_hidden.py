@@ -1,29 +1,22 @@
 """Hidden suite for negamax: the board's rules, the search's values, its technique.
 
-Nothing of ours runs in the sandbox. Two kinds of checks:
+* The student's own `TicTacToe`, method by method, with plain data in chunked plans
+  on every one of the 5,478 reachable positions: these calls are cheap.
+* `NegaMax` and `ShortSightedOpponent` never see the student's board: they search a
+  `Proxy` of an `InstrumentedGame` of the grader's on a game only the grader knows
+  (games.py), so a search that uses rules of its own or replays a reference answers
+  for another game. Counts, visit order, plies, broken rules and the board after the
+  search are the board's records, never the child's. Proxied calls are round trips,
+  so these searches are sampled (seeded) and small; the trees pin cut-offs at the
+  bound, narrow windows, decided positions above the depth limit and player 2 at
+  the root.
 
-* The student's own `TicTacToe`, method by method, with plain data (chunked call
-  plans, no proxies) on every one of the 5,478 reachable positions (getSide,
-  makeMove and undoMove on every open one): these calls are cheap.
-* The student's `NegaMax` and `ShortSightedOpponent` never see the student's board.
-  They search a `Proxy` of an `InstrumentedGame` of the grader's, on a game only the
-  grader knows (games.py: a twisted tic-tac-toe or a tree with opaque moves), so a
-  search that uses rules of its own or replays a reference answers for another game.
-  Counts, visit order, plies, broken rules and the board after the search are the
-  board's records, never the child's; the reference searches an identical board here.
-  Proxied calls are round trips, so these searches are sampled (seeded, the same for
-  every submission) and small. That is enough: each example bug fails on dozens of
-  them (tests/negamax asserts which checks), and the trees pin cut-offs at the bound,
-  narrow windows, decided positions above the depth limit and player 2 at the root.
-
-Each method is judged on its own ([relies_on]): getEvaluatedMoves with the grader's
-explore, getBestMove with its getEvaluatedMoves, play with its getBestMove (the
-reference on the same trusted board, set on the searcher instance), the board's
-methods with the grader's winner and getSide. The one whole-program check is
-getEvaluatedMoves with the student's own explore and node counter. A move the board
-did not offer is refused and fails the case, named, even when the search catches
-it. Every check that judges a search draws the failing one (checking/search.py's
-picture); the board's own methods judge no search and draw none.
+Each method is judged on its own ([relies_on]): the method it relies on is the
+reference's, searching the same trusted board; the board's methods get the grader's
+winner and getSide. The one whole-program check is getEvaluatedMoves with the
+student's own explore. A move the board did not offer fails the case, even when the
+search catches the refusal. Every check that judges a search draws the failing one;
+the board's own methods judge no search and draw none.
 """
 
 from __future__ import annotations
@@ -41,7 +34,7 @@ from autograder.checking import (Answer, Case, CheckFailed, Later, Plan, Proxy, 
                                  check_all, chunks, constant, describe, exact, kept,
                                  load_reference, now, play_on_instance, raises, refused,
                                  require, returned, said, short, wrong_number)
-from autograder.checking.boards import InstrumentedGame, shown
+from autograder.checking.boards import InstrumentedGame, random_tree, shown, tree_depth, tree_size
 from autograder.checking.cases import drawn as picture_or_none
 from autograder.checking.chunks import run_chunked
 from autograder.checking.rng import RecordingRandom
@@ -49,12 +42,9 @@ from autograder.checking.search import PICTURE_CALLS, picture
 from autograder.checking.standins import method_spec
 from autograder.grading.student import Outcome
 from autograder.i18n import N_, grader_text as _
-from autograder.checking.boards import random_tree, tree_depth, tree_size
-# (FIXED_SHAPES, RANDOM_TREES and marks are read by tests/negamax as suite.NAME)
-from autograder.suites.negamax.games import (FIXED_SHAPES, MOVES, RANDOM_TREES, Game, KitBoard,
-                                             decided_positions, draw, key_of, marks,
-                                             open_positions, positions, rows_of, sample, trees,
-                                             twist_for, twisted)
+from autograder.suites.negamax.games import (MOVES, Game, KitBoard, decided_positions, draw,
+                                             key_of, open_positions, positions, rows_of, sample,
+                                             trees, twist_for, twisted)
 
 ref = load_reference("negamax", "negamax")
 INF = math.inf
@@ -181,9 +171,7 @@ def run(student, searches, played=False) -> list[Run]:
         record["made"] = record["made"][:len(want_record["made"]) + 1]   # enough to compare
         ran = outcome.answered or outcome.raised is not None
         outcome = kept(refused(outcome, board.handout), ANSWER_VALUES)
-        # The student's own return value, never the plan's wrapper around it: a
-        # search's plan answers {"value": ..., "nodes": ...} (or "moves", "move"),
-        # and judges and feedback see what the student's method returned.
+        # judges and feedback see what the student's method returned, not the plan's wrapper
         value, key = outcome.value, KINDS[search.kind][3]
         lost = None if type(value) is dict and key in value else \
             _("the plan returned {value}").format(value=short(value))
@@ -202,11 +190,9 @@ def cases(runs, expected=None) -> list[Case]:
 
 
 def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records=False):
-    """check_all over runs: `judge(run, answer)` sees the student's answer (a plan
-    that lost it fails the case, unless the judge reads the grader's `records`
-    only) and the grader's records; the feedback shows the reason, the student's
-    own return value and what it should have been. `blame` words the headline and
-    says whether the method was judged with the grader's helpers."""
+    """check_all over runs, worded and blamed (`blame.judging`) as the method's:
+    `judge(run, answer)` sees the student's answer (a plan that lost it fails the
+    case, unless the judge reads the grader's `records` only) and the records."""
     def verdict(case, outcome):
         r = case.args[0]
         return r.lost if r.lost and not records else judge(r, None if r.lost else r.mine.value)
@@ -220,8 +206,7 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
 
 def search_picture(r: Run, logs: tuple | None = None) -> dict:
     """The student's search beside alpha-beta's on the same game, from the boards'
-    logs (checking/search.py's picture; `logs`: the rule's and the student's calls
-    drawn, by default all kept): a node is the moves from the root to it."""
+    `logs` (default: all kept): a node is the moves from the root to it."""
     def board_at(path):
         board = r.search.game.board().game
         for move in path:
@@ -251,8 +236,7 @@ def results(r: Run) -> dict:
 def discipline_picture(r: Run) -> dict:
     """explore's make/undo discipline drawn: the search up to the last call before the
     board was left changed (the first broken rule, or else the moves still on the
-    board at the end), that call marked as where the drawing of alpha-beta stops.
-    A break past the calls kept is drawn without the mark."""
+    board at the end); a break past the calls kept is drawn whole."""
     log, broken = r.record["log"], r.record["broken_at"]
     last = (r.record["calls"] if broken is None else broken) - 1
     if not 0 <= last < len(log):
@@ -270,10 +254,9 @@ def smallest_first(searches) -> tuple:
 
 
 def numbered(kind, index, groups) -> list:
-    """Searches of `kind` on the positions of `groups`, each (depth, positions, twist
-    options: a dict or a function of the position's number and the depth), numbered
-    on from `index` (the number salts the position's twist and seeds a choosing
-    search's rng); a group may hold games of their own (trees), numbered too."""
+    """Searches of `kind` on `groups` of (depth, positions or games, twist options: a
+    dict or a function of the number and the depth), numbered on from `index` (the
+    number salts a position's twist and seeds a choosing search's rng)."""
     found = []
     for depth, items, options in groups:
         for item in items:
@@ -286,9 +269,8 @@ def numbered(kind, index, groups) -> list:
 
 
 # ------------------------------------------------------------ the student's board
-# Plain data, no proxies, in chunked plans (checking/chunks.py), a run per method:
-# its calls are caught one by one, so one position's exception does not hide the
-# others, and one method's endless loop does not fail the other methods' checks.
+# Chunked plans, a run per method: one position's exception does not hide the others,
+# and one method's endless loop does not fail the other methods' checks.
 READS = ("winner", "evaluate", "getSide", "getMoves")
 
 
@@ -312,20 +294,15 @@ def board_cases(method):
         if move is None and method in ("getSide", "makeMove", "undoMove"):
             continue
         if method in READS:
-            call, position = f"TicTacToe(field).{method}()", drawn(cells)
+            call, position = f"TicTacToe(field).{method}()", Later(draw, cells)
             want = getattr(ref.TicTacToe(rows_of(cells)), method)()
         elif method == "makeMove":
-            call, position, want = f"makeMove({move})", drawn(cells), after_move(cells, move)
+            call, position, want = f"makeMove({move})", Later(draw, cells), after_move(cells, move)
         else:
             call, want = f"undoMove({move})", rows_of(cells)
             position = Later(board_after, cells, move)
         found.append(Case(call, (cells, move), position, want))
     return tuple(found)
-
-
-def drawn(cells) -> Later:
-    """A case's board, drawn only for the case a failure shows (in the course's language)."""
-    return Later(draw, cells)
 
 
 def board_after(cells, move) -> str:
@@ -429,7 +406,7 @@ def bad_cell_cases():
             board = plan.call("negamax.TicTacToe", rows_of(cells))
             plan.returns(plan.call(board.attr(method), move))
             found.append(Case(Later.words(state, call=f"{method}({move})"), (plan, method),
-                              drawn(cells), "ValueError"))
+                              Later(draw, cells), "ValueError"))
     return tuple(found)
 
 

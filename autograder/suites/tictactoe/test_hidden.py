@@ -23,6 +23,7 @@ from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer
                                  check_all, changed_input, check_probes, compare,
                                  container_reason, describe, exact, kept, load_reference, number,
                                  pure, require, returned, short, slow)
+from autograder.checking.verdicts import UNTOUCHED
 from autograder.i18n import N_, grader_text as _
 
 ref = load_reference("tictactoe", "tictactoe")
@@ -270,7 +271,6 @@ def _probe_cases():
             for board, action in chosen]
 
 
-UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 AN_EXCEPTION = Later.words(N_("an exception"))
 
 
