@@ -1,13 +1,10 @@
 """The gametree suite's search cases: one call of maximize ... computer_move on one game.
 
-A `Search` runs on a game only the grader knows (checking/search.py): a real
-position (`kitgame.GameSpec`: blocked cells, its own child order, a heuristic) or a
-tree whose states are opaque tokens (`search.Tree`). The reference runs on an equal
-game in this process (`expected`, cached per worker); the student's function gets a
-proxy of another fresh one as its `game`, and the judges compare the grader's log of
-that run, and the pair it returned, with the reference's. The student's SearchStats
-counters are its answer to "count your nodes", judged against the same log. Each
-game stops answering after a number of calls fixed by its case (`call_limit`).
+A `Search` runs on a game only the grader knows (checking/search.py): a real position
+(`kitgame.GameSpec`) or a tree whose states are opaque tokens (`search.Tree`). The
+reference runs on an equal game in this process (`expected`, cached per worker); the
+student's function gets a proxy of a fresh one as its `game`, and the judges compare
+the grader's log of that run, and what it returned, with the reference's.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
 """The gametree suite's k-in-a-row games, for the trusted side only.
 
-`KitGame` is the plain game of `solutions/gametree/gametree.py` (states are lists of
-cell numbers in play order, x first; k in a row wins; a full board is a draw) with
-bit-mask rules, for sampling positions and drawing them.
-
-`PositionGame` is a real position of that game as a game only the grader knows
-(checking/search.py), whose successors only it knows, so a search that bypasses
-the game object (the module's own rules, a copied reference, an aliased function)
-answers for another game: `blocked` cells are never played (drawn as #);
-`order="shuffled"` lists the successors of every state in an order drawn from the
-position and a secret salt; `mode="lines"` evaluates with a heuristic (100 / -100
-for a won game, otherwise the lines x has begun and o has not touched, minus the
-same for o), `mode="exact"` with 1 / -1 / 0. A `GameSpec` describes such a game.
+`KitGame` is the game of `solutions/gametree/gametree.py` with bit-mask rules, for
+sampling positions and drawing them. `PositionGame` is a real position of it as a
+game only the grader knows (checking/search.py), described by a `GameSpec`: blocked
+cells, successors in an order of its own (`order="shuffled"`, from the position and a
+secret salt) and a heuristic evaluation (`mode="lines"`), so a search that bypasses
+the game object answers for another game.
 """
 
 from __future__ import annotations
@@ -66,10 +60,7 @@ class KitGame:
         return x, o
 
     def _won(self, mask):
-        for line in self.masks:
-            if mask & line == line:
-                return True
-        return False
+        return any(mask & line == line for line in self.masks)
 
     def exact_value(self, state):
         x, o = self.owners(state)
@@ -170,14 +161,9 @@ def _rules(board, blocked):
 
 
 class PositionGame(search.Game):
-    """A real position as a game only the grader knows (search.Game): `log` holds
-    ("n", state) for each nextstates call and ("e", state) for each evaluation call,
-    in order (states as tuples); `handout.log` every answered question, terminal_test
-    included. A question about a state the game did not hand out is refused."""
+    """A real position as a game only the grader knows (search.Game; keys are tuples)."""
 
     def __init__(self, spec: GameSpec, limit: int | None = None):
-        if spec.mode not in ("exact", "lines") or spec.order not in ("cells", "shuffled"):
-            raise ValueError(f"unknown game variant {spec.mode!r} / {spec.order!r}")
         self.spec, self.rules, self.root = spec, spec.rules(), tuple(spec.root)
         super().__init__([self.root], limit)
 

@@ -1,46 +1,23 @@
 """Hidden suite for gametree: rules, minimax, alpha-beta with Bremse, the player, the book.
 
-Expected values come from the reference in solutions/gametree/, run in this
-trusted process; the child holds only the student's module.
-
-Rules (`winning_lines`, `nextstates`, `evaluation`, `terminal_test`) are called
-with plain data and the student's own `Game` objects: every reachable tic-tac-toe
-position and seeded samples of the 4 x 3 and 4 x 4 boards.
-
-Searches (`maximize` ... `computer_move`) receive as `game` a proxy of a game
-only the grader knows (cases.py): a real position with blocked cells, an order of
-its own and, for depth-limited searches, a heuristic (kitgame.PositionGame), or a
-hand-built or seeded random tree whose states are opaque tokens. Every game call
-is answered and logged by the grader: node counts, visit order, cut-offs and
-plies are the grader's records, and the student's SearchStats are its answer to
-"count your nodes", judged against them. A search that bypasses `game` answers
-for another game. Each game answers a number of calls fixed by its case, and
-every limit is the child's CPU time, so no verdict depends on the machine's load.
-
-`solve` needs the board itself (its lines), so it gets the student's own `Game`,
-with a fresh table and with one table reused across calls.
-
-What a check believes: the student's returned answers and the records of the
-grader's games, which answer only about the states they handed out (a refused
-question fails its case, named, even when the search catches it). "nextstates
-does not change the state" is judged from nextstates' own second answer on the
-same state object (`again`).
-
-Each function is judged on its own ([relies_on] in assignment.toml, Blame.check):
-evaluation, terminal_test and solve are judged again with the grader's
-winning_lines / evaluation played in, computer_move with the grader's alpha-beta.
-maximize and minimize call each other, so their checks judge the pair, and so
-for alpha-beta. test_computer_move_with_your_own_helpers is the one whole-program
-check: the student's own Game of three shapes, one of them (3 x 4) not in the
-module.
+Expected values come from the reference, run in this trusted process. The rules are
+called with plain data and the student's own `Game` objects: every reachable
+tic-tac-toe position and seeded samples of the 4 x 3 and 4 x 4 boards. The searches
+receive as `game` a proxy of a game only the grader knows (cases.py): a real position
+with blocked cells, an order of its own and a heuristic, or a tree whose states are
+opaque tokens; node counts, visit order, cut-offs and plies are the grader's records
+of the calls, and a search that bypasses `game` answers for another game. `solve`
+needs the board's lines, so it gets the student's own `Game`. Each function is judged
+on its own ([relies_on], Blame.check); test_computer_move_with_your_own_helpers is the
+one whole-program check, on a 3 x 4 board the module does not define.
 """
 
 import functools
 import random
 import types
 
-from autograder.checking import (Case, CheckFailed, Later, check_all, describe, exact,
-                                 played, played_plan, require, returned, short)
+from autograder.checking import (Case, CheckFailed, Later, check_all, compare, describe,
+                                 exact, played, played_plan, require, returned, short)
 from autograder.grading.student import Handle
 from autograder.checking import search
 from autograder.checking.search import all_of
@@ -122,7 +99,7 @@ def sample(board, count, seed, low, high, decided=False):
     return tuple(sorted(found, key=lambda s: (len(s), s)))
 
 
-def variant(state, board, seed, mode="exact", blocked=None, order="shuffled"):
+def variant(state, board, seed, mode="exact", blocked=None):
     """A game only the grader knows at `state`: its own child order and, unless
     `blocked` says how many, 0 to 2 blocked cells (two free cells stay)."""
     rng = random.Random(f"{seed}:{state}:{board}")
@@ -130,20 +107,19 @@ def variant(state, board, seed, mode="exact", blocked=None, order="shuffled"):
     count = rng.choice((0, 1, 1, 2)) if blocked is None else blocked
     count = max(0, min(count, len(free) - 2))
     cells = tuple(sorted(rng.sample(free, count)))
-    return GameSpec(tuple(board), tuple(state), mode, order, cells, rng.randrange(1 << 30))
+    return GameSpec(tuple(board), tuple(state), mode, "shuffled", cells,
+                    rng.randrange(1 << 30))
 
 
 def positions(kind, board, count, seed, low, high, mode="exact", bremse=INF, cap=400,
-              decided=False, blocked=None, **options):
+              decided=False, **options):
     """Searches on `count` sampled positions (seeded), each its own game, at most
     `cap` game calls for the reference and 6 * cap for a search without pruning."""
     chosen = []
     for index, state in enumerate(sample(board, count * 3, seed, low, high, decided)):
         depth = bremse[index % len(bremse)] if isinstance(bremse, tuple) else bremse
-        spec = variant(state, board, seed + index, mode, blocked)
+        spec = variant(state, board, seed + index, mode)
         search = search_for(kind, spec, bremse=depth, **options)
-        if kind == "minimax":
-            search = search_for(kind, spec, **options)
         if search.size <= cap and full_width_nodes(spec, depth) <= 6 * cap:
             chosen.append(search)
         if len(chosen) == count:
@@ -156,12 +132,12 @@ def trees(kind, names, **options):
 
 
 def random_trees(kind, count, seed, depth=3, branching=(2, 3), low=-9, high=9,
-                 leaf_chance=0.0, max_to_move=None, distinct=False, **options):
+                 leaf_chance=0.0, distinct=False, **options):
     """Seeded random trees, max and min to move at the root in turn."""
     chosen = []
     for index in range(count):
-        is_max = (index % 2 == 0) if max_to_move is None else max_to_move
-        shape = (seed + index, depth, branching, low, high, leaf_chance, True, is_max, distinct)
+        shape = (seed + index, depth, branching, low, high, leaf_chance, True, index % 2 == 0,
+                 distinct)
         chosen.append(search_for(kind, TreeSpec(f"random-{seed + index}", shape, seed + index),
                                  **options))
     return chosen
@@ -244,9 +220,7 @@ def grader_rules(handles, play) -> dict | None:
 
 
 def on_its_own(student, blame, function, attempt):
-    """`attempt(play)`, a check of `function` on its own: with the student's own helpers
-    first, and where that fails and a helper failed its own checks, again with the
-    grader's helpers ([relies_on]) in a fresh child (Blame.check); that verdict counts."""
+    """Blame.check of `attempt(play)`, the grader's helpers being `grader_rules`."""
     blame.check(student, function, _("on a position"), blame.helpers(function), attempt)
 
 
@@ -271,10 +245,9 @@ WINNING_BOARDS = ((3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (5, 4, 
 def test_winning_lines(student, blame):
     """winning_lines finds every line exactly once, on ten board shapes"""
     handles = game_handles(student, WINNING_BOARDS)
-    chosen = [Case(f"winning_lines(Game{board})", (board,), None,
+    chosen = [Case(f"winning_lines(Game{board})", (handles[board],), None,
                    sorted(tuple(sorted(line)) for line in ref.winning_lines(ref_game(board))))
               for board in WINNING_BOARDS]
-    outcomes = student.map(M + "winning_lines", [(handles[b],) for b in WINNING_BOARDS])
 
     def judge(case, outcome):
         got = outcome.value
@@ -300,10 +273,10 @@ def test_winning_lines(student, blame):
                             "returned {count} sets that are not lines, for example {line}",
                             len(extra)).format(count=len(extra), line=set(extra[0]))
         return None
-    with blame.judging("winning_lines", _("on a board")):
-        check_all(_("winning_lines returned the wrong lines"), chosen, outcomes, judge,
-                  hint=_("rows, columns and both diagonal directions; a line may not wrap "
-                       "around the edge of the board"))
+    compare(student, blame, "winning_lines", chosen, judge,
+            _("winning_lines returned the wrong lines"), scope=_("on a board"),
+            hint=_("rows, columns and both diagonal directions; a line may not wrap around "
+                   "the edge of the board"))
 
 
 def test_nextstates(student, blame):
@@ -661,9 +634,8 @@ def searches_played(game) -> dict:
 
 
 def player_check(student, blame, summary, searches, judge, hint):
-    """computer_move's check, judged on its own (Blame.check): with the student's
-    alpha-beta first; after a failure where alpha-beta failed its own checks, again
-    with the grader's searches played in."""
+    """computer_move's check, judged on its own (Blame.check) with the grader's
+    searches (`searches_played`)."""
     def attempt(play):
         search.check(student, summary, searches, judge, hint,
                      play=searches_played if play else None, got=got_text)
