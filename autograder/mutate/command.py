@@ -29,24 +29,20 @@ def add_command(commands) -> None:
 
 
 def _run(args) -> int:
-    return mutate_cli(args.assignment, args.count, args.seed, args.out, args.jobs,
-                      full=args.full, fail_under=args.fail_under, scheduler=args.scheduler)
-
-
-def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
-               full: bool = False, fail_under: float | None = None,
-               scheduler: str | None = None) -> int:
     import sys
     from pathlib import Path
 
     from rich.console import Console
 
     from . import report
-    from .run import Target, analyse
-    target = Target.of(name)
-    out_dir = Path(out) if out else Path("out") / "mutation" / name
-    analysis = analyse(target, count=count, seed=seed, jobs=jobs, stop_early=not full,
-                       console=Console(stderr=True), scheduler=scheduler, out_dir=out_dir)
+    from ..assignment import load
+    from .run import analyse
+    name, seed = args.assignment, args.seed
+    target = load(name)
+    out_dir = Path(args.out) if args.out else Path("out") / "mutation" / name
+    analysis = analyse(target, count=args.count, seed=seed, jobs=args.jobs,
+                       stop_early=not args.full, console=Console(stderr=True),
+                       scheduler=args.scheduler, out_dir=out_dir)
     report.write(analysis, out_dir)
     console = Console(width=None if sys.stdout.isatty() else 130)
     say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731
@@ -61,6 +57,6 @@ def mutate_cli(name: str, count: int, seed: int, out: str | None, jobs: int,
     say(f"report in {out_dir / 'mutation.md'} and {out_dir / 'mutation.csv'}")
     if analysis.of("error"):
         return 1
-    if fail_under is not None and (analysis.score or 0.0) * 100 < fail_under:
+    if args.fail_under is not None and (analysis.score or 0.0) * 100 < args.fail_under:
         return 1
     return 0

@@ -72,8 +72,6 @@ BINARY_SWAPS = {ast.Add: [ast.Sub], ast.Sub: [ast.Add], ast.Mult: [ast.Div],
                 ast.Pow: [ast.Mult], ast.LShift: [ast.RShift], ast.RShift: [ast.LShift],
                 ast.BitOr: [ast.BitAnd], ast.BitAnd: [ast.BitOr], ast.BitXor: [ast.BitAnd]}
 
-UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
-
 SIMPLE_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return,
                      ast.Raise, ast.Delete, ast.Assert, ast.Break, ast.Continue)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..outputs import spreadsheet
-from .allowlist import toml_entry
+from .allowlist import FILE_NAME, toml_entry
 from .run import Analysis, Verdict
 
 COLUMNS = ["mutant", "module", "line", "function", "operator", "occurrence", "status",
@@ -62,7 +62,7 @@ def markdown(analysis: Analysis) -> str:
              f"solution regions of {modules}"
              f" ({analysis.not_compiling} passed over because they do not compile).",
              f"- Reviewed equivalent mutants met on the way (not graded, not counted): "
-             f"{len(equivalent)}; allowlist `{_relative(t.allowlist_path)}`.",
+             f"{len(equivalent)}; allowlist `{_relative(t.suite_dir / FILE_NAME)}`.",
              f"- Graded with the hidden suite in the sandbox, {analysis.jobs} at a time, in "
              f"{analysis.seconds:.0f} s; " + ("each mutant's run stopped at its first lost "
                                             "point." if analysis.stop_early else

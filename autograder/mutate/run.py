@@ -21,57 +21,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from .. import KitError, assignment as assignments
+from .. import KitError
+from ..assignment import Assignment
 from ..grading import intake
 from ..grading.cluster import Cluster, Journal, digest, encode
 from ..grading.grader import Grader
-from ..grading.intake import Prepared
 from ..grading.workers import Local
+from ..outputs import terminal
 from . import allowlist, stop
 from .operators import Mutant, compiles, mutants
 
 
 
-@dataclass(frozen=True)
-class Target:
-    """What grading needs of an assignment; a kit test points it at a fixture."""
-    name: str
-    title: str
-    modules: tuple[str, ...]
-    solution_dir: Path
-    suite_dir: Path
-    # [relies_on] as (function, callees) pairs (hashable, like the rest): the
-    # grading plugin's Blame reads it as a dict
-    relies_on: tuple = ()
-    # the packages beyond the standard library a submission may import
-    # ([sandbox] packages; the Grader reads it as Assignment.packages)
-    packages: tuple[str, ...] = ()
-
-    @property
-    def module_names(self) -> tuple[str, ...]:
-        return tuple(Path(m).stem for m in self.modules)
-
-    @property
-    def allowlist_path(self) -> Path:
-        return self.suite_dir / allowlist.FILE_NAME
-
-    def reference(self, module: str) -> str:
-        """The text of the reference's `module`."""
-        path = self.solution_dir / module
-        if not path.is_file():
-            raise KitError(f"{path}: listed in assignment.toml but missing")
-        return path.read_text(encoding="utf-8")
-
-    @classmethod
-    def of(cls, name: str) -> "Target":
-        assignment = assignments.load(name)
-        if not assignment.suite_dir.is_dir():
-            raise KitError(f"assignment {name!r} has no hidden suite in {assignment.suite_dir}")
-        return cls(assignment.name, assignment.title, assignment.modules,
-                   assignment.solution_dir, assignment.suite_dir,
-                   tuple(assignment.relies_on.items()), tuple(getattr(assignment, "packages", ())))
+def reference(target: Assignment, module: str) -> str:
+    """The text of the reference's `module`."""
+    path = target.solution_dir / module
+    if not path.is_file():
+        raise KitError(f"{path}: listed in assignment.toml but missing")
+    return path.read_text(encoding="utf-8")
 
 
 @dataclass
@@ -87,7 +55,7 @@ class Verdict:
 
 @dataclass
 class Analysis:
-    target: Target
+    target: Assignment
     seed: int
     count: int
     population: int             # candidate mutants in the solution regions
@@ -110,9 +78,9 @@ class Analysis:
 
 
 # ------------------------------------------------------------ choosing mutants
-def population(target: Target) -> list[Mutant]:
+def population(target: Assignment) -> list[Mutant]:
     return [mutant for module in target.modules
-            for mutant in mutants(module, target.reference(module))]
+            for mutant in mutants(module, reference(target, module))]
 
 
 def sample(everything: list[Mutant], count: int, seed: int, equivalent: dict
@@ -147,7 +115,7 @@ def _grade(mutant: Mutant) -> tuple:
     return (mutant, *judge(graded))
 
 
-def write_modules(target: Target, sources: dict[str, str], folder: Path) -> None:
+def write_modules(target: Assignment, sources: dict[str, str], folder: Path) -> None:
     """The reference's modules into `folder`, those of `sources` as its text."""
     folder.mkdir(parents=True, exist_ok=True)
     for module in target.modules:
@@ -157,7 +125,7 @@ def write_modules(target: Target, sources: dict[str, str], folder: Path) -> None
             shutil.copyfile(target.solution_dir / module, folder / module)
 
 
-def as_submission(target: Target, sources: dict[str, str], what: str) -> Prepared:
+def as_submission(target: Assignment, sources: dict[str, str], what: str) -> intake.Prepared:
     """The reference with `sources` in place of its modules, read as grading reads a
     submission (intake.prepare; the same bytes travel to a cluster's worker)."""
     folder = Path(tempfile.mkdtemp(prefix="mutate-"))
@@ -171,7 +139,7 @@ def as_submission(target: Target, sources: dict[str, str], what: str) -> Prepare
     return found
 
 
-def prepared(target: Target, mutant: Mutant) -> Prepared:
+def prepared(target: Assignment, mutant: Mutant) -> intake.Prepared:
     return as_submission(target, {mutant.module: mutant.source}, f"mutant {mutant.ident}")
 
 
@@ -210,7 +178,7 @@ def _first_loss(graded) -> str:
 JOURNAL = ".mutation.jsonl"
 
 
-def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
+def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2,
             stop_early: bool = True, console: Console | None = None,
             scheduler: str | None = None, out_dir: Path | None = None) -> Analysis:
     """Grade a seeded sample of `count` mutants of the reference with its hidden suite,
@@ -224,8 +192,9 @@ def analyse(target: Target, *, count: int = 40, seed: int = 0, jobs: int = 2,
     console = console or Console(stderr=True)
     grader = Grader(target, plugins=(stop,) if stop_early else ())   # fails on a bad rubric
     everything = population(target)
-    entries = allowlist.load(target.allowlist_path, target.modules)
-    equivalent, stale = allowlist.match(entries, everything, target.allowlist_path)
+    listed = target.suite_dir / allowlist.FILE_NAME
+    equivalent, stale = allowlist.match(allowlist.load(listed, target.modules), everything,
+                                        listed)
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
     cluster = OnCluster(scheduler, target, stop_early, out_dir) if scheduler else None
@@ -243,7 +212,7 @@ class OnCluster:
     verdict goes into the journal as it arrives; a run with the same settings (suite,
     reference, stopping early or not) grades only the mutants the journal lacks."""
 
-    def __init__(self, address: str, target: Target, stop_early: bool,
+    def __init__(self, address: str, target: Assignment, stop_early: bool,
                  out_dir: Path | None):
         self.cluster, self.target = Cluster(address), target
         self.where = self.cluster.where
@@ -302,9 +271,8 @@ def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stal
         gc.freeze()
         _grader = grader
     grading_started = time.perf_counter()
-    progress = Progress("[progress.description]{task.description}", BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                        disable=not console.is_terminal)
+    progress = terminal.progress(console)
+    progress.disable = not console.is_terminal      # a log gets one line per mutant instead
     if cluster is None:
         pool = Local(max(1, min(jobs, len(chosen))), _grade,
                     ceiling=grader.timeouts.submission + 60,
@@ -322,7 +290,7 @@ def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stal
         for mutant, status, killed_by, score, max_score, seconds in finished:
             verdicts.append(Verdict(mutant, status, killed_by, score, max_score, seconds))
             progress.advance(task)
-            if not console.is_terminal:          # a log gets one line per mutant instead
+            if not console.is_terminal:
                 console.print(f"[{len(verdicts) - skipped}/{len(chosen)}] {status}: "
                               f"{mutant.ident} ({seconds:.1f} s)", markup=False,
                               highlight=False)

@@ -122,9 +122,10 @@ def test_every_reference_keeps_full_marks_on_many_kinds_of_rewrite(name):
 def fragile(tmp_path_factory):
     """Every rewrite of tests/mutate_fixture/honest/, graded by its fragile suite."""
     folder = tmp_path_factory.mktemp("fragile")
-    shutil.copytree(FIXTURE / "solution", folder / "solution")
-    shutil.copytree(FIXTURE / "suite", folder / "suite")
-    (folder / "suite" / "fragile_checks.py").rename(folder / "suite" / "test_fragile.py")
+    shutil.copytree(FIXTURE / "solutions", folder / "solutions")
+    shutil.copytree(FIXTURE / "suites", folder / "suites")
+    suite = folder / "suites" / "fragile"
+    (suite / "fragile_checks.py").rename(suite / "test_fragile.py")
     out = folder / "out"
     done = subprocess.run([sys.executable, "-m", "tests.mutate_fixture.honest.drive",
                            str(folder), str(out)],
@@ -180,13 +181,13 @@ def test_list_names_every_rewrite_with_its_description(capsys):
     assert all(len(line.split(None, 1)[1]) > 20 for line in listed)
 
 
-def test_a_rewrite_that_behaves_otherwise_is_a_rewrite_bug_and_not_graded():
+def test_a_rewrite_that_behaves_otherwise_is_a_rewrite_bug_and_not_graded(monkeypatch):
     from rich.console import Console
 
+    from autograder import assignment
     from autograder.mutate.honest import run
-    from autograder.mutate.run import Target
-    target = Target("fragile", "A fragile fixture", ("fragile.py",), FIXTURE / "solution",
-                    FIXTURE / "suite")
+    monkeypatch.setenv("SPIELBAUM_COURSE", str(FIXTURE))
+    target = assignment.load("fragile")
     modules = run.references(target)
     good = run.rewritten(target, "german_docs", modules)
     bad = run.rewritten(target, "german_docs", modules)

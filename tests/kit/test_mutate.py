@@ -15,7 +15,7 @@ import pytest
 from autograder import KitError, assignment as assignments
 from autograder.mutate import allowlist
 from autograder.mutate.operators import compiles, mutants
-from autograder.mutate.run import Target, population, sample
+from autograder.mutate.run import population, sample
 from tests.conftest import ROOT
 
 FIXTURE = ROOT / "tests" / "mutate_fixture"
@@ -108,7 +108,7 @@ def test_a_mutant_that_does_not_compile_is_skipped():
 
 @functools.cache
 def population_of(name: str) -> tuple:
-    return tuple(population(Target.of(name)))
+    return tuple(population(assignments.load(name)))
 
 
 #: The kit's own references are long enough for 100 mutants; a smaller one (a game
@@ -128,9 +128,10 @@ def test_every_reference_has_many_mutants_with_distinct_keys(name):
 @pytest.mark.parametrize("name", assignments.names())
 def test_every_allowlist_is_reviewed_and_current(name):
     """Each entry has a reason and still names a mutant of today's reference."""
-    target = Target.of(name)
-    entries = allowlist.load(target.allowlist_path, target.modules)
-    _, stale = allowlist.match(entries, list(population_of(name)), target.allowlist_path)
+    target = assignments.load(name)
+    listed = target.suite_dir / allowlist.FILE_NAME
+    entries = allowlist.load(listed, target.modules)
+    _, stale = allowlist.match(entries, list(population_of(name)), listed)
     assert stale == [], f"stale allowlist entries {stale}"
 
 
@@ -184,11 +185,12 @@ def test_a_sample_is_a_stable_prefix():
 # ------------------------------------------------------------ the command on a fixture
 def grade_fixture(folder, *, allowlisted=True, full=False):
     """Run the analysis on a copy of tests/mutate_fixture/ (all 13 of its mutants)."""
-    shutil.copytree(FIXTURE / "solution", folder / "solution")
-    shutil.copytree(FIXTURE / "suite", folder / "suite")
-    (folder / "suite" / "weak_checks.py").rename(folder / "suite" / "test_weak.py")
+    shutil.copytree(FIXTURE / "solutions", folder / "solutions")
+    shutil.copytree(FIXTURE / "suites", folder / "suites")
+    suite = folder / "suites" / "tiny"
+    (suite / "weak_checks.py").rename(suite / "test_weak.py")
     if not allowlisted:
-        (folder / "suite" / allowlist.FILE_NAME).unlink()
+        (suite / allowlist.FILE_NAME).unlink()
     out = folder / "out"
     done = subprocess.run([sys.executable, "-m", "tests.mutate_fixture.drive", str(folder),
                            str(out), "100", "0", *(["--full"] if full else [])],

@@ -76,22 +76,16 @@ sys.stdout.write(json.dumps({"records": records, "error": error}))
 
 
 def probe_code(assignment) -> str:
-    """The probe of `assignment` (an Assignment or Target with `name` and
-    `solution_dir`): the kit's own, else the notebook's try cell."""
+    """The probe of `assignment`: the kit's own, else the notebook's try cell."""
     from .probes import PROBES
     if assignment.name in PROBES:
         return PROBES[assignment.name]
-    import tomllib
-    path = Path(assignment.solution_dir) / "assignment.toml"
-    try:
-        notebook = tomllib.loads(path.read_text(encoding="utf-8")).get("notebook", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        notebook = {}
+    notebook = assignment.extra.get("notebook", {})
     code = notebook.get("try") if isinstance(notebook, dict) else None
     if not isinstance(code, str) or not code.strip():
         raise KitError(f"{assignment.name} has no probe to check its rewrites with: add "
                        f"one to autograder/mutate/honest/probes.py or a [notebook] try cell "
-                       f"to {path}")
+                       f"to {assignment.solution_dir / 'assignment.toml'}")
     return code
 
 

@@ -28,34 +28,23 @@ def add_command(commands) -> None:
 
 
 def _run(args) -> int:
-    from ... import KitError
-    if args.list:
-        return list_rewrites()
-    if not args.assignment:
-        raise KitError("name the assignment: autograder honest ASSIGNMENT (or --list)")
-    return honest_cli(args.assignment, args.rewrite, args.out, args.jobs)
-
-
-def list_rewrites() -> int:
-    from .rewrites import REWRITES
-    width = max(map(len, REWRITES))
-    for rewrite in REWRITES.values():
-        print(f"{rewrite.name:{width}}  {rewrite.description}")
-    return 0
-
-
-def honest_cli(name: str, kinds: list[str] | None, out: str | None, jobs: int) -> int:
     import sys
     from pathlib import Path
 
     from rich.console import Console
 
-    from ..run import Target
+    from ... import KitError
+    from ...assignment import load
     from . import report
     from .run import check
-    target = Target.of(name)
-    out_dir = Path(out) if out else Path("out") / "honest" / name
-    honest = check(target, kinds, jobs=jobs, console=Console(stderr=True))
+    if args.list:
+        return list_rewrites()
+    if not args.assignment:
+        raise KitError("name the assignment: autograder honest ASSIGNMENT (or --list)")
+    name = args.assignment
+    target = load(name)
+    out_dir = Path(args.out) if args.out else Path("out") / "honest" / name
+    honest = check(target, args.rewrite, jobs=args.jobs, console=Console(stderr=True))
     report.write(honest, out_dir)
     console = Console(width=None if sys.stdout.isatty() else 130)
     say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731
@@ -73,3 +62,11 @@ def honest_cli(name: str, kinds: list[str] | None, out: str | None, jobs: int) -
     say(f"report in {out_dir / 'honest.md'} and {out_dir / 'honest.csv'}")
     failed = honest.of("lost points") + honest.of("rewrite bug") + honest.of("grader error")
     return 1 if failed else 0
+
+
+def list_rewrites() -> int:
+    from .rewrites import REWRITES
+    width = max(map(len, REWRITES))
+    for rewrite in REWRITES.values():
+        print(f"{rewrite.name:{width}}  {rewrite.description}")
+    return 0

@@ -21,7 +21,8 @@ from ... import KitError
 from ...grading.grader import Grader
 from ...grading.intake import Prepared
 from ...grading.workers import Local
-from ..run import Target, as_submission, grader_error, write_modules
+from ...assignment import Assignment
+from ..run import as_submission, grader_error, reference, write_modules
 from . import behaviour
 from .rewrites import REWRITES, Rewrite, apply
 from .source import Reference
@@ -60,7 +61,7 @@ class Outcome:
 
 @dataclass
 class Honest:
-    target: Target
+    target: Assignment
     outcomes: list[Outcome]
     seconds: float = 0.0
     grading_seconds: float = 0.0
@@ -75,18 +76,18 @@ class Honest:
 
 
 # ------------------------------------------------------------ rewriting and checking
-def references(target: Target) -> dict[str, Reference]:
+def references(target: Assignment) -> dict[str, Reference]:
     found = {}
     for module in target.modules:
         try:
-            found[module] = Reference(module, target.reference(module))
+            found[module] = Reference(module, reference(target, module))
         except SyntaxError as error:
             raise KitError(f"{target.solution_dir / module}:{error.lineno}: the reference "
                            f"does not parse: {error.msg}") from None
     return found
 
 
-def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outcome:
+def rewritten(target: Assignment, kind: str, modules: dict[str, Reference]) -> Outcome:
     """The reference rewritten by `kind`, with its status before grading ("to grade"
     unless there is nothing to grade)."""
     rewrite = REWRITES[kind]
@@ -94,9 +95,9 @@ def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outco
     if skipped:
         return Outcome(rewrite, "skipped", reason=skipped)
     sources, sites, notes = {}, 0, []
-    for module, reference in modules.items():
+    for module, parsed in modules.items():
         try:
-            made = apply(reference, kind, target.name)
+            made = apply(parsed, kind, target.name)
         except Exception as error:          # a rewrite's own bug: reported, never graded
             return Outcome(rewrite, "rewrite bug",
                            reason=f"{module}: the rewrite failed: {type(error).__name__}: "
@@ -117,7 +118,7 @@ def rewritten(target: Target, kind: str, modules: dict[str, Reference]) -> Outco
     return outcome
 
 
-def behaves_alike(target: Target, outcomes: list[Outcome], console: Console) -> None:
+def behaves_alike(target: Assignment, outcomes: list[Outcome], console: Console) -> None:
     """Run the probe on the reference and on every rewrite still to be graded; one that
     differs becomes a "rewrite bug" (its grading would blame the suite for it)."""
     code = behaviour.probe_code(target)
@@ -175,7 +176,7 @@ def first_line(text: str) -> str:
     return "(no feedback)"
 
 
-def check(target: Target, kinds: list[str] | None = None, *, jobs: int = 2,
+def check(target: Assignment, kinds: list[str] | None = None, *, jobs: int = 2,
           console: Console | None = None) -> Honest:
     """Rewrite the reference by each of `kinds` (default: every rewrite), check each
     rewrite's behaviour, and grade those that behave like the reference."""

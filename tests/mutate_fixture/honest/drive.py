@@ -2,24 +2,25 @@
 
     python -m tests.mutate_fixture.honest.drive FIXTURE_COPY OUT_DIR [REWRITE ...]
 
-FIXTURE_COPY holds solution/ and suite/ (with test_fragile.py); the report goes to
-OUT_DIR as `autograder honest` writes it.
+FIXTURE_COPY is a course folder (solutions/fragile/, and suites/fragile/ with
+test_fragile.py); the report goes to OUT_DIR as `autograder honest` writes it.
 """
 
+import os
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
+from autograder import assignment
 from autograder.mutate.honest import report
 from autograder.mutate.honest.run import check
-from autograder.mutate.run import Target
 
 
 def main(argv: list[str]) -> int:
     fixture, out, kinds = Path(argv[0]), Path(argv[1]), argv[2:]
-    target = Target("fragile", "A fragile fixture", ("fragile.py",), fixture / "solution",
-                    fixture / "suite")
+    os.environ["SPIELBAUM_COURSE"] = str(fixture)
+    target = assignment.load("fragile")
     honest = check(target, kinds or None, jobs=2, console=Console(stderr=True))
     report.write(honest, out)
     return 0
