@@ -32,10 +32,6 @@ class Entrant:
     bundled: bool = False
 
     @property
-    def modules(self) -> tuple[str, ...]:
-        return tuple(name for name, _ in self.files)
-
-    @property
     def digest(self) -> str:
         """What the player is: its code and how it is asked (resuming checks it)."""
         hasher = hashlib.sha256(repr((self.ask.as_dict(), self.depth)).encode())
