@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError, assignment as assignments
-from ..grading.intake import claim_folder, remove_tree
+from ..grading.intake import IntakeError, claim_folder, read_module, remove_tree
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
 from ..outputs.text import visible
@@ -314,11 +314,9 @@ def _import_one(entry: Submission, modules, staging: Path, whole: Budget, plan: 
 # ------------------------------------------------------------ the roster, read back
 def read_roster(submissions: Path) -> dict[str, dict]:
     """student id -> its row of the import's students.csv ({} without one)."""
-    path = submissions / ROSTER
     try:
-        text = path.read_bytes()[:64 << 20].decode("utf-8", errors="replace") \
-            if path.is_file() and not path.is_symlink() else ""
-    except OSError:
+        text = read_module(submissions / ROSTER, 64 << 20).decode("utf-8", errors="replace")
+    except (IntakeError, OSError):
         return {}
     return {row.get("student", ""): row for row in csv.DictReader(text.splitlines())
             if row.get("student")}
