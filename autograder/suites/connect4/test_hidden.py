@@ -27,6 +27,7 @@ from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, Show,
                                  exact, load_reference, number, refused, require, returned,
                                  same_items, search, short)
 from autograder.checking.handout import Handout
+from autograder.checking.verdicts import UNTOUCHED
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
@@ -170,7 +171,6 @@ def _probe_cases():
 
 PROBED = Later.words(N_("nextstates({state}), then more questions about the same state"),
                      state="state")
-UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def test_lines(student, blame):
@@ -687,12 +687,9 @@ def deepening_cases():
             cases.append(Case(f"iterative_deepening(state, 60, evaluation, max_bremse={most})",
                               (salt, state, depth, most, len(want.log)),
                               Later(Search(state, 1, salt).drawing),
-                              Later(_depth_value, depth, value)))
+                              Later.words(N_("the depth-{depth} value {value}"),
+                                          depth=depth, value=value)))
     return cases
-
-
-def _depth_value(depth, value):
-    return _("the depth-{depth} value {value}").format(depth=depth, value=value)
 
 
 def test_iterative_deepening_matches_fixed_depth(student, blame):
@@ -765,18 +762,15 @@ def virtual_budget_cases():
         cases.append(Case(f"iterative_deepening(state, {budget}, evaluation, clock=clock)",
                           (salt, state, budget, depth, ticks + 1, len(after.log)),
                           Later(_clock_drawn, state),
-                          Later(_budget_result, depth, budget)))
+                          Later.words(N_("the depth-{depth} result, and no evaluation "
+                                         "after the clock says {budget} s"),
+                                      depth=depth, budget=budget)))
     return cases
 
 
 def _clock_drawn(state):
     return f"{draw(state)}\n" + _("(clock is the grader's: it advances {tick} s with every "
                                    "call of evaluation)").format(tick=TICK)
-
-
-def _budget_result(depth, budget):
-    return _("the depth-{depth} result, and no evaluation after the clock says {budget} "
-             "s").format(depth=depth, budget=budget)
 
 
 #: (budget on the real clock, max_bremse, is the depth judged?)
@@ -799,15 +793,11 @@ def real_budget_cases():
             cases.append(Case(f"iterative_deepening(state, {budget}"
                               + (f", max_bremse={most})" if most else ")"),
                               (state, budget, most, depth), draw(state),
-                              Later(_answer_within, budget, depth)))
+                              Later.words(N_("an answer within {budget} s from the "
+                                             "depth-{depth} search") if depth else
+                                          N_("an answer within {budget} s"),
+                                          budget=budget, depth=depth)))
     return cases
-
-
-def _answer_within(budget, depth):
-    if depth:
-        return _("an answer within {budget} s from the depth-{depth} search").format(
-            budget=budget, depth=depth)
-    return _("an answer within {budget} s").format(budget=budget)
 
 
 def real_cpu_limit(budget, scale):
@@ -925,14 +915,10 @@ def game_cases():
         state, result = ref.play_game(PLAYERS[x], PLAYERS[o], bremse, opening)
         call = (f"play_game(evaluation_x, evaluation_o, {bremse}, {list(opening)}, "
                 "centre_first)")
-        cases.append(Case(Later(_with_weights, call, x, o),
+        cases.append(Case(Later.words(N_("{call} with weights {x} for x, {o} for o"),
+                                      call=call, x=PLAYERS[x].weights, o=PLAYERS[o].weights),
                           (x, o, bremse, list(opening)), draw(list(opening)), [state, result]))
     return cases
-
-
-def _with_weights(call, x, o):
-    return _("{call} with weights {x} for x, {o} for o").format(
-        call=call, x=PLAYERS[x].weights, o=PLAYERS[o].weights)
 
 
 def game_rules(legal: Legal, *names) -> dict:

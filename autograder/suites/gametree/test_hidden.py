@@ -27,7 +27,7 @@ from autograder.suites.gametree.cases import (
     value_reason, work_reason)
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
-from autograder.checking.verdicts import changed_input, check_probes
+from autograder.checking.verdicts import UNTOUCHED, changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
 #: The searches as the blame judges them (assignment.toml [relies_on]): maximize and
@@ -320,9 +320,6 @@ def _probe_cases():
                                 "state"), state=list(s)),
                  (list(s),), drawn(s, B3X3), UNTOUCHED)
             for s in reachable(B3X3)[3::40]]
-
-
-UNTOUCHED = Later.words(N_("the same answers as on an untouched copy"))
 
 
 def test_evaluation(student, blame):
