@@ -239,7 +239,7 @@ class Game:
             return None
         self.given_ahead = True
         try:
-            tables, self._replays = _ahead_tables(self, key, methods)
+            self._tables, self._said, self._records = _ahead_tables(self, key, methods)
             given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
             told = self._told_otherwise(methods)
         except Exception:       # a game its hooks cannot list: asked the long way
@@ -247,7 +247,7 @@ class Game:
         if told:
             raise RuntimeError(f"grader error: {told}")
         left = None if self.limit is None else max(self.limit - self.calls, 0)
-        return Ahead(tables, given, left, self.replayed, gives=("nextstates",))
+        return Ahead(self._tables, given, left, self.replayed, gives=("nextstates",))
 
     def _answers_as_game(self, method: str) -> bool:
         """Whether `method` is Game's own (through a signed stand-in's binding, which
@@ -260,18 +260,26 @@ class Game:
     def replayed(self, method: str, *args, **kwargs) -> None:
         """A call the child answered from this game's answers given ahead (protocol.KNEW),
         recorded as the call itself records it. A question of the tables about a state
-        handed out, within the limit, is recorded from what answering it records, found
-        when the tables were made (`_replays`: no binding, no hooks); anything else (a
-        forged or garbled record) is the call itself, asked and refused as any question."""
+        handed out, within the limit, is recorded from what answering it records (the
+        state's key, and its successors: worked out by the first game of the tables'
+        key to record it, then kept with the tables), without binding the call or
+        answering it; anything else (a forged or garbled record) is the call itself,
+        asked and refused as any question."""
         try:
-            found = None if kwargs else self._replays[method].get(protocol.arguments_text(args))
-        except (KeyError, protocol.Unencodable, TypeError, ValueError, RecursionError):
+            given = None if kwargs else protocol.arguments_text(args)
+            records = self._records[method]
+            found = records.get(given)
+            if found is None and given in self._said[method]:   # its first record
+                key = self.key(protocol.loads(given)[0], method)
+                found = records[given] = (key, tuple(self.successors(key))
+                                          if method == "nextstates" else None)
+        except Exception:       # not a question of the tables: the call itself says how
             found = None
-        if found is None or found[1] not in self.handout.given or \
+        if found is None or found[0] not in self.handout.given or \
                 (self.limit is not None and self.calls >= self.limit):
             getattr(self, method)(*args, **kwargs)
             return
-        _said, key, children = found
+        key, children = found
         self.calls += 1
         self.handout.log.append((method, key))
         if children is not None:
@@ -284,12 +292,11 @@ class Game:
         """Where the tables given ahead (made once per `ahead_key`) answer otherwise than
         this game about its roots, in words; None where they agree."""
         for method, pairs in self.ahead_answers(methods, len(self.roots)).items():
-            lines = table_text(pairs).split("\n")
+            lines, said = table_text(pairs).split("\n"), self._said[method]
             for given, own in zip(lines[0::2], lines[1::2]):
-                said = self._replays[method].get(given, ("none",))[0]
-                if said != own:
+                if said.get(given) != own:
                     return (f"the answers given ahead to {method}({given[:60]}) differ from "
-                            f"the game's own ({said[:80]} against {own[:80]})")
+                            f"the game's own ({str(said.get(given))[:80]} against {own[:80]})")
         return None
 
     def ahead_answers(self, methods, states: int | None = None) -> dict:
@@ -332,15 +339,16 @@ class Same:
         return type(other) is Same and other.obj is self.obj
 
 
-_AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> (tables, replays)
+_AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> (tables, lines, records)
 _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the oldest go first)
 _ahead_bytes = [0]
 
 
-def _ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict]:
-    """`game.ahead_answers(methods)` as table texts (plans.table_text), and what answering
-    their questions records (`_replays`), cached by the game's `ahead_key`: every
-    submission's game of a case gives the same tables."""
+def _ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
+    """`game.ahead_answers(methods)` as table texts (plans.table_text), their lines
+    ({method: {arguments' text: reply line}}) and what answering a question of them
+    records ({method: {}}, filled by Game.replayed), cached by the game's `ahead_key`:
+    every submission's game of a case gives the same tables."""
     cached = (unsigned(type(game)), key, methods)     # a subclass may answer otherwise
     found = _AHEAD_CACHE.get(cached)
     if found is None:
@@ -349,27 +357,15 @@ def _ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict]:
         size = sum(map(len, tables.values()))
         if size > Known.MAX_BYTES:
             tables, size = {}, 0
-        found = (tables, _replays(game, tables))
+        lines = {method: text.split("\n") for method, text in tables.items()}
+        found = (tables, {method: dict(zip(split[0::2], split[1::2]))
+                          for method, split in lines.items()}, {method: {} for method in tables})
         while _AHEAD_CACHE and _ahead_bytes[0] + size > _AHEAD_BYTES:
             oldest = _AHEAD_CACHE.pop(next(iter(_AHEAD_CACHE)))[0]
             _ahead_bytes[0] -= sum(map(len, oldest.values()))
         _AHEAD_CACHE[cached] = found
         _ahead_bytes[0] += size
     return found
-
-
-def _replays(game: Game, tables: dict) -> dict:
-    """{method: {a question's arguments' text: (its reply line, the state's key, its
-    successors (nextstates) or None)}} for the questions of `tables`: what the method
-    records when it answers one (Game.replayed)."""
-    replays = {}
-    for method, text in tables.items():
-        lines, found = text.split("\n"), replays.setdefault(method, {})
-        for given, said in zip(lines[0::2], lines[1::2]):
-            key = game.key(protocol.loads(given)[0], method)
-            found[given] = (said, key, tuple(game.successors(key))
-                            if method == "nextstates" else None)
-    return replays
 
 
 class TreeGame(Game):
