@@ -184,11 +184,9 @@ def game_note(case: Search) -> str:
 
 
 def game_plays(game) -> dict:
-    """What the grader plays in a search on `game` (patched for the plan): the
-    game's nextstates and the handout's terminal_test (the evaluation passed in
-    says at least WIN or at most -WIN, or all 42 cells are taken), asked only
-    about positions the game handed out. The search's evaluation comes back as
-    the grader's own, so its calls are logged as the reference's are."""
+    """What the grader plays in a search on `game` (patched for the plan): the game's
+    nextstates and the handout's terminal_test, asked only about positions the game
+    handed out."""
     return {M + "nextstates": played_as("nextstates", game.nextstates),
             M + "terminal_test": Within("terminal_test", functools.partial(games.handed,
                                                                            game.handout),

@@ -207,17 +207,11 @@ _ZERO_BLOCK = bytes(1 << 16)
 
 
 class TranspositionTable:
-    """Bounded transposition table: ``size`` slots, slot = ``key % size``.
-
-    A slot keeps one entry; a new entry replaces whatever was in its slot, so the table
-    never holds more than ``size`` entries.  The slots are one array of unsigned 64-bit
-    words allocated up front, so the table never grows, resizes or leaves freed blocks
-    behind: 8 bytes per slot, 4.0 MB for the default 500,009 slots (:meth:`bytes_bound`).
-    Each word packs the position key (49 bits), a lower/upper-bound flag and the bound:
-    ``key << 7 | is_lower << 6 | (bound + 32)``; an empty slot holds 0, which no key
-    packs to.  The size should be a prime far from a power of two: keys are structured
-    bitboards, and a modulus like ``2**19 - 1`` makes many of them collide.
-    """
+    """Bounded transposition table: ``size`` slots (slot ``key % size``, a new entry
+    replacing the old), one array of 64-bit words allocated up front, so it never grows
+    (4.0 MB for the default size). A word is ``key << 7 | is_lower << 6 | (bound + 32)``,
+    0 when empty. The size is a prime far from a power of two: keys are structured
+    bitboards, and a modulus like ``2**19 - 1`` makes many of them collide."""
 
     DEFAULT_SIZE = 500_009
 

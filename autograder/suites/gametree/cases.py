@@ -109,13 +109,9 @@ class Search:
         return caller(self.function, root, self.alpha, self.beta, self.bremse, game, stats)
 
     def plan(self, game, play=None, student=None):
-        """The student's call on a proxy of `game`: the result and the counters. `play`
-        (a function of the game) names the student's functions the grader plays in for
-        this call ({"gametree.maximize_ab": function}: computer_move judged on its own).
-
-        Each game call is a pipe round trip, so the time limit grows with the calls
-        the case allows: the per-call limit, plus that limit again per 500 calls. It
-        is CPU time of the child, so the verdict is the same on a loaded machine."""
+        """The student's call on a proxy of `game`: the result and the counters; `play(game)`
+        is what the grader plays in. Each game call is a round trip, so the time limit
+        (the child's CPU time) grows by the per-call limit per 500 calls the case allows."""
         plan = played_plan(M + self.function, play(game) if play else None,
                            timeout=student.timeouts.call * (1 + call_limit(self) / 500))
         stats = plan.call(M + "SearchStats") if self.with_stats else None
@@ -185,10 +181,8 @@ def full_width_nodes(spec, bremse):
 
 @functools.cache
 def call_limit(case):
-    """Game calls a search of this case may make before the game stops answering:
-    twice what the handout's way or a search without pruning needs (every node
-    within the depth limit, two calls each), so a correct search that asks
-    terminal_test or nextstates twice per node passes."""
+    """Game calls a search of this case may make: twice what the handout's way or a
+    search without pruning needs, so a correct search that asks twice per node passes."""
     nodes = len(gametrees.depths(case.game.tree())) if case.is_tree \
         else full_width_nodes(case.game, case.bremse)
     return search.calls_allowed(max(nodes, len(expected(case).log)), 4, 100)

@@ -191,11 +191,9 @@ def _rule_cases(function):
 
 
 def grader_rules(handles, play) -> dict | None:
-    """The grader's own winning_lines and evaluation, for the functions `play` names,
-    played in for a check's calls (`Student.map(play=...)`). The student's Game
-    objects reach them as the handles the check holds (sandbox/child.py), so each
-    answers for the board of the Game it was given: evaluation reads game.lines,
-    which is winning_lines(game), and terminal_test calls evaluation(state, game)."""
+    """The grader's own winning_lines and evaluation, for the functions `play` names:
+    the student's Game objects reach them as the handles the check holds, so each
+    answers for the board of the Game it was given."""
     names = [target.rpartition(".")[2] for target in play or ()]
     if not names:
         return None
