@@ -735,24 +735,21 @@ def work_reason(r: Run, counter: bool = True):
     return None
 
 
-WORK_HINT = (N_("try the moves in getMoves order, cut (return beta) as soon as a child's value "
-             "is >= beta, and count a node once per explore call that is not a leaf"))
-
-
 def alpha_beta_work(r: Run) -> str:
     """What the work checks expect: the value, and the work alpha-beta does for it."""
     want = r.want_record
     return _("{value}, expanding {expanded} position(s) (treeNodeCounter {nodes}) and calling "
-             "evaluate {evaluate} time(s)").format(value=repr(r.want["value"]),
-                                                   expanded=want["expanded"],
-                                                   nodes=r.want["nodes"],
-                                                   evaluate=want["counts"].get("evaluate", 0))
+             "evaluate {evaluate} time(s)").format(
+        value=repr(r.want["value"]), expanded=want["expanded"], nodes=r.want["nodes"],
+        evaluate=want["counts"].get("evaluate", 0))
 
 
 def check_work(runs, blame):
     check_runs(_("explore did not do the work of alpha-beta"), runs,
                lambda r, got: wrong_number(got, r.want["value"]) or work_reason(r),
-               hint=_(WORK_HINT), blame=blame, expected=alpha_beta_work)
+               hint=_("try the moves in getMoves order, cut (return beta) as soon as a "
+                      "child's value is >= beta, and count a node once per explore call that "
+                      "is not a leaf"), blame=blame, expected=alpha_beta_work)
 
 
 def test_work_on_hand_built_trees(student, tree_runs, blame):

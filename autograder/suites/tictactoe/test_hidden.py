@@ -31,8 +31,8 @@ X, O, E = ref.X, ref.O, ref.EMPTY
 M = "tictactoe."
 
 
-# These three run on every position while the cases are built (the reference check
-# before a batch pays for them): written to run row by row, not cell by cell.
+# These run on every position while the cases are built (the reference check before
+# a batch pays for them): written to run row by row, not cell by cell.
 def key(board):
     return tuple(map(tuple, board))
 
@@ -40,10 +40,6 @@ def key(board):
 def marks(board):
     cells = list(itertools.chain.from_iterable(board))
     return len(cells) - cells.count(E)
-
-
-def draw(board):
-    return "\n".join([" ".join(["." if c is E else c for c in row]) for row in board])
 
 
 @functools.cache
@@ -118,17 +114,16 @@ def plain_minimax_positions(board_key):
 
 
 @functools.cache
-def cases(function, boards_of, expected=None):
+def cases(function, boards_of, expected):
     """The cases of one check, built once per worker and reused for every submission."""
-    return [Case(f"{function}(board)", (b,), drawing(key(b)), expected(b) if expected else None)
-            for b in boards_of()]
+    return [Case(f"{function}(board)", (b,), drawing(key(b)), expected(b)) for b in boards_of()]
 
 
 @functools.cache
 def drawing(board_key):
-    """One string per position (a platform package ships the cases, and a string
-    shared is shipped once)."""
-    return draw(board_key)
+    """A position as text, one string per position (a platform package ships the
+    cases, and a string shared is shipped once)."""
+    return "\n".join([" ".join(["." if c is E else c for c in row]) for row in board_key])
 
 
 # ------------------------------------------------------------------ the checks
