@@ -22,7 +22,7 @@ import traceback
 from pathlib import Path
 
 from .. import KitError
-from ..assignment import Rubric, read_rubric
+from ..assignment import Rubric
 from ..checking.blame import Blame
 from ..i18n import grader_text as _
 from ..sandbox import layers as sandbox_layers
@@ -74,8 +74,7 @@ class Grader:
         # each submission's behaviour record for the similarity report (bulk grading
         # writes fingerprint.json; a platform's run writes none)
         self.behaviour = behaviour
-        # read from its suite (a mutation Target stands in for an Assignment)
-        self.rubric: Rubric = read_rubric(assignment.suite_dir)
+        self.rubric: Rubric = assignment.rubric()
         unknown = set(self.rubric.required) - set(sandbox_layers.ALL_LAYERS)
         if unknown:
             raise KitError(f"{assignment.suite_dir / 'rubric.toml'}: [sandbox] required names "

@@ -25,7 +25,8 @@ from rich.console import Console
 from .. import KitError
 from ..assignment import Assignment
 from ..grading import intake
-from ..grading.cluster import Cluster, Journal, digest, encode
+from ..grading.cluster import Cluster, digest, encode
+from ..grading.journal import Journal
 from ..grading.grader import Grader
 from ..grading.workers import Local
 from ..outputs import terminal
