@@ -276,11 +276,6 @@ def judge_terminal_tests(run):
     return None
 
 
-def judge_counts(run):
-    """judge_work, and the depth limit tested before terminal_test (judge_terminal_tests)."""
-    return judge_work(run) or judge_terminal_tests(run)
-
-
 def times(count):
     """How often a search cut off, in words ("never", "once", "3 times")."""
     words = {0: N_("never"), 1: N_("once"), 2: N_("twice")}

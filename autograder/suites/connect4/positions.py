@@ -49,11 +49,10 @@ def random_states(count=1000, seed=20240501):
 
 
 def direction(state):
-    """Which kind of line holds the four: row, column, diagonal, antidiagonal."""
+    """Which kind of line holds the four: 0 a row, 1 a column, 2 and 3 the diagonals."""
     for index, line in enumerate(ref.lines(ref.getBoard(state))):
         if "xxxx" in line or "oooo" in line:
-            return ("row", "column", "diagonal", "antidiagonal")[
-                0 if index < 6 else 1 if index < 13 else 2 if index < 19 else 3]
+            return (index >= 6) + (index >= 13) + (index >= 19)
     return None
 
 
@@ -61,13 +60,13 @@ def direction(state):
 def won_states():
     """Finished games won in each of the four directions, 40 of each."""
     rng = random.Random(77)
-    found = {"row": [], "column": [], "diagonal": [], "antidiagonal": []}
-    while any(len(v) < 40 for v in found.values()):
+    found = [[], [], [], []]
+    while any(len(kind) < 40 for kind in found):
         state = playout(rng, 42)
         kind = direction(state)
-        if kind and len(found[kind]) < 40:
+        if kind is not None and len(found[kind]) < 40:
             found[kind].append(state)
-    return tuple(s for kind in found.values() for s in kind)
+    return tuple(s for kind in found for s in kind)
 
 
 @functools.cache

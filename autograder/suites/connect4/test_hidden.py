@@ -33,7 +33,7 @@ from autograder.suites.connect4 import games
 from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
                                               played_as, reference_move)
 from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               game_plays, judge_counts, judge_stops,
+                                               game_plays, judge_stops, judge_terminal_tests,
                                                judge_value, judge_work, lines_difference)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
@@ -322,7 +322,8 @@ def count_cases():
 
 def test_alphabeta_counts(student, blame):
     """the search visits, evaluates and prunes exactly the handout's nodes"""
-    check_searches(student, blame, count_cases(), judge_counts,
+    check_searches(student, blame, count_cases(),
+                   search.all_of(judge_work, judge_terminal_tests),
                    _("the search did not visit the handout's nodes"),
                    _("count every call of maximize/minimize; cut when best >= beta (max) or "
                      "best <= alpha (min), after updating best; test bremse == 0 before "
