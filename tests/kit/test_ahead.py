@@ -318,6 +318,37 @@ def test_tables_that_tell_otherwise_than_the_game_are_a_grader_error(sandbox):
     assert fast.value == slow.value and records(fast_game) == records(slow_game) and ahead
 
 
+class ValuedBadly(TreeGame):
+    """A key that misses `bonus`, which changes the leaves' values below the root only."""
+    bonus = 0
+
+    def ahead_key(self):
+        return "one key whatever the bonus"
+
+    def worth(self, key):
+        return super().worth(key) + (self.bonus if key != self.tree["root"] else 0)
+
+
+def test_a_key_missing_what_deeper_answers_depend_on_is_found_by_the_suite_doctor(
+        monkeypatch):
+    """Grading compares the tables with a game's own answers about its roots only (the
+    whole comparison costs as much as making them), so a key that misses what changes
+    only deeper answers gets past it; the suite doctor sets CHECK_AHEAD, and then every
+    state of the tables is compared and the difference is the kit's error."""
+    assert game(ValuedBadly).answers_ahead(METHODS) is not None      # cached under the key
+    deeper = game(ValuedBadly)
+    deeper.bonus = 1
+    assert deeper.answers_ahead(METHODS) is not None                 # the roots agree
+    monkeypatch.setenv(search.CHECK_AHEAD, "1")
+    checked = game(ValuedBadly)
+    checked.bonus = 1
+    with pytest.raises(RuntimeError, match="grader error: the answers given ahead to "
+                                           "evaluation"):
+        checked.answers_ahead(METHODS)
+    same = game(ValuedBadly)                                         # an equal game passes
+    assert same.answers_ahead(METHODS) is not None
+
+
 def question(made, rng):
     """A question about the game's tree: mostly about a state handed out, else about
     any of its states (not handed out yet), a tuple, a state of no game, by keyword,
