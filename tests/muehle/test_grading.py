@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from autograder import ROOT
 from autograder import assignment as assignments
 from tests.conftest import assert_blamed_only, bug_params, require_graded
 from tests.muehle import bugs, examples_build
@@ -57,7 +58,7 @@ WRONG = {
 
 def test_examples_are_what_the_builder_writes():
     """examples/muehle/ is the reference with one edit each (tests/muehle/examples_build.py)."""
-    folder = assignments.load("muehle").examples_dir
+    folder = ROOT / "examples" / "muehle"
     written = [*examples_build.CHANGES, *examples_build.bug_examples()]
     assert {p.name for p in folder.iterdir() if p.is_dir()} == set(written)
     assert set(WRONG) == set(examples_build.CHANGES) - CORRECT
