@@ -731,9 +731,12 @@ def call_back(number, method, args, kwargs, sync, pure=False):
     with _call_lock:
         _pending.send_text_now(f"[{_json_text(base)},{int(index)},{protocol.ASK},{asked}]\n")
         line = _stream.readline()
-    if not line:
-        os._exit(0)       # the grader is gone
-    reply = protocol.loads(line)
+        if not line:
+            os._exit(0)       # the grader is gone
+        reply = protocol.loads(line)
+        if ahead is not None and ahead.on and ahead.moved_by is not None and \
+                method in ahead.gives and not args and not kwargs and "r" in reply:
+            ahead.heard(reply["r"])     # a board's moves where its tables end
     if "e" in reply:
         kind, message = reply["e"]
         raise _ERRORS.get(kind, RuntimeError)(message)
@@ -754,10 +757,15 @@ class Ahead:
     Every call of the proxy counts against the limit, one made the long way too; a
     call of a method without a table stops the answers ahead (it may count otherwise)."""
 
-    __slots__ = ("number", "tables", "given", "left", "gives", "on")
+    __slots__ = ("number", "tables", "given", "left", "gives", "on", "moved_by", "path",
+                 "offered")
 
     def __init__(self, number, spec):
         self.number, self.on = number, True
+        moved_by = spec.get("path")
+        self.moved_by = moved_by if type(moved_by) is list and len(moved_by) == 2 and \
+            all(type(m) is str for m in moved_by) else None
+        self.path, self.offered = [], [frozenset()]   # moves' texts; offered at each ply
         self.tables = {}
         for method, index in spec.get("tables", {}).items():
             table = _table(index) if type(index) is int else None
@@ -770,6 +778,8 @@ class Ahead:
 
     def answer(self, method, args, kwargs):
         """The answer from the tables, its call recorded; or _NO (ask the grader)."""
+        if self.moved_by is not None:
+            return self._on_path(method, args, kwargs)
         table = self.tables.get(method) if self.on else None
         if table is None:
             self.on = False
@@ -795,6 +805,75 @@ class Ahead:
                     except (protocol.Unencodable, TypeError, ValueError, RecursionError):
                         pass
         return value
+
+
+    def _on_path(self, method, args, kwargs):
+        """A make/undo board's question (no arguments) answered from the tables at the
+        path of moves made since the root, which this proxy's own moves keep: a move
+        offered by the last `gives` answer at its position, an undo of the last move
+        (each sent as the call's record here, in one step with the path). Anything
+        else stops the answers ahead for this proxy: from then on the board's own
+        checks see every call the long way."""
+        if not self.on:
+            return _NO
+        try:
+            given = None if kwargs else protocol.arguments_text(args)
+        except (protocol.Unencodable, TypeError, ValueError, RecursionError):
+            given = None
+        with _call_lock:
+            if given is None:
+                line = None
+            elif method in self.moved_by:
+                return self._moved(method, args, given)
+            else:
+                table = self.tables.get(method) if given == "[]" else None
+                line = None if table is None else table.get("[" + ",".join(self.path) + "]")
+                if table is None:
+                    self.on = False
+            if line is None:
+                self.on = self.on and given is not None
+                return _NO
+            base, index = _running
+            _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.KNEW},"
+                              f"[{int(self.number)},{_json_text(method)},[]]]\n")
+            value = protocol.loads(line)["r"]
+            if method in self.gives:
+                self.heard(value)
+        return value
+
+    def _moved(self, method, args, given):
+        """A move or an undo the path follows, recorded as the call (TELL); else _NO
+        and the answers ahead stop."""
+        move = given[1:-1] if len(args) == 1 else None
+        if method == self.moved_by[0]:
+            follows = move in self.offered[-1]
+        else:
+            follows = bool(self.path) and self.path[-1] == move
+        if not follows:
+            self.on = False
+            return _NO
+        base, index = _running
+        _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.TELL},"
+                          f"[{int(self.number)},{_json_text(method)},{given}]]\n")
+        if method == self.moved_by[0]:
+            self.path.append(move)
+            self.offered.append(frozenset())
+        else:
+            self.path.pop()
+            self.offered.pop()
+        return None
+
+    def heard(self, value):
+        """The moves a `gives` answer offers at the current position (from the tables,
+        or asked the long way: the grader's own answer)."""
+        offered = set()
+        if type(value) is list:
+            for move in value:
+                try:
+                    offered.add(protocol.arguments_text((move,))[1:-1])
+                except (protocol.Unencodable, TypeError, ValueError, RecursionError):
+                    pass
+        self.offered[-1] = frozenset(offered)
 
 
 _ahead = {}         # proxy number -> its Ahead, this plan only

@@ -176,6 +176,12 @@ class Ahead:
     the tables. Anything else is asked the long way,
     so a refusal reaches the student's code at the same call.
 
+    With `path` (a make/undo board's (make, undo) methods: checking/boards.py), the
+    questions take no arguments and `tables` are keyed by the moves made since the
+    root instead: the child keeps that path from the proxy's own calls of `path`,
+    a move only where the last answer of `gives` at that position offered it, an undo
+    only of the last move; anything it cannot follow stops the answers ahead.
+
     Offered by the object itself (`answers_ahead(methods)`, checking/search.py's Game)
     and given only to a proxy that is the only object of the grader's in its plan: a
     callback the grader answers could reach the same game and count its calls."""
@@ -184,6 +190,7 @@ class Ahead:
     left: int | None
     replay: Callable
     gives: tuple = ()
+    path: tuple = ()
 
 
 def _made_known(text: str) -> Known:
@@ -388,6 +395,8 @@ class Registry:
         spec.ahead = {"tables": tables, "given": list(ahead.given),
                       "left": -1 if ahead.left is None else ahead.left,
                       "gives": [m for m in ahead.gives if m in tables]}
+        if ahead.path:
+            spec.ahead["path"] = list(ahead.path)
 
     def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
         """The wire form of `callback`, numbered here; its answers given ahead

@@ -20,6 +20,7 @@ from autograder.checking.boards import (InstrumentedGame, MoveTree, Node, draw_t
                                         random_tree, token_tree, tree_depth, tree_size,
                                         tree_snapshot)
 from autograder.checking.gametrees import load_tree, to_nested
+from autograder.checking.search import Same
 from autograder.checking.standins import signed
 from autograder.grading.reference import load_reference
 from autograder.i18n import course_language, grader_text as _
@@ -230,10 +231,13 @@ class Game:
     first: int = 1
 
     def board(self) -> InstrumentedGame:
-        """A fresh trusted board for one search."""
+        """A fresh trusted board for one search, which gives answers ahead (its
+        answers depend on the tree and who moves first, or the cells and the twist)."""
         if self.tree is not None:
-            return Board(MoveTree(self.tree, first=self.first), snapshot=tree_snapshot)
-        return Board(KitBoard(self.cells, self.twist), snapshot=board_snapshot)
+            return Board(MoveTree(self.tree, first=self.first), snapshot=tree_snapshot,
+                         ahead_key=(Same(self.tree), self.first))
+        return Board(KitBoard(self.cells, self.twist), snapshot=board_snapshot,
+                     ahead_key=(tuple(self.cells), self.twist))
 
     @property
     def text(self) -> str:
