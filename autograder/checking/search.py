@@ -240,7 +240,7 @@ class Game:
             return None
         self.given_ahead = True
         try:
-            self._tables, self._said, self._records = _ahead_tables(self, key, methods)
+            self._tables, self._said, self._records = ahead_tables(self, key, methods)
             given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
             told = self._told_otherwise(methods)
         except Exception:       # a game its hooks cannot list: asked the long way
@@ -353,7 +353,7 @@ _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the 
 _ahead_bytes = [0]
 
 
-def _ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
+def ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
     """`game.ahead_answers(methods)` as table texts (plans.table_text), their lines
     ({method: {arguments' text: reply line}}) and what answering a question of them
     records ({method: {}}, filled by Game.replayed), cached by the game's `ahead_key`:
