@@ -242,7 +242,7 @@ class Game:
         try:
             self._tables, self._said, self._records = ahead_tables(self, key, methods)
             given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
-            told = self._told_otherwise(methods)
+            told = told_otherwise(self, methods, self._said, len(self.roots))
         except Exception:       # a game its hooks cannot list: asked the long way
             return None
         if told:
@@ -288,19 +288,6 @@ class Game:
             self.give(key, list(children))
         elif method == "evaluation":
             self.log.append(("e", key))
-
-    def _told_otherwise(self, methods) -> str | None:
-        """Where the tables given ahead (made once per `ahead_key`) answer otherwise than
-        this game about its roots (about every state of the tables where CHECK_AHEAD is
-        set), in words; None where they agree."""
-        states = None if os.environ.get(CHECK_AHEAD) else len(self.roots)
-        for method, pairs in self.ahead_answers(methods, states).items():
-            lines, said = table_text(pairs).split("\n"), self._said[method]
-            for given, own in zip(lines[0::2], lines[1::2]):
-                if said.get(given) != own:
-                    return (f"the answers given ahead to {method}({given[:60]}) differ from "
-                            f"the game's own ({str(said.get(given))[:80]} against {own[:80]})")
-        return None
 
     def ahead_answers(self, methods, states: int | None = None) -> dict:
         """{method: [((the state as shown,), answer), ...]} on the states of this game's
@@ -351,6 +338,22 @@ CHECK_AHEAD = "SPIELBAUM_CHECK_AHEAD"
 _AHEAD_CACHE: dict = {}      # (class, ahead_key, methods) -> (tables, lines, records)
 _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the oldest go first)
 _ahead_bytes = [0]
+
+
+def told_otherwise(made, methods, said: dict, roots: int) -> str | None:
+    """Where the tables given ahead (`said`: {method: {arguments' text: reply line}},
+    made once per `ahead_key`) answer otherwise than `made` itself (a Game or a board,
+    asked through its `ahead_answers`) about its first `roots` states, or about every
+    state of the tables where CHECK_AHEAD is set; in words, None where they agree."""
+    states = None if os.environ.get(CHECK_AHEAD) else roots
+    for method, pairs in made.ahead_answers(methods, states).items():
+        lines = table_text(pairs).split("\n")
+        for given, own in zip(lines[0::2], lines[1::2]):
+            if said[method].get(given) != own:
+                return (f"the answers given ahead to {method} for {given[:60]} differ from "
+                        f"the game's own ({str(said[method].get(given))[:80]} against "
+                        f"{own[:80]})")
+    return None
 
 
 def ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
