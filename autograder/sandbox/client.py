@@ -392,7 +392,7 @@ class Sandbox:
         self._next_number = 1     # proxies get numbers never used before in this child
         self._late_error = None
         self._checked = 0.0       # when time was last checked (monotonic)
-        self._own_ready = 0.0     # s the grader waited for a CPU after its own timers
+        self._own_activity = 0.0  # s the grader ran or was ready between its own timers
         self.wall_ceiling = float("inf")   # monotonic end of the submission's time
         self.cpu_mark = 0.0       # the child's CPU time when the current check began
         self.cpu_final = None     # ... and when it was killed
@@ -516,7 +516,7 @@ class Sandbox:
         if threads is None:
             return None
         return Mark(time.monotonic(), stat[0], threads[0], threads[1],
-                    grader_activity() - self._own_ready)
+                    grader_activity() - self._own_activity)
 
     def _begin(self, wait: Wait) -> None:
         """A request is sent: its waiting is counted from here (its first wait's too)."""
@@ -670,32 +670,37 @@ class Sandbox:
         # so a quick answer costs one system call. A call out of time is seen at most
         # QUICK seconds later, and its CPU time counted from there (a few ms of seconds).
         ready, _writable, _errors = select.select([self._reader], [], [], QUICK)
-        while not ready:
-            cpu_left = self._check_time(wait, budget)
-            pause = min(0.2, max(0.005, cpu_left / 2),
-                        min(wait.wall_end, self.wall_ceiling) - time.monotonic())
-            if budget is not None:
-                pause = min(pause, budget.wall_end - time.monotonic())
-            ready = self._select(max(0.0, pause))
+        if not ready:
+            self._poll(wait, budget)
         chunk = os.read(self._reader, 1 << 16)
         if not chunk:
             raise _Stop(Failure.CRASH)
         self.bytes_left -= len(chunk)
         self._buffer += chunk
 
-    def _select(self, pause: float) -> list:
-        """Wait at most `pause` s for the child's bytes. A wait that ends on its timer
-        woke the grader for its own clocks: the CPU it then waited for is not the child
-        waiting for the grader, and is kept out of the child's waiting (`_clocks`).
-        Wake-ups every 5 ms on a busy CPU hid half of a 3.2 s sleep before
-        (tests/kit/test_waiting.py). The first, QUICK wait of a read is not measured:
-        most reads end in it, and two more reads of the clock there would cost every
-        call back 5 us for a few ms a request."""
-        before = grader_ready()
-        ready, _writable, _errors = select.select([self._reader], [], [], pause)
-        if not ready:
-            self._own_ready += grader_ready() - before
-        return ready
+    def _poll(self, wait: Wait, budget: Budget | None) -> None:
+        """Wait for the child's bytes, reading its clocks between waits. No reply has
+        come, so the child is not waiting for the grader here: what the grader runs or
+        waits for a CPU from one wake-up on its own timer to its next wait is its own
+        (`_own_activity`), kept out of the child's waiting (`_clocks`). Counted only
+        from the wake-up's ready time on, 15 ms wake-ups on a CPU shared with eight busy
+        loops hid 0.16 s of a 3.2 s sleep (tests/kit/test_waiting.py). The first, QUICK
+        wait of a read is not measured: most reads end in it, and two more reads of the
+        clock there would cost every call back 5 us."""
+        since = grader_activity()
+        while True:
+            now = grader_activity()
+            self._own_activity += now - since
+            since = now
+            cpu_left = self._check_time(wait, budget)
+            pause = min(0.2, max(0.005, cpu_left / 2),
+                        min(wait.wall_end, self.wall_ceiling) - time.monotonic())
+            if budget is not None:
+                pause = min(pause, budget.wall_end - time.monotonic())
+            ready, _writable, _errors = select.select([self._reader], [], [],
+                                                      max(0.0, pause))
+            if ready:
+                return
 
     def _check_time(self, wait: Wait, budget: Budget | None) -> float:
         """Raise _Stop if the call or the check is out of time; else the CPU seconds
