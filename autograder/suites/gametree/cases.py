@@ -2,9 +2,7 @@
 
 A `Search` runs on a game only the grader knows (checking/search.py): a real position
 (`kitgame.GameSpec`) or a tree whose states are opaque tokens (`search.Tree`). The
-reference runs on an equal game in this process (`expected`, cached per worker); the
-student's function gets a proxy of a fresh one as its `game`, and the judges compare
-the grader's log of that run, and what it returned, with the reference's.
+judges compare the grader's log of the student's run with the reference's on an equal game.
 """
 
 from __future__ import annotations
@@ -28,8 +26,7 @@ TreeSpec = search.Tree
 
 
 def make_game(spec, limit=None):
-    """A fresh game of `spec` whose methods take the specified Game's signatures (a
-    search may call `game.nextstates(state=s)` as on the student's own Game)."""
+    """A fresh game of `spec` with the specified Game's signatures (`nextstates(state=s)` works)."""
     if isinstance(spec, TreeSpec):
         return signed(search.TreeGame, ref.Game, GAME_METHODS)(spec.tree(), spec.tokens())
     return signed(PositionGame, ref.Game, GAME_METHODS)(spec, limit)
@@ -70,8 +67,7 @@ class Search:
         return expected(self)
 
     def setup(self):
-        """A fresh game of the case for the student's search, with its call limit (a
-        tree is finite: it cannot be searched past its end)."""
+        """A fresh game for the student's search, with a call limit unless it is a (finite) tree."""
         return make_game(self.game, None if self.is_tree else call_limit(self))
 
     def call_text(self):
@@ -90,9 +86,6 @@ class Search:
 
     def drawing(self):
         return self.game.drawing()
-
-    def expected_text(self):
-        return expected_text(self)
 
     def call(self, caller, game, stats, root=None):
         """The call on `game` (or a proxy of it, given its `root` state) through
@@ -129,8 +122,23 @@ class Search:
         return search.game_picture(
             run.game, want.log, self.root_key, rule_result=_value_of(want.result),
             student_result=_value_of(got) if run.outcome.answered else None,
-            max_to_move=self.game.tree().get("max_to_move", True) if self.is_tree
-            else len(self.game.root) % 2 == 0)
+            max_to_move=max_to_move(self.game))
+
+    def expected_text(self):
+        want = expected(self)
+        if self.function == "computer_move":
+            book = dict(self.book)
+            if self.use_book and tuple(self.game.root) in book:
+                return _("the book's move {move}, without a search").format(
+                    move=list(book[tuple(self.game.root)]))
+            return _("a successor of value {value}").format(
+                value=fmt(position_value(self.game, self.bremse)))
+        best, value = want.result
+        text = f"({short(best)}, {fmt(value)})"
+        calls = [sum(kind == k for kind, _key in want.log) for k in ("n", "e")]
+        text += _("; the game calls: {expanded} nextstates, {evaluated} evaluation: ").format(
+            expanded=calls[0], evaluated=calls[1])
+        return text + search.trace_text(make_game(self.game), want.log, 0, 40)
 
 
 def _value_of(result):
@@ -140,12 +148,17 @@ def _value_of(result):
     return result
 
 
+def max_to_move(spec):
+    """Whether max (x) is to move at the root of a game."""
+    if isinstance(spec, TreeSpec):
+        return spec.tree().get("max_to_move", True)
+    return len(spec.root) % 2 == 0
+
+
 def search_for(function_or_side, game, **options):
     """A Search of the max or min version of a search for the side to move at the root."""
     if function_or_side in ("minimax", "alphabeta"):
-        is_max = game.tree().get("max_to_move", True) if isinstance(game, TreeSpec) \
-            else len(game.root) % 2 == 0
-        base = "maximize" if is_max else "minimize"
+        base = "maximize" if max_to_move(game) else "minimize"
         function_or_side = base if function_or_side == "minimax" else base + "_ab"
     return Search(function_or_side, game, **options)
 
@@ -190,7 +203,7 @@ def call_limit(case):
 
 def book_copy_plan(case):
     """"Return a copy of the book's successor state": computer_move asked again with
-    the same book (search.asked_again). (plan, game)"""
+    the same book (search.asked_again); (plan, game)."""
     game, plan = case.setup(), Plan(M + "computer_move")
     book = plan.value({key: list(move) for key, move in case.book})
     return search.asked_again(plan, M + "computer_move", list(case.game.root),
@@ -205,23 +218,6 @@ def run_book_copies(student, cases):
 
 def got_text(run):
     return search.got_text(run, run.search.size)
-
-
-def expected_text(case):
-    want = expected(case)
-    if case.function == "computer_move":
-        book = dict(case.book)
-        if case.use_book and tuple(case.game.root) in book:
-            return _("the book's move {move}, without a search").format(
-                move=list(book[tuple(case.game.root)]))
-        return _("a successor of value {value}").format(
-            value=fmt(position_value(case.game, case.bremse)))
-    best, value = want.result
-    text = f"({short(best)}, {fmt(value)})"
-    calls = [sum(kind == k for kind, _key in want.log) for k in ("n", "e")]
-    text += _("; the game calls: {expanded} nextstates, {evaluated} evaluation: ").format(
-        expanded=calls[0], evaluated=calls[1])
-    return text + search.trace_text(make_game(case.game), want.log, 0, 40)
 
 
 # ------------------------------------------------------------------ judges

@@ -1,11 +1,9 @@
 """The gametree suite's k-in-a-row games, for the trusted side only.
 
-`KitGame` is the game of `solutions/gametree/gametree.py` with bit-mask rules, for
-sampling positions and drawing them. `PositionGame` is a real position of it as a
-game only the grader knows (checking/search.py), described by a `GameSpec`: blocked
-cells, successors in an order of its own (`order="shuffled"`, from the position and a
-secret salt) and a heuristic evaluation (`mode="lines"`), so a search that bypasses
-the game object answers for another game.
+`KitGame` is the assignment's game with bit-mask rules. `PositionGame` is a position of
+it as a game only the grader knows (checking/search.py), with the blocked cells, child
+order and heuristic of its `GameSpec`, so a search that bypasses the game object answers
+for another game.
 """
 
 from __future__ import annotations
@@ -143,9 +141,8 @@ class GameSpec:
                            "lines x has begun and o has not touched minus the same for o"))
         return "; ".join(parts)
 
-    def drawing(self, state=None) -> str:
-        state = self.root if state is None else tuple(state)
-        rules = self.rules()
+    def drawing(self) -> str:
+        state, rules = self.root, self.rules()
         tail = _("game over") if rules.decided(state) else (
             _("x to move") if len(state) % 2 == 0 else _("o to move"))
         return _("state {state} ({game})").format(state=list(state), game=self.describe()) + \

@@ -1,15 +1,12 @@
 """Hidden suite for gametree: rules, minimax, alpha-beta with Bremse, the player, the book.
 
-Expected values come from the reference, run in this trusted process. The rules are
-called with plain data and the student's own `Game` objects: every reachable
-tic-tac-toe position and seeded samples of the 4 x 3 and 4 x 4 boards. The searches
-receive as `game` a proxy of a game only the grader knows (cases.py): a real position
-with blocked cells, an order of its own and a heuristic, or a tree whose states are
-opaque tokens; node counts, visit order, cut-offs and plies are the grader's records
-of the calls, and a search that bypasses `game` answers for another game. `solve`
-needs the board's lines, so it gets the student's own `Game`. Each function is judged
-on its own ([relies_on], Blame.check); test_computer_move_with_your_own_helpers is the
-one whole-program check, on a 3 x 4 board the module does not define.
+The rules are judged against the reference (run here) on the student's own `Game`
+objects: every reachable tic-tac-toe position and seeded 4 x 3 and 4 x 4 samples. The
+searches get a proxy of a game only the grader knows (cases.py), so node counts, visit
+order, cut-offs and plies are the grader's records and a search that bypasses `game`
+answers for another game; `solve` needs the board's lines, so it gets the student's own
+`Game`. Each function is judged on its own ([relies_on], Blame.check), except in
+test_computer_move_with_your_own_helpers, on a 3 x 4 board the module does not define.
 """
 
 import functools
@@ -17,10 +14,9 @@ import random
 import types
 
 from autograder.checking import (Case, CheckFailed, Later, check_all, compare, describe,
-                                 exact, played, played_plan, require, returned, short)
-from autograder.grading.student import Handle
-from autograder.checking import search
+                                 exact, played, played_plan, require, returned, search, short)
 from autograder.checking.search import all_of
+from autograder.grading.student import Handle
 from autograder.suites.gametree.cases import (
     INF, M, Search, TreeSpec, decided_reason, depth_reason, fmt, full_width_nodes, got_text,
     make_game, position_value, ref, result_reason, run_book_copies, search_for, stats_reason,
@@ -30,11 +26,10 @@ from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.checking.verdicts import UNTOUCHED, changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
-#: The searches as the blame judges them (assignment.toml [relies_on]): maximize and
-#: minimize call each other, so their checks judge the pair, and so for alpha-beta.
+#: The searches as [relies_on] names them: maximize and minimize call each other, so
+#: their checks judge the pair, and so for alpha-beta.
 MINIMAX, ALPHABETA = "maximize/minimize", "maximize_ab/minimize_ab"
-#: Every search check runs on a game of the grader's: its nextstates, terminal_test
-#: and evaluation are always the grader's (what `blame.judging` is told was played).
+#: The game's methods are the grader's in every search check (told to `blame.judging`).
 GAME_PLAYS = {M + name: None for name in ("nextstates", "terminal_test", "evaluation")}
 ORDER_HINT = (N_("children in game.nextstates order; a child replaces the best only if strictly "
               "better; cut when best >= beta (max) or best <= alpha (min), after every child"))
@@ -191,9 +186,8 @@ def _rule_cases(function):
 
 
 def grader_rules(handles, play) -> dict | None:
-    """The grader's own winning_lines and evaluation, for the functions `play` names:
-    the student's Game objects reach them as the handles the check holds, so each
-    answers for the board of the Game it was given."""
+    """The grader's winning_lines and evaluation for the functions `play` names, each
+    answering for the board of the student's Game (a handle the check holds) it is given."""
     names = [target.rpartition(".")[2] for target in play or ()]
     if not names:
         return None
@@ -222,15 +216,8 @@ def on_its_own(student, blame, function, attempt):
     blame.check(student, function, _("on a position"), blame.helpers(function), attempt)
 
 
-def judged_rule(student, blame, function, summary, hint):
-    """rule_check of `function` on its own (`on_its_own`)."""
-    on_its_own(student, blame, function,
-               lambda play: rule_check(student, function, summary, hint, play=play))
-
-
 def judged_searches(student, blame, who, summary, searches, judge, hint):
-    """search.check, its failure worded and blamed as `who`'s (the pair of searches):
-    the game's methods are the grader's in every search check."""
+    """search.check, its failure worded and blamed as `who`'s (the pair of searches)."""
     search.judged(student, blame, who, _("on a position"), GAME_PLAYS, summary,
                   searches, judge, hint, got=got_text)
 
@@ -302,9 +289,7 @@ def test_nextstates(student, blame):
 
 
 def _probes(state, rest):
-    """Questions asked of a state after nextstates(state): answers that spell out the
-    whole state (its board drawn, its successors on the 4 x 4 board), whose move it
-    is, and its value."""
+    """Questions after nextstates(state) whose answers spell out the whole state."""
     return [("show(state)", M + "show", ()),
             ("nextstates(state, Game(4, 4, 3))", M + "nextstates",
              lambda plan: (plan.call(M + "Game", *B4X4),)),
@@ -322,16 +307,17 @@ def _probe_cases():
 
 def test_evaluation(student, blame):
     """evaluation scores 1, -1 or 0 from x's side on every reachable 3x3 position and more"""
-    judged_rule(student, blame, "evaluation",
-                _("evaluation returned the wrong value"),
-                _("x owns the cells at even places of the list (x moves first), "
-                "o the ones at odd places; 1 when x has a line"))
+    on_its_own(student, blame, "evaluation", lambda play: rule_check(
+        student, "evaluation", _("evaluation returned the wrong value"),
+        _("x owns the cells at even places of the list (x moves first), o the ones at odd "
+          "places; 1 when x has a line"), play=play))
 
 
 def test_terminal_test(student, blame):
     """terminal_test knows when the game is over (a line, or a full board)"""
-    judged_rule(student, blame, "terminal_test", _("terminal_test was wrong"),
-                _("over means: a player owns a line, or no cell is free"))
+    on_its_own(student, blame, "terminal_test", lambda play: rule_check(
+        student, "terminal_test", _("terminal_test was wrong"),
+        _("over means: a player owns a line, or no cell is free"), play=play))
 
 
 # -- plain minimax
@@ -604,16 +590,14 @@ def move_cases():
     return smallest_first(chosen)
 
 
-#: What computer_move's checks play, judged again after a wrong alpha-beta: the
-#: grader's maximize_ab and minimize_ab (the game's methods are the grader's always).
+#: What computer_move's checks play when judged again after a wrong alpha-beta.
 PLAYER_PLAYS = {**GAME_PLAYS, M + "maximize_ab": None, M + "minimize_ab": None,
                 M + ALPHABETA: None}
 
 
 def searches_played(game) -> dict:
-    """The grader's maximize_ab and minimize_ab for computer_move's calls on `game`
-    (patched into the plan): the reference searches the grader's game itself, so a
-    wrong alpha-beta costs alpha-beta's checks, not computer_move's."""
+    """The reference's maximize_ab and minimize_ab on `game`, for computer_move's calls:
+    a wrong alpha-beta costs alpha-beta's checks, not computer_move's."""
     def search(name):
         function = getattr(ref, name)
 
@@ -629,8 +613,7 @@ def searches_played(game) -> dict:
 
 
 def player_check(student, blame, summary, searches, judge, hint):
-    """computer_move's check, judged on its own (Blame.check) with the grader's
-    searches (`searches_played`)."""
+    """computer_move's check, judged on its own with `searches_played` (Blame.check)."""
     def attempt(play):
         search.check(student, summary, searches, judge, hint,
                      play=searches_played if play else None, got=got_text)
@@ -694,8 +677,7 @@ def test_computer_move_uses_the_book(student, blame):
     player_check(student, blame, _("computer_move did not use the opening book"), book_cases(),
                  book_reason,
                  hint=_("look up tuple(state) in the book first; search only when it is not there"))
-    # The copy check judges the list returned, not a search: no picture (the book
-    # check above draws its failing search).
+    # The copy check judges the list returned, not a search: no picture.
     chosen = book_copy_cases()
     outcomes = run_book_copies(student, [case.args[0] for case in chosen])
     with blame.judging("computer_move", _("on a position of the book"), PLAYER_PLAYS):
@@ -714,9 +696,8 @@ def book_copy_cases():
                  for search in book_cases() if tuple(search.game.root) in book)
 
 
-#: The whole program's boards: tic-tac-toe, 4 x 3, and 3 x 4 (3 columns, 4 rows),
-#: which the module does not define: a search that plays the module's own boards
-#: instead of the Game it is given answers for another board there.
+#: The whole program's boards: 3 x 4 (3 columns, 4 rows) is one the module does not
+#: define, so a search that plays the module's own boards answers for another board.
 OWN_BOARDS = (B3X3, B4X3, (3, 4, 3))
 
 
@@ -749,8 +730,7 @@ def own_move_reason(case, outcome):
 
 def test_computer_move_with_your_own_helpers(student, blame):
     """your whole program: computer_move with your own Game, rules and alpha-beta keeps the value"""
-    # No picture: the whole program runs on the student's own Game in the child, so
-    # the grader sees the move, never a call of the search.
+    # No picture: the grader sees the move, never a call of the search on the own Game.
     handles = game_handles(student, OWN_BOARDS)
     chosen = own_program_cases()
     outcomes = student.map(M + "computer_move",
@@ -882,11 +862,10 @@ def test_solve_reuses_its_table(student, blame):
 
 
 def _check_solve_table(student, play):
-    # No picture: solve searches the student's own Game in the child (it needs the
-    # board's lines), so the grader sees its answers, never a call of its search.
+    # No picture: solve searches the student's own Game, so the grader sees only answers.
     handles = game_handles(student, RULE_BOARDS)
     played = grader_rules(handles, play) or {}
-    plans, cases = [], []
+    plans = []
     for board, states, values in table_runs():
         plan = played_plan(M + "solve", played, timeout=student.timeouts.call * 5)
         game = handles[board]           # the student's Game, kept in the child
@@ -894,10 +873,9 @@ def _check_solve_table(student, play):
         answers = [plan.call(M + "solve", list(s), game, table, catch=True)
                    for _ in range(2) for s in states]
         plans.append(plan.returns(answers))
-        cases.append((board, states, values))
     outcomes = student.run(plans)
     failures, first, total = 0, None, 0
-    for (board, states, values), outcome in zip(cases, outcomes):
+    for (board, states, values), outcome in zip(table_runs(), outcomes):
         require(outcome)
         total += 2 * len(states)
         if not outcome.answered:

@@ -1,12 +1,9 @@
 """The games and positions negamax's hidden checks search (trusted side only).
 
 `KitBoard` plays tic-tac-toe with the handout's rules, written independently of the
-reference (tests/negamax checks it on every position). A `Twist` makes it a game only
-the grader knows: on every position `getMoves` lists the legal moves in another
-(seeded) order, or only some of them, and `evaluate` may give undecided positions
-values of their own, so a search that answers from its own rules, or replays a copied
-reference on the real game, answers for a different game. A `Game` is where a search
-starts: such a board, or a tree with opaque move tokens (checking/boards.py's).
+reference. A `Twist` makes it a game only the grader knows (its own move order and
+subset, values of its own), so a search with its own rules or a copied reference
+answers for another game. A `Game` is where a search starts: such a board, or a tree.
 """
 
 from __future__ import annotations
@@ -52,10 +49,9 @@ def key_of(cells) -> int:
 
 @dataclass(frozen=True)
 class Twist:
-    """How a KitBoard departs from plain tic-tac-toe, the same on every visit of a
-    position (so it is a game): `order` shuffles the legal moves, `keep` (0 to 1)
-    keeps that share of them (at least one), `noise` gives every undecided
-    position a value from -noise to +noise instead of 0. `salt` seeds it all."""
+    """How a KitBoard departs from tic-tac-toe, the same on every visit of a position:
+    `order` shuffles the moves, `keep` keeps that share of them (at least one), `noise`
+    values undecided positions from -noise to +noise; `salt` seeds it all."""
     salt: int
     order: bool = True
     keep: float = 1.0
@@ -91,16 +87,8 @@ class Twist:
 
 
 class KitBoard:
-    """Tic-tac-toe with the handout's rules (optionally twisted), written
-    independently of any solution.
-
-    `cells[3 * y + x]` holds 0 (empty), 1 or 2; a move is `(x, y)`; player 1
-    moves when the number of marks is even; `evaluate()` is +-(10 + empty
-    cells) for a line of player 1 / 2, else 0; a decided game (a line, or a
-    full board) has no moves; moves come row by row from the top, left to
-    right. With a twist, `getMoves` and `evaluate` follow the twist, and
-    `makeMove` refuses a move `getMoves` does not offer.
-    """
+    """Tic-tac-toe with the handout's rules (optionally twisted): `cells[3 * y + x]` holds
+    0, 1 or 2 and a move is `(x, y)`; with a twist, `makeMove` refuses a move not offered."""
 
     def __init__(self, cells, twist: Twist | None = None):
         self.cells = list(cells)
@@ -231,8 +219,7 @@ class Game:
     first: int = 1
 
     def board(self) -> InstrumentedGame:
-        """A fresh trusted board for one search, which gives answers ahead (its
-        answers depend on the tree and who moves first, or the cells and the twist)."""
+        """A fresh trusted board for one search, keyed for answers ahead by what they depend on."""
         if self.tree is not None:
             return Board(MoveTree(self.tree, first=self.first), snapshot=tree_snapshot,
                          ahead_key=(Same(self.tree), self.first))

@@ -1,22 +1,13 @@
 """Hidden suite for negamax: the board's rules, the search's values, its technique.
 
-* The student's own `TicTacToe`, method by method, with plain data in chunked plans
-  on every one of the 5,478 reachable positions: these calls are cheap.
-* `NegaMax` and `ShortSightedOpponent` never see the student's board: they search a
-  `Proxy` of an `InstrumentedGame` of the grader's on a game only the grader knows
-  (games.py), so a search that uses rules of its own or replays a reference answers
-  for another game. Counts, visit order, plies, broken rules and the board after the
-  search are the board's records, never the child's. Proxied calls are round trips,
-  so these searches are sampled (seeded) and small; the trees pin cut-offs at the
-  bound, narrow windows, decided positions above the depth limit and player 2 at
-  the root.
-
-Each method is judged on its own ([relies_on]): the method it relies on is the
-reference's, searching the same trusted board; the board's methods get the grader's
-winner and getSide. The one whole-program check is getEvaluatedMoves with the
-student's own explore. A move the board did not offer fails the case, even when the
-search catches the refusal. Every check that judges a search draws the failing one;
-the board's own methods judge no search and draw none.
+The student's own `TicTacToe` is judged method by method on all 5,478 reachable
+positions. `NegaMax` and `ShortSightedOpponent` search a `Proxy` of a board of the
+grader's on a game only the grader knows (games.py), so a search with rules of its own
+answers for another game, and counts, visit order, plies and broken rules are the
+board's records, never the child's; proxied calls are round trips, so these searches
+are sampled and small. Each method is judged on its own ([relies_on]: what it relies on
+is the reference's, on the same board), except getEvaluatedMoves with the student's own
+explore. A move the board did not offer fails the case, even when the search catches it.
 """
 
 from __future__ import annotations
@@ -53,9 +44,8 @@ ASK = ("getMoves", "evaluate", "getSide")
 TELL = ("makeMove", "undoMove")
 
 
-#: Per kind of search: the student's class, whether its constructor is given the
-#: depth, the method called, the key of its answer in the plan's and the method it
-#: relies on ([relies_on]: the grader's, a callback, when the search is `played`).
+#: Per kind of search: the class, whether its constructor gets the depth, the method,
+#: its answer's key in the plan's and the method it relies on ([relies_on]).
 KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
          "evaluated": ("NegaMax", False, "getEvaluatedMoves", "moves", "explore"),
          "default": ("NegaMax", True, "getEvaluatedMoves", "moves", "explore"),
@@ -65,10 +55,9 @@ KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
 
 @dataclass(frozen=True)
 class Search:
-    """One call of the student's searcher on a fresh board of `game`.
-    kind (KINDS): explore (depth, alpha, beta), evaluated (depth), default (depth
-    given to the constructor), best (depth, seed), play (depth, seed). A `played`
-    search judges the method on its own: the method it relies on is the grader's."""
+    """One call of the student's searcher on a fresh board of `game`; args per kind (KINDS):
+    explore (depth, alpha, beta), evaluated and default (depth), best and play (depth,
+    seed). A `played` search relies on the grader's method (judged on its own)."""
     kind: str
     game: Game
     args: tuple
@@ -94,10 +83,8 @@ class Search:
         return RecordingRandom(self.args[1]) if len(self.args) == 2 else None
 
     def plan(self, board: InstrumentedGame, chooser: RecordingRandom | None) -> Plan:
-        """The student's side: the same calls, on a proxy of `board` (and `chooser`
-        as rng, for getBestMove and play). The grader's method a played search
-        relies on is the reference's, searching the same trusted board in this
-        process: its moves are recorded on the board like the student's."""
+        """The student's calls on a proxy of `board` (and of `chooser` as rng); a played
+        search's helper is the reference's, recorded on the same board."""
         rng = chooser and Proxy(chooser, ask=RecordingRandom.METHODS)
         cls, made, method, given, key, relies = self.parts(Proxy(board, ask=ASK, tell=TELL), rng)
         plan = Plan(f"{cls}.{method}")      # what a timeout is remembered by
@@ -113,10 +100,8 @@ class Search:
 
 @dataclass
 class Run:
-    """A search as the student's code did it, and as the reference does it: the
-    verdict data only (the answer cut to verdict size, the grader's records cut to
-    what the judges compare), so session fixtures of runs stay small whatever the
-    student's code returned or did."""
+    """A search as the student's code did it and as the reference does it, cut to the
+    verdict data (session fixtures of runs stay small whatever the student's code did)."""
     search: Search
     outcome: object                 # Outcome of the plan: the student's answer
     mine: object                    # Outcome of the student's method: its own answer
@@ -130,8 +115,7 @@ class Run:
 
 @functools.cache
 def expected(search: Search) -> tuple[dict, dict]:
-    """The reference's answer to the same calls, in this process, on a fresh board
-    of the game, and the board's records after it."""
+    """The reference's answer to the same calls on a fresh board, and the board's records."""
     board = search.game.board()
     cls, made, method, given, key, _ = search.parts(board, search.chooser())
     searcher = getattr(ref, cls)(*made)
@@ -145,8 +129,7 @@ def expected(search: Search) -> tuple[dict, dict]:
 
 
 def records(board: InstrumentedGame) -> dict:
-    """What the judges compare of a board after a search, and the first calls of its
-    log (for a picture): how many, and how many before a broken rule."""
+    """What the judges compare of a board after a search, and its log's start (pictures)."""
     return {**board.summary(), "log": board.log[:PICTURE_CALLS], "calls": len(board.log),
             "broken_at": board.broken_at}
 
@@ -156,10 +139,8 @@ ANSWER_VALUES = 100
 
 
 def run(student, searches, played=False) -> list[Run]:
-    """Every search in one pipelined request, each on its own fresh trusted board
-    (`played`: each judging its method on its own, Search.played). A search that
-    made a move the board did not offer fails on that refusal, named, also when it
-    caught the exception and answered."""
+    """Every search in one request, each on a fresh trusted board (`played`: Search.played);
+    a move the board did not offer fails the search, also when it caught the refusal."""
     searches = [dataclasses.replace(s, played=True) for s in searches] if played else searches
     boards = [search.game.board() for search in searches]
     choosers = [search.chooser() for search in searches]
@@ -183,16 +164,14 @@ def run(student, searches, played=False) -> list[Run]:
 
 
 def cases(runs, expected=None) -> list[Case]:
-    """A case per run; expected: what the student's method should have returned
-    (by default the reference's answer)."""
+    """A case per run, `expected(run)` (default: the reference's answer) its expected."""
     return [Case(r.search.call, (r,), r.search.game.text,
                  expected(r) if expected else r.want[KINDS[r.search.kind][3]]) for r in runs]
 
 
 def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records=False):
-    """check_all over runs, worded and blamed (`blame.judging`) as the method's:
-    `judge(run, answer)` sees the student's answer (a plan that lost it fails the
-    case, unless the judge reads the grader's `records` only) and the records."""
+    """check_all over runs, blamed as the method's: `judge(run, answer)` (a plan that lost
+    the answer fails the case, unless the judge reads the grader's `records` only)."""
     def verdict(case, outcome):
         r = case.args[0]
         return r.lost if r.lost and not records else judge(r, None if r.lost else r.mine.value)
@@ -205,8 +184,8 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
 
 
 def search_picture(r: Run, logs: tuple | None = None) -> dict:
-    """The student's search beside alpha-beta's on the same game, from the boards'
-    `logs` (default: all kept): a node is the moves from the root to it."""
+    """The student's search beside alpha-beta's from the boards' `logs` (default: all
+    kept); a node is the moves from the root to it."""
     def board_at(path):
         board = r.search.game.board().game
         for move in path:
@@ -234,9 +213,8 @@ def results(r: Run) -> dict:
 
 
 def discipline_picture(r: Run) -> dict:
-    """explore's make/undo discipline drawn: the search up to the last call before the
-    board was left changed (the first broken rule, or else the moves still on the
-    board at the end); a break past the calls kept is drawn whole."""
+    """explore's make/undo discipline drawn up to the first broken rule (or the end), or
+    whole when the break lies past the calls kept."""
     log, broken = r.record["log"], r.record["broken_at"]
     last = (r.record["calls"] if broken is None else broken) - 1
     if not 0 <= last < len(log):
@@ -254,9 +232,8 @@ def smallest_first(searches) -> tuple:
 
 
 def numbered(kind, index, groups) -> list:
-    """Searches of `kind` on `groups` of (depth, positions or games, twist options: a
-    dict or a function of the number and the depth), numbered on from `index` (the
-    number salts a position's twist and seeds a choosing search's rng)."""
+    """Searches of `kind` on `groups` of (depth, positions or games, twist options: a dict
+    or a function of (number, depth)), numbered from `index` (salt and rng seed)."""
     found = []
     for depth, items, options in groups:
         for item in items:
@@ -269,8 +246,8 @@ def numbered(kind, index, groups) -> list:
 
 
 # ------------------------------------------------------------ the student's board
-# Chunked plans, a run per method: one position's exception does not hide the others,
-# and one method's endless loop does not fail the other methods' checks.
+# Chunked plans, a run per method: one position's exception or one method's endless
+# loop does not hide the others.
 READS = ("winner", "evaluate", "getSide", "getMoves")
 
 
@@ -283,10 +260,8 @@ def after_move(cells, move):
 
 @functools.cache
 def board_cases(method):
-    """One method's cases (args: cells and the move makeMove/undoMove try there, None
-    when decided): every position for winner, evaluate and getMoves, every open one
-    for the others; makeMove expects the field after the move, undoMove (on a board
-    built with that move already made) the field after taking it back."""
+    """One method's cases (cells, and the move makeMove/undoMove try there): every position
+    for the reads, every open one for the others (expecting the field after the call)."""
     found = []
     for index, cells in enumerate(positions()):
         legal = MOVES[key_of(cells)]
@@ -312,10 +287,8 @@ def board_after(cells, move) -> str:
 
 
 def alone_steps(method, helpers):
-    """One method's calls on a case: on a board of the position (undoMove: of the
-    position after the move, so it is judged on its own) with the grader's
-    `helpers` (none: the student's own); makeMove and undoMove answer what the
-    call returned or raised, then the field."""
+    """One method's calls on a case's board (undoMove: after the move) with the grader's
+    `helpers` (none: the student's own); a move answers its return or raise, then the field."""
     def steps(plan, case):
         cells, move = case.args
         board = plan.call("negamax.TicTacToe",
@@ -341,10 +314,8 @@ def changed_cell(case, outcome):
 
 
 def check_board(student, blame, method, summary, hint):
-    """One method of the student's board on its cases, with the student's own helpers
-    first; a failure is judged again with the grader's helpers where one of them
-    failed its own check (Blame.check): a wrong winner costs winner's points, not
-    evaluate's."""
+    """One method of the student's board on its cases, judged on its own (Blame.check): a
+    wrong winner costs winner's points, not evaluate's."""
     chosen = board_cases(method)
 
     def attempt(play):
@@ -512,8 +483,7 @@ def _evaluated_reason(got, want):
 
 
 def discipline(r: Run) -> str | None:
-    """Why the search did not leave the grader's board as it found it, from the
-    board's own records."""
+    """Why the search did not leave the grader's board as it found it (its records)."""
     got = r.record
     if got["violations"]:
         return got["violations"][0]
@@ -538,7 +508,7 @@ def test_evaluated_moves(student, blame):
 
 @functools.cache
 def best_of(search: Search):
-    """The best moves at the search's depth, from the reference's evaluated moves."""
+    """The best moves at the search's depth (the reference's)."""
     evaluated = expected(Search("evaluated", search.game, (search.args[0],)))[0]["moves"]
     return [m for v, m, _ in evaluated if v == evaluated[0][0]] if evaluated else []
 
@@ -567,10 +537,9 @@ SEEDS = 24
 
 @functools.cache
 def choice_games():
-    """(game, depth) with two or more best moves and at least one worse move at
-    that depth, cheap to search SEEDS times: small random trees at full depth, and
-    tic-tac-toe positions whose board scores undecided positions itself (values
-    from -3 to 3, so ties are common) at depth 1."""
+    """(game, depth) with two or more best moves and a worse one, cheap to search SEEDS
+    times: small random trees at full depth, and noisy positions (-3 to 3: ties are
+    common) at depth 1."""
     def tied(candidates, depth, moves):
         found = (game for game in candidates
                  if 2 <= len(best_of(Search("best", game, (depth, 0)))) < moves(game))
@@ -586,10 +555,8 @@ def choice_games():
 
 
 def chose_with_the_rng(r: Run, move, best) -> str | None:
-    """Why `move` is not what the grader's rng chose among exactly the best moves.
-    Believed: what the rng was offered and what it chose (the grader's records),
-    never how random the answers look: a generator of the search's own is not the
-    rng it was given, and its answers could not be reproduced."""
+    """Why `move` is not what the grader's rng chose among exactly the best moves, from
+    the rng's records (never how random answers look: an own generator cannot be replayed)."""
     if not r.chose:
         return (_("never asked rng (the grader's generator) to choose: pick with "
                 "rng.choice(bestMoves)"))
@@ -697,9 +664,7 @@ def test_edge_cases(student, blame):
                 want = "ValueError"
                 good = raises(r.outcome, want)    # a subclass of ValueError is one too
             else:
-                # explore is the grader's here, so the counter is not this check's:
-                # the values and moves are (the node counts are judged with the
-                # student's own explore, in the whole-program check)
+                # explore is the grader's here: node counts are the whole-program check's
                 good = not r.lost and _evaluated_reason(r.mine.value, r.want["moves"]) is None
                 want = short([(v, m) for v, m, _ in r.want["moves"]])
             if not good:
@@ -710,8 +675,8 @@ def test_edge_cases(student, blame):
 
 # ------------------------------------------------------------ technique
 def work_reason(r: Run, counter: bool = True):
-    """Why the student's search did not do alpha-beta's work, from the grader's
-    board records (and, with `counter`, the treeNodeCounter the search reports)."""
+    """Why the search did not do alpha-beta's work, from the board's records (and, with
+    `counter`, treeNodeCounter)."""
     got, want = r.record, r.want_record
     for words, mine, theirs in (
             (N_("expanded {mine} positions (the grader's board saw moves made from {mine} "

@@ -1,14 +1,10 @@
 """Hidden suite for tictactoe: every function on every reachable position.
 
-Expected values come from the reference, loaded into this trusted process. Positions
-are ordered smallest first (fewest marks), so the feedback shows the simplest board a
-function gets wrong. minimax is judged by the game value of the move it picks: any of
-the optimal moves passes.
-
-Each function is judged on its own (docs/SUITES.md, "Blame"); one small check, "your
-whole program", judges again the answers minimax gave with the student's own helpers.
-"result never changes the board it was given" is judged from result's own second
-answer on the same board (`again`), never from the board as the child reports it.
+Expected values come from the reference, run here. Positions are ordered fewest marks
+first, so the feedback shows the simplest board a function gets wrong; minimax passes
+with any optimal move. Each function is judged on its own (docs/SUITES.md, "Blame"),
+except in "your whole program". "result never changes the board it was given" is judged
+from result's own second answer (`again`), never from the board the child reports.
 No pictures: these checks judge answers position by position, not a search's trace.
 """
 
@@ -67,19 +63,16 @@ def finished_positions():
 
 
 def played(blame, function):
-    """`function`'s helpers played by the reference: pure (no check counts their
-    calls), their answers on every reachable position sent ahead (`known`)."""
+    """`function`'s helpers played by the reference, pure, their answers sent ahead."""
     play = blame.plays(function)
     return pure(play, {target: known(target.rpartition(".")[2]) for target in play})
 
 
 @functools.cache
 def known(name):
-    """The reference's `name` on the positions its own check asks about (result: on
-    every move of every unfinished one), made once per process by the warm-up from
-    the checks' own cached cases. The child may read them: they are what the played
-    function answers anyway, on positions anyone can list, and say nothing of which
-    ones the minimax checks ask about."""
+    """The reference's `name` on the positions its own check asks about (result: every
+    move of every unfinished one). The child may read them: the played function answers
+    them anyway, and they say nothing of which positions the minimax checks ask about."""
     return Known(functools.partial(_rule_answers, name))
 
 
@@ -104,8 +97,7 @@ def value(board_key):
 
 @functools.cache
 def plain_minimax_positions(board_key):
-    """Positions plain minimax (no pruning, no table) visits from this one, itself
-    included: what a correct but slow search must get through."""
+    """Positions plain minimax (no pruning, no table) visits from this one, itself included."""
     board = [list(row) for row in board_key]
     if ref.terminal(board):
         return 1
@@ -121,8 +113,7 @@ def cases(function, boards_of, expected):
 
 @functools.cache
 def drawing(board_key):
-    """A position as text, one string per position (a platform package ships the
-    cases, and a string shared is shipped once)."""
+    """A position as text, one string per position (a shared string is shipped once)."""
     return "\n".join([" ".join(["." if c is E else c for c in row]) for row in board_key])
 
 
@@ -182,9 +173,8 @@ BOARD_VALUES = 20
 
 
 def result_runs(student, play):
-    """Each call made twice on the same board and move (the second answer judges
-    whether the first changed the board), with the student's own player or the
-    grader's: made once per kind for both checks (`shared`), kept at verdict size."""
+    """Each call made twice on the same board and move (the second answer shows whether
+    the first changed the board), once per kind for both checks (`shared`)."""
     chosen = _result_cases()
     outcomes = student.map(M + "result", [c.args for c in chosen], again=True, play=play)
     return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
@@ -230,8 +220,8 @@ def test_result_keeps_its_input(student, shared, blame):
 
 
 def _quote_the_board_after(student, failed, chosen):
-    """For the feedback only: the board after the call as the child reports it, on
-    the case shown (one more call, made only when the check failed)."""
+    """For the feedback only: the board after the call as the child reports it, on the
+    case shown (one more call, made only when the check failed)."""
     case = next((c for c in chosen if c.call == failed.call and c.position == failed.position),
                 None)
     if case is None:
@@ -245,8 +235,7 @@ def _quote_the_board_after(student, failed, chosen):
 
 
 def _probes(board, rest):
-    """Questions asked of a board after result(board, action): another move, and the
-    other functions that read a board."""
+    """Questions after result(board, action): another move, and the functions that read a board."""
     (action,) = rest
     other = sorted(a for a in ref.actions(board) if a != action)[0]
     return [(f"result(board, {other})", M + "result", (other,)),
@@ -376,7 +365,7 @@ def _optimal(case, outcome):
 
 class Optimal(Later):
     """The optimal moves of a position: the set `_optimal` accepts at once, and the
-    expected answer's words, made only when a failure shows them."""
+    expected answer's words (made only when shown)."""
 
     def __init__(self, moves: list):
         super().__init__(either, moves)
@@ -410,8 +399,8 @@ def work_needed(count: int) -> str:
 
 @contextlib.contextmanager
 def say_the_work(chosen, outcomes):
-    """If the failure shown is a minimax call that ran out of CPU time, say how much
-    work plain minimax needs there (the position is the one in the feedback)."""
+    """If the failure shown is a minimax call out of CPU time, say how much work plain
+    minimax needs there."""
     try:
         yield
     except CheckFailed as failed:
@@ -423,14 +412,13 @@ def say_the_work(chosen, outcomes):
         raise
 
 
-# Each minimax check runs in increasing number of marks, in one child: a minimax
-# that keeps a table between calls must keep it true, and wrong entries stored while
-# answering an earlier position are read while answering a later one (run the other
-# way round, a table that stores a bound as an exact value slipped through).
+# Each minimax check runs in increasing number of marks, in one child: wrong entries a
+# table kept between calls stored for an earlier position are read for a later one (run
+# the other way round, a table that stores a bound as an exact value slipped through).
 @functools.cache
 def minimax_keys(seed, *groups):
-    """The positions with (marks, how many) of `groups`, fewest marks first: a seeded
-    sample of that many, or every one (None)."""
+    """The positions with (marks, how many: a seeded sample, or every one for None) of
+    `groups`, fewest marks first."""
     rng, boards = random.Random(seed), []
     for count, size in groups:
         these = [b for b in open_positions() if marks(b) == count]
@@ -451,8 +439,7 @@ MOVE_VALUES = 10
 
 @pytest.fixture(scope="session")
 def own_minimax():
-    """The answers of minimax with the student's own helpers, per check, for the
-    whole-program check (it judges them again and calls nothing)."""
+    """minimax's answers with the student's own helpers, per check, for the whole program."""
     return {}
 
 
