@@ -1,14 +1,10 @@
 """The games and collaborators the muehle suite hands a submission's search.
 
 A search check replaces the module's rules (`next_states`, `finished`, `utility`,
-`heuristic`) for one call plan by callbacks answered by a `Watch` (checking/search.py's
-"game only the grader knows") on a `Game`: Nine Men's Morris with a seeded subset of
-the legal moves in a seeded order, heuristic values of its own and some positions
-declared finished (seeded by Python's tuple hash of ints, which is not randomised).
-The other collaborators record what they were asked: memoize's function
-(`Function`), value_minimax (`MinimaxValues`), alpha_beta or value_ab
-(`PlayedSearch`). A `Search` is one plan's work, run by the reference for the
-expected answer and by the student's module in a call plan.
+`heuristic`) for one call plan by a `Watch` (checking.search's "game only the grader
+knows") on a `Game`. The other collaborators the grader plays record what they were
+asked. A `Search` is one plan's work, run by the reference for the expected answer
+and by the student's module in a call plan.
 """
 
 from __future__ import annotations
@@ -30,9 +26,8 @@ from autograder.checking.rng import RecordingRandom
 
 ref = load_reference("muehle", "muehle")
 W, B = ref.WHITE, ref.BLACK
-# Bound now: the checks replace the reference's module functions while it computes
-# expected values on a game, and the game and the stand-ins' signatures (`played_as`)
-# need the real ones.
+# Bound now: the checks replace the reference's rules while it computes expected values
+# on a game, and the game and the stand-ins' signatures (`played_as`) need the real ones.
 _real_finished, _real_utility = ref.finished, ref.utility
 SPEC = {name: getattr(ref, name) for name in (
     "next_states", "finished", "utility", "heuristic", "to_tuple", "to_list", "opponent",
@@ -56,12 +51,9 @@ def other(player):
 
 
 class Game:
-    """Nine Men's Morris with the grader's choice of moves, values and endings.
-
-    `widths` (low, high): how many of a position's legal moves it offers (seeded in
-    that range; None offers them all, in a seeded order). `finish`: the share of
-    positions (never a root) the game declares finished although they are not.
-    Real finished positions stay finished with their real utility."""
+    """Nine Men's Morris with the grader's choice of moves, values and endings: of a
+    position's legal moves it offers (low, high) = `widths` (None: all) in a seeded
+    order, and declares the share `finish` of the positions (never a root) finished."""
 
     def __init__(self, salt: int, roots=(), widths=(2, 6), finish=0.1):
         self.salt, self.widths, self.finish = salt, widths, finish
@@ -69,6 +61,7 @@ class Game:
         self._moves: dict = {}
 
     def _mix(self, *parts) -> int:
+        # Python's hash of a tuple of ints is not randomised: the same game in every run.
         return hash((self.salt, *parts)) & _MASK
 
     def _declared(self, state, player) -> bool:
@@ -108,11 +101,8 @@ class Game:
 
 
 class Watch(search.Game):
-    """One plan's window on a game: the rules patched into the student's module.
-
-    A `search.Game` whose keys are (state, player), answering only about positions
-    handed out in this plan with the player to move there; its `log` holds ("n", key)
-    for next_states and ("e", key) for heuristic and utility."""
+    """One plan's window on a game: the rules patched into the student's module,
+    answering only about the positions (state, player) handed out in this plan."""
 
     def __init__(self, game: Game, roots):
         self.game = game
@@ -128,8 +118,6 @@ class Watch(search.Game):
         return self.game.finished(*key)
 
     def worth(self, key):
-        """The value for the player to move: the utility of a finished position, else
-        the heuristic."""
         return (self.game.utility if self.decided(key) else self.game.heuristic)(*key)
 
     # ------------------------------------------------------------ the rules, as patched
@@ -142,18 +130,16 @@ class Watch(search.Game):
             self.handout.refuse(_("{function}: {value} is not a player (WHITE or "
                                   "BLACK)").format(function=name, value=short(player, 40)))
         key = (s, player)
-        if key not in self.handout.given:
-            if either_player and s in self.seen:     # the heuristic: either player
-                self.handout.log.append((name, key))
-                return key
-            if s in self.seen:
-                self.handout.refuse(_("{function} was asked about a position with the wrong "
-                                      "player to move").format(function=name))
-            self.handout.refuse(_("{function} was asked about a position that next_states did "
-                                  "not hand out in this check: the grader replaces next_states, "
-                                  "finished, utility and heuristic while it checks a search, so "
-                                  "call them by the module's names").format(function=name))
-        return self.handout.ask(name, key)
+        if key in self.handout.given or (either_player and s in self.seen):
+            self.handout.log.append((name, key))
+            return key
+        if s in self.seen:
+            self.handout.refuse(_("{function} was asked about a position with the wrong "
+                                  "player to move").format(function=name))
+        self.handout.refuse(_("{function} was asked about a position that next_states did "
+                              "not hand out in this check: the grader replaces next_states, "
+                              "finished, utility and heuristic while it checks a search, so "
+                              "call them by the module's names").format(function=name))
 
     def next_states(self, state, player):
         key = self._position("next_states", state, player)
@@ -181,19 +167,17 @@ class Watch(search.Game):
         """Nodes explored, as the handout counts them: next_states and heuristic calls."""
         return self.handout.count("next_states", "heuristic")
 
-    def install(self, plan, names=RULES):
+    def install(self, plan):
         """Patch the student's module for this plan (restored when the plan ends)."""
-        for name in names:
+        for name in RULES:
             plan.patch(M + name, Callback(played_as(name, getattr(self, name))))
 
 
 # ------------------------------------------------------------------ pictures
 def board_picture(watch, rule_log, roots, student_log=None, **results) -> dict:
     """A search through `watch` against the rule's log (from a watch on an equal game)
-    drawn (search.picture): nodes labelled by their move, values for the player at the
-    first root where a search evaluated them. Several roots (queries in turn, caches
-    kept) hang under an unnamed node, each labelled by its player. `student_log`: the
-    watch's log unless given."""
+    drawn (search.picture), valued for the first root's player. Several roots (queries
+    in turn, caches kept) hang under an unnamed node, each labelled by its player."""
     roots, player = list(dict.fromkeys(roots)), roots[0][1]
     student_log = watch.log if student_log is None else student_log
     top = roots[0] if len(roots) == 1 else "queries"
@@ -229,9 +213,8 @@ def calls_picture(children, rule_calls, student_calls, worth, **results) -> dict
 
 
 def played_picture(answer, rule_calls, student_calls, **results) -> dict:
-    """value_ab's search with alpha_beta played (answering `answer`) drawn: value_ab at
-    the root, its alpha_beta calls below it, the window of the first written at the
-    root (the window value_ab searched the position with)."""
+    """value_ab at the root, its calls of alpha_beta (played, answering `answer`) below,
+    the window of the first at the root (the window value_ab searched with)."""
     def log(calls):
         return [("n", "root")] + [("e", "alpha_beta")] * len(calls)
 
@@ -264,8 +247,7 @@ class Function:
 
 class MinimaxValues:
     """value_minimax played by the grader: the values of `table` (the root and its
-    successors); any other question is refused (kept in the plan's `handout`), as a
-    list-form state is."""
+    successors); any other question, or a list-form state, is refused."""
 
     def __init__(self, table, handout):
         self.table, self.handout = table, handout
@@ -284,9 +266,8 @@ class MinimaxValues:
 
 
 class PlayedSearch:
-    """A search function played by the grader (alpha_beta or value_ab): records
-    (state, player, alpha, beta, depth) and answers with `answer(...)`; with a
-    `watch`, only about positions its next_states handed out."""
+    """alpha_beta or value_ab played by the grader: answers `answer(...)`, its calls
+    recorded; with a `watch`, only about positions its next_states handed out."""
 
     def __init__(self, name, answer, watch=None):
         self.name, self.answer, self.watch = name, answer, watch
@@ -316,8 +297,7 @@ def fresh_plan(name: str) -> Plan:
 
 
 def finish(plan: Plan, template, *handouts):
-    """End `plan` with a last step the grader answers (search.finish): the job (plan,
-    reached, handouts) `run` takes; `handouts`: those of the plan's games."""
+    """End `plan` with a last step the grader answers (search.finish): a job for `run`."""
     return plan, search.finish(plan, "muehle", template), handouts
 
 
@@ -401,8 +381,7 @@ class Search:
 
 
 def minimax_search(game, queries):
-    """value_minimax for each (state, player, depth) in turn on the grader's game,
-    caches emptied first and kept in between."""
+    """value_minimax for each (state, player, depth) in turn, caches kept in between."""
     return Search("value_minimax", list(queries), Watch(game, {(s, p) for s, p, _ in queries}))
 
 
@@ -433,9 +412,8 @@ def best_minimax_search(setup, state, player, depth, seed):
 
 
 def value_ab_search(state, player, planted, window, answer):
-    """value_ab(state, player, alpha, beta, 2) with AB_CACHE holding `planted` and
-    alpha_beta played by the grader (answering `answer`, its calls recorded); the
-    answer: the result and AB_CACHE's entry for the key afterwards."""
+    """value_ab(state, player, alpha, beta, 2), AB_CACHE holding `planted`, alpha_beta
+    answering `answer`; its answer: the result and AB_CACHE's entry for the key."""
     record = PlayedSearch("alpha_beta", lambda *args: answer)
     return Search("value_ab", (list_form(state), player, *window, 2),
                   stand_ins={"alpha_beta": record}, planted=planted, entry=(state, player, 2),
@@ -451,8 +429,7 @@ def ab_search(game, state, player, depth, window=(-1, 1)):
 
 def cut_search(state, player, depth, cut):
     """alpha_beta(state, player, alpha, beta, depth) with next_states offering the moves
-    in the grader's order, get_order_value 0 for all, and value_ab answering the
-    scenario's values (its calls recorded)."""
+    in the grader's order, get_order_value 0 for all, value_ab the scenario's values."""
     game = Game(800 + depth, [(state, player)], (len(cut.own), len(cut.own)), 0)
     watch = Watch(game, [(state, player)])
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
@@ -492,8 +469,7 @@ def order_search(state, player, depth, salt):
 @functools.cache
 def deepening_game(state, player, depth, salt):
     """The root's successors (some moves, the grader's order) and the value value_ab
-    gives each of them at each depth: a few values, so ties occur, and some wins and
-    losses."""
+    gives each at each depth: a few values, so that ties occur, some wins and losses."""
     game, rng, table = Game(salt, [(state, player)], (4, 9), 0), random.Random(salt), {}
     for s in game.successors(state, player):
         for d in range(depth):
@@ -504,8 +480,7 @@ def deepening_game(state, player, depth, salt):
 
 def deepening_search(state, player, depth, salt):
     """best_move_ab(state, player, depth) with next_states offering some moves in the
-    grader's order and value_ab played by the grader: a value of its choice for each
-    successor and depth (ties included)."""
+    grader's order and value_ab answering `deepening_game`'s values."""
     game, table = deepening_game(state, player, depth, salt)
     watch = Watch(game, [(state, player)])
     record = PlayedSearch("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)

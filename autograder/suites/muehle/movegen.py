@@ -1,11 +1,9 @@
 """Fast move generation for the muehle assignment (the grader's side, never shipped).
 
-Same rules and same state format as the reference `solutions/muehle/muehle.py`
-(see its docstring): points 0..23 numbered row by row, `EMPTY = 0`,
-`WHITE = 1`, `BLACK = 2`, a state `(board, in_hand, quiet)`, the removal after
-a mill folded into the move, `DRAW_PLIES = 50`. The kit's tests prove that
-`next_states` here equals the reference's as a set on positions from every
-phase, and `count_moves` equals the length of that set.
+Same rules and state format as the reference `solutions/muehle/muehle.py`, the removal
+after a mill folded into the move. The kit's tests prove that `next_states` here
+equals the reference's as a set on positions from every phase, and `count_moves`
+equals the length of that set.
 
 Internally a position is seen from the player to move: a tuple
 `(me, you, my_hand, your_hand, quiet)` where `me` and `you` are 24-bit
@@ -13,9 +11,7 @@ integers (bit p set when that player has a stone on point p). A successor is
 returned from the point of view of the opponent, who moves next, so the
 search never needs to know colours. `count_moves` counts successors without
 building them, which makes `perft` count its last ply in bulk.
-
-Public API: `encode`, `decode`, `successors`, `count_moves`, `next_states`,
-`perft`. Standard library only, no relative imports: load it by file path.
+Standard library only, no relative imports: load it by file path.
 """
 
 from __future__ import annotations
@@ -183,14 +179,10 @@ def next_states(state, player: int) -> list[tuple]:
     return [decode(child, other) for child in successors(encode(state, player))]
 
 
-def perft(depth: int, state=None, player: int = WHITE) -> int:
-    """The number of move sequences of length `depth` from `state` (default: the start)."""
-    if state is None:
-        state = ((EMPTY,) * 24, (STONES, STONES), 0)
-    pos = encode(state, player)
-    if depth == 0:
-        return 1
-    return _perft(pos, depth)
+def perft(depth: int) -> int:
+    """The number of move sequences of length `depth` from the start."""
+    start = encode(((EMPTY,) * 24, (STONES, STONES), 0), WHITE)
+    return _perft(start, depth) if depth else 1
 
 
 def _perft(pos: tuple, depth: int) -> int:

@@ -1,11 +1,9 @@
 """The positions the muehle suite checks the rules on (grader side only).
 
-All seeded, so every submission sees the same positions: playouts from the start
-(greedy for mills most of the time: short games, flying), random boards (with stones
-in hand, the quiet counter at the limit, every opponent stone in a mill, the player
-to move blocked), and positions built for each edge of each rule that sampling
-misses (`built`). `pool()` groups them by what decides their successors: placing,
-moving, flying, a mill whose removal the protection rule decides, and game over.
+All seeded, so every submission sees the same positions: playouts, random boards and
+positions built for each edge of each rule that sampling misses (`built`). `pool()`
+groups them by what decides their successors: placing, moving, flying, a mill whose
+removal the protection rule decides, and game over.
 """
 
 from __future__ import annotations
@@ -28,23 +26,10 @@ IN_HAND = N_("in hand: W {white}, B {black}; quiet moves: {quiet}")
 GROUPS = ("placing", "moving", "flying", "removal", "over")
 
 
-def T(state):
-    return ref.to_tuple(state)
-
-
 @functools.cache
 def successors(state, player):
     """The reference's successors as a set of tuple-form states."""
-    return {T(s) for s in ref.next_states(state, player)}
-
-
-@functools.cache
-def moves(state, player):
-    return len(successors(state, player))
-
-
-def stones_on_board(state):
-    return sum(cell != E for cell in state[0])
+    return {ref.to_tuple(s) for s in ref.next_states(state, player)}
 
 
 def draw(state, player):
@@ -55,8 +40,7 @@ def draw(state, player):
 
 
 def drawn(state, player) -> Later:
-    """`draw` for a case made once (functools.cache): drawn only for the case a failure
-    shows, in the language of that moment."""
+    """`draw` for a cached case: drawn only when a failure shows it, in that moment's language."""
     return Later(draw, state, player)
 
 
@@ -256,12 +240,13 @@ def built():
         mill = rng.choice(ref.MILLS)
         hand = (4, 6) if player == W else (6, 4)
         found.append((make(*((mill[:2], ()) if player == W else ((), mill[:2])), hand), player))
-    return [(T(state), player) for state, player in found]
+    return [(ref.to_tuple(state), player) for state, player in found]
 
 
 # ------------------------------------------------------------------ the pool
 def _smallest_first(pairs):
-    return sorted(pairs, key=lambda sp: (stones_on_board(sp[0]), sp[1], repr(sp[0])))
+    """Fewest stones on the board first."""
+    return sorted(pairs, key=lambda sp: (sum(cell != E for cell in sp[0][0]), sp[1], repr(sp[0])))
 
 
 def group_of(state, player):
@@ -306,7 +291,7 @@ def pool():
 def _grouped(pairs):
     seen, groups = set(), {name: [] for name in GROUPS}
     for state, player in pairs:
-        state = T(state)
+        state = ref.to_tuple(state)
         if (state, player) in seen:
             continue
         seen.add((state, player))
@@ -326,8 +311,8 @@ def search_positions(count, seed, max_moves=99, phases=("placing", "moving", "fl
     rng = random.Random(seed)
     chosen = []
     for name in phases:
-        by_size = sorted(pool()[name], key=lambda sp: moves(*sp))
-        fitting = [sp for sp in by_size if moves(*sp) <= max_moves]
+        by_size = sorted(pool()[name], key=lambda sp: len(successors(*sp)))
+        fitting = [sp for sp in by_size if len(successors(*sp)) <= max_moves]
         if len(fitting) < 3 * count:
             fitting = by_size[:3 * count]
         chosen += rng.sample(fitting, count)

@@ -1,15 +1,9 @@
 """The Nine Men's Morris referee of class tournaments (trusted: grading process only).
 
-`autograder tournament muehle ...` holds each game here and asks the players,
-each in its own sandbox, for one move at a time (see autograder/tournament/). A
-player is told the state (tuple form) and its colour and answers with the
-successor it chose, in either form; the referee accepts it only if it is one of
-the successors the suite's fast move generator (movegen.py beside this file,
-proven equal to the reference's rules by the kit's tests) lists, and ends the game
-by the rules of `solutions/muehle/muehle.py`: a player below three stones or
-without a move loses, fifty moves without a placement or a capture are a draw.
-
-The interface the engine uses is described in autograder/suites/connect4/referee.py.
+`autograder tournament muehle ...` holds each game here (the interface is described in
+autograder/suites/connect4/referee.py). A player is told the state (tuple form) and
+its colour and answers with the successor it chose, in either form; the referee
+accepts only a successor movegen.py lists, and ends the game by the reference's rules.
 Moves are written like `make play` writes them: `5` (place on point 5), `4-7`
 (move from 4 to 7), with `x12` added when the move removes the stone on 12.
 """
@@ -76,7 +70,6 @@ class Game:
     def __init__(self, opening=()):
         self.state = _reference.initial_state()
         self.turn = 0
-        self.plies = 0
         self.last: tuple[str, list[int]] = ("", [])
         self._successors = None
         for move in opening:
@@ -119,11 +112,8 @@ class Game:
         raise ValueError(f"{move} is not a legal move here")
 
     def _advance(self, after, move: str) -> None:
-        before, mover = self.state, self.player
-        changed = [p for p in range(24) if before[0][p] != after[0][p]
-                   and after[0][p] == mover]
-        self.last = (f"{SIDES[self.turn]} {move}", changed)
-        self.state, self.turn, self.plies = after, 1 - self.turn, self.plies + 1
+        self.last = (f"{SIDES[self.turn]} {move}", changes(self.state, after, self.player)[1])
+        self.state, self.turn = after, 1 - self.turn
         self._successors = None
 
     def result(self):
@@ -152,10 +142,9 @@ class Game:
 
 
 def opening(rng: random.Random) -> list[str]:
-    """OPENING_PLIES placements drawn with `rng`, redrawn (at most 50 times) until
-    balanced: the reference heuristic says 0 (equal stones, and as many lines with
-    two stones and an empty third point for one side as for the other). Every
-    pairing also plays its opening with colours swapped."""
+    """OPENING_PLIES placements drawn with `rng`, redrawn (at most 50 times) until the
+    reference heuristic says 0 (balanced). Every pairing also plays its opening with
+    colours swapped."""
     for _ in range(50):
         game = Game()
         moves = []

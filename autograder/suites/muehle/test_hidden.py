@@ -1,10 +1,9 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
-The rules are called with plain data on about 2,200 positions (positions.py), built
-for every edge of every rule. The searches run in call plans on games only the
-grader knows (games.py): everything judged about a search (its calls, order,
-windows, nodes) is the grader's own record, and each case is chosen so that the
-common mistakes change it (tests/muehle/test_suite.py proves they discriminate).
+The rules are called with plain data on positions built for every edge of every rule
+(positions.py). The searches run in call plans on games only the grader knows
+(games.py): everything judged about a search (its calls, order, windows, nodes) is
+the grader's own record, each case chosen so that the common mistakes change it.
 Each function is judged on its own, its collaborators played by the grader
 (docs/SUITES.md, "Blame"); only test_strength judges the whole program.
 """
@@ -25,17 +24,15 @@ from autograder.checking.search import result_of
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
-from .games import (RULES, STEP, Function, Game, Search, Watch, ab_search, as_state,
+from .games import (B, M, RULES, STEP, W, Function, Game, Search, Watch, ab_search, as_state,
                     best_minimax_search, best_minimax_setup, board_picture, calls_picture,
                     cut_search, deepening_game, deepening_search, finish, fresh_plan, list_form,
                     minimax_search, order_search, other, play_helpers, played_picture, ref,
                     run, value_ab_search)
-from .positions import (NAMES, _smallest_first, draw, drawn, everything, moves, pool,
-                        search_positions, successors)
+from .positions import (NAMES, _smallest_first, draw, drawn, everything, pool, search_positions,
+                        successors)
 from .referee import changes
 
-W, B = ref.WHITE, ref.BLACK
-M = "muehle."
 FINISH = 0.06       # the share of positions a game declares finished although they are not
 GAME_HINT = N_("while this check runs, next_states, finished, utility and heuristic are the "
                "grader's: they offer only some of the moves and give values of their own, so "
@@ -45,10 +42,9 @@ GAME_HINT = N_("while this check runs, next_states, finished, utility and heuris
 # ------------------------------------------------------------------ plans
 def searches(student, play, chosen, search, summary, judge, hint, pick=None,
              picture_of=None):
-    """Run `search(case)` (a fresh Search: its records are this run's) for every case
-    and judge with `judge(case, answer, search)`; the got line shows `pick(case,
-    answer)`, the student's own answer, not the plan's record around it;
-    `picture_of(case, outcome, search)` draws the failing case."""
+    """Run `search(case)` (a fresh Search) for every case and judge `judge(case, answer,
+    search)`; the got line shows `pick(case, answer)`, the student's own answer, not the
+    plan's record around it; `picture_of(case, outcome, search)` draws the failing case."""
     made = [search(case) for case in chosen]
     outcomes = run(student, [s.job(play) for s in made])
     of = {id(o): s for o, s in zip(outcomes, made)}
@@ -348,11 +344,6 @@ def game_words(call):
              "heuristic has values of its own, some positions are finished)").format(call=call)
 
 
-def on_game(call) -> Later:
-    """`game_words` for a case made once (functools.cache): worded only if shown."""
-    return Later(game_words, call)
-
-
 def same_call_again(call) -> str:
     return _("{call}, then the same call again").format(call=game_words(call))
 
@@ -368,7 +359,8 @@ def minimax_cases():
     for depth, count, widths in ((1, 10, (3, 8)), (2, 6, (2, 5))):
         for i, (state, player) in enumerate(search_positions(count, depth, 99)):
             game = Game(100 * depth + i, [(state, player)], widths, FINISH)
-            chosen.append(Case(on_game(f"value_minimax(state, {NAMES[player]}, {depth})"),
+            call = f"value_minimax(state, {NAMES[player]}, {depth})"
+            chosen.append(Case(Later(game_words, call),
                                (game, [(state, player, depth)]), drawn(state, player)))
     for i, (state, player) in enumerate(random.Random(4).sample(pool()["over"], 6)):
         chosen.append(Case(Later.words(N_("{call} on a finished position"),
@@ -381,8 +373,7 @@ def minimax_cases():
 
 
 def check_minimax_values(student, blame, chosen, summary, hint):
-    # One call's answer is shown as the value it returned, not in the plan's list
-    # (the plan returns the list of its calls' answers, one per query).
+    # One call's answer is shown as the value it returned, not in the plan's list of answers.
     def one(case, value):
         return value[0] if len(case.args[1]) == 1 else value
     blame.on_its_own(student, "value_minimax", _("on a position"), lambda play: searches(
@@ -427,9 +418,8 @@ def cache_cases():
 
 
 class CalledTwice:
-    """value_minimax(state, player, 3), then the same call again in the same plan (the
-    caches kept, so that a memoize the grader plays keeps its table too), each call
-    on a watch of its own (`first`, `second`)."""
+    """value_minimax(state, player, 3), then again in the same plan (so that a memoize the
+    grader plays keeps its table too), each call on a watch of its own."""
 
     def __init__(self, game, state, player):
         self.key = (state, player, 3)
@@ -476,9 +466,8 @@ def test_value_minimax_uses_its_cache(student, blame):
 
 
 def cache_picture(case, outcome, first, second):
-    """Both calls of the student's search against the reference's one search: with its
-    cache, the second call makes none (kept past the first call's calls, however many:
-    the picture marks the second call's first question)."""
+    """Both calls of the student's search against the reference's one search (with its
+    cache, the second call makes none: the picture marks the second call's first question)."""
     game, state, player = case.args
     rule = minimax_search(game, [(state, player, 3)])
     rule.expected()
@@ -649,8 +638,7 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
 
 
 def widening_picture(case, outcome, search):
-    """value_ab's call of alpha_beta (played by the grader) and the window it passed,
-    the reference's and the student's."""
+    """value_ab's call of alpha_beta (played by the grader) and the window it passed."""
     want, _windows = case.expected
     rule = value_ab_search(*case.args)
     rule.expected()
@@ -697,7 +685,8 @@ def ab_cases():
         for i, (state, player) in enumerate(search_positions(count, 40 + depth, 99)):
             game = Game(700 + 10 * depth + i, [(state, player)], widths, FINISH)
             minimax = minimax_search(game, [(state, player, depth)])
-            chosen.append(Case(on_game(f"value_ab(state, {NAMES[player]}, -1, 1, {depth})"),
+            call = f"value_ab(state, {NAMES[player]}, -1, 1, {depth})"
+            chosen.append(Case(Later(game_words, call),
                                (game, state, player, depth), drawn(state, player),
                                {"value": minimax.expected()[0],
                                 "minimax_nodes": minimax.watch.nodes}))
@@ -705,10 +694,9 @@ def ab_cases():
 
 
 def ab_runs(student, play):
-    """The verdict data of the full-window searches two checks judge (`shared`): each
-    answer cut to verdict size (a value is a number), the nodes each watch counted,
-    and pictures: of each wrong answer (by its index) and, where the searches together
-    prune too little ("prune"), of the one that explored most beside minimax."""
+    """The full-window searches two checks judge (`shared`): the answers cut to verdict
+    size, the nodes each watch counted, and pictures: of each wrong answer (by its index)
+    and, if they prune too little ("prune"), of the one that explored most beside minimax."""
     cases, made = ab_cases(), [ab_search(*case.args) for case in ab_cases()]
     outcomes = run(student, [search.job(play) for search in made])
     nodes = [search.watch.nodes for search in made]
@@ -723,8 +711,7 @@ def ab_runs(student, play):
 
 
 def ab_picture(case, outcome, search):
-    """A value_ab search on the grader's game against the reference's (alpha-beta with
-    its cache and move order) on an equal game."""
+    """A value_ab search on the grader's game against the reference's on an equal game."""
     _game, state, player = case.args[:3]
     rule = ab_search(*case.args)
     value = rule.expected()
@@ -740,8 +727,7 @@ def test_alpha_beta_equals_minimax(student, blame, shared):
                   lambda c, o: wrong_number(o.value, c.expected["value"]),
                   hint=_("with the window (-1, 1) alpha-beta must return the exact minimax "
                          "value; {game}").format(game=_(GAME_HINT)),
-                  picture=lambda c, o: pictures.get(next(i for i, x in enumerate(outcomes)
-                                                         if x is o)))
+                  picture=lambda c, o: pictures.get(ab_cases().index(c)))
     blame.on_its_own(student, "alpha_beta", _("on a position"), attempt)
 
 
@@ -771,7 +757,7 @@ def cut_scenario(call: str, words: str) -> str:
 def cut_cases():
     chosen = []
     positions = [sp for sp in search_positions(3, 90, 99, ("placing", "moving"))
-                 if moves(*sp) >= 7]
+                 if len(successors(*sp)) >= 7]
     for cut, (state, player) in zip(CUTS, positions * 2):
         search = cut_search(state, player, 2, cut)
         call = f"alpha_beta(state, {NAMES[player]}, {cut.window[0]}, {cut.window[1]}, 2)"
@@ -852,7 +838,8 @@ def window_cases():
         for alpha, beta, rule in ((v + STEP, 1, "<="), (-1, v - STEP, ">="),
                                   (v - STEP, v + STEP, "==")):
             if -1 <= alpha < beta <= 1:
-                chosen.append(Case(on_game(f"value_ab(state, {NAMES[player]}, {alpha}, {beta}, 2)"),
+                call = f"value_ab(state, {NAMES[player]}, {alpha}, {beta}, 2)"
+                chosen.append(Case(Later(game_words, call),
                                    (game, state, player, 2, (alpha, beta)), drawn(state, player),
                                    (rule, alpha, beta, v)))
     return chosen
@@ -977,23 +964,21 @@ def deepening_cases():
 
 
 def deepening_verdicts(student, play):
-    """The verdicts of the two deepening checks (`shared`), judged from the grader's
-    record of the value_ab calls (which is then dropped), and the answers cut to
-    verdict size: (outcomes, {id(outcome): (reason of test_best_move_ab, of
-    ..._deepens)})."""
+    """The two deepening checks' verdicts (`shared`), judged from the grader's record of
+    the value_ab calls (then dropped): (the answers cut to verdict size, {id(answer):
+    (reason of test_best_move_ab, of ..._deepens, picture of a failure)})."""
     made = [deepening_search(*case.args) for case in deepening_cases()]
-    outcomes, reasons = [], {}
+    outcomes, verdicts = [], {}
     for case, outcome, search in zip(deepening_cases(), run(student, [s.job(play) for s in made]),
                                      made):
-        outcomes.append(kept(outcome, 64))
         groups = iterations(search.record.calls)
-        reasons[id(outcomes[-1])] = (judge_best_ab(case, outcome.value, groups),
-                                     judge_deepening(case, groups)) \
-            if outcome.answered else (None, None)
-        if reasons[id(outcomes[-1])] != (None, None) or not outcome.answered:
-            reasons[id(outcomes[-1])] += (drawn_picture(
-                lambda c, o: deepening_picture(c, o, search), case, outcome),)
-    return outcomes, reasons
+        reasons = ((judge_best_ab(case, outcome.value, groups), judge_deepening(case, groups))
+                   if outcome.answered else (None, None))
+        failed = reasons != (None, None) or not outcome.answered
+        outcomes.append(kept(outcome, 64))
+        verdicts[id(outcomes[-1])] = (*reasons, drawn_picture(
+            lambda c, o: deepening_picture(c, o, search), case, outcome) if failed else None)
+    return outcomes, verdicts
 
 
 def deepening_picture(case, outcome, search):
@@ -1107,8 +1092,7 @@ def _greedy_player(state, player, rng):
     return rng.choice([s for s, v in zip(options, scores) if v == max(scores)])
 
 
-#: The strength check's opponents and results, as its log names them.
-OPPONENTS = {"random": N_("random"), "greedy": N_("greedy")}
+#: The strength check's results and colours, as its log names them.
 RESULTS = {1: N_("won"), 0: N_("no result"), -1: N_("lost")}
 COLOURS = {W: N_("WHITE"), B: N_("BLACK")}
 
@@ -1119,7 +1103,7 @@ def test_strength(student, blame):
     # grader's, so the grader never sees their trees, only the moves they chose.
     wins, log = 0, []
     with blame.judging("best_move_ab", _("in a game")):
-        for name, opponent_move in (("random", _random_player), ("greedy", _greedy_player)):
+        for name, opponent_move in ((N_("random"), _random_player), (N_("greedy"), _greedy_player)):
             for colour in (W, B):
                 rng = random.Random(f"{name}-{colour}")
                 state, player = ref.initial_state(), W
@@ -1130,9 +1114,8 @@ def test_strength(student, blame):
                         state = opponent_move(state, player, rng)
                         player = ref.opponent(player)
                         continue
-                    plan = fresh_plan("muehle.best_move_ab")
-                    move = plan.call(M + "best_move_ab", list_form(state), player, 2)
-                    [outcome] = run(student, [finish(plan, move)])
+                    search = Search("best_move_ab", (list_form(state), player, 2))
+                    [outcome] = run(student, [search.job()])
                     require(outcome)
                     got = outcome.value if outcome.answered else None
                     after = as_state(got[1]) if type(got) in (list, tuple) and len(got) == 2 \
@@ -1143,7 +1126,7 @@ def test_strength(student, blame):
                             position=draw(state, player),
                             call=_("{call}, move {number} of a game against the {opponent} "
                                    "player").format(call=f"best_move_ab(state, {NAMES[player]}, 2)",
-                                                    number=ply + 1, opponent=_(OPPONENTS[name])),
+                                                    number=ply + 1, opponent=_(name)),
                             got=describe(outcome) if not outcome.answered else
                             _("a state no legal move leads to: {state}").format(state=short(got)))
                     state, player = after, ref.opponent(player)
@@ -1151,7 +1134,7 @@ def test_strength(student, blame):
                     if ref.finished(state, player) else 0
                 wins += result == 1
                 log.append(_("{colour} against {opponent}: {result} after {count} moves").format(
-                    colour=_(COLOURS[colour]), opponent=_(OPPONENTS[name]),
+                    colour=_(COLOURS[colour]), opponent=_(name),
                     result=_(RESULTS[result]), count=ply))
                 if result == -1:
                     raise CheckFailed(_("your player lost a game"), got="; ".join(log),
