@@ -62,7 +62,7 @@ def test_a_deepening_that_does_not_put_the_best_first_is_drawn_at_the_deepest_de
     game = games.SubsetGame(salt, [state], search.calls_allowed(calls))
     with games.reference_on(game):      # no order: the best child is not searched first
         found = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
-                                        clock=games.VirtualClock(game), order=None,
+                                        clock=games.virtual_clock(game), order=None,
                                         max_bremse=most)
     outcome = Outcome(ok=True, value=list(found))
     picture = trees.normalized(suite.deepening_picture(salt, state, game, depth, outcome,
@@ -81,7 +81,7 @@ def test_a_deepening_that_ignores_the_budget_is_drawn_past_where_the_rule_stops(
     game = games.SubsetGame(salt, [state], search.calls_allowed(calls))
     with games.reference_on(game):      # all the time in the world: the next depth finished
         found = ref.iterative_deepening(list(state), 10 ** 9, game.evaluation,
-                                        clock=games.VirtualClock(game), max_bremse=depth + 1)
+                                        clock=games.virtual_clock(game), max_bremse=depth + 1)
     picture = trees.normalized(suite.deepening_picture(
         salt, state, game, depth + 1, Outcome(ok=True, value=list(found)), budget=budget))
     rule, student = picture["rule"]["calls"], picture["student"]["calls"]

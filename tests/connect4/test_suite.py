@@ -13,7 +13,7 @@ import pytest
 
 from autograder.checking.handout import Refused
 from autograder.checking.search import Run, View
-from autograder.suites.connect4 import games, judges
+from autograder.suites.connect4 import games
 from autograder.suites.connect4 import test_hidden as suite
 from tests.conftest import ROOT, load_module
 
@@ -34,7 +34,8 @@ def test_tactics_fixture_agrees_with_the_solver():
             best = max(scores.values())
             keep = sorted(c for c, s in scores.items() if s == best)
             assert keep == entry["keep"] and len(keep) < len(scores)
-            assert (kind == "win1") == pos.can_win_next()
+            wins_next = any(pos.is_winning_move(c) for c in pos.legal_columns())
+            assert (kind == "win1") == wins_next
             assert ref.computer_move(entry["state"], 3)[-1] % 7 in keep
 
 
@@ -169,11 +170,11 @@ def test_a_search_on_its_own_rules_answers_for_another_game():
 
 def test_the_virtual_clock_counts_evaluations():
     game = games.SubsetGame(9, [[38], [38, 31]])
-    clock = games.VirtualClock(game)
+    clock = games.virtual_clock(game)
     assert clock() == 0
     game.evaluation([38])
     game.evaluation([38, 31])
-    assert clock() == pytest.approx(2 * games.VirtualClock.TICK)
+    assert clock() == pytest.approx(2 * games.TICK)
 
 
 def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
@@ -185,7 +186,7 @@ def test_virtual_budgets_fall_in_the_middle_of_an_iteration():
         game = games.SubsetGame(salt, [state])
         with games.reference_on(game):
             _, _, reached = ref.iterative_deepening(list(state), budget, game.evaluation,
-                                                    clock=games.VirtualClock(game))
+                                                    clock=games.virtual_clock(game))
         assert reached == depth and game.evaluations <= allowed
 
 
@@ -270,14 +271,14 @@ def _outcome(best, value, stats):
 def deep_search():
     """A count case where alpha-beta cuts off (so a search without cuts differs)."""
     for search in suite.count_cases():
-        if judges.expected_search(search).stats["prunings"] >= 2:
+        if search.expected().stats["prunings"] >= 2:
             return search
     raise AssertionError("no count case with cut-offs")
 
 
 def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
     search = deep_search
-    want = judges.expected_search(search)
+    want = search.expected()
     maximizing = ref.x_to_move(list(search.state))
 
     game = games.SubsetGame(search.salt, [search.state])
@@ -311,7 +312,7 @@ def test_judge_work_accepts_the_reference_and_names_each_mistake(deep_search):
 def test_judge_stops_catches_a_search_past_a_won_game():
     search = next(case for case in suite.finished_cases()
                   if case.bremse == 3 and games.real_value(case.state))
-    want = judges.expected_search(search)
+    want = search.expected()
     game = games.SubsetGame(search.salt, [search.state])
     game.evaluation(list(search.state))
     right = _outcome(None, want.value, want.stats)
@@ -337,22 +338,22 @@ def test_every_function_relied_on_is_one_the_student_writes():
 
 
 def test_a_played_search_is_the_handouts_on_the_grader_game():
-    """shallow_order's check plays maximize/minimize by the grader (GameSearch): the
+    """shallow_order's check plays maximize/minimize by the grader (game_search): the
     reference's search on the check's game, logged as the student's would be."""
     state = (38, 37, 31)
     game = games.SubsetGame(5, [state])
     children = game.children(state)
     played = games.SubsetGame(5, children)
-    found = suite.GameSearch("minimize", played)(children[0], -INF, INF, 2, played.evaluation)
+    found = suite.game_search("minimize", played)(children[0], -INF, INF, 2, played.evaluation)
     again = games.SubsetGame(5, children)
     with games.reference_on(again):
         assert found == ref.minimize(list(children[0]), -INF, INF, 2, again.evaluation)
     assert played.log == again.log and played.log
     with pytest.raises(Refused):           # it answers only about what its game handed out
-        suite.GameSearch("maximize", games.SubsetGame(5, children))([35], -INF, INF, 1,
+        suite.game_search("maximize", games.SubsetGame(5, children))([35], -INF, INF, 1,
                                                                     played.evaluation)
     with pytest.raises(TypeError):
-        suite.GameSearch("maximize", played)(children[0], -INF, INF, 1, played.evaluation,
+        suite.game_search("maximize", played)(children[0], -INF, INF, 1, played.evaluation,
                                              stats=object())
 
 

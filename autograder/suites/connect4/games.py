@@ -4,9 +4,7 @@ A `SubsetGame` (checking/search.py's game) is real Connect 4 positions, each off
 2 to 5 of its legal moves in an order of its own, an unfinished position worth an
 arbitrary small number (many ties, so `>` versus `>=` shows), a finished game its real
 value; seeded by the position and the game's salt, so the grader replays the game for
-the reference (`reference_on`). `Legal` answers the evaluations of play_game and
-tournament, where the student's own rules make the moves, only about positions reached
-from the check's openings by legal moves.
+the reference (`reference_on`). `Legal` vets the positions of play_game and tournament.
 """
 
 from __future__ import annotations
@@ -210,29 +208,23 @@ class Legal:
         return self.handout.ask(what, key)
 
 
-class Within:
+def within(name: str, vet, function=None, at: str = "state"):
     """A function of the grader's (by default the reference's `name`) played in a game
-    the student's code takes part in: it answers only about positions `vet(name,
-    position)` lets through (a `Legal`'s check, `handed` on a game's handout), which
-    refuses any other. Its position is argument `at`; a search counts nothing."""
+    the student's code takes part in, with the specified function's signature: it
+    answers only about positions `vet(name, position)` lets through (a `Legal`'s
+    check, `handed` on a game's handout), which refuses any other. Its position is
+    argument `at`; a search counts nothing."""
+    function = function or SPEC[name]
+    names = list(spec_of(SPEC[name]).parameters)
 
-    def __init__(self, name: str, vet, function=None, at: str = "state"):
-        self.name, self.vet, self.at = name, vet, at
-        self.function = function or SPEC[name]
-        self.names = list(spec_of(SPEC[name]).parameters)
-        # the specified function's signature (standins): every call it accepts
-        self._played = stand_in(SPEC[name], self._answer, name=name)
-
-    def __call__(self, *args, **kwargs):
-        return self._played(*args, **kwargs)
-
-    def _answer(self, *args):
-        arguments = dict(zip(self.names, args))
-        if self.at in arguments:
-            arguments[self.at] = list(self.vet(self.name, arguments[self.at]))
+    def answer(*args):
+        arguments = dict(zip(names, args))
+        if at in arguments:
+            arguments[at] = list(vet(name, arguments[at]))
         if arguments.get("stats") is not None:
             raise TypeError(_("this check's search counts nothing: pass stats=None"))
-        return self.function(*arguments.values())
+        return function(*arguments.values())
+    return stand_in(SPEC[name], answer, name=name)
 
 
 def gravity_legal(key: tuple) -> bool:
@@ -246,17 +238,14 @@ def gravity_legal(key: tuple) -> bool:
     return True
 
 
-class VirtualClock:
+#: Seconds that pass on the grader's clock with each call of a game's evaluation.
+TICK = 0.001
+
+
+def virtual_clock(game: SubsetGame):
     """A clock of the grader's for iterative deepening: TICK seconds pass with each call
     of the game's evaluation, whatever the load of the machine."""
-
-    TICK = 0.001
-
-    def __init__(self, game: SubsetGame):
-        self.game = game
-
-    def __call__(self):
-        return self.game.evaluations * self.TICK
+    return lambda: game.evaluations * TICK
 
 
 def rotation(children):

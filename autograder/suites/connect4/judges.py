@@ -6,20 +6,18 @@ Game knowledge only; the checks are in test_hidden.py."""
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 
 from autograder.checking import Callback, load_reference, played_plan, search, short
 from autograder.checking.judges import best_and_value
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import (SubsetGame, Within, played_as, reference_search,
-                                              rotation)
+from autograder.suites.connect4.games import (INF, SubsetGame, played_as, reference_search,
+                                              rotation, within)
 from autograder.suites.connect4.positions import draw
 
 ref = load_reference("connect4", "connect4")
 M = "connect4."
-INF = math.inf
 
 
 GAME_HINT = N_("this check gives your search a game of the grader's: its own nextstates "
@@ -188,7 +186,7 @@ def game_plays(game) -> dict:
     nextstates and the handout's terminal_test, asked only about positions the game
     handed out."""
     return {M + "nextstates": played_as("nextstates", game.nextstates),
-            M + "terminal_test": Within("terminal_test", functools.partial(games.handed,
+            M + "terminal_test": within("terminal_test", functools.partial(games.handed,
                                                                            game.handout),
                                         game.terminal_test)}
 
@@ -302,14 +300,12 @@ def judge_stops(run):
     return None
 
 
-class GameSearch(Within):
+def game_search(who: str, game: SubsetGame):
     """maximize or minimize played by the grader (the reference) on one of its
     games, for a check of a function that calls the search (shallow_order): a
     search bug costs the search's checks, not this one's. The game answers only
     about what it handed out; the search counts nothing."""
-
-    def __init__(self, who: str, game: SubsetGame):
-        def searched(state, alpha, beta, bremse, evaluation, stats, order):
-            with games.reference_on(game):
-                return getattr(ref, who)(state, alpha, beta, bremse, evaluation, stats, order)
-        super().__init__(who, lambda _name, state: state, searched)
+    def searched(state, alpha, beta, bremse, evaluation, stats, order):
+        with games.reference_on(game):
+            return getattr(ref, who)(state, alpha, beta, bremse, evaluation, stats, order)
+    return within(who, lambda _name, state: state, searched)

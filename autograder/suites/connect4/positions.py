@@ -15,7 +15,6 @@ from autograder.suites.connect4 import solver
 
 HERE = Path(__file__).resolve().parent
 ref = load_reference("connect4", "connect4")
-WIN = ref.WIN
 
 
 @functools.cache
@@ -94,7 +93,7 @@ def _fill(target, order):
                 cell = 35 + col - 7 * heights[col]
                 if target[cell] == stone:
                     heights[col] += 1
-                    if abs(ref.evaluation(state + [cell])) < WIN:
+                    if abs(ref.evaluation(state + [cell])) < ref.WIN:
                         found = dfs(state + [cell])
                         if found:
                             return found

@@ -153,15 +153,6 @@ class Position:
         mv = (self.mask + _COL_BOTTOM[col]) & _COL_MASK[col]
         return bool(_winning_cells(self.current, self.mask) & mv)
 
-    def can_win_next(self) -> bool:
-        """True if the player to move has a move that wins at once."""
-        possible = (self.mask + _BOTTOM) & _BOARD
-        return bool(_winning_cells(self.current, self.mask) & possible)
-
-    def is_full(self) -> bool:
-        """True if all 42 cells are played (a draw, since no finished game is stored)."""
-        return self.moves == CELLS
-
     # ------------------------------------------------------------------ moves
     def _play_col(self, col: int) -> "Position":
         mv = (self.mask + _COL_BOTTOM[col]) & _COL_MASK[col]
@@ -175,31 +166,6 @@ class Position:
         if not self.can_play(col):
             raise ValueError(f"column {col} is full")
         return self._unfinished(col, f"column {col}", False, 0)
-
-    # ------------------------------------------------------------------ views
-    def to_rows(self) -> list[str]:
-        """The board as 6 strings, top row first: ``X``/``O`` stones, ``.`` empty."""
-        x_to_move = self.moves % 2 == 0
-        mover, other = ("X", "O") if x_to_move else ("O", "X")
-        rows = []
-        for r in range(HEIGHT - 1, -1, -1):
-            line = []
-            for c in range(WIDTH):
-                bit = 1 << (c * _H1 + r)
-                if not self.mask & bit:
-                    line.append(".")
-                else:
-                    line.append(mover if self.current & bit else other)
-            rows.append("".join(line))
-        return rows
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Position):
-            return NotImplemented
-        return (self.current, self.mask) == (other.current, other.mask)
-
-    def __hash__(self) -> int:
-        return hash((self.current, self.mask))
 
 
 #: Zeros that TranspositionTable.reset copies over the table, a block at a time.
@@ -218,7 +184,6 @@ class TranspositionTable:
     __slots__ = ("size", "table")
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
-        """Create an empty table with ``size`` slots (``size`` >= 1)."""
         if size < 1:
             raise ValueError("transposition table size must be at least 1")
         self.size = size
@@ -232,15 +197,6 @@ class TranspositionTable:
             piece = view[start:start + block]
             piece[:] = zeros[:len(piece)]
 
-    def __len__(self) -> int:
-        """The number of slots holding an entry."""
-        return self.size - self.table.count(0)
-
-    def bytes_bound(self) -> int:
-        """Upper bound of the bytes the table uses, whatever it holds: the array and
-        the objects' headers (the zeros reset copies are shared by all tables)."""
-        return 8 * self.size + 256
-
 
 class Solver:
     """Exact (strong) or win/draw/loss (weak) Connect 4 solver, Pons-style.
@@ -250,7 +206,6 @@ class Solver:
     between calls (its entries stay valid); :meth:`reset` empties it."""
 
     def __init__(self, table_size: int = TranspositionTable.DEFAULT_SIZE) -> None:
-        """Create a solver with an empty transposition table of ``table_size`` slots."""
         #: The transposition table (read it, do not replace it: the search holds it).
         self.tt = TranspositionTable(table_size)
         self.explored = 0
@@ -269,6 +224,7 @@ class Solver:
         tsize = self.tt.size
         BOTTOM = _BOTTOM
         BOARD = _BOARD
+        winning_cells = _winning_cells
         # (tag, column mask) in centre-first order; a higher tag is tried first on ties
         ORDERED = tuple((WIDTH - i, _COL_MASK[c]) for i, c in enumerate(_ORDER))
         TAG_MASK = {WIDTH - i: _COL_MASK[c] for i, c in enumerate(_ORDER)}
@@ -276,32 +232,13 @@ class Solver:
         W_BITS = (1 << TAG_SHIFT) - 1
         count = 0
 
-        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, r: int = -1) -> int:
+        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, r: int) -> int:
             # Precondition: the player to move cannot win at once, and alpha < beta.
-            # r: the opponent's threats (empty cells completing its four) if the caller
-            # knows them, else -1.
+            # r: the opponent's threats (empty cells completing its four).
             nonlocal count
             count += 1
-            # empty cells of the board
             empty = BOARD ^ mask
             pos = cur ^ mask
-            if r < 0:
-                # cells where the opponent would complete four (inlined _winning_cells)
-                t = pos & (pos >> 1)
-                r = (t & (pos >> 2)) << 3
-                d = pos >> 7
-                t = pos & d
-                u = t & (pos >> 14)
-                r |= (u << 21) | (u >> 7) | ((t << 14) & d) | ((pos << 7) & (t >> 7))
-                d = pos >> 6
-                t = pos & d
-                u = t & (pos >> 12)
-                r |= (u << 18) | (u >> 6) | ((t << 12) & d) | ((pos << 6) & (t >> 6))
-                d = pos >> 8
-                t = pos & d
-                u = t & (pos >> 16)
-                r |= (u << 24) | (u >> 8) | ((t << 16) & d) | ((pos << 8) & (t >> 8))
-                r &= empty
             possible = (mask + BOTTOM) & BOARD
             forced = possible & r
             if forced:
@@ -341,7 +278,8 @@ class Solver:
             nmoves = moves + 1
             if not nxt & (nxt - 1):
                 # a single candidate move: no ordering needed
-                score = -negamax(pos, mask | nxt, nmoves, -beta, -alpha)
+                score = -negamax(pos, mask | nxt, nmoves, -beta, -alpha,
+                                 winning_cells(cur | nxt, mask))
                 if score >= beta:
                     table[key % tsize] = (key << 7) | 64 | (score + 32)
                     return score
@@ -357,8 +295,8 @@ class Solver:
                     mv = nxt & cm
                     if mv:
                         q = cur | mv
-                        # _winning_cells(q) inlined again, as above: this is the hottest
-                        # loop of the solver and a function call per child costs time
+                        # _winning_cells(q) inlined: this is the hottest loop of the
+                        # solver and a function call per child costs time
                         t = q & (q >> 1)
                         w = (t & (q >> 2)) << 3
                         d = q >> 7
@@ -405,6 +343,7 @@ class Solver:
             return 0
         negamax, take_count = self._negamax, self._take_count
         take_count()  # drop a count left by an interrupted search
+        threats = _winning_cells(cur ^ mask, mask)     # the opponent's
         lo = -((CELLS - moves) // 2)
         hi = (CELLS + 1 - moves) // 2
         if weak:
@@ -415,7 +354,7 @@ class Solver:
                 med = -((-lo) // 2)
             elif med >= 0 and hi // 2 > med:
                 med = hi // 2
-            r = negamax(cur, mask, moves, med, med + 1)
+            r = negamax(cur, mask, moves, med, med + 1, threats)
             if r <= med:
                 hi = r
             else:

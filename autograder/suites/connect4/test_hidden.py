@@ -1,17 +1,13 @@
 """Hidden suite for connect4: the game functions, the search, the player.
 
 Expected values come from the reference, run in this trusted process, and "does this
-move keep the game value?" from the exact solver (solver.py). The helpers are called
-with plain data on seeded positions of every length, won and drawn games, smallest
-first. The technique checks run the student's search on a game only the grader knows
-(games.SubsetGame: 2 to 5 of a position's moves, in an order of its own, values of
-the grader's), through callbacks that log every call: the work is judged from that
-log, and a search that bypasses the callbacks searches another game. Time budgets
-are judged on a clock of the grader's that advances with each evaluation, and on the
-real clock only where the child's CPU time decides. The player is judged on tactics
-and its opening book (by the solver), on play_game and tournament with evaluations of
-the grader's, and in games against bundled opponents (the one whole-program check).
-Each function is judged on its own ([relies_on], checking/blame.py).
+move keep the game value?" from the exact solver (solver.py), on seeded positions of
+every length, won and drawn games, smallest first. The technique checks run the
+student's search on a game only the grader knows (games.SubsetGame), through callbacks
+that log every call: the work is judged from that log, and a search that bypasses the
+callbacks searches another game. Time budgets are judged on a clock of the grader's,
+and on the real clock only where the child's CPU time decides. Each function is judged
+on its own ([relies_on], checking/blame.py).
 """
 
 from __future__ import annotations
@@ -30,10 +26,10 @@ from autograder.checking.handout import Handout
 from autograder.checking.verdicts import UNTOUCHED
 from autograder.i18n import N_, grader_text as _
 from autograder.suites.connect4 import games
-from autograder.suites.connect4.games import (Legal, RealGame, SubsetGame, Within,
-                                              played_as, reference_move)
-from autograder.suites.connect4.judges import (GAME_HINT, LABELS, GameSearch, Search,
-                                               game_plays, judge_stops, judge_terminal_tests,
+from autograder.suites.connect4.games import (TICK, Legal, RealGame, SubsetGame, played_as,
+                                              reference_move, within)
+from autograder.suites.connect4.judges import (GAME_HINT, LABELS, Search, game_plays,
+                                               game_search, judge_stops, judge_terminal_tests,
                                                judge_value, judge_work, lines_difference)
 from autograder.suites.connect4.positions import (as_tuples, draw, drawn_states,
                                                   judge_solver, midgame_states, playout,
@@ -73,28 +69,20 @@ def on_its_own(student, blame, function, scope, attempt, play=None, calls_named=
 
 
 @functools.cache
-def cases_of(function, states, args_of=None, first="state"):
-    """The cases of `function` on `states` (`args_of` turns a state into the
-    arguments), expected: the reference's answers."""
+def cases_of(function, states, before=None, weighted=False):
+    """The cases of `function` on `states`, each given the state, or what the reference's
+    `before` (getBoard, nextstates) makes of it, and with `weighted` a set of weights
+    too; expected: the reference's answers."""
     found = []
     for state in states:
-        args = args_of(state) if args_of else (list(state),)
-        shown = first + "".join(", " + short(a, 60) for a in args[1:])
-        found.append(Case(f"{function}({shown})", tuple(args), draw(state),
+        args = (getattr(ref, before)(list(state)) if before else list(state),)
+        if weighted:
+            args += (list(WEIGHT_SETS[len(state) % 3]),)
+        shown = (f"{before}(state)" if before else "state") + \
+            "".join(", " + short(a, 60) for a in args[1:])
+        found.append(Case(f"{function}({shown})", args, draw(state),
                           getattr(ref, function)(*args)))
     return found
-
-
-def board_of(state):
-    return (ref.getBoard(list(state)),)
-
-
-def weighted_board(state):
-    return (ref.getBoard(list(state)), list(WEIGHT_SETS[len(state) % 3]))
-
-
-def children_of(state):
-    return (ref.nextstates(list(state)),)
 
 
 # ------------------------------------------------------------------ game functions
@@ -135,8 +123,7 @@ def test_freeIn(student, blame):
 
 def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
-    compared(student, blame, "free", cases_of("free", as_tuples(random_states()), board_of,
-                                              "getBoard(state)"),
+    compared(student, blame, "free", cases_of("free", as_tuples(random_states()), "getBoard"),
         hint=_("one cell per column that is not full (its freeIn), by column from 0 to 6"))
 
 
@@ -179,7 +166,7 @@ def test_lines(student, blame):
     try:
         # The docstring names no container: a tuple of the 25 strings is as right.
         compared(student, blame, "lines", cases_of("lines", as_tuples(random_states()[::3]),
-                                                    board_of, "getBoard(state)"),
+                                                    "getBoard"),
                  same_items, hint=hint, scope=_("on a board"))
     except CheckFailed as failed:
         labelled = student.call(M + "lines", list(LABELS))
@@ -198,7 +185,7 @@ def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
     states = as_tuples(random_states()[::2])
     compared(student, blame, "pattern_score",
-             cases_of("pattern_score", states, weighted_board, "getBoard(state)"), number,
+             cases_of("pattern_score", states, "getBoard", weighted=True), number,
         hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
@@ -231,7 +218,7 @@ def given_evaluation(decided, handout=None):
     answers only about the position handed out (the one terminal_test was given)."""
     def evaluation(state):
         return decided.get(tuple(state), 0)
-    return Within("evaluation", functools.partial(games.handed, handout), evaluation) \
+    return within("evaluation", functools.partial(games.handed, handout), evaluation) \
         if handout else evaluation
 
 
@@ -373,7 +360,7 @@ def test_centre_first(student, blame):
     """centre_first orders successors by the distance of their column from the centre"""
     states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
     compared(student, blame, "centre_first",
-             cases_of("centre_first", states, children_of, "nextstates(state)"),
+             cases_of("centre_first", states, "nextstates"),
         scope=_("on the successors of a position"),
         hint=_("columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first"))
 
@@ -404,7 +391,7 @@ def test_shallow_order(student, blame):
     def job(case):      # the rules and the search played by the grader on the game
         salt, children, bremse, calls = case.args
         game = SubsetGame(salt, children, search.calls_allowed(calls))
-        searches = {M + who: GameSearch(who, game) for who in ("maximize", "minimize")}
+        searches = {M + who: game_search(who, game) for who in ("maximize", "minimize")}
         return call_plan("shallow_order", M + "shallow_order", children, bremse,
                          Callback(played_as("evaluation", game.evaluation)),
                          play=game_plays(game) | searches), game
@@ -492,7 +479,7 @@ def test_opening_book_is_sound(student, blame):
                               call=call)
         key = list(key)
         try:
-            solver.Position.from_cells(key)
+            position = solver.Position.from_cells(key)
         except ValueError as error:
             raise CheckFailed(_("a book entry is for a position that cannot occur"), call=call,
                               problem=str(error)) from None
@@ -503,7 +490,6 @@ def test_opening_book_is_sound(student, blame):
         if tuple(key) in KNOWN_BOOK_VALUES:
             keeps = column in KNOWN_BOOK_VALUES[tuple(key)]
         elif len(key) >= SOLVABLE_STONES:
-            position = solver.Position.from_cells(key)
             keeps = position.is_winning_move(column) or \
                 judge_solver().keeps_value(position, column, weak=True)
         else:
@@ -624,7 +610,7 @@ def reference_deepening(salt, state, most=None, budget=10 ** 9) -> search.Expect
     game = SubsetGame(salt, [state])
     with games.reference_on(game):
         found = ref.iterative_deepening(list(state), budget, game.evaluation,
-                                        clock=games.VirtualClock(game), max_bremse=most)
+                                        clock=games.virtual_clock(game), max_bremse=most)
     return search.Expected(found, list(game.log), {"evaluations": game.evaluations})
 
 
@@ -645,7 +631,7 @@ def deepening_plan(salt, state, budget, calls, play=None, virtual=False, **optio
     `calls` game calls), on the grader's virtual clock if `virtual`; returns
     (plan, game)."""
     game = SubsetGame(salt, [state], search.calls_allowed(calls))
-    clock = {"clock": Callback(played_as("clock", games.VirtualClock(game)))} if virtual \
+    clock = {"clock": Callback(played_as("clock", games.virtual_clock(game)))} if virtual \
         else {}
     return call_plan("iterative_deepening", M + "iterative_deepening", list(state), budget,
                      play={M + "nextstates": played_as("nextstates", game.nextstates)},
@@ -708,14 +694,11 @@ def test_iterative_deepening_matches_fixed_depth(student, blame):
                      "game)").format(depth=outcome.value[2], most=most, want=want)
         return best_first_reason(case.args[0], case.args[1], game)
 
-    def job(case, play):
-        salt, state, _depth, most, calls = case.args
-        return deepening_plan(salt, state, 60.0, calls, play, max_bremse=most)
-
     def attempt(play, handouts):
         # drawn: the deepest search the rule finishes, the student's of that depth
         search.check_jobs(student, _("iterative deepening did not match the fixed-depth "
-                                     "search"), chosen, functools.partial(job, play=play),
+                                     "search"), chosen, lambda case: deepening_plan(
+                              *case.args[:2], 60.0, case.args[4], play, max_bremse=case.args[3]),
                           judge, found=handouts, show=Show.PLAN,
                           picture=lambda case, outcome, game: deepening_picture(
                               *case.args[:2], game, case.args[2], outcome,
@@ -729,11 +712,9 @@ def best_first_reason(salt, state, game) -> tuple[str, str] | None:
     from the game's log: each search after the first starts at the root (its
     nextstates) and searches one child first; that child must be a best one of the
     previous depth (any of equal value: ties are the search's order to break)."""
-    root, log = tuple(state), game.log
-    starts = [index for index, (kind, key) in enumerate(log) if kind == "n" and key == root]
-    for depth, (start, end) in enumerate(zip(starts, starts[1:] + [len(log)]), 1):
-        first = next((key for _kind, key in log[start + 1:end]
-                      if len(key) == len(root) + 1), None)
+    root = tuple(state)
+    for depth, calls in enumerate(search.iterations(game.log, root), 1):
+        first = next((key for _kind, key in calls if len(key) == len(root) + 1), None)
         if depth == 1 or first is None:
             continue
         best = game_value(salt, root, depth - 1)
@@ -744,9 +725,6 @@ def best_first_reason(salt, state, game) -> tuple[str, str] | None:
                         value=game_value(salt, first, depth - 2), best=best),
                     _("search the best child of the previous depth first at the root"))
     return None
-
-
-TICK = games.VirtualClock.TICK
 
 
 @functools.cache
@@ -890,11 +868,6 @@ class Weighted:
     def __call__(self, state):
         return ref.pattern_score(ref.getBoard(list(state)), self.weights)
 
-    def judged(self, legal: Legal) -> Within:
-        """The same evaluation for a student's plan, answering only about positions
-        of the game being played (reached from the check's openings by legal moves)."""
-        return Within("evaluation", legal.check, self)
-
 
 #: The evaluations the games are played with: weights a student cannot guess.
 PLAYERS = {"A": Weighted((5, 30, 500)), "B": Weighted((5, 10, 50)),
@@ -925,7 +898,7 @@ def game_cases():
 def game_rules(legal: Legal, *names) -> dict:
     """The reference's `names` (the rules, the search, play_game), each answering
     only within `legal`; `evaluation` is the handout's (four in a row decides)."""
-    return {M + name: Within(name, legal.check, at="opening" if name == "play_game" else "state")
+    return {M + name: within(name, legal.check, at="opening" if name == "play_game" else "state")
             for name in names}
 
 
@@ -938,8 +911,9 @@ def test_play_game(student, blame):
     """play_game lets two evaluation functions play a whole game"""
     def job(x, o, bremse, opening):
         legal = Legal([opening])
-        return call_plan("play_game", M + "play_game", Callback(PLAYERS[x].judged(legal)),
-                         Callback(PLAYERS[o].judged(legal)), bremse, opening,
+        return call_plan("play_game", M + "play_game",
+                         Callback(within("evaluation", legal.check, PLAYERS[x])),
+                         Callback(within("evaluation", legal.check, PLAYERS[o])), bremse, opening,
                          Callback(ref.centre_first), play=game_rules(legal, *GAME_PLAYS)), legal
     chosen = game_cases()
 
@@ -1000,7 +974,8 @@ def test_tournament(student, blame):
     with blame.judging("tournament", _("for its games"), blame.helpers("tournament")):
         [outcome] = student.run([call_plan(
             "tournament", M + "tournament",
-            *(Callback(player.judged(legal)) for player in TOURNAMENT_PLAYERS), openings, 1,
+            *(Callback(within("evaluation", legal.check, player))
+              for player in TOURNAMENT_PLAYERS), openings, 1,
             list(TOURNAMENT_NAMES), Callback(ref.centre_first),
             play=game_rules(legal, *TOURNAMENT_PLAYS))])
         outcome = refused(outcome, legal.handout)
