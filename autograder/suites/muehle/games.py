@@ -1,10 +1,9 @@
 """The games and collaborators the muehle suite hands a submission's search.
 
-A search check replaces the module's rules (`next_states`, `finished`, `utility`,
-`heuristic`) for one call plan by a `Watch` (checking.search's "game only the grader
-knows") on a `Game`. The other collaborators the grader plays record what they were
-asked. A `Search` is one plan's work, run by the reference for the expected answer
-and by the student's module in a call plan.
+A search check replaces the module's rules for one call plan by a `Watch` (a "game
+only the grader knows", checking.search) on a `Game`; the other collaborators the
+grader plays record what they were asked. A `Search` is one plan's work, run by the
+reference for the expected answer and by the student's module in a call plan.
 """
 
 from __future__ import annotations
@@ -44,10 +43,6 @@ _MASK = (1 << 61) - 1
 
 def list_form(state):
     return [list(state[0]), list(state[1]), state[2]]
-
-
-def other(player):
-    return W + B - player
 
 
 class Game:
@@ -112,7 +107,7 @@ class Watch(search.Game):
     # ------------------------------------------------------------ the grader's view
     def moves(self, key):
         state, player = key
-        return [(None, (t, other(player))) for t in self.game.successors(state, player)]
+        return [(None, (t, ref.opponent(player))) for t in self.game.successors(state, player)]
 
     def decided(self, key):
         return self.game.finished(*key)
@@ -212,26 +207,9 @@ def calls_picture(children, rule_calls, student_calls, worth, **results) -> dict
                               lambda c: (-c[3], -c[2]) if len(c) == 5 else None, **results)
 
 
-def played_picture(answer, rule_calls, student_calls, **results) -> dict:
-    """value_ab at the root, its calls of alpha_beta (played, answering `answer`) below,
-    the window of the first at the root (the window value_ab searched with)."""
-    def log(calls):
-        return [("n", "root")] + [("e", "alpha_beta")] * len(calls)
-
-    def window(calls):
-        return {"root": tuple(calls[0][2:4])} if calls else None
-    return search.picture("root", log(rule_calls), log(student_calls),
-                          children=lambda key: ["alpha_beta"] if key == "root" else [],
-                          label=lambda key: "·" if key == "root" else "αβ",
-                          worth=lambda key: answer if key == "alpha_beta" else None,
-                          windows=window(rule_calls), student_windows=window(student_calls),
-                          **results)
-
-
 # ------------------------------------------------------------------ the other collaborators
 class Function:
-    """A function of three arguments played by the grader: results the student cannot
-    guess for the arguments `asks`, every call recorded."""
+    """memoize's f, played by the grader: results the student cannot guess, every call recorded."""
 
     def __init__(self, seed, asks):
         rng = random.Random(seed)
@@ -302,9 +280,8 @@ def finish(plan: Plan, template, *handouts):
 
 
 def run(student, jobs) -> list[Outcome]:
-    """Run the jobs of `finish` in one request. An answer whose plan never reached its
-    last step is not believed; one whose search asked a question the grader's game
-    refused fails on that question (also when the student's code caught it)."""
+    """Run the jobs of `finish` in one request: an answer whose plan never reached its last
+    step is not believed, a question the grader's game refused fails the case."""
     jobs = list(jobs)
     outcomes = student.run([plan for plan, _reached, _handouts in jobs])
     return [search.believed(o, reached, *handouts)
@@ -312,12 +289,10 @@ def run(student, jobs) -> list[Outcome]:
 
 
 def play_helpers(plan, play, skip=()):
-    """Patch the helpers that `play` names into `plan`, played by the grader, except
-    those the plan's own stand-ins play already (`skip`). Three are played in the
-    child by code that is not the student's (docs/SUITES.md, "Blame"): memoize by
-    functools.cache around the undecorated value_minimax (`__wrapped__`), value_ab by
-    the student's own alpha_beta (the same values without the cache), get_order_value
-    by 0 (AB_CACHE is then never filled); every other one is a reference callback."""
+    """Patch the helpers that `play` names into `plan` but those in `skip` (the plan's own
+    stand-ins). Three are played by code that is not the student's (docs/SUITES.md,
+    "Blame"): memoize by functools.cache, value_ab by the student's alpha_beta (the same
+    values without the cache), get_order_value by 0 (AB_CACHE is then never filled)."""
     for target, function in (play or {}).items():
         name = target.rpartition(".")[2]
         if name in skip:
@@ -329,20 +304,16 @@ def play_helpers(plan, play, skip=()):
             plan.patch(target, plan.get(M + "alpha_beta"))
         elif name == "get_order_value":
             plan.patch(target, Callback(played_as(name, constant(0))))
-        elif name in SPEC:
-            plan.patch(target, Callback(played_as(name, function)))
         else:
-            plan.patch(target, Callback(function))
+            plan.patch(target, Callback(played_as(name, function)))
 
 
 @dataclasses.dataclass
 class Search:
-    """One plan's work: `function` called with `args` (a list: one call per tuple, the
-    answers in a list), the module functions of `watch` (those `rules` names) and
-    `stand_ins` played by the grader, AB_CACHE holding `planted`; `entry`: the key of
-    AB_CACHE read afterwards (the answer is then {"result", "entry"}); `record`: the
-    grader's object the judge reads. `expected()` is the reference doing the same
-    work, `job(play)` the student's plan (for `run`)."""
+    """One plan's work: `function` called with `args` (a list: one call per tuple), the
+    `rules` of `watch` and `stand_ins` played by the grader, AB_CACHE holding `planted`;
+    `entry`: the key of AB_CACHE read afterwards (the answer is then {"result", "entry"});
+    `record`: the grader's object the judge reads."""
     function: str
     args: tuple | list
     watch: Watch | None = None
@@ -395,7 +366,7 @@ def best_minimax_setup(state, player, depth, salt, widths, ties):
     top = rng.randrange(-20, 40) * STEP
     own = [top] * ties + [top - rng.randrange(1, 30) * STEP for _ in children[ties:]]
     rng.shuffle(own)
-    table = {(s, other(player), depth - 1): -v for s, v in zip(children, own)}
+    table = {(s, ref.opponent(player), depth - 1): -v for s, v in zip(children, own)}
     table[(state, player, depth)] = top
     return game, table, {s for s, v in zip(children, own) if v == top}
 
@@ -435,15 +406,13 @@ def cut_search(state, player, depth, cut):
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}
     record = PlayedSearch("value_ab", lambda s, *rest: value_of.get(s, 0), watch)
     return Search("alpha_beta", (list_form(state), player, *cut.window, depth), watch,
-                  stand_ins={"value_ab": record, "get_order_value": constant(0)},
-                  record=record)
+                  stand_ins={"value_ab": record, "get_order_value": constant(0)}, record=record)
 
 
 def order_search(state, player, depth, salt):
-    """alpha_beta(state, player, -1, 1, depth) where next_states offers every move in the
-    grader's order, AB_CACHE (and get_order_value, played by the grader) hold the
+    """alpha_beta(state, player, -1, 1, depth), AB_CACHE (and get_order_value) holding the
     previous iteration's values with decoys for other depths and players, and value_ab
-    answers 1 for every move (each looks lost, so nothing is cut off)."""
+    answering 1 for every move (each looks lost, so nothing is cut off)."""
     game = Game(salt, [(state, player)], None, 0)
     watch, opp = Watch(game, [(state, player)]), ref.opponent(player)
     order = game.successors(state, player)
@@ -458,8 +427,7 @@ def order_search(state, player, depth, salt):
         planted[(s, player, depth - 2)] = (-v, -1, 1)
 
     def order_value(s, p, d):
-        entry = planted.get((as_state(s), p, d - 1))
-        return 0 if entry is None else entry[0]
+        return planted.get((as_state(s), p, d - 1), (0,))[0]
     record = PlayedSearch("value_ab", lambda *args: 1, watch)
     return Search("alpha_beta", (list_form(state), player, -1, 1, depth), watch,
                   stand_ins={"value_ab": record, "get_order_value": order_value},
@@ -468,8 +436,7 @@ def order_search(state, player, depth, salt):
 
 @functools.cache
 def deepening_game(state, player, depth, salt):
-    """The root's successors (some moves, the grader's order) and the value value_ab
-    gives each at each depth: a few values, so that ties occur, some wins and losses."""
+    """The game and value_ab's value of each successor at each depth (a few: ties occur)."""
     game, rng, table = Game(salt, [(state, player)], (4, 9), 0), random.Random(salt), {}
     for s in game.successors(state, player):
         for d in range(depth):
@@ -479,8 +446,7 @@ def deepening_game(state, player, depth, salt):
 
 
 def deepening_search(state, player, depth, salt):
-    """best_move_ab(state, player, depth) with next_states offering some moves in the
-    grader's order and value_ab answering `deepening_game`'s values."""
+    """best_move_ab(state, player, depth) with value_ab answering `deepening_game`'s values."""
     game, table = deepening_game(state, player, depth, salt)
     watch = Watch(game, [(state, player)])
     record = PlayedSearch("value_ab", lambda s, p, a, b, d: table.get((s, d), 0), watch)

@@ -1,17 +1,14 @@
 """Fast move generation for the muehle assignment (the grader's side, never shipped).
 
 Same rules and state format as the reference `solutions/muehle/muehle.py`, the removal
-after a mill folded into the move. The kit's tests prove that `next_states` here
-equals the reference's as a set on positions from every phase, and `count_moves`
-equals the length of that set.
+after a mill folded into the move; the kit's tests prove `next_states` equal to the
+reference's (as sets, on positions of every phase) and `count_moves` to their length.
 
-Internally a position is seen from the player to move: a tuple
-`(me, you, my_hand, your_hand, quiet)` where `me` and `you` are 24-bit
-integers (bit p set when that player has a stone on point p). A successor is
-returned from the point of view of the opponent, who moves next, so the
-search never needs to know colours. `count_moves` counts successors without
-building them, which makes `perft` count its last ply in bulk.
-Standard library only, no relative imports: load it by file path.
+Internally a position is seen from the player to move: `(me, you, my_hand, your_hand,
+quiet)`, `me` and `you` 24-bit masks of their stones. A successor is seen from the
+opponent, who moves next, so the search never needs colours. `count_moves` counts
+successors without building them (`perft` counts its last ply in bulk). Standard
+library only, no relative imports: load it by file path.
 """
 
 from __future__ import annotations

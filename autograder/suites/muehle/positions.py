@@ -1,9 +1,8 @@
 """The positions the muehle suite checks the rules on (grader side only).
 
-All seeded, so every submission sees the same positions: playouts, random boards and
-positions built for each edge of each rule that sampling misses (`built`). `pool()`
-groups them by what decides their successors: placing, moving, flying, a mill whose
-removal the protection rule decides, and game over.
+All seeded: playouts, random boards and positions built for each edge of each rule
+(`built`). `pool()` groups them by what decides their successors: placing, moving,
+flying, a removal the protection rule decides, and game over.
 """
 
 from __future__ import annotations
@@ -71,12 +70,8 @@ def movable(board, player):
 
 
 def make(white=(), black=(), hand=(0, 0), quiet=0):
-    board = [E] * 24
-    for p in white:
-        board[p] = W
-    for p in black:
-        board[p] = B
-    return (tuple(board), tuple(hand), quiet)
+    board = tuple(W if p in white else B if p in black else E for p in range(24))
+    return (board, tuple(hand), quiet)
 
 
 # ------------------------------------------------------------------ sampled
@@ -113,10 +108,7 @@ def _all_in_mills(rng, count):
         first = rng.choice(ref.MILLS)
         mills = [first] + ([m for m in rng.sample(ref.MILLS, 16) if not set(m) & set(first)][:1]
                            if rng.random() < 0.5 else [])
-        board = [E] * 24
-        for mill in mills:
-            for p in mill:
-                board[p] = other
+        board = [other if any(p in mill for mill in mills) else E for p in range(24)]
         free = [p for p in range(24) if board[p] == E]
         mine = rng.randrange(3, min(9, len(free)) + 1)
         for p in rng.sample(free, mine):
@@ -152,10 +144,8 @@ def _blocked(rng, count):
     while len(found) < count:
         player = rng.choice([W, B])
         board = _blocked_board(rng, player)
-        if board is None:
-            continue
-        state = (board, (0, 0), rng.randrange(0, 49))
-        if not ref.next_states(state, player):
+        state = (board, (0, 0), rng.randrange(0, 49)) if board else None
+        if state and not ref.next_states(state, player):
             found.append((state, player))
     return found
 
@@ -188,7 +178,6 @@ def built():
     rng = random.Random(1212)
     found = []
     for player in (W, B):
-        other = ref.opponent(player)
         # _has_move: the only movable stone on each point (the first and the last too).
         found += [(_only_mover_at(rng, p, player), player) for p in range(24)]
         # _has_move: every board stone blocked, but one stone (or more) still in hand.
@@ -197,10 +186,8 @@ def built():
             board = _blocked_board(rng, player, *((2, 3) if made < 2 else (4, 8)))
             if board is None or board.count(player) + 1 > 9:
                 continue
-            hand = [0, 0]
-            hand[player - 1] = 1 if made < 6 else 2
-            hand[other - 1] = rng.randrange(0, 3)
-            state = (board, tuple(hand), 0)
+            mine, yours = 1 if made < 6 else 2, rng.randrange(0, 3)
+            state = (board, (mine, yours) if player == W else (yours, mine), 0)
             if ref.next_states(state, player) and not movable(board, player):
                 found.append((state, player))
                 made += 1
@@ -240,7 +227,7 @@ def built():
         mill = rng.choice(ref.MILLS)
         hand = (4, 6) if player == W else (6, 4)
         found.append((make(*((mill[:2], ()) if player == W else ((), mill[:2])), hand), player))
-    return [(ref.to_tuple(state), player) for state, player in found]
+    return found
 
 
 # ------------------------------------------------------------------ the pool
@@ -261,8 +248,7 @@ def group_of(state, player):
 
 @functools.cache
 def pool():
-    """Positions by group (each smallest first): a seeded sample of each, plus every
-    built edge position."""
+    """Positions by group, each a seeded sample plus every built edge position, smallest first."""
     rng = random.Random(20240917)
     pairs = _playouts(rng, 70)
     for _ in range(900):
@@ -274,8 +260,7 @@ def pool():
         pairs.append((_random_board(rng, white, black, hand, 0), rng.choice([W, B])))
     for _ in range(40):             # the draw counter
         white, black = rng.randrange(3, 10), rng.randrange(3, 10)
-        pairs.append((_random_board(rng, white, black, quiet=ref.DRAW_PLIES),
-                      rng.choice([W, B])))
+        pairs.append((_random_board(rng, white, black, quiet=ref.DRAW_PLIES), rng.choice([W, B])))
     pairs += _all_in_mills(rng, 80)
     pairs += _blocked(rng, 30)
     sampled, edges = _grouped(pairs), _grouped(built())
@@ -289,12 +274,8 @@ def pool():
 
 
 def _grouped(pairs):
-    seen, groups = set(), {name: [] for name in GROUPS}
-    for state, player in pairs:
-        state = ref.to_tuple(state)
-        if (state, player) in seen:
-            continue
-        seen.add((state, player))
+    groups = {name: [] for name in GROUPS}
+    for state, player in dict.fromkeys((ref.to_tuple(s), p) for s, p in pairs):
         name = group_of(state, player)
         if name is not None:
             groups[name].append((state, player))

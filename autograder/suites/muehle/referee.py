@@ -1,11 +1,9 @@
 """The Nine Men's Morris referee of class tournaments (trusted: grading process only).
 
 `autograder tournament muehle ...` holds each game here (the interface is described in
-autograder/suites/connect4/referee.py). A player is told the state (tuple form) and
-its colour and answers with the successor it chose, in either form; the referee
-accepts only a successor movegen.py lists, and ends the game by the reference's rules.
-Moves are written like `make play` writes them: `5` (place on point 5), `4-7`
-(move from 4 to 7), with `x12` added when the move removes the stone on 12.
+autograder/suites/connect4/referee.py): a player is told the state and its colour and
+answers with a successor movegen.py lists. Moves are written like `make play` writes
+them: `5` (place on point 5), `4-7` (from 4 to 7), `x12` added for a removal on 12.
 """
 
 from __future__ import annotations
@@ -105,11 +103,10 @@ class Game:
         return move
 
     def play_move(self, move: str) -> None:
-        for after, words in self.successors().items():
-            if words == move:
-                self._advance(after, move)
-                return
-        raise ValueError(f"{move} is not a legal move here")
+        found = [after for after, words in self.successors().items() if words == move]
+        if not found:
+            raise ValueError(f"{move} is not a legal move here")
+        self._advance(found[0], move)
 
     def _advance(self, after, move: str) -> None:
         self.last = (f"{SIDES[self.turn]} {move}", changes(self.state, after, self.player)[1])
@@ -143,8 +140,7 @@ class Game:
 
 def opening(rng: random.Random) -> list[str]:
     """OPENING_PLIES placements drawn with `rng`, redrawn (at most 50 times) until the
-    reference heuristic says 0 (balanced). Every pairing also plays its opening with
-    colours swapped."""
+    reference heuristic says 0 (balanced); every pairing plays it with either colour."""
     for _ in range(50):
         game = Game()
         moves = []

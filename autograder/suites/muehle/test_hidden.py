@@ -1,10 +1,9 @@
 """Hidden suite for muehle (Nine Men's Morris): the rules, memoised minimax, alpha-beta.
 
 The rules are called with plain data on positions built for every edge of every rule
-(positions.py). The searches run in call plans on games only the grader knows
-(games.py): everything judged about a search (its calls, order, windows, nodes) is
-the grader's own record, each case chosen so that the common mistakes change it.
-Each function is judged on its own, its collaborators played by the grader
+(positions.py); the searches run in call plans on games only the grader knows (games.py),
+judged from the grader's own record, each case chosen so that the common mistakes change
+it. Each function is judged on its own, its collaborators played by the grader
 (docs/SUITES.md, "Blame"); only test_strength judges the whole program.
 """
 
@@ -20,14 +19,14 @@ from autograder.checking import (Callback, Case, CheckFailed, Later, Plan, chang
                                  check_all, check_probes, compare, describe, exact, kept, now,
                                  number, require, returned, short, wrong_number)
 from autograder.checking.cases import drawn as drawn_picture
-from autograder.checking.search import result_of
+from autograder.checking.search import picture, result_of
 from autograder.i18n import N_, grader_text as _
 
 from . import movegen
 from .games import (B, M, RULES, STEP, W, Function, Game, Search, Watch, ab_search, as_state,
                     best_minimax_search, best_minimax_setup, board_picture, calls_picture,
                     cut_search, deepening_game, deepening_search, finish, fresh_plan, list_form,
-                    minimax_search, order_search, other, play_helpers, played_picture, ref,
+                    minimax_search, order_search, play_helpers, ref,
                     run, value_ab_search)
 from .positions import (NAMES, _smallest_first, draw, drawn, everything, pool, search_positions,
                         successors)
@@ -40,8 +39,7 @@ GAME_HINT = N_("while this check runs, next_states, finished, utility and heuris
 
 
 # ------------------------------------------------------------------ plans
-def searches(student, play, chosen, search, summary, judge, hint, pick=None,
-             picture_of=None):
+def searches(student, play, chosen, search, summary, judge, hint, pick=None, picture_of=None):
     """Run `search(case)` (a fresh Search) for every case and judge `judge(case, answer,
     search)`; the got line shows `pick(case, answer)`, the student's own answer, not the
     plan's record around it; `picture_of(case, outcome, search)` draws the failing case."""
@@ -101,11 +99,9 @@ def judge_successors(case, outcome):
 
 @functools.cache
 def position_cases(function, group=None):
-    """`function(state, player)` on the pool: next_states on one `group`, finished on
-    every position and utility on the finished ones (smallest first), heuristic on all."""
-    over = set(pool()["over"])
-    pairs = (pool()[group] if group else everything() if function == "heuristic" else
-             _smallest_first(sp for sp in everything() if function == "finished" or sp in over))
+    """`function(state, player)` on the pool (next_states on one `group`), smallest first."""
+    pairs = (pool()[group] if group else pool()["over"] if function == "utility" else
+             everything() if function == "heuristic" else _smallest_first(everything()))
     expect = (lambda s, p: Later.words(N_("{count} successors"), count=len(successors(s, p)))
               ) if group else getattr(ref, function)
     cases = [Case(f"{function}(state, player)", (s, p), drawn(s, p), expect(s, p))
@@ -123,8 +119,7 @@ def _in_list_form(state, player) -> str:
 
 # ------------------------------------------------------------------ the game
 def check_form(student, blame, function, hint):
-    """`function` (to_tuple or to_list) on states of both forms; returns the cases of
-    the list form."""
+    """`function` (to_tuple or to_list) on states of both forms; returns the list-form cases."""
     states = [s for s, _player in _smallest_first(random.Random(3).sample(everything(), 40))]
     lists = [list_form(s) for s in states]
     want = states if function == "to_tuple" else lists
@@ -141,9 +136,8 @@ def check_form(student, blame, function, hint):
 
 
 def fresh_lists_plan(state) -> Plan:
-    """"`board` and `in_hand` are new lists, so changing the result never changes
-    `state`", judged from to_list's own answers: the board and the hand of what it
-    returned are changed, and to_list is asked again about the same state object."""
+    """"Changing the result never changes `state`", judged from to_list's own answers: the
+    board and hand it returned are changed, and it is asked again about the same state."""
     plan = Plan(M + "to_list")
     given = plan.value(state)
     first = plan.call(M + "to_list", given)
@@ -231,9 +225,8 @@ def test_next_states_keeps_its_input(student, blame):
               for s, p in sample]
 
     def judge(case, outcome):
-        # Judged from next_states' own second answer on the same state object (a
-        # state the first call changed has other successors), never from the state
-        # as the child reports it after the call (quoted only).
+        # Judged from next_states' own second answer on the same state object (a changed
+        # state has other successors), never from the state the child reports (quoted only).
         changed = changed_input(outcome, _("state and player"), _("the state it was given"),
                                 case.args[0], lambda a, b: _as_states(a) == _as_states(b))
         if changed:
@@ -264,19 +257,18 @@ def _as_states(value):
 
 
 def _probes(state, rest):
-    """Questions asked of a list-form state after next_states(state, player), whose
-    answers do not depend on an order the handout leaves free: its tuple form (which
-    spells out the whole state), its heuristic value, whether it is finished."""
+    """Questions about a list-form state after next_states(state, player) whose answers
+    depend on no order the handout leaves free: its tuple form, heuristic, finished."""
     (player,) = rest
+    opp = ref.opponent(player)
     return [("to_tuple(state)", M + "to_tuple", ()),
             (f"heuristic(state, {NAMES[player]})", M + "heuristic", (player,)),
-            (f"finished(state, {NAMES[other(player)]})", M + "finished", (other(player),))]
+            (f"finished(state, {NAMES[opp]})", M + "finished", (opp,))]
 
 
 def test_finished(student, blame):
     """finished agrees with the reference on every position (game-over ones included)"""
-    compare(student, blame, "finished", position_cases("finished"), exact,
-            _("finished was wrong"),
+    compare(student, blame, "finished", position_cases("finished"), exact, _("finished was wrong"),
             hint=_("over below 3 stones (board and hand), without a legal move (a stone in "
                    "hand can always be placed), or when the quiet counter reaches DRAW_PLIES; "
                    "return True or False"))
@@ -311,9 +303,8 @@ def test_memoize(student, blame):
     again = plan.call(h, 1, 2, 3)
     [outcome] = run(student, [finish(plan, {"results": results, "cache": cache,
                                             "again": again})])
-    call = _("{calls}   (f is the grader's)").format(
-        calls="g = memoize(f); h = memoize(f); g(1, 2, 3); g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); "
-              "g(1, 2, 3); g(1, 2, 4); g(2, 1, 3); g.cache; h(1, 2, 3)")
+    steps = ["g = memoize(f)", "h = memoize(f)", *(f"g{args}" for args in asks), "g.cache"]
+    call = _("{calls}   (f is the grader's)").format(calls="; ".join(steps + ["h(1, 2, 3)"]))
     got, first = outcome.value, [(1, 2, 3), (1, 2, 4), (2, 1, 3)]
     with blame.judging("memoize", _("as a decorator")):
         require(outcome)
@@ -475,8 +466,7 @@ def cache_picture(case, outcome, first, second):
                          calls=min(len(first.log) + 40, 2000),    # a picture's bound
                          rule_result=case.expected["value"],
                          student_result=result_of(outcome, lambda v: v["value"]),
-                         caption=_("your search's calls: the first call, then the same call "
-                                   "again"))
+                         caption=_("your search's calls: the first call, then the same call again"))
 
 
 @functools.cache
@@ -490,8 +480,7 @@ def key_cases():
                    if not ref.finished(q[0], q[1])]
         game = Game(500 + i, [(state, player), (state, opp)], (2, 5), FINISH)
         pairs = ", ".join(f"({NAMES[p]}, {d})" for _state, p, d in queries)
-        chosen.append(Case(Later(in_turn, pairs),
-                           (game, queries), drawn(state, player),
+        chosen.append(Case(Later(in_turn, pairs), (game, queries), drawn(state, player),
                            minimax_search(game, queries).expected()))
     return chosen
 
@@ -512,8 +501,7 @@ def judge_best(best, value, got):
             value=short(got[0]))
     successor = as_state(got[1])
     if successor is None:
-        return _("returned {value} as the move, which is not a state").format(
-            value=short(got[1]))
+        return _("returned {value} as the move, which is not a state").format(value=short(got[1]))
     if successor not in best:
         return _("the move it returned is not one of the best (by value_minimax's values)")
     return None
@@ -526,10 +514,10 @@ def best_minimax_cases():
         for i, (state, player) in enumerate(search_positions(count, 20 + depth, 30)):
             setup = best_minimax_setup(state, player, depth, 600 + 10 * depth + i, (3, 9),
                                        1 + i % 3)
-            call = Later.words(N_("{call} with next_states, value_minimax and rng played by "
-                                  "the grader"),
-                               call=f"best_move_minimax(state, {NAMES[player]}, {depth}, rng)")
-            chosen += [Case(call, (setup, state, player, depth, seed), drawn(state, player))
+            call = f"best_move_minimax(state, {NAMES[player]}, {depth}, rng)"
+            words = Later.words(N_("{call} with next_states, value_minimax and rng played by "
+                                   "the grader"), call=call)
+            chosen += [Case(words, (setup, state, player, depth, seed), drawn(state, player))
                        for seed in (1, 2, None)]
     return chosen
 
@@ -548,15 +536,13 @@ def test_best_move_minimax(student, blame):
 
 
 def best_minimax_picture(case, outcome, search):
-    """The root's successors, each worth what value_minimax (played by the grader)
-    gives it, and the value_minimax calls of the reference and of the student."""
+    """The root's successors, each worth what value_minimax (played by the grader) gives it."""
     (game, table, _best), state, player, depth, _seed = case.args
     rule = best_minimax_search(*case.args[:4], None)    # its calls: the same with any rng
     rule.expected()
-    return calls_picture(game.successors(state, player),
-                         rule.stand_ins["value_minimax"].calls,
+    return calls_picture(game.successors(state, player), rule.stand_ins["value_minimax"].calls,
                          search.stand_ins["value_minimax"].calls,
-                         lambda s: -table[(s, other(player), depth - 1)],
+                         lambda s: -table[(s, ref.opponent(player), depth - 1)],
                          rule_result=table[(state, player, depth)],
                          student_result=result_of(outcome, lambda v: v[0]),
                          caption=_("value_minimax, played by the grader, on the successors "
@@ -565,9 +551,8 @@ def best_minimax_picture(case, outcome, search):
 
 def test_best_move_minimax_is_random(student, blame):
     """best_move_minimax chooses with rng.choice among all the equally good moves"""
-    # Judged from the grader's rng alone (what it was offered and chose, never how random
-    # the answers look: a generator of the student's own is not the rng): one choice among
-    # exactly the best moves, and that move returned.
+    # Judged from the grader's rng alone (what it was offered and chose), never from how
+    # random the answers look: a generator of the student's own is not the rng.
     start = ref.initial_state()
     setup = best_minimax_setup(start, W, 1, 699, None, 9)
     _game, table, best = setup
@@ -638,15 +623,25 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
 
 
 def widening_picture(case, outcome, search):
-    """value_ab's call of alpha_beta (played by the grader) and the window it passed."""
-    want, _windows = case.expected
+    """value_ab at the root, its calls of alpha_beta (played by the grader) below, the
+    window of the first at the root (the window value_ab searched with)."""
     rule = value_ab_search(*case.args)
     rule.expected()
-    return played_picture(case.args[4], rule.record.calls, search.record.calls,
-                          rule_result=want["result"],
-                          student_result=result_of(outcome, lambda v: v["result"]),
-                          caption=_("value_ab at the root, alpha_beta (played by the grader) "
-                                    "below it; the window is the one passed to alpha_beta"))
+
+    def log(calls):
+        return [("n", "root")] + [("e", "alpha_beta")] * len(calls)
+
+    def window(calls):
+        return {"root": tuple(calls[0][2:4])} if calls else None
+    return picture("root", log(rule.record.calls), log(search.record.calls),
+                   children=lambda key: ["alpha_beta"] if key == "root" else [],
+                   label=lambda key: "·" if key == "root" else "αβ",
+                   worth=lambda key: case.args[4] if key == "alpha_beta" else None,
+                   windows=window(rule.record.calls), student_windows=window(search.record.calls),
+                   rule_result=case.expected[0]["result"],
+                   student_result=result_of(outcome, lambda v: v["result"]),
+                   caption=_("value_ab at the root, alpha_beta (played by the grader) below it; "
+                             "the window is the one passed to alpha_beta"))
 
 
 def test_value_ab_reuses_cached_values(student, blame):
@@ -694,18 +689,17 @@ def ab_cases():
 
 
 def ab_runs(student, play):
-    """The full-window searches two checks judge (`shared`): the answers cut to verdict
-    size, the nodes each watch counted, and pictures: of each wrong answer (by its index)
-    and, if they prune too little ("prune"), of the one that explored most beside minimax."""
+    """The full-window searches two checks judge (`shared`): the answers cut to verdict size,
+    the nodes counted, pictures of each wrong answer (by index) and ("prune") the least pruned."""
     cases, made = ab_cases(), [ab_search(*case.args) for case in ab_cases()]
     outcomes = run(student, [search.job(play) for search in made])
     nodes = [search.watch.nodes for search in made]
-    def picture(i):
+    def drawing(i):
         return drawn_picture(lambda c, o: ab_picture(c, o, made[i]), cases[i], outcomes[i])
-    pictures = {i: picture(i) for i, (case, outcome) in enumerate(zip(cases, outcomes))
+    pictures = {i: drawing(i) for i, (case, outcome) in enumerate(zip(cases, outcomes))
                 if not outcome.answered or wrong_number(outcome.value, case.expected["value"])}
     if not sum(nodes) < 0.8 * sum(c.expected["minimax_nodes"] for c in cases):
-        pictures["prune"] = picture(max(range(len(cases)), key=lambda i: nodes[i] /
+        pictures["prune"] = drawing(max(range(len(cases)), key=lambda i: nodes[i] /
                                         cases[i].expected["minimax_nodes"]))
     return [kept(o, 8) for o in outcomes], nodes, pictures
 
@@ -873,12 +867,10 @@ def test_get_order_value(student, blame):
     """get_order_value reads the cached value of the previous depth (0 when there is none)"""
     # No picture: it judges one lookup in AB_CACHE per key, not a search.
     (s1, p1), (s2, p2) = search_positions(2, 60, 99, ("placing",))
-    o1 = ref.opponent(p1)
     planted = {(s1, p1, 2): (5 * STEP, -1, 1), (s1, p1, 3): (-9 * STEP, -1, 1),
-               (s1, o1, 2): (11 * STEP, -1, 1), (s2, p2, 3): (7 * STEP, -1, 1)}
-    search = Search("get_order_value", [(list_form(s), p, d) for s, p, d in
-                                        [(s1, p1, 3), (s1, o1, 3), (s2, p2, 3), (s1, p1, 4)]],
-                    planted=planted)
+               (s1, ref.opponent(p1), 2): (11 * STEP, -1, 1), (s2, p2, 3): (7 * STEP, -1, 1)}
+    keys = [(s1, p1, 3), (s1, ref.opponent(p1), 3), (s2, p2, 3), (s1, p1, 4)]
+    search = Search("get_order_value", [(list_form(s), p, d) for s, p, d in keys], planted=planted)
     want = search.expected()
 
     def attempt(play):
@@ -934,7 +926,7 @@ def order_picture(case, outcome, search):
     state, player, depth, _salt = case.args
     rule = order_search(*case.args)
     result = rule.expected()
-    opp = other(player)
+    opp = ref.opponent(player)
     return calls_picture(search.watch.game.successors(state, player), rule.record.calls,
                          search.record.calls,
                          lambda s: -rule.planted.get((s, opp, depth - 2), (0,))[0],
@@ -964,9 +956,8 @@ def deepening_cases():
 
 
 def deepening_verdicts(student, play):
-    """The two deepening checks' verdicts (`shared`), judged from the grader's record of
-    the value_ab calls (then dropped): (the answers cut to verdict size, {id(answer):
-    (reason of test_best_move_ab, of ..._deepens, picture of a failure)})."""
+    """The two deepening checks' verdicts (`shared`) from the grader's record of value_ab's
+    calls: (the answers cut to verdict size, {id(answer): (reason of each check, picture)})."""
     made = [deepening_search(*case.args) for case in deepening_cases()]
     outcomes, verdicts = [], {}
     for case, outcome, search in zip(deepening_cases(), run(student, [s.job(play) for s in made]),
@@ -996,8 +987,7 @@ def deepening_picture(case, outcome, search):
 
 
 def iterations(calls):
-    """The recorded (state, player, alpha, beta, depth) calls grouped by runs of one
-    depth: [(depth, [(state, player, alpha, beta), ...]), ...]."""
+    """value_ab's calls grouped by runs of one depth: [(depth, [(state, player, alpha, beta)])]."""
     return [(depth, [tuple(call[:4]) for call in group])
             for depth, group in itertools.groupby(calls, key=lambda call: call[4])]
 
@@ -1076,19 +1066,15 @@ def test_best_move_ab(student, blame, shared):
 def test_best_move_ab_deepens(student, blame, shared):
     """best_move_ab deepens iteratively and orders the moves by the previous iteration"""
     check_deepening(student, blame, shared, 1, _("best_move_ab does not deepen iteratively"),
-                    _("for d in range(depth): value every successor with value_ab at depth "
-                      "d, then sort the list best first (a stable sort) for the next "
-                      "iteration"))
+                    _("for d in range(depth): value every successor with value_ab at depth d, "
+                      "then sort the list best first (a stable sort) for the next iteration"))
 
 
 # ------------------------------------------------------------------ playing strength
-def _random_player(state, player, rng):
-    return rng.choice(movegen.next_states(state, player))
-
-
-def _greedy_player(state, player, rng):
+def _opponent_move(greedy, state, player, rng):
+    """A random move; if `greedy`, a random one among those the heuristic values best."""
     options = movegen.next_states(state, player)
-    scores = [-ref.heuristic(s, ref.opponent(player)) for s in options]
+    scores = [-ref.heuristic(s, ref.opponent(player)) if greedy else 0 for s in options]
     return rng.choice([s for s, v in zip(options, scores) if v == max(scores)])
 
 
@@ -1103,7 +1089,7 @@ def test_strength(student, blame):
     # grader's, so the grader never sees their trees, only the moves they chose.
     wins, log = 0, []
     with blame.judging("best_move_ab", _("in a game")):
-        for name, opponent_move in ((N_("random"), _random_player), (N_("greedy"), _greedy_player)):
+        for name, greedy in ((N_("random"), False), (N_("greedy"), True)):
             for colour in (W, B):
                 rng = random.Random(f"{name}-{colour}")
                 state, player = ref.initial_state(), W
@@ -1111,7 +1097,7 @@ def test_strength(student, blame):
                     if ref.finished(state, player):
                         break
                     if player != colour:
-                        state = opponent_move(state, player, rng)
+                        state = _opponent_move(greedy, state, player, rng)
                         player = ref.opponent(player)
                         continue
                     search = Search("best_move_ab", (list_form(state), player, 2))
@@ -1134,8 +1120,8 @@ def test_strength(student, blame):
                     if ref.finished(state, player) else 0
                 wins += result == 1
                 log.append(_("{colour} against {opponent}: {result} after {count} moves").format(
-                    colour=_(COLOURS[colour]), opponent=_(name),
-                    result=_(RESULTS[result]), count=ply))
+                    colour=_(COLOURS[colour]), opponent=_(name), result=_(RESULTS[result]),
+                    count=ply))
                 if result == -1:
                     raise CheckFailed(_("your player lost a game"), got="; ".join(log),
                                       position=draw(state, player),
