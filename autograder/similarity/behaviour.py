@@ -1,35 +1,17 @@
-"""Behaviour: how alike two submissions answered the grader's calls.
+"""Behaviour: how alike two submissions answered the grader's calls
+(docs/SIMILARITY.md, "Behaviour: what only a grader has").
 
-`autograder grade` keeps, for every student, a sample of the calls its hidden suite
-made and a digest of each answer (autograder/grading/behaviour_record.py), in
-`<out>/<student>/fingerprint.json`. This module reads them and compares every two
-students on the calls both were asked.
-
-Agreeing where everybody agrees (a correct `winner`) says nothing, and neither does
-agreeing with most of the class (the usual one of several equally good moves: many
-independent students pick it the same way). Agreeing on an answer few others give
-(the same unusual choices on hundreds of positions, the same wrong answers, the
-same exceptions) says a lot, whatever the code looks like. So each call a student
-answered gets a *rarity*: 1 when nobody else gave that answer, falling to 0 when a
-fraction SHARED or more of the other students gave it too. One decision shows on many calls (an `actions` that
-returns a list answers every one of 4,520 calls unusually, and two independent
-students can make the same decision), so calls are weighed function by function.
-For a pair and a target function t,
+Reads the behaviour records `autograder grade` left in `<out>/<student>/` and gives
+every answer a rarity (1 when no other student gave it, 0 when a fraction SHARED of
+the others did). For a pair and a target function t,
 
     agreement(t) = (sum of the rarity of the calls of t they answered alike)
                    / (sum over the calls of t both answered of the larger rarity + PRIOR)
 
-and the pair's score is the mean of agreement(t) over the targets where either of
-them answered rarely, with one more target's worth of doubt in the denominator. A
-copy answers like its original everywhere and scores high when its original
-behaves in its own way in several functions; a shared quirk in one function gives
-at most one half; two students who both behave like most of the class score 0
-(there is nothing rare to share), and so does a copy of such a student: then the
-code has to speak. In a small class every answer is shared by a large fraction,
-so behaviour says little there, as it should.
-
-A behaviour record is used only when the module digests it holds are those of the
-files being compared (graded and compared: the same bytes).
+and the pair's score is the mean of agreement(t) over the targets where either
+answered rarely, with one more target's worth of doubt in the denominator, so one
+shared quirk is at most half the evidence. A record counts only for the files whose
+digests it holds.
 """
 
 from __future__ import annotations
@@ -71,8 +53,6 @@ class Behaviour:
         possible = np.add.reduceat(both * np.maximum(self.rarity, self.rarity[first]),
                                    self.starts, axis=1)
         per_target = shared / (possible + PRIOR)
-        # A target's worth of doubt: one shared quirk, however many calls show it,
-        # is at most half the evidence.
         score = per_target.sum(axis=1) / ((possible > 0).sum(axis=1) + 1)
         return score, (alike & (self.rarity[first] > 0)).sum(axis=1)
 

@@ -1,39 +1,30 @@
 """Fingerprints and pairwise comparison of token streams, by copydetect's winnowing.
 
-copydetect (MIT, on PyPI) fingerprints a document by hashing every k-gram of it and
-keeping a winnowed subset; two documents share code where they share fingerprints,
-and each side's *share* is the part of its own (non-boilerplate) code covered by
-shared k-grams. The kit hands it streams of small integers instead of letting it
-filter the file itself: the normalised tokens of `tokens.py` (the *text* evidence)
-and the canonical form of the `structure` package (the *structure* evidence). copydetect's
-own Pygments filter renames names and drops comments too, but keeps docstrings,
-`pass` and trailing commas, and it hashes strings, whose hashes Python salts per
-process, so two runs of the report would disagree.
+copydetect hashes every k-gram of a document and keeps a winnowed subset; each side's
+*share* is the part of its own code covered by k-grams both share. The kit hands it
+streams of small integers (tokens.py, the structure package) rather than letting
+its Pygments filter read the file: that filter keeps docstrings, `pass` and trailing
+commas, and hashes strings, whose hashes differ between runs.
 
-Boilerplate (the released skeleton, every other file students received, and what
-the teacher declares) is fingerprinted with the same k and removed from each
-submission's fingerprints before any comparison, so code a student was given never
-counts for or against a pair. It is removed here, not through copydetect's
-`boilerplate=` argument: that path calls numpy's `intersect1d(..., assume_unique=
-True)` on a hash list that is not unique, which silently drops one copy of every
-k-gram that a file repeats.
+Boilerplate is removed from each fingerprint here, not through copydetect's
+`boilerplate=` argument: that path calls numpy's `intersect1d(..., assume_unique=True)`
+on a hash list that is not unique, which silently drops one copy of every k-gram a
+file repeats.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import multiprocessing
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
 from copydetect.utils import get_token_coverage
 
-#: Tokens per k-gram: shorter runs of equal code are idiom, not copying. Chosen on
-#: the kit's corpus (tests/similarity): at 12, independent tic-tac-toe solutions
-#: share up to 55% of their code; at 16, 39% while disguised copies keep 77% or
-#: more; at 20 and above, copies with dead code in every function start to fall.
+#: Tokens per text k-gram: shorter runs of equal code are idiom, not copying
+#: (docs/SIMILARITY.md, "Choices").
 K = 16
 #: Winnowing window: every run of at least K + WINDOW - 1 shared tokens is found.
 WINDOW = 4
@@ -100,9 +91,8 @@ class Shares:
         return max(self.a_share, self.b_share)
 
 
-def boilerplate_hashes(streams: list[list[int]], k: int | None = None) -> set[int]:
+def boilerplate_hashes(streams: list[list[int]], k: int) -> set[int]:
     """Every k-gram hash of the code students received (window 1: all of them)."""
-    k = k or K
     hashes: set[int] = set()
     for codes in streams:
         if len(codes) >= k:
@@ -111,12 +101,10 @@ def boilerplate_hashes(streams: list[list[int]], k: int | None = None) -> set[in
     return hashes
 
 
-def fingerprint(codes: list[int], boilerplate: set[int], k: int | None = None,
-                window: int | None = None) -> CodeFingerprint:
-    k, window = k or K, window or WINDOW
+def fingerprint(codes: list[int], boilerplate: set[int], k: int) -> CodeFingerprint:
     if len(codes) < k:      # too short to hold a k-gram: nothing to compare
         codes = list(codes) + [-1000 - i for i in range(k - len(codes))]
-    found = CodeFingerprint("stream", k, window, fp=_Tokens(codes), filter=False)
+    found = CodeFingerprint("stream", k, WINDOW, fp=_Tokens(codes), filter=False)
     found.hashes -= boilerplate
     found.hash_idx = {h: i for h, i in found.hash_idx.items() if h not in boilerplate}
     found.token_coverage = get_token_coverage(found.hash_idx, k, len(codes))
@@ -126,7 +114,7 @@ def fingerprint(codes: list[int], boilerplate: set[int], k: int | None = None,
 def _covered(found: CodeFingerprint, shared: set[int]) -> int:
     """Tokens covered by the k-grams of `found` whose hash is in `shared` (the
     length of the union of their [position, position + k) ranges), as copydetect
-    counts them, in plain Python: faster than numpy on a few hundred positions."""
+    counts them (plain Python: a few hundred positions)."""
     index, k = found.hash_idx, found.k
     places = sorted(p for h in shared for p in index[h])
     if not places:
@@ -178,26 +166,31 @@ def _compare_rows(rows: list[int], floor: float) -> list[tuple[int, int, Shares]
 
 
 def compare_all(fingerprints: list[CodeFingerprint], floor: float,
-                jobs: int | None = None) -> dict[tuple[int, int], Shares]:
+                jobs: int) -> dict[tuple[int, int], Shares]:
     """Every pair (a < b) whose score reaches `floor`, compared on `jobs` processes
     (forked, so the fingerprints are shared rather than sent)."""
     global _shared
-    jobs = max(1, jobs or os.cpu_count() or 1)
     count = len(fingerprints)
+    if jobs == 1 or count < 40:
+        jobs, chunks = 1, [list(range(count))]
+    else:       # row a has count - a - 1 pairs: dealt out round-robin, the work evens out
+        chunks = [list(range(start, count, jobs * 4)) for start in range(jobs * 4)]
     _shared = fingerprints
-    # Row a has count - a - 1 pairs: deal rows out round-robin so work evens out.
-    chunks = [list(range(start, count, jobs * 4)) for start in range(jobs * 4)]
     try:
-        if jobs == 1 or count < 40:
-            results = [_compare_rows(list(range(count)), floor)]
-        else:
-            # Frozen, the collector of a forked worker never walks (and so never
-            # copies) the parent's objects.
-            gc.freeze()
-            context = multiprocessing.get_context("fork")
-            with context.Pool(jobs) as pool:
-                results = pool.starmap(_compare_rows, [(c, floor) for c in chunks if c])
+        results = forked(functools.partial(_compare_rows, floor=floor),
+                         [c for c in chunks if c], jobs)
     finally:
         _shared = []
-        gc.unfreeze()
     return {(a, b): shares for part in results for a, b, shares in part}
+
+
+def forked(function, items: list, jobs: int, chunksize: int = 1) -> list:
+    """`function` of every item, in order, on `jobs` forked processes (here for one)."""
+    if jobs == 1:
+        return [function(item) for item in items]
+    gc.freeze()         # the collector of a forked worker then never copies the parent's pages
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.map(function, items, chunksize)
+    finally:
+        gc.unfreeze()

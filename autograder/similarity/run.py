@@ -1,25 +1,13 @@
-"""Collect the submissions, compare every pair by each kind of evidence, group them.
+"""Collect the submissions, compare every pair by each kind of evidence (text,
+structure, behaviour: docs/SIMILARITY.md), group them. A pair's score is its
+strongest evidence.
 
-Three kinds of evidence, each a score from 0 to 1 (docs/SIMILARITY.md):
-
-- **text**: the normalised tokens (tokens.py), winnowed: what renaming, layout,
-  comments and reordered functions cannot hide;
-- **structure**: the canonical syntax tree (the structure package), winnowed the same way:
-  what dead code, reordered statements, negated branches, while/for, comprehension
-  or loop, inlined or split helpers cannot hide either;
-- **behaviour**: the answers the grader saw (behaviour.py), where `autograder grade`
-  left behaviour records in the output folder.
-
-A pair's score is its strongest evidence; the report shows each kind.
-
-Names live in two namespaces that never mix: students (folder names, whatever they
-are) and the kit's own files taking part as sources (`Submission.kind`).
+Students (folder names, whatever they are) and the kit's own files taking part as
+sources (`Submission.kind`) are two namespaces that never mix.
 """
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,7 +182,10 @@ def _read_student(folder: Path, modules: tuple[str, ...]) -> Submission:
     if folder.is_symlink():
         raise sources.Unreadable("the submission folder is a symbolic link, which the "
                                  "grader does not follow")
-    home = sources.find_modules(folder, modules)
+    # The grader's own walk (grading/intake.py): the report compares the file it graded.
+    home, _, why = intake.locate(folder, modules)
+    if home is None:
+        raise sources.Unreadable(why)
     files, digests, problems = [], {}, []
     for module in modules:
         source = sources.read(home / module)
@@ -224,15 +215,7 @@ def collect(assignment, submissions_dir: Path, names: frozenset[str], jobs: int 
     student folders there are (the grader's count)."""
     folders = intake.student_folders(submissions_dir)
     work = [(folder, tuple(assignment.modules), names) for folder in folders]
-    if jobs > 1 and len(work) >= 40:
-        gc.freeze()         # forked workers then leave the parent's pages alone
-        try:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                done = pool.map(_prepare, work, chunksize=8)
-        finally:
-            gc.unfreeze()
-    else:
-        done = [_prepare(job) for job in work]
+    done = compare.forked(_prepare, work, jobs if len(work) >= 40 else 1, chunksize=8)
     found, skipped = [], []
     for folder, (submission, problem) in zip(folders, done):
         if submission is None:
@@ -360,19 +343,22 @@ def analyse(name: str, submissions_dir: Path, floor: float = FLOOR,
 def _compare(submissions: list[Submission], floor: float, jobs: int
              ) -> dict[tuple[int, int], Match]:
     """Every pair that reaches `floor` by text or structure, with both numbers."""
-    found: dict[tuple[int, int], Match] = {}
     results = {kind: compare.compare_all([s.prints[kind] for s in submissions], floor, jobs)
                for kind in ("text", "structure")}
-    for kind, pairs in results.items():
-        for (a, b), shares in pairs.items():
-            match = found.setdefault((a, b), Match(a, b))
-            setattr(match, kind, shares)
-    for (a, b), match in found.items():
-        for kind in ("text", "structure"):
-            if (a, b) not in results[kind]:
-                shares = compare.pair(submissions[a].prints[kind], submissions[b].prints[kind])
-                setattr(match, kind, shares or Shares())
-    return found
+    return {(a, b): _match(submissions, a, b, {kind: found.get((a, b))
+                                               for kind, found in results.items()})
+            for a, b in {**results["text"], **results["structure"]}}
+
+
+def _match(submissions: list[Submission], a: int, b: int, known: dict | None = None) -> Match:
+    """Submissions a and b with their text and structure shares (those `known` by kind
+    as they are, the others compared here)."""
+    match = Match(a, b)
+    for kind in ("text", "structure"):
+        shares = (known or {}).get(kind) or compare.pair(submissions[a].prints[kind],
+                                                         submissions[b].prints[kind])
+        setattr(match, kind, shares or Shares())
+    return match
 
 
 def _add_behaviour(submissions, matches: dict, found: behaviour.Behaviour,
@@ -391,9 +377,5 @@ def _add_behaviour(submissions, matches: dict, found: behaviour.Behaviour,
             if match is None and (same < MIN_ALIKE or score < floor):
                 continue
             if match is None:
-                match = matches[(a, b)] = Match(a, b)
-                for kind in ("text", "structure"):
-                    shares = compare.pair(submissions[a].prints[kind],
-                                          submissions[b].prints[kind])
-                    setattr(match, kind, shares or Shares())
+                match = matches[(a, b)] = _match(submissions, a, b)
             match.behaviour, match.alike = score, same

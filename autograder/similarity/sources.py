@@ -1,18 +1,9 @@
-"""Reading a submission's modules the way the interpreter that grades them does.
-
-Every byte here is the student's, so nothing is trusted:
-
-- the module is found by the grader's own walk (`grading/intake.py`), bounded in
-  depth and in the number of entries it looks at, following no symbolic link
-  (1,100 nested folders once crashed the report for everyone);
-- a file's size is checked before it is read, and never more than the cap is read;
-- the bytes are decoded exactly as `import` decodes them
-  (`importlib.util.decode_source`: the `# coding:` line or BOM, UTF-8 otherwise, and
-  universal newlines, so `\\r` alone ends a line), so a byte-exact copy saved as
-  UTF-7 or with lone-CR line endings reads as the code it is;
-- a file the interpreter would refuse (an unknown or wrong encoding, a NUL byte)
-  is still compared as far as it can be read, and the report names it with the
-  reason: never dropped silently, never stopping the report.
+"""Reading a submission's modules the way the interpreter that grades them does
+(docs/SIMILARITY.md, "How files are read"): every byte is the student's, so a file's
+size is checked before it is read (and no more than the cap is read), links are not
+followed, and the bytes are decoded exactly as `import` decodes them. A file the
+interpreter would refuse is still compared as far as it can be read, and the report
+names it with the reason.
 """
 
 from __future__ import annotations
@@ -23,8 +14,6 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-
-from ..grading import intake
 
 #: A module larger than this is not compared (the grader refuses 5 MB in all).
 MAX_SOURCE_BYTES = 1 << 20
@@ -94,15 +83,3 @@ def _no_follow(path, flags):
 
 def _size(limit: int) -> str:
     return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
-
-
-def find_modules(folder: Path, modules: tuple[str, ...]) -> Path:
-    """The folder inside `folder` that holds every module, exactly once each, found
-    by the grader's own walk (`grading/intake.py`: any depth, ignored folders
-    skipped, links never followed, bounded in depth and entries), so the report
-    compares the file the grader graded. Raises `Unreadable` with the grader's
-    reason otherwise."""
-    home, _, why = intake.locate(folder, modules)
-    if home is None:
-        raise Unreadable(why)
-    return home

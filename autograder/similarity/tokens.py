@@ -1,20 +1,14 @@
 """Python source as a stream of normalised tokens, each remembering where it came from.
 
-What a student can change without changing the program does not reach the stream:
+What a student can change without changing the program does not reach the stream
+(docs/SIMILARITY.md, "text"): every name a student chose is `V` (keywords, builtins
+and attribute names stay), every string `S`; comments, blank lines, line breaks
+inside brackets, indentation width, docstrings, `pass` and trailing commas go;
+`;` is a line break.
 
-- every name a student chooses (variables, parameters, functions, classes, modules
-  imported under another name) becomes the same token `V`; keywords, builtins such
-  as `range` or `len`, and attribute names after a dot stay as they are (renaming
-  `board` changes nothing; `row.count` cannot be renamed without changing the code);
-- comments, blank lines, line breaks inside brackets, spaces and the indentation
-  width disappear (INDENT and DEDENT stay, as the block structure they stand for);
-- docstrings and other statements that are only a string, and `pass` statements,
-  are dropped; every other string literal becomes `S`, whatever its quotes;
-- `;` counts as a line break, and a trailing comma before a closing bracket goes.
-
-Each token becomes a small integer (a CRC of its text). copydetect hashes k-gram
-slices of the document with Python's `hash()`, which is salted per process for
-strings but not for tuples of integers, so the report is the same in every run.
+Each token becomes a small integer (a CRC of its text): copydetect hashes k-grams
+with `hash()`, which Python salts per process for strings but not for tuples of
+integers, so the report is the same in every run.
 """
 
 from __future__ import annotations

@@ -1,41 +1,17 @@
 """Structure: a module's syntax tree with what a disguise can change taken out.
 
-The text comparison (tokens.py) sees through renaming, layout and comments. This
-one also sees through changes that keep the program but move its tokens, by
-rewriting every submission's syntax tree into one canonical form before it is
-compared:
+Every submission is rewritten into one canonical form (dead code dropped, one
+spelling per construct, helpers inlined, independent statements and functions in
+canonical order: docs/SIMILARITY.md lists the rewrites), written out as tokens in
+which every name a student chose is `V`, and winnowed like the text (compare.py).
+Each token keeps the line its statement came from, for the report's marks. The
+file is parsed, never run.
 
-- **dead code goes**: statements after a return, branches and loops that cannot
-  run (`if False:`, `for _ in range(0):`), expressions whose value is dropped,
-  variables never read (and everything that only fills them), `pass`,
-  docstrings, imports, helpers nobody calls;
-- **one spelling per construct**: `x += 1` is `x = x + 1`; `a > b` is `b < a`;
-  `is` is `==`; `not` is pushed into comparisons; comprehensions become the
-  loops they stand for (`t = []; for ...: t.append(...)`); counting `while` loops
-  become `for ... in range(...)`; an `if` whose branch ends the function takes the
-  rest of the block as its `else`, and of `if c: A else: B` and
-  `if not c: B else: A` the same one is kept;
-- **helpers are inlined**: a helper that is not recursive is put where it is
-  called, so splitting a function into helpers, or inlining one, changes nothing;
-- **order is canonical**: within a block, statements that do not depend on each
-  other (by the names they read and write) are sorted, and functions follow the
-  interface's order, each helper after its first caller, so reordering
-  independent statements or functions changes nothing.
-
-The canonical tree is written out as tokens (every name a student chose is `V`,
-the names the assignment fixes stay) and compared by winnowing, like the text
-(compare.py): each token remembers the line of the student's file its statement
-came from, so the report can mark the lines whose structure is shared.
-
-Nothing here runs the student's code: the file is parsed, never executed.
-
-The package, in the order a file goes through it: `trees` (walking a syntax tree,
-the names a statement reads and writes, constant values, a shape key that leaves
-the student's names out), `purity` (which calls may have an effect), `expressions`
-(one spelling per expression), `statements` (the rewrites of single statements and
-loops), `canonicaliser` (the rounds that apply them to a module: dead code,
-inlining, order) and `emitter` (the canonical tree as token codes); `canonical`
-below ties them together.
+In the order a file goes through it: `trees` (walks, names read and written,
+constant values, shape keys), `purity` (which calls may have an effect),
+`expressions` (one spelling per expression), `statements` (single statements and
+loops), `canonicaliser` (the rounds over a module) and `emitter` (the tree as token
+codes); `canonical` below ties them together.
 """
 
 from __future__ import annotations

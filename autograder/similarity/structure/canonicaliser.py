@@ -37,7 +37,7 @@ class Canonicaliser:
         self.hoist = Hoister()
         self.budget = budget                # nodes inlining may still add, for the module
         self.depth = 0                      # blocks nested by `if c: return` + rest
-        self.cache: dict[int, tuple] = {}     # id -> (statement, facts, key), one pass
+        self.cache: dict[int, tuple] = {}     # id -> (statement, _facts), one pass
 
     def run(self) -> ast.Module:
         tree = self.tree
@@ -303,56 +303,65 @@ class Canonicaliser:
         info = [self._facts(stmt) for stmt in block]
         after: list[set[int]] = [set() for _ in block]
         for j in range(len(block)):
-            rj, wj, ej = info[j]
+            rj, wj, ej, _ = info[j]
             for i in range(j):
-                ri, wi, ei = info[i]
+                ri, wi, ei, _ = info[i]
                 if wi & (rj | wj) or ri & wj or (ei and ej) or (
                         isinstance(block[i], EXITS) or isinstance(block[j], EXITS)):
                     after[j].add(i)
-        keys = [self._key(s) for s in block]
         placed: list[int] = []
         done: set[int] = set()
         while len(placed) < len(block):
             ready = [i for i in range(len(block)) if i not in done and after[i] <= done]
-            pick = min(ready, key=lambda i: (keys[i], i))
+            pick = min(ready, key=lambda i: (info[i][3], i))
             placed.append(pick)
             done.add(pick)
         return [block[i] for i in placed]
 
-    def _facts(self, stmt: ast.stmt) -> tuple[set[str], set[str], bool]:
-        """(names read, names written, whether it has an effect or exits) of a
-        statement and everything in it; built from its child statements' facts,
-        which are kept for the rest of the pass."""
+    def _facts(self, stmt: ast.stmt) -> tuple[set[str], set[str], bool, str]:
+        """(names read, names written, whether it has an effect or exits, its
+        `shape_key`) of a statement and everything in it, built from its child
+        statements' facts, which are kept for the rest of the pass."""
         hit = self.cache.get(id(stmt))
-        if hit is not None and hit[0] is stmt and hit[1] is not None:
+        if hit is not None and hit[0] is stmt:
             return hit[1]
         reads: set[str] = set()
         writes: set[str] = set()
         effect = isinstance(stmt, EXITS)
-        parts: list[ast.AST] = []
+        parts: list[ast.AST] = []           # its expressions
+        children: list[tuple] = []          # its statements' facts
+        key = [type(stmt).__name__]
         for name in type(stmt)._fields:
             value = getattr(stmt, name, None)
             if type(value) is list and value and isinstance(value[0], ast.stmt):
-                for child in value:
-                    r, w, e = self._facts(child)
-                    reads |= r
-                    writes |= w
-                    effect = effect or e
+                block = [self._facts(child) for child in value]
+                children += block
+                key.append("[" + ";".join(facts[3] for facts in block) + "]")
             elif type(value) is list and value and isinstance(value[0], ast.ExceptHandler):
+                handlers = []
                 for handler in value:
                     if handler.type is not None:
                         parts.append(handler.type)
                     if handler.name:
                         writes.add(handler.name)
-                    for child in handler.body:
-                        r, w, e = self._facts(child)
-                        reads |= r
-                        writes |= w
-                        effect = effect or e
+                    block = [self._facts(child) for child in handler.body]
+                    children += block
+                    handlers.append((shape_key(handler.type) if handler.type is not None
+                                     else "") + "[" + ";".join(f[3] for f in block) + "]")
+                key.append("[" + ";".join(handlers) + "]")
             elif type(value) is list:
-                parts.extend(v for v in value if isinstance(v, ast.AST))
+                expressions = [v for v in value if isinstance(v, ast.AST)]
+                parts.extend(expressions)
+                key.append("(" + ",".join(map(shape_key, expressions)) + ")")
             elif isinstance(value, ast.AST):
                 parts.append(value)
+                key.append(shape_key(value))
+            elif name in ("name", "id", "arg"):
+                key.append(NAME)
+        for r, w, e, _ in children:
+            reads |= r
+            writes |= w
+            effect = effect or e
         if isinstance(stmt, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
             writes.add(stmt.name)
         for part in parts:
@@ -361,38 +370,9 @@ class Canonicaliser:
             writes |= names_written_in(nodes)
             if not effect and not self.purity.nodes(nodes):
                 effect = True
-        facts = (reads, writes, effect)
-        self.cache[id(stmt)] = (stmt, facts, hit[2] if hit is not None and hit[0] is stmt
-                                else None)
+        facts = (reads, writes, effect, " ".join(key))
+        self.cache[id(stmt)] = (stmt, facts)
         return facts
-
-    def _key(self, stmt: ast.stmt) -> str:
-        """`shape_key(stmt)`, built from its child statements' keys, which are kept for
-        the rest of the pass (each statement's shape is worked out once per pass)."""
-        hit = self.cache.get(id(stmt))
-        if hit is not None and hit[0] is stmt and hit[2] is not None:
-            return hit[2]
-        parts = [type(stmt).__name__]
-        for name in type(stmt)._fields:
-            value = getattr(stmt, name, None)
-            if type(value) is list and value and isinstance(value[0], ast.stmt):
-                parts.append("[" + ";".join(self._key(child) for child in value) + "]")
-            elif type(value) is list and value and isinstance(value[0], ast.ExceptHandler):
-                parts.append("[" + ";".join(
-                    shape_key(h.type) + "[" + ";".join(self._key(c) for c in h.body) + "]"
-                    if h.type is not None else "[" + ";".join(self._key(c) for c in h.body) + "]"
-                    for h in value) + "]")
-            elif type(value) is list:
-                parts.append("(" + ",".join(shape_key(v) for v in value if isinstance(v, ast.AST))
-                             + ")")
-            elif isinstance(value, ast.AST):
-                parts.append(shape_key(value))
-            elif name in ("name", "id", "arg"):
-                parts.append(NAME)
-        key = " ".join(parts)
-        facts = hit[1] if hit is not None and hit[0] is stmt else None
-        self.cache[id(stmt)] = (stmt, facts, key)
-        return key
 
     def _order_functions(self) -> None:
         """Module-level code first (in its order), then the interface's functions in

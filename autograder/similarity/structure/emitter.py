@@ -8,7 +8,7 @@ import ast
 from ..tokens import code_of
 from .trees import BUILTINS, NAME
 
-class Emitter:
+class Emitter(ast.NodeVisitor):
     """The canonical tree as a stream of token codes, each with the line of the
     student's file its statement came from."""
 
@@ -33,14 +33,20 @@ class Emitter:
 
     def statement(self, stmt: ast.stmt) -> None:
         self.line = getattr(stmt, "lineno", self.line)
-        self.header(stmt)
+        for part in statement_header(stmt):
+            if isinstance(part, ast.AST):
+                self.visit(part)
+            elif isinstance(part, tuple):
+                self.name(part[1])
+            else:
+                self.emit(part)
         self.emit("<newline>")
         if isinstance(stmt, ast.Try):
             self.block(stmt.body)
             for handler in stmt.handlers:
                 self.emit("except")
                 if handler.type:
-                    self.expression(handler.type)
+                    self.visit(handler.type)
                 self.emit("<newline>")
                 self.block(handler.body)
             for name, word in (("orelse", "else"), ("finalbody", "finally")):
@@ -57,17 +63,128 @@ class Emitter:
                 self.emit("<newline>")
                 self.block(stmt.orelse)
 
-    def header(self, stmt: ast.stmt) -> None:
-        for part in statement_header(stmt):
-            if isinstance(part, ast.AST):
-                self.expression(part)
-            elif isinstance(part, tuple):
-                self.name(part[1])
-            else:
-                self.emit(part)
+    # ------------------------------------------------------------ expressions
+    def generic_visit(self, node):
+        self.emit(type(node).__name__)
+        self.emit("(")
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        self.emit(")")
 
-    def expression(self, node: ast.AST) -> None:
-        _ExpressionEmitter(self).visit(node)
+    def visit_Name(self, node):
+        self.name(node.id)
+
+    def visit_Constant(self, node):
+        value = node.value
+        self.emit("S" if isinstance(value, str | bytes) else repr(value))
+
+    def visit_Attribute(self, node):
+        self.visit(node.value)
+        self.emit("." + node.attr)
+
+    def visit_Call(self, node):
+        self.visit(node.func)
+        self.emit("(")
+        for arg in node.args:
+            self.visit(arg)
+            self.emit(",")
+        for keyword in node.keywords:
+            self.emit(f"{keyword.arg}=")
+            self.visit(keyword.value)
+            self.emit(",")
+        self.emit(")")
+
+    def visit_BinOp(self, node):
+        self.emit("(")
+        self.visit(node.left)
+        self.emit(_OPERATORS[type(node.op)])
+        self.visit(node.right)
+        self.emit(")")
+
+    def visit_BoolOp(self, node):
+        self.emit("(")
+        for index, value in enumerate(node.values):
+            if index:
+                self.emit(_OPERATORS[type(node.op)])
+            self.visit(value)
+        self.emit(")")
+
+    def visit_UnaryOp(self, node):
+        self.emit(_OPERATORS[type(node.op)])
+        self.visit(node.operand)
+
+    def visit_Compare(self, node):
+        self.visit(node.left)
+        for op, right in zip(node.ops, node.comparators):
+            self.emit(_OPERATORS[type(op)])
+            self.visit(right)
+
+    def visit_Subscript(self, node):
+        self.visit(node.value)
+        self.emit("[")
+        self.visit(node.slice)
+        self.emit("]")
+
+    def _sequence(self, node):
+        opener, closer = _BRACKETS[type(node)]
+        self.emit(opener)
+        for item in node.elts:
+            self.visit(item)
+            self.emit(",")
+        self.emit(closer)
+
+    visit_Tuple = visit_List = visit_Set = _sequence
+
+    def visit_Dict(self, node):
+        self.emit("{")
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                self.visit(key)
+            self.emit(":")
+            self.visit(value)
+            self.emit(",")
+        self.emit("}")
+
+    def visit_IfExp(self, node):
+        self.emit("ifexp")
+        for part in (node.test, node.body, node.orelse):
+            self.visit(part)
+
+    def visit_Lambda(self, node):
+        self.emit("lambda")
+        for arg in node.args.args:
+            self.name(arg.arg)
+        self.emit(":")
+        self.visit(node.body)
+
+    def _comprehension(self, node):
+        self.emit(_COMPREHENSIONS[type(node)])
+        for part in [node.key, node.value] if type(node) is ast.DictComp else [node.elt]:
+            self.visit(part)
+        for generator in node.generators:
+            self.emit("for")
+            self.visit(generator.target)
+            self.emit("in")
+            self.visit(generator.iter)
+            for condition in generator.ifs:
+                self.emit("if")
+                self.visit(condition)
+        self.emit("end")
+
+    visit_GeneratorExp = visit_ListComp = visit_SetComp = visit_DictComp = _comprehension
+
+    def visit_Starred(self, node):
+        self.emit("*")
+        self.visit(node.value)
+
+    def visit_JoinedStr(self, node):
+        self.emit("S")
+
+    def visit_Slice(self, node):
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.visit(part)
+            self.emit(":")
 
 
 def statement_header(stmt: ast.stmt) -> list:
@@ -116,155 +233,6 @@ _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Floor
               ast.Invert: "~", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
               ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
               ast.NotIn: "not in"}
-
-
-class _ExpressionEmitter(ast.NodeVisitor):
-    def __init__(self, out: Emitter):
-        self.out = out
-
-    def visit(self, node):
-        if isinstance(node, tuple):             # ("name", text) from a header
-            self.out.name(node[1])
-            return
-        if isinstance(node, str):
-            self.out.emit(node)
-            return
-        return super().visit(node)
-
-    def generic_visit(self, node):
-        self.out.emit(type(node).__name__)
-        self.out.emit("(")
-        for child in ast.iter_child_nodes(node):
-            self.visit(child)
-        self.out.emit(")")
-
-    def visit_Name(self, node):
-        self.out.name(node.id)
-
-    def visit_Constant(self, node):
-        value = node.value
-        self.out.emit("S" if isinstance(value, str | bytes) else repr(value))
-
-    def visit_Attribute(self, node):
-        self.visit(node.value)
-        self.out.emit("." + node.attr)
-
-    def visit_Call(self, node):
-        self.visit(node.func)
-        self.out.emit("(")
-        for arg in node.args:
-            self.visit(arg)
-            self.out.emit(",")
-        for keyword in node.keywords:
-            self.out.emit(f"{keyword.arg}=")
-            self.visit(keyword.value)
-            self.out.emit(",")
-        self.out.emit(")")
-
-    def visit_BinOp(self, node):
-        self.out.emit("(")
-        self.visit(node.left)
-        self.out.emit(_OPERATORS[type(node.op)])
-        self.visit(node.right)
-        self.out.emit(")")
-
-    def visit_BoolOp(self, node):
-        self.out.emit("(")
-        for index, value in enumerate(node.values):
-            if index:
-                self.out.emit(_OPERATORS[type(node.op)])
-            self.visit(value)
-        self.out.emit(")")
-
-    def visit_UnaryOp(self, node):
-        self.out.emit(_OPERATORS[type(node.op)])
-        self.visit(node.operand)
-
-    def visit_Compare(self, node):
-        self.visit(node.left)
-        for op, right in zip(node.ops, node.comparators):
-            self.out.emit(_OPERATORS[type(op)])
-            self.visit(right)
-
-    def visit_Subscript(self, node):
-        self.visit(node.value)
-        self.out.emit("[")
-        self.visit(node.slice)
-        self.out.emit("]")
-
-    def _sequence(self, opener, items, closer):
-        self.out.emit(opener)
-        for item in items:
-            self.visit(item)
-            self.out.emit(",")
-        self.out.emit(closer)
-
-    def visit_Tuple(self, node):
-        self._sequence("(", node.elts, ")")
-
-    def visit_List(self, node):
-        self._sequence("[", node.elts, "]")
-
-    def visit_Set(self, node):
-        self._sequence("{", node.elts, "}")
-
-    def visit_Dict(self, node):
-        self.out.emit("{")
-        for key, value in zip(node.keys, node.values):
-            if key is not None:
-                self.visit(key)
-            self.out.emit(":")
-            self.visit(value)
-            self.out.emit(",")
-        self.out.emit("}")
-
-    def visit_IfExp(self, node):
-        self.out.emit("ifexp")
-        for part in (node.test, node.body, node.orelse):
-            self.visit(part)
-
-    def visit_Lambda(self, node):
-        self.out.emit("lambda")
-        for arg in node.args.args:
-            self.out.name(arg.arg)
-        self.out.emit(":")
-        self.visit(node.body)
-
-    def visit_GeneratorExp(self, node):
-        self._comprehension("gen", [node.elt], node.generators)
-
-    def visit_ListComp(self, node):
-        self._comprehension("listcomp", [node.elt], node.generators)
-
-    def visit_SetComp(self, node):
-        self._comprehension("setcomp", [node.elt], node.generators)
-
-    def visit_DictComp(self, node):
-        self._comprehension("dictcomp", [node.key, node.value], node.generators)
-
-    def _comprehension(self, kind, parts, generators):
-        self.out.emit(kind)
-        for part in parts:
-            self.visit(part)
-        for generator in generators:
-            self.out.emit("for")
-            self.visit(generator.target)
-            self.out.emit("in")
-            self.visit(generator.iter)
-            for condition in generator.ifs:
-                self.out.emit("if")
-                self.visit(condition)
-        self.out.emit("end")
-
-    def visit_Starred(self, node):
-        self.out.emit("*")
-        self.visit(node.value)
-
-    def visit_JoinedStr(self, node):
-        self.out.emit("S")
-
-    def visit_Slice(self, node):
-        for part in (node.lower, node.upper, node.step):
-            if part is not None:
-                self.visit(part)
-            self.out.emit(":")
+_BRACKETS = {ast.Tuple: "()", ast.List: "[]", ast.Set: "{}"}
+_COMPREHENSIONS = {ast.GeneratorExp: "gen", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
+                   ast.DictComp: "dictcomp"}

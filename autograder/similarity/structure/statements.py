@@ -45,26 +45,34 @@ def _has_continue(block: list[ast.stmt]) -> bool:
 
 def _loop_of_comprehension(target: ast.expr, comp: ast.expr, at: ast.AST) -> list[ast.stmt]:
     """`target = [elt for ...]` as the loop it stands for."""
-    if isinstance(comp, ast.ListComp):
-        init, add = ast.List([], ast.Load()), "append"
-        inner = [ast.Expr(ast.Call(ast.Attribute(as_load(target), add, ast.Load()),
-                                   [comp.elt], []))]
-    elif isinstance(comp, ast.SetComp):
-        init, add = ast.Call(ast.Name("set", ast.Load()), [], []), "add"
-        inner = [ast.Expr(ast.Call(ast.Attribute(as_load(target), add, ast.Load()),
-                                   [comp.elt], []))]
-    else:
+    if isinstance(comp, ast.DictComp):
         init = ast.Dict([], [])
         inner = [ast.Assign([ast.Subscript(as_load(target), comp.key, ast.Store())], comp.value)]
-    for generator in reversed(comp.generators):
+    else:
+        init, add = (ast.List([], ast.Load()), "append") if isinstance(comp, ast.ListComp) \
+            else (ast.Call(ast.Name("set", ast.Load()), [], []), "add")
+        inner = [ast.Expr(ast.Call(ast.Attribute(as_load(target), add, ast.Load()),
+                                   [comp.elt], []))]
+    return located([ast.Assign([as_store(target)], init), *nested_loops(comp.generators, inner)],
+                   at)
+
+
+def nested_loops(generators: list[ast.comprehension], inner: list[ast.stmt]) -> list[ast.stmt]:
+    """`inner` in the loops and conditions of a comprehension's `generators`."""
+    for generator in reversed(generators):
         for condition in reversed(generator.ifs):
             inner = [ast.If(condition, inner, [])]
         inner = [ast.For(generator.target, generator.iter, inner, [])]
-    out = [ast.Assign([as_store(target)], init), *inner]
-    for stmt in out:
+    return inner
+
+
+def located(statements: list[ast.stmt], at: ast.AST) -> list[ast.stmt]:
+    """`statements`, every node of them without a position given `at`'s."""
+    for stmt in statements:
         for node in walk(stmt):
-            ast.copy_location(node, at) if not hasattr(node, "lineno") else None
-    return out
+            if not hasattr(node, "lineno"):
+                ast.copy_location(node, at)
+    return statements
 
 
 def as_load(target: ast.expr) -> ast.expr:
@@ -237,21 +245,11 @@ def loop_of_reduction(stmt: ast.stmt, target: ast.expr | None) -> list[ast.stmt]
         found = kind == "any"
         test = generator.elt if found else negate(generator.elt)
         inner: list[ast.stmt] = [ast.If(test, [ast.Return(ast.Constant(found))], [])]
-        after = [ast.Return(ast.Constant(not found))]
+        before, after = [], [ast.Return(ast.Constant(not found))]
     elif isinstance(stmt, ast.Assign) and kind == "sum" and isinstance(target, ast.Name):
         total = ast.BinOp(ast.Name(target.id, ast.Load()), ast.Add(), generator.elt)
         inner = [ast.Assign([ast.Name(target.id, ast.Store())], total)]
-        after = []
-        before = [ast.Assign([ast.Name(target.id, ast.Store())], ast.Constant(0))]
+        before, after = [ast.Assign([ast.Name(target.id, ast.Store())], ast.Constant(0))], []
     else:
         return None
-    for comprehension in reversed(generator.generators):
-        for condition in reversed(comprehension.ifs):
-            inner = [ast.If(condition, inner, [])]
-        inner = [ast.For(comprehension.target, comprehension.iter, inner, [])]
-    made = (before if kind == "sum" else []) + inner + after
-    for new in made:
-        for node in walk(new):
-            if "lineno" in node._attributes and not hasattr(node, "lineno"):
-                ast.copy_location(node, stmt)
-    return made
+    return located(before + nested_loops(generator.generators, inner) + after, stmt)
