@@ -26,13 +26,12 @@ WIN = ref.WIN
 CELLS = ref.CELLS
 #: What the grader's stand-ins play, as the handout specifies it, bound now (the
 #: reference's nextstates is the game's while it searches one, `reference_on`): the
-#: student's functions, an `order` function (centre_first's signature) and a `clock`
-#: (time.monotonic's: no arguments; written out, since Python 3.11 cannot read it).
+#: student's functions the grader plays, an `order` function (centre_first's signature)
+#: and a `clock` (time.monotonic's: no arguments; written out, since Python 3.11 cannot
+#: read it).
 SPEC = {**{name: getattr(ref, name) for name in (
-    "getBoard", "colNrs", "freeIn", "free", "nextstates", "lines", "pattern_score",
-    "evaluation", "evaluation_b", "terminal_test", "maximize", "minimize", "centre_first",
-    "shallow_order", "book_move", "iterative_deepening", "play_game", "tournament")},
-        "order": ref.centre_first, "clock": inspect.Signature()}
+    "nextstates", "evaluation", "terminal_test", "maximize", "minimize", "centre_first",
+    "play_game")}, "order": ref.centre_first, "clock": inspect.Signature()}
 
 played_as = stand_ins(SPEC)    # the grader's function playing a specified one
 

@@ -209,7 +209,6 @@ class Solver:
         #: The transposition table (read it, do not replace it: the search holds it).
         self.tt = TranspositionTable(table_size)
         self.explored = 0
-        self._count = 0
         self._negamax, self._take_count = self._negamax_factory()
 
     def reset(self) -> None:
@@ -335,14 +334,13 @@ class Solver:
         return negamax, take_count
 
     def _solve_raw(self, cur: int, mask: int, moves: int, weak: bool) -> int:
-        """Score of a non-finished position given as bitboards; adds to ``_count``."""
+        """Score of a non-finished position given as bitboards (its nodes counted)."""
         possible = (mask + _BOTTOM) & _BOARD
         if _winning_cells(cur, mask) & possible:
             return 1 if weak else (CELLS + 1 - moves) // 2
         if moves >= CELLS:
             return 0
-        negamax, take_count = self._negamax, self._take_count
-        take_count()  # drop a count left by an interrupted search
+        negamax = self._negamax
         threats = _winning_cells(cur ^ mask, mask)     # the opponent's
         lo = -((CELLS - moves) // 2)
         hi = (CELLS + 1 - moves) // 2
@@ -359,7 +357,6 @@ class Solver:
                 hi = r
             else:
                 lo = r
-        self._count += take_count()
         if weak:
             return (lo > 0) - (lo < 0)
         return lo
@@ -372,9 +369,9 @@ class Solver:
         """Game value of ``position`` for the player to move: the exact score (see the
         module docstring) or, ``weak``, only -1 (loss), 0 (draw) or 1 (win); much cheaper."""
         self._check(position)
-        self._count = 0
+        self._take_count()      # drop a count left by an interrupted search
         score = self._solve_raw(position.current, position.mask, position.moves, weak)
-        self.explored = self._count
+        self.explored = self._take_count()
         return score
 
     def _move_score(self, position: Position, col: int, weak: bool) -> int:
@@ -389,9 +386,9 @@ class Solver:
         value after it, negated. A move keeps the game value iff its score is the
         maximum (:meth:`solve` of ``position``); ``{}`` for a full board."""
         self._check(position)
-        self._count = 0
+        self._take_count()
         scores = {c: self._move_score(position, c, weak) for c in position.legal_columns()}
-        self.explored = self._count
+        self.explored = self._take_count()
         return scores
 
     def keeps_value(self, position: Position, column: int, weak: bool = True) -> bool:
@@ -401,12 +398,9 @@ class Solver:
         self._check(position)
         if not (isinstance(column, int) and not isinstance(column, bool) and position.can_play(column)):
             raise ValueError(f"column {column!r} is not a legal move in this position")
-        self._count = 0
+        self._take_count()
         value = self._solve_raw(position.current, position.mask, position.moves, weak)
-        if weak and value < 0:
-            result = True
-        else:
-            result = self._move_score(position, column, weak) == value
-        self.explored = self._count
+        result = (weak and value < 0) or self._move_score(position, column, weak) == value
+        self.explored = self._take_count()
         return result
 

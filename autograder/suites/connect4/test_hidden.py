@@ -183,9 +183,8 @@ WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
 
 def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
-    states = as_tuples(random_states()[::2])
-    compared(student, blame, "pattern_score",
-             cases_of("pattern_score", states, "getBoard", weighted=True), number,
+    compared(student, blame, "pattern_score", cases_of(
+        "pattern_score", as_tuples(random_states()[::2]), "getBoard", weighted=True), number,
         hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
@@ -510,9 +509,8 @@ def test_opening_book_is_sound(student, blame):
 # ------------------------------------------------------------------ the player
 #: What the player (computer_move) uses, played by the grader: a tactics check
 #: judges the search the player makes.
-PLAYER_PLAYS = {M + "nextstates": ref.nextstates, M + "terminal_test": ref.terminal_test,
-                M + "evaluation": ref.evaluation, M + "book_move": ref.book_move,
-                M + "centre_first": ref.centre_first}
+PLAYER_PLAYS = {M + name: getattr(ref, name) for name in (
+    "nextstates", "terminal_test", "evaluation", "book_move", "centre_first")}
 
 
 def grader_order(play) -> dict:
