@@ -2,14 +2,10 @@
 
 `autograder grade ASSIGNMENT SUBMISSIONS_DIR --out OUT_DIR [--jobs N]`
 
-Each worker process runs the hidden suite for one submission at a time (the
-reference and its expected values are computed once per worker and reused);
-each submission's code runs in its own sandboxed child. Everything done for one
-submission (grading, reporting, writing its files) is inside one error boundary:
-a failure becomes that student's row (status `error`, the kit's traceback kept
-in `<student>/grader-error.txt`), never the batch's end. A worker that dies or
-runs past the submission's wall-clock ceiling is killed and replaced
-(grading/workers.py).
+Workers forked after the reference's warm-up grade one submission at a time, each
+submission's code in its own sandboxed child. Everything done for one submission
+(grading, reporting, writing its files) is inside one error boundary: a failure
+becomes that student's row (status `error`), never the batch's end.
 """
 
 from __future__ import annotations
@@ -105,7 +101,7 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
     grader = Grader(assignment, reveal=reveal)
     found = intake.survey(submissions)
     folders = found.folders
-    intake.claim_out_dir(submissions, out_dir, [folder.name for folder in folders])
+    intake.claim_out_dir(submissions, out_dir)
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     console = console or Console(stderr=True)
@@ -128,8 +124,6 @@ def grade_all(name: str, submissions: Path, out_dir: Path, jobs: int, *, reveal=
         _grader = grader
         _names = intake.roster_names(submissions)
         # Forked after the warm-up: the workers start with the expected values made.
-        # lend: while a worker's child sleeps or blocks, another submission may use
-        # its CPU (grading/workers.py), at most one more per worker.
         pool = Local(min(jobs, len(folders)), _grade_timed, pin=True,
                     ceiling=grader.timeouts.submission + CEILING_GRACE,
                     lost=lambda task, reason: dict(
@@ -166,13 +160,8 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
         "time_scale": round(grader.scale, 3), "time_scale_source": grader.timing.source,
         "calibration_seconds": [round(s, 5) for s in grader.timing.samples],
         "sandbox_layers": grader.layers,
-        # no layer kept the submissions away from the machine's files: the teacher
-        # said so explicitly (--unconfined-files)
-        "unconfined_files": grader.unconfined_files,
-        # where the expected values came from: the course's cache, or computed (and kept)
+        "unconfined_files": grader.unconfined_files,      # --unconfined-files
         "expected_values": "cache" if grader.cached else "computed",
-        # the reference graded in full before this batch, or checked quickly because
-        # it scored full marks in full before with this kit, suite and layers (warm.py)
         "reference_check": grader.reference_check,
         "limits": "CPU time of the student's process; wall-clock backstop "
                   f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
@@ -185,10 +174,7 @@ def _submissions(count: int) -> str:
 
 
 def summary_table(rows: list[dict], seconds: float, names: dict | None = None) -> Table:
-    # Nothing is ever cut: long names and notes wrap inside their cells, so the
-    # table keeps its borders at any width (a terminal, a log, a pipe). Every
-    # cell is Text, never markup: student names and messages are shown as they
-    # are, their control characters as escapes (outputs/terminal.py).
+    # Long names and notes wrap inside their cells; every cell is Text, never markup.
     table = Table(title=f"{_submissions(len(rows))} in {seconds:.1f} s")
     table.add_column("student", overflow="fold", max_width=28)
     names = {k: v for k, v in (names or {}).items() if v}

@@ -80,20 +80,25 @@ def survey(submissions: Path) -> Survey:
     return result
 
 
-def roster_names(submissions: Path) -> dict[str, str]:
-    """student id -> display name, from the students.csv an LMS import wrote beside
-    the student folders ({} without one): the terminal table and the feedback
-    titles show the name beside the id."""
+def read_roster(submissions: Path) -> dict[str, dict]:
+    """student id -> its row of the students.csv an LMS import wrote beside the
+    student folders ({} without one)."""
     import csv
     import io
-    path = submissions / ROSTER
     try:
-        text = read_module(path, 64 << 20).decode("utf-8", errors="replace")
+        text = read_module(submissions / ROSTER, 64 << 20).decode("utf-8", errors="replace")
     except (IntakeError, OSError):
         return {}
-    return {row["student"]: (row.get("name") or "").strip()
-            for row in csv.DictReader(io.StringIO(text))
-            if row.get("student") and (row.get("name") or "").strip()}
+    return {row["student"]: row for row in csv.DictReader(io.StringIO(text))
+            if row.get("student")}
+
+
+def roster_names(submissions: Path) -> dict[str, str]:
+    """student id -> display name (read_roster): the terminal table and the
+    feedback titles show the name beside the id."""
+    return {student: (row.get("name") or "").strip()
+            for student, row in read_roster(submissions).items()
+            if (row.get("name") or "").strip()}
 
 
 def student_folders(submissions: Path) -> list[Path]:
@@ -109,14 +114,11 @@ def student_folders(submissions: Path) -> list[Path]:
 GRADE_MARKER = ".spielbaum-grade"
 
 
-def claim_out_dir(submissions: Path, out_dir: Path, students: list[str]) -> None:
+def claim_out_dir(submissions: Path, out_dir: Path) -> None:
     """Refuse an output folder that is, or is inside, the submissions folder, or
     that is neither empty nor an earlier run's (GRADE_MARKER); then mark it as the
     grader's and remove an earlier grades.csv, so a run that stops never leaves one
     that looks current."""
-    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
-        raise KitError(f"--out {out_dir} is a file or a link, not a folder; choose a new "
-                       "folder")
     subs, out = submissions.resolve(), out_dir.resolve()
     if out == subs or subs in out.parents:
         raise KitError(f"--out {out_dir} is inside the submissions folder {submissions}: "

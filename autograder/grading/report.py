@@ -2,11 +2,8 @@
 
 Each kind of file is written through its module in autograder/outputs/, so a
 student's name, output or exception text can neither break a file nor stop the
-batch's reports. The feedback speaks the course's language (autograder/i18n.py:
-SPIELBAUM_COURSE_LANG, or `grade --lang`). feedback.html reads first what went wrong:
-the score, then each failure in full (with its drawing, outputs/trees.py, carried in
-results.json as the test's `extra_data.picture`), then the checks that passed,
-folded; feedback.md keeps the text only.
+batch's reports. feedback.html reads first what went wrong (each failure with its
+drawing, results.json's `extra_data.picture`), then the passes, folded.
 """
 
 from __future__ import annotations
@@ -53,24 +50,25 @@ _MARKDOWN = _environment(markdown.finalize, autoescape=False, code=markdown.with
 _HTML = _environment(html.finalize, autoescape=True, code=html.with_code)
 
 
-def _number(x: float):
-    return int(x) if float(x).is_integer() else round(x, 2)
+def number(x: float):
+    """Points as the kit writes them: an int when whole, else to two places."""
+    return int(x) if float(x).is_integer() else round(float(x), 2)
 
 
 def results_json(graded: Graded) -> dict:
     """Gradescope's results.json schema."""
     return jsondata.plain_data({
-        "score": _number(graded.score),
-        "max_score": _number(graded.max_score),
+        "score": number(graded.score),
+        "max_score": number(graded.max_score),
         "execution_time": round(graded.seconds, 2),
-        "output": graded.message or f"{_number(graded.score)}/{_number(graded.max_score)} points",
+        "output": graded.message or f"{number(graded.score)}/{number(graded.max_score)} points",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": [{
             "name": test.title,
             "number": test.name,
-            "score": _number(test.score),
-            "max_score": _number(test.max_score),
+            "score": number(test.score),
+            "max_score": number(test.max_score),
             "status": "passed" if test.passed else "failed",
             "output": test.output,
             "visibility": "visible",
@@ -82,20 +80,25 @@ def results_json(graded: Graded) -> dict:
     })
 
 
+def _words(title: str, tests: list[TestResult], language: str | None) -> dict:
+    """What every feedback template says the same way, in the course's language: the
+    title (assignment.toml's English, a message of the catalogs), the checks passed,
+    and the drawings (in the grader's words, outputs/trees.py)."""
+    language = i18n.course_language(language)
+    say = i18n.translation(language, i18n.GRADER).gettext
+    return {"title": i18n.translator(language)(title), "n": number, "language": language,
+            "passed": sum(t.passed for t in tests), "_": i18n.translator(language),
+            "picture": lambda value, key: pages.picture(value, say, key)}
+
+
 def _context(graded: Graded, title: str, language: str | None, name: str = "") -> dict:
     # One root cause (the module did not import) is said once, not per test.
     root = next((t.output for t in graded.tests if t.root_cause), None)
-    language = i18n.course_language(language)
-    # The title is assignment.toml's English, a message of the catalogs (extract_manifest).
     # The student's name from an LMS import goes beside the id (escaped like any text).
     student = f"{name} ({graded.student})" if name and name != graded.student \
         else graded.student
-    # A drawing's words are the grader's (outputs/trees.py), in the page's language.
-    say = i18n.translation(language, i18n.GRADER).gettext
-    return {"g": graded, "title": i18n.translator(language)(title), "root": root, "n": _number,
-            "passed": sum(t.passed for t in graded.tests), "student": student,
-            "_": i18n.translator(language), "language": language,
-            "picture": lambda value, key: pages.picture(value, say, key)}
+    return {"g": graded, "root": root, "student": student,
+            **_words(title, graded.tests, language)}
 
 
 def feedback_markdown(graded: Graded, title: str, language: str | None = None,
@@ -117,13 +120,9 @@ def feedback_summary_html(title: str, student: str, tests: list[TestResult], sco
     (`{"id", "state": "empty" | "waiting" | "graded", "score", "points"}`), the
     failures in full, the passes folded. Markup, for the page's own template."""
     from markupsafe import Markup
-    language = i18n.course_language(language)
-    say = i18n.translation(language, i18n.GRADER).gettext
     return Markup(_HTML.get_template("feedback.nbgrader.html.j2").render(
-        title=i18n.translator(language)(title), student=student, tests=tests, score=score,
-        max_score=max_score, written=list(written), late_penalty=late_penalty, n=_number,
-        passed=sum(t.passed for t in tests), _=i18n.translator(language),
-        picture=lambda value, key: pages.picture(value, say, key)))
+        student=student, tests=tests, score=score, max_score=max_score, written=list(written),
+        late_penalty=late_penalty, **_words(title, tests, language)))
 
 
 def nbgrader_words(language: str | None = None) -> dict:
@@ -173,8 +172,8 @@ def refused(assignment, student: str, why: str) -> Graded:
 
 def csv_row(graded: Graded) -> dict:
     return {
-        "student": graded.student, "score": _number(graded.score),
-        "max_score": _number(graded.max_score), "status": graded.status,
+        "student": graded.student, "score": number(graded.score),
+        "max_score": number(graded.max_score), "status": graded.status,
         "passed": sum(t.passed for t in graded.tests),
         "failed": sum(not t.passed for t in graded.tests),
         "timeouts": graded.timeouts, "crashes": graded.crashes, "refused": graded.refused,

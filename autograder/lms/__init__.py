@@ -1,14 +1,9 @@
 """Submissions as an LMS hands them out, turned into one folder per student.
 
-    autograder import FORMAT SRC --out DIR [--assignment A]
-    autograder grade A SRC --from FORMAT --out OUT     (imports into a temporary folder)
-
-FORMAT is one of formats.PARSERS; SRC the folder or zip the LMS made. DIR gets
-one folder per student, named by the LMS's student id, and `students.csv`, which
-`autograder grade` reads to put the names beside the ids. The download is the
-students' data: nothing in it is followed, extracted or trusted (source.py),
-every name becomes a checked path part or is refused, and a student who breaks a
-budget is one line, "not imported: ...", while everyone else is imported.
+`import_submissions` reads the LMS's folder or zip (grading/download.py: nothing followed,
+extracted or trusted) with the layout's parser (formats.py) and writes one folder per
+student, named by the LMS's student id, and `students.csv` beside them. A student who
+breaks a budget is one line, "not imported: ...", while everyone else is imported.
 docs/TEACHING.md, "Submissions from an LMS", says what each step guarantees.
 """
 
@@ -22,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import KitError, assignment as assignments
-from ..grading.intake import IntakeError, claim_folder, read_module, remove_tree
+from ..grading.intake import claim_folder, read_roster, remove_tree
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
 from ..outputs.text import visible
 from . import formats
 from .formats import Plan, Submission
-from .source import (FILE_BYTES, Budget, Exhausted, SourceError, expand, open_source,
+from ..grading.download import (FILE_BYTES, Budget, Exhausted, SourceError, expand, open_source,
                      part_problem)
 
 ROSTER_FIELDS = ["student", "name", "email", "late", "submitted", "source", "files", "notes",
@@ -149,8 +144,7 @@ def _renamed(files: list, modules, notes: list[str]) -> list:
 
 def settle(entry: Submission, modules, budget: Budget) -> list[tuple[tuple[str, ...], bytes]]:
     """The files to write for one student, read within the student's `budget`;
-    notes on the rest. NotImported when the student's files break a budget
-    (source.Exhausted of the import's budget passes through)."""
+    notes on the rest. NotImported when the student's files break a budget."""
     try:
         return _settle(entry, modules, budget)
     except Exhausted as error:
@@ -312,16 +306,6 @@ def _import_one(entry: Submission, modules, staging: Path, whole: Budget, plan: 
 
 
 # ------------------------------------------------------------ the roster, read back
-def read_roster(submissions: Path) -> dict[str, dict]:
-    """student id -> its row of the import's students.csv ({} without one)."""
-    try:
-        text = read_module(submissions / ROSTER, 64 << 20).decode("utf-8", errors="replace")
-    except (IntakeError, OSError):
-        return {}
-    return {row.get("student", ""): row for row in csv.DictReader(text.splitlines())
-            if row.get("student")}
-
-
 def add_names(out_dir: Path, roster: dict[str, dict]) -> bool:
     """Put the import's display name (and whether it was late) beside each id in
     OUT/grades.csv; True if it did."""

@@ -1,10 +1,6 @@
 """The LMS's commands (docs/TEACHING.md): `import`, `grade --from FORMAT`, and
-`export moodle|canvas|classroom GRADED --out DIR`.
-
-`--from` wraps grade's own command: it imports SRC into a temporary folder,
-grades that, and puts the names from the import's students.csv beside the ids in
-grades.csv (as it does for a folder imported earlier). The LMS formats join the
-choices of the platforms' `export` command and run here.
+`export moodle|canvas|classroom GRADED --out DIR` (choices added to the platforms'
+`export`). `--from` imports SRC into a temporary folder and grades that.
 """
 
 from __future__ import annotations

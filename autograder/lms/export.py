@@ -95,19 +95,6 @@ def read_graded(folder: Path) -> Graded:
     return Graded(folder, assignment, title, rows, roster)
 
 
-def _write(path: Path, fields: list[str], rows: list[dict], texts: set[str]) -> Path:
-    """A CSV whose `texts` columns (names, emails, messages: the students') are
-    neutralised as every CSV of the kit is (spreadsheet.cell: no formula), and
-    whose other columns are the kit's own, written as the LMS writes them ("-")."""
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: spreadsheet.cell(v) if k in texts else v
-                             for k, v in row.items()})
-    return path
-
-
 def _number(value: float) -> str:
     return f"{round(value, 2):g}"
 
@@ -185,8 +172,8 @@ def moodle(graded: Graded, out: Path, out_of: float | None, now: datetime.dateti
             if row:
                 _add_feedback(archive, graded.folder / student,
                               moodle_folder_name(student, name))
-    _write(worksheet, MOODLE_FIELDS, rows, {"Full name", "Email address",
-                                            "Last modified (submission)", "Feedback comments"})
+    spreadsheet.write(worksheet, MOODLE_FIELDS, rows, {
+        "Full name", "Email address", "Last modified (submission)", "Feedback comments"})
     return [worksheet, feedback]
 
 
@@ -213,7 +200,7 @@ def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | N
         rows.append({"Student": _name(student, known, row), "ID": student, "SIS User ID": "",
                      "SIS Login ID": "", "Section": "", column: grade})
     points = {"Student": "    Points Possible", column: maximum_all or _number(out_of or 0)}
-    _write(path, CANVAS_FIELDS + [column], [points] + rows, {"Student"})
+    spreadsheet.write(path, CANVAS_FIELDS + [column], [points] + rows, {"Student"})
     return [path]
 
 
@@ -232,8 +219,8 @@ def classroom(graded: Graded, out: Path, out_of: float | None, now) -> list:
                      "student_repository_name": source.rsplit("/", 1)[-1] if source else "",
                      "submission_timestamp": known.get("submitted", ""),
                      "points_awarded": grade, "points_available": maximum})
-    _write(path, CLASSROOM_FIELDS, rows, set(CLASSROOM_FIELDS) - {"points_awarded",
-                                                                  "points_available"})
+    spreadsheet.write(path, CLASSROOM_FIELDS, rows,
+                      set(CLASSROOM_FIELDS) - {"points_awarded", "points_available"})
     return [path]
 
 

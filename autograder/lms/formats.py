@@ -1,12 +1,10 @@
 """One parser per LMS layout: who handed in which files, read from the names.
 
-Each parser takes a `Source` (source.py) and the module names of the
-assignment(s) and returns a `Plan`: one `Submission` per student record it found
-and a note for every entry it did not take. The student id comes only from what
-the LMS writes, never from text a student chooses. What all layouts share (zips
-handed in, renamed duplicates, hidden files, budgets) is done afterwards by
-`settle` in __init__.py. docs/TEACHING.md, "Submissions from an LMS", shows each
-layout and where its ids come from.
+Each parser takes a `Source` (grading/download.py) and the assignment's module names
+and returns a `Plan`: one `Submission` per student record and a note for every entry
+it did not take. The student id comes only from what the LMS writes, never from text
+a student chooses; what all layouts share is `settle`'s (__init__.py).
+docs/TEACHING.md, "Submissions from an LMS", shows each layout.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .. import KitError
 from ..outputs.text import visible
-from .source import Member, Source, SourceError, normal, shown
+from ..grading.download import Member, Source, SourceError, normal, shown
 
 
 @dataclass

@@ -35,15 +35,13 @@ def cell(value):
     return text
 
 
-def row(values: dict) -> dict:
-    return {key: cell(value) for key, value in values.items()}
-
-
-def write(path: Path, fieldnames: list[str], rows) -> Path:
-    """Write `rows` (dicts) under a header of `fieldnames`, every cell neutralised."""
+def write(path: Path, fieldnames: list[str], rows, texts: set[str] | None = None) -> Path:
+    """Write `rows` (dicts) under a header of `fieldnames`, every cell neutralised, or
+    only those of the `texts` columns (an LMS's format, whose own columns hold "-")."""
     with Path(path).open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=fieldnames)
         writer.writeheader()
         for values in rows:
-            writer.writerow(row(values))
+            writer.writerow({key: cell(value) if texts is None or key in texts else value
+                             for key, value in values.items()})
     return Path(path)

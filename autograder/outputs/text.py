@@ -14,7 +14,8 @@ import re
 #: C0 and C1 controls and DEL; the bidirectional marks and overrides; the Unicode
 #: line and paragraph separators. Tab and newline are kept where a kind allows them.
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
-_ANY_CONTROL = re.compile(f"[\t\n{_CONTROLS}]")
+#: Any control character, tabs and newlines included (a line of its own, a name).
+CONTROL = re.compile(f"[\t\n{_CONTROLS}]")
 _CONTROL_BUT_LINES = re.compile(f"[{_CONTROLS}]")
 
 
@@ -36,7 +37,7 @@ def _escape(match: re.Match) -> str:
 def visible(value, lines: bool = True) -> str:
     """`value` writable, with every control character shown as an escape; tabs and
     newlines are kept when `lines` (a block of text), escaped too when not (one line)."""
-    pattern = _CONTROL_BUT_LINES if lines else _ANY_CONTROL
+    pattern = _CONTROL_BUT_LINES if lines else CONTROL
     return pattern.sub(_escape, writable(value))
 
 

@@ -52,14 +52,10 @@ search and the index of the first call where it departs from the rule
 (`first_difference`, 0-based: the failure's text names that call too): the
 drawing then shows the student's search alone, with that call marked.
 
-What is drawn, and why side by side
------------------------------------
-Two drawings of the same tree in the same layout, the rule's first. Overlaying
-both searches on one tree would put two call numbers on every node and leave no
-honest way to grey a node that one search cuts and the other visits; side by side,
-each node keeps one meaning per drawing and the eye compares positions. Each
-drawing is its own <svg>, so on a narrow screen the second moves under the first.
-What each mark means is said in the figure's legend (`render`) and drawn by `_node`.
+Two drawings of the same tree in the same layout, the rule's first: overlaid, a node
+would carry two call numbers and no honest grey for a node one search cuts and the
+other visits. Each is its own <svg>, so on a narrow screen the second moves under
+the first; the legend (`render`) says what each mark means.
 
 Bounds: a picture is refused above `MAX_NODES_KEPT` nodes or `MAX_CALLS_KEPT`
 calls per search (it would outgrow results.json); at most `MAX_NODES_DRAWN` nodes
@@ -471,7 +467,8 @@ def _svg(picture, panel: _Panel, other: _Panel, layout: _Layout, drawn: set, ids
         mover = _("max") if (row % 2 == 0) == maxes else _("min")
         parts.append(f'<text x="4" y="{TOP + row * LEVEL + 4}" font-size="10" '
                      f'fill="#666">{_e(mover)}</text>')
-    for node in drawn:                           # edges first, nodes over them
+    order = sorted(drawn, key=lambda n: (depth[n], layout.x[n]))   # the same every run
+    for node in order:                           # edges first, nodes over them
         up = parent[node]
         if up is None or up not in drawn:
             continue
@@ -484,7 +481,7 @@ def _svg(picture, panel: _Panel, other: _Panel, layout: _Layout, drawn: set, ids
         if node in picture["cut"]:
             parts.append(_cut_mark(x1, y1 + RADIUS, x2, y2 - RADIUS))
     leaves = {n for n in drawn if not any(parent[k] == n for k in drawn)}
-    for node in sorted(drawn, key=lambda n: (depth[n], layout.x[n])):
+    for node in order:
         parts.append(_node(nodes[node], node in leaves, panel, other, layout))
     root = next(n["id"] for n in picture["nodes"] if n["parent"] is None)
     if panel.result is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from ..grading.report import number
 from ..grading.runner import Graded
 from ..outputs.jsondata import plain_data
 from ..outputs.markdown import fenced
@@ -22,16 +23,12 @@ PRINTED_SHOWN = 2000
 OUTPUT_CAP = 20_000
 
 
-def _number(x: float):
-    return int(x) if float(x).is_integer() else round(float(x), 2)
-
-
 def _capped(text: str, cap: int = OUTPUT_CAP) -> str:
     return text if len(text) <= cap else text[:cap] + f"\n... ({len(text) - cap} more characters)"
 
 
 def score_line(graded: Graded) -> str:
-    return (f"Score: {_number(graded.score)} / {_number(graded.max_score)} "
+    return (f"Score: {number(graded.score)} / {number(graded.max_score)} "
             f"({sum(t.passed for t in graded.tests)} of {len(graded.tests)} checks passed)")
 
 
@@ -70,8 +67,8 @@ def gradescope(graded: Graded, notes: list[str], title: str,
     parts.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
     tests = []
     for test in graded.tests:
-        entry = {"name": test.title, "score": _number(test.score),
-                 "max_score": _number(test.max_score),
+        entry = {"name": test.title, "score": number(test.score),
+                 "max_score": number(test.max_score),
                  "status": "passed" if test.passed else "failed",
                  "visibility": visibility.get(test.name, visibility.get("*", "visible"))}
         if test.output:
@@ -79,7 +76,7 @@ def gradescope(graded: Graded, notes: list[str], title: str,
             entry["output_format"] = "md"
         tests.append(entry)
     return plain_data({
-        "score": _number(graded.score),
+        "score": number(graded.score),
         "execution_time": math.ceil(graded.seconds),
         "output": "\n\n".join(parts),
         "output_format": "md",
@@ -87,7 +84,7 @@ def gradescope(graded: Graded, notes: list[str], title: str,
         "test_name_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
-        "extra_data": {"status": graded.status, "max_score": _number(graded.max_score),
+        "extra_data": {"status": graded.status, "max_score": number(graded.max_score),
                        "sandbox_layers": list(graded.layers), "refused": graded.refused},
         "tests": tests,
     })
@@ -113,8 +110,8 @@ def prairielearn(graded: Graded, notes: list[str], title: str) -> dict:
         "score": min(1.0, max(0.0, share)),
         "message": score_line(graded) + "." + about,
         "output": "\n\n".join(output),
-        "tests": [{"name": t.title, "points": _number(t.score),
-                   "max_points": _number(t.max_score),
+        "tests": [{"name": t.title, "points": number(t.score),
+                   "max_points": number(t.max_score),
                    "message": "passed" if t.passed else "failed",
                    "output": _capped(t.output)} for t in graded.tests],
     })

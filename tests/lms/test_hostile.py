@@ -22,7 +22,8 @@ import pytest
 
 from autograder import KitError
 from autograder.grading import intake
-from autograder.lms import IMPORT_MARKER, ROSTER, import_submissions, source
+from autograder.grading.download import STUDENT_ENTRIES
+from autograder.lms import IMPORT_MARKER, ROSTER, import_submissions
 from tests.lms.layouts import CORRECT, WRONG, imported_files, zipped
 
 
@@ -197,7 +198,7 @@ def test_many_small_failing_reads_are_counted_as_reads(tmp_path, honest):
 
 
 def test_too_many_entries_in_a_handed_in_zip(tmp_path, honest):
-    many = zipped({f"f{n}.txt": b"" for n in range(source.STUDENT_ENTRIES + 5)})
+    many = zipped({f"f{n}.txt": b"" for n in range(STUDENT_ENTRIES + 5)})
     download = moodle_zip(tmp_path / "many.zip",
                           {"Ma Ny_1003_assignsubmission_file/work.zip": many})
     imported = import_submissions("moodle", download, tmp_path / "out", "tictactoe")
@@ -309,12 +310,12 @@ def test_grade_out_is_refused_unless_empty_or_its_own(tmp_path):
     (course / "solutions").mkdir(parents=True)
     (course / "solutions" / "tictactoe.py").write_text("the teacher's reference")
     with pytest.raises(KitError, match="not empty and was not made by autograder grade"):
-        intake.claim_out_dir(subs, course, ["solutions"])
+        intake.claim_out_dir(subs, course)
     assert (course / "solutions" / "tictactoe.py").read_text() == "the teacher's reference"
     fresh = tmp_path / "out"
-    intake.claim_out_dir(subs, fresh, ["solutions"])
+    intake.claim_out_dir(subs, fresh)
     (fresh / "solutions").mkdir()
-    intake.claim_out_dir(subs, fresh, ["solutions"])         # an earlier run's: its own
+    intake.claim_out_dir(subs, fresh)         # an earlier run's: its own
     assert (fresh / intake.GRADE_MARKER).is_file()
 
 
@@ -357,7 +358,7 @@ def test_grade_replaces_only_student_folders_it_wrote(tmp_path):
     out = tmp_path / "out"
     (out / "mutation" / "tictactoe").mkdir(parents=True)
     (out / "mutation" / "tictactoe" / "mutation.md").write_text("the report")
-    intake.claim_out_dir(tmp_path / "subs", out, ["mutation"])
+    intake.claim_out_dir(tmp_path / "subs", out)
     assert (out / intake.GRADE_MARKER).is_file()
     assert not intake.graded_folder(out / "mutation")
     (out / "mutation" / "results.json").write_text("{}")     # a student named mutation

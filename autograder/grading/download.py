@@ -1,15 +1,13 @@
-"""What an LMS download holds, read as data: a folder or a zip, never trusted.
+"""A download or an upload read as data: a folder or a zip, never trusted.
 
 `open_source` turns a download into a tree of `Member`s, each named by a checked,
-NFC-normalised part; nothing is read, extracted or followed on the way (a link or
-a special file is a member that is never opened; a zip entry with an absolute
-name, a `..` or a name no folder may have is refused with a note). Folders are
-listed when first asked for, and a member knows only its parent, so the tree
-costs memory in proportion to its names. Budgets hold whatever the download does:
-entries and depth per download and per student (`Source.under` stops at a member
-of kind "cut"), and `Budget` counts every read and every byte decompressed, a
-failed read included. A zip a student handed in is opened the same way by
-`expand`, one level deep, under the same student's budgets.
+NFC-normalised part; nothing is read, extracted or followed on the way (a zip entry
+with an absolute name, a `..` or a name no folder may have is refused with a note).
+Budgets hold whatever the download does: entries and depth per download and per
+student (`Source.under`), and `Budget` counts every read and every byte
+decompressed, a failed read included. The LMS import (autograder/lms/) reads a
+download so, and a zip a student handed in (`expand`, `open_zip`) is opened the same
+way, one level deep, under the student's budgets.
 """
 
 from __future__ import annotations
@@ -23,8 +21,8 @@ import zipfile
 from pathlib import Path
 
 from .. import KitError
-from ..grading import intake
-from ..outputs.text import shortened, visible
+from . import intake
+from ..outputs.text import CONTROL, shortened, visible
 
 FILE_BYTES = intake.MAX_BYTES        # one file taken from the download
 MAX_ENTRIES = 100_000                # entries looked at in one download
@@ -35,8 +33,6 @@ PATH_BYTES = 1_000                   # one path below a student's folder, in UTF
 NAME_BYTES = 255
 CHUNK = 64 << 10                     # bytes decompressed per step (and charged on failure)
 SHOWN = 120                          # characters of a path in a line for the teacher
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f"
-                      r"\u061c]")
 
 
 class SourceError(Exception):
@@ -52,10 +48,8 @@ class Exhausted(SourceError):
 
 
 class Budget:
-    """Reads and bytes one student (or one import: the `parent`) may spend. A read
-    is counted before it starts, its bytes as they are decompressed, and a read
-    that fails (a checksum that does not match, a broken stream) spends what it
-    decompressed: a bomb of entries that each fail costs their bytes too."""
+    """Reads and bytes one student (or one import: the `parent`) may spend, a read
+    that fails included: a bomb of entries that each fail costs their bytes too."""
 
     def __init__(self, max_bytes: int, max_reads: int, scope: str, parent: Budget | None = None):
         self.max_bytes, self.max_reads, self.scope, self.parent = \
@@ -85,7 +79,7 @@ def part_problem(part: str) -> str | None:
         return "is not a name"
     if "/" in part or "\\" in part:
         return "holds a path separator"
-    if _CONTROL.search(part):
+    if CONTROL.search(part):
         return "holds a control character"
     if any(0xD800 <= ord(c) <= 0xDFFF for c in part):
         return "is not valid UTF-8"
@@ -106,11 +100,9 @@ def shown(parts) -> str:
 class Member:
     """One entry of the download: a node of the tree, named by a checked part.
 
-    kind is "file", "dir", "link", "other" (a FIFO, a device), "cut": where
-    `Source.under` stopped because a budget was spent (`why` says which), or
-    "refused": an entry whose name was refused, kept (under a name no entry can have,
-    never written) in the folder that holds it, so that the student whose folder it
-    is keeps a row that says why (`why`), even when it was all they handed in."""
+    kind is "file", "dir", "link", "other" (a FIFO, a device), "cut" (where
+    `Source.under` stopped because a budget was spent) or "refused" (an entry whose
+    name was refused, kept so that its student's row says why); `why` says why."""
 
     __slots__ = ("name", "parent", "kind", "size", "why", "_read", "_children", "_path")
 
@@ -424,6 +416,11 @@ def _entry_reader(opened: zipfile.ZipFile, info: zipfile.ZipInfo, label: str):
             raise too_large
         return b"".join(chunks)
     return read
+
+
+def open_zip(path: Path) -> Source:
+    """A zip file the student uploaded, opened one level deep (SourceError if it is none)."""
+    return _zip(path.name, path=path, max_entries=STUDENT_ENTRIES)
 
 
 def expand(member: Member, budget: Budget | None = None) -> Source:
