@@ -9,14 +9,9 @@ An assignment is a set of files, never engine code (docs/SUITES.md lists them):
     autograder/suites/<name>/          the hidden suite and its rubric (never shipped)
     examples/<name>/<student>/         example submissions for the demo and tests
 
-`load(name)` is the one way to get one; every feature (release, grading,
-nbgrader, platforms, mutation, tournaments, similarity) takes an Assignment.
-Adding an assignment adds these files; nothing here names a game.
-
-An assignment may also live outside the kit, in a course folder laid out the
-same way (`solutions/`, `suites/`, `assignments/`, `examples/`): set
-SPIELBAUM_COURSE to that folder (the kit's own test of a sixth assignment does).
-Its hidden suite is then run from there; it may import the kit's engine.
+`load(name)` is the one way to get one; every feature takes an Assignment. An
+assignment may also live in a course folder outside the kit, laid out the same way
+(`solutions/`, `suites/`, `assignments/`, `examples/`): set SPIELBAUM_COURSE to it.
 """
 
 from __future__ import annotations
@@ -74,19 +69,14 @@ class Assignment:
     @property
     def packages(self) -> tuple[str, ...]:
         """The packages beyond the standard library a submission may import (the
-        manifest's `[sandbox] packages`, none by default): the grader lets the sandbox
-        read exactly their folders, and `make check` refuses every other import with
-        the grader's words (grading/imports.py, docs/TEACHING.md)."""
+        manifest's `[sandbox] packages`, none by default; grading/imports.py)."""
         return declared_packages(self.name, self.extra.get("sandbox", {}))
 
     @property
     def relies_on(self) -> dict[str, tuple[str, ...]]:
         """The manifest's [relies_on]: for each function the student writes, the
-        student's functions it calls (`minimax = ["player", "actions", ...]`).
-        Declared once and read by both feedbacks: the hidden suite plays these
-        with the grader's own when it judges the function (a bug costs only its
-        own points), and `make check` and the hidden feedback say that a failure
-        may follow from one of these when it failed too."""
+        student's functions it calls (`minimax = ["player", "actions", ...]`), which
+        the hidden suite plays with the grader's own when it judges the function."""
         return _relies_on(self.name, self.extra.get("relies_on", {}))
 
     # ------------------------------------------------------------ its rubric
@@ -98,9 +88,8 @@ class Assignment:
 @dataclass(frozen=True)
 class Rubric:
     """A hidden suite's rubric.toml: the points of each check, its time limits as
-    written (seconds on the reference machine: the Grader scales them to this one,
-    grading/grader.py), its [limits], the sandbox layers without which nobody is
-    graded, and the checks that judge the whole program (docs/SUITES.md, "Blame")."""
+    written (the Grader scales them), its [limits], the sandbox layers without which
+    nobody is graded, and the checks that judge the whole program (docs/SUITES.md)."""
     points: dict[str, float]
     timeouts: dict[str, float] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)

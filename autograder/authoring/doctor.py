@@ -1,13 +1,10 @@
 """`autograder check-suite NAME`: the suite doctor, for the author of a hidden suite.
 
-It grades the reference as a batch's warm-up does (re-runs with the grader's
-helpers included) and says per check whether it passes (failures in full), what
-it used against each limit of the rubric (a check needing more than 1/ALLOWANCE
-of one is flagged; the call limit, which the engine does not measure call by
-call, by grading again with every CPU limit divided by ALLOWANCE), and whether
-its verdict and feedback are the same in another process. Then it grades a
-sample of honest rewrites and mutants and lists what to fix (docs/AUTHORING.md,
-"autograder check-suite").
+It grades the reference as a batch's warm-up does and says per check whether it
+passes, what it used against each limit of the rubric (more than 1/ALLOWANCE of one
+is flagged; the call limit by grading again with every CPU limit divided by
+ALLOWANCE), and whether its verdict is the same in another process. Then it grades
+a sample of honest rewrites and mutants and lists what to fix (docs/AUTHORING.md).
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """Scale time limits to the grading machine, so a slow machine fails nobody.
 
-Every limit in a rubric's `[timeouts]` is seconds of the student's own CPU time
-(client.py), so the scale says only how much slower this machine's CPU runs
-student-style Python than the machine the base limits were set on; how busy the
-machine is does not enter. A fixed pure-Python workload (loops, lists, small calls) is
-timed on each CPU the grader may use, since the student's process may run on any: the
-fastest of many runs counts (single runs vary widely on a shared virtual machine; the
-fastest is stable), the slowest CPU's is the machine's, and the scale is that time /
-BASELINE_SECONDS, between 1 and MAX_SCALE. Why these sizes: docs/PERFORMANCE.md,
-"Figures the code cites". SPIELBAUM_TIME_SCALE pins it, so two machines (or a regrade)
-give the same verdicts; the scale used is written to `run.json` beside grades.csv.
+Every limit in a rubric's `[timeouts]` is seconds of the student's own CPU time, so
+the scale says only how much slower this machine's CPU runs student-style Python than
+the reference machine. A fixed pure-Python workload is timed on each CPU the grader
+may use: the fastest of many runs counts (it is stable on a shared machine), the
+slowest CPU's is the machine's, and the scale is that time / BASELINE_SECONDS, between
+1 and MAX_SCALE (docs/PERFORMANCE.md). SPIELBAUM_TIME_SCALE pins it; run.json says it.
 """
 
 from __future__ import annotations

@@ -1,21 +1,14 @@
 """Bulk grading on a Dask cluster: `autograder grade ... --scheduler tcp://HOST:PORT`.
 
-The client (the machine that holds the submissions) reads each one as grading reads
-it (intake.prepare) and sends chunks of them to the workers as plain data: no shared
-folder, no student file beyond the modules travels; a submission that cannot be
-graded gets its row on the client, as local grading gives it. Each chunk is graded
-in a fresh process of the kit on a worker (`python -m autograder.grading.cluster`: a
-hidden suite's signal-based limits need a main thread, and Dask runs tasks in
-threads) with a Grader of its own (its machine's layers and time scale), which
-refuses a kit whose hidden suite or reference differs from the client's (`digest`).
-Rows and files come back as data. A killed client resumes from its journal
-(`OUT/.grading.jsonl`, grading/journal.py): a run with the same settings skips the
-students whose submission is unchanged.
-
-Other features send their own work through `Cluster.grade`: `grade-collected` staged
-notebooks, `mutate` mutants with a `judge` (a function of a Graded, named
-`autograder.<module>:<function>`, so the engine imports no feature) and pytest
-`plugins` by module name.
+The client reads each submission as grading reads it (intake.prepare) and sends
+chunks of them to the workers as plain data: no shared folder, no student file beyond
+the modules. Each chunk is graded in a fresh process of the kit on a worker (a hidden
+suite's signal-based limits need a main thread; Dask runs tasks in threads) with a
+Grader of its own, which refuses a hidden suite or reference other than the client's
+(`digest`). A killed client resumes from its journal (`OUT/.grading.jsonl`). Features
+send their own work through `Cluster.grade`, naming a `judge` of a Graded
+(`autograder.<module>:<function>`) and pytest `plugins` by module, so the engine
+imports no feature.
 """
 
 from __future__ import annotations
@@ -87,13 +80,10 @@ class ClusterGrading:
         self.cluster = Cluster(address)
         self.grader, self.out_dir = grader, out_dir
         assignment = grader.assignment
-        # The course's language travels with the chunks: a worker's own environment
-        # would otherwise choose the words of its rows and feedback (and a journal
-        # resumes only a run in the same language).
+        # The course's language and the teacher's leave to grade without a file layer
+        # travel with the chunks: a worker's own environment would choose otherwise.
         self.settings = {"assignment": assignment.name, "digest": digest(assignment),
                          "reveal": reveal, "language": i18n.course_language(),
-                         # the teacher's leave to grade without a file layer, for
-                         # the workers as for this machine
                          "unconfined_files": unconfined_files_allowed()}
         self.journal = Journal(out_dir / JOURNAL, self.settings)
         self.where = self.cluster.where

@@ -5,12 +5,9 @@
     grader.warm_up()             # the reference must score full marks (and fills caches)
     graded = grader.grade("alice", Path("submissions/alice"))     # never raises
 
-A Grader holds the sandbox layers (every layer the machine offers, demanded of every
-child), the time scale and where it came from, the rubric with its time limits scaled
-by it, and the rule that a grader error is the student's row (status `error`, the
-kit's traceback kept for the teacher), never the end of a batch. It sets every
-submission up (intake's scratch copy, the sandboxed Student, the hidden suite under
-runner.py's pytest plugin); every feature that grades grades through one.
+A Grader holds the sandbox layers, the time scale, and the rubric with its limits
+scaled by it; a grader error is the student's row (status `error`), never the end of
+a batch. Every feature that grades grades through one.
 """
 
 from __future__ import annotations
@@ -83,10 +80,7 @@ class Grader:
         self.timeouts = scaled_timeouts(self.rubric, self.scale)
         self.limits = limits_of(self.rubric)
         self.cached = False     # whether warm_up took the expected values from the cache
-        # how warm_up checked the reference: "full" (graded), "quick" (it scored full
-        # marks in full before: the course's cache says so), "on each worker" (a
-        # cluster's client, which grades nobody itself), "" (not yet)
-        self.reference_check = ""
+        self.reference_check = ""   # "full", "quick", "on each worker" (a cluster's client)
 
     @property
     def scale(self) -> float:
@@ -125,16 +119,11 @@ class Grader:
 
     # ------------------------------------------------------------ grading
     def warm_up(self) -> Graded | None:
-        """Grade the reference solution itself before any student. It must score full
-        marks (otherwise the suite or the reference is broken, and nobody should be
-        graded against it); it also fills every cache of expected values, so workers
-        forked afterwards start warm. The expected values come from the course's
-        cache when it holds this suite's (grading/warm.py), and go there otherwise.
-
-        When the cache also says the reference scored full marks in full with this
-        kit, suite, reference and these sandbox layers, it is checked quickly
-        instead (check_reference_quickly) and None is returned; otherwise the
-        reference's Graded. `reference_check` says which, for run.json."""
+        """Grade the reference solution before any student: it must score full marks,
+        and it fills every cache of expected values, so workers forked afterwards start
+        warm (from and into the course's cache, grading/warm.py). When the cache says
+        it scored full marks in full with this kit, suite and these layers, it is
+        checked quickly instead and None is returned; otherwise the reference's Graded."""
         folder = self._cache_folder()
         loaded = warm.from_cache(self.assignment, folder) if folder else None
         recording = warm.WarmCaches(self.assignment) if folder and not loaded else None
@@ -170,9 +159,8 @@ class Grader:
             warm.remember_pass(self.assignment, loaded, folder, self.layers)
         return graded
 
-    #: A check's reference may use at most this share of a per-check allowance: the
-    #: limits are the grader's, sized from what the reference needs (with room for
-    #: an honest student's other ways), never a cost to the student.
+    #: A check's reference may use at most this share of a per-check allowance, so an
+    #: honest student's other ways have room.
     ALLOWANCE_SHARE = 4
 
     def check_allowance(self, graded: Graded) -> None:
@@ -194,10 +182,9 @@ class Grader:
                         f"check-suite {self.assignment.name}` measures every check)")
 
     def _cache_folder(self):
-        """The course's cache, where this grader may use it: only while the children
-        cannot write to the teacher's files (the uid or the landlock layer; the
-        cache is the kit's pickle), and not when a plugin of the caller's keeps the
-        values itself (an export)."""
+        """The course's cache, used only while the children cannot write to the
+        teacher's files (the uid or landlock layer), and not when a caller's plugin
+        keeps the values itself (an export)."""
         if not {"uid", "landlock"} & set(self.layers):
             return None
         if any(isinstance(plugin, warm.WarmCaches) for plugin in self.plugins):
@@ -296,12 +283,9 @@ class Grader:
                            f"{sorted(unknown)}")
 
     def check_reference_quickly(self, plugins: tuple = ()) -> None:
-        """What a batch checks of a reference that scored full marks in full before, with
-        this kit, suite and reference and these layers (warm_up; the course's cache
-        remembers it): the hidden suite is collected (its modules imported before the
-        workers fork, every check in the rubric) and one child starts on the reference
-        and imports its modules (the sandbox works on this machine today). KitError,
-        one line, when either fails."""
+        """A reference that scored full marks in full before (warm_up): the hidden suite
+        is collected (every check in the rubric) and one child imports the reference's
+        modules (the sandbox works here today). KitError, one line, when either fails."""
         assignment = self.assignment
         prepared, _status, problem = prepare(assignment.solution_dir, assignment.modules)
         if prepared is None:

@@ -7,16 +7,9 @@ where nothing else is installed. A teacher may allow packages per assignment,
     [sandbox]                    # solutions/<a>/assignment.toml
     packages = ["numpy"]
 
-and the child then reads exactly each package's own folder (and its `<name>.libs`,
-the shared libraries a wheel ships beside it), never the site-packages folder that
-holds them (the kit lives there too): `allowed(assignment)` resolves them here, in
-the grader's environment, with `importlib.util.find_spec`, and the child imports them
-by those folders alone.
-
-The rule is said in one sentence, `refusal`, by the grader (an import that failed in
-the child, at import time or in a call) and by `make check` (the student kit's
-conftest.py refuses the same imports before they run, with the same words), and the
-student README and the skeleton's docstring say it first (docs/TEACHING.md).
+and the child then reads exactly each package's own folder (and its `<name>.libs`),
+never the site-packages folder that holds them (the kit lives there too). The rule is
+said in one sentence, `refusal`, by the grader and by `make check` alike.
 """
 
 from __future__ import annotations

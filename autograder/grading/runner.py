@@ -1,10 +1,6 @@
 """The hidden suite under pytest: the plugin that records every verdict, and the rows
-it makes (TestResult, Graded).
-
-The suite runs in this (trusted) process; the plugin hands it the `student` fixture
-and records every verdict itself, and the student's code only ever runs in the
-sandboxed child behind `Student`. Grader (grader.py) sets a submission up and calls
-`run_suite`.
+it makes (TestResult, Graded). The suite runs in this (trusted) process; the
+student's code only ever runs in the sandboxed child behind the `student` fixture.
 """
 
 from __future__ import annotations
@@ -93,8 +89,7 @@ class Graded:
 @functools.cache
 def check_titles(suite_dir: Path) -> dict[str, str]:
     """The line a student reads for each hidden check (its docstring's first line),
-    read from the suite's source without running it: for the rows of submissions
-    that were never graded."""
+    read from the suite's source without running it."""
     titles = {}
     for path in sorted(suite_dir.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -147,11 +142,9 @@ class GradingPlugin:
 
     @property
     def fixtures(self) -> types.ModuleType:
-        """The session fixtures a hidden suite asks for (`student`; `blame`, the
-        submission's Blame: its failures so far and the assignment's [relies_on];
-        `reveal`; `shared`, see `shared_by`), as a module of plain functions
-        registered beside the plugin, as a conftest.py would be: pytest deprecates
-        session fixtures that are methods of an instance."""
+        """The session fixtures a hidden suite asks for (`student`, `blame`, `reveal`,
+        `shared`), as a module of plain functions, as a conftest.py would be: pytest
+        deprecates session fixtures that are methods of an instance."""
         module = types.ModuleType("spielbaum_grading_fixtures")
         for name, value in (("student", self._student), ("blame", self._blame),
                             ("reveal", self._reveal), ("shared", shared_by(self._student))):
@@ -216,11 +209,8 @@ class GradingPlugin:
 
 
 #: pytest's plugins a hidden suite never needs, each a cost per submission
-#: (docs/PERFORMANCE.md): the unraisable-exception plugin runs a full garbage
-#: collection at the end of every session, logging and warnings wrap every test, the
-#: rest add to each session's start (a suite that wants a fixture of theirs is told it
-#: is missing). The unittest plugin stays: without it a suite's TestCase classes would
-#: silently not be collected. Verdicts come from the GradingPlugin.
+#: (docs/PERFORMANCE.md). The unittest plugin stays: without it a suite's TestCase
+#: classes would silently not be collected.
 UNNEEDED_PLUGINS = ("cacheprovider", "randomly", "unraisableexception", "threadexception",
                     "logging", "warnings", "junitxml", "pastebin", "doctest", "stepwise",
                     "faulthandler", "debugging", "setuponly", "setupplan", "python_path",
@@ -245,9 +235,8 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
 
 @contextlib.contextmanager
 def _no_plugin_autoload():
-    """pytest loads every plugin installed beside it (xdist, anyio, platformdirs' ...)
-    into each session unless told not to, a cost a fresh platform process pays every
-    time. A hidden suite needs pytest-timeout only, which run_suite passes itself."""
+    """No plugin installed beside pytest is loaded: a hidden suite needs
+    pytest-timeout only, which run_suite passes itself."""
     before = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:

@@ -15,14 +15,10 @@ declared not graded, on purpose, with the reason, in a table beside the suite:
     sentence = "`treeNodeCounter` counts expanded nodes (see `explore`)."
     not_graded = "a pointer to explore's docstring, whose sentences are graded there"
 
-`sentences(path)` reads a module's docstrings the one way the kit test and a
-teacher's table agree on: every docstring (the module's, each class's, function's
-and method's, nested ones included), cut into blocks at blank lines, an indented
-block (a drawing, an example session) and a heading underlined with dashes left
-out, each bullet item a block of its own, each block cut into sentences after a
-full stop, question or exclamation mark followed by a capital, a backtick, a
-quote, a bracket or a digit. `tests/kit/test_spec_tables.py` fails when a sentence
-has no row, a row names no sentence of the specification, or a check of no rubric.
+`sentences(path)` cuts every docstring of a module into sentences (`split`: blocks
+at blank lines and bullets, drawings and underlined headings left out), the one way
+the kit test and a teacher's table agree on. `tests/kit/test_spec_tables.py` fails
+when a sentence has no row, a row names no sentence, or a check of no rubric.
 """
 
 from __future__ import annotations
@@ -81,7 +77,7 @@ def split(text: str) -> list[str]:
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if not line.strip() or set(line.strip()) <= {"-", "="} \
                 or re.fullmatch(r"\s*[-=]{3,}\s*", following):
-            blocks.append(current)      # a blank line, an underline, or the heading above it
+            blocks.append(current)      # a blank line, an underline, or its heading
             current, skipping = [], False
             continue
         if _BULLET.match(line):

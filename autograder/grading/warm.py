@@ -1,27 +1,12 @@
 """Warm caches that travel: the hidden suite's expected values, computed once and shipped.
 
-Bulk grading grades the reference first (Grader.warm_up), which fills every
-`functools.cache` of the hidden suite (positions, cases, expected values); the
-workers forked afterwards grade against the warm caches. A platform package grades
-each submission in a fresh process, and the course's cache starts each batch in
-one: here the caches are saved once and loaded there, with no code of any suite's own.
-
-- `WarmCaches`, a pytest plugin, replaces every module-level `functools.cache` of
-  the suite's modules (its folder and the shared modules beside it; not
-  autograder/checking) once they are imported by a `Memo`: the same function behind
-  a plain dict, which can be read and filled before the first call, under every
-  alias in those modules.
-- `snapshot()` pickles the Memos' entries (those that do not pickle are left out,
-  computed where they are used and counted in the manifest) with the engine's
-  IDENTITY_CACHES restricted to objects inside them (one pickle keeps shared objects
-  shared), and a manifest of digests: the suite and reference (`digest`), each
-  module whose caches are in it, the data.
-- `load()` checks that manifest against the kit it runs in before unpickling
-  anything: values computed for another suite, reference or module are refused
-  with one line.
-
-Why not plain value files read by the suites: docs/PERFORMANCE.md, "warm.py against
-plain expected-value files".
+Grading the reference (Grader.warm_up) fills every `functools.cache` of the hidden
+suite. A platform package grades each submission in a fresh process, and the
+course's cache starts each batch in one: `WarmCaches` turns those caches into
+readable `Memo`s, `snapshot()` pickles them with a manifest of digests, and `load()`
+checks the manifest against the kit it runs in before unpickling anything. Why not
+plain value files read by the suites: docs/PERFORMANCE.md, "warm.py against plain
+expected-value files".
 """
 
 from __future__ import annotations
@@ -103,8 +88,8 @@ def suite_modules(assignment) -> dict[str, object]:
     suites = {p.parent for p in assignment.suite_dir.parent.glob("*/rubric.toml")}
     others = tuple(f"{p.resolve()}{os.sep}" for p in suites
                    if p.resolve() != assignment.suite_dir.resolve())
-    folders: dict[str, str] = {}      # each folder resolved once (a fresh process has
-    found = {}                        # hundreds of modules in a few dozen folders)
+    folders: dict[str, str] = {}      # each folder resolved once
+    found = {}
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
         if not file:
@@ -134,7 +119,6 @@ class WarmCaches:
         self.install()
 
     def install(self) -> None:
-        # found once: finding them resolves the file of every module Python has loaded
         modules = suite_modules(self.assignment)
         for module_name, module in modules.items():
             for name, value in list(vars(module).items()):
@@ -260,11 +244,8 @@ def _module_hash(module_name: str) -> str:
 def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
     """The plugin for a fresh process, its Memos filled with the shipped entries,
     after checking them against this kit's suite, reference and modules; KitError
-    (one line) when anything changed since the export.
-
-    The suite's modules are imported here, before pytest imports them (it finds
-    them in sys.modules): their cached functions become Memos first, so that the
-    entries unpickle with the Memos inside their keys."""
+    (one line) when anything changed since the export. The suite's modules are
+    imported first, so that the entries unpickle with the Memos inside their keys."""
     stale = "; export the package again (autograder export), which recomputes them"
     try:
         data = data_path.read_bytes()
@@ -311,9 +292,7 @@ def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
     return warm
 
 
-# The grader's young objects are mostly decoded answers, alive for a whole check and
-# rarely garbage: the default threshold (700) collected them again and again
-# (docs/PERFORMANCE.md, "Figures the code cites").
+# Young objects are mostly decoded answers alive for a whole check (docs/PERFORMANCE.md).
 YOUNG_OBJECTS = 50_000
 
 
@@ -327,15 +306,10 @@ def settle() -> None:
 
 
 # ------------------------------------------------------------ the course's cache
-# Bulk grading keeps each assignment's warm caches between runs, as a package ships
-# them: a course grades the same suite batch after batch. The reference is graded in
-# full, and must score full marks, before the values are kept; the manifest then says
-# so, with the sandbox layers it passed with, and a later batch with the same kit,
-# suite, reference and layers checks it quickly instead (Grader.warm_up; the figures:
-# docs/PERFORMANCE.md). SPIELBAUM_CACHE=off grades it in full. The file is the kit's
-# own pickle: it is used only while the children cannot write to the teacher's files
-# (Grader: the uid or landlock layer), in a folder only this user may write, and it
-# is checked like a package's values plus the kit's own code.
+# Bulk grading keeps each assignment's warm caches between batches, as a package ships
+# them, once the reference scored full marks (docs/PERFORMANCE.md). The pickle is read
+# only while the children cannot write to the teacher's files (Grader: the uid or
+# landlock layer), from a folder only this user may write, checked like a package's.
 CACHE_ENV = "SPIELBAUM_CACHE"
 
 

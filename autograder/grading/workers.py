@@ -1,31 +1,19 @@
-"""Workers: where grading, mutation analysis and tournaments run their tasks. One
-concept, two back ends with the same face (`where`, `run(tasks)`, `close()`), each
-running `function(*task)` for every task and yielding the results as they finish:
+"""Workers: where grading, mutation analysis and tournaments run their tasks. Two back
+ends with the same face (`where`, `run(tasks)`, `close()`), each running
+`function(*task)` for every task and yielding the results as they finish:
 
-- `Local`: forked processes on this machine that no single task can crash or hang;
-- `Dask`: the workers of a running Dask scheduler (`--scheduler tcp://HOST:PORT`;
-  `dask scheduler`, `dask worker`), which need the kit installed but no shared folder.
+- `Local`: forked processes on this machine (they start with the caller's warm
+  caches), each with a pipe of its own. Unlike ProcessPoolExecutor, which breaks as a
+  whole when one worker dies, a worker that dies or runs past its task's wall-clock
+  ceiling is killed and replaced, and its task becomes a row saying so (`lost`).
+- `Dask`: the workers of a running Dask scheduler (`--scheduler tcp://HOST:PORT`),
+  which need the kit installed but no shared folder.
 
-Local: `concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies
-(every pending task fails with BrokenProcessPool) and cannot stop one worker that
-hangs. Here each worker is a forked process (so it starts with the caller's warm
-caches) with a pipe of its own: a worker that dies, or runs past its task's wall-clock
-ceiling, is killed and replaced, its task becomes a row saying so (`lost`), and the run
-goes on.
-
-With `pin`, worker slot i runs on CPU i of the CPUs this process may use (round
-robin), and so do the sandboxed children it starts: a grader and its child talk in
-short turns, and between two CPUs every turn wakes the other one, which costs far more
-than the turn (docs/PERFORMANCE.md, bench_callbacks.py). The children's CPU time, which
-every verdict is judged by, does not depend on where they run.
-
-With `lend`, no submission holds the others up by waiting: while a worker's child
-waits without computing (sleeps or blocks; client.idle_flag, which the worker's
-sandbox sets after client.NAPPING seconds of such waiting in one call), its CPU is
-free, and the pool starts another task on it, up to `lend` such tasks at once (a
-worker kept for them, on the napping worker's CPU). When the sleeper wakes, the two
-share that CPU for a while: grades are judged by CPU time and waiting, which sharing
-does not change, only their wall time.
+With `pin`, worker slot i and its sandboxed children run on one CPU: a grader and its
+child talk in short turns, which cost far more across two CPUs (docs/PERFORMANCE.md).
+With `lend`, while a worker's child waits without computing (client.idle_flag, set
+after client.NAPPING seconds), another task starts on its CPU, up to `lend` at once:
+verdicts are judged by CPU time and waiting, which sharing a CPU does not change.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """Everything a student controls, made fit for where it is written: one module per kind.
 
-A student controls file contents, file and folder names, encodings, notebook
-JSON and every string their code produces (printed output, exception messages,
-returned values quoted in feedback). Each is data: the kit never writes it
-anywhere without passing it through the module for that kind of output, so a
-fix is made once, for every place that kind is written:
+A student controls file contents, names, notebook JSON and every string their code
+produces. The kit never writes any of it without passing it through the module for
+that kind of output, so a fix is made once, for every place that kind is written:
 
-    text.py         the base of all of them: any string made writable (a lone
-                    surrogate such as "\\udcff" shown as its escape, never a crash
-                    of the whole report) and control characters made visible
+    text.py         the base of all of them: any string made writable, controls visible
     terminal.py     what the kit prints: controls escaped, Rich markup inert
     markdown.py     feedback.md, Gradescope's Markdown: inline text escaped, blocks fenced
     html.py         every page the kit renders with jinja2, JSON in a <script>,

@@ -1,11 +1,9 @@
 """`autograder export gradescope|prairielearn ASSIGNMENT ... --out DIR`.
 
-Writes `DIR/<a>-gradescope.zip` (setup.sh and run_autograder at its root, the
-package under spielbaum/) or `DIR/<a>-prairielearn/` (serverFilesCourse/ and a
-question to start from); docs/PLATFORMS.md shows both layouts. Before anything is
-written the reference is graded by the hidden suite and must score full marks, so
-a broken suite is never shipped; that grading also computes the expected values
-the package ships (grading/warm.py), checked by hash on the platform.
+Writes `DIR/<a>-gradescope.zip` or `DIR/<a>-prairielearn/` (docs/PLATFORMS.md shows
+both). The reference is graded first and must score full marks, so a broken suite is
+never shipped; that grading computes the expected values the package ships
+(grading/warm.py), checked by hash on the platform.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """Class tournaments: every student's player against the others (docs/TOURNAMENT.md).
 
-    autograder tournament ASSIGNMENT SUBMISSIONS_DIR --out OUT [--jobs N]
-        [--move-time S] [--depth D] [--swiss ROUNDS | --round-robin] [--seed K]
-        [--scheduler tcp://HOST:PORT] [--bundled NAMES]
-
 The engine names no game. An assignment takes part by declaring, in the
 `[tournament]` table of its assignment.toml, how a player is asked for a move
 (a call into the student's module) and which trusted referee module holds the

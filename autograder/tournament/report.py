@@ -1,12 +1,9 @@
 """What a tournament leaves in OUT: standings.csv, games.jsonl, tournament.html.
 
-tournament.html is one self-contained file (open it from disk, mail it, put it on
-the course page): the standings, a ratings plot with uncertainty bars and a
-head-to-head heat map (matplotlib, static PNGs, also written beside it), the
-head-to-head table for classes small enough to read one, and a replay viewer
-that steps through every game on a drawn board. The board is drawn from the
-referee's BOARD description and per-move frames the referee computes by replaying
-the recorded moves; the page itself knows no game.
+tournament.html is one self-contained file: the standings, a ratings plot and a
+head-to-head heat map (static PNGs, also written beside it), the head-to-head table
+for small classes, and a replay viewer drawing every game from the referee's BOARD
+description and the frames it computes by replaying the moves: the page knows no game.
 
 Everything a player controls (names, exception messages in the reasons) goes
 through autograder/outputs/: escaped in the page, neutralised in standings.csv,

@@ -1,12 +1,9 @@
 """`autograder tournament`: pair, play (resumably), rate, report.
 
-The main process holds the plan and the journal (store.py); games (`game.play`, the same
-function and sandbox wherever it runs) run in workers, local or on a Dask cluster
-(grading/workers.py), and come back as plain records, each stored the moment it arrives. The
-schedule is fixed by the seed: pairings and openings are the same on every run,
-and ratings are computed in schedule order, so a tournament of players that
-search to a fixed depth gives the same standings whether it ran on one core, on
-a Dask cluster, or was killed halfway and started again.
+Games (`game.play`) run in workers, local or on a Dask cluster (grading/workers.py),
+and come back as plain records, each stored the moment it arrives (store.py). The
+schedule is fixed by the seed and ratings are computed in schedule order, so players
+that search to a fixed depth get the same standings however the games ran.
 """
 
 from __future__ import annotations

@@ -6,12 +6,6 @@ else, with every sandbox layer the machine offers. The child lives for one game,
 player keeps nothing from one game to the next, and it is frozen (SIGSTOP) while the
 other player thinks, so it cannot think on the opponent's time. It is told only what
 the referee's `question()` gives: the position and its colour.
-
-How the time budget reaches the player (`Seat.move`): an ask with "{budget}" receives
-the move time and must answer within the hard limit (the move time plus a grace for
-the last search step and the pipe); an ask with "{depth}" is deepened (`_deepen`); a
-fixed depth (`--depth`, bundled reference players) is one call with the hard limit:
-the same answer on every run.
 """
 
 from __future__ import annotations

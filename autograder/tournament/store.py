@@ -2,10 +2,8 @@
 
 Each finished game is on disk the moment its record arrives, and so are the
 pairings of every round before its first game starts. Started again with the same
-OUT, the tournament checks that it is the same tournament (same settings and the
-same players' code), replays nothing it has, and plays only what is missing. A
-Swiss round's pairings are read back, never recomputed, so a resumed run pairs
-exactly as an uninterrupted one did.
+OUT, the same tournament (settings and players' code) plays only what is missing,
+its pairings read back, never recomputed.
 """
 
 from __future__ import annotations
