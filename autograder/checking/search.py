@@ -1,58 +1,33 @@
 """Judging a search on a game only the grader knows: the game, the run, the judges, the picture.
 
 A check that judges a search technique (visit order, cut-offs, windows, the depth
-limit, counters) must not be passable by a search that ignores the game it is
-given. So the student's search never searches the real game: it gets a `Game` of
-the grader's, kept in the trusted process and reached through proxies or
-callbacks (docs/SUITES.md, "Plans, proxies and callbacks"). Such a game
+limit, counters) must not be passable by a search that ignores the game it is given.
+So the student's search gets a `Game` of the grader's, kept in the trusted process and
+reached through proxies or callbacks (docs/SUITES.md, "Plans, proxies and callbacks").
+Such a game
 
-* offers, at every position, a subset of the real moves in an order of its own
-  and gives positions values of its own, all seeded, so the grader can replay
-  the same game for the reference while the student's code can only ask (a
-  search that uses its own rules, an alias bound at import or a copied
-  reference answers for another game);
-* answers only about the states it handed out (the roots, and the successors its
-  own `nextstates` returned: `checking.handout`), and stops answering after a
-  number of calls fixed by the case (`limit`), so a search that never ends is
-  judged after the same work on a quiet or a loaded machine;
-* logs every answered call in order: `log` holds ("n", key) for each expansion
-  and ("e", key) for each evaluation. The log is what a check believes about the
-  search's work; nothing the child reports is.
+* offers, at every position, a subset of the real moves in an order of its own and
+  values of its own, all seeded, so the grader can replay the same game for the
+  reference while a search with its own rules, an alias bound at import or a copied
+  reference answers for another game;
+* answers only about the states it handed out (`checking.handout`) and at most
+  `limit` calls, so a search that never ends is judged after the same work on a
+  quiet or a loaded machine;
+* logs every answered call in order, ("n", key) for an expansion and ("e", key) for
+  an evaluation: what a check believes about the search's work, never the child.
 
-A suite subclasses `Game` with its rules (`key`, `moves`, `worth`, `decided`,
-`words`, `step`): k-in-a-row positions with blocked cells (gametree), Connect 4
-with 2 to 5 moves a position (connect4). `TreeGame` is a hand-built or seeded
-random tree (checking/gametrees.py) as such a game, its states opaque tokens or
-names. Searches that do not ask `nextstates` keep games of their own shape and
-use the judges and pictures here on their logs: a make/undo board
-(checking/boards.py, negamax: its `log` has the same ("n" | "e", key) entries,
-a key being the moves from the root) and the rules patched into the student's
-module (muehle).
+A suite subclasses `Game` with its rules (gametree, connect4); `TreeGame` is a tree of
+checking/gametrees.py as such a game. Searches that do not ask `nextstates` (negamax's
+make/undo board, checking/boards.py; muehle's patched rules) use the judges and
+pictures here on logs of the same shape.
 
-A suite's search case is a frozen dataclass with `setup()` (a fresh game of the
-case), `plan(game, play, student)` (the student's calls on it), `expected()` (the
-reference's run on an equal game, an `Expected`, cached per worker in the suite:
-`functools.cache`) and the words of its case (`call_text`, `drawing`,
-`expected_text`, and `picture(run)`). `calls_allowed` is the game's `limit` for
-a case. `run(student, searches)` runs every case in one request, a refused
-question costing its case (verdicts.refused); `check(...)` is `check_all` over
-the runs, the failing run drawn as a picture.
-
-Judges (each returns None or the reason, in the grader's words):
-
-* `calls_reason`: exactly the game calls of the handout's rule, in order (where
-  the first difference is, and a hint how it departs); `sequence` writes a tree
-  search's calls as "r+ r0+ r00 ...";
-* `visits_reason`: the positions visited (in the order first seen) and expanded,
-  as the rule's (a looser test than the calls: a position asked twice is fine);
-* `decided_reason`: no decided game expanded; `depth_reason`: undecided states
-  evaluated exactly at the depth limit;
-* `counts` / `counter_reason`: the nodes, expansions and evaluations a log shows,
-  against what the student's counters say.
-
-`picture(...)` turns two logs (the rule's and the student's) into the drawing of
-outputs/trees.py: for a tree, the whole tree; for real positions, the states the
-grader's games handed out in the first calls of both searches.
+A suite's search case is a frozen dataclass with `setup()` (a fresh game), `plan(game,
+play, student)` (the student's calls on it), `expected()` (the reference's run on an
+equal game, an `Expected`, cached per worker), `call_text`, `drawing`, `expected_text`
+and `picture(run)`. `run` runs every case in one request, a refused question costing its
+case; `check` is `check_all` over the runs, the failing one drawn. The judges
+(`calls_reason`, `visits_reason`, `decided_reason`, `depth_reason`, `counter_reason`)
+return None or the reason in the grader's words.
 """
 
 from __future__ import annotations
@@ -94,13 +69,11 @@ def fmt(value) -> str:
 class Game:
     """A game only the grader knows (see the module docstring); one per search.
 
-    Hooks of a subclass: `key(state, question)` (what the search sent, as a hashable
-    key, or ValueError in words), `moves(key)` ((move, child key) pairs this game offers,
-    in its order), `worth(key)` (what evaluation answers), `decided(key)`,
-    `shown(key)` (what the search receives for a key: default a list), `words(key)`
-    (a state in the feedback), `step(key)` (the move into a state, in a picture)
-    and `ply(key)`. Records: `log`, `calls`, `handout`, `parent` (of every state
-    handed out)."""
+    Hooks of a subclass: `key(state, question)` (a hashable key, or ValueError in words),
+    `moves(key)` ((move, child key) pairs in this game's order), `worth(key)` (what
+    evaluation answers), `decided`, `shown` (what the search receives for a key), `words`
+    (a state in the feedback), `step` (a picture's label) and `ply`. Records: `log`,
+    `calls`, `handout`, `parent` (of every state handed out)."""
 
     #: The sentence of a refusal past `limit` calls ({calls}: the limit).
     too_many = N_("this game answers at most {calls} calls, more than a search of the "

@@ -60,8 +60,7 @@ def test_kit_board_refuses_what_is_not_a_cell(move):
 
 
 # -- twisted boards: games only the grader knows -------------------------------------
-TWISTS = [Twist(1, order=True), Twist(2, keep=0.5), Twist(3, keep=0.6, noise=9),
-          Twist(4, order=False, noise=3)]
+TWISTS = [Twist(1), Twist(2, keep=0.5), Twist(3, keep=0.6, noise=9), Twist(4, noise=3)]
 
 
 @pytest.mark.parametrize("twist", TWISTS, ids=lambda t: f"salt{t.salt}")

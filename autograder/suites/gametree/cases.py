@@ -1,8 +1,6 @@
-"""The gametree suite's search cases: one call of maximize ... computer_move on one game.
-
-A `Search` runs on a game only the grader knows (checking/search.py): a real position
-(`kitgame.GameSpec`) or a tree whose states are opaque tokens (`search.Tree`). The
-judges compare the grader's log of the student's run with the reference's on an equal game.
+"""The gametree suite's search cases: one call of maximize ... computer_move on a game only
+the grader knows (checking/search.py), a real position (`kitgame.GameSpec`) or a tree
+(`search.Tree`), judged by the grader's log of the run against the reference's.
 """
 
 from __future__ import annotations
@@ -44,8 +42,7 @@ class Search:
     with_stats: bool = False
     book: tuple = ()            # computer_move's book as ((key, successor), ...)
     use_book: bool = False
-    defaults: bool = False      # call with the state and game=... only (the defaults
-                                # of alpha, beta, bremse and book must do the rest)
+    defaults: bool = False      # call with the state and game=... only: the defaults hold
 
     @property
     def is_tree(self):
@@ -88,8 +85,7 @@ class Search:
         return self.game.drawing()
 
     def call(self, caller, game, stats, root=None):
-        """The call on `game` (or a proxy of it, given its `root` state) through
-        `caller` (a plan's call, or a module's functions: `caller(name, *args)`)."""
+        """The call on `game` (a proxy of it, given its `root`) through `caller(name, *args)`."""
         root = self.root(game) if root is None else root
         if self.defaults:
             return caller(self.function, root, game=game,
@@ -165,8 +161,7 @@ def search_for(function_or_side, game, **options):
 
 @functools.cache
 def expected(case):
-    """The reference's run of `case` on a fresh game: its result, the game's log and
-    its counters (what the handout's rules prescribe)."""
+    """The reference's run of `case` on a fresh game: its result, the game's log, its counters."""
     game, stats = make_game(case.game), ref.SearchStats()
     result = case.call(lambda name, *args, **kwargs: getattr(ref, name)(*args, **kwargs),
                        game, stats)
@@ -181,8 +176,7 @@ def position_value(spec, bremse):
 
 @functools.cache
 def full_width_nodes(spec, bremse):
-    """Nodes of a search without pruning at depth limit `bremse` (cases are capped
-    on it too, so a search that does not prune is still judged quickly)."""
+    """Nodes of a search without pruning at depth limit `bremse` (cases are capped on it)."""
     rules = spec.rules()
 
     def count(state, left):
@@ -211,8 +205,7 @@ def book_copy_plan(case):
 
 
 def run_book_copies(student, cases):
-    """computer_move's second answer for each book case (book_copy_plan), a refused
-    question of the game costing its case."""
+    """computer_move's second answer per book case (book_copy_plan), a refusal costing it."""
     return search.run_jobs(student, map(book_copy_plan, cases))
 
 
@@ -244,8 +237,7 @@ def result_reason(run):
 
 
 def value_reason(run):
-    """The right value; best_state None where the search stops, else a successor
-    that attains the value (any equally good successor passes)."""
+    """The right value; best_state None where the search stops, else any successor attaining it."""
     answer, reason = result_pair(run)
     if reason:
         return reason
@@ -282,8 +274,7 @@ def depth_reason(run):
 
 
 def work_reason(run):
-    """Exactly the game calls of the handout's rules, in order (on a tree, with the
-    student's whole visit sequence)."""
+    """Exactly the game calls of the handout's rules, in order."""
     calls = search.tree_calls_reason if run.search.is_tree else search.calls_reason
     return calls(run.game, run.log, run.expected.log)
 

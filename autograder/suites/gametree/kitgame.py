@@ -1,9 +1,6 @@
-"""The gametree suite's k-in-a-row games, for the trusted side only.
-
-`KitGame` is the assignment's game with bit-mask rules. `PositionGame` is a position of
-it as a game only the grader knows (checking/search.py), with the blocked cells, child
-order and heuristic of its `GameSpec`, so a search that bypasses the game object answers
-for another game.
+"""The gametree suite's k-in-a-row games (trusted side): `KitGame`, the assignment's game
+with bit-mask rules, and `PositionGame`, a position of it as a game only the grader knows
+(checking/search.py), with the blocked cells, child order and heuristic of its `GameSpec`.
 """
 
 from __future__ import annotations
@@ -72,11 +69,10 @@ class KitGame:
         return len(state) >= len(self.playable) or self.exact_value(state) != 0
 
     def heuristic(self, state):
+        won = self.exact_value(state)
+        if won:
+            return 100 * won
         x, o = self.owners(state)
-        if self._won(x):
-            return 100
-        if self._won(o):
-            return -100
         score = 0
         for line in self.masks:
             if line & o == 0 and line & x:

@@ -1,12 +1,9 @@
 """Hidden suite for gametree: rules, minimax, alpha-beta with Bremse, the player, the book.
 
-The rules are judged against the reference (run here) on the student's own `Game`
-objects: every reachable tic-tac-toe position and seeded 4 x 3 and 4 x 4 samples. The
-searches get a proxy of a game only the grader knows (cases.py), so node counts, visit
-order, cut-offs and plies are the grader's records and a search that bypasses `game`
-answers for another game; `solve` needs the board's lines, so it gets the student's own
-`Game`. Each function is judged on its own ([relies_on], Blame.check), except in
-test_computer_move_with_your_own_helpers, on a 3 x 4 board the module does not define.
+The rules run on the student's own `Game` objects; the searches on a proxy of a game only
+the grader knows (cases.py), except `solve`, which needs the board's lines. Each function
+is judged on its own ([relies_on]), except in test_computer_move_with_your_own_helpers.
+What each check believes: docs/SUITES.md, "What a check may believe".
 """
 
 import functools
@@ -26,8 +23,7 @@ from autograder.i18n import N_, grader_plural as ngettext, grader_text as _
 from autograder.checking.verdicts import UNTOUCHED, changed_input, check_probes
 
 B3X3, B4X3, B4X4 = (3, 3, 3), (4, 3, 3), (4, 4, 3)
-#: The searches as [relies_on] names them: maximize and minimize call each other, so
-#: their checks judge the pair, and so for alpha-beta.
+#: The searches as [relies_on] names them: maximize and minimize call each other (a pair).
 MINIMAX, ALPHABETA = "maximize/minimize", "maximize_ab/minimize_ab"
 #: The game's methods are the grader's in every search check (told to `blame.judging`).
 GAME_PLAYS = {M + name: None for name in ("nextstates", "terminal_test", "evaluation")}
@@ -73,8 +69,7 @@ def reachable(board):
 
 @functools.cache
 def sample(board, count, seed, low, high, decided=False):
-    """`count` distinct states with low..high marks by seeded random play,
-    undecided ones (or, with decided=True, decided ones with free cells)."""
+    """`count` distinct undecided states (or decided ones with free cells) with low..high marks."""
     rng = random.Random(seed)
     game = KitGame(*board)
     found, seen = [], set()
@@ -86,8 +81,7 @@ def sample(board, count, seed, low, high, decided=False):
             state = rng.choice(game.nextstates(state))
         if len(state) < low or state_key(state) in seen:
             continue
-        is_decided = game.decided(state)
-        if decided != is_decided or (decided and len(state) >= game.cells):
+        if decided != game.decided(state) or (decided and len(state) >= game.cells):
             continue
         seen.add(state_key(state))
         found.append(tuple(state))
@@ -170,8 +164,7 @@ def game_handles(student, boards):
 
 
 def rule_check(student, function, summary, hint, judge=exact, play=None):
-    """`function` (a rule of the reference's: its answers expected) on every rule state,
-    with the student's own Game of the state's board."""
+    """`function` against the reference's on every rule state, with the student's own Game."""
     handles = game_handles(student, RULE_BOARDS)
     chosen = _rule_cases(function)
     args = [(list(c.args[0]), handles[c.args[1]]) for c in chosen]
@@ -666,8 +659,7 @@ def book_reason(run):
         return None
     if not run.log:
         return _("did not search for a state the book does not know")
-    if type(got) is not list or tuple(got) not in \
-            make_game(run.search.game).successors(tuple(run.search.game.root)):
+    if type(got) is not list or tuple(got) not in make_game(run.search.game).successors(state):
         return not_a_successor(got)
     return None
 
@@ -703,8 +695,7 @@ OWN_BOARDS = (B3X3, B4X3, (3, 4, 3))
 
 @functools.cache
 def own_program_cases():
-    """Positions for the whole program: tic-tac-toe from 1 to 7 marks, 4 x 3 and 3 x 4
-    from 6 to 9, searched to the end (bremse inf) on the student's own Game."""
+    """Positions for the whole program, searched to the end on the student's own Game."""
     states = [(B3X3, s) for s in sample(B3X3, 16, 131, 1, 7)]
     states += [(B4X3, s) for s in sample(B4X3, 8, 132, 6, 9)]
     states += [((3, 4, 3), s) for s in sample((3, 4, 3), 8, 133, 6, 9)]
@@ -836,9 +827,8 @@ def _check_solve(student, play):
 
 @functools.cache
 def table_runs():
-    """Per board, states to solve one after the other with one table, twice over:
-    every first move of x, positions reached in two move orders (the same key),
-    positions where the player to move wins at once, and decided ones."""
+    """Per board, states to solve one after the other with one table, twice over: first
+    moves, one position in two move orders, wins in one move, decided positions."""
     runs = []
     for board, seed in ((B3X3, 121), (B4X3, 122), (B4X4, 123)):
         game = KitGame(*board)

@@ -1,9 +1,6 @@
-"""The games and positions negamax's hidden checks search (trusted side only).
-
-`KitBoard` plays tic-tac-toe with the handout's rules, written independently of the
-reference. A `Twist` makes it a game only the grader knows (its own move order and
-subset, values of its own), so a search with its own rules or a copied reference
-answers for another game. A `Game` is where a search starts: such a board, or a tree.
+"""The games and positions negamax's hidden checks search (trusted side only): `KitBoard`
+is tic-tac-toe written independently of the reference, a `Twist` makes it a game only the
+grader knows, and a `Game` is where a search starts (such a board, or a tree).
 """
 
 from __future__ import annotations
@@ -30,11 +27,8 @@ def _tables():
     winners, moves = [], []
     for key in range(3 ** 9):
         cells = [(key // 3 ** i) % 3 for i in range(9)]
-        who = 0
-        for a, b, c in LINES:
-            if cells[a] and cells[a] == cells[b] == cells[c]:
-                who = cells[a]
-                break
+        owners = (cells[a] for a, b, c in LINES if cells[a] and cells[a] == cells[b] == cells[c])
+        who = next(owners, 0)
         winners.append(who)
         moves.append(() if who else tuple((i % 3, i // 3) for i in range(9) if not cells[i]))
     return winners, moves
@@ -49,23 +43,18 @@ def key_of(cells) -> int:
 
 @dataclass(frozen=True)
 class Twist:
-    """How a KitBoard departs from tic-tac-toe, the same on every visit of a position:
-    `order` shuffles the moves, `keep` keeps that share of them (at least one), `noise`
-    values undecided positions from -noise to +noise; `salt` seeds it all."""
+    """How a KitBoard departs from tic-tac-toe on a position (seeded by `salt`): its moves
+    shuffled, a `keep` share of them kept, undecided positions valued -noise to +noise."""
     salt: int
-    order: bool = True
     keep: float = 1.0
     noise: int = 0
 
     def describe(self) -> str:
-        parts = []
-        if self.keep < 1:
-            parts.append(_("offers only some of the free cells as moves"))
-        if self.order:
-            parts.append(_("lists its moves in an order of its own"))
+        parts = [_("offers only some of the free cells as moves")] if self.keep < 1 else []
+        parts.append(_("lists its moves in an order of its own"))
         if self.noise:
             parts.append(_("scores undecided positions with values of its own"))
-        return _("the grader's board {what}").format(what=", ".join(parts)) if parts else ""
+        return _("the grader's board {what}").format(what=", ".join(parts))
 
     @functools.cache
     def moves(self, key: int) -> tuple:
@@ -73,8 +62,7 @@ class Twist:
         legal = list(MOVES[key])
         if legal:
             rng = random.Random(self.salt * 3 ** 9 + key)
-            if self.order:
-                rng.shuffle(legal)
+            rng.shuffle(legal)
             if self.keep < 1:
                 kept = set(rng.sample(range(len(legal)), max(1, round(len(legal) * self.keep))))
                 legal = [m for i, m in enumerate(legal) if i in kept]
@@ -209,9 +197,8 @@ def sample(count, low, high, seed):
 # ------------------------------------------------------------ games only the proxy knows
 @dataclass(frozen=True, eq=False)
 class Game:
-    """A position a search starts from, on a board of the grader's: tic-tac-toe
-    `cells` (with a `twist`, or plain) or a hand-built `tree` (player `first`
-    moves at its root)."""
+    """Where a search starts on a board of the grader's: `cells` (and a `twist`) or a
+    hand-built `tree` (player `first` moves at its root)."""
     name: str
     cells: tuple | None = None
     twist: Twist | None = None
@@ -239,7 +226,7 @@ class Game:
 
 
 def twist_for(index: int, *, keep=1.0, noise=0) -> Twist:
-    return Twist(salt=1000 + index, order=True, keep=keep, noise=noise)
+    return Twist(salt=1000 + index, keep=keep, noise=noise)
 
 
 def twisted(cells, index, **kind) -> Game:

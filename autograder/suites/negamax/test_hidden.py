@@ -1,13 +1,10 @@
 """Hidden suite for negamax: the board's rules, the search's values, its technique.
 
-The student's own `TicTacToe` is judged method by method on all 5,478 reachable
-positions. `NegaMax` and `ShortSightedOpponent` search a `Proxy` of a board of the
-grader's on a game only the grader knows (games.py), so a search with rules of its own
-answers for another game, and counts, visit order, plies and broken rules are the
-board's records, never the child's; proxied calls are round trips, so these searches
-are sampled and small. Each method is judged on its own ([relies_on]: what it relies on
-is the reference's, on the same board), except getEvaluatedMoves with the student's own
-explore. A move the board did not offer fails the case, even when the search catches it.
+The student's own `TicTacToe` is judged method by method on all 5,478 reachable positions.
+`NegaMax` and `ShortSightedOpponent` search a proxy of a board of the grader's on a game
+only the grader knows (games.py), on samples (every call is a round trip). Each method is
+judged on its own ([relies_on]), except getEvaluatedMoves with the student's own explore.
+What each check believes: docs/SUITES.md, "What a check may believe".
 """
 
 from __future__ import annotations
@@ -27,7 +24,6 @@ from autograder.checking import (Answer, Case, CheckFailed, Later, Plan, Proxy, 
                                  require, returned, said, short, wrong_number)
 from autograder.checking.boards import InstrumentedGame, random_tree, shown, tree_depth, tree_size
 from autograder.checking.cases import drawn as picture_or_none
-from autograder.checking.chunks import run_chunked
 from autograder.checking.rng import RecordingRandom
 from autograder.checking.search import PICTURE_CALLS, picture
 from autograder.checking.standins import method_spec
@@ -44,8 +40,7 @@ ASK = ("getMoves", "evaluate", "getSide")
 TELL = ("makeMove", "undoMove")
 
 
-#: Per kind of search: the class, whether its constructor gets the depth, the method,
-#: its answer's key in the plan's and the method it relies on ([relies_on]).
+#: Per kind of search: (class, depth given to the constructor, method, answer's key, relied on).
 KINDS = {"explore": ("NegaMax", False, "explore", "value", None),
          "evaluated": ("NegaMax", False, "getEvaluatedMoves", "moves", "explore"),
          "default": ("NegaMax", True, "getEvaluatedMoves", "moves", "explore"),
@@ -184,8 +179,7 @@ def check_runs(summary, runs, judge, hint=None, *, blame, expected=None, records
 
 
 def search_picture(r: Run, logs: tuple | None = None) -> dict:
-    """The student's search beside alpha-beta's from the boards' `logs` (default: all
-    kept); a node is the moves from the root to it."""
+    """The student's search beside alpha-beta's; a node is the moves from the root to it."""
     def board_at(path):
         board = r.search.game.board().game
         for move in path:
@@ -199,17 +193,13 @@ def search_picture(r: Run, logs: tuple | None = None) -> dict:
             return []
     logs = logs or (r.want_record["log"], r.record["log"])
     evaluated = {path for log in logs for kind, path in log if kind == "e"}
+    answered = r.mine is not None and r.mine.answered and not r.lost
     return picture((), *logs, children=children,
                    label=lambda path: str(path[-1]) if path else "·",
                    worth=lambda path: board_at(path).evaluate() if path in evaluated else None,
-                   max_to_move=board_at(()).getSide() == 1, **results(r))
-
-
-def results(r: Run) -> dict:
-    """What alpha-beta and the student's method returned, for the root of a picture."""
-    key = KINDS[r.search.kind][3]
-    answered = r.mine is not None and r.mine.answered and not r.lost
-    return {"rule_result": r.want.get(key), "student_result": r.mine.value if answered else None}
+                   max_to_move=board_at(()).getSide() == 1,
+                   rule_result=r.want.get(KINDS[r.search.kind][3]),
+                   student_result=r.mine.value if answered else None)
 
 
 def discipline_picture(r: Run) -> dict:
@@ -314,14 +304,13 @@ def changed_cell(case, outcome):
 
 
 def check_board(student, blame, method, summary, hint):
-    """One method of the student's board on its cases, judged on its own (Blame.check): a
-    wrong winner costs winner's points, not evaluate's."""
+    """One board method on its cases, judged on its own: a wrong winner costs only winner."""
     chosen = board_cases(method)
 
     def attempt(play):
         helpers = tuple(target.rpartition(".")[2] for target in play or ())
-        outcomes = run_chunked(student, f"TicTacToe.{method}", chosen,
-                               alone_steps(method, helpers), cache=not helpers)
+        outcomes = chunks.run_chunked(student, f"TicTacToe.{method}", chosen,
+                                      alone_steps(method, helpers), cache=not helpers)
         check_all(summary, chosen, outcomes, exact if method in READS else changed_cell,
                   hint=hint, show=Show.REASON)
     blame.check(student, method, _("on a position"), blame.helpers(method), attempt)
@@ -537,9 +526,8 @@ SEEDS = 24
 
 @functools.cache
 def choice_games():
-    """(game, depth) with two or more best moves and a worse one, cheap to search SEEDS
-    times: small random trees at full depth, and noisy positions (-3 to 3: ties are
-    common) at depth 1."""
+    """(game, depth) with two or more best moves and a worse one, cheap to search SEEDS times:
+    small random trees at full depth, noisy positions (ties are common) at depth 1."""
     def tied(candidates, depth, moves):
         found = (game for game in candidates
                  if 2 <= len(best_of(Search("best", game, (depth, 0)))) < moves(game))
@@ -675,8 +663,7 @@ def test_edge_cases(student, blame):
 
 # ------------------------------------------------------------ technique
 def work_reason(r: Run, counter: bool = True):
-    """Why the search did not do alpha-beta's work, from the board's records (and, with
-    `counter`, treeNodeCounter)."""
+    """Why the search did not do alpha-beta's work (board records; `counter`: treeNodeCounter)."""
     got, want = r.record, r.want_record
     for words, mine, theirs in (
             (N_("expanded {mine} positions (the grader's board saw moves made from {mine} "

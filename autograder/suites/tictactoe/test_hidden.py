@@ -1,11 +1,9 @@
 """Hidden suite for tictactoe: every function on every reachable position.
 
-Expected values come from the reference, run here. Positions are ordered fewest marks
-first, so the feedback shows the simplest board a function gets wrong; minimax passes
-with any optimal move. Each function is judged on its own (docs/SUITES.md, "Blame"),
-except in "your whole program". "result never changes the board it was given" is judged
-from result's own second answer (`again`), never from the board the child reports.
-No pictures: these checks judge answers position by position, not a search's trace.
+Positions are ordered fewest marks first, so the feedback shows the simplest board a
+function gets wrong; minimax passes with any optimal move. Each function is judged on its
+own (docs/SUITES.md, "Blame"), except in "your whole program". No pictures: no check
+judges a search's trace. What each check believes: docs/SUITES.md, "What a check may believe".
 """
 
 import contextlib
@@ -17,8 +15,8 @@ import pytest
 
 from autograder.checking import (Answer, Case, CheckFailed, Known, Later, answer_of,
                                  check_all, changed_input, check_probes, compare,
-                                 container_reason, describe, exact, kept, load_reference, number,
-                                 pure, require, returned, short, slow)
+                                 container_reason, describe, exact, kept, load_reference,
+                                 map_cases, number, pure, require, returned, short, slow)
 from autograder.checking.verdicts import UNTOUCHED
 from autograder.i18n import N_, grader_text as _
 
@@ -27,8 +25,7 @@ X, O, E = ref.X, ref.O, ref.EMPTY
 M = "tictactoe."
 
 
-# These run on every position while the cases are built (the reference check before
-# a batch pays for them): written to run row by row, not cell by cell.
+# These run on every position while the cases are built: row by row, not cell by cell.
 def key(board):
     return tuple(map(tuple, board))
 
@@ -151,8 +148,7 @@ def test_actions(student, blame):
 
 
 def _one_action_each():
-    """Every unfinished position once, with one of its actions (rotating), plus
-    every cell of the empty board."""
+    """Every unfinished position with one of its actions (rotating), and every first move."""
     pairs = []
     for index, board in enumerate(open_positions()):
         moves = sorted(ref.actions(board))
@@ -175,8 +171,7 @@ BOARD_VALUES = 20
 def result_runs(student, play):
     """Each call made twice on the same board and move (the second answer shows whether
     the first changed the board), once per kind for both checks (`shared`)."""
-    chosen = _result_cases()
-    outcomes = student.map(M + "result", [c.args for c in chosen], again=True, play=play)
+    chosen, outcomes = map_cases(student, M + "result", _result_cases(), play, again=True)
     return chosen, [kept(outcome, BOARD_VALUES) for outcome in outcomes]
 
 
@@ -273,10 +268,9 @@ def refusal_cases(moves):
 
 
 def check_refusals(student, blame, scope, summary, moves):
-    chosen = refusal_cases(moves)
     check_result(student, blame, scope, lambda play: check_all(
-        summary, chosen, student.map(M + "result", [c.args for c in chosen], play=play),
-        raised_one, raised=True))
+        summary, *map_cases(student, M + "result", refusal_cases(moves), play), raised_one,
+        raised=True))
 
 
 def _taken_moves():
@@ -399,8 +393,7 @@ def work_needed(count: int) -> str:
 
 @contextlib.contextmanager
 def say_the_work(chosen, outcomes):
-    """If the failure shown is a minimax call out of CPU time, say how much work plain
-    minimax needs there."""
+    """A failure of a minimax call out of CPU time says how much work plain minimax needs."""
     try:
         yield
     except CheckFailed as failed:
@@ -417,8 +410,7 @@ def say_the_work(chosen, outcomes):
 # the other way round, a table that stores a bound as an exact value slipped through).
 @functools.cache
 def minimax_keys(seed, *groups):
-    """The positions with (marks, how many: a seeded sample, or every one for None) of
-    `groups`, fewest marks first."""
+    """The positions of `groups` (marks, how many: a seeded sample, None: all), fewest first."""
     rng, boards = random.Random(seed), []
     for count, size in groups:
         these = [b for b in open_positions() if marks(b) == count]
@@ -444,8 +436,7 @@ def own_minimax():
 
 
 def minimax_answers(student, keys, play=None):
-    chosen = _minimax_cases(keys)
-    return chosen, student.map(M + "minimax", [c.args for c in chosen], play=play)
+    return map_cases(student, M + "minimax", _minimax_cases(keys), play)
 
 
 def judge_minimax(summary, chosen, outcomes, hint):
