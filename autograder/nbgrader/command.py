@@ -1,10 +1,4 @@
 """The `autograder nbgrader` subcommand: the course cycle (docs/TEACHING.md).
-
-    autograder nbgrader release|collect|grade|autograde|feedback ASSIGNMENT
-    autograder nbgrader export [--to FILE]
-    autograder nbgrader student-config --to FILE
-    autograder nbgrader notebooks [ASSIGNMENT ...] [--check]
-
 The Makefile's targets (make collect A=..., ...) call these.
 """
 

@@ -1,11 +1,9 @@
 """The nbgrader course cycle, with the kit's stripping and parallel grading.
 
-The steps of `autograder nbgrader` (command.py) run nbgrader in this process,
-configured by nbgrader_config.py. `grade` does what `nbgrader autograde` does,
-faster and with the kit's sandbox: the bulk grader grades every submission in
-parallel (or on a Dask cluster), then the scores go into nbgrader's gradebook and
-autograded/<student>/<A>/ gets a notebook whose graded cells show the kit's
-feedback, so generate_feedback, export and formgrader work as usual.
+The steps of `autograder nbgrader` run nbgrader in this process, configured by
+nbgrader_config.py. `grade` does what `nbgrader autograde` does with the bulk
+grader, then fills nbgrader's gradebook and autograded/, so generate_feedback,
+export and formgrader work as usual.
 """
 
 from __future__ import annotations
@@ -190,9 +188,9 @@ def _stage(name: str, api, students: list[str], staging: Path) -> None:
 
 def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
                     answers: dict | None = None):
-    """The submitted notebook (or the handout, if none came) with only the
-    graded cells runnable, each showing the kit's verdict as its output (what
-    plain autograde would show: cells.outputs), and the written answers kept."""
+    """The submitted notebook (or the handout, if none came) with only the graded
+    cells runnable, each showing the kit's verdict as its output, and the written
+    answers kept."""
     import nbformat
     from nbformat.v4 import new_output
 
@@ -448,13 +446,11 @@ def name_checks(name: str, api) -> int:
 
 
 def export(to: str, api=None) -> Path:
-    from nbgrader.api import Gradebook
-
     from .export import SafeCsvExportPlugin
     api = api or make_api()
     plugin = SafeCsvExportPlugin(config=api.config)
     plugin.to = str(to)
-    with Gradebook(api.coursedir.db_url, api.coursedir.course_id) as gb:
+    with _gradebook(api) as gb:
         plugin.export(gb)
     return Path(to)
 

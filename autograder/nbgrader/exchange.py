@@ -1,12 +1,10 @@
 """`nbgrader collect` made safe for a shared inbound folder (nbgrader_config.py uses it).
 
 A submission in nbgrader's default exchange is a folder any student can create
-under any name. `SafeCollect` collects the same submissions as nbgrader's
-collect, but refuses what a student cannot honestly have made (a forged name,
-time or owner), keeps each student's newest submission that is not refused, and
-copies without following links or opening special files, bounded in size. Every
-refusal and file left out is logged and kept in `notes`. docs/TEACHING.md, "What
-the exchange guarantees", lists each rule and what a shared folder cannot tell.
+under any name. `SafeCollect` collects as nbgrader's collect does, but refuses what
+a student cannot honestly have made (a forged name, time or owner) and copies
+without following links or opening special files, bounded in size; every refusal
+is kept in `notes`. docs/TEACHING.md, "What the exchange guarantees", lists each rule.
 """
 
 from __future__ import annotations

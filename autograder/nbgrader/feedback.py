@@ -1,14 +1,10 @@
 """nbgrader's feedback page, as the kit writes it: what went wrong first.
 
 nbgrader_config.py calls `configure(c)`, so generate_feedback renders the
-template in templates/feedback/: the summary feedback.html shows (the score,
-each written answer's state, every failure in full with its drawing, the passes
-folded: grading/report.py), then the notebook as graded, in the kit's look and
-without JavaScript. `FeedbackSummary` (after nbgrader's GetGrades) gathers the
-checks from the kit's own results.json of the same grading (`make
-grade-collected`) when it scores every graded cell as the gradebook does, else
-from the graded cells themselves (no drawings); and the written answers' states
-from the gradebook. Every string from a notebook or results.json is student
+template in templates/feedback/: the summary feedback.html shows (grading/report.py),
+then the notebook as graded, without JavaScript. `FeedbackSummary` takes the checks
+from the kit's results.json of the same grading when it agrees with the gradebook,
+else from the graded cells. Every string from a notebook or results.json is student
 data: the templates escape it.
 """
 
@@ -24,9 +20,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from ..outputs import pages, trees
 from . import kit_results
 
-# nbgrader_config.py imports this module (`configure`) for every nbgrader command:
-# the grader's modules are imported only when a feedback page is made.
-
+# Imported for every nbgrader command: the grader's modules only when a page is made.
 TEMPLATES = Path(__file__).with_name("templates")
 PREPROCESSOR = "autograder.nbgrader.feedback.FeedbackSummary"
 #: The largest results.json the page reads (the grader's caps keep it far smaller).

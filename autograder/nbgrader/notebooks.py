@@ -1,7 +1,5 @@
 """Handout notebooks: solutions/<a>/<a>.ipynb, generated, never edited by hand.
 
-    autograder nbgrader notebooks [ASSIGNMENT ...] [--check]
-
 Each part has one source: the task is the student README; modules, title and
 timeout come from assignment.toml, with its `[notebook] try` cell and its
 `[[answers]]` (questions graded by hand in formgrader, whose points are the
@@ -22,6 +20,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from .. import KitError, i18n, release, assignment as assignments
+from ..grading.runner import check_titles
 from . import BEGIN_HIDDEN, END_HIDDEN, graded_cell
 
 # The language of the notebook being built (build() sets it): its sentences come from
@@ -49,12 +48,7 @@ def hidden_tests(assignment: assignments.Assignment) -> list[tuple[str, str, flo
     points = assignment.rubric().points
     if not points:
         raise KitError(f"{rubric_path} has no [points]")
-    titles = {}
-    for path in sorted(assignment.suite_dir.glob("test_*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                doc = (ast.get_docstring(node) or node.name).strip().splitlines()[0]
-                titles[node.name] = doc
+    titles = check_titles(assignment.suite_dir)
     missing = [name for name in points if name not in titles]
     if missing:
         raise KitError(f"{rubric_path}: no hidden test named {', '.join(missing)}")

@@ -1,11 +1,9 @@
 """nbgrader preprocessors that keep plain `nbgrader autograde` correct and safe.
 
 nbgrader runs every code cell of a submitted notebook in one kernel, the graded
-cells after the student's: a student cell could rewrite the graded cells (an
-IPython input transformer), fake a module in `sys.modules` or import one whose
-results lie. The kit's notebooks hold no student code, and their graded cells
-only ask the kit's sandboxed grader (cells.py), so during autograding only the
-graded cells run:
+cells after the student's: a student cell could rewrite the graded cells or fake a
+module in `sys.modules`. The kit's graded cells only ask its sandboxed grader
+(cells.py), so during autograding only they run:
 
 - `RepairNotebook` (first of all) drops malformed parts of a cell (metadata
   nbgrader's validator refuses, an id nbformat does not allow): one student's
