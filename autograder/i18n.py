@@ -1,13 +1,10 @@
 """The kit's languages: English in the code (the msgids), gettext catalogs for the rest.
 
 Two domains: `spielbaum`, what the student's kit says, released with every
-assignment as compiled .mo files (the student's side reads them with stdlib
-gettext; tests/kit/test_languages.py proves each .mo matches its .po); and
-`grader`, the hidden checks' sentences and the engine's verdict words, never
-released (its msgids would tell a student what is tested). The course picks its
-language with SPIELBAUM_COURSE_LANG or `--lang`. Long texts (READMEs, skeletons,
-the student's Makefile) are translated block by block. README.md, "Languages",
-says the whole of it.
+assignment as compiled .mo files; and `grader`, the hidden checks' sentences and
+the engine's verdict words, never released (its msgids would tell a student what is
+tested). The course picks its language with SPIELBAUM_COURSE_LANG or `--lang`; long
+texts are translated block by block. README.md, "Languages", says the whole of it.
 """
 
 from __future__ import annotations

@@ -41,8 +41,7 @@ def run(args) -> int:
 
     from ..outputs import terminal
     from .batch import distribution, grade_all, summary_table
-    # The feedback is written in the grading workers, which inherit the environment
-    # (a cluster's workers read their own: set SPIELBAUM_COURSE_LANG there too).
+    # The feedback is written in the grading workers, which inherit the environment.
     os.environ["SPIELBAUM_COURSE_LANG"] = i18n.course_language(args.lang)
     if args.unconfined_files:       # the workers and the cluster's spec inherit it
         os.environ[UNCONFINED_FILES] = "1"

@@ -1,10 +1,9 @@
 """JSON the kit writes (results.json for Gradescope and PrairieLearn, games.jsonl).
 
-`plain_data` walks a value and makes every string (keys too) writable: a lone
-surrogate in a student's output would otherwise stop `json.dump` with
-`ensure_ascii=False`, or pass as a `\\udcff` escape that a strict reader (such
-as PostgreSQL's jsonb, behind PrairieLearn) refuses. Control characters are
-left to JSON's own escaping; each reader escapes them for where it shows them.
+`plain_data` makes every string (keys too) writable: a lone surrogate in a
+student's output would otherwise stop `json.dump`, or pass as an escape that a
+strict reader (PostgreSQL's jsonb, behind PrairieLearn) refuses. Control characters
+are left to JSON's own escaping.
 """
 
 from __future__ import annotations

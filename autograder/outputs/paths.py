@@ -1,12 +1,9 @@
 """Student ids, and the names the grader writes into its output folder.
 
-A student id names a folder the grader writes (`OUT/<id>/feedback.md`,
-nbgrader's `submitted/<id>/`), so it must be a single, ordinary folder name:
-not empty, not `.` or `..`, not hidden (a leading dot), without a path
-separator or a control character (a newline in a name forges lines wherever
-it is printed), not longer than a file name may be, and not a name the grader
-itself writes into the same folder (`grades.csv`, the similarity report):
-`student_id_problem` says, in a few words, what is wrong with one.
+A student id names a folder the grader writes (`OUT/<id>/feedback.md`, nbgrader's
+`submitted/<id>/`), so it must be a single, ordinary folder name (a newline in a
+name would forge lines wherever it is printed): `student_id_problem` says what is
+wrong with one.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Every CSV the kit writes (grades.csv, standings.csv, mutation.csv, the nbgrader export).
 
 A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a
-formula to a spreadsheet (OWASP's CSV injection): `=HYPERLINK(...)` from a
-folder name or an exception message would be a live link in the teacher's
-gradebook. Such a text cell is prefixed with a single quote, as OWASP
-recommends (leading spaces do not hide the formula from this check). Numbers
-stay numbers, also when written as text ("-1.250": a number, never a formula).
-Every text cell is also made writable, control characters other than newline
-and tab shown as escapes.
+formula to a spreadsheet (OWASP's CSV injection): `=HYPERLINK(...)` from a folder
+name would be a live link in the teacher's gradebook. Such a text cell is prefixed
+with a single quote, as OWASP recommends (leading spaces do not hide it); numbers
+stay numbers ("-1.250"), and control characters are shown as escapes.
 """
 
 from __future__ import annotations
