@@ -372,8 +372,7 @@ def best_minimax_setup(state, player, depth, salt, widths, ties):
 
 
 def best_minimax_search(setup, state, player, depth, seed):
-    """best_move_minimax(state, player, depth[, rng]) with next_states, finished,
-    value_minimax and the rng (`record`, a RecordingRandom; None: no rng passed) the grader's."""
+    """best_move_minimax(state, player, depth[, rng]), value_minimax and rng the grader's."""
     game, table, _ = setup
     watch, chooser = Watch(game, [(state, player)]), RecordingRandom(seed)
     rng = () if seed is None else (Proxy(chooser, ask=RecordingRandom.METHODS),)
@@ -399,8 +398,7 @@ def ab_search(game, state, player, depth, window=(-1, 1)):
 
 
 def cut_search(state, player, depth, cut):
-    """alpha_beta(state, player, alpha, beta, depth) with next_states offering the moves
-    in the grader's order, get_order_value 0 for all, value_ab the scenario's values."""
+    """alpha_beta(state, player, alpha, beta, depth), value_ab answering the scenario's values."""
     game = Game(800 + depth, [(state, player)], (len(cut.own), len(cut.own)), 0)
     watch = Watch(game, [(state, player)])
     value_of = {s: -v for s, v in zip(game.successors(state, player), cut.own)}

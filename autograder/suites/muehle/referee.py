@@ -98,9 +98,7 @@ class Game:
     def play(self, answer) -> str:
         """Apply a checked answer; returns the move's notation."""
         after = as_state(answer)
-        move = self.successors()[after]
-        self._advance(after, move)
-        return move
+        return self._advance(after, self.successors()[after])
 
     def play_move(self, move: str) -> None:
         found = [after for after, words in self.successors().items() if words == move]
@@ -108,10 +106,11 @@ class Game:
             raise ValueError(f"{move} is not a legal move here")
         self._advance(found[0], move)
 
-    def _advance(self, after, move: str) -> None:
+    def _advance(self, after, move: str) -> str:
         self.last = (f"{SIDES[self.turn]} {move}", changes(self.state, after, self.player)[1])
         self.state, self.turn = after, 1 - self.turn
         self._successors = None
+        return move
 
     def result(self):
         """The rules' end of the game, tried in their order, for the player to move."""
