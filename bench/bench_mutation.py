@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder import assignment as assignments  # noqa: E402
-from autograder.mutate.run import Target, analyse  # noqa: E402
+from autograder.mutate.run import analyse  # noqa: E402
 
 REQUIRED = 0.98
 
@@ -42,7 +42,7 @@ def main() -> int:
     print(f"{'assignment':<11} {'killed':>6} {'survived':>8} {'equiv.':>6} {'score':>7} "
           f"{'seconds':>8} {'s/mutant':>8}")
     for name in args.only or assignments.names():
-        result = analyse(Target.of(name), count=args.count, seed=args.seed, jobs=args.jobs,
+        result = analyse(assignments.load(name), count=args.count, seed=args.seed, jobs=args.jobs,
                          console=quiet)
         killed, survived = len(result.of("killed")), len(result.of("survived"))
         graded = killed + survived + len(result.of("error"))
@@ -56,7 +56,7 @@ def main() -> int:
             print(f"    survivor {m.module}:{m.line} {m.operator}: {m.mutated}")
         for verdict in result.of("error"):
             print(f"    grader error {verdict.mutant.ident}: {verdict.killed_by}")
-    target = Target.of(args.speedup)
+    target = assignments.load(args.speedup)
     early = analyse(target, count=args.speedup_count, seed=args.seed, jobs=args.jobs,
                     console=quiet)
     full = analyse(target, count=args.speedup_count, seed=args.seed, jobs=args.jobs,

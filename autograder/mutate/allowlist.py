@@ -1,23 +1,12 @@
-"""Reviewed equivalent mutants: autograder/suites/<a>/equivalent_mutants.toml.
-
-An equivalent mutant behaves exactly like the reference on every input the
-assignment allows, so no hidden test can kill it and it must not count against
-the suite. A teacher who has convinced themselves of that lists it here with
-the reason; the entry names the mutant by what it changes (the line's text, the
-operator and the occurrence of that pair in the module), never by a line
-number, so it survives edits elsewhere in the reference.
-
-    [[equivalent]]
-    line = "if low < best < high:"
-    operator = "ReplaceComparisonOperator_Lt_LtE"
-    occurrence = 0          # optional, default 0
-    module = "x.py"         # optional when the assignment has one module
-    mutated = "..."         # optional; checked, so a stale entry is noticed
-    reason = "why no correct test can tell it from the reference"
+"""Reviewed equivalent mutants: autograder/suites/<a>/equivalent_mutants.toml
+(docs/MUTATION.md, "The allowlist"). An entry names its mutant by the line's text,
+the operator and the occurrence of that pair in the module, never by a line number,
+so it keeps matching when lines above it move.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,9 +91,8 @@ def match(entries: list[Entry], population: list, path: Path
 
 def toml_entry(mutant) -> str:
     """A ready-to-paste entry for a survivor the teacher judges equivalent."""
-    def quoted(text: str) -> str:
-        escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+    def quoted(text: str) -> str:       # a JSON string is a TOML basic string
+        return json.dumps(text, ensure_ascii=False)
     return "\n".join([
         "[[equivalent]]",
         f"module = {quoted(mutant.module)}",

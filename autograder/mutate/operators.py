@@ -1,16 +1,7 @@
-"""Single-change mutants of a reference module, inside its solution regions only.
-
-Each operator looks at one node of the module's syntax tree and proposes text
-edits: the smallest stretch of source that changes (an operator token, a
-number, a statement), so every other character of the module, comments and
-layout included, stays as the teacher wrote it and the report can show the
-changed line next to the original. A proposal becomes a mutant only if every
-edit lies inside a `### BEGIN SOLUTION` / `### END SOLUTION` region, the result
-differs from the reference and compiles.
-
-The operator names follow cosmic-ray's (ReplaceComparisonOperator_Lt_LtE,
-NumberReplacer, AddNot, ...); RemoveStatement, SwapArguments and the
-min/max swap are ours.
+"""Single-change mutants of a reference module, inside its solution regions only
+(docs/MUTATION.md, "Which mutants"). An operator proposes text edits of the smallest
+stretch of source that changes, so every other character stays as the teacher wrote
+it and the report can show the changed line next to the original.
 """
 
 from __future__ import annotations
@@ -26,6 +17,7 @@ from typing import Iterator
 
 from .. import KitError
 from ..release import _regions as solution_regions
+from .honest.source import docstring_node
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,9 +134,8 @@ def _proposals(tree: ast.AST, src: Source) -> Iterator[tuple[str, list[Edit]]]:
 
 
 def _skipped_nodes(tree: ast.AST) -> set[int]:
-    """Docstrings, annotations and f-string insides: mutating them changes
-    nothing a test can see, or (f-strings before Python 3.12) has no reliable
-    positions."""
+    """Docstrings, annotations and f-string insides: mutating them changes nothing a
+    test can see, or (f-strings before Python 3.12) has no reliable positions."""
     skip: set[int] = set()
 
     def drop(node):
@@ -162,11 +153,9 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
                 drop(node.returns)
         elif isinstance(node, ast.AnnAssign):
             drop(node.annotation)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
-                drop(body[0])
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and docstring_node(node) is not None:
+            drop(node.body[0])
     return skip
 
 

@@ -1,9 +1,5 @@
-"""mutation.md (for the teacher to read) and mutation.csv (one row per mutant).
-
-mutation.csv is written like every CSV of the kit (outputs/spreadsheet.py): a
-line of code such as `-value` in the original or mutated column is text, never
-a formula.
-"""
+"""mutation.md (for the teacher to read) and mutation.csv (one row per mutant,
+written like every CSV of the kit: outputs/spreadsheet.py)."""
 
 from __future__ import annotations
 

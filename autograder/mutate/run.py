@@ -1,12 +1,9 @@
 """Sample mutants, grade each with the hidden suite in the sandbox, report.
 
-A mutant is a submission folder holding the mutated module (and the other
-modules of the reference unchanged), read as grading reads a submission
-(intake.prepare); it is graded exactly as a student would be, by the assignment's
-`Grader` in forked workers that start after the reference has been graded (the
-warm-up fills every cache of expected values once), or with `--scheduler` on a
-Dask cluster's workers (grading/cluster.py), where `judge` turns each Graded into
-its verdict as it does here. A mutant is killed when it loses any point.
+Each mutant is read as grading reads a submission (intake.prepare) and graded by
+the assignment's `Grader`, in local workers forked after the reference was graded
+or on a Dask cluster's workers (grading/cluster.py), where `judge` turns each
+Graded into its verdict as it does here. A mutant is killed when it loses any point.
 """
 
 from __future__ import annotations
@@ -32,7 +29,6 @@ from ..grading.workers import Local
 from ..outputs import terminal
 from . import allowlist, stop
 from .operators import Mutant, compiles, mutants
-
 
 
 def reference(target: Assignment, module: str) -> str:
@@ -106,14 +102,16 @@ def sample(everything: list[Mutant], count: int, seed: int, equivalent: dict
     return chosen, skipped, broken
 
 
-# ------------------------------------------------------------ grading, in workers
-_grader: Grader | None = None      # set before the workers fork
-
-
-def _grade(mutant: Mutant) -> tuple:
-    """(mutant, status, killed_by, score, max_score, seconds) of one mutant."""
-    graded = _grader.grade_prepared(mutant.ident, prepared(_grader.assignment, mutant))
-    return (mutant, *judge(graded))
+# ------------------------------------------------------------ grading
+def warmed_workers(grader: Grader, function, tasks: list, jobs: int, lost) -> Local:
+    """Local workers running `function(*task)`, forked after the grader checked its
+    sandbox layers and graded the reference (it must score full marks; the warm-up
+    fills every cache of expected values, which the workers inherit)."""
+    grader.require_layers()
+    grader.warm_up()
+    gc.freeze()         # the collector of a forked worker then never copies the parent's pages
+    return Local(max(1, min(jobs, len(tasks))), function,
+                 ceiling=grader.timeouts.submission + 60, lost=lost)
 
 
 def write_modules(target: Assignment, sources: dict[str, str], folder: Path) -> None:
@@ -170,9 +168,16 @@ def _first_loss(graded) -> str:
     lost = [t for t in graded.tests if t.score < t.max_score and t.output != "not run"]
     if not lost:
         return "a check that did not run"
-    first = lost[0]
-    summary = first.output.strip().splitlines()[0].rstrip(" :") if first.output.strip() else ""
-    return first.title + (f": {summary}" if summary else "")
+    summary = first_line(lost[0].output, "")
+    return lost[0].title + (f": {summary}" if summary else "")
+
+
+def first_line(text: str, nothing: str = "(no feedback)") -> str:
+    """The first line of a check's feedback that says something."""
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip().rstrip(" :")
+    return nothing
 
 
 #: In the output folder of `mutate --scheduler`: the verdicts a killed client resumes from.
@@ -199,13 +204,45 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
     cluster = OnCluster(scheduler, target, stop_early, out_dir) if scheduler else None
+    console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
+                  f"mutants (seed {seed}), "
+                  + (f"on {cluster.where}" if cluster
+                     else f"{jobs} workers; {grader.describe()}"))
     try:
-        return _analyse(target, grader, everything, chosen, verdicts, len(skipped), broken,
-                        stale, started, seed=seed, count=count, jobs=jobs,
-                        stop_early=stop_early, console=console, cluster=cluster)
+        if cluster is None:     # (on a cluster each worker checks its layers and warms up)
+            def grade(mutant: Mutant) -> tuple:
+                graded = grader.grade_prepared(mutant.ident, prepared(target, mutant))
+                return (mutant, *judge(graded))
+            pool = warmed_workers(grader, grade, chosen, jobs, lost=lambda task, why: (
+                task[0], "error", why.splitlines()[0], 0.0, 0.0, 0.0))
+            grading_started = time.perf_counter()
+            finished = pool.run([(m,) for m in chosen])
+        else:
+            grading_started = time.perf_counter()
+            done = cluster.done(chosen)
+            if done:
+                console.print(f"resuming: {len(done)} of {len(chosen)} mutants already graded",
+                              markup=False, highlight=False)
+            finished = cluster.run(chosen, done)
+        progress = terminal.progress(console)
+        progress.disable = not console.is_terminal      # a log gets one line per mutant instead
+        with progress:
+            task = progress.add_task("mutants", total=len(chosen))
+            for mutant, status, killed_by, score, max_score, seconds in finished:
+                verdicts.append(Verdict(mutant, status, killed_by, score, max_score, seconds))
+                progress.advance(task)
+                if not console.is_terminal:
+                    console.print(f"[{len(verdicts) - len(skipped)}/{len(chosen)}] {status}: "
+                                  f"{mutant.ident} ({seconds:.1f} s)", markup=False,
+                                  highlight=False)
     finally:
         if cluster is not None:
             cluster.close()
+    verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
+                                 v.mutant.occurrence))
+    ended = time.perf_counter()
+    return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
+                    stop_early, ended - started, ended - grading_started, jobs)
 
 
 class OnCluster:
@@ -256,47 +293,3 @@ class OnCluster:
 
 def _source_digest(mutant: Mutant) -> str:
     return hashlib.sha256(mutant.source.encode("utf-8")).hexdigest()[:16]
-
-
-def _analyse(target, grader, everything, chosen, verdicts, skipped, broken, stale, started,
-             *, seed, count, jobs, stop_early, console, cluster) -> Analysis:
-    global _grader
-    console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
-                  f"mutants (seed {seed}), "
-                  + (f"on {cluster.where}" if cluster
-                     else f"{jobs} workers; {grader.describe()}"))
-    if cluster is None:
-        # On a cluster each worker checks its own layers and grades the reference.
-        grader.require_layers()
-        grader.warm_up()                              # the reference must score full marks
-        gc.freeze()
-        _grader = grader
-    grading_started = time.perf_counter()
-    progress = terminal.progress(console)
-    progress.disable = not console.is_terminal      # a log gets one line per mutant instead
-    if cluster is None:
-        pool = Local(max(1, min(jobs, len(chosen))), _grade,
-                    ceiling=grader.timeouts.submission + 60,
-                    lost=lambda task, reason: (task[0], "error", reason.splitlines()[0], 0.0,
-                                               0.0, 0.0))
-        finished = pool.run([(m,) for m in chosen])
-    else:
-        done = cluster.done(chosen)
-        if done:
-            console.print(f"resuming: {len(done)} of {len(chosen)} mutants already graded",
-                          markup=False, highlight=False)
-        finished = cluster.run(chosen, done)
-    with progress:
-        task = progress.add_task("mutants", total=len(chosen))
-        for mutant, status, killed_by, score, max_score, seconds in finished:
-            verdicts.append(Verdict(mutant, status, killed_by, score, max_score, seconds))
-            progress.advance(task)
-            if not console.is_terminal:
-                console.print(f"[{len(verdicts) - skipped}/{len(chosen)}] {status}: "
-                              f"{mutant.ident} ({seconds:.1f} s)", markup=False,
-                              highlight=False)
-    verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
-                                 v.mutant.occurrence))
-    ended = time.perf_counter()
-    return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
-                    stop_early, ended - started, ended - grading_started, jobs)

@@ -1,12 +1,7 @@
-"""A pytest plugin that ends a hidden suite's run at the first lost point.
-
-`autograder mutate` hands it to its Grader (`plugins=`), which adds it to the
-hidden suite's pytest run. A mutant is killed when it
-loses any point, so once one check has cost points the remaining checks cannot
-change the verdict: the run stops there, the way `pytest -x` does, but only for
-a check that carries points (a zero-point check failing decides nothing).
-pytest then reports "tests failed" (exit 1), which the runner accepts; the
-checks not run score nothing, like any check that did not pass.
+"""A pytest plugin that ends a hidden suite's run at the first lost point, the way
+`pytest -x` does but only for a check that carries points: a mutant is killed when
+it loses any point, so the checks after that cannot change its verdict. `autograder
+mutate` hands it to its Grader (`plugins=`); the checks not run score nothing.
 """
 
 from __future__ import annotations

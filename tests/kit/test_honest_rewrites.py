@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from autograder import KitError
+from autograder import KitError, assignment
 from autograder.mutate.honest import behaviour
+from autograder.mutate.honest.run import check
 from autograder.mutate.honest.rewrites import REWRITES, apply
 from autograder.mutate.honest.source import Reference, rename_in
 
@@ -271,7 +272,7 @@ def test_german_names_avoid_every_name_the_module_uses():
 
 def test_an_unknown_rewrite_is_one_clear_error():
     with pytest.raises(KitError, match="unknown rewrite 'nope'; the rewrites are: unparsed"):
-        apply(Reference("m.py", "x = 1\n"), "nope", "small")
+        check(assignment.load("tictactoe"), ["keyword_calls", "nope"])
 
 
 # ------------------------------------------------------------ the probe

@@ -1,11 +1,8 @@
-"""Does a rewritten reference still behave like the reference? Checked on a few calls
-before it is graded, so that a bug of a rewrite is reported as the rewrite's and
-never blamed on the hidden suite (docs/MUTATION.md, "A rewrite bug is never blamed
-on the suite").
-
-The probe (probes.py, or the notebook's try cell) runs in a fresh `python -I -B` per
-module version: the teacher's code, not a student's, but each run starts with the
-module's caches empty and leaves no bytecode behind.
+"""Does a rewritten reference still behave like the reference? Checked on the probe
+(probes.py, or the notebook's try cell) before grading, so that a rewrite's bug is
+never blamed on the hidden suite. Each run is a fresh `python -I -B`: the
+teacher's code, not a student's, but with the module's caches empty and no
+bytecode left behind.
 """
 
 from __future__ import annotations
@@ -89,20 +86,29 @@ def probe_code(assignment) -> str:
     return code
 
 
+def _python(folder: Path, arguments: list[str], stdin: str):
+    """`python -I -B ARGUMENTS` run in `folder`; None when it ran longer than TIMEOUT."""
+    try:
+        return subprocess.run([sys.executable, "-I", "-B", *arguments], input=stdin, cwd=folder,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _last_line(text: str, nothing: str) -> str:
+    return (text.strip().splitlines() or [nothing])[-1]
+
+
 def run_probe(folder: Path, modules: list[str], code: str) -> dict:
     """The probe's records for the modules `modules` (names, no .py) in `folder`."""
-    try:
-        done = subprocess.run([sys.executable, "-I", "-B", "-c", _SCRIPT, str(folder), *modules],
-                              input=code, capture_output=True, text=True, timeout=TIMEOUT,
-                              cwd=folder)
-    except subprocess.TimeoutExpired:
+    done = _python(folder, ["-c", _SCRIPT, str(folder), *modules], code)
+    if done is None:
         return {"records": [], "error": f"the probe ran longer than {TIMEOUT} s"}
     try:
-        result = json.loads(done.stdout)
+        return json.loads(done.stdout)
     except json.JSONDecodeError:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"records": [], "error": f"the probe ended without its records: {tail}"}
-    return result
+        return {"records": [], "error": "the probe ended without its records: "
+                                        + _last_line(done.stderr, "no output")}
 
 
 def same(reference, rewritten) -> bool:
@@ -137,15 +143,12 @@ def _short(value) -> str:
 
 def run_main(folder: Path, module: str) -> str:
     """'' when `python MODULE.py` in `folder` ends well, else what went wrong."""
-    try:
-        done = subprocess.run([sys.executable, "-I", "-B", f"{module}.py"], cwd=folder,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
+    done = _python(folder, [f"{module}.py"], "")
+    if done is None:
         return f"its __main__ block ran longer than {TIMEOUT} s"
     if done.returncode != 0:
-        tail = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        return f"its __main__ block ended with exit code {done.returncode}: {tail}"
+        return (f"its __main__ block ended with exit code {done.returncode}: "
+                + _last_line(done.stderr, "no message"))
     if not done.stdout.strip():
         return "its __main__ block printed nothing"
     return ""

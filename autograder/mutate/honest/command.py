@@ -1,11 +1,5 @@
-"""The `autograder honest` subcommand's arguments (docs/MUTATION.md, "Honest rewrites").
-
-A command of its own rather than `mutate --honest`: its verdict is the other way
-round (every rewrite must keep full marks, where every mutant must lose one), it
-runs every check of every rewrite (mutate stops at the first lost point), and
-none of mutate's options (--count, --seed, --full, --fail-under, --scheduler)
-means anything for a fixed list of rewrites.
-"""
+"""The `autograder honest` subcommand (docs/MUTATION.md, "Honest rewrites": why a
+command of its own rather than `mutate --honest`)."""
 
 from __future__ import annotations
 

@@ -3,11 +3,9 @@ that show a rewritten reference still behaves like the reference (behaviour.py),
 and the game its `__main__` block plays (the `main_block` rewrite).
 
 A probe is Python run with the module imported under its name: each `print(...)`
-records its arguments (compared with the reference's, never shown), `raises(f,
-*args)` records the exception a call raises, and `random` is seeded the same way
-for both runs. It must be deterministic (no wall clock: a fake one). An
-assignment without a probe here is probed with its notebook's "try your
-functions" cell (assignment.toml's [notebook] try).
+records its arguments, `raises(f, *args)` the exception a call raises, and `random`
+is seeded alike for both runs; no wall clock. An assignment without a probe here is
+probed with its notebook's "try your functions" cell ([notebook] try).
 """
 
 PROBES = {

@@ -1,9 +1,6 @@
 """honest.md (for the teacher), honest.csv (one row per lost check, or per rewrite that
-lost none) and rewritten/<rewrite>/<module> with a diff against the unparsed
-reference, for every rewrite that was graded or turned out to be a rewrite bug.
-
-honest.csv is written like every CSV of the kit (outputs/spreadsheet.py): a line
-of feedback that starts with `=` or `-` is text, never a formula.
+lost none; outputs/spreadsheet.py) and rewritten/<rewrite>/<module> with a diff
+against the unparsed reference, for every rewrite graded or found to be a rewrite bug.
 """
 
 from __future__ import annotations

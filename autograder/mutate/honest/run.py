@@ -1,15 +1,11 @@
 """Rewrite the reference, check each rewrite's behaviour, grade it, say what it lost.
 
-Grading is mutation analysis's (mutate/run.py): the assignment's `Grader` grades the
-reference first (it must score full marks; the warm-up fills every cache), then
-each rewritten reference is written into a submission folder of its own, read by
-intake.prepare and graded in forked workers (grading/workers.py), with every check
-run: a rewrite must keep every point, and the report names each one it lost.
+Grading is mutation analysis's (mutate/run.py), with every check run: a rewrite
+must keep every point, and the report names each one it lost.
 """
 
 from __future__ import annotations
 
-import gc
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -19,10 +15,9 @@ from rich.console import Console
 
 from ... import KitError
 from ...grading.grader import Grader
-from ...grading.intake import Prepared
-from ...grading.workers import Local
 from ...assignment import Assignment
-from ..run import as_submission, grader_error, reference, write_modules
+from ..run import (as_submission, first_line, grader_error, reference, warmed_workers,
+                   write_modules)
 from . import behaviour
 from .rewrites import REWRITES, Rewrite, apply
 from .source import Reference
@@ -32,15 +27,12 @@ from .source import Reference
 #: merely finds no site says so by itself: it is "not applicable".)
 NOT_HONEST_HERE: dict[tuple[str, str], str] = {}
 
-STATUSES = ("full marks", "lost points", "rewrite bug", "not applicable", "skipped",
-            "grader error")
 TO_GRADE = "to grade"           # before grading: behaves like the reference so far
 
 
 @dataclass(frozen=True)
 class Loss:
     check: str
-    title: str
     points: float
     feedback: str           # the first line of the check's feedback
 
@@ -48,7 +40,7 @@ class Loss:
 @dataclass
 class Outcome:
     rewrite: Rewrite
-    status: str             # one of STATUSES
+    status: str     # full marks, lost points, rewrite bug, not applicable, skipped, grader error
     sites: int = 0
     notes: tuple[str, ...] = ()
     sources: dict = field(default_factory=dict)     # module -> rewritten text
@@ -145,16 +137,7 @@ def behaves_alike(target: Assignment, outcomes: list[Outcome], console: Console)
                               markup=False, highlight=False)
 
 
-# ------------------------------------------------------------ grading, in workers
-_grader: Grader | None = None                  # set before the workers fork
-_submissions: dict[str, Prepared] = {}
-
-
-def _grade(kind: str) -> tuple:
-    graded = _grader.grade_prepared(f"honest-{kind}", _submissions[kind])
-    return (kind, *verdict(graded))
-
-
+# ------------------------------------------------------------ grading
 def verdict(graded) -> tuple[str, float, float, float, list, str]:
     """(status, score, max_score, seconds, losses, reason) of a graded rewrite."""
     error = grader_error(graded)
@@ -162,25 +145,17 @@ def verdict(graded) -> tuple[str, float, float, float, list, str]:
         return "grader error", 0.0, graded.max_score, graded.seconds, [], error
     if graded.status == "import-error":
         return ("lost points", graded.score, graded.max_score, graded.seconds,
-                [Loss("import", "the module imports", graded.max_score, graded.message)], "")
-    losses = [Loss(t.name, t.title, t.max_score - t.score, first_line(t.output))
+                [Loss("import", graded.max_score, graded.message)], "")
+    losses = [Loss(t.name, t.max_score - t.score, first_line(t.output))
               for t in graded.tests if t.score < t.max_score]
     status = "full marks" if graded.score >= graded.max_score and not losses else "lost points"
     return status, graded.score, graded.max_score, graded.seconds, losses, ""
-
-
-def first_line(text: str) -> str:
-    for line in (text or "").splitlines():
-        if line.strip():
-            return line.strip().rstrip(" :")
-    return "(no feedback)"
 
 
 def check(target: Assignment, kinds: list[str] | None = None, *, jobs: int = 2,
           console: Console | None = None) -> Honest:
     """Rewrite the reference by each of `kinds` (default: every rewrite), check each
     rewrite's behaviour, and grade those that behave like the reference."""
-    global _grader, _submissions
     if jobs < 1:
         raise KitError("--jobs must be at least 1")
     kinds = list(kinds or REWRITES)
@@ -197,22 +172,17 @@ def check(target: Assignment, kinds: list[str] | None = None, *, jobs: int = 2,
     todo = [o for o in outcomes if o.status == TO_GRADE]
     console.print(f"Honest rewrites of [bold]{target.name}[/]: {len(todo)} of {len(kinds)} "
                   f"to grade, {jobs} workers; {grader.describe()}")
-    grader.require_layers()
-    grader.warm_up()                             # the reference must score full marks
+    submissions = {o.rewrite.name: as_submission(target, o.sources,
+                                                 f"the {o.rewrite.name} rewrite") for o in todo}
+
+    def grade(kind: str) -> tuple:
+        return (kind, *verdict(grader.grade_prepared(f"honest-{kind}", submissions[kind])))
+    pool = warmed_workers(grader, grade, todo, jobs, lost=lambda task, why: (
+        task[0], "grader error", 0.0, 0.0, 0.0, [], why.splitlines()[0]))
     if not todo:
-        ended = time.perf_counter()
-        return Honest(target, outcomes, ended - started, 0.0, 0)
-    _submissions = {o.rewrite.name: as_submission(target, o.sources,
-                                                  f"the {o.rewrite.name} rewrite")
-                    for o in todo}
-    gc.freeze()
-    _grader = grader
+        return Honest(target, outcomes, time.perf_counter() - started, 0.0, 0)
     grading_started = time.perf_counter()
     by_kind = {o.rewrite.name: o for o in todo}
-    pool = Local(max(1, min(jobs, len(todo))), _grade,
-                ceiling=grader.timeouts.submission + 60,
-                lost=lambda task, why: (task[0], "grader error", 0.0, 0.0, 0.0, [],
-                                        why.splitlines()[0]))
     for kind, status, score, max_score, seconds, losses, reason in pool.run(
             [(o.rewrite.name,) for o in todo]):
         outcome = by_kind[kind]
@@ -221,7 +191,5 @@ def check(target: Assignment, kinds: list[str] | None = None, *, jobs: int = 2,
         if not console.is_terminal:
             console.print(f"  {kind}: {status} ({score:g}/{max_score:g}, {seconds:.1f} s)",
                           markup=False, highlight=False)
-    _submissions = {}
     ended = time.perf_counter()
-    return Honest(target, outcomes, ended - started, ended - grading_started,
-                  max(1, min(jobs, len(todo))))
+    return Honest(target, outcomes, ended - started, ended - grading_started, pool.jobs)

@@ -1,12 +1,10 @@
 """What the rewrites read of a reference module: which code is the student's, the
 signatures of its functions, the names bound in each scope, and a renamer that
-follows Python's scoping rules (the rewrites/ use all of them).
+follows Python's scoping rules.
 
-The student's code is every function whose body holds a `### BEGIN SOLUTION` /
-`### END SOLUTION` region (its def line, docstring and signature are the
-specification around it), every definition inside a region (private helpers
-and tables), and nothing else: the scaffolding the student was given (the
-module's constants, SearchStats, play, main, ...) stays as it is.
+The student's code is every function whose body holds a solution region (its def
+line, docstring and signature are the specification around it) and every
+definition inside a region; the scaffolding the student was given stays as it is.
 """
 
 from __future__ import annotations

@@ -2,10 +2,9 @@
 rewritten module, and the syntax-tree helpers several rewrites use.
 
 `apply(context)` of a rewrite changes `context.tree` and returns how many sites it
-changed; 0 means it does not apply to this module (its notes say why). The module
-is then `ast.unparse`d, so every rewrite also drops the reference's comments and
-region markers; a comment a rewrite wants to leave is a marker string statement
-that `finish` turns into `# text`.
+changed (0: it does not apply; its notes say why). The tree is then unparsed, which
+drops the reference's comments and region markers; a comment a rewrite wants to
+leave is a marker string statement that `finish` turns into `# text`.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .... import KitError
 from ..source import (FUNCTIONS, SCOPES, Fresh, Function, Reference, bound, docstring_node,
                       inner_parts, outer_parts, scope_nodes, student_functions,
                       student_statements)
@@ -85,9 +83,6 @@ def comment(text: str) -> ast.Expr:
 
 def apply(reference: Reference, kind: str, assignment: str) -> Rewritten:
     """The reference rewritten by `kind` (a name of REWRITES)."""
-    if kind not in REWRITES:
-        raise KitError(f"unknown rewrite {kind!r}; the rewrites are: "
-                       + ", ".join(REWRITES))
     tree = reference.tree()
     context = Context(reference, tree, assignment, Fresh(tree))
     sites = REWRITES[kind].apply(context)
@@ -96,6 +91,15 @@ def apply(reference: Reference, kind: str, assignment: str) -> Rewritten:
     ast.fix_missing_locations(tree)
     source = finish(ast.unparse(tree)) + "\n"
     return Rewritten(source, sites, tuple(context.notes))
+
+
+class Counted(ast.NodeTransformer):
+    """A transformer that counts the sites it changed."""
+    changed = 0
+
+    def made(self, node: ast.AST) -> ast.AST:
+        self.changed += 1
+        return node
 
 
 def calls_in(root: ast.AST):

@@ -105,7 +105,7 @@ def never_changed_in_place(tree: ast.Module) -> set[str]:
                 if isinstance(argument, ast.Name) and not (
                         isinstance(node.func, ast.Name) and node.func.id in PURE_BUILTINS):
                     touched.add(argument.id)
-    return {name for name in bound(tree)} - touched
+    return bound(tree) - touched
 
 
 class Purity:
@@ -227,8 +227,8 @@ def lru_cache(context: Context) -> int:
         why = purity.why_not(helper.name)
         if not why:
             why = _unhashable_call(tree, helper, purity.constants)
-        if not why and not immutable_return(helper.node) and _called_outside_module_level(
-                tree, helper.name):
+        if not why and not immutable_return(helper.node) and any(
+                host for _, host in _call_sites(tree, helper.name)):
             why = ("it returns a mutable value to callers that run more than once (one "
                    "cached object would be shared)")
         if why:
@@ -270,7 +270,3 @@ def _unhashable_call(tree, helper: Function, constants) -> str:
                 return (f"the call {ast.unparse(call)} passes {ast.unparse(argument)}, which "
                         "may be a list or another unhashable value")
     return ""
-
-
-def _called_outside_module_level(tree, name) -> bool:
-    return any(host is not None for _, host in _call_sites(tree, name))

@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..source import FUNCTIONS, SCOPES, bound, names_used, outer_parts, rename_in
-from .base import Context, ensure_import, import_position, replace_statements, rewrite
+from .base import Context, Counted, ensure_import, import_position, replace_statements, rewrite
 
 
 def _is_math_inf(node) -> bool:
@@ -40,64 +40,55 @@ def _inf_alias(tree: ast.Module) -> str | None:
                       "float(\"inf\") becomes math.inf, in the student's code and signatures",
          nothing="the student's code uses no infinity")
 def float_inf(context: Context) -> int:
-    tree = context.tree
-    alias = _inf_alias(tree)
-    changed = 0
-    needs_math = False
-
-    class Swap(ast.NodeTransformer):
-        def __init__(self, chain_free):
-            self.chain_free = chain_free
-
-        def visit_UnaryOp(self, node):
-            nonlocal changed
-            if isinstance(node.op, ast.USub) and self._infinite(node.operand):
-                changed += 1
-                return _float_call("-inf")
-            return self.generic_visit(node)
-
-        def visit_Attribute(self, node):
-            nonlocal changed
-            if _is_math_inf(node):
-                changed += 1
-                return _float_call("inf")
-            return self.generic_visit(node)
-
-        def visit_Name(self, node):
-            nonlocal changed
-            if node.id == alias and isinstance(node.ctx, ast.Load) and self.chain_free(node):
-                changed += 1
-                return _float_call("inf")
-            return node
-
-        def visit_Call(self, node):
-            nonlocal changed, needs_math
-            sign = _is_float_inf(node)
-            if sign:
-                changed += 1
-                needs_math = True
-                math_inf = ast.Attribute(ast.Name("math", ast.Load()), "inf", ast.Load())
-                return math_inf if sign == "+" else ast.UnaryOp(ast.USub(), math_inf)
-            return self.generic_visit(node)
-
-        def _infinite(self, node):
-            return _is_math_inf(node) or isinstance(node, ast.Name) and node.id == alias \
-                and self.chain_free(node)
-
+    swap = _InfSwap(_inf_alias(context.tree))
     for function in context.functions:
-        shadowed = {n for scope in ast.walk(function.node) if isinstance(scope, SCOPES)
-                    for n in bound(scope)}
-        swap = Swap(lambda node: node.id not in shadowed)
+        swap.shadowed = {n for scope in ast.walk(function.node) if isinstance(scope, SCOPES)
+                         for n in bound(scope)}
         node = function.node
         node.args.defaults = [swap.visit(d) for d in node.args.defaults]
         node.args.kw_defaults = [swap.visit(d) if d else d for d in node.args.kw_defaults]
         node.body = [swap.visit(s) for s in node.body]
+    swap.shadowed = set()
     for statement in context.statements:
         if not isinstance(statement, FUNCTIONS):
-            Swap(lambda node: True).visit(statement)
-    if needs_math:
-        ensure_import(tree, "math")
-    return changed
+            swap.visit(statement)
+    if swap.needs_math:
+        ensure_import(context.tree, "math")
+    return swap.changed
+
+
+class _InfSwap(Counted):
+    """math.inf (and its module-level `alias` where no scope binds the name again) and
+    float("inf") trade places."""
+
+    def __init__(self, alias: str | None):
+        self.alias, self.shadowed, self.needs_math = alias, set(), False
+
+    def _is_alias(self, node) -> bool:
+        return isinstance(node, ast.Name) and node.id == self.alias \
+            and node.id not in self.shadowed
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, ast.USub) and (_is_math_inf(node.operand)
+                                              or self._is_alias(node.operand)):
+            return self.made(_float_call("-inf"))
+        return self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        return self.made(_float_call("inf")) if _is_math_inf(node) else self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if self._is_alias(node) and isinstance(node.ctx, ast.Load):
+            return self.made(_float_call("inf"))
+        return node
+
+    def visit_Call(self, node):
+        sign = _is_float_inf(node)
+        if not sign:
+            return self.generic_visit(node)
+        self.needs_math = True
+        math_inf = ast.Attribute(ast.Name("math", ast.Load()), "inf", ast.Load())
+        return self.made(math_inf if sign == "+" else ast.UnaryOp(ast.USub(), math_inf))
 
 
 def _float_call(text: str) -> ast.Call:
@@ -264,33 +255,28 @@ def _simple(node) -> bool:
                                   "an attribute), and `x = x + n` becomes `x += n`",
          nothing="the student's code adds no number to a variable")
 def augmented_assignments(context: Context) -> int:
-    changed = 0
-
-    class Swap(ast.NodeTransformer):
-        def visit_AugAssign(self, node):
-            nonlocal changed
-            if isinstance(node.target, (ast.Name, ast.Attribute)) and \
-                    _simple(node.target) and isinstance(node.value, ast.Constant) and \
-                    type(node.value.value) in (int, float):
-                changed += 1
-                return ast.Assign([node.target], ast.BinOp(_loaded(node.target), node.op,
-                                                           node.value))
-            return node
-
-        def visit_Assign(self, node):
-            nonlocal changed
-            value = node.value
-            if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
-                    and isinstance(value, ast.BinOp) and isinstance(value.right, ast.Constant) \
-                    and type(value.right.value) in (int, float) and \
-                    ast.dump(value.left) == ast.dump(_loaded(node.targets[0])):
-                changed += 1
-                return ast.AugAssign(node.targets[0], value.op, value.right)
-            return self.generic_visit(node)
-
+    swap = _AugmentedSwap()
     for function in context.functions:
-        Swap().visit(function.node)
-    return changed
+        swap.visit(function.node)
+    return swap.changed
+
+
+class _AugmentedSwap(Counted):
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, (ast.Name, ast.Attribute)) and _simple(node.target) and \
+                isinstance(node.value, ast.Constant) and type(node.value.value) in (int, float):
+            return self.made(ast.Assign([node.target], ast.BinOp(_loaded(node.target), node.op,
+                                                                 node.value)))
+        return node
+
+    def visit_Assign(self, node):
+        value = node.value
+        if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
+                and isinstance(value, ast.BinOp) and isinstance(value.right, ast.Constant) \
+                and type(value.right.value) in (int, float) and \
+                ast.dump(value.left) == ast.dump(_loaded(node.targets[0])):
+            return self.made(ast.AugAssign(node.targets[0], value.op, value.right))
+        return self.generic_visit(node)
 
 
 def _loaded(target):
@@ -325,25 +311,22 @@ def _split_assignment(statement) -> list | None:
                          "the same with v), where d and k are plain names",
          nothing="the student's code looks nothing up with .get(name)")
 def dict_lookups(context: Context) -> int:
-    changed = 0
-
-    class Swap(ast.NodeTransformer):
-        def visit_Call(self, node):
-            self.generic_visit(node)
-            nonlocal changed
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr == "get" and \
-                    _simple(func.value) and not isinstance(func.value, ast.Constant) and \
-                    1 <= len(node.args) <= 2 and not node.keywords and \
-                    all(_simple(a) for a in node.args):
-                key = node.args[0]
-                default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
-                changed += 1
-                return ast.IfExp(ast.Compare(key, [ast.In()], [_loaded(func.value)]),
-                                 ast.Subscript(_loaded(func.value), _loaded(key), ast.Load()),
-                                 default)
-            return node
-
+    swap = _LookupSwap()
     for function in context.functions:
-        Swap().visit(function.node)
-    return changed
+        swap.visit(function.node)
+    return swap.changed
+
+
+class _LookupSwap(Counted):
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "get" and _simple(func.value) and \
+                not isinstance(func.value, ast.Constant) and 1 <= len(node.args) <= 2 and \
+                not node.keywords and all(_simple(a) for a in node.args):
+            key = node.args[0]
+            default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+            return self.made(ast.IfExp(ast.Compare(key, [ast.In()], [_loaded(func.value)]),
+                                       ast.Subscript(_loaded(func.value), _loaded(key),
+                                                     ast.Load()), default))
+        return node

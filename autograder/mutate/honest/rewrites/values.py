@@ -8,8 +8,8 @@ import builtins
 import re
 
 from ..source import SCOPES, bound, module_classes
-from .base import (PURE_BUILTINS, Context, calls_in, camel, is_builtin, returns_of, rewrite,
-                   top_level_index)
+from .base import (PURE_BUILTINS, Context, Counted, calls_in, camel, is_builtin, returns_of,
+                   rewrite, top_level_index)
 
 
 def builtin_exception(name: str) -> bool:
@@ -152,33 +152,29 @@ def tuple_returns(context: Context) -> int:
                          "generator or list comprehension a set comprehension",
          nothing="the student's code builds no set from a comprehension")
 def set_builders(context: Context) -> int:
-    changed = 0
-
-    class Swap(ast.NodeTransformer):
-        def visit_SetComp(self, node):
-            nonlocal changed
-            self.generic_visit(node)
-            changed += 1
-            return ast.Call(ast.Name("set", ast.Load()),
-                            [ast.GeneratorExp(node.elt, node.generators)], [])
-
-        def visit_Call(self, node):
-            nonlocal changed
-            self.generic_visit(node)
-            if isinstance(node.func, ast.Name) and node.func.id == "set" and \
-                    len(node.args) == 1 and not node.keywords and \
-                    isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
-                changed += 1
-                return ast.SetComp(node.args[0].elt, node.args[0].generators)
-            return node
-
+    swap = _SetSwap()
     for statement in context.statements:
         scopes = [statement, *(s for s in ast.walk(statement) if isinstance(s, SCOPES))]
         if "set" in bound(context.tree) or any("set" in bound(s) for s in scopes):
             context.note("a name `set` of the module's own: its set builders left alone")
             continue
-        Swap().visit(statement)
-    return changed
+        swap.visit(statement)
+    return swap.changed
+
+
+class _SetSwap(Counted):
+    def visit_SetComp(self, node):
+        self.generic_visit(node)
+        return self.made(ast.Call(ast.Name("set", ast.Load()),
+                                  [ast.GeneratorExp(node.elt, node.generators)], []))
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "set" and \
+                len(node.args) == 1 and not node.keywords and \
+                isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            return self.made(ast.SetComp(node.args[0].elt, node.args[0].generators))
+        return node
 
 
 CONSUMERS = {"sum", "min", "max", "sorted", "set", "frozenset", "tuple", "list", "dict",
