@@ -1,30 +1,13 @@
 """What the hidden suites keep and believe (shared by every suite; no game here).
 
-A check believes two things only (docs/SUITES.md, "What a check may believe"):
-what the student's code returned, judged as its answer, and what the grader's
-own objects saw. These helpers keep both to their bounded, verdict-sized part:
-
-* `kept(outcome, limit)` reduces an Outcome to what a verdict needs. A value of
-  more than `limit` values (no right answer of the check is that large) becomes
-  `Shown`, the text the feedback shows for it; so do the arguments the child
-  reports after a call (feedback only, never a verdict) and the second answer of
-  `map(..., again=True)` (one equal to the first stays equal to it). Session fixtures keep these instead of raw replies, so
-  a submission that returns the largest answers the channel allows in every
-  check grows no fixture beyond a few hundred bytes per case.
-* `refused(outcome, *handouts)`: a question one of the grader's games refused
-  (autograder/checking/handout.py) costs the case, named in the feedback, also
-  when the student's code caught the exception and answered anyway.
-* `probe_plans` / `probe_reason`: "this function leaves its input unchanged",
-  judged from the student's own answers. `map(..., again=True)` makes every call
-  twice on the same objects; these plans add, on a sample, other questions asked
-  of the same object after the call (another move, another function), each next
-  to the same question on an untouched copy made in the same plan: a changed
-  input shows as a different answer, even from a function that remembers its
-  first answer by the argument's identity. (A module whose every function
-  answers from a copy it kept by identity would hide a change from any observer
-  but the child's own report, which is never believed.)
-* `slow(outcome)`: the call ran out of CPU time or waited past its backstop, so
-  a suite that knows how much work the call needs can say so.
+A check believes only what the student's code returned and what the grader's own objects
+saw (docs/SUITES.md, "What a check may believe"). These helpers keep both to their
+verdict-sized part: `kept` (a value larger than any right answer becomes `Shown`, its
+feedback text, so session fixtures stay small whatever a submission returns), `refused` (a
+question a grader's game refused costs the case, also when the student's code caught it),
+`changed_input` and `probe_plans` / `probe_reason` / `check_probes` ("leaves its input
+unchanged", judged from the student's own later answers on the same object), and `slow`
+(the call ran out of CPU time, so a suite that knows the work needed can say so).
 """
 
 from __future__ import annotations
