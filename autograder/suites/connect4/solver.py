@@ -113,7 +113,7 @@ class Position:
                 raise ValueError(f"move {i + 1}: cell {cell} is already occupied (repeated cell)")
             seen.add(cell)
             row, col = divmod(cell, WIDTH)
-            free_row = HEIGHT - 1 - p.height(col)
+            free_row = HEIGHT - 1 - (p.mask & _COL_MASK[col]).bit_count()
             if row != free_row:
                 raise ValueError(
                     f"move {i + 1}: cell {cell} (row {row}, column {col}) is not the lowest "
@@ -134,10 +134,6 @@ class Position:
         return self._play_col(col)
 
     # ------------------------------------------------------------------ queries
-    def height(self, col: int) -> int:
-        """Number of stones in column ``col`` (0-based)."""
-        return (self.mask & _COL_MASK[col]).bit_count()
-
     def can_play(self, col: int) -> bool:
         """True if column ``col`` (0-based) is not full."""
         return 0 <= col < WIDTH and not self.mask & _COL_TOP[col]

@@ -539,22 +539,16 @@ def _tactic_check(student, blame, kind, summary):
         # and order (passed: computer_move's default is bound when it is defined)
         def job(case):
             game = RealGame([tuple(case.args[0])])
+            rules = play and {**play, M + "nextstates": played_as("nextstates", game.nextstates),
+                              M + "evaluation": played_as("evaluation", game.evaluation)}
             return call_plan("computer_move", M + "computer_move", list(case.args[0]), 3,
-                             play=play and real_rules(play, game),
-                             skip=(M + "centre_first",), **grader_order(play)), game
+                             play=rules, skip=(M + "centre_first",), **grader_order(play)), game
         search.check_jobs(student, summary, chosen, job, judge, hint=_(
             "computer_move searches with maximize/minimize") + (" " + _(
                 "(the grader's rules, evaluation and centre_first here)") if play else ""),
             picture=play and (lambda case, outcome, game: move_picture(case.args[0], game)))
     on_its_own(student, blame, SEARCH, _("on a position"), attempt, PLAYER_PLAYS,
                calls_named=("computer_move",))
-
-
-def real_rules(play: dict, game: RealGame) -> dict:
-    """`play` (PLAYER_PLAYS) with the rules' nextstates and evaluation the game's,
-    which answer as the reference's and log the search."""
-    return {**play, M + "nextstates": played_as("nextstates", game.nextstates),
-            M + "evaluation": played_as("evaluation", game.evaluation)}
 
 
 def move_picture(state, game: RealGame, bremse: int = 3) -> dict:
@@ -1016,12 +1010,6 @@ STUDENT_BREMSE = 3
 NEEDED = 4
 
 
-@functools.cache
-def strength_openings():
-    rng = random.Random(31)
-    return tuple(tuple(playout(rng, 2)) for _ in OPPONENTS)
-
-
 def play_against(student, opponent, opening, student_is_x):
     """One game; returns (points for the student, final state, a problem or None)."""
     state, rng = list(opening), random.Random(5)
@@ -1048,9 +1036,10 @@ def test_strength(student, blame):
     """your whole program: the timed player (iterative_deepening, your own helpers) beats random, greedy and shallow opponents"""
     # No picture: the games are played with the student's own rules and evaluation,
     # in the child, so the grader sees the moves, never a call of the search.
-    results = []
+    rng, results = random.Random(31), []
+    openings = [playout(rng, 2) for _ in OPPONENTS]
     with blame.judging("iterative_deepening", _("for a move")):
-        for (name, opponent), opening in zip(OPPONENTS, strength_openings()):
+        for (name, opponent), opening in zip(OPPONENTS, openings):
             for student_is_x in (True, False):
                 points, state, problem = play_against(student, opponent, opening, student_is_x)
                 colour = "x" if student_is_x else "o"
