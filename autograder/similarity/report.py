@@ -9,14 +9,13 @@ as escapes) and the terminal line through `outputs.text.visible`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
 from ..outputs import html, pages, spreadsheet
 from ..outputs.text import visible as _visible
-from .compare import Shares
+from .compare import Place, Shares
 from .run import KIT, Match, Result, Submission, counts
 
 CSV_FIELDS = ["a", "b", "b_kind", "score", "evidence", "text", "structure", "behaviour",
@@ -33,38 +32,26 @@ _TEMPLATES = jinja2.Environment(
 _TEMPLATES.globals["page_style"] = pages.style()     # the look every page shares
 
 
-@dataclass
-class Region:
-    """A shared stretch of one file: from (line, column) to (line, column)."""
-    file: int
-    start: tuple[int, int]
-    end: tuple[int, int]
-
-
 def visible(text) -> str:
     """One line of student text (an id, a path, a reason) with every control
     character shown as an escape, line breaks too."""
     return _visible(text, lines=False)
 
 
-def regions(submission: Submission, kind: str, slices: list[tuple[int, int]]) -> list[Region]:
-    """The token ranges matched in one kind of stream, as places in the files."""
+def regions(submission: Submission, kind: str, slices: list[tuple[int, int]]) -> list[Place]:
+    """The token ranges matched in one kind of stream, as places in the files
+    (file, line, column, end line, end column), in order."""
     stream = getattr(submission, kind)
-    found = []
-    for first, stop in slices:
-        for file, line, col, end_line, end_col in stream.span(first, stop):
-            found.append(Region(file, (line, col), (end_line, end_col)))
-    return sorted(found, key=lambda r: (r.file, r.start))
+    return sorted(place for first, stop in slices for place in stream.span(first, stop))
 
 
-def line_ranges(submission: Submission, found: list[Region]) -> str:
+def line_ranges(submission: Submission, found: list[Place]) -> str:
     """'12-30,45-50' (with the file name first when the assignment has several)."""
     parts = []
     for index, (name, _) in enumerate(submission.files):
         spans = []
-        for region in sorted((r for r in found if r.file == index), key=lambda r: r.start):
-            first, last = region.start[0], region.end[0]
-            if region.end[1] == 0 and last > first:
+        for _, first, _, last, end_col in (place for place in found if place[0] == index):
+            if end_col == 0 and last > first:
                 last -= 1               # ends at the start of the next line
             if spans and first <= spans[-1][1] + 1:
                 spans[-1][1] = max(spans[-1][1], last)
@@ -103,17 +90,16 @@ def write_csv(out_dir: Path, result: Result) -> Path:
     return spreadsheet.write(out_dir / "similarity.csv", CSV_FIELDS, csv_rows(result))
 
 
-def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, bool]]]:
+def highlighted_lines(source: str, found: list[Place]) -> list[list[tuple[str, bool]]]:
     """`source` line by line, each line as (text, shared?) pieces."""
     lines = source.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     spans: list[list[tuple[int, int]]] = [[] for _ in lines]
-    for region in found:
-        for row in range(max(region.start[0], 1), min(region.end[0], len(lines)) + 1):
-            first = region.start[1] if row == region.start[0] else 0
-            last = region.end[1] if row == region.end[0] else len(lines[row - 1])
-            last = min(last, len(lines[row - 1]))
+    for _, line, col, end_line, end_col in found:
+        for row in range(max(line, 1), min(end_line, len(lines)) + 1):
+            first = col if row == line else 0
+            last = min(end_col if row == end_line else len(lines[row - 1]), len(lines[row - 1]))
             if last > first:
                 spans[row - 1].append((first, last))
     pieces = []
@@ -137,10 +123,10 @@ def highlighted_lines(source: str, found: list[Region]) -> list[list[tuple[str, 
     return pieces
 
 
-def _structure_lines(found: list[Region], count: int) -> list[bool]:
+def _structure_lines(found: list[Place], count: int) -> list[bool]:
     marked = [False] * count
-    for region in found:
-        for row in range(max(region.start[0], 1), min(region.end[0], count) + 1):
+    for _, line, _, end_line, _ in found:
+        for row in range(max(line, 1), min(end_line, count) + 1):
             marked[row - 1] = True
     return marked
 
@@ -150,9 +136,9 @@ def _side(submission: Submission, m: Match, side: str) -> dict:
     shape = regions(submission, "structure", getattr(m.structure, f"{side}_slices"))
     files = []
     for index, (name, source) in enumerate(submission.files):
-        lines = highlighted_lines(source, [r for r in text if r.file == index])
+        lines = highlighted_lines(source, [p for p in text if p[0] == index])
         files.append({"name": name, "lines": lines,
-                      "structure": _structure_lines([r for r in shape if r.file == index],
+                      "structure": _structure_lines([p for p in shape if p[0] == index],
                                                     len(lines))})
     return {"label": visible(submission.label), "files": files,
             "text": getattr(m.text, f"{side}_share"),

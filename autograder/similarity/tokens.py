@@ -35,9 +35,6 @@ def code_of(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
 
 
-_NEWLINE = code_of("<newline>")
-
-
 @dataclass
 class Tokens:
     """One file's normalised tokens: `codes[i]` came from `source` between
@@ -81,9 +78,7 @@ def _emit(out: Tokens, line: list[tokenize.TokenInfo], end) -> None:
         text = _normal_text(token, previous)
         out.add(text, token.start, token.end)
         previous = token.string
-    out.codes.append(_NEWLINE)
-    out.starts.append(line[-1].end)
-    out.ends.append(end)
+    out.add("<newline>", line[-1].end, end)
 
 
 def normalise(source: str) -> Tokens:
