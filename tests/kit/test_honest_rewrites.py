@@ -199,7 +199,7 @@ def test_every_rewrite_kind_has_a_case():
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_each_rewrite_changes_the_code_as_described_and_keeps_its_behaviour(kind):
     text, present, absent, calls = CASES[kind]
-    made = apply(Reference("m.py", text), kind, "small")
+    made = apply(Reference("m.py", text), kind)
     assert made.sites > 0, made.notes
     for snippet in present:
         assert snippet in made.source, f"{snippet!r} not in\n{made.source}"
@@ -211,7 +211,7 @@ def test_each_rewrite_changes_the_code_as_described_and_keeps_its_behaviour(kind
 
 def test_reordering_keeps_a_definition_after_what_its_default_needs():
     text = CASES["reorder_definitions"][0]
-    source = apply(Reference("m.py", text), "reorder_definitions", "small").source
+    source = apply(Reference("m.py", text), "reorder_definitions").source
     names = [line.split("(")[0][4:] for line in source.splitlines() if line.startswith("def ")]
     assert names == ["third", "first", "second"]
 
@@ -220,11 +220,11 @@ def test_scaffolding_outside_the_regions_is_left_alone():
     text = "def given(x):\n    return given_helper(x)\n\n\ndef given_helper(y):\n" \
            "    return y is None\n"
     for kind in REWRITES:
-        made = apply(Reference("m.py", text), kind, "small")
+        made = apply(Reference("m.py", text), kind)
         if kind in ("unparsed", "main_block", "reorder_definitions"):
             continue              # these change the module as a whole
         assert made.sites == 0 and made.source == apply(
-            Reference("m.py", text), "unparsed", "small").source, kind
+            Reference("m.py", text), "unparsed").source, kind
 
 
 def test_a_cache_is_refused_for_a_list_argument_or_a_changing_global():
@@ -233,7 +233,7 @@ def test_a_cache_is_refused_for_a_list_argument_or_a_changing_global():
         "    ### END", "def _count(board):\n    return len(board)\n\n\n"
                       "def _seen(k):\n    CACHE[k] = 1\n    return len(CACHE)\n    ### END"
     ).replace("    ### BEGIN", "### BEGIN")
-    made = apply(Reference("m.py", text), "lru_cache", "small")
+    made = apply(Reference("m.py", text), "lru_cache")
     assert made.sites == 0
     notes = " ".join(made.notes)
     assert "_count(board) passes board" in notes and "_seen: not cached: it changes CACHE[k]" \
@@ -243,7 +243,7 @@ def test_a_cache_is_refused_for_a_list_argument_or_a_changing_global():
 def test_a_tuple_is_refused_where_the_module_defines_the_returned_noun_as_a_list():
     text = '"""A board is a list of three rows."""\n\n\ndef fresh():\n' \
            '    """Return the board of a new game."""\n' + region("    return [[0, 0, 0] for row in range(3)]\n")
-    made = apply(Reference("m.py", text), "tuple_returns", "small")
+    made = apply(Reference("m.py", text), "tuple_returns")
     assert made.sites == 0 and "which the module defines as a container" in made.notes[0]
 
 
@@ -266,7 +266,7 @@ def test_renaming_respects_nested_scopes():
 def test_german_names_avoid_every_name_the_module_uses():
     text = "def f(moves):\n    '''F.'''\n" + region(
         "    zug = 1\n    move = 2\n    return zug + move\n")
-    source = apply(Reference("m.py", text), "german_locals", "small").source
+    source = apply(Reference("m.py", text), "german_locals").source
     assert "zug2 = 2" in source and run(source, ["f(0)"]) == [("returned", 3)]
 
 

@@ -1,5 +1,5 @@
 """Does a rewritten reference still behave like the reference? Checked on the probe
-(probes.py, or the notebook's try cell) before grading, so that a rewrite's bug is
+(assignment.toml's [honest] probe, or its [notebook] try cell) before grading, so that a rewrite's bug is
 never blamed on the hidden suite. Each run is a fresh `python -I -B`: the
 teacher's code, not a student's, but with the module's caches empty and no
 bytecode left behind.
@@ -72,17 +72,21 @@ sys.stdout.write(json.dumps({"records": records, "error": error}))
 '''
 
 
+def manifest_text(assignment, table: str, key: str) -> str | None:
+    """`key` of the manifest's [table] (assignment.toml), where it is text."""
+    section = assignment.extra.get(table, {})
+    text = section.get(key) if isinstance(section, dict) else None
+    return text if isinstance(text, str) and text.strip() else None
+
+
 def probe_code(assignment) -> str:
-    """The probe of `assignment`: the kit's own, else the notebook's try cell."""
-    from .probes import PROBES
-    if assignment.name in PROBES:
-        return PROBES[assignment.name]
-    notebook = assignment.extra.get("notebook", {})
-    code = notebook.get("try") if isinstance(notebook, dict) else None
-    if not isinstance(code, str) or not code.strip():
-        raise KitError(f"{assignment.name} has no probe to check its rewrites with: add "
-                       f"one to autograder/mutate/honest/probes.py or a [notebook] try cell "
-                       f"to {assignment.solution_dir / 'assignment.toml'}")
+    """The probe of `assignment`: its [honest] probe, else its notebook's try cell."""
+    code = manifest_text(assignment, "honest", "probe") or \
+        manifest_text(assignment, "notebook", "try")
+    if code is None:
+        raise KitError(f"{assignment.name} has no probe to check its rewrites with: add an "
+                       f"[honest] probe or a [notebook] try cell to "
+                       f"{assignment.solution_dir / 'assignment.toml'}")
     return code
 
 

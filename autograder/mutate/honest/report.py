@@ -36,7 +36,7 @@ def write(honest: Honest, out_dir: Path) -> None:
     folder = out_dir / FOLDER
     if folder.is_dir():
         shutil.rmtree(folder)
-    baseline = {module: apply(reference, "unparsed", honest.target.name).source
+    baseline = {module: apply(reference, "unparsed").source
                 for module, reference in references(honest.target).items()}
     for outcome in honest.outcomes:
         if not outcome.sources or outcome.status in ("not applicable", "skipped"):

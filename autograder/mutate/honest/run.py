@@ -87,9 +87,10 @@ def rewritten(target: Assignment, kind: str, modules: dict[str, Reference]) -> O
     if skipped:
         return Outcome(rewrite, "skipped", reason=skipped)
     sources, sites, notes = {}, 0, []
+    game = behaviour.manifest_text(target, "honest", "game")
     for module, parsed in modules.items():
         try:
-            made = apply(parsed, kind, target.name)
+            made = apply(parsed, kind, game)
         except Exception as error:          # a rewrite's own bug: reported, never graded
             return Outcome(rewrite, "rewrite bug",
                            reason=f"{module}: the rewrite failed: {type(error).__name__}: "

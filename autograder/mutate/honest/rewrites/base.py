@@ -24,7 +24,7 @@ from ..source import (FUNCTIONS, SCOPES, Fresh, Function, Reference, bound, docs
 class Context:
     reference: Reference
     tree: ast.Module
-    assignment: str
+    game: str | None        # what a `__main__` block plays ([honest] game)
     fresh: Fresh
     notes: list[str] = field(default_factory=list)
 
@@ -81,10 +81,11 @@ def comment(text: str) -> ast.Expr:
     return ast.Expr(ast.Constant(COMMENT + text))
 
 
-def apply(reference: Reference, kind: str, assignment: str) -> Rewritten:
-    """The reference rewritten by `kind` (a name of REWRITES)."""
+def apply(reference: Reference, kind: str, game: str | None = None) -> Rewritten:
+    """The reference rewritten by `kind` (a name of REWRITES); `game` is the
+    assignment's [honest] game."""
     tree = reference.tree()
-    context = Context(reference, tree, assignment, Fresh(tree))
+    context = Context(reference, tree, game, Fresh(tree))
     sites = REWRITES[kind].apply(context)
     if not sites and REWRITES[kind].nothing:
         context.note(REWRITES[kind].nothing)

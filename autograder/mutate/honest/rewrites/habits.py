@@ -145,8 +145,7 @@ def is_main_block(node: ast.stmt) -> bool:
 @rewrite("main_block", "an `if __name__ == \"__main__\":` block at the end plays a game with "
                        "the module's own functions (instead of any the reference has)")
 def main_block(context: Context) -> int:
-    from ..probes import GAMES
-    game = GAMES.get(context.assignment)
+    game = context.game
     if game is None:
         context.note("no game is known for this assignment: the block lists the public "
                      "functions instead")
