@@ -1,27 +1,10 @@
-"""The Connect 4 referee of class tournaments (trusted: runs in the grading process only).
+"""The Connect 4 referee of class tournaments (trusted: grading process only).
 
-`autograder tournament connect4 ...` holds each game here and asks the players,
-each in its own sandbox, for one move at a time (see autograder/tournament/). A
-player answers with the successor state it chose (the course's state format: the
-list of cells in play order); the referee checks it against the rules with the
-suite's exact solver's `Position` (solver.py beside this file), applies it, and
-ends the game at four in a row or a full board. Nothing here ever reaches a
-sandbox: a player sees only the state it is asked about.
-
-The engine knows no game; it uses this module's interface:
-
-    SIDES, BOARD              the two sides (first mover first) and how the replay
-                              viewer draws a position
-    opening(rng)              a balanced opening (moves in notation), chosen by `rng`
-    Game(opening)             a game after those moves:
-      .turn                   0 or 1: the index in SIDES of the side to move
-      .question()             what the player to move is told: {"position", "player"}
-      .check(answer)          None if the answer is a legal move here, else why not
-      .play(answer)           apply a legal answer; returns its notation
-      .play_move(notation)    apply a move given in notation (openings, replays)
-      .result()               None while the game goes on, else (score of SIDES[0]
-                              in 1, 0.5, 0, the reason in words)
-      .frame()                the position for the viewer: {"cells", "mark", "note"}
+`autograder tournament connect4 ...` holds each game here (the interface the engine
+uses is in docs/TOURNAMENT.md, "Adding a game"): a player answers with the successor
+state it chose (the course's state format: the list of cells in play order), checked
+against the rules with the suite's exact solver's `Position` (solver.py) and applied;
+the game ends at four in a row or a full board.
 """
 
 from __future__ import annotations

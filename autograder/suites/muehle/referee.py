@@ -1,7 +1,7 @@
 """The Nine Men's Morris referee of class tournaments (trusted: grading process only).
 
-`autograder tournament muehle ...` holds each game here (the interface is described in
-autograder/suites/connect4/referee.py): a player is told the state and its colour and
+`autograder tournament muehle ...` holds each game here (the interface is in
+docs/TOURNAMENT.md, "Adding a game"): a player is told the state and its colour and
 answers with a successor movegen.py lists. Moves are written like `make play` writes
 them: `5` (place on point 5), `4-7` (from 4 to 7), `x12` added for a removal on 12.
 """
