@@ -3,9 +3,12 @@ written like every CSV of the kit: outputs/spreadsheet.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..outputs import spreadsheet
+from ..outputs.markdown import inline
+from ..outputs.text import visible
 from .allowlist import FILE_NAME, toml_entry
 from .run import Analysis, Verdict
 
@@ -37,13 +40,16 @@ def _row(verdict: Verdict) -> dict:
 
 
 def _code(text: str) -> str:
-    """Inline code in a table cell: no pipe may end the cell, no backtick the span."""
-    text = text.replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
+    """Inline code in a table cell: controls and newlines shown as escapes, no pipe may
+    end the cell, and the span's fence is longer than any run of backticks inside."""
+    text = visible(text, lines=False).replace("|", "\\|")
+    if "`" not in text:
+        return f"`{text}`"
+    fence = "`" * (max(map(len, re.findall("`+", text))) + 1)
+    return f"{fence} {text} {fence}"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+_cell = inline      # a test's name or a reason, never read as Markdown or HTML
 
 
 def markdown(analysis: Analysis) -> str:

@@ -308,3 +308,14 @@ def test_report_cells_keep_pipes_and_backticks_inside():
     from autograder.mutate.report import _code
     assert _code("a | b") == "`a \\| b`"
     assert _code("f'`'") == "`` f'`' ``"
+    assert _code("s = '``'") == "``` s = '``' ```"          # a longer fence than any run
+    assert _code("a\nb\x1b") == "`a\\x0ab\\x1b`"             # one line, controls shown
+
+
+def test_report_text_cells_are_text_not_markdown_or_html():
+    """A check's name or an equivalent mutant's reason goes into mutation.md as text:
+    no tag, emphasis, link or second line comes out of it."""
+    from autograder.mutate.report import _cell
+    cell = _cell("<img src=x onerror=alert(1)> *bold* [a](b) | c\nd")
+    assert "<" not in cell.replace("\\<", "") and "\n" not in cell
+    assert "\\*bold\\*" in cell and "\\[a\\](b)" in cell and "\\|" in cell
