@@ -751,12 +751,11 @@ _NO = object()      # not answered from the tables
 
 
 class Ahead:
-    """A proxy's or a group's answers given ahead (plans.Ahead, protocol.ProxySpec;
-    a group's callbacks reach it through their Member): a question among the tables
-    about a state this game handed out, while its call limit leaves room, is answered
-    here and sent as a record the grader replays (protocol.KNEW). Every call of the
-    proxy counts against the limit, one made the long way too; a call of a method
-    without a table stops the answers ahead (it may count otherwise)."""
+    """A proxy's answers given ahead (plans.Ahead, protocol.ProxySpec): a question
+    among the tables about a state this game handed out, while its call limit leaves
+    room, is answered here and sent as a record the grader replays (protocol.KNEW).
+    Every call of the proxy counts against the limit, one made the long way too; a
+    call of a method without a table stops the answers ahead (it may count otherwise)."""
 
     __slots__ = ("number", "tables", "given", "left", "gives", "on", "moved_by", "path",
                  "offered")
@@ -777,10 +776,8 @@ class Ahead:
         self.left = left if type(left) is int else 0
         self.gives = frozenset(m for m in spec.get("gives", ()) if type(m) is str)
 
-    def answer(self, method, args, kwargs, number=None, sent=None):
-        """The answer from the tables, its call recorded; or _NO (ask the grader).
-        `number`, `sent`: the callback of a group that plays `method` and the name its
-        record is sent by (Member)."""
+    def answer(self, method, args, kwargs):
+        """The answer from the tables, its call recorded; or _NO (ask the grader)."""
         if self.moved_by is not None:
             return self._on_path(method, args, kwargs)
         table = self.tables.get(method) if self.on else None
@@ -799,9 +796,7 @@ class Ahead:
                 return _NO
             base, index = _running
             _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.KNEW},"
-                              f"[{int(self.number if number is None else number)},"
-                              f"{_json_text(method if sent is None else sent)},"
-                              f"{given}]]\n")
+                              f"[{int(self.number)},{_json_text(method)},{given}]]\n")
             value = protocol.loads(line)["r"]
             if method in self.gives and type(value) is list:
                 for state in value:
@@ -811,13 +806,6 @@ class Ahead:
                         pass
         return value
 
-    def counted(self):
-        """A group's member asked the long way (no table): one call of the game's
-        limit, at most, so the answers ahead stop no later than the game's own."""
-        with _call_lock:
-            if self.left > 0:
-                self.left -= 1
-        return _NO
 
     def _on_path(self, method, args, kwargs):
         """A make/undo board's question (no arguments) answered from the tables at the
@@ -888,25 +876,7 @@ class Ahead:
         self.offered[-1] = frozenset(offered)
 
 
-class Member:
-    """A callback of a group (protocol.CallbackSpec.ahead): its calls answered from
-    the group's Ahead as the method it plays (`asks`), or, without a table, asked the
-    long way and counted there."""
-
-    __slots__ = ("ahead", "number", "asks")
-    on, moved_by = True, None
-
-    def __init__(self, ahead, number, asks):
-        self.ahead, self.number, self.asks = ahead, number, asks
-
-    def answer(self, method, args, kwargs):
-        if self.asks is None or not self.ahead.on:
-            return self.ahead.counted()
-        return self.ahead.answer(self.asks, args, kwargs, self.number, method)
-
-
-_ahead = {}         # proxy or callback number -> its Ahead (Member), this plan only
-_groups = {}        # a group's number -> its Ahead, this plan only
+_ahead = {}         # proxy number -> its Ahead, this plan only
 _foreign = [False]  # a call back to anything else was made in this request
 
 
@@ -919,7 +889,6 @@ def _forget_answers():
     _answers_size[0] = 0
     _known.clear()
     _ahead.clear()
-    _groups.clear()
 
 
 def read_tables(stream, sizes):
@@ -1006,14 +975,6 @@ def make_callback(spec):
         if table:
             _known[spec.number] = table
     _given[id(callback)] = (callback, spec)
-    group = spec.ahead.get("group") if spec.ahead is not None else None
-    if type(group) is int and spec.number not in _ahead:
-        if group not in _groups:
-            _groups[group] = Ahead(group, spec.ahead)
-            _pending.flush()        # the plans before first, as for a proxy (make_proxy)
-        asks = spec.ahead.get("asks")
-        _ahead[spec.number] = Member(_groups[group], spec.number,
-                                     asks if type(asks) is str else None)
     return callback
 
 

@@ -61,26 +61,16 @@ class Callback:
     student's helper): the child then answers a question it already asked in the
     same request from the answer it got, without a round trip. Nothing new is known
     in the child that way; the student's code had that answer already. Never for a
-    function whose calls a check counts or records.
-
-    `of=game`: the callback belongs to the group of `game`'s callbacks in its plan
-    (Ahead): the game's own method (or a stand-in around it) is answered from the
-    game's tables where it offers them; any other member is asked the long way, and
-    must reach no object of the grader's but `game`, count at most one of its calls
-    and hand out no state but through its own answer (the handout's terminal_test
-    with the game's evaluation, an order function, a clock of the game)."""
+    function whose calls a check counts or records."""
 
     def __init__(self, function, wait: bool = True, pure: bool = False,
-                 known: "Known | None" = None, of=None):
+                 known: "Known | None" = None):
         if known is not None and not (pure and wait):
             raise ValueError("answers given ahead (known) are for a pure callback that waits")
-        if of is not None and pure:
-            raise ValueError("a callback of a game's group (of) is not pure")
         self.function = function
         self.wait = wait
         self.pure = pure
         self.known = known
-        self.of = of
 
 
 class Known:
@@ -194,40 +184,13 @@ class Ahead:
 
     Offered by the object itself (`answers_ahead(methods)`, checking/search.py's Game)
     and given only to a proxy that is the only object of the grader's in its plan: a
-    callback the grader answers could reach the same game and count its calls. Or to
-    a plan's group of callbacks of one game (`Callback(..., of=game)`, no proxy in the
-    plan): one Ahead for all of them, one count and one set of states handed out; a
-    member that plays a method of the tables is answered from them (`KNEW` rows,
-    replayed as that method), any other member is asked the long way and counted as
-    one call. A call of any other object of the grader's in the request (a helper, the
-    plan's last step) stops the answers ahead for the request, as for a proxy."""
+    callback the grader answers could reach the same game and count its calls."""
     tables: dict
     given: tuple
     left: int | None
     replay: Callable
     gives: tuple = ()
     path: tuple = ()
-
-
-def plays_method(function, obj) -> str | None:
-    """The name of `obj`'s method that `function` is (the bound method itself, or a
-    stand-in around it: checking/standins.py) where a call with one positional
-    argument reaches that method with it first and no keyword (a group's tables
-    answer such calls: Registry.give_group); else None."""
-    behaviour = getattr(function, "behaviour", function)
-    name = getattr(behaviour, "__name__", None)
-    if getattr(behaviour, "__self__", None) is not obj or type(name) is not str or \
-            getattr(obj, name, None) != behaviour:
-        return None
-    if function is behaviour:
-        return name
-    first = object()
-    try:
-        bound = function.__signature__.bind(first)
-    except (AttributeError, TypeError):
-        return None
-    bound.apply_defaults()
-    return name if bound.args[:1] == (first,) and not bound.kwargs else None
 
 
 def _made_known(text: str) -> Known:
@@ -351,10 +314,7 @@ class Plan:
                 proxies.append((value, spec))
                 return spec
             if kind is Callback:
-                spec = registry.callback_spec(value, rows)
-                if value.of is not None:
-                    grouped.append((value, spec))
-                return spec
+                return registry.callback_spec(value, rows)
             if kind is list:
                 return [walk(v) for v in value]
             if kind is tuple:
@@ -363,7 +323,7 @@ class Plan:
                 return {k: walk(v) for k, v in value.items()}
             return value
 
-        proxies, grouped, before = [], [], len(registry.entries)
+        proxies, before = [], len(registry.entries)
         steps = []
         for step in self.steps:
             encoded = {}
@@ -376,8 +336,6 @@ class Plan:
         result = walk(self.result)
         if len(proxies) == 1 and len(registry.entries) == before + 1:
             registry.give_ahead(*proxies[0])
-        elif grouped and not proxies and all(c.of is grouped[0][0].of for c, _ in grouped):
-            registry.give_group(grouped[0][0].of, grouped)
         return {"steps": steps, "result": result}
 
 
@@ -426,7 +384,12 @@ class Registry:
         ahead = offer(asked) if offer is not None and asked else None
         if ahead is None or not ahead.tables:
             return
-        tables = self._tables_of(ahead)
+        tables = {}
+        for method, text in ahead.tables.items():
+            if id(text) not in self._table_at:
+                self._table_at[id(text)] = len(self.tables)
+                self.tables.append(text)
+            tables[method] = self._table_at[id(text)]
         self.entries[spec.number].ahead = {method: functools.partial(ahead.replay, method)
                                            for method in tables}
         spec.ahead = {"tables": tables, "given": list(ahead.given),
@@ -434,38 +397,6 @@ class Registry:
                       "gives": [m for m in ahead.gives if m in tables]}
         if ahead.path:
             spec.ahead["path"] = list(ahead.path)
-
-    def give_group(self, game, members: list) -> None:
-        """The answers `game` gives ahead (Ahead) to its group of callbacks `members`
-        ((Callback, CallbackSpec) pairs of one plan), if it offers any for the methods
-        they play, into every member's spec and `tables`."""
-        plays = [plays_method(callback.function, game) for callback, _ in members]
-        offer = getattr(game, "answers_ahead", None)
-        asked = tuple(dict.fromkeys(name for name in plays if name))
-        ahead = offer(asked) if offer is not None and asked else None
-        if ahead is None or not ahead.tables or ahead.path:
-            return
-        tables = self._tables_of(ahead)
-        shared = {"tables": tables, "given": list(ahead.given),
-                  "left": -1 if ahead.left is None else ahead.left,
-                  "gives": [m for m in ahead.gives if m in tables],
-                  "group": members[0][1].number}
-        for (callback, spec), name in zip(members, plays):
-            asks = name if name in tables and callback.wait else None
-            spec.ahead = {**shared, "asks": asks}
-            if asks is not None:
-                self.entries[spec.number].ahead = {
-                    "__call__": functools.partial(ahead.replay, asks)}
-
-    def _tables_of(self, ahead: Ahead) -> dict:
-        """{method: index of its table in `tables`}, each table's text sent once."""
-        tables = {}
-        for method, text in ahead.tables.items():
-            if id(text) not in self._table_at:
-                self._table_at[id(text)] = len(self.tables)
-                self.tables.append(text)
-            tables[method] = self._table_at[id(text)]
-        return tables
 
     def callback_spec(self, callback: Callback, rows: range) -> CallbackSpec:
         """The wire form of `callback`, numbered here; its answers given ahead

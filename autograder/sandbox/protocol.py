@@ -18,8 +18,7 @@ Requests to the child may also carry the parts of a call plan (see
 {"__slot__": 2}, an object of the grader's whose methods the child may call
 back {"__proxy__": [id, {"method": 1 (waits for the answer) | 0 (does not)}]},
 and a function of the grader's {"__callback__": [id, 1 | 0(, 1 when pure(, the number
-of its table of answers given ahead, sent after the request's line(, its group's
-answers given ahead)))]}. Only the
+of its table of answers given ahead, sent after the request's line))]}. Only the
 child decodes these (`loads(line, requests=True)`); in a reply they stay plain dicts.
 
 Encoding sends only built-in types. A subclass of a built-in container, number
@@ -108,19 +107,15 @@ class ProxySpec:
 
 class CallbackSpec:
     """In a plan: a function of the grader's (`sync` as for a proxy method; `pure` 1
-    when its answer depends on its arguments alone, see plans.Callback). `ahead`, where
-    given, is its group's answers given ahead: ProxySpec.ahead's, with "group" (the
-    number that names the group in this plan) and "asks" (the method of the tables it
-    plays, or None)."""
+    when its answer depends on its arguments alone, see plans.Callback)."""
 
-    __slots__ = ("number", "sync", "pure", "known", "ahead")
+    __slots__ = ("number", "sync", "pure", "known")
 
-    def __init__(self, number, sync, pure=0, known=None, ahead=None):
+    def __init__(self, number, sync, pure=0, known=None):
         self.number, self.sync, self.pure = number, sync, pure
         # answers given ahead (plans.Known): which of the tables after the request's
         # line (plans.Registry.tables); else None
         self.known = known if type(known) is int else None
-        self.ahead = ahead if type(ahead) is dict else None
 
 
 class Unencodable(TypeError):
@@ -192,9 +187,7 @@ def to_plain(value, depth=0, kept=None):
         return {"__proxy__": spec if value.ahead is None else spec + [value.ahead]}
     if kind is CallbackSpec:
         spec = [value.number, value.sync]
-        if value.ahead is not None:
-            spec += [value.pure, value.known, value.ahead]
-        elif value.pure:
+        if value.pure:
             spec += [value.pure] if value.known is None else [value.pure, value.known]
         return {"__callback__": spec}
     return to_plain(_as_base(value, kind), depth + 1, kept)
@@ -289,7 +282,7 @@ def _request_tagged(obj):
             return Slot(inner)
         if tag == "__proxy__" and type(inner) is list and len(inner) in (2, 3):
             return ProxySpec(*inner)
-        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3, 4, 5):
+        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3, 4):
             return CallbackSpec(*inner)
     return _tagged(obj)
 
