@@ -102,6 +102,12 @@ class Counted(ast.NodeTransformer):
         self.changed += 1
         return node
 
+    def in_functions(self, context: Context) -> int:
+        """Transform every function of the module; the number of sites changed."""
+        for function in context.functions:
+            self.visit(function.node)
+        return self.changed
+
 
 def calls_in(root: ast.AST):
     """(call, chain) for every call under `root`; `chain` lists the scopes (outermost

@@ -255,10 +255,7 @@ def _simple(node) -> bool:
                                   "an attribute), and `x = x + n` becomes `x += n`",
          nothing="the student's code adds no number to a variable")
 def augmented_assignments(context: Context) -> int:
-    swap = _AugmentedSwap()
-    for function in context.functions:
-        swap.visit(function.node)
-    return swap.changed
+    return _AugmentedSwap().in_functions(context)
 
 
 class _AugmentedSwap(Counted):
@@ -311,10 +308,7 @@ def _split_assignment(statement) -> list | None:
                          "the same with v), where d and k are plain names",
          nothing="the student's code looks nothing up with .get(name)")
 def dict_lookups(context: Context) -> int:
-    swap = _LookupSwap()
-    for function in context.functions:
-        swap.visit(function.node)
-    return swap.changed
+    return _LookupSwap().in_functions(context)
 
 
 class _LookupSwap(Counted):
