@@ -806,7 +806,6 @@ class Ahead:
                         pass
         return value
 
-
     def _on_path(self, method, args, kwargs):
         """A make/undo board's question (no arguments) answered from the tables at the
         path of moves made since the root, which this proxy's own moves keep: a move
