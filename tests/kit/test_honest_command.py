@@ -195,3 +195,29 @@ def test_a_rewrite_that_behaves_otherwise_is_a_rewrite_bug_and_not_graded(monkey
     run.behaves_alike(target, [good, bad], Console(quiet=True))
     assert good.status == run.TO_GRADE
     assert bad.status == "rewrite bug" and "print number 1 of the probe differs" in bad.reason
+
+
+def test_a_rewrite_named_not_honest_in_the_manifest_is_skipped_with_its_reason(monkeypatch):
+    """The engine names no game: an assignment's own [honest] not_honest table says which
+    rewrite its specification forbids; the honest twin (no table) rewrites as usual."""
+    import dataclasses
+
+    from autograder import KitError, assignment
+    from autograder.mutate.honest import run
+    monkeypatch.setenv("SPIELBAUM_COURSE", str(FIXTURE))
+    target = assignment.load("fragile")
+    modules = run.references(target)
+    assert run.rewritten(target, "german_docs", modules).status == run.TO_GRADE
+    forbidding = dataclasses.replace(target, extra={
+        **target.extra, "honest": {"not_honest": {"german_docs": " English docs only "}}})
+    skipped = run.rewritten(forbidding, "german_docs", modules)
+    assert (skipped.status, skipped.reason, skipped.sources) == ("skipped", "English docs only",
+                                                                 {})
+    assert run.rewritten(forbidding, "unparsed", modules).status == run.TO_GRADE
+    for table, says in (({"no_such_rewrite": "why"}, "there is no rewrite 'no_such_rewrite'"),
+                        ({"german_docs": ""}, 'as rewrite = "why"'),
+                        (["german_docs"], 'as rewrite = "why"')):
+        bad = dataclasses.replace(target, extra={"honest": {"not_honest": table}})
+        with pytest.raises(KitError, match=says) as raised:
+            run.rewritten(bad, "unparsed", modules)
+        assert "\n" not in str(raised.value) and "[honest] not_honest" in str(raised.value)

@@ -74,8 +74,8 @@ def markdown(honest: Honest) -> str:
              f"with every check run ({honest.jobs} at a time; {honest.seconds:.0f} s in all, "
              f"{honest.grading_seconds:.0f} s grading). A rewrite that loses a point is a "
              "check that judges the reference's habits instead of the specification (or a "
-             "rewrite that is not honest for this assignment: then add it to "
-             "NOT_HONEST_HERE in autograder/mutate/honest/run.py with the reason).", "",
+             "rewrite that is not honest for this assignment: then name it in the "
+             "`[honest] not_honest` table of its assignment.toml with the reason).", "",
              "| rewrite | status | sites | score | seconds | what it does |",
              "|---|---|---|---|---|---|"]
     for o in honest.outcomes:

@@ -22,11 +22,6 @@ from . import behaviour
 from .rewrites import REWRITES, Rewrite, apply
 from .source import Reference
 
-#: Rewrites that are not spec-preserving for one assignment: (assignment, rewrite) ->
-#: why. Not graded there; the report lists them with the reason. (A rewrite that
-#: merely finds no site says so by itself: it is "not applicable".)
-NOT_HONEST_HERE: dict[tuple[str, str], str] = {}
-
 TO_GRADE = "to grade"           # before grading: behaves like the reference so far
 
 
@@ -79,11 +74,29 @@ def references(target: Assignment) -> dict[str, Reference]:
     return found
 
 
+def not_honest(target: Assignment) -> dict[str, str]:
+    """The rewrites that do not keep this assignment's specification, with the reason:
+    its assignment.toml's `[honest] not_honest = { rewrite = "why" }`. They are not
+    graded; the report lists them. (A rewrite that merely finds no site says so by
+    itself: it is "not applicable".)"""
+    honest = target.extra.get("honest", {})
+    table = honest.get("not_honest", {}) if isinstance(honest, dict) else {}
+    where = f"{target.solution_dir / 'assignment.toml'}: [honest] not_honest"
+    if not isinstance(table, dict) or not all(
+            isinstance(why, str) and why.strip() for why in table.values()):
+        raise KitError(f'{where}: give each rewrite its reason, as rewrite = "why"')
+    unknown = sorted(set(table) - set(REWRITES))
+    if unknown:
+        raise KitError(f"{where}: there is no rewrite {unknown[0]!r}; the rewrites are: "
+                       + ", ".join(REWRITES))
+    return {kind: why.strip() for kind, why in table.items()}
+
+
 def rewritten(target: Assignment, kind: str, modules: dict[str, Reference]) -> Outcome:
     """The reference rewritten by `kind`, with its status before grading ("to grade"
     unless there is nothing to grade)."""
     rewrite = REWRITES[kind]
-    skipped = NOT_HONEST_HERE.get((target.name, kind))
+    skipped = not_honest(target).get(kind)
     if skipped:
         return Outcome(rewrite, "skipped", reason=skipped)
     sources, sites, notes = {}, 0, []
