@@ -29,17 +29,17 @@ DRAWN = "test_winner"
 def picture() -> dict:
     """A search on the textbook tree (autograder/checking/gametrees, aima-5-2): the rule's
     alpha-beta against a search that never prunes."""
-    from autograder.outputs import trees
     from autograder.checking import gametrees
+    from tests.kit.tree_pictures import from_game_tree
     tree = gametrees.load_tree("aima-5-2")
     log = lambda result: [("n" if node in result.expanded else "e", node)
                           for node in result.visited]
     rule = gametrees.search_tree(tree)
     plain = gametrees.search_tree(tree, alphabeta=False)
-    return trees.from_game_tree(tree, log(rule), log(plain), rule_result=rule.value,
-                                student_result=plain.value,
-                                cut=[kid for kids in rule.pruned.values() for kid in kids],
-                                caption="alpha-beta on the tree 'aima-5-2'")
+    return from_game_tree(tree, log(rule), log(plain), rule_result=rule.value,
+                          student_result=plain.value,
+                          cut=[kid for kids in rule.pruned.values() for kid in kids],
+                          caption="alpha-beta on the tree 'aima-5-2'")
 
 
 def main(base: Path) -> dict:

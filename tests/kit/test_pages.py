@@ -87,8 +87,7 @@ HIDDEN = '''\
 
 from autograder.checking import CheckFailed, describe, short
 from autograder.grading.reference import load_reference
-from autograder.outputs import trees
-from autograder.checking import gametrees
+from autograder.checking import gametrees, search
 
 ref = load_reference("treewalk", "treewalk")
 TREES = ("aima-5-2", "deep-cutoff")
@@ -107,11 +106,11 @@ def test_visits(student, reveal):
         drawn = None
         if isinstance(got, list) and all(isinstance(c, list) and len(c) == 2
                                          and c[0] in ("n", "e") and c[1] in nodes for c in got):
-            seen = {node for _kind, node in want}
-            cut = [kid for kind, node in want if kind == "n"
-                   for kid in tree["children"][node] if kid not in seen]
-            drawn = trees.from_game_tree(tree, want, got, cut=cut,
-                                         caption=f"alpha-beta on the tree {name!r}")
+            drawn = search.picture(tree["root"], want, got,
+                                   children=lambda node: tree["children"].get(node, []),
+                                   label=str, worth=lambda node: tree["values"][node],
+                                   max_to_move=tree.get("max_to_move", True), every_node=True,
+                                   caption=f"alpha-beta on the tree {name!r}")
         raise CheckFailed("alpha-beta did not make the rule's game calls",
                           call=f"visits(<the tree {name!r}>)",
                           got=short(got) if outcome.answered else describe(outcome),

@@ -20,6 +20,7 @@ import pytest
 from autograder.checking import CheckFailed
 from autograder.outputs import trees
 from autograder.checking import gametrees
+from tests.kit.tree_pictures import from_game_tree
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -59,7 +60,7 @@ def no_pruning_picture(name="aima-5-2", student_result=None) -> dict:
     rule = gametrees.search_tree(tree)
     plain = gametrees.search_tree(tree, alphabeta=False)
     windows, values = windows_and_values(tree)
-    return trees.from_game_tree(
+    return from_game_tree(
         tree, calls(rule), calls(plain), rule_result=rule.value,
         student_result=plain.value if student_result is None else student_result,
         rule_values=values, windows=windows,
@@ -118,7 +119,7 @@ def test_the_drawing_numbers_the_calls_greys_the_cuts_and_marks_the_first_differ
 def test_a_wrong_result_at_the_root_is_red_and_a_strict_cut_differs_later():
     tree = gametrees.load_tree("deep-cutoff")
     rule = gametrees.search_tree(tree)
-    html = trees.render(trees.from_game_tree(tree, calls(rule), calls(rule)[:-2],
+    html = trees.render(from_game_tree(tree, calls(rule), calls(rule)[:-2],
                                              rule_result=12, student_result=13))
     rule_svg, student_svg = svgs(html)
     html = unescape(html)
@@ -133,7 +134,7 @@ def test_a_wrong_result_at_the_root_is_red_and_a_strict_cut_differs_later():
 def test_student_text_in_a_picture_is_escaped_shortened_and_made_visible():
     evil = '\u202e<script>alert(1)</script>"onload="x\x1b[31m' + "y" * 200
     tree = {"name": "evil", "root": evil, "children": {evil: ["a"]}, "values": {"a": 1}}
-    picture = trees.from_game_tree(tree, [("n", evil), ("e", "a")], [("e", evil)],
+    picture = from_game_tree(tree, [("n", evil), ("e", "a")], [("e", evil)],
                                    rule_result=1, student_result=evil, caption=evil)
     html = trees.render(picture)
     assert "<script" not in html and 'onload="' not in html and "\x1b" not in html
@@ -164,17 +165,17 @@ def test_a_large_tree_is_drawn_in_part_and_says_so_and_an_oversized_one_is_refus
     tree = gametrees.random_tree("big", 3, depth=5, branching=(3, 3))     # 364 nodes
     rule = gametrees.search_tree(tree)
     plain = gametrees.search_tree(tree, alphabeta=False)
-    html = trees.render(trees.from_game_tree(tree, calls(rule), calls(plain)))
+    html = trees.render(from_game_tree(tree, calls(rule), calls(plain)))
     for svg in svgs(html):
         drawn = [c for c in svg.iter() if c.tag in (f"{SVG}circle", f"{SVG}rect")
                  and c.get("rx") is None and c.get("stroke") != trees.RED]
         assert len(drawn) == trees.MAX_NODES_DRAWN
         assert f"{364 - trees.MAX_NODES_DRAWN} more nodes not drawn" in texts(svg)
     huge = gametrees.random_tree("huge", 3, depth=7, branching=(3, 3))    # 3,280 nodes
-    assert trees.kept(trees.from_game_tree(huge, [], [])) is None
-    assert trees.render(trees.from_game_tree(huge, [], [])) == ""
+    assert trees.kept(from_game_tree(huge, [], [])) is None
+    assert trees.render(from_game_tree(huge, [], [])) == ""
     endless = [("e", "r")] * (trees.MAX_CALLS_KEPT + 1)
-    assert trees.kept(trees.from_game_tree(tree, endless, [])) is None
+    assert trees.kept(from_game_tree(tree, endless, [])) is None
 
 
 @pytest.mark.parametrize("broken", [
@@ -238,11 +239,11 @@ def test_a_hidden_search_that_stops_where_the_rule_goes_on_names_the_call_withou
     legend says where they part instead of promising a ring."""
     tree = gametrees.load_tree("aima-5-2")
     rule = calls(gametrees.search_tree(tree))
-    hidden = trees.kept(trees.from_game_tree(tree, rule, rule[:4]), reveal=False)
+    hidden = trees.kept(from_game_tree(tree, rule, rule[:4]), reveal=False)
     html = unescape(trees.render(hidden))
     (student,) = svgs(trees.render(hidden))
     assert not [c for c in student.iter(f"{SVG}circle") if c.get("stroke") == trees.RED]
     assert "Red ring" not in html
     assert "Your search departs from the handout's rule after call 4." in html
-    revealed = unescape(trees.render(trees.from_game_tree(tree, rule, rule[:4])))
+    revealed = unescape(trees.render(from_game_tree(tree, rule, rule[:4])))
     assert "Red ring: call 5" in revealed       # the rule's drawing shows where
