@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 import secrets
 import select
@@ -1091,7 +1092,15 @@ class Sandbox:
         trusted: the registry decides what may be called, and the grader's own object
         decides the answer. The grader's CPU time for it counts toward the call's
         limit, so a search that makes many calls is timed the same on a quiet and on a
-        busy machine."""
+        busy machine.
+
+        A record (TELL, KNEW) of an earlier plan of the request is recorded as if it had
+        come in time: a child that writes its own row straight to the pipe makes the
+        records it still holds (child.Batched) arrive after its plan's row. Never
+        answered, and its error reaches no call: that plan's outcome is made. The grader
+        never waits for such records (those after the request's last row are dropped),
+        and they count against the caps of the plan being read (MAX_CALLBACKS, the
+        check's bytes and values)."""
         started = time.thread_time()
         try:
             self._answer_call(row, index)
@@ -1109,8 +1118,11 @@ class Sandbox:
         self._plan_callbacks += 1
         found, refusal = None, "the grader takes no calls now"
         call = row[3] if type(row[3]) is list and len(row[3]) in (3, 4) else None
-        if call is not None and row[1] == index:
-            found, refusal = self._registry.lookup(call[0], call[1], index, row[2] == KNEW)
+        plan = index
+        if not waits and type(row[1]) is int and 0 <= row[1] < index:
+            plan = row[1]       # a late record of an earlier plan of this request
+        if call is not None and row[1] == plan:
+            found, refusal = self._registry.lookup(call[0], call[1], plan, row[2] == KNEW)
         if found is not None and found[1] != waits:
             found, refusal = None, "the call was sent the wrong way"
         if self._plan_callbacks > MAX_CALLBACKS:
@@ -1123,8 +1135,8 @@ class Sandbox:
             args = call[2] if type(call[2]) is list else []
             kwargs = call[3] if len(call) == 4 and type(call[3]) is dict else {}
             if self._rows_tagged:
-                args = self._registry.own(args, index)
-                kwargs = {k: self._registry.own(v, index) for k, v in kwargs.items()
+                args = self._registry.own(args, plan)
+                kwargs = {k: self._registry.own(v, plan) for k, v in kwargs.items()
                           if type(k) is str}
             elif kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if type(k) is str}
@@ -1133,8 +1145,8 @@ class Sandbox:
             except Exception as problem:   # the student's arguments made the grader's object fail
                 error = [type(problem).__name__, text(problem, 300)]
         if not waits:
-            if found is None:
-                return      # a recorded call that is not this plan's: nobody waits, drop it
+            if found is None or plan != index:
+                return      # nobody waits; a late record's error has no call left to reach
             if error is not None and self._late_error is None:
                 self._late_error = [error[0], f"an earlier {call[1] if call else 'call'}() "
                                               f"failed: {error[1]}"]
@@ -1144,10 +1156,7 @@ class Sandbox:
         if error is not None:
             reply = protocol.dumps({"e": error})
         else:
-            try:
-                reply = protocol.dumps({"r": protocol.to_plain(value)})
-            except protocol.Unencodable as problem:   # a bug in a suite, not the student's
-                reply = protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
+            reply = _SCALAR_REPLIES.get(type(value), _reply)(value)
         self._send_text(reply, self._wait or Wait.of(1.0), ANSWER_WRITE_SECONDS)
 
     def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
@@ -1201,6 +1210,25 @@ class Sandbox:
         outcome = self.request({"op": "output"}, timeout, wall=timeout)
         value = outcome.value if outcome.ok else ""
         return text(value, self.limits.output_cap) if type(value) is str else ""
+
+
+def _reply(value) -> str:
+    """The line answering a call back with `value`."""
+    try:
+        return protocol.dumps({"r": protocol.to_plain(value)})
+    except protocol.Unencodable as problem:   # a bug in a suite, not the student's
+        return protocol.dumps({"e": ["RuntimeError", f"grader error: {problem}"]})
+
+
+def _float_reply(value: float) -> str:
+    return f'{{"r":{value!r}}}\n' if math.isfinite(value) else _reply(value)
+
+
+# The answers of most calls back (a value, a yes or no), written as _reply writes them
+# without its walk and its encoder.
+_SCALAR_REPLIES = {int: lambda value: f'{{"r":{int.__repr__(value)}}}\n',
+                   bool: lambda value: '{"r":true}\n' if value else '{"r":false}\n',
+                   type(None): lambda value: '{"r":null}\n', float: _float_reply}
 
 
 def _raised(value) -> dict:

@@ -7,7 +7,8 @@ import pytest
 from autograder.checking import search
 from autograder.checking.search import Tree, TreeGame
 from autograder.checking.verdicts import refused
-from autograder.sandbox import protocol
+from autograder.sandbox import client, protocol
+from autograder.sandbox.client import Failure
 from autograder.sandbox.plans import Callback, Plan, Proxy, Registry
 from tests.conftest import student_sandbox
 
@@ -82,6 +83,32 @@ def forge_earlier(state, game):
     return value
 
 
+def minimax_early(state, game, depth):
+    """minimax with its records held back (the writer waits for an age never reached),
+    then its own row written straight to the pipe before them: they arrive after it."""
+    import __main__, json, os
+    pending = __main__._pending
+    pending.AGE = 1e9
+    value = minimax(state, game, depth)
+    base, index = __main__._running
+    with pending.guard:
+        del pending.AGE         # the class's again, once the row is out
+        pending.written = 0.0   # and the child's own row goes out at once, with them
+        with __main__._lock:
+            os.write(__main__.WFD, (json.dumps([base, index, RETURNED, value]) + "\\n").encode())
+    return value
+
+
+def record_earlier(number, state, times):
+    """Records, in a later plan, questions of the plan before's game: late records."""
+    import __main__
+    base, index = __main__._running
+    for _ in range(times):
+        __main__._pending.add_text(f'["{base}",{index - 1},{protocol.KNEW},'
+                                   f'[{number},"evaluation",[{state}]]]\\n')
+    return times
+
+
 def forge(state, game):
     """Records questions it never asked, about a state never handed out."""
     import __main__
@@ -107,7 +134,7 @@ def forge_tables(state, game, which):
         __main__._pending.add_text(f'["{base}",{index},{protocol.KNEW},'
                                    f'[{ahead.number},"evaluation",[{state}]]]\\n')
     return "forged"
-'''.replace("{protocol.KNEW}", str(protocol.KNEW))
+'''.replace("{protocol.KNEW}", str(protocol.KNEW)).replace("RETURNED", str(protocol.RETURNED))
 
 
 class NoAhead(TreeGame):
@@ -270,6 +297,49 @@ def test_a_reply_forged_for_the_plan_before_comes_after_its_own(sandbox):
     first, second, third = sandbox.plans(plans, 10)
     assert first.value == second.value == [] and third.ok
     assert g.log == [("e", g.tree["root"])]
+
+
+def test_records_that_come_after_their_plans_row_are_recorded_as_in_time(sandbox):
+    """A search that writes its own row while its records are still buffered: they
+    arrive after its plan's row, and the grader records them on its game as if they had
+    come in time (never answered). Its game's records are its honest twin's."""
+    made = []
+    for function in ("minimax", "minimax_early"):
+        g = game()
+        search = Plan(function)
+        search.returns(search.call("m." + function, root(g), Proxy(g, ask=METHODS), 4))
+        after = Plan("after")
+        after.returns(after.call("m.ask_often", root(g), None, 0))
+        before = sandbox.answered_ahead
+        made.append((sandbox.plans([search, after], 10), g, sandbox.answered_ahead - before))
+    (honest, honest_game, asked), (early, early_game, recorded) = made
+    assert [o.value for o in early] == [o.value for o in honest] and honest[1].value == []
+    assert records(early_game) == records(honest_game) and honest_game.calls > 20
+    assert recorded == asked == honest_game.calls
+
+
+def test_late_records_count_against_the_caps_of_the_plan_being_read(sandbox, monkeypatch):
+    """Records of the plan before sent in a later plan's time are recorded, each
+    counted against the later plan's calls: more than MAX_CALLBACKS stop it."""
+    monkeypatch.setattr(client, "MAX_CALLBACKS", 40)
+    for times, fails in ((30, False), (60, True)):
+        g = game()
+        number = sandbox._next_number       # the first proxy's number in the request
+        first = Plan("ask_often")
+        first.returns(first.call("m.ask_often", root(g), Proxy(g, ask=METHODS), 1))
+        second = Plan("record_earlier")
+        second.returns(second.call("m.record_earlier", number, root(g), times))
+        done, late = sandbox.plans([first, second], 10)
+        assert done.value == [g.worth(g.tree["root"])]
+        if fails:
+            assert late.failure == Failure.PROTOCOL and "more than 40 calls" in late.detail
+            assert g.calls == 1 + 40      # the 41st record stops the plan unrecorded
+            sandbox.kill()
+            sandbox.start()
+            assert sandbox.import_modules(10).ok
+        else:
+            assert late.value == times and g.calls == 1 + times
+            assert g.log == [("e", g.tree["root"])] * (1 + times)
 
 
 def test_a_child_forging_records_is_refused_as_if_it_had_asked(sandbox):
