@@ -12,6 +12,7 @@ a batch. Every feature that grades grades through one.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import shutil
 import time
@@ -197,7 +198,7 @@ class Grader:
         student's row, with the traceback in `Graded.details`."""
         try:
             prepared, status, problem = prepare(Path(folder), self.assignment.modules)
-            return self._grade(student_id, prepared, (status, problem),
+            return self._grade(student_id, prepared, status, problem,
                                self.reveal if reveal is None else reveal,
                                self.plugins + _plugins, _rehearse)
         except Exception:  # a grader bug must not end the batch, nor score the student
@@ -208,19 +209,27 @@ class Grader:
         """Grade modules prepared elsewhere (intake.prepare, e.g. on the machine that
         holds the submissions while this one is a cluster's worker). Never raises."""
         try:
-            return self._grade(student_id, prepared, ("", ""), self.reveal, self.plugins)
+            return self._grade(student_id, prepared, "", "", self.reveal, self.plugins)
         except Exception:
             return self.error(student_id, "grader error while grading",
                               traceback.format_exc(limit=30))
 
-    def _student(self, scratch: Path, recorded: bool) -> Student:
-        return Student(scratch, list(self.assignment.module_names), self.layers, self.timeouts,
-                       self.limits, recorded=recorded, allowed=self.allowed)
+    @contextlib.contextmanager
+    def _sandboxed(self, prepared: Prepared, recorded: bool):
+        """A Student for `prepared`'s modules in a scratch folder; both gone after the block."""
+        scratch = scratch_for(prepared)
+        student = Student(scratch, list(self.assignment.module_names), self.layers,
+                          self.timeouts, self.limits, recorded=recorded, allowed=self.allowed)
+        try:
+            yield student
+        finally:
+            student.close()
+            shutil.rmtree(scratch, ignore_errors=True)
 
-    def _grade(self, student_id: str, prepared: Prepared | None, refusal: tuple[str, str],
+    def _grade(self, student_id: str, prepared: Prepared | None, status: str, problem: str,
                reveal: bool, plugins: tuple, rehearse: bool = False) -> Graded:
         """Grade a prepared submission (its modules' bytes and notes); `prepared` None
-        gives the row of a submission that cannot be graded, `refusal` saying why.
+        gives the row of a submission that cannot be graded (`status`, `problem`: why).
         `rehearse`: the reference's own grading (Blame.rehearse: every check judged
         again with the grader's helpers too)."""
         started = time.perf_counter()
@@ -239,15 +248,13 @@ class Grader:
                 "(see `autograder doctor`); the code was not run").format(
                     layers=", ".join(self.lacking)))
         if prepared is None:
-            return ungraded(*refusal)
+            return ungraded(status, problem)
         if self.unconfined_files and not sandbox_layers.unconfined_files_allowed():
             return ungraded(Status.SANDBOX_ERROR, _(
                 "no sandbox layer on this machine keeps the code away from other files "
                 "(tmpfs or landlock: see `autograder doctor`); the code was not run (a teacher "
                 "may grade anyway with --unconfined-files)"))
-        scratch = scratch_for(prepared)
-        student = self._student(scratch, self.behaviour)
-        try:
+        with self._sandboxed(prepared, self.behaviour) as student:
             plugin = GradingPlugin(student, rubric, reveal, Blame.of(assignment, rehearse=rehearse))
             try:
                 code = run_suite(assignment.suite_dir, plugin, plugins)
@@ -257,9 +264,6 @@ class Grader:
                 raise KitError(f"the hidden suite of {assignment.name} could not run "
                                f"(pytest exit {code})")
             printed = student.close()
-        finally:
-            student.close()
-            shutil.rmtree(scratch, ignore_errors=True)
         titles = check_titles(assignment.suite_dir)
         tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
                                                         float(points), output=_("not run"))
@@ -290,9 +294,7 @@ class Grader:
         prepared, _status, problem = prepare(assignment.solution_dir, assignment.modules)
         if prepared is None:
             raise KitError(f"the reference solution of {assignment.name} cannot be read: {problem}")
-        scratch = scratch_for(prepared)
-        student = self._student(scratch, recorded=False)
-        try:
+        with self._sandboxed(prepared, recorded=False) as student:
             plugin = GradingPlugin(student, self.rubric, reveal=True, blame=Blame.of(assignment))
             code = run_suite(assignment.suite_dir, plugin, plugins, collect_only=True)
             if code != 0:
@@ -307,9 +309,6 @@ class Grader:
                 raise KitError(f"the reference solution of {assignment.name} does not start in "
                                f"the sandbox here ({getattr(failure, 'detail', failure)}); "
                                "see `autograder doctor`")
-        finally:
-            student.close()
-            shutil.rmtree(scratch, ignore_errors=True)
 
     def error(self, student_id: str, what: str, details: str) -> Graded:
         """The row of a submission the grader failed on (never raises)."""
