@@ -1,67 +1,11 @@
 """A search on a game tree, drawn: the handout's rule and the student's search side by side.
 
-A check that judges a search can attach a *picture* to its failure
-(`CheckFailed(..., picture=...)`, checking/failures.py). The picture is plain data,
-a JSON-able dict, so it travels like the rest of a verdict (results.json, a
-worker's pickle, the nbgrader gradebook's cells); the feedback pages draw it with
-`render` as inline SVG. The text of the failure (the drawn tree in characters,
-the calls) stays where it is: it is the picture's text alternative, and the only
-form in feedback.md and the terminal.
-
-The contract
-------------
-::
-
-    {
-      "kind": "search-tree",              # required, this exact string
-      "nodes": [                          # required: the tree, every node once
-        {"id": "A", "parent": None,       # ids are strings, unique; one root (parent None)
-         "label": "A",                    # optional (default: the id): what is written on it
-         "value": 3},                     # optional: a leaf's value, an inner node's
-        {"id": "B", "parent": "A"},       #   heuristic value (what evaluation returns)
-        ...                               # children are drawn in the order listed
-      ],
-      "max_to_move": True,                # optional (default True): max moves at the root
-      "rule": {                           # required: what the handout's rule does here
-        "calls": [["expand", "A"], ["evaluate", "b1"], ...],   # the game calls, in order:
-                                          #   "expand" = nextstates, "evaluate" = evaluation
-        "result": 3,                      # optional: a number or a short text, at the root
-        "values": {"B": 3},               # optional: the value the search gave a node
-        "windows": {"C": [3, "inf"]},     # optional: (alpha, beta) as it entered a node
-      },
-      "student": {...},                   # required: the same keys, for the student's
-                                          #   search as the grader's game recorded it
-      "cut": ["c2", "c3"],                # optional: the nodes the rule's pruning skips
-      "caption": "...",                   # optional: one line above the drawings
-      "first_difference": 7,              # set by `kept(..., reveal=False)`, see below
-    }
-
-Numbers are ints or floats; infinity is the string "inf" or "-inf" (or a float,
-written back as the string: results.json stays strict JSON). Labels, results and
-the caption may come from the student's code (a returned value, a state): they are
-data, made visible (`text.visible`), shortened and escaped like every other student
-string. `normalized` checks a picture against this contract and returns the copy
-that is kept; `kept` does the same but returns None for a picture that breaks it,
-so a faulty picture costs its drawing, never the verdict or the batch.
-
-A hidden check does not give its expected answer away unless the teacher allows
-it (CheckFailed.render's `reveal`), and the rule's calls, cuts, values and result
-*are* the expected answer. So the engine keeps a picture with `kept(picture,
-reveal)` (grading/runner.py), and without `reveal` it keeps only the student's
-search and the index of the first call where it departs from the rule
-(`first_difference`, 0-based: the failure's text names that call too): the
-drawing then shows the student's search alone, with that call marked.
-
-Two drawings of the same tree in the same layout, the rule's first: overlaid, a node
-would carry two call numbers and no honest grey for a node one search cuts and the
-other visits. Each is its own <svg>, so on a narrow screen the second moves under
-the first; the legend (`render`) says what each mark means.
-
-Bounds: a picture is refused above `MAX_NODES_KEPT` nodes or `MAX_CALLS_KEPT`
-calls per search (it would outgrow results.json); at most `MAX_NODES_DRAWN` nodes
-are drawn (the ones the first calls of both searches reach, with their
-ancestors), and the drawing says how many were left out. Everything is generated
-here: no script, no external resource, no font but the page's; it prints.
+A check attaches a *picture* to its failure (`CheckFailed(..., picture=...)`): plain,
+JSON-able data that travels like the rest of a verdict, drawn here as inline SVG for
+the feedback pages. The contract, the bounds and what a hidden check withholds are
+in docs/SUITES.md, "The picture contract": `normalized` checks a picture against it,
+`kept` drops one that breaks it, so a faulty picture costs its drawing, never the
+verdict. Everything is generated here: no script, no external resource; it prints.
 """
 
 from __future__ import annotations
@@ -94,7 +38,7 @@ INK, GREY, GREY_FILL, BLUE, RED, ORANGE, AMBER = (
 
 
 class PictureError(ValueError):
-    """A picture that breaks the contract (see the module docstring)."""
+    """A picture that breaks the contract (docs/SUITES.md, "The picture contract")."""
 
 
 # ------------------------------------------------------------------ the contract
