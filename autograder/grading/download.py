@@ -1,13 +1,9 @@
 """A download or an upload read as data: a folder or a zip, never trusted.
 
 `open_source` turns a download into a tree of `Member`s, each named by a checked,
-NFC-normalised part; nothing is read, extracted or followed on the way (a zip entry
-with an absolute name, a `..` or a name no folder may have is refused with a note).
-Budgets hold whatever the download does: entries and depth per download and per
-student (`Source.under`), and `Budget` counts every read and every byte
-decompressed, a failed read included. The LMS import (autograder/lms/) reads a
-download so, and a zip a student handed in (`expand`, `open_zip`) is opened the same
-way, one level deep, under the student's budgets.
+NFC-normalised part; nothing is read, extracted or followed on the way, and budgets
+hold whatever the download does (docs/TEACHING.md, "Submissions from an LMS"). A zip
+a student handed in (`expand`, `open_zip`) is opened the same way, one level deep.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """The look every page of the kit shares, and the parts of a feedback page that are
 the same wherever it is written.
 
-Every HTML page the kit writes (feedback.html, the nbgrader feedback page, the
-similarity report, the tournament page) puts `style()` in its <head> and wears
-`<body class="kit-page">`: one stylesheet (`STYLESHEET`) for the order (what went
-wrong first, what passed folded), the width (nothing wider than the screen: long
-lines wrap, a wide table scrolls inside its own box, drawings shrink to fit) and
-the tables (with room between columns). Change the look there, once. It is a
-Python string, not a file beside the module, so every way the kit is installed
-(a wheel for a platform, a cluster's workers) has it. tests/kit/test_pages.py
-opens each page in headless chromium at 1280 and 390 px and checks both.
-
-The student's own page (`make check HTML=1`: check.html) wears it too: the release
-step writes STYLESHEET into each assignment's check_page.py, inside a triple-quoted
-string (so it holds no backslash and no three quotes; the release says so if it
-does), and tests/student/test_check_page.py fails if the two drift.
+Every HTML page the kit writes puts `style()` in its <head> and wears
+`<body class="kit-page">`: one stylesheet for the order (what went wrong first, what
+passed folded), the width (nothing wider than the screen) and the tables; change the
+look there, once (a Python string: every install of the kit has it). The release step
+writes it into each assignment's check_page.py inside a triple-quoted string, so it
+holds no backslash and no three quotes (tests/student/test_check_page.py: no drift).
 """
 
 from __future__ import annotations
