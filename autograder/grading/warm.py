@@ -68,9 +68,6 @@ class Memo:
     def cache_clear(self) -> None:
         self.entries.clear()
 
-    def __get__(self, instance, owner=None):       # like a plain function in a class
-        return self if instance is None else functools.partial(self, instance)
-
     def __reduce__(self):
         # Pickled by name, as a function is: a cached function inside a key (e.g. a
         # case builder given to another cached function) is the installed Memo again.

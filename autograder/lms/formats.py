@@ -81,11 +81,11 @@ def _passed_over(member: Member, plan: Plan) -> bool:
     return False
 
 
-def _files_below(source: Source, folder: Member, rank: int = 0):
-    """(path relative to the folder, member, rank) for every entry below it, within
+def _files_below(source: Source, folder: Member):
+    """(path relative to the folder, member, rank 0) for every entry below it, within
     the student's budgets (a member of kind "cut" where they were spent)."""
     depth = len(folder.parts)
-    return [(m.parts[depth:], m, rank) for m in source.under(folder.parts) if m.kind != "dir"]
+    return [(m.parts[depth:], m, 0) for m in source.under(folder.parts) if m.kind != "dir"]
 
 
 def _unrecognised(where: str, member: Member, layout: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 
 from .jsondata import plain_data
+from .markdown import CODE_SPAN
 from .text import visible
 
 #: The <div> a cleaned student cell is wrapped in (cleaning again is harmless).
@@ -32,15 +32,12 @@ def finalize(value):
     return visible(value)
 
 
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-
-
 def with_code(value):
     """Text of the kit's own (a check's title, a hint) as HTML whose `backticked`
     parts are <code>: everything is escaped first, so only the kit's <code> is markup."""
     from markupsafe import Markup, escape
     escaped = str(escape(visible(value)))
-    return Markup(_CODE_SPAN.sub(r"<code>\1</code>", escaped))
+    return Markup(CODE_SPAN.sub(r"<code>\1</code>", escaped))
 
 
 def script_json(value) -> str:

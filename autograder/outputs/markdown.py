@@ -35,7 +35,8 @@ def inline(value) -> Markdown:
     return Markdown(text)
 
 
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+#: A `backticked` part of the kit's own text: a code span here, <code> in html.py.
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
 def with_code(value) -> Markdown:
@@ -44,7 +45,7 @@ def with_code(value) -> Markdown:
     cannot end it (it holds no backtick) and its `|` is escaped for GFM tables."""
     text = visible(value, lines=False)
     parts, at = [], 0
-    for match in _CODE_SPAN.finditer(text):
+    for match in CODE_SPAN.finditer(text):
         parts.append(inline(text[at:match.start()]))
         parts.append("`" + match.group(1).replace("|", "\\|") + "`")
         at = match.end()
