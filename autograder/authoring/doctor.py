@@ -9,7 +9,6 @@ a sample of honest rewrites and mutants and lists what to fix (docs/AUTHORING.md
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import dataclasses
 import json
@@ -27,6 +26,7 @@ from .. import ROOT, KitError
 from .. import assignment as assignments
 from ..checking.search import CHECK_AHEAD
 from ..grading.grader import Grader
+from ..grading.runner import environment_set
 from ..sandbox.client import backstop
 
 #: A check may use at most this share of a limit on the reference: the limits are
@@ -120,23 +120,6 @@ def graded_reference(grader: Grader, plugins: tuple = ()):
                         _rehearse=True)
 
 
-@contextlib.contextmanager
-def every_table_checked():
-    """The reference graded with each search game's answers given ahead compared with
-    its own on every state of the tables, not only its roots (checking/search.py's
-    CHECK_AHEAD): a game's `ahead_key` that misses what its answers depend on fails the
-    reference here, as a grader error, instead of a student's verdict later."""
-    before = os.environ.get(CHECK_AHEAD)
-    os.environ[CHECK_AHEAD] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[CHECK_AHEAD]
-        else:
-            os.environ[CHECK_AHEAD] = before
-
-
 def tightened(grader: Grader) -> Grader:
     """The same grader with the CPU limits of a call, an import and a check divided by
     ALLOWANCE (the wall-clock backstops left as they are)."""
@@ -178,7 +161,10 @@ def examine(name: str, *, mutants: int = 10, rewrites: tuple[str, ...] = REWRITE
     grader.require_layers()
     say(f"grading the reference of {name} ({grader.describe()})")
     measure = Measure()
-    with every_table_checked():
+    # Each search game's answers given ahead are compared with its own on every state of
+    # the tables, not only its roots (CHECK_AHEAD): a game's `ahead_key` that misses what
+    # its answers depend on fails the reference here, not a student's verdict later.
+    with environment_set(CHECK_AHEAD, "1"):
         graded = graded_reference(grader, (measure,))
         say(f"grading it again with every CPU limit divided by {ALLOWANCE}")
         tight = {t.name: t.passed for t in graded_reference(tightened(grader)).tests}

@@ -228,21 +228,22 @@ def run_suite(suite_dir: Path, plugin: GradingPlugin, plugins: tuple = (),
             "-o", "python_files=test_*.py", "-W", "ignore"] + \
         (["--collect-only"] if collect_only else [])
     sink = io.StringIO()
+    # No plugin installed beside pytest is loaded: a hidden suite needs pytest-timeout
+    # only, passed here.
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
-            _no_plugin_autoload():
+            environment_set("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1"):
         return pytest.main(args, plugins=[plugin, plugin.fixtures, pytest_timeout, *plugins])
 
 
 @contextlib.contextmanager
-def _no_plugin_autoload():
-    """No plugin installed beside pytest is loaded: a hidden suite needs
-    pytest-timeout only, which run_suite passes itself."""
-    before = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+def environment_set(name: str, value: str):
+    """The environment variable `name` set to `value` for the block, then as it was."""
+    before = os.environ.get(name)
+    os.environ[name] = value
     try:
         yield
     finally:
         if before is None:
-            os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+            os.environ.pop(name, None)
         else:
-            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = before
+            os.environ[name] = before
