@@ -1,10 +1,6 @@
-"""Sample mutants, grade each with the hidden suite in the sandbox, report.
-
-Each mutant is read as grading reads a submission (intake.prepare) and graded by
-the assignment's `Grader`, in local workers forked after the reference was graded
-or on a Dask cluster's workers (grading/cluster.py), where `judge` turns each
-Graded into its verdict as it does here. A mutant is killed when it loses any point.
-"""
+"""Sample mutants and grade each as a submission, in local workers forked after the
+reference was graded or on a Dask cluster's workers (grading/cluster.py, where `judge`
+runs as it does here). A mutant is killed when it loses any point."""
 
 from __future__ import annotations
 
@@ -61,7 +57,6 @@ class Analysis:
     stale: list[allowlist.Entry] = field(default_factory=list)
     stop_early: bool = True
     seconds: float = 0.0        # in all, the reference's own grading included
-    grading_seconds: float = 0.0    # grading the mutants
     jobs: int = 1
 
     def of(self, status: str) -> list[Verdict]:
@@ -126,7 +121,7 @@ def write_modules(target: Assignment, sources: dict[str, str], folder: Path) -> 
 
 def as_submission(target: Assignment, sources: dict[str, str], what: str) -> intake.Prepared:
     """The reference with `sources` in place of its modules, read as grading reads a
-    submission (intake.prepare; the same bytes travel to a cluster's worker)."""
+    submission."""
     folder = Path(tempfile.mkdtemp(prefix="mutate-"))
     try:
         write_modules(target, sources, folder)
@@ -151,8 +146,7 @@ def grader_error(graded) -> str | None:
 
 
 def judge(graded) -> tuple[str, str, float, float, float]:
-    """(status, killed_by, score, max_score, seconds) of a graded mutant: plain data,
-    made where it was graded (here, or on a cluster's worker)."""
+    """(status, killed_by, score, max_score, seconds) of a graded mutant, as plain data."""
     seconds = graded.seconds
     error = grader_error(graded)
     if error:
@@ -188,8 +182,8 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
             stop_early: bool = True, console: Console | None = None,
             scheduler: str | None = None, out_dir: Path | None = None) -> Analysis:
     """Grade a seeded sample of `count` mutants of the reference with its hidden suite,
-    on `jobs` local workers or on the workers of the Dask scheduler `scheduler`; there,
-    a killed client resumes from OUT/.mutation.jsonl (`out_dir`)."""
+    on `jobs` local workers or on the Dask scheduler `scheduler` (resuming from
+    `out_dir`'s journal)."""
     if count < 1:
         raise KitError("--count must be at least 1")
     if jobs < 1:
@@ -215,10 +209,8 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
                 return (mutant, *judge(graded))
             pool = warmed_workers(grader, grade, chosen, jobs, lost=lambda task, why: (
                 task[0], "error", why.splitlines()[0], 0.0, 0.0, 0.0))
-            grading_started = time.perf_counter()
             finished = pool.run([(m,) for m in chosen])
         else:
-            grading_started = time.perf_counter()
             done = cluster.done(chosen)
             if done:
                 console.print(f"resuming: {len(done)} of {len(chosen)} mutants already graded",
@@ -240,9 +232,8 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
             cluster.close()
     verdicts.sort(key=lambda v: (v.mutant.module, v.mutant.line, v.mutant.operator,
                                  v.mutant.occurrence))
-    ended = time.perf_counter()
     return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
-                    stop_early, ended - started, ended - grading_started, jobs)
+                    stop_early, time.perf_counter() - started, jobs)
 
 
 class OnCluster:

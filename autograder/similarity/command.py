@@ -1,8 +1,4 @@
-"""The `autograder similarity` subcommand (docs/SIMILARITY.md), and `grade --similarity`.
-
-This module ties the two halves together: `run` finds the pairs, `report` writes
-them; neither imports the other's caller, so the package has no import circle.
-"""
+"""The `autograder similarity` subcommand (docs/SIMILARITY.md), and `grade --similarity`."""
 
 from __future__ import annotations
 

@@ -221,8 +221,7 @@ class Canonicaliser:
             if not stmt.body and not stmt.orelse and pure(stmt.iter) and (
                     observed is None or not loop_names & observed):
                 return None
-            hoisted = self.hoist(stmt)
-            return hoisted if hoisted is not None else stmt
+            return self.hoist(stmt) or stmt
         if isinstance(stmt, ast.Try):
             stmt.body = self._block(stmt.body, observed)
             if not stmt.body:
@@ -241,11 +240,7 @@ class Canonicaliser:
             self._function(stmt)
             return stmt
         if isinstance(stmt, ast.Return | ast.Raise):
-            loop = loop_of_reduction(stmt, None)
-            if loop is not None:
-                return loop
-            hoisted = self.hoist(stmt)
-            return hoisted if hoisted is not None else stmt
+            return loop_of_reduction(stmt, None) or self.hoist(stmt) or stmt
         return stmt
 
     def _assignment(self, stmt: ast.Assign, observed: set[str] | None):
@@ -278,11 +273,7 @@ class Canonicaliser:
                 not {t.id for t in target.elts} & names_read(stmt.value):
             return [ast.copy_location(ast.Assign([t], v), stmt)
                     for t, v in zip(target.elts, stmt.value.elts)]
-        loop = loop_of_reduction(stmt, target)
-        if loop is not None:
-            return loop
-        hoisted = self.hoist(stmt)
-        return hoisted if hoisted is not None else stmt
+        return loop_of_reduction(stmt, target) or self.hoist(stmt) or stmt
 
     def _orient(self, stmt: ast.If) -> None:
         """Of `if c: A else: B` and `if not c: B else: A`, keep the one whose test
@@ -520,30 +511,24 @@ class Canonicaliser:
         return prefix + body
 
     def _inline_statement(self, stmt, helpers, inside) -> list[ast.stmt] | None:
-        if isinstance(stmt, ast.Return):
-            found = self._call_of(stmt.value, helpers)
-            if found and found[0].name not in inside:
-                return self._inline_block(self._bound_body(*found), helpers,
-                                          inside | {found[0].name})
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            found = self._call_of(stmt.value, helpers)
-            if found and found[0].name not in inside:
-                function = found[0]
-                returns = [n for n in walk(ast.Module(function.body, []))
-                           if isinstance(n, ast.Return)]
-                if len(returns) == 1 and function.body and function.body[-1] is returns[0]:
-                    body = self._bound_body(*found)
-                    last = body.pop()
-                    value = last.value or ast.Constant(None)
-                    body.append(ast.copy_location(ast.Assign(stmt.targets, value), stmt))
-                    return self._inline_block(body, helpers, inside | {function.name})
-        if isinstance(stmt, ast.Expr):
-            found = self._call_of(stmt.value, helpers)
-            if found and found[0].name not in inside and not any(
-                    isinstance(n, ast.Return) for n in walk(ast.Module(found[0].body, []))):
-                return self._inline_block(self._bound_body(*found), helpers,
-                                          inside | {found[0].name})
-        return None
+        """`return h(...)`, `x = h(...)` or `h(...)` with the helper's body in its place."""
+        single = isinstance(stmt, ast.Return | ast.Expr) or (
+            isinstance(stmt, ast.Assign) and len(stmt.targets) == 1)
+        found = self._call_of(stmt.value, helpers) if single else None
+        if not found or found[0].name in inside:
+            return None
+        function = found[0]
+        if not isinstance(stmt, ast.Return):
+            returns = [n for n in walk(ast.Module(function.body, []))
+                       if isinstance(n, ast.Return)]
+            if returns if isinstance(stmt, ast.Expr) else (
+                    len(returns) != 1 or function.body[-1] is not returns[0]):
+                return None
+        body = self._bound_body(*found)
+        if isinstance(stmt, ast.Assign):
+            value = body.pop().value or ast.Constant(None)
+            body.append(ast.copy_location(ast.Assign(stmt.targets, value), stmt))
+        return self._inline_block(body, helpers, inside | {function.name})
 
     def _inline_expressions(self, stmt, helpers) -> None:
         """Helpers that are one `return expression`, inlined inside expressions."""

@@ -8,6 +8,7 @@ import ast
 from ..tokens import code_of
 from .trees import BUILTINS, NAME
 
+
 class Emitter(ast.NodeVisitor):
     """The canonical tree as a stream of token codes, each with the line of the
     student's file its statement came from."""
@@ -41,27 +42,20 @@ class Emitter(ast.NodeVisitor):
             else:
                 self.emit(part)
         self.emit("<newline>")
-        if isinstance(stmt, ast.Try):
-            self.block(stmt.body)
-            for handler in stmt.handlers:
-                self.emit("except")
-                if handler.type:
-                    self.visit(handler.type)
-                self.emit("<newline>")
-                self.block(handler.body)
-            for name, word in (("orelse", "else"), ("finalbody", "finally")):
-                if getattr(stmt, name):
-                    self.emit(word)
-                    self.emit("<newline>")
-                    self.block(getattr(stmt, name))
+        if not isinstance(stmt, _COMPOUND):
             return
-        if isinstance(stmt, ast.FunctionDef | ast.For | ast.While | ast.If | ast.With
-                      | ast.ClassDef | ast.AsyncFunctionDef | ast.AsyncFor | ast.AsyncWith):
-            self.block(stmt.body)
-            if getattr(stmt, "orelse", None):
-                self.emit("else")
+        self.block(stmt.body)
+        for handler in getattr(stmt, "handlers", ()):
+            self.emit("except")
+            if handler.type:
+                self.visit(handler.type)
+            self.emit("<newline>")
+            self.block(handler.body)
+        for name, word in (("orelse", "else"), ("finalbody", "finally")):
+            if getattr(stmt, name, None):
+                self.emit(word)
                 self.emit("<newline>")
-                self.block(stmt.orelse)
+                self.block(getattr(stmt, name))
 
     # ------------------------------------------------------------ expressions
     def generic_visit(self, node):
@@ -233,6 +227,8 @@ _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Floor
               ast.Invert: "~", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
               ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
               ast.NotIn: "not in"}
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+             ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
 _BRACKETS = {ast.Tuple: "()", ast.List: "[]", ast.Set: "{}"}
 _COMPREHENSIONS = {ast.GeneratorExp: "gen", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
                    ast.DictComp: "dictcomp"}
