@@ -125,7 +125,7 @@ def _students(graded: Graded) -> list[tuple[str, dict, dict | None]]:
     return [(i, graded.roster.get(i, {}), by_id.get(i)) for i in ids]
 
 
-def _name(student: str, known: dict, row: dict | None) -> str:
+def _name(known: dict, row: dict | None) -> str:
     return (known.get("name") or (row or {}).get("name") or "").strip()
 
 
@@ -159,7 +159,7 @@ def moodle(graded: Graded, out: Path, out_of: float | None, now: datetime.dateti
                                     "number; left out (import the submissions with "
                                     "`autograder import moodle`)")
                 continue
-            name = _name(student, known, row)
+            name = _name(known, row)
             grade, maximum = scaled(row, out_of) if row else ("", common)
             rows.append({
                 "Identifier": f"{MOODLE_PARTICIPANT}{student}", "Full name": name,
@@ -185,8 +185,7 @@ def _add_feedback(archive: zipfile.ZipFile, folder: Path, prefix: str) -> None:
 
 
 # ------------------------------------------------------------ Canvas
-def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | None = None
-           ) -> list:
+def canvas(graded: Graded, out: Path, out_of: float | None, column: str | None = None) -> list:
     path = out / FILES["canvas"][0]
     column = column or graded.title or graded.assignment or "Spielbaum"
     rows, maximum_all = [], ""
@@ -197,7 +196,7 @@ def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | N
             continue
         grade, maximum = scaled(row, out_of) if row else ("", "")
         maximum_all = maximum_all or maximum
-        rows.append({"Student": _name(student, known, row), "ID": student, "SIS User ID": "",
+        rows.append({"Student": _name(known, row), "ID": student, "SIS User ID": "",
                      "SIS Login ID": "", "Section": "", column: grade})
     points = {"Student": "    Points Possible", column: maximum_all or _number(out_of or 0)}
     spreadsheet.write(path, CANVAS_FIELDS + [column], [points] + rows, {"Student"})
@@ -205,7 +204,7 @@ def canvas(graded: Graded, out: Path, out_of: float | None, now, column: str | N
 
 
 # ------------------------------------------------------------ GitHub Classroom
-def classroom(graded: Graded, out: Path, out_of: float | None, now) -> list:
+def classroom(graded: Graded, out: Path, out_of: float | None) -> list:
     path = out / FILES["classroom"][0]
     rows = []
     for student, known, row in _students(graded):
@@ -245,9 +244,10 @@ def export(layout: str, graded_folder: Path, out: Path, out_of: float | None = N
         raise KitError(f"--out {out} is inside the graded folder {graded_folder}; choose a "
                        "folder outside it")
     claim_folder(out, EXPORT_MARKER, "autograder export")
-    now = now or datetime.datetime.now()
-    if layout == "canvas":
-        paths = canvas(graded, out, out_of, now, column)
+    if layout == "moodle":
+        paths = moodle(graded, out, out_of, now or datetime.datetime.now())
+    elif layout == "canvas":
+        paths = canvas(graded, out, out_of, column)
     else:
-        paths = {"moodle": moodle, "classroom": classroom}[layout](graded, out, out_of, now)
+        paths = classroom(graded, out, out_of)
     return paths, graded.lines
