@@ -138,11 +138,18 @@ def one_run(assignment: str, tmp: Path, number: int, jobs: int) -> dict:
             raise SystemExit(f"{assignment}: the {name} failed:\n{done.stdout[-3000:]}\n"
                              f"{done.stderr[-3000:]}")
     return {"kit_cpu": plain_cpu, "kit_wall": plain_wall, "probed_cpu": probed_cpu,
+            "checks": [reference_check(tmp / f"{kind}{number}") for kind in ("plain", "probed")],
             "grades": bench_overhead._grades(tmp / f"plain{number}"),
             "probed_grades": bench_overhead._grades(tmp / f"probed{number}"),
             "parts": [json.loads(line) for line in parts.read_text().splitlines()],
             "marks": json.loads(marks.read_text()),
             "floor": json.loads(floor_file.read_text()), "floor_process_cpu": floor_cpu}
+
+
+def reference_check(out: Path) -> str:
+    """How a kit run checked the reference (run.json): "quick" with the course's cache;
+    "full" when the cache did not fit (any edit of the kit's code in between)."""
+    return json.loads((out / "run.json").read_text())["reference_check"]
 
 
 def parts_of(run: dict, floor_cpu: float) -> dict[str, float]:
@@ -244,6 +251,11 @@ def report(assignment: str, names: list[str], runs: list[dict]) -> tuple[str, bo
           + ", ".join(f"{run['kit_cpu']:.2f}" for run in runs)
           + "; floors " + ", ".join(
               f"{sum(run['floor'][n]['cpu'] for n in names):.2f}" for run in runs))
+    full = [f"run {number + 1} {kind}" for number, run in enumerate(runs)
+            for kind, check in zip(("plain", "probed"), run["checks"]) if check != "quick"]
+    if full:
+        print(f"  the reference checked in full (not from the course's cache): {', '.join(full)}"
+              "; 'once per batch' then holds a full reference grading")
     for part, seconds in parts_of(probed, floor_cpu).items():
         if "count" in part:
             print(f"  {part}: {seconds:,.0f}")

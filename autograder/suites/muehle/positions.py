@@ -287,6 +287,7 @@ def everything():
     return [pair for name in GROUPS for pair in pool()[name]]
 
 
+@functools.cache
 def search_positions(count, seed, max_moves=99, phases=("placing", "moving", "flying")):
     """`count` unfinished positions per phase with at most `max_moves` successors."""
     rng = random.Random(seed)
@@ -297,4 +298,4 @@ def search_positions(count, seed, max_moves=99, phases=("placing", "moving", "fl
         if len(fitting) < 3 * count:
             fitting = by_size[:3 * count]
         chosen += rng.sample(fitting, count)
-    return chosen
+    return tuple(chosen)

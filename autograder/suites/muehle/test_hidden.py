@@ -74,16 +74,19 @@ def judge_successors(case, outcome):
     got = outcome.value
     if type(got) is not list:
         return _("returned a {kind}, not a list").format(kind=type(got).__name__)
-    states = [as_state(s) for s in got]
+    states = list(map(as_state, got))
     if None in states:
         return _("returned {value}, which is not a state [board, in_hand, quiet]").format(
             value=short(got[states.index(None)]))
     want, mine = successors(state, player), set(states)
     if len(mine) < len(states):
         return _("returned the same successor more than once")
+    if mine == want:
+        return None
     missing, extra = want - mine, mine - want
     # A right board with wrong counters is one mistake, not a missing and an extra move.
-    counters = sorted(s for s in extra if s[0] in {w[0] for w in want})
+    boards = {w[0] for w in want}
+    counters = sorted(s for s in extra if s[0] in boards)
     if counters:
         return _("the move that {move} leads to the right board, but in_hand {in_hand} / "
                  "quiet {quiet} are wrong").format(move=move_words(state, counters[0], player),
@@ -118,13 +121,19 @@ def _in_list_form(state, player) -> str:
 
 
 # ------------------------------------------------------------------ the game
-def check_form(student, blame, function, hint):
-    """`function` (to_tuple or to_list) on states of both forms; returns the list-form cases."""
+@functools.cache
+def form_cases(function):
+    """`function` (to_tuple or to_list) on states in tuple form, then the same in list form."""
     states = [s for s, _player in _smallest_first(random.Random(3).sample(everything(), 40))]
     lists = [list_form(s) for s in states]
     want = states if function == "to_tuple" else lists
-    chosen = [Case(f"{function}(state)", (g,), draw(s, W), w)
-              for given in (states, lists) for g, s, w in zip(given, states, want)]
+    return [Case(f"{function}(state)", (g,), drawn(s, W), w)
+            for given in (states, lists) for g, s, w in zip(given, states, want)]
+
+
+def check_form(student, blame, function, hint):
+    """`function` (to_tuple or to_list) on states of both forms; returns the list-form cases."""
+    chosen = form_cases(function)
 
     def judge(case, outcome):
         return exact(case, outcome) or (returned(outcome.value) if any(
@@ -132,7 +141,7 @@ def check_form(student, blame, function, hint):
     compare(student, blame, function, chosen, judge,
             _("{function} returned the state in the wrong form").format(function=function),
             hint=hint, scope=_("for a state"))
-    return chosen[len(states):]
+    return chosen[len(chosen) // 2:]
 
 
 def fresh_lists_plan(state) -> Plan:
@@ -218,11 +227,16 @@ def test_next_states_game_over(student, blame):
                    "game is over and there are no successors"))
 
 
+@functools.cache
+def list_form_cases():
+    """next_states on positions given in list form."""
+    sample = _smallest_first(random.Random(11).sample(everything(), 150))
+    return [Case("next_states(state, player)", (list_form(s), p), drawn(s, p)) for s, p in sample]
+
+
 def test_next_states_keeps_its_input(student, blame):
     """next_states accepts the list form, leaves its input unchanged and returns list-form states"""
-    sample = _smallest_first(random.Random(11).sample(everything(), 150))
-    chosen = [Case("next_states(state, player)", (list_form(s), p), draw(s, p))
-              for s, p in sample]
+    chosen = list_form_cases()
 
     def judge(case, outcome):
         # Judged from next_states' own second answer on the same state object (a changed
@@ -602,7 +616,7 @@ def check_value_ab(student, blame, seed, answer, scenarios, summary, hint):
         call = f"value_ab(state, {NAMES[player]}, {window[0]}, {window[1]}, 2)"
         chosen.append(Case(_("{call} with AB_CACHE: {cache}; alpha_beta played by the grader (it "
                              "returns {answer})").format(call=call, cache=words, answer=answer),
-                           args, draw(state, player),
+                           args, drawn(state, player),
                            (search.expected(), [c[2:4] for c in search.record.calls])))
 
     def judge(case, got, search):
