@@ -86,11 +86,8 @@ class Canonicaliser:
         nodes = walk(function)
         for node in nodes:
             kind = type(node)
-            if kind is ast.Expr:
-                call = node.value
-                if type(call) is ast.Call and type(call.func) is ast.Attribute and \
-                        call.func.attr in MUTATING_METHODS and type(call.func.value) is ast.Name:
-                    ignored.add(id(call.func.value))
+            if kind is ast.Expr and (filled := _filled(node.value)) is not None:
+                ignored.add(id(filled))
             elif kind is ast.Assign or kind is ast.Delete:
                 for target in node.targets:
                     inner = target
@@ -164,13 +161,10 @@ class Canonicaliser:
         if isinstance(stmt, ast.Pass | ast.Global | ast.Nonlocal | ast.Import | ast.ImportFrom):
             return None
         if isinstance(stmt, ast.Expr):
-            call = stmt.value
-            if observed is not None and type(call) is ast.Call and \
-                    type(call.func) is ast.Attribute and call.func.attr in MUTATING_METHODS \
-                    and type(call.func.value) is ast.Name and \
-                    call.func.value.id not in observed and \
-                    call.func.value.id not in self.hoist.created and \
-                    all(pure(a) for a in call.args):
+            filled = _filled(stmt.value)
+            if observed is not None and filled is not None and filled.id not in observed \
+                    and filled.id not in self.hoist.created and \
+                    all(pure(a) for a in stmt.value.args):
                 return None                     # filling a list nobody reads
             return None if pure(stmt.value) else stmt
         if isinstance(stmt, ast.AugAssign):
@@ -366,10 +360,30 @@ class Canonicaliser:
         return facts
 
     def _order_functions(self) -> None:
-        """Module-level code first (in its order), then the interface's functions in
-        order of name, each followed by the helpers it calls, depth first."""
+        """Module-level code first (in its order), then every function in `_called`'s
+        order."""
         functions = {s.name: s for s in self.tree.body if isinstance(s, ast.FunctionDef)}
         rest = [s for s in self.tree.body if not isinstance(s, ast.FunctionDef)]
+        self.tree.body = rest + [functions[n] for n in self._called(functions, rest, True)]
+
+    def _drop_unused_functions(self) -> bool:
+        """Helpers that no interface function and no module-level code reaches;
+        whether there were any."""
+        functions = {s.name: s for s in self.tree.body if isinstance(s, ast.FunctionDef)}
+        if not self.interface & set(functions):
+            return False            # not this assignment's module, it seems: keep all
+        reached = set(self._called(functions, [s for s in self.tree.body
+                                               if not isinstance(s, ast.FunctionDef)]))
+        before = len(self.tree.body)
+        self.tree.body = [s for s in self.tree.body if not (
+            isinstance(s, ast.FunctionDef) and s.name not in reached)]
+        return len(self.tree.body) != before
+
+    def _called(self, functions: dict[str, ast.FunctionDef], rest: list[ast.stmt],
+                everything: bool = False) -> list[str]:
+        """The functions the interface's (in order of name) and the module-level code
+        `rest` reach, each followed by the helpers it calls, depth first; with
+        `everything`, then the others in order of shape, the same way."""
         order: list[str] = []
 
         def visit(name: str) -> None:
@@ -385,32 +399,11 @@ class Canonicaliser:
         for node in walk(ast.Module(rest, [])):
             if isinstance(node, ast.Name):
                 visit(node.id)
-        leftover = sorted((n for n in functions if n not in order),
-                          key=lambda n: shape_key(functions[n]))
-        for name in leftover:
-            visit(name)
-        self.tree.body = rest + [functions[n] for n in order]
-
-    def _drop_unused_functions(self) -> bool:
-        """Helpers that no interface function and no module-level code reaches;
-        whether there were any."""
-        functions = {s.name: s for s in self.tree.body if isinstance(s, ast.FunctionDef)}
-        if not self.interface & set(functions):
-            return False            # not this assignment's module, it seems: keep all
-        reached: set[str] = set()
-        todo = [n for n in functions if n in self.interface]
-        todo += [n.id for s in self.tree.body if not isinstance(s, ast.FunctionDef)
-                 for n in walk(s) if isinstance(n, ast.Name)]
-        while todo:
-            name = todo.pop()
-            if name in reached or name not in functions:
-                continue
-            reached.add(name)
-            todo.extend(n.id for n in walk(functions[name]) if isinstance(n, ast.Name))
-        before = len(self.tree.body)
-        self.tree.body = [s for s in self.tree.body if not (
-            isinstance(s, ast.FunctionDef) and s.name not in reached)]
-        return len(self.tree.body) != before
+        if everything:
+            for name in sorted((n for n in functions if n not in order),
+                               key=lambda n: shape_key(functions[n])):
+                visit(name)
+        return order
 
     # ---------------------------------------------------------- inlining
     def _inline(self) -> bool:
@@ -564,3 +557,11 @@ class Canonicaliser:
         for name, value in ast.iter_fields(stmt):
             if isinstance(value, ast.expr):
                 setattr(stmt, name, Inline().visit(value))
+
+
+def _filled(call: ast.expr) -> ast.Name | None:
+    """`t` of `t.append(...)`: the variable a call of a changing method fills."""
+    if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+            call.func.attr in MUTATING_METHODS and type(call.func.value) is ast.Name:
+        return call.func.value
+    return None

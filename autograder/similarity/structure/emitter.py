@@ -10,8 +10,7 @@ from .trees import BUILTINS, NAME
 
 
 class Emitter(ast.NodeVisitor):
-    """The canonical tree as a stream of token codes, each with the line of the
-    student's file its statement came from."""
+    """Writes statements of the canonical tree into `codes` and `lines`."""
 
     def __init__(self, kept: frozenset[str]):
         self.kept = kept
