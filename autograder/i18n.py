@@ -32,10 +32,6 @@ def mo_file(language: str, domain: str = DOMAIN) -> Path:
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.mo"
 
 
-def po_file(language: str, domain: str = DOMAIN) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
-
-
 def course_language(chosen: str | None = None) -> str:
     """The course's language: `chosen` (a --lang option), else SPIELBAUM_COURSE_LANG,
     else English. A language the kit does not have is the teacher's to fix: one line."""

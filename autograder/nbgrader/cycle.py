@@ -198,7 +198,6 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
     from .preprocessors import keep_only_checks, repair, sanitize_markup
     from ..grading.intake import IntakeError, read_module
     path = submitted / f"{name}.ipynb"
-    notes = []
     try:
         nb = nbformat.reads(read_module(path, NOTEBOOK_BYTES).decode("utf-8"), as_version=4)
         notes = [f"{name}.ipynb: {note}" for note in repair(nb)]
@@ -337,7 +336,6 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     `scheduler`, as `autograder grade --scheduler` does); fill the gradebook and
     autograded/. A folder whose name is no usable student id, or a student whose
     results cannot be recorded, is one line for the teacher; everyone else is graded."""
-    import nbformat
     from rich.console import Console
 
     from ..grading import batch
@@ -367,7 +365,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
                                console=console, scheduler=scheduler)
     for student in students:
         try:
-            notes = record_one(name, api, student, checks, answers, kit_out, nbformat)
+            notes = record_one(name, api, student, checks, answers, kit_out)
         except Exception as error:  # noqa: BLE001 (one student's record, never the batch)
             say(f"grade-collected: {plain(student)}: not recorded in the gradebook "
                 f"({type(error).__name__}: {plain(error)})")
@@ -377,8 +375,9 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     return rows
 
 
-def record_one(name: str, api, student: str, checks: dict, answers: dict, kit_out: Path,
-                nbformat) -> list:
+def record_one(name: str, api, student: str, checks: dict, answers: dict, kit_out: Path
+               ) -> list:
+    import nbformat
     results = json.loads((kit_out / student / "results.json").read_text(encoding="utf-8"))
     submitted = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
     target = Path(api.coursedir.format_path(api.coursedir.autograded_directory, student, name))

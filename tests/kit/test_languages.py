@@ -27,7 +27,7 @@ CATALOGS = [(language, domain) for domain in i18n.DOMAINS for language in i18n.T
 
 
 def catalog(language, domain=i18n.DOMAIN):
-    with i18n.po_file(language, domain).open("rb") as handle:
+    with i18n.mo_file(language, domain).with_suffix(".po").open("rb") as handle:
         return read_po(handle)
 
 

@@ -111,8 +111,6 @@ def grade_by_hand(api, student: str, grade_id: str, points: float) -> None:
 
 
 def cycle_scenario(base: Path) -> dict:
-    import nbformat
-
     from autograder.nbgrader.preprocessors import graded_checks, written_answers
     cycle, api = setup(base)
     cycle.release(A, api)
@@ -140,7 +138,7 @@ def cycle_scenario(base: Path) -> dict:
     checks = graded_checks(api.coursedir.db_url, A, A)
     answers = written_answers(api.coursedir.db_url, A, A)
     cycle.record_one(A, api, "alice", checks, answers,
-                     cycle.course_root(api) / "kit_grades" / A, nbformat)
+                     cycle.course_root(api) / "kit_grades" / A)
     said["regraded"] = []
     cycle.summary(A, api, say=said["regraded"].append)
     # A late resubmission with another answer: the score stays, and it is asked for again.
@@ -149,7 +147,7 @@ def cycle_scenario(base: Path) -> dict:
     said["resubmitted"] = []
     cycle.summary(A, api, say=said["resubmitted"].append)
     cycle.record_one(A, api, "alice", checks, answers,
-                     cycle.course_root(api) / "kit_grades" / A, nbformat)
+                     cycle.course_root(api) / "kit_grades" / A)
     cycle.feedback(A, api)
     fetched = {}
     for student in CYCLE_STUDENTS:
