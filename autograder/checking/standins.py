@@ -52,14 +52,36 @@ def _name(spec, fallback: str = "function") -> str:
     return getattr(spec, "__name__", None) or fallback
 
 
+def _positional(signature: inspect.Signature) -> tuple[int, int, tuple] | None:
+    """(fewest, most positional arguments, the defaults of the last parameters) where
+    every parameter of `signature` may be passed by position (no *args, **kwargs or
+    keyword-only ones): a call with `fewest` to `most` positional arguments and no
+    keyword binds as they are, followed by the defaults of the parameters left. Else
+    None (every call goes through `Signature.bind`)."""
+    parameters = list(signature.parameters.values())
+    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
+        return None
+    defaults = tuple(p.default for p in parameters if p.default is not p.empty)
+    fewest = len(parameters) - len(defaults)
+    if any(p.default is p.empty for p in parameters[fewest:]):
+        return None
+    return fewest, len(parameters), defaults
+
+
 def stand_in(spec, behaviour: Callable, *, name: str | None = None) -> Callable:
     """`behaviour` behind `spec`'s signature: every call `spec` accepts (positional,
     by its parameter names, with its defaults) reaches `behaviour` with all arguments
-    bound, in `spec`'s order; any other call raises the TypeError `spec` would."""
+    bound, in `spec`'s order; any other call raises the TypeError `spec` would.
+    A positional call that needs no binding (most calls of the students' searches)
+    skips `Signature.bind` (docs/PERFORMANCE.md, session 46): the same arguments reach
+    `behaviour`."""
     signature = spec_of(spec)
     called = name or _name(spec, _name(behaviour))
+    fewest, most, defaults = _positional(signature) or (1, 0, ())
 
     def played(*args, **kwargs):
+        if not kwargs and fewest <= len(args) <= most:
+            return behaviour(*args, *defaults[len(args) - fewest:])
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as error:
@@ -116,7 +138,11 @@ def unsigned(cls: type) -> type:
 
 
 def _bound_method(signature: inspect.Signature, inner, name: str):
+    fewest, most, defaults = _positional(signature) or (1, 0, ())
+
     def method(self, *args, **kwargs):
+        if not kwargs and fewest <= len(args) <= most:      # as in stand_in
+            return inner(self, *args, *defaults[len(args) - fewest:])
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as error:

@@ -69,7 +69,7 @@ def _flat(value) -> bool:
         kind = type(item)
         if kind in atoms:
             continue
-        if (kind is tuple or kind is list) and all(type(v) in atoms for v in item):
+        if (kind is tuple or kind is list) and atoms.issuperset(map(type, item)):
             continue
         return False
     return True

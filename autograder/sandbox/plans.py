@@ -39,6 +39,7 @@ from . import protocol
 from .protocol import CallbackSpec, ProxySpec, Slot
 
 _ABSENT = object()
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 class Proxy:
@@ -421,6 +422,8 @@ class Registry:
                     return entry.thing
             return value
         if kind is list:
+            if _ATOMS.issuperset(map(type, value)):
+                return value        # a row of a board, a state: decoded for this call alone
             return [self.own(v, index) for v in value]
         if kind is tuple:
             return tuple(self.own(v, index) for v in value)

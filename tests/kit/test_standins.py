@@ -4,6 +4,8 @@ call the specified function accepts (positional, by its parameter names, with it
 defaults) and refuses what the specified one refuses, as grading/standins.py builds
 them from the reference's own signature."""
 
+import inspect
+
 import pytest
 
 from autograder.checking import Blame, constant, played
@@ -56,3 +58,43 @@ def test_played_helpers_and_constants_take_the_reference_s_signature():
         answer(1)
     assert Blame.of(__import__("autograder.assignment", fromlist=["load"]).load("muehle")) \
         .plays("alpha_beta")["muehle.get_order_value"] is muehle.get_order_value
+
+
+SHAPES = ("()", "(a)", "(a, b=2)", "(a, /, b, c=3)", "(a=1, b=2)", "(a, *rest)",
+          "(a, *, b)", "(a, b=2, **more)", "(a, b=2, *rest, c=3)")
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_stand_ins_pass_on_what_binding_the_specified_signature_gives(shape):
+    """Positional calls skip the binding where they can: every call of every shape
+    reaches the grader's function or method with the arguments `Signature.bind` gives
+    (the same objects), or raises the TypeError the binding raises."""
+    parameters = shape[1:-1]
+    namespace = {}
+    exec(f"def spec{shape}: pass\n"
+         f"class Spec:\n    def method(self{', ' if parameters else ''}{parameters}): pass\n",
+         namespace)
+    signature = inspect.signature(namespace["spec"])
+    assert method_spec(namespace["Spec"], "method") == signature
+
+    class Grader:
+        def method(self, *args, **kwargs):
+            return args, kwargs
+    function = stand_in(namespace["spec"], lambda *args, **kwargs: (args, kwargs))
+    method = signed(Grader, namespace["Spec"], ("method",))().method
+    values = [object() for _ in range(5)]
+    for count in range(len(values) + 1):
+        for names in ((), ("a",), ("b",), ("c",), ("b", "c"), ("z",)):
+            args = values[:count]
+            kwargs = {name: object() for name in names}
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError:
+                with pytest.raises(TypeError, match="spec"):
+                    function(*args, **kwargs)
+                with pytest.raises(TypeError, match="method"):
+                    method(*args, **kwargs)
+                continue
+            bound.apply_defaults()
+            assert function(*args, **kwargs) == method(*args, **kwargs) \
+                == (bound.args, bound.kwargs)
