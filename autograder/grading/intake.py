@@ -23,6 +23,7 @@ from pathlib import Path
 from ..i18n import grader_text as _
 from .. import KitError
 from ..outputs.paths import ROSTER, student_id_problem
+from ..outputs.spreadsheet import uncell
 from ..outputs.text import visible
 
 MAX_BYTES = 5 << 20          # one module, and all of a submission's modules together
@@ -82,15 +83,17 @@ def survey(submissions: Path) -> Survey:
 
 def read_roster(submissions: Path) -> dict[str, dict]:
     """student id -> its row of the students.csv an LMS import wrote beside the
-    student folders ({} without one)."""
+    student folders ({} without one), each cell as the import had it (a name the CSV
+    writer quoted as "'=Name" is "=Name" again: feedback titles show the name)."""
     import csv
     import io
     try:
         text = read_module(submissions / ROSTER, 64 << 20).decode("utf-8", errors="replace")
     except (IntakeError, OSError):
         return {}
-    return {row["student"]: row for row in csv.DictReader(io.StringIO(text))
-            if row.get("student")}
+    rows = ({key: uncell(value or "") for key, value in row.items() if key}
+            for row in csv.DictReader(io.StringIO(text)))
+    return {row["student"]: row for row in rows if row.get("student")}
 
 
 def roster_names(submissions: Path) -> dict[str, str]:

@@ -321,7 +321,7 @@ def add_names(out_dir: Path, roster: dict[str, dict]) -> bool:
     at = fields.index("student") + 1
     fields[at:at] = added
     for row in rows:
-        known = roster.get(row["student"], {})
+        known = roster.get(spreadsheet.uncell(row["student"] or ""), {})
         for column in added:
             row[column] = known.get(column, "")
     spreadsheet.write(grades, fields, rows)

@@ -55,19 +55,12 @@ class Graded:
 
 
 # ------------------------------------------------------------ reading what grade wrote
-def _unquoted(cell: str) -> str:
-    """A cell as it was before spreadsheet.cell quoted a formula-like start."""
-    if cell.startswith("'") and cell[1:].lstrip(" ").startswith(spreadsheet.FORMULA_START):
-        return cell[1:]
-    return cell
-
-
 def _csv_rows(path: Path) -> list[dict]:
     try:
         text = read_module(path, GRADES_BYTES).decode("utf-8-sig", errors="replace")
     except Exception as error:       # IntakeError, or a file that vanished
         raise KitError(f"{path} could not be read ({error})") from None
-    return [{k: _unquoted(v or "") for k, v in row.items() if k} for row in
+    return [{k: spreadsheet.uncell(v or "") for k, v in row.items() if k} for row in
             csv.DictReader(io.StringIO(text))]
 
 

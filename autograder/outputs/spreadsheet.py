@@ -32,6 +32,14 @@ def cell(value):
     return text
 
 
+def uncell(text: str) -> str:
+    """A text cell as it was before `cell` quoted a formula-like start (the kit reading
+    back a CSV it wrote: students.csv, grades.csv)."""
+    if text.startswith("'") and text[1:].lstrip(" ").startswith(FORMULA_START):
+        return text[1:]
+    return text
+
+
 def write(path: Path, fieldnames: list[str], rows, texts: set[str] | None = None) -> Path:
     """Write `rows` (dicts) under a header of `fieldnames`, every cell neutralised, or
     only those of the `texts` columns (an LMS's format, whose own columns hold "-")."""

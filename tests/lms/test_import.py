@@ -330,3 +330,24 @@ def test_a_refused_name_in_a_students_folder_is_on_that_students_row(tmp_path):
     assert imported_files(tmp_path / "out" / "bob") == {}
     assert "control character; not imported" in rows["bob"]["notes"]
     assert "not imported" not in rows["alice"]["notes"]
+
+
+def test_the_roster_reads_back_what_the_csv_writer_quoted(tmp_path):
+    """students.csv quotes a formula-like start ('=...): the roster gives the name and
+    the id as imported, so feedback titles show the name and the id finds its folder."""
+    from autograder.grading.intake import roster_names
+    from autograder.lms import ROSTER_FIELDS, add_names
+    from autograder.outputs import spreadsheet
+    student, name = "=cmd", "=HYPERLINK(\"x\")"
+    spreadsheet.write(tmp_path / ROSTER, ROSTER_FIELDS,
+                      [{"student": student, "name": name, "late": "no"},
+                       {"student": "plain", "name": "Ada", "late": "yes"}])
+    assert "'=cmd" in (tmp_path / ROSTER).read_text(encoding="utf-8")     # quoted on disk
+    assert roster_names(tmp_path) == {student: name, "plain": "Ada"}
+    spreadsheet.write(tmp_path / "grades.csv", ["student", "score"],
+                      [{"student": student, "score": 1}, {"student": "plain", "score": 2}])
+    assert add_names(tmp_path, read_roster(tmp_path))
+    with (tmp_path / "grades.csv").open(encoding="utf-8", newline="") as handle:
+        rows = {spreadsheet.uncell(r["student"]): r for r in csv.DictReader(handle)}
+    assert rows[student]["name"] == "'" + name and rows[student]["late"] == "no"
+    assert rows["plain"]["name"] == "Ada"
