@@ -13,7 +13,7 @@ import pytest
 
 from autograder.sandbox import protocol
 from autograder.sandbox.client import Failure
-from autograder.sandbox.plans import Plan
+from autograder.sandbox.plans import Plan, Proxy
 from tests.conftest import student_sandbox
 
 STUDENT = '''
@@ -42,6 +42,27 @@ def forge_earlier(spin):
         with __main__._lock:
             os.write(__main__.WFD, row.encode())
     return "forger"
+
+
+def moves_then(board, moves, early):
+    """Tells the board `moves` and takes the last back; `early`: its records held back
+    and its own row written straight to the pipe before them."""
+    import __main__, json, os
+    pending = __main__._pending
+    if early:
+        pending.AGE = 1e9
+    for move in moves:
+        board.makeMove(move)
+    board.undoMove(moves[-1])
+    if early:
+        base, index = __main__._running
+        with pending.guard:
+            del pending.AGE
+            pending.written = 0.0       # the child's own row goes out at once, after them
+            with __main__._lock:
+                row = json.dumps([base, index, RETURNED, len(moves)]) + "\\n"
+                os.write(__main__.WFD, row.encode())
+    return len(moves)
 '''.replace("RETURNED", str(protocol.RETURNED))
 
 
@@ -85,3 +106,41 @@ def test_the_honest_twin_returns_its_own_answer(sandbox):
     plan.returns(plan.call("m.quick", "right"))
     [honest] = sandbox.plans([plan], 10)
     assert honest.ok and honest.value == "right"
+
+
+class Board:
+    """The grader's board, told moves: it records them, and refuses a move but 0 or 1."""
+
+    def __init__(self):
+        self.log = []
+
+    def makeMove(self, move):
+        self.log.append(("make", move))
+        if move not in (0, 1):
+            raise ValueError(f"no move {move!r}")
+
+    def undoMove(self, move):
+        self.log.append(("undo", move))
+
+
+def test_told_calls_after_their_plans_row_are_recorded_as_in_time(sandbox):
+    """A plan that writes its own row before the told calls it still holds: they arrive
+    after the row and are recorded on the board as if in time; the refused move's error
+    reaches no call, as in time (no question of that plan came after it)."""
+    if not sandbox.alive:
+        sandbox.kill()
+        sandbox.start()
+        assert sandbox.import_modules(10).ok
+    made = []
+    for early in (False, True):
+        board = Board()
+        telling = Plan("moves_then")
+        telling.returns(telling.call("m.moves_then", Proxy(board, tell=("makeMove", "undoMove")),
+                                     [0, 1, 5, 1], early))
+        after = Plan("quick")
+        after.returns(after.call("m.quick", "after"))
+        made.append((sandbox.plans([telling, after], 10), board))
+    (honest, honest_board), (early, early_board) = made
+    assert [o.value for o in early] == [o.value for o in honest] == [4, "after"]
+    assert early_board.log == honest_board.log == [("make", 0), ("make", 1), ("make", 5),
+                                                   ("make", 1), ("undo", 1)]
