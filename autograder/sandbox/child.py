@@ -127,7 +127,9 @@ class Batched:
     ...])], encoded when it is sent or something else is queued after it: one JSON
     text for up to CHUNK_ROWS answers instead of one each (the grader reads a
     chunk's answers at C speed). A chunk that encodes to more than CHUNK_BYTES is
-    sent as one row per answer instead, each under the grader's cap on a line."""
+    sent as one row per answer instead, each under the grader's cap on a line. An
+    answer made of lists and atoms joins it as its text (Encoded, made when the run
+    returned: no copy), which the chunk's row is written around."""
 
     AGE = 0.02
     FLUSHER_PERIOD = 0.05
@@ -140,8 +142,8 @@ class Batched:
         self.chunk = None       # [id, first index, values, agains or None]
         self.guard = threading.Lock()
 
-    def add(self, message):
-        data = protocol.dumps(message).encode()
+    def add(self, row):
+        data = _row_text(row).encode()
         with self.guard:
             self._close()
             self._queue(data)
@@ -184,7 +186,7 @@ class Batched:
         base, first, values, agains = chunk
         row = [base, first, protocol.CHUNK, values] + ([] if agains is None else [agains])
         try:
-            data = protocol.dumps(row).encode()
+            data = _row_text(row).encode()
         except (MemoryError, RecursionError):
             data = None
         if data is not None and len(data) <= self.CHUNK_BYTES:
@@ -231,6 +233,33 @@ class Batched:
                 self._flush()
 
 
+class Encoded:
+    """An answer's JSON text, made when its run returned (protocol.answer_form)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+
+def _row_text(row):
+    """protocol.dumps(row) of a row [id, index, kind, value or a chunk's values, ...]
+    whose answers may be Encoded: the same bytes, the texts put in place."""
+    values = row[3] if row[2] == protocol.CHUNK else ()
+    if any(type(v) is Encoded for v in values):
+        first = "[" + ",".join(map(_answer_json, values)) + "]"
+    elif any(type(v) is Encoded for v in row[3:]):
+        first = _answer_json(row[3])
+    else:
+        return protocol.dumps(row)
+    rest = "".join("," + _answer_json(v) for v in row[4:])
+    return f"[{protocol.json_text(row[:3])[1:-1]},{first}{rest}]\n"
+
+
+def _answer_json(value):
+    return value.text if type(value) is Encoded else protocol.json_text(value)
+
+
 _pending = Batched()
 TOO_LARGE = ("the answer is too large to send (the sandbox's memory ran out while "
              "encoding it)")
@@ -240,7 +269,7 @@ def _encoded_row(row):
     """One row's bytes; an answer too large to encode in the memory left becomes a
     row saying so (the child lives on) instead of a crash with a wrong reason."""
     try:
-        return protocol.dumps(row).encode()
+        return _row_text(row).encode()
     except (MemoryError, RecursionError):
         return protocol.dumps(row[:2] + [protocol.UNSENDABLE, TOO_LARGE]).encode()
 
@@ -701,7 +730,7 @@ def call_back(number, method, args, kwargs, sync, pure=False):
         except (protocol.Unencodable, TypeError, ValueError, RecursionError):
             line = None             # not plain data: the long way below says how
         if line is not None:
-            return protocol.loads(line)["r"]
+            return protocol.from_grader(line)["r"]
     try:
         try:
             # Most calls pass plain data (a board, a move): encoded at once. A stand-in
@@ -725,7 +754,7 @@ def call_back(number, method, args, kwargs, sync, pure=False):
         asked = f"[{int(number)},{_json_text(method)},{given}]"
         line = _known.get(number, _NONE).get(given) or _answers.get((number, given))
         if line is not None:
-            return protocol.loads(line)["r"]
+            return protocol.from_grader(line)["r"]
     else:
         asked = protocol.dumps(call)[:-1]
     with _call_lock:
@@ -733,7 +762,7 @@ def call_back(number, method, args, kwargs, sync, pure=False):
         line = _stream.readline()
         if not line:
             os._exit(0)       # the grader is gone
-        reply = protocol.loads(line)
+        reply = protocol.from_grader(line)
         if ahead is not None and ahead.on and ahead.moved_by is not None and \
                 method in ahead.gives and not args and not kwargs and "r" in reply:
             ahead.heard(reply["r"])     # a board's moves where its tables end
@@ -797,7 +826,7 @@ class Ahead:
             base, index = _running
             _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.KNEW},"
                               f"[{int(self.number)},{_json_text(method)},{given}]]\n")
-            value = protocol.loads(line)["r"]
+            value = protocol.from_grader(line)["r"]
             if method in self.gives and type(value) is list:
                 for state in value:
                     try:
@@ -835,7 +864,7 @@ class Ahead:
             base, index = _running
             _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.KNEW},"
                               f"[{int(self.number)},{_json_text(method)},[]]]\n")
-            value = protocol.loads(line)["r"]
+            value = protocol.from_grader(line)["r"]
             if method in self.gives:
                 self.heard(value)
         return value
@@ -1194,7 +1223,7 @@ def run_plan(base, first, plan):
     except Missing as error:
         run, absent = None, str(error)
     replies = _pending
-    to_plain, sent_as_is = protocol.to_plain, protocol.SENT_AS_IS
+    to_plain, sent_as_is, form = protocol.to_plain, protocol.SENT_AS_IS, protocol.answer_form
     rows, age, monotonic = replies.CHUNK_ROWS, replies.AGE, _monotonic
     acquire, release = replies.guard.acquire, replies.guard.release
     index = first - 1
@@ -1220,7 +1249,9 @@ def run_plan(base, first, plan):
                     value = protocol.Handle(len(handles))
                 if type(value) not in sent_as_is:
                     try:
-                        value = to_plain(value, kept=kept)
+                        plain, text = (protocol.NOT_A_TREE, None) if kept else form(value)
+                        value = to_plain(value, kept=kept) if plain is protocol.NOT_A_TREE \
+                            else plain if text is None else Encoded(text)
                     except protocol.Unencodable as error:
                         row = [base, index, protocol.UNSENDABLE, str(error)]
                     except BaseException as error:
@@ -1276,7 +1307,7 @@ def serve():
     global _stream
     stream = _stream = os.fdopen(RFD, "rb", buffering=1 << 16)
     for line in stream:
-        request = protocol.loads(line, requests=True)
+        request = protocol.from_grader(line, requests=True)
         if "tables" in request:
             read_tables(stream, request["tables"])
         op = request.get("op")

@@ -217,6 +217,55 @@ def arguments_text(args) -> str:
     return "".join(_C_ENCODE(parts, 0))
 
 
+_LISTS_AND_ATOMS = _ATOMS | _LISTS
+_is_list = _LISTS.__contains__
+_compress = itertools.compress
+TREE_LEVELS = 16        # levels of lists list_tree_text looks through (<= MAX_DEPTH)
+
+
+def list_tree_text(value):
+    """The JSON text of `value` (as `dumps(to_plain(value))` writes it, no newline) when
+    it is lists of lists ... of atoms, at most TREE_LEVELS levels deep; else None."""
+    plain, text = answer_form(value)
+    if plain is NOT_A_TREE:
+        return None
+    return json_text(plain) if text is None else text
+
+
+NOT_A_TREE = object()
+
+
+def answer_form(value):
+    """(to_plain's copy, None) of a flat list, or of a board or a state (lists and
+    atoms, two levels); (None, its JSON text) of deeper lists of lists ... of atoms (at
+    most TREE_LEVELS levels: a next_states answer of two dozen states), checked level
+    by level at C speed and encoded as it is, where to_plain would copy it item by
+    item only to have it encoded after; else (NOT_A_TREE, None): to_plain says what
+    it is."""
+    if type(value) is not list:
+        return NOT_A_TREE, None
+    if _ATOMS.issuperset(map(type, value)):         # to_plain's own two quick copies
+        return value[:], None
+    if _LISTS.issuperset(map(type, value)) and _ATOMS.issuperset(map(type, _chain(value))):
+        return [row[:] for row in value], None
+    items = value
+    for level in range(TREE_LEVELS):
+        kinds = list(map(type, items))
+        if _ATOMS.issuperset(kinds):
+            if level == 0:
+                return value[:], None
+            if level == 1:
+                return [row[:] if type(row) is list else row for row in value], None
+            try:
+                return None, json_text(value)
+            except (MemoryError, RecursionError):
+                break           # to_plain and the row's own encoding say what
+        if not _LISTS_AND_ATOMS.issuperset(kinds):
+            break
+        items = list(_chain(_compress(items, map(_is_list, kinds))))
+    return NOT_A_TREE, None
+
+
 def _as_base(value, kind):
     """The built-in value inside an instance of a subclass of a built-in type."""
     for base, read in _BASE_READERS:
@@ -244,47 +293,65 @@ def _freeze(item):
     return tuple(_freeze(x) for x in item) if type(item) is list else item
 
 
-def _tagged(obj):
+def _set(inner, tagged):
+    try:
+        return set(inner)           # items already hashable (atoms, tuples): C speed
+    except TypeError:
+        return {_freeze(x) for x in inner}
+
+
+def _frozenset(inner, tagged):
+    try:
+        return frozenset(inner)
+    except TypeError:
+        return frozenset(_freeze(x) for x in inner)
+
+
+def _sets_of_tuples(made):
+    def read(inner, tagged):
+        # Each item a list, made a tuple at C speed (an item of any other kind is not
+        # this tag's, and the whole stays the dict it was); an unhashable element
+        # raises TypeError, as in a tagged set, and the reply is refused.
+        if type(inner) is list and _LISTS.issuperset(map(type, inner)):
+            return made(map(tuple, inner))
+        return tagged
+    return read
+
+
+# A tag's reader: (what the tag holds, the tagged dict) -> the value. Looked up by the
+# tag, one dictionary lookup for every object decoded (most are not tagged: a reply's
+# {"r": ...}).
+_READERS = {
+    "__tuple__": lambda inner, tagged: tuple(inner),
+    "__set__": _set,
+    "__frozenset__": _frozenset,
+    "__set_of_tuples__": _sets_of_tuples(set),
+    "__frozenset_of_tuples__": _sets_of_tuples(frozenset),
+    "__dict__": lambda inner, tagged: {_freeze(k): v for k, v in inner},
+    "__handle__": lambda inner, tagged: Handle(inner),
+    "__float__": lambda inner, tagged: float(inner),
+}
+_REQUEST_READERS = {
+    **_READERS,
+    "__slot__": lambda inner, tagged: Slot(inner) if type(inner) is int else tagged,
+    "__proxy__": lambda inner, tagged: ProxySpec(*inner) if type(inner) is list
+    and len(inner) in (2, 3) else tagged,
+    "__callback__": lambda inner, tagged: CallbackSpec(*inner) if type(inner) is list
+    and len(inner) in (2, 3, 4) else tagged,
+}
+
+
+def _tagged(obj, readers=_READERS):
     if len(obj) == 1:
         (tag, inner), = obj.items()
-        if tag == "__tuple__":
-            return tuple(inner)
-        if tag == "__set__":
-            try:
-                return set(inner)           # items already hashable (atoms, tuples): C speed
-            except TypeError:
-                return {_freeze(x) for x in inner}
-        if tag == "__frozenset__":
-            try:
-                return frozenset(inner)
-            except TypeError:
-                return frozenset(_freeze(x) for x in inner)
-        if tag == "__set_of_tuples__" or tag == "__frozenset_of_tuples__":
-            # Each item a list, made a tuple at C speed (an item of any other kind is
-            # not this tag's, and the whole stays the dict it was); an unhashable
-            # element raises TypeError, as in a tagged set, and the reply is refused.
-            if type(inner) is list and _LISTS.issuperset(map(type, inner)):
-                return (set if tag == "__set_of_tuples__" else frozenset)(map(tuple, inner))
-            return obj
-        if tag == "__dict__":
-            return {_freeze(k): v for k, v in inner}
-        if tag == "__handle__":
-            return Handle(inner)
-        if tag == "__float__":
-            return float(inner)
+        read = readers.get(tag)
+        if read is not None:
+            return read(inner, obj)
     return obj
 
 
 def _request_tagged(obj):
-    if len(obj) == 1:
-        (tag, inner), = obj.items()
-        if tag == "__slot__" and type(inner) is int:
-            return Slot(inner)
-        if tag == "__proxy__" and type(inner) is list and len(inner) in (2, 3):
-            return ProxySpec(*inner)
-        if tag == "__callback__" and type(inner) is list and len(inner) in (2, 3, 4):
-            return CallbackSpec(*inner)
-    return _tagged(obj)
+    return _tagged(obj, _REQUEST_READERS)
 
 
 _STRING = re.compile(rb'"[^"]*"')
@@ -336,8 +403,18 @@ def dumps(message):
     return "".join(_C_ENCODE(message, 0)) + "\n"
 
 
+def json_text(message):
+    """dumps(message) without its newline."""
+    if _C_ENCODE is None:
+        return _ENCODER.encode(message)
+    return "".join(_C_ENCODE(message, 0))
+
+
 _DECODER = json.JSONDecoder(object_hook=_tagged)
 _REQUEST_DECODER = json.JSONDecoder(object_hook=_request_tagged)
+
+
+_PLAIN_SCAN = json.JSONDecoder().scan_once
 
 
 def arguments(text):
@@ -345,6 +422,25 @@ def arguments(text):
     child run by run: the arguments of the call running are the only ones alive,
     not tens of thousands of lists that its collector kept finding)."""
     return loads(text, requests=True)
+
+
+def from_grader(line, requests=False):
+    """`loads` of a text the grader wrote (a request, an answer, a table's line), for
+    the child only. One without a tag is scanned with no hook: the
+    grader's encoder writes every key as it is (it escapes no underscore), so a text
+    in which no string starts with "__" holds no tagged object, and calling the hook
+    on each object (every answer's {"r": ...}) was a Python call for nothing. Never
+    for what a child wrote: it could spell a tag with escapes."""
+    if isinstance(line, (bytes, bytearray)):
+        line = line.decode()
+    if '"__' not in line:
+        try:
+            value, end = _PLAIN_SCAN(line, 0)
+            if end == len(line) or (end == len(line) - 1 and line[end] == "\n"):
+                return value
+        except StopIteration:
+            pass
+    return loads(line, requests)
 
 
 def loads(line, requests=False):
