@@ -43,7 +43,7 @@ _moves_cache: dict = {}
 _value_cache: dict = {}
 
 
-def remembered(cache: dict, key, compute):
+def _remembered(cache: dict, key, compute):
     """`cache[key]`, computed by `compute()` the first time (while the cache has room)."""
     found = cache.get(key)
     if found is None:
@@ -129,14 +129,14 @@ class SubsetGame(search.Game):
             legal = ref.free(ref.getBoard(list(key)))
             rng = _rng(self.salt, key, b"moves")
             return tuple(rng.sample(legal, min(len(legal), rng.randint(2, 5))))
-        return remembered(_moves_cache, (self.salt, key), drawn)
+        return _remembered(_moves_cache, (self.salt, key), drawn)
 
     def moves(self, key):
         return [(cell, key + (cell,)) for cell in self.cells(key)]
 
     def worth(self, key: tuple) -> int:
         """A finished game's real value; any other position an arbitrary number."""
-        return remembered(_value_cache, (self.salt, key), lambda: real_value(key) or (
+        return _remembered(_value_cache, (self.salt, key), lambda: real_value(key) or (
             STEP * _rng(self.salt, key, b"value").randint(-SPREAD, SPREAD)))
 
     def decided(self, key):

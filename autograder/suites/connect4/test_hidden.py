@@ -85,29 +85,10 @@ def cases_of(function, states, before=None, weighted=False):
     return found
 
 
-# The positions of the checks as tuples, made once per worker: cases_of's cache looks
-# them up by value, and making them anew costs every grading (docs/PERFORMANCE.md,
-# "Session 46: the grader's checking in connect4, gametree, negamax").
-@functools.cache
-def random_tuples(step=1):
-    return as_tuples(random_states()[::step])
-
-
-@functools.cache
-def open_random_tuples(step=1):
-    """Every `step`th random position whose game is not over."""
-    return tuple(s for s in random_tuples(step) if not ref.terminal_test(list(s)))
-
-
-@functools.cache
-def _evaluated_states():
-    return random_tuples() + as_tuples(won_states())
-
-
 # ------------------------------------------------------------------ game functions
 def test_getBoard(student, blame):
     """getBoard builds the 42-cell board of 1,000 random positions"""
-    compared(student, blame, "getBoard", cases_of("getBoard", random_tuples()),
+    compared(student, blame, "getBoard", cases_of("getBoard", as_tuples(random_states())),
         hint=_("x owns the cells at even positions of the state, o those at odd positions"))
 
 
@@ -142,7 +123,7 @@ def test_freeIn(student, blame):
 
 def test_free(student, blame):
     """free lists the playable cells of 1,000 random boards, column by column"""
-    compared(student, blame, "free", cases_of("free", random_tuples(), "getBoard"),
+    compared(student, blame, "free", cases_of("free", as_tuples(random_states()), "getBoard"),
         hint=_("one cell per column that is not full (its freeIn), by column from 0 to 6"))
 
 
@@ -153,7 +134,8 @@ def test_nextstates(student, blame):
             return exact(case, outcome)
         # from nextstates' own second answer on the same state object
         return changed_input(outcome, _("state"), _("its input state"), case.args[0])
-    compared(student, blame, "nextstates", cases_of("nextstates", open_random_tuples()), judge,
+    compared(student, blame, "nextstates", cases_of("nextstates", as_tuples(
+        s for s in random_states() if not ref.terminal_test(s))), judge,
         _("nextstates returned the wrong successors"), again=True,
         scope=_("on an unfinished position"),
         hint=_("state + [cell] for every cell of free(board), by column 0 to 6"))
@@ -183,7 +165,8 @@ def test_lines(student, blame):
     hint = _("6 rows, 7 columns, then the two kinds of diagonals, each from its top end")
     try:
         # The docstring names no container: a tuple of the 25 strings is as right.
-        compared(student, blame, "lines", cases_of("lines", random_tuples(3), "getBoard"),
+        compared(student, blame, "lines", cases_of("lines", as_tuples(random_states()[::3]),
+                                                    "getBoard"),
                  same_items, hint=hint, scope=_("on a board"))
     except CheckFailed as failed:
         labelled = student.call(M + "lines", list(LABELS))
@@ -201,13 +184,14 @@ WEIGHT_SETS = ((5, 30, 500), (5, 10, 50), (1, 7, 100))
 def test_pattern_score(student, blame):
     """pattern_score scores the window patterns of random boards with several weights"""
     compared(student, blame, "pattern_score", cases_of(
-        "pattern_score", random_tuples(2), "getBoard", weighted=True), number,
+        "pattern_score", as_tuples(random_states()[::2]), "getBoard", weighted=True), number,
         hint=_("each pattern counts at most once per line; four in a row decides at once"))
 
 
 def test_evaluation(student, blame):
     """evaluation gives the handout's values on random positions and wins"""
-    compared(student, blame, "evaluation", cases_of("evaluation", _evaluated_states()), number,
+    states = as_tuples(list(random_states()) + list(won_states()))
+    compared(student, blame, "evaluation", cases_of("evaluation", states), number,
         hint=_("pattern_score(getBoard(state), WEIGHTS): weights (5, 30, 500), seen from x; "
                "a four in a row is +-10000"))
 
@@ -215,7 +199,7 @@ def test_evaluation(student, blame):
 def test_evaluation_b(student, blame):
     """evaluation_b gives the handout's values on random positions"""
     compared(student, blame, "evaluation_b",
-             cases_of("evaluation_b", random_tuples(4)), number,
+             cases_of("evaluation_b", as_tuples(random_states()[::4])), number,
         hint=_("weights (5, 10, 50)"))
 
 
@@ -373,8 +357,9 @@ def test_alphabeta_applies_the_order(student, blame):
 # ------------------------------------------------------------------ move ordering
 def test_centre_first(student, blame):
     """centre_first orders successors by the distance of their column from the centre"""
+    states = as_tuples(s for s in random_states()[::5] if not ref.terminal_test(s))
     compared(student, blame, "centre_first",
-             cases_of("centre_first", open_random_tuples(5), "nextstates"),
+             cases_of("centre_first", states, "nextstates"),
         scope=_("on the successors of a position"),
         hint=_("columns 3, 2, 4, 1, 5, 0, 6: by distance from the centre, the left one first"))
 
@@ -1007,21 +992,13 @@ def _random(state, rng):
 
 
 def _greedy(state, rng):
-    def best():
-        sign = 1 if ref.x_to_move(state) else -1
-        children = ref.centre_first(ref.nextstates(state))
-        return tuple(max(children, key=lambda c: sign * ref.evaluation(c)))
-    return games.remembered(_opponent_moves, ("greedy", tuple(state)), best)
+    sign = 1 if ref.x_to_move(state) else -1
+    children = ref.centre_first(ref.nextstates(state))
+    return max(children, key=lambda c: sign * ref.evaluation(c))
 
 
 def _shallow(state, rng):
-    return games.remembered(_opponent_moves, ("shallow", tuple(state)), lambda: tuple(
-        ref.search(state, 2, ref.evaluation, None, ref.centre_first)[0]))
-
-
-#: The moves of the opponents that do not draw on the rng, by position: the same for
-#: every student, and most students' games repeat each other's.
-_opponent_moves: dict = {}
+    return ref.search(state, 2, ref.evaluation, None, ref.centre_first)[0]
 
 
 #: (name, player): the names of the bundled players (make duel's) stay as they are; the
