@@ -33,9 +33,6 @@ BOARD = {
 OPENING_PLIES = 4
 
 
-_INT = frozenset({int})       # as_state's test, in C: it checks every state a player sends
-
-
 def as_state(value):
     """A state the player sent, in tuple form, or None if it is none."""
     try:
@@ -44,7 +41,7 @@ def as_state(value):
     except (TypeError, ValueError):
         return None
     if len(board) != 24 or len(in_hand) != 2 or type(quiet) is not int \
-            or not _INT.issuperset(map(type, board + in_hand)):
+            or not {int}.issuperset(map(type, board + in_hand)):     # in C: every state sent
         return None
     return (board, in_hand, quiet)
 

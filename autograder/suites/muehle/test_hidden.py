@@ -121,19 +121,13 @@ def _in_list_form(state, player) -> str:
 
 
 # ------------------------------------------------------------------ the game
-@functools.cache
-def form_cases(function):
-    """`function` (to_tuple or to_list) on states in tuple form, then the same in list form."""
+def check_form(student, blame, function, hint):
+    """`function` (to_tuple or to_list) on states of both forms; returns the list-form cases."""
     states = [s for s, _player in _smallest_first(random.Random(3).sample(everything(), 40))]
     lists = [list_form(s) for s in states]
     want = states if function == "to_tuple" else lists
-    return [Case(f"{function}(state)", (g,), drawn(s, W), w)
-            for given in (states, lists) for g, s, w in zip(given, states, want)]
-
-
-def check_form(student, blame, function, hint):
-    """`function` (to_tuple or to_list) on states of both forms; returns the list-form cases."""
-    chosen = form_cases(function)
+    chosen = [Case(f"{function}(state)", (g,), draw(s, W), w)
+              for given in (states, lists) for g, s, w in zip(given, states, want)]
 
     def judge(case, outcome):
         return exact(case, outcome) or (returned(outcome.value) if any(
@@ -141,7 +135,7 @@ def check_form(student, blame, function, hint):
     compare(student, blame, function, chosen, judge,
             _("{function} returned the state in the wrong form").format(function=function),
             hint=hint, scope=_("for a state"))
-    return chosen[len(chosen) // 2:]
+    return chosen[len(states):]
 
 
 def fresh_lists_plan(state) -> Plan:
@@ -227,16 +221,11 @@ def test_next_states_game_over(student, blame):
                    "game is over and there are no successors"))
 
 
-@functools.cache
-def list_form_cases():
-    """next_states on positions given in list form."""
-    sample = _smallest_first(random.Random(11).sample(everything(), 150))
-    return [Case("next_states(state, player)", (list_form(s), p), drawn(s, p)) for s, p in sample]
-
-
 def test_next_states_keeps_its_input(student, blame):
     """next_states accepts the list form, leaves its input unchanged and returns list-form states"""
-    chosen = list_form_cases()
+    sample = _smallest_first(random.Random(11).sample(everything(), 150))
+    chosen = [Case("next_states(state, player)", (list_form(s), p), draw(s, p))
+              for s, p in sample]
 
     def judge(case, outcome):
         # Judged from next_states' own second answer on the same state object (a changed
