@@ -80,3 +80,15 @@ def test_the_scale_can_be_pinned_and_a_bad_pin_is_one_line(monkeypatch):
             calibrate.measure_scale()
     finally:
         calibrate.measure_scale.cache_clear()
+
+
+def test_a_run_longer_than_a_round_is_still_measured(monkeypatch):
+    """On a starved CPU one run can outlast a whole round: the first round then holds
+    one run, and the measuring goes on instead of failing (a batch once stopped on it)."""
+    base = calibrate.BASELINE_SECONDS
+    monkeypatch.setattr(calibrate, "ROUND_SECONDS", 0.0)
+    monkeypatch.setattr(calibrate, "WARM_UP_SECONDS", 0.0)
+    asked = scripted(monkeypatch, [base * 3, base * 2, base * 2.1, base * 5])
+    best, samples = calibrate._measure_here()
+    assert best == base * 2 and len(asked) == 3       # rounds of one run each, until two agree
+    assert samples == (base * 2, base * 2.1, base * 3)
