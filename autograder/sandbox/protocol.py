@@ -220,18 +220,7 @@ def arguments_text(args) -> str:
 _LISTS_AND_ATOMS = _ATOMS | _LISTS
 _is_list = _LISTS.__contains__
 _compress = itertools.compress
-TREE_LEVELS = 16        # levels of lists list_tree_text looks through (<= MAX_DEPTH)
-
-
-def list_tree_text(value):
-    """The JSON text of `value` (as `dumps(to_plain(value))` writes it, no newline) when
-    it is lists of lists ... of atoms, at most TREE_LEVELS levels deep; else None."""
-    plain, text = answer_form(value)
-    if plain is NOT_A_TREE:
-        return None
-    return json_text(plain) if text is None else text
-
-
+TREE_LEVELS = 16        # levels of lists answer_form looks through (<= MAX_DEPTH)
 NOT_A_TREE = object()
 
 
