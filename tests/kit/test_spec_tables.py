@@ -12,7 +12,7 @@ import tomllib
 import pytest
 
 from autograder import assignment as assignments
-from autograder.grading import spec
+from tests.kit import spec_tables as spec
 
 NAMES = ["connect4", "gametree", "muehle", "negamax", "tictactoe"]
 

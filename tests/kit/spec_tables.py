@@ -18,7 +18,8 @@ declared not graded, on purpose, with the reason, in a table beside the suite:
 `sentences(path)` cuts every docstring of a module into sentences (`split`: blocks
 at blank lines and bullets, drawings and underlined headings left out), the one way
 the kit test and a teacher's table agree on. `tests/kit/test_spec_tables.py` fails
-when a sentence has no row, a row names no sentence, or a check of no rubric.
+when a sentence has no row, a row names no sentence, or a check of no rubric. Only
+that test reads the tables, so this lives beside it, not in the engine.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import KitError
+from autograder import KitError
 
 _BULLET = re.compile(r"^\s*[*-]\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(\[0-9*])")
