@@ -44,8 +44,7 @@ The modules, each documented in its own docstring:
                    (`Game`, `TreeGame`), the rule's run (`Expected`,
                    `calls_allowed`), `run` / `check`, the judges of calls, visit
                    order, cut-offs, depth, counters, and `picture`
-`gametrees`        game trees as data (`gametrees/*.json`, seeded random ones), an
-                   independent alpha-beta over them
+`gametrees`        game trees as data (`gametrees/*.json`, seeded random ones)
 `boards`           `InstrumentedGame`: a make/undo board of the grader's that
                    records every call of a search
 `rng`              `RecordingRandom`: the rng a search is handed

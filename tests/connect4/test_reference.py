@@ -9,6 +9,7 @@ import pytest
 from autograder.checking import gametrees
 from autograder.checking.search import TreeGame
 from tests.conftest import load_module
+from tests.kit.tree_search import search_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "connect4" / "data"
@@ -389,7 +390,7 @@ def test_search_on_fixture_tree_through_patched_module():
                                   stats=stats)
     finally:
         c4.nextstates, c4.terminal_test = saved
-    ref = trees.search_tree(tree)
+    ref = search_tree(tree)
     assert (best, value) == (ref.best, ref.value)
     assert [k for kind, k in game.log if kind == "e"] == ref.evaluated
     assert stats.prunings == ref.prunings

@@ -9,6 +9,7 @@ import pytest
 from autograder.checking import gametrees as trees
 from autograder.checking.search import TreeGame
 from tests.conftest import load_module
+from tests.kit.tree_search import search_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -297,8 +298,9 @@ def run_tree(name, bremse=inf, window=(-inf, inf)):
 
 
 def test_tree_files_load():
-    assert set(trees.tree_names()) >= {"aima-5-2", "ties-deep", "depth-limit"}
-    for name in trees.tree_names():
+    names = sorted(path.stem for path in trees.TREES_DIR.glob("*.json"))
+    assert set(names) >= {"aima-5-2", "ties-deep", "depth-limit"}
+    for name in names:
         trees.load_tree(name)
 
 
@@ -308,10 +310,10 @@ def test_aima_tree_exact_counts():
     assert stats.as_dict() == {"nodes": 11, "expanded": 4, "evaluations": 7, "prunings": 2}
     assert evaluated(game) == ["b1", "b2", "b3", "c1", "d1", "d2", "d3"]
     assert expanded(game) == ["A", "B", "C", "D"]
-    ref = trees.search_tree(tree)
+    ref = search_tree(tree)
     assert ref.pruned == {"C": ["c2", "c3"]} and ref.prunings == 2
     assert ref.evaluated == evaluated(game) and ref.expanded == expanded(game)
-    plain = trees.search_tree(tree, alphabeta=False)
+    plain = search_tree(tree, alphabeta=False)
     assert (plain.value, len(plain.visited), len(plain.evaluated)) == (3, 13, 9)
 
 
@@ -320,7 +322,7 @@ def test_ties_tree_cuts_on_equality():
     assert (best, value) == ("B", 5)
     assert stats.as_dict() == {"nodes": 11, "expanded": 6, "evaluations": 5, "prunings": 2}
     assert "G" not in expanded(game) and "e2" not in evaluated(game)
-    ref = trees.search_tree(tree)
+    ref = search_tree(tree)
     assert ref.pruned == {"E": ["e2"], "C": ["G"]}
     assert ref.visited == ["A", "B", "D", "d1", "d2", "E", "e1", "C", "F", "f1", "f2"]
 
@@ -339,7 +341,7 @@ def test_depth_limit_tree():
         assert stats.as_dict() == {"nodes": nodes, "expanded": opened,
                                    "evaluations": evaluations, "prunings": prunings}, bremse
         assert "D" not in expanded(game)  # a decided game is never expanded
-        ref = trees.search_tree(tree, bremse)
+        ref = search_tree(tree, bremse)
         assert (ref.best, ref.value, len(ref.visited), ref.prunings) == (best, value, nodes,
                                                                          prunings)
         assert ref.evaluated == evaluated(game)
@@ -354,7 +356,7 @@ def test_tree_evaluating_above_limit_is_caught():
 
 def test_tree_fail_soft_narrow_window():
     tree, game, stats, (best, value) = run_tree("aima-5-2", window=(5, 10))
-    ref = trees.search_tree(tree, alpha=5, beta=10)
+    ref = search_tree(tree, alpha=5, beta=10)
     # B fails low with 3 (below alpha, not clipped to 5), C with 2; D's 5 is
     # the best bound, so D is returned with 5 (the true value 3 is <= alpha)
     assert (best, value) == (ref.best, ref.value) == ("D", 5)
@@ -367,7 +369,7 @@ def test_plain_minimax_on_trees_visits_everything():
         game = TreeGame(tree)
         stats = gt.SearchStats()
         best, value = gt.maximize(tree["root"], game, stats)
-        ref = trees.search_tree(tree, alphabeta=False)
+        ref = search_tree(tree, alphabeta=False)
         assert (best, value) == (ref.best, ref.value)
         assert evaluated(game) == ref.evaluated
         assert stats.nodes == len(ref.visited)

@@ -28,6 +28,7 @@ from autograder.suites.gametree import test_hidden as hidden
 from autograder.suites.gametree.kitgame import GameSpec, KitGame
 from tests.conftest import load_module
 from tests.gametree import examples_build as eb
+from tests.kit.tree_search import search_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "autograder" / "suites" / "gametree"
@@ -190,7 +191,7 @@ def test_opaque_tokens_hide_the_tree():
     assert root == list(tokens["A"])
     best, value = gt.maximize_ab(root, -inf, inf, inf, game)
     assert (best, value) == (list(tokens["B"]), 3)
-    assert [key for kind, key in game.log if kind == "e"] == gametrees.search_tree(tree).evaluated
+    assert [key for kind, key in game.log if kind == "e"] == search_tree(tree).evaluated
     assert game.log[:3] == [("n", "A"), ("n", "B"), ("e", "b1")]
     for unknown in ("A", [1, 2], list(tokens["A"]) + [0], [str(x) for x in tokens["A"]]):
         with pytest.raises(ValueError):
@@ -437,7 +438,7 @@ def test_new_trees_match_their_descriptions_and_the_reference(name, expected):
     tree = gametrees.load_tree(name)
     search = gt.maximize_ab if tree.get("max_to_move", True) else gt.minimize_ab
     for bremse, (best, value, visited, prunings) in expected.items():
-        result = gametrees.search_tree(tree, bremse)
+        result = search_tree(tree, bremse)
         assert (result.best, result.value, len(result.visited), result.prunings) == \
             (best, value, visited, prunings)
         game, stats = TreeGame(tree), gt.SearchStats()
@@ -447,7 +448,7 @@ def test_new_trees_match_their_descriptions_and_the_reference(name, expected):
 
 
 def test_random_search_trees_agree_with_the_independent_tree_search():
-    """The reference on the suite's seeded trees visits what gametrees.search_tree does."""
+    """The reference on the suite's seeded trees visits what search_tree does."""
     rng = random.Random(5)
     for index in range(30):
         tree = gametrees.random_tree(f"check-{index}", index, depth=rng.randint(2, 4),
@@ -459,7 +460,7 @@ def test_random_search_trees_agree_with_the_independent_tree_search():
         game = TreeGame(tree, gametrees.opaque_tokens(tree, index))
         search = gt.maximize_ab if tree["max_to_move"] else gt.minimize_ab
         best, value = search(game.shown(tree["root"]), window[0], window[1], bremse, game)
-        independent = gametrees.search_tree(tree, bremse, alpha=window[0], beta=window[1])
+        independent = search_tree(tree, bremse, alpha=window[0], beta=window[1])
         assert value == independent.value
         assert best == (list(game.tokens[independent.best]) if independent.best else None)
         assert [name for kind, name in game.log] == \

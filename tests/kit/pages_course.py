@@ -31,11 +31,12 @@ def picture() -> dict:
     alpha-beta against a search that never prunes."""
     from autograder.checking import gametrees
     from tests.kit.tree_pictures import from_game_tree
+    from tests.kit.tree_search import search_tree
     tree = gametrees.load_tree("aima-5-2")
     log = lambda result: [("n" if node in result.expanded else "e", node)
                           for node in result.visited]
-    rule = gametrees.search_tree(tree)
-    plain = gametrees.search_tree(tree, alphabeta=False)
+    rule = search_tree(tree)
+    plain = search_tree(tree, alphabeta=False)
     return from_game_tree(tree, log(rule), log(plain), rule_result=rule.value,
                           student_result=plain.value,
                           cut=[kid for kids in rule.pruned.values() for kid in kids],

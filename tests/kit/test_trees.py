@@ -20,6 +20,7 @@ import pytest
 from autograder.checking import CheckFailed
 from autograder.outputs import trees
 from autograder.checking import gametrees
+from tests.kit.tree_search import search_tree
 from tests.kit.tree_pictures import from_game_tree
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -57,8 +58,8 @@ def windows_and_values(tree) -> tuple[dict, dict]:
 
 def no_pruning_picture(name="aima-5-2", student_result=None) -> dict:
     tree = gametrees.load_tree(name)
-    rule = gametrees.search_tree(tree)
-    plain = gametrees.search_tree(tree, alphabeta=False)
+    rule = search_tree(tree)
+    plain = search_tree(tree, alphabeta=False)
     windows, values = windows_and_values(tree)
     return from_game_tree(
         tree, calls(rule), calls(plain), rule_result=rule.value,
@@ -118,7 +119,7 @@ def test_the_drawing_numbers_the_calls_greys_the_cuts_and_marks_the_first_differ
 
 def test_a_wrong_result_at_the_root_is_red_and_a_strict_cut_differs_later():
     tree = gametrees.load_tree("deep-cutoff")
-    rule = gametrees.search_tree(tree)
+    rule = search_tree(tree)
     html = trees.render(from_game_tree(tree, calls(rule), calls(rule)[:-2],
                                              rule_result=12, student_result=13))
     rule_svg, student_svg = svgs(html)
@@ -163,8 +164,8 @@ def test_a_hidden_check_keeps_only_the_students_search_and_where_it_departs():
 
 def test_a_large_tree_is_drawn_in_part_and_says_so_and_an_oversized_one_is_refused():
     tree = gametrees.random_tree("big", 3, depth=5, branching=(3, 3))     # 364 nodes
-    rule = gametrees.search_tree(tree)
-    plain = gametrees.search_tree(tree, alphabeta=False)
+    rule = search_tree(tree)
+    plain = search_tree(tree, alphabeta=False)
     html = trees.render(from_game_tree(tree, calls(rule), calls(plain)))
     for svg in svgs(html):
         drawn = [c for c in svg.iter() if c.tag in (f"{SVG}circle", f"{SVG}rect")
@@ -238,7 +239,7 @@ def test_a_hidden_search_that_stops_where_the_rule_goes_on_names_the_call_withou
     rule's goes on: the call they part at is in no drawing a hidden check shows, so the
     legend says where they part instead of promising a ring."""
     tree = gametrees.load_tree("aima-5-2")
-    rule = calls(gametrees.search_tree(tree))
+    rule = calls(search_tree(tree))
     hidden = trees.kept(from_game_tree(tree, rule, rule[:4]), reveal=False)
     html = unescape(trees.render(hidden))
     (student,) = svgs(trees.render(hidden))
