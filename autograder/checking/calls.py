@@ -1,14 +1,7 @@
-"""The calls of a check: plain calls on cases, plans with the grader playing helpers.
-
-`map_cases(student, "m.f", cases, play, most=N)` calls a function on every case in
-one request (with `play`, the grader's helpers, on a spread sample of at most N);
-`played_plan(name, play)` is a Plan whose module functions `play` names are the
-grader's; `call_plan` a plan of one such call; `play_on_instance` plays a method of
-the student's own object; `constant(value, spec)` answers one value; `pure(play)`
-lets the child answer a repeated question of a pure helper itself. Many cheap calls
-per item are `chunks.run_chunked`.
+"""The calls of a check: plain calls on cases (`map_cases`), and plans with the grader
+playing helpers (`played_plan`, `call_plan`, `play_on_instance`, `constant`, `pure`).
+Many cheap calls per item are `chunks.run_chunked`.
 """
-
 from __future__ import annotations
 
 from typing import Iterable

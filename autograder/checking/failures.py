@@ -17,6 +17,7 @@ is said in the course's language; a line's label ("hint:") is translated with it
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 
 from ..grading import imports
@@ -142,6 +143,13 @@ def returned(value) -> str:
 def short(value, limit: int = 160) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def fmt(value) -> str:
+    """A number as the handout writes it: infinity as inf / -inf."""
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return repr(value)
 
 
 def require(outcome: Outcome) -> None:

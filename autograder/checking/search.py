@@ -46,7 +46,7 @@ from ..sandbox import protocol
 from ..sandbox.plans import Ahead, Callback, Known, table_text
 from . import gametrees
 from .cases import Case, Later, Show, check_all
-from .failures import describe, returned, short
+from .failures import describe, fmt, returned, short
 from .handout import Handout
 from .standins import passes_one, unsigned
 from .judges import exact
@@ -56,13 +56,6 @@ INF = math.inf
 KINDS = {"n": "nextstates", "e": "evaluation"}
 #: Calls of each search a picture keeps (the drawing shows the first few dozen nodes).
 PICTURE_CALLS = 240
-
-
-def fmt(value) -> str:
-    """A number as the handout writes it: infinity as inf / -inf."""
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return repr(value)
 
 
 # ------------------------------------------------------------------ the grader's game
@@ -189,11 +182,10 @@ class Game:
 
     # ---------------------------------------------------------------- answers given ahead
     def ahead_key(self) -> Hashable | None:
-        """What this game's answers to `PURE` questions depend on (its tables of answers
-        given ahead are made once per key and process), or None: it gives none. A game
-        is seeded, so that the rule's run is made on an equal game (the module's
-        docstring): its class and the arguments it was made with, where they are
-        hashable. A subclass whose answers depend on more says so here."""
+        """What this game's answers to `PURE` questions depend on, its tables of answers
+        given ahead made once per key and process (None: it gives none): a game is
+        seeded, so its class and the arguments it was made with, where hashable. A
+        subclass whose answers depend on more says so here."""
         key = (unsigned(type(self)), self.made_with)
         try:
             hash(key)
@@ -213,13 +205,13 @@ class Game:
             return None
         self.given_ahead = True
         try:
-            self._tables, self._said, self._records = ahead_tables(self, key, methods)
             given = tuple(protocol.arguments_text((self.shown(root),)) for root in self.roots)
-            told = told_otherwise(self, methods, self._said, len(self.roots))
         except Exception:       # a game its hooks cannot list: asked the long way
             return None
-        if told:
-            raise RuntimeError(f"grader error: {told}")
+        found = checked_tables(self, key, methods, len(self.roots))
+        if found is None:
+            return None
+        self._tables, self._said, self._records = found
         left = None if self.limit is None else max(self.limit - self.calls, 0)
         return Ahead(self._tables, given, left, self.replayed, gives=("nextstates",))
 
@@ -233,12 +225,10 @@ class Game:
 
     def replayed(self, method: str, *args, **kwargs) -> None:
         """A call the child answered from this game's answers given ahead (protocol.KNEW),
-        recorded as the call itself records it. A question of the tables about a state
-        handed out, within the limit, is recorded from what answering it records (the
-        state's key, and its successors: worked out by the first game of the tables'
-        key to record it, then kept with the tables), without binding the call or
-        answering it; anything else (a forged or garbled record) is the call itself,
-        asked and refused as any question."""
+        recorded as the call itself records it: for a question of the tables about a
+        state handed out, within the limit, from the records kept with the tables (the
+        first game of their key to record one works it out); anything else (a forged or
+        garbled record) is the call itself, asked and refused as any question."""
         try:
             given = None if kwargs else protocol.arguments_text(args)
             records = self._records[method]
@@ -313,20 +303,27 @@ _AHEAD_BYTES = 64 << 20      # the cached tables' text per process at most (the 
 _ahead_bytes = [0]
 
 
-def told_otherwise(made, methods, said: dict, roots: int) -> str | None:
-    """Where the tables given ahead (`said`: {method: {arguments' text: reply line}},
-    made once per `ahead_key`) answer otherwise than `made` itself (a Game or a board,
-    asked through its `ahead_answers`) about its first `roots` states, or about every
-    state of the tables where CHECK_AHEAD is set; in words, None where they agree."""
-    states = None if os.environ.get(CHECK_AHEAD) else roots
-    for method, pairs in made.ahead_answers(methods, states).items():
-        lines = table_text(pairs).split("\n")
-        for given, own in zip(lines[0::2], lines[1::2]):
-            if said[method].get(given) != own:
-                return (f"the answers given ahead to {method} for {given[:60]} differ from "
-                        f"the game's own ({str(said[method].get(given))[:80]} against "
-                        f"{own[:80]})")
-    return None
+def checked_tables(made, key, methods: tuple, roots: int) -> tuple | None:
+    """`ahead_tables` of `made` (a Game or a board), or None where its hooks cannot be
+    walked (asked the long way). Tables that answer otherwise than `made` itself about
+    its first `roots` states (every state of the tables, where CHECK_AHEAD is set) are
+    a grader error: its key misses what its answers depend on."""
+    try:
+        found = ahead_tables(made, key, methods)
+        states = None if os.environ.get(CHECK_AHEAD) else roots
+        own = {method: table_text(pairs).split("\n")
+               for method, pairs in made.ahead_answers(methods, states).items()}
+    except Exception:       # a game or board the walk cannot follow
+        return None
+    for method, lines in own.items():
+        said = found[1][method]
+        for given, answer in zip(lines[0::2], lines[1::2]):
+            if said.get(given) != answer:
+                raise RuntimeError(
+                    f"grader error: the answers given ahead to {method} for {given[:60]} "
+                    f"differ from the game's own ({str(said.get(given))[:80]} against "
+                    f"{answer[:80]})")
+    return found
 
 
 def ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
@@ -508,15 +505,15 @@ def run(student, searches, play=None) -> list[Run]:
     the student's calls made by `search.plan(game, play, student)`, in one request."""
     searches = list(searches)
     games = [search.setup() for search in searches]
-    outcomes = student.run([s.plan(g, play, student) for s, g in zip(searches, games)])
-    return [Run(s, g, refused(o, *handouts(g))) for s, g, o in zip(searches, games, outcomes)]
+    outcomes = run_jobs(student, [(s.plan(g, play, student), g) for s, g in zip(searches, games)])
+    return [Run(*made) for made in zip(searches, games, outcomes)]
 
 
 def handouts(game) -> tuple:
-    """The Handouts of a search's grader objects (a game, or several)."""
+    """The Handouts of a search's grader objects (a Handout, a game, or several)."""
     if isinstance(game, (tuple, list)):
         return tuple(h for part in game for h in handouts(part))
-    found = getattr(game, "handout", None)
+    found = game if isinstance(game, Handout) else getattr(game, "handout", None)
     return (found,) if found is not None else ()
 
 
@@ -742,11 +739,8 @@ def visits_reason(game, log, want: View) -> str | None:
         return f"{game.label(key)} ({below(game, key)})"
     summary = _("the search visited {visits} positions and expanded {expanded}").format(
         visits=len(got.visits), expanded=len(got.expanded))
-    same = 0
-    for mine, theirs in zip(got.visits, want.visits):
-        if mine != theirs:
-            break
-        same += 1
+    same = first_difference(got.visits, want.visits)
+    same = len(got.visits) if same is None else same
     if same < len(got.visits) and same < len(want.visits):
         key = got.visits[same]
         if key in set(want.visits):
@@ -899,15 +893,15 @@ def iteration_picture(game, rule_log, root, depth: int, **options) -> dict:
 
 
 def run_jobs(student, jobs, found: list | None = None) -> list[Outcome]:
-    """The outcomes of [(plan, grader object), ...] in one request, a question the
-    object refused costing its case (the object is a Handout, or has a `handout`);
-    the Handouts are added to `found` (for Blame.check's `again`)."""
+    """The outcomes of [(plan, grader objects), ...] in one request, a question the
+    objects refused costing its case (`handouts`); the Handouts are added to `found`
+    (for Blame.check's `again`)."""
     jobs = list(jobs)
     outcomes = student.run([plan for plan, _given in jobs])
-    given = [getattr(obj, "handout", obj) for _plan, obj in jobs]
+    given = [handouts(obj) for _plan, obj in jobs]
     if found is not None:
-        found += given
-    return [refused(outcome, handout) for outcome, handout in zip(outcomes, given)]
+        found += [handout for each in given for handout in each]
+    return [refused(outcome, *each) for outcome, each in zip(outcomes, given)]
 
 
 def check_jobs(student, summary: str, cases, job: Callable, judge: Callable,

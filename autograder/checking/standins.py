@@ -10,23 +10,10 @@ reference's own `inspect.signature`, and binds each call with `Signature.bind`
 before the grader's function runs: a call the specified function accepts is
 accepted, one it refuses is refused with the TypeError Python would raise (a call
 by a parameter name of the grader's own, say, is refused as the reference would
-refuse it). Nothing in a suite writes a stand-in's parameters by hand.
-
-- `stand_in(spec, behaviour)`: a function with `spec`'s signature that calls
-  `behaviour(*arguments)` with every argument bound, defaults applied (in the
-  order of `spec`'s parameters; keyword-only ones by name).
-- `signed(cls, spec_class, names)`: a subclass of the grader's class `cls` whose
-  methods `names` take the signatures of `spec_class`'s methods of the same name
-  (a game's nextstates, a board's makeMove, an rng's choice); the grader's objects
-  keep their identity and their records.
-- `stand_ins(spec)`: a suite's `played_as(name, function)` for the specified
-  functions `spec` (bound when the suite loads: checks swap the reference's module
-  functions while it computes); the specified function itself plays as it is.
-- `spec_of(...)`: the signature a stand-in takes (a function, a method of a class,
-  or a Signature).
-
-Used by `checks.played` (the reference's functions are their own stand-ins),
-`checks.play_on_instance`, `checks.constant` and every suite's games.
+refuse it). Nothing in a suite writes a stand-in's parameters by hand: `stand_in`
+makes a function, `signed` a class of the grader's whose methods take the specified
+ones' signatures (its objects keep their identity and records), `stand_ins` a suite's
+`played_as`.
 """
 
 from __future__ import annotations
@@ -38,18 +25,12 @@ from typing import Callable
 
 def spec_of(spec) -> inspect.Signature:
     """The signature `spec` stands for: a Signature as it is, else the callable's."""
-    if isinstance(spec, inspect.Signature):
-        return spec
-    return _signature(spec)
+    return spec if isinstance(spec, inspect.Signature) else _signature(spec)
 
 
 @functools.cache
 def _signature(spec) -> inspect.Signature:
     return inspect.signature(spec)
-
-
-def _name(spec, fallback: str = "function") -> str:
-    return getattr(spec, "__name__", None) or fallback
 
 
 def _positional(signature: inspect.Signature) -> tuple[int, int, tuple] | None:
@@ -71,12 +52,10 @@ def _positional(signature: inspect.Signature) -> tuple[int, int, tuple] | None:
 def stand_in(spec, behaviour: Callable, *, name: str | None = None) -> Callable:
     """`behaviour` behind `spec`'s signature: every call `spec` accepts (positional,
     by its parameter names, with its defaults) reaches `behaviour` with all arguments
-    bound, in `spec`'s order; any other call raises the TypeError `spec` would.
-    A positional call that needs no binding (most calls of the students' searches)
-    skips `Signature.bind` (docs/PERFORMANCE.md, session 46): the same arguments reach
-    `behaviour`."""
+    bound, in `spec`'s order; any other call raises the TypeError `spec` would. A
+    positional call that needs no binding (most calls of a search) skips `bind`."""
     signature = spec_of(spec)
-    called = name or _name(spec, _name(behaviour))
+    called = name or getattr(spec, "__name__", None) or getattr(behaviour, "__name__", "function")
     fewest, most, defaults = _positional(signature) or (1, 0, ())
 
     def played(*args, **kwargs):
@@ -97,8 +76,9 @@ def stand_in(spec, behaviour: Callable, *, name: str | None = None) -> Callable:
 
 def stand_ins(spec: dict) -> Callable:
     """`played_as(name, function)`: the grader's `function` standing in for the
-    student's `name`, with `spec[name]`'s signature (a function or a Signature); the
-    specified function (the reference's own) is its own stand-in."""
+    student's `name`, with `spec[name]`'s signature (a function or a Signature, taken
+    when the suite loads: checks swap the reference's module functions while it
+    computes); the specified function (the reference's own) is its own stand-in."""
     def played_as(name: str, function: Callable) -> Callable:
         return function if function is spec[name] else stand_in(spec[name], function,
                                                                  name=name)
