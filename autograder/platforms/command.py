@@ -40,6 +40,14 @@ def run(args) -> int:
 
         from ..sandbox.layers import UNCONFINED_FILES
         os.environ[UNCONFINED_FILES] = "1"
-    from .export import export_cli
-    return export_cli(args.platform, args.assignments, args.out, args.reveal_expected,
-                      args.require, args.wheels, args.visibility, args.lang)
+    from pathlib import Path
+
+    from .export import export
+    export(args.platform, args.assignments, Path(args.out), reveal=args.reveal_expected,
+           require=[layer.strip() for layer in args.require.split(",") if layer.strip()],
+           reuse_wheels=Path(args.wheels) if args.wheels else None,
+           visibility=args.visibility or [], language=args.lang)
+    print(f"next: docs/PLATFORMS.md says how to add "
+          f"{'it' if len(args.assignments) == 1 else 'them'} to "
+          f"{'Gradescope' if args.platform == 'gradescope' else 'PrairieLearn'}")
+    return 0

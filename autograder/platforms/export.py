@@ -23,7 +23,7 @@ from .. import ROOT, KitError, i18n, release, assignment as assignments
 from ..grading.grader import Grader
 from ..grading.warm import WarmCaches
 from ..sandbox import layers as sandbox_layers
-from . import CONFIG, EXPECTED, PLATFORMS, wheels
+from . import CONFIG, EXPECTED, wheels
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
@@ -175,48 +175,29 @@ def precompute(assignment) -> tuple[bytes, dict]:
 
 def export(platform: str, names: list[str], out: Path, *, reveal: bool = False,
            require: list[str] = (), reuse_wheels: Path | None = None,
-           visibility: list[str] = (), language: str | None = None,
-           log=print) -> list[Path]:
+           visibility: list[str] = (), language: str | None = None) -> None:
     language = i18n.course_language(language)
-    if platform not in PLATFORMS:
-        raise KitError(f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})")
     chosen = [assignments.load(name) for name in names]
     required = {a.name: required_layers(a, list(require)) for a in chosen}
     if visibility and platform != "gradescope":
         raise KitError("--visibility is Gradescope's (PrairieLearn shows every result)")
     shown = {a.name: test_visibility(a, list(visibility)) for a in chosen}
-    expected = {}
-    for assignment in chosen:
-        log(f"grading the reference of {assignment.name} with its hidden suite ...")
-        expected[assignment.name] = precompute(assignment)
-        left_out = expected[assignment.name][1]["left_out"]
-        if left_out:
-            log(f"note: the cached values of {', '.join(sorted(left_out))} do not pickle (a "
-                "lambda inside them?); the platform computes them again for every "
-                "submission (docs/SUITES.md: Later)")
     version = kit_version()
+    packages = []
+    for assignment in chosen:
+        print(f"grading the reference of {assignment.name} with its hidden suite ...")
+        data, manifest = precompute(assignment)
+        if manifest["left_out"]:
+            print(f"note: the cached values of {', '.join(sorted(manifest['left_out']))} do "
+                  "not pickle (a lambda inside them?); the platform computes them again for "
+                  "every submission (docs/SUITES.md: Later)")
+        packages.append((assignment, data, _config(
+            assignment, platform, reveal, required[assignment.name], version,
+            shown[assignment.name], manifest, language)))
     out.mkdir(parents=True, exist_ok=True)
-    written = []
     with tempfile.TemporaryDirectory(prefix="spielbaum-wheels-") as temp:
-        log("building the kit's wheel and collecting its dependencies ...")
+        print("building the kit's wheel and collecting its dependencies ...")
         wheelhouse = Path(temp) / "wheels"
-        wheels.build_wheelhouse(wheelhouse, reuse_wheels, log=log)
-        for assignment in chosen:
-            data, manifest = expected[assignment.name]
-            config = _config(assignment, platform, reveal, required[assignment.name], version,
-                             shown[assignment.name], manifest, language)
-            written.append(WRITERS[platform](assignment, out, config, wheelhouse, version, data))
-            log(f"wrote {written[-1]}")
-    return written
-
-
-def export_cli(platform: str, names: list[str], out: str, reveal: bool, require: str,
-               reuse_wheels: str | None, visibility: list[str] | None = None,
-               language: str | None = None) -> int:
-    extra = [layer.strip() for layer in require.split(",") if layer.strip()]
-    export(platform, names, Path(out), reveal=reveal, require=extra,
-           reuse_wheels=Path(reuse_wheels) if reuse_wheels else None,
-           visibility=visibility or [], language=language)
-    print(f"next: docs/PLATFORMS.md says how to add {'it' if len(names) == 1 else 'them'} "
-          f"to {'Gradescope' if platform == 'gradescope' else 'PrairieLearn'}")
-    return 0
+        wheels.build_wheelhouse(wheelhouse, reuse_wheels)
+        for assignment, data, config in packages:
+            print(f"wrote {WRITERS[platform](assignment, out, config, wheelhouse, version, data)}")

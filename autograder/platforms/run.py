@@ -87,15 +87,11 @@ def _grader(package: Package) -> Grader:
     return grader
 
 
+@one_cpu()
 def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     """Grade the upload in `submission`; (graded, notes, title) or NotGraded. The
     process grades on one of its CPUs, as a bulk grading worker does (grading/workers.py:
     the grader and its child talk in turns), so the time scale is that CPU's."""
-    with one_cpu():
-        return _grade(package, submission)
-
-
-def _grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
     os.environ["SPIELBAUM_COURSE_LANG"] = package.language   # the grader's words (i18n.py)
     try:
         grader = _grader(package)

@@ -107,10 +107,6 @@ def grading_requirements(kit: Path) -> list[str]:
     return wanted
 
 
-def _binary(wheel: Path) -> bool:
-    return not wheel.name.endswith("-none-any.whl")
-
-
 def _other_targets(wheel: Path, target: Path) -> list[str]:
     """Fetch `wheel`'s release for every other CPython and machine; return what
     could not be had (a warning: the package will not install there)."""
@@ -138,24 +134,24 @@ def _other_targets(wheel: Path, target: Path) -> list[str]:
         return [label for label in pool.map(fetch, jobs) if label]
 
 
-def build_wheelhouse(target: Path, reuse: Path | None = None, log=print) -> list[Path]:
-    """Every wheel the package needs, in `target`; returns them. The kit's wheel
-    is always built from this checkout; with `reuse` (the wheels folder of an
-    earlier export) the other wheels are copied from there instead of downloaded."""
+def build_wheelhouse(target: Path, reuse: Path | None = None) -> None:
+    """Every wheel the package needs, in `target`. The kit's wheel is always built
+    from this checkout; with `reuse` (the wheels folder of an earlier export) the
+    other wheels are copied from there instead of downloaded."""
     target.mkdir(parents=True, exist_ok=True)
     kit = build_kit(target)
     if reuse is not None:
         _copy_dependencies(reuse, target)
-        return sorted(target.glob("*.whl"))
+        return
     with tempfile.TemporaryDirectory(prefix="spielbaum-pins-") as temp:
         constraints = pinned_constraints(Path(temp) / "constraints.txt")
         _pip("download", "--quiet", "--only-binary=:all:", "--dest", str(target),
              "--constraint", str(constraints), *grading_requirements(kit))
     _pip("download", "--quiet", "--no-deps", "--only-binary=:all:", "--dest", str(target), "pip")
-    for wheel in [w for w in sorted(target.glob("*.whl")) if _binary(w)]:
+    binary = [w for w in sorted(target.glob("*.whl")) if not w.name.endswith("-none-any.whl")]
+    for wheel in binary:
         for missing in _other_targets(wheel, target):
-            log(f"warning: no wheel of {missing}: the package will not install there")
-    return sorted(target.glob("*.whl"))
+            print(f"warning: no wheel of {missing}: the package will not install there")
 
 
 def _copy_dependencies(source: Path, target: Path) -> None:
