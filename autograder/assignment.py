@@ -172,9 +172,9 @@ def course() -> Path | None:
     return Path(folder).resolve() if folder else None
 
 
-def names() -> list[str]:
-    """Every assignment with a manifest, in alphabetical order."""
-    where = course()
+def names(kit: bool = False) -> list[str]:
+    """Every assignment with a manifest (the kit's own when `kit`), in alphabetical order."""
+    where = None if kit else course()
     solutions = SOLUTIONS if where is None else where / "solutions"
     return sorted(p.parent.name for p in solutions.glob("*/assignment.toml"))
 

@@ -12,7 +12,6 @@ import keyword
 import re
 import string
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import KitError
@@ -28,26 +27,19 @@ NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 TAKEN = {"check", "conftest", "duel", "kit_language", "play", "pytest", "setup"}
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where an assignment's files go: a course folder, or the kit."""
-    solutions: Path
-    suites: Path
-    in_kit: bool
-
-    @classmethod
-    def choose(cls, in_kit: bool) -> "Place":
-        course = assignments.course()
-        if in_kit and course is not None:
-            raise KitError("--in-kit writes into the kit, but SPIELBAUM_COURSE names a course "
-                           f"folder ({course}): unset it, or leave out --in-kit")
-        if in_kit:
-            return cls(assignments.SOLUTIONS, assignments.SUITES, True)
-        if course is None:
-            raise KitError("say where the assignment goes: set SPIELBAUM_COURSE to your "
-                           "course folder (export SPIELBAUM_COURSE=~/my-course), or pass "
-                           "--in-kit to add it to the kit itself (docs/AUTHORING.md)")
-        return cls(course / "solutions", course / "suites", False)
+def _folders(in_kit: bool) -> tuple[Path, Path]:
+    """Where an assignment's solution and suite folders go: a course folder, or the kit."""
+    course = assignments.course()
+    if in_kit and course is not None:
+        raise KitError("--in-kit writes into the kit, but SPIELBAUM_COURSE names a course "
+                       f"folder ({course}): unset it, or leave out --in-kit")
+    if in_kit:
+        return assignments.SOLUTIONS, assignments.SUITES
+    if course is None:
+        raise KitError("say where the assignment goes: set SPIELBAUM_COURSE to your "
+                       "course folder (export SPIELBAUM_COURSE=~/my-course), or pass "
+                       "--in-kit to add it to the kit itself (docs/AUTHORING.md)")
+    return course / "solutions", course / "suites"
 
 
 def problem_with(name: str) -> str | None:
@@ -69,25 +61,26 @@ def new(name: str, title: str | None = None, in_kit: bool = False) -> list[Path]
     problem = problem_with(name)
     if problem:
         raise KitError(problem)
-    if name in assignments.names() or name in _kit_names():
+    # a course's assignment may not take a name of the kit's: the suites would share a module
+    if name in assignments.names() or name in assignments.names(kit=True):
         raise KitError(f"there is already an assignment {name!r}: choose another name")
-    place = Place.choose(in_kit)
-    folders = [place.solutions / name, place.suites / name]
+    solutions, suites = _folders(in_kit)
+    folders = [solutions / name, suites / name]
     for folder in folders:
         if folder.exists():
             raise KitError(f"{folder} already exists: new never overwrites; choose another "
                            "name or move that folder away")
     fields = {"name": name, "module": name, "title": title or name.capitalize()}
     files = {
-        place.solutions / name / f"{name}.py": "reference.py.tmpl",
-        place.solutions / name / f"test_{name}.py": "public_tests.py.tmpl",
-        place.solutions / name / "README.md": "README.md.tmpl",
-        place.solutions / name / "assignment.toml": "assignment.toml.tmpl",
-        place.suites / name / "test_hidden.py": "test_hidden.py.tmpl",
-        place.suites / name / "rubric.toml": "rubric.toml.tmpl",
+        solutions / name / f"{name}.py": "reference.py.tmpl",
+        solutions / name / f"test_{name}.py": "public_tests.py.tmpl",
+        solutions / name / "README.md": "README.md.tmpl",
+        solutions / name / "assignment.toml": "assignment.toml.tmpl",
+        suites / name / "test_hidden.py": "test_hidden.py.tmpl",
+        suites / name / "rubric.toml": "rubric.toml.tmpl",
     }
-    if place.in_kit:      # the kit's suites are the package autograder.suites.<name>
-        files[place.suites / name / "__init__.py"] = None
+    if in_kit:      # the kit's suites are the package autograder.suites.<name>
+        files[suites / name / "__init__.py"] = None
     for folder in folders:
         folder.mkdir(parents=True)
     for path, template in files.items():
@@ -97,8 +90,3 @@ def new(name: str, title: str | None = None, in_kit: bool = False) -> list[Path]
     assignments._load.cache_clear()
     return list(files)
 
-
-def _kit_names() -> list[str]:
-    """The kit's own assignments (a course folder's may not take their names: the
-    suites would share a module name)."""
-    return sorted(p.parent.name for p in assignments.SOLUTIONS.glob("*/assignment.toml"))
