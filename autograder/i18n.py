@@ -62,17 +62,12 @@ def translator(language: str | None = None, domain: str = DOMAIN):
 # check's message is made in the grader's process, never in the student's.
 def grader_text(message: str) -> str:
     """`message` (English, a msgid of the grader domain) in the course's language."""
-    key = (os.environ.get("SPIELBAUM_COURSE_LANG"), message)
-    said = _SAID.get(key)
-    if said is None:
-        if len(_SAID) >= 4096:      # msgids are few; a caller passing made-up text is not
-            _SAID.clear()
-        said = _SAID[key] = _said(translation(course_language(), GRADER).gettext(message))
-    return said
+    return _grader_text(os.environ.get("SPIELBAUM_COURSE_LANG"), message)
 
 
-# (the language setting, msgid) -> what grader_text says (docs/PERFORMANCE.md).
-_SAID: dict = {}
+@functools.lru_cache(maxsize=4096)      # msgids are few (docs/PERFORMANCE.md)
+def _grader_text(setting: str | None, message: str) -> str:
+    return _said(translation(course_language(setting), GRADER).gettext(message))
 
 
 def grader_plural(singular: str, plural: str, count: int) -> str:
@@ -132,32 +127,29 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _BLANKS = re.compile(r"(\n(?:[ \t]*\n)+)")
 
 
-def _markdown_parts(text: str):
-    """(part, first line, whether it is a message) for each block of `text` and each
-    run of blank lines between them."""
-    in_code, line = False, 1
-    for index, part in enumerate(_BLANKS.split(text)):
-        message = False
+def _markdown_messages(text: str) -> list[tuple[int, int, int, str, object]]:
+    """(start, end, line, msgid, render) of every block of `text` outside fenced code,
+    its trailing newlines left out (the shape `_rewritten` takes)."""
+    found, in_code, line, offset = [], False, 1, 0
+    for index, part in enumerate(_BLANKS.split(text.rstrip("\n"))):
         if index % 2 == 0:
             fences = sum(bool(_FENCE.match(row)) for row in part.splitlines())
-            message = not in_code and not fences and bool(part.strip())
+            if not in_code and not fences and part.strip():
+                found.append((offset, offset + len(part), line, part, str))
             in_code ^= fences % 2 == 1
-        yield part, line, message
         line += part.count("\n")
+        offset += len(part)
+    return found
 
 
 def markdown_blocks(text: str) -> list[tuple[int, str]]:
     """(line number, block) of every message of a Markdown text."""
-    return [(line, part) for part, line, message in _markdown_parts(text.rstrip("\n"))
-            if message]
+    return [(line, msgid) for _start, _end, line, msgid, _render in _markdown_messages(text)]
 
 
 def translate_markdown(text: str, language: str) -> str:
     """`text` with each block in `language` (a block without a translation stays)."""
-    gettext = translation(language).gettext
-    body = text.rstrip("\n")
-    return "".join(gettext(part) if message else part
-                   for part, _line, message in _markdown_parts(body)) + text[len(body):]
+    return _rewritten(text, _markdown_messages(text), language)
 
 
 def extract_markdown(fileobj, keywords, comment_tags, options):

@@ -110,19 +110,6 @@ def extract_module(fileobj, keywords, comment_tags, options):
         yield line, None, msgid, []
 
 
-def public_wall_timeout(assignment: assignments.Assignment) -> float:
-    """The wall-clock backstop of one public test: three times its CPU-time limit
-    plus 2 s (the student's own machine runs only this; a sleeping test should not
-    keep them waiting long)."""
-    return 3 * assignment.public_timeout + 2
-
-
-def relies_on_lines(assignment: assignments.Assignment) -> str:
-    """[relies_on] as pytest.ini lines ("    minimax: player actions result")."""
-    return "".join(f"\n    {function}: {' '.join(callees)}"
-                   for function, callees in assignment.relies_on.items())
-
-
 def render(assignment: assignments.Assignment, target: Path,
            language: str | None = None) -> list[str]:
     """Write the student folder for `assignment` into `target`, speaking `language`
@@ -192,9 +179,12 @@ def _filled(text: str, assignment: assignments.Assignment, stubbed: list[str],
     """A student-kit template with the assignment's values in its @PLACEHOLDERS@."""
     values = {
         "@TIMEOUT@": f"{assignment.public_timeout:g}",
-        "@WALL_TIMEOUT@": f"{public_wall_timeout(assignment):g}",
+        # a public test's wall-clock backstop: the student's machine runs only this,
+        # so a sleeping test should not keep them waiting long
+        "@WALL_TIMEOUT@": f"{3 * assignment.public_timeout + 2:g}",
         "@TITLE@": i18n.translator(language)(assignment.title),
-        "@RELIES_ON@": relies_on_lines(assignment),
+        "@RELIES_ON@": "".join(f"\n    {function}: {' '.join(callees)}"
+                               for function, callees in assignment.relies_on.items()),
         "@TESTPATHS@": "".join(f"\n    {name}" for name in public_tests(assignment)),
         "@MODULES@": "".join(f"\n    {name}" for name in assignment.modules),
         "@PACKAGES@": "".join(f"\n    {name}" for name in assignment.packages),
