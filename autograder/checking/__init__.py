@@ -22,33 +22,21 @@ runs it (sandbox, runner, reports) is `autograder.grading`, and knows no game.
 
 The modules, each documented in its own docstring:
 
-=================  ===============================================================
-`failures`         `CheckFailed` (the typed verdict, with an optional picture),
-                   `describe`, `returned`, `short`, `require`, `raises`,
-                   `answer_of` / `Answer`, `Reason`
-`cases`            `Case`, `Later` (text made only when shown), `check_all` (the
-                   one judging loop), `Show`
-`judges`           `exact`, `same_items`, `number`, `wrong_number`,
-                   `container_reason`: what a check accepts
-`calls`            `map_cases`, `played_plan`, `call_plan`, `play_on_instance`,
-                   `constant`, `pure`; `chunks` for many cheap calls per item
-`blame`            `Blame` (the `blame` fixture): each function judged on its own;
-                   `compare`: the whole "compare with the reference" check
-`verdicts`         what a check keeps and believes: `kept`, `refused`,
-                   `changed_input`, `check_probes`, `slow`
-`handout`          `Handout`: a game of the grader's answers only about what it
-                   handed out
-`standins`         `stand_in`, `signed`, `stand_ins` (a suite's `played_as`): the
-                   grader's stand-ins take the specification's signatures
-`search`           judging searches on games only the grader knows: the game
-                   (`Game`, `TreeGame`), the rule's run (`Expected`,
-                   `calls_allowed`), `run` / `check`, the judges of calls, visit
-                   order, cut-offs, depth, counters, and `picture`
+=================  ===================================================================
+`failures`         `CheckFailed` (the typed verdict) and the words for what a call did
+`cases`            `Case`, `Later`, `Show` and `check_all`, the one judging loop
+`judges`           what a check accepts: `exact`, `same_items`, `number`, ...
+`calls`            `map_cases`, and plans with the grader playing helpers
+`chunks`           many cheap calls per item, one Outcome each
+`blame`            `Blame` (the fixture): each function judged on its own; `compare`
+`verdicts`         what a check keeps and believes
+`handout`          what a game of the grader's has handed out, and nothing more
+`standins`         the grader's stand-ins take the specification's signatures
+`search`           judging searches on games only the grader knows, and `picture`
 `gametrees`        game trees as data (`gametrees/*.json`, seeded random ones)
-`boards`           `InstrumentedGame`: a make/undo board of the grader's that
-                   records every call of a search
+`boards`           `InstrumentedGame`: a make/undo board that records a search's calls
 `rng`              `RecordingRandom`: the rng a search is handed
-=================  ===============================================================
+=================  ===================================================================
 
 `load_reference(assignment, module)` loads a reference from solutions/ (the
 engine's, grading/reference.py). The plan machinery (`Plan`, `Proxy`,

@@ -92,24 +92,16 @@ class Blame:
         needed: `attempt(play)` runs the check's calls (with `play`, or with the
         student's own helpers for None) and raises CheckFailed when they are wrong.
 
-        With the student's own helpers first, which costs what plain calls cost:
-        right answers are right answers. A failure is judged again, in a child
-        apart from the student's own (`Student.played_child`: what the student's
-        code keeps while the grader's helpers answer never reaches the own
-        child), new (a table the student's helpers filled answers nothing), with
-        the grader playing the helpers, when one of those helpers failed a check of
-        its own (or where `again` allows it), and that verdict counts: a wrong
-        winner costs winner's points and minimax keeps its own. Where every
-        helper passed its checks, their answers were the grader's, so the
-        failure is the function's own and is not judged twice (a wrong
-        submission costs what it costs to grade once).
-
-        `again(failed)` replaces that rule where a suite knows more (connect4
-        judges every failure again, since its helpers' checks do not cover every
-        input its searches give them, except after a timeout or a refused
-        question: a second chance would forgive it). `fresh=False` keeps the
-        played child of the previous played check (a new one per check cost
-        connect4 a child start per judged-again failure)."""
+        The student's own helpers come first, at the cost of plain calls: right answers
+        are right answers. A failure is judged again with the grader playing the helpers,
+        in a new child apart from the student's own (`Student.played_child`: nothing the
+        student's helpers kept answers there), when one of those helpers failed a check
+        of its own, and that verdict counts: a wrong winner costs winner's points and
+        minimax keeps its own. Where every helper passed, their answers were the
+        grader's, so the failure is the function's own and is not judged twice.
+        `again(failed)` replaces that rule where a suite knows more (connect4 judges
+        every failure again but a timeout or a refused question: a second chance would
+        forgive it); `fresh=False` keeps the played child of the previous played check."""
         if not play:
             with self.judging(function, scope):
                 attempt(None)
@@ -240,22 +232,16 @@ def _headline(failed: CheckFailed, function: str, scope: str, after_others: bool
             function=function, scope=scope)
 
 
-
-
 def compare(student, blame: Blame, function: str, cases, judge=None, summary: str | None = None,
             *, hint: str | None = None, scope: str | None = None, play: dict | None = None,
             most: int | None = None, again: bool = False, rerun=None, fresh: bool = True,
             target: str | None = None) -> None:
-    """The check "compare `function` with the reference on these cases", whole: it is
-    called on every case in one request (`target`, by default the assignment's
-    module's function) and judged by `judge` (default `exact`: each case's expected
-    value, of its type), the failure worded `summary` (default "<function> returned a
-    wrong value") and `scope` (default "on a position"). It is judged on its own
-    (`Blame.check`): with the student's own helpers first, then, where needed, again
-    with the reference playing them (`play`, default `blame.plays(function)`) on a
-    spread sample of at most `most` cases. `again` makes every call twice on the same
-    arguments (`changed_input`); `rerun` and `fresh` are Blame.check's `again` and
-    `fresh`."""
+    """The check "compare `function` with the reference on these cases", whole: every
+    case in one request (`target`, by default the assignment's module's function),
+    judged by `judge` (default `exact`), judged on its own (`Blame.check`, the helpers
+    played by `play`, default `blame.plays(function)`, on at most `most` cases).
+    `again` makes every call twice on the same arguments (`changed_input`); `rerun`
+    and `fresh` are Blame.check's `again` and `fresh`."""
     target = target or f"{blame.module}.{function}"
 
     def attempt(played):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..sandbox.plans import Callback, Known, Plan  # noqa: F401 (Known: checks.pure's)
+from ..sandbox.plans import Callback, Plan
 from .cases import Case
 from .standins import stand_in
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from ..i18n import grader_text as _
 from ..sandbox.client import Failure, Outcome
-from .failures import Answer, CheckFailed, Reason, answer_of, describe, require
+from .failures import CheckFailed, Reason, answer_of, describe, require
 from .judges import exact
 
 
@@ -108,19 +108,13 @@ def check_all(summary: str, cases: list[Case], outcomes: Iterable[Outcome], judg
     for case, outcome in zip(cases, outcomes):
         if outcome.failure is None and outcome.raised is None:     # an answer: judge it
             reason = judge(case, outcome)
-            if reason is not None:
+        else:
+            require(outcome)
+            if outcome.failure == Failure.UNREACHED:    # counted, never the case shown
                 failures += 1
-                if first is None:
-                    first = (case, outcome, reason)
-            continue
-        require(outcome)
-        if outcome.failure in (Failure.UNREACHED, Failure.BUDGET):
-            failures += 1
-            if first is None and outcome.failure == Failure.BUDGET:
-                first = (case, outcome, outcome.detail)
-            continue
-        judged = outcome.answered or (raised and outcome.raised is not None)
-        reason = judge(case, outcome) if judged else describe(outcome)
+                continue
+            judged = raised and outcome.raised is not None
+            reason = judge(case, outcome) if judged else describe(outcome)
         if reason is not None:
             failures += 1
             if first is None:

@@ -12,7 +12,7 @@ answer back into one Outcome per item:
   the other items keep their answers;
 * a step without `catch` that raised (building the object) is the raise of
   the item it belongs to; the chunk's other items are `unreached`;
-* a plan that ran out of time (its limit: `calls_each` calls' time) fails
+* a plan that ran out of time (its limit: CALLS_EACH calls' time) fails
   each of its items, the detail saying how many were checked in one go.
 
 Outcomes are never believed beyond what the student's code returned: the
@@ -31,19 +31,18 @@ CALLS_EACH = 5
 _PLANS: dict = {}
 
 
-def run_chunked(student, name: str, items, steps, *, cache: bool = True, size: int = SIZE,
-                calls_each: int = CALLS_EACH, noun: str = "positions") -> list[Outcome]:
+def run_chunked(student, name: str, items, steps, *, cache: bool = True,
+                size: int = SIZE) -> list[Outcome]:
     """One Outcome per item of `items`. With `cache` (items kept for the worker's
     life, such as a functools.cache'd tuple) the plans are built once; without,
-    for items of this submission only, they are built for this call. `noun` names
-    the items in a timeout's detail."""
+    for items of this submission only, they are built for this call."""
     plans = _cached_plans(name, items, steps, size) if cache else \
         build_plans(name, items, steps, size)
     outcomes = student.run([plan for plan, _ in plans],
-                           timeout=student.timeouts.call * calls_each)
+                           timeout=student.timeouts.call * CALLS_EACH)
     found = []
     for (_, item_of_step), outcome, start in zip(plans, outcomes, range(0, len(items), size)):
-        found += unpack(outcome, min(size, len(items) - start), item_of_step, noun)
+        found += unpack(outcome, min(size, len(items) - start), item_of_step)
     return found
 
 
@@ -83,7 +82,7 @@ def answered(value) -> Outcome:
     return raised(value["raised"]) if caught(value) else Outcome(ok=True, value=value)
 
 
-def unpack(outcome: Outcome, count: int, item_of_step, noun: str = "positions") -> list[Outcome]:
+def unpack(outcome: Outcome, count: int, item_of_step) -> list[Outcome]:
     """One Outcome per item of a chunk's plan (see the module docstring)."""
     if outcome.raised is not None:
         step = outcome.raised.get("step")
@@ -94,7 +93,7 @@ def unpack(outcome: Outcome, count: int, item_of_step, noun: str = "positions") 
     if not outcome.answered:
         detail = outcome.detail
         if outcome.failure == Failure.TIMEOUT:
-            detail += f" (while checking {count} {noun} in one go; this is the first of them)"
+            detail += f" (while checking {count} positions in one go; this is the first of them)"
         return [Outcome(failure=outcome.failure, detail=detail)] * count
     values = outcome.value
     if type(values) is not list or len(values) != count:
@@ -102,12 +101,3 @@ def unpack(outcome: Outcome, count: int, item_of_step, noun: str = "positions") 
                         detail="the answers came back malformed")] * count
     return [answered(value) for value in values]
 
-
-def column(outcome: Outcome, columns) -> Outcome:
-    """The part of an item's combined answer (a list of step values) that one check
-    judges: one value as itself, several as a list."""
-    values = outcome.value
-    if type(values) is not list or len(values) <= max(columns):
-        return Outcome(failure=Failure.BAD_VALUE, detail="the answers came back malformed")
-    picked = [values[c] for c in columns]
-    return answered(picked[0]) if len(picked) == 1 else Outcome(ok=True, value=picked)

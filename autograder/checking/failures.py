@@ -1,18 +1,12 @@
 """How a check fails: `CheckFailed`, the typed verdict the feedback is made from, and
 the words for what a call did (`describe`, `returned`, `short`).
 
-A check raises `CheckFailed(summary, call=..., position=..., got=..., expected=...,
-hint=..., picture=...)` (never a bare assert): the report shows the summary, the
-call, the position drawn, what came back, and the expected value only when the
-teacher allows it (`render(reveal)`); `picture` is a drawing of a search for the
-pages (outputs/trees.py's contract), the rule's part withheld for a hidden check.
-`require(outcome)` stops a check at once when the module did not import or the
-function already failed to answer in an earlier check. The kind of an answer is
+A check raises `CheckFailed` (never a bare assert); the expected value is shown only
+when the teacher allows it (`render(reveal)`). The kind of an answer is
 `answer_of(outcome)`, never the engine's English; "raises X" is `raises(outcome,
-"X")`, by the built-in classes of the exception (grading/kinds.py).
-
-Every sentence here is the grader's (autograder/i18n.py, the `grader` domain) and
-is said in the course's language; a line's label ("hint:") is translated with it.
+"X")`, by the built-in classes of the exception (grading/kinds.py). Every sentence
+here is the grader's (autograder/i18n.py, the `grader` domain), said in the course's
+language, the labels ("hint:") too.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ import math
 from enum import StrEnum
 
 from ..grading import imports
-from ..grading.kinds import is_a, kinds_of  # noqa: F401 (suites judge raises with these)
+from ..grading.kinds import is_a
 from ..i18n import GRADER, LANGUAGES, places, translation
 from ..i18n import grader_plural as ngettext, grader_text as _
 from ..sandbox import child_words

@@ -1,10 +1,7 @@
 """Judges: what a check accepts of an answer, as the specification names it.
 
 A judge is `judge(case, outcome)` -> None (right), a reason, or a pair (what came
-back, what is wrong). `exact` is "this value, of this type"; `same_items` any
-sequence of the right items (no container named); `number` an int or a float, never
-a bool; `container_reason` words a judge's own container test; `best_and_value` reads
-a search's (best, value).
+back, what is wrong).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from . import gametrees
 from .cases import Case, Later, Show, check_all
 from .failures import describe, fmt, returned, short
 from .handout import Handout
-from .standins import passes_one, unsigned
+from .standins import passes_on, unsigned
 from .judges import exact
 from .verdicts import refused, slow
 
@@ -177,9 +177,6 @@ class Game:
     def terminal_test(self, state, *ignored):
         return self.decided(self.asked("terminal_test", state))
 
-    def count(self, kind: str) -> int:
-        return sum(k == kind for k, _key in self.log)
-
     # ---------------------------------------------------------------- answers given ahead
     def ahead_key(self) -> Hashable | None:
         """What this game's answers to `PURE` questions depend on, its tables of answers
@@ -220,7 +217,7 @@ class Game:
         passes a lone state on), asking and handing out as Game does: the tables are
         made from the hooks it answers with, and `replayed` records as it does."""
         cls, found = type(self), getattr(type(self), method, None)
-        return getattr(found, "inner", found) is getattr(Game, method) and passes_one(found) \
+        return getattr(found, "inner", found) is getattr(Game, method) and passes_on(found, 1) \
             and cls.asked is Game.asked and cls.give is Game.give
 
     def replayed(self, method: str, *args, **kwargs) -> None:

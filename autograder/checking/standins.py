@@ -136,16 +136,16 @@ def _bound_method(signature: inspect.Signature, inner, name: str):
 
 
 @functools.cache
-def passes_one(method) -> bool:
-    """Whether a call of `method` (a method `signed` made, or any other) with one
-    positional argument reaches the grader's method with it and no keyword (search.Game
-    records a question answered ahead without binding it)."""
+def passes_on(method, count: int) -> bool:
+    """Whether a call of `method` (a method `signed` made, or any other) with `count`
+    positional arguments reaches the grader's method with them and nothing more: a
+    question answered ahead is recorded without binding it (search.Game, boards)."""
     spec = getattr(method, "spec", None)
     if spec is None:
         return True
     try:
-        bound = spec.bind(None)
+        bound = spec.bind(*[None] * count)
     except TypeError:
         return False
     bound.apply_defaults()
-    return not bound.kwargs
+    return not bound.kwargs and len(bound.args) == count

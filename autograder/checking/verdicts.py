@@ -18,6 +18,7 @@ from ..i18n import N_, grader_text as _
 from ..sandbox.client import Failure, Outcome
 from ..sandbox.plans import Plan
 from .cases import Later, check_all
+from .chunks import caught
 from .failures import CheckFailed, describe, returned, short
 
 #: What a kept value may hold: values (a string counts one per 32 characters).
@@ -201,9 +202,7 @@ def probe_plans(name: str, target: str, cases, probes) -> list[Plan]:
 def _plain(answer):
     """An answer as compared: an exception by its type only (its message and place
     may name the object)."""
-    if type(answer) is dict and set(answer) == {"raised"} and type(answer["raised"]) is dict:
-        return ("raised", answer["raised"].get("type"))
-    return answer
+    return ("raised", answer["raised"].get("type")) if caught(answer) else answer
 
 
 def _probe_answer(answer) -> str:
