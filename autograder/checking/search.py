@@ -359,18 +359,16 @@ class TreeGame(Game):
         super().__init__([tree["root"]])
 
     def key(self, state, question=""):
-        if self.by_token is not None:
+        if self.by_token is None:
+            name = state if type(state) is str and state in self.depths else None
+        elif type(state) in (list, tuple) and all(type(x) is int for x in state):
+            name = self.by_token.get(tuple(state))
+        else:
             name = None
-            if type(state) in (list, tuple) and all(type(x) is int for x in state):
-                name = self.by_token.get(tuple(state))
-            if name is None:
-                raise ValueError(_("{state} is not a state of this game").format(
-                    state=short(state, 60)))
-            return name
-        if type(state) is not str or state not in self.depths:
+        if name is None:
             raise ValueError(_("{state} is not a state of this game").format(
                 state=short(state, 60)))
-        return state
+        return name
 
     def moves(self, key):
         return [(child, child) for child in self.tree["children"].get(key, [])]
