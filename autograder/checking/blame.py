@@ -149,32 +149,25 @@ class Blame:
         """`check` with every helper of `function` played by the reference (`plays`)."""
         self.check(student, function, scope, self.plays(function), attempt, **options)
 
-    def plays(self, function: str, module: str | None = None, grader=None) -> dict:
+    def plays(self, function: str) -> dict:
         """The `play` argument that judges `function` on its own: every function it
-        relies on, played by the grader's function of the same name (by default the
-        reference's, in the assignment's module)."""
-        module = module or self.module
-        if module is None:
-            raise TypeError("this Blame knows no module: pass module= and grader=")
-        names = self.relies_on.get(function, ())
-        if grader is False:                 # the targets only (`helpers`)
-            return {f"{module}.{name}": None for name in names}
-        if grader is None:
-            return played(module, self.reference, names)
-        spec = self.reference if module == self.module and self.solution_dir else None
-        return played(module, grader, names, spec)
+        relies on, played by the reference's function of the same name."""
+        return played(self.module, self.reference, self.relies_on.get(function, ()))
 
-    def helpers(self, function: str, module: str | None = None) -> dict:
+    def helpers(self, function: str) -> dict:
         """`function`'s helpers as targets, each mapped to None: what `judging` is
         told was played when a check plays them with stand-ins of its own."""
-        return dict.fromkeys(self.plays(function, module, grader=False))
+        if self.module is None:
+            raise TypeError("this Blame knows no module: checks that play helpers need one")
+        return {f"{self.module}.{name}": None for name in self.relies_on.get(function, ())}
 
     @functools.cached_property
     def reference(self):
         """The reference module of the assignment's one student module (the same module
         object `reference.load_reference` gives the suite)."""
         if self.assignment is None or self.module is None or self.solution_dir is None:
-            raise TypeError("this Blame knows no assignment module: pass module= and grader=")
+            raise TypeError("this Blame knows no assignment module: checks that play "
+                            "helpers need one")
         path = self.solution_dir / f"{self.module}.py"
         if not path.is_file():
             raise KitError(f"reference {path} is missing")

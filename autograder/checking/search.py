@@ -805,12 +805,10 @@ def picture(root, rule_log, student_log, *, children: Callable, label: Callable,
             for kid in kids_of[key]:
                 add(kid, key)
     add(root, None)
-    if every_node:
-        todo = [root]
-        while todo:
-            key = todo.pop(0)
-            grow(key)
-            todo += [kid for kid in kids_of[key] if kid in ids]
+    todo = [root] if every_node else []
+    for key in todo:            # breadth first, the list growing as it is walked
+        grow(key)
+        todo += [kid for kid in kids_of[key] if kid in ids]
     for log in (rule_log, student_log):
         for kind, key in log:
             if kind == "n" and key in ids:

@@ -128,18 +128,10 @@ def _copy(outcome: Outcome, **changes) -> Outcome:
     return copied
 
 
-def refusal(*handouts) -> str | None:
-    """The first question one of `handouts` refused, in words, or None."""
-    for handout in handouts:
-        if handout is not None and handout.refused:
-            return handout.first_refusal
-    return None
-
-
 def refused(outcome: Outcome, *handouts) -> Outcome:
     """`outcome`, or a failure naming the first question the grader's game refused
     in this call (also when the student's code caught it and answered)."""
-    text = refusal(*handouts)
+    text = next((h.first_refusal for h in handouts if h is not None and h.refused), None)
     if text is None or outcome.failure is not None:
         return outcome
     return Outcome(failure=Failure.BAD_VALUE,
