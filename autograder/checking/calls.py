@@ -2,9 +2,8 @@
 playing helpers (`played_plan`, `call_plan`, `play_on_instance`, `constant`, `pure`).
 Many cheap calls per item are `chunks.run_chunked`.
 """
-from __future__ import annotations
 
-from typing import Iterable
+from __future__ import annotations
 
 from ..sandbox.plans import Callback, Plan
 from .cases import Case
@@ -26,15 +25,13 @@ def map_cases(student, target: str, cases: list[Case], play: dict | None = None,
     return cases, outcomes
 
 
-def played_plan(name: str, play: dict | None = None, *, timeout: float | None = None,
-                skip: Iterable[str] = ()) -> Plan:
+def played_plan(name: str, play: dict | None = None, *, timeout: float | None = None) -> Plan:
     """A plan whose module functions `play` names are the grader's for its calls
-    (each a `Callback`; a target mapped to None, or named in `skip`, is left to
-    the student's module or to the caller)."""
+    (each a `Callback`; a target mapped to None is left to the student's module or
+    to the caller)."""
     plan = Plan(name, timeout=timeout)
-    skip = set(skip)
     for target, function in (play or {}).items():
-        if function is not None and target not in skip:
+        if function is not None:
             plan.patch(target, function if isinstance(function, Callback)
                        else Callback(function))
     return plan
@@ -80,9 +77,8 @@ def constant(value, spec=None):
 
 
 # ------------------------------------------------------------------ one-call plans
-def call_plan(name: str, target: str, *args, play: dict | None = None, skip: Iterable[str] = (),
-              timeout: float | None = None, **kwargs) -> Plan:
+def call_plan(name: str, target: str, *args, play: dict | None = None, **kwargs) -> Plan:
     """A plan of one call, `target(*args, **kwargs)`, answering what it returned, with
     the module functions `play` names played by the grader (`played_plan`)."""
-    plan = played_plan(name, play, timeout=timeout, skip=skip)
+    plan = played_plan(name, play)
     return plan.returns(plan.call(target, *args, **kwargs))
