@@ -1,27 +1,8 @@
-"""The `[tournament]` table of an assignment's manifest: what the engine needs to know.
-
-    [tournament]
-    referee = "autograder.suites.connect4.referee"     # trusted, grading process only
-    ask = { call = "connect4.iterative_deepening", args = ["{position}", "{budget}"], answer = 0 }
-    ask_depth = { call = "connect4.iterative_deepening", args = ["{position}", 1e9],
-                  kwargs = { max_bremse = "{depth}" }, answer = 0 }
-    move_time = 1.0
-
-    [[tournament.players]]                              # bundled players
-    name = "random"
-    files = ["duel.py"]                                 # from solutions/<a>/
-    ask = { call = "duel.random_move", args = ["{position}"] }
-
-An ask is a call into the player's module. The strings "{position}" and
-"{player}" stand for what the referee tells the player to move, "{budget}" for the
-seconds it may think, "{depth}" for a search depth; `answer` is the index of the
-move in what the call returns (leave it out when the call returns the move).
-
-How the budget reaches a player: an ask with "{budget}" receives it. An ask with
-"{depth}" in a timed game is *deepened*: the engine asks for depth 1, 2, 3, ... while
-the next depth is likely to finish within the budget, and plays the deepest answer
-(see seat.py). With `--depth D` (and for bundled players with a `depth`), players are
-asked `ask_depth` (else `ask`) with "{depth}" = D: reproducible games on any machine.
+"""The `[tournament]` table of an assignment's manifest: the referee, how a player is
+asked for a move (a call with "{position}", "{player}", "{budget}" or "{depth}"
+placeholders) and the bundled players. The format, and how the budget reaches a
+player, are in docs/TOURNAMENT.md ("Adding a game"); solutions/connect4/assignment.toml
+is an example.
 """
 
 from __future__ import annotations

@@ -35,11 +35,7 @@ class Row:
     @property
     def score(self) -> float:
         """Points per game played (byes left out)."""
-        return self.points_from_games / self.games if self.games else 0.0
-
-    @property
-    def points_from_games(self) -> float:
-        return self.wins + 0.5 * self.draws
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
 
 def standings(names: list[str], bundled: set[str], games: list[dict],
