@@ -53,15 +53,12 @@ def pure(play: dict, known: dict | None = None) -> dict:
             for target, function in play.items()}
 
 
-def play_on_instance(plan: Plan, obj, method: str, function, spec=None) -> None:
-    """Make `obj.method` the grader's `function` for this plan: an entry in the
-    instance's __dict__ comes before the class's method, so the student's
-    `self.method(...)` calls it. A student object without a __dict__ keeps its
-    own (the step's exception is caught). `spec`: the specified method whose
-    signature the stand-in takes (standins.method_spec; a bound method of the
-    reference is its own)."""
-    if spec is not None:
-        function = stand_in(spec, function, name=method)
+def play_on_instance(plan: Plan, obj, method: str, function) -> None:
+    """Make `obj.method` the grader's `function` for this plan (one with the specified
+    method's signature: `constant`, or the reference's own bound method): an entry in
+    the instance's __dict__ comes before the class's method, so the student's
+    `self.method(...)` calls it. A student object without a __dict__ keeps its own
+    (the step's exception is caught)."""
     inside = plan.get(obj.attr("__dict__"), default=None)
     plan.call(inside.attr("__setitem__"), method, Callback(function), catch=True)
     plan.plays = True

@@ -307,20 +307,27 @@ def checked_tables(made, key, methods: tuple, roots: int) -> tuple | None:
     a grader error: its key misses what its answers depend on."""
     try:
         found = ahead_tables(made, key, methods)
-        states = None if os.environ.get(CHECK_AHEAD) else roots
-        own = {method: table_text(pairs).split("\n")
-               for method, pairs in made.ahead_answers(methods, states).items()}
+        told = _told_otherwise(made, methods, found[1], None if os.environ.get(CHECK_AHEAD)
+                               else roots)
     except Exception:       # a game or board the walk cannot follow
         return None
-    for method, lines in own.items():
-        said = found[1][method]
-        for given, answer in zip(lines[0::2], lines[1::2]):
-            if said.get(given) != answer:
-                raise RuntimeError(
-                    f"grader error: the answers given ahead to {method} for {given[:60]} "
-                    f"differ from the game's own ({str(said.get(given))[:80]} against "
-                    f"{answer[:80]})")
+    if told:
+        raise RuntimeError(f"grader error: {told}")
     return found
+
+
+def _told_otherwise(made, methods, said: dict, states: int | None) -> str | None:
+    """Where the tables' lines (`said`: {method: {arguments' text: reply line}}) answer
+    otherwise than `made` about its first `states` states, in words; None where they
+    agree."""
+    for method, pairs in made.ahead_answers(methods, states).items():
+        lines = table_text(pairs).split("\n")
+        for given, own in zip(lines[0::2], lines[1::2]):
+            if said[method].get(given) != own:
+                return (f"the answers given ahead to {method} for {given[:60]} differ from "
+                        f"the game's own ({str(said[method].get(given))[:80]} against "
+                        f"{own[:80]})")
+    return None
 
 
 def ahead_tables(game: Game, key, methods: tuple) -> tuple[dict, dict, dict]:
