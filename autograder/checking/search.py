@@ -920,14 +920,6 @@ def check_jobs(student, summary: str, cases, job: Callable, judge: Callable,
               **options)
 
 
-def judged(student, blame, who: str, scope: str, plays: dict, summary: str, searches,
-           judge, hint: str | None = None, **options) -> None:
-    """`check`, its failure worded and blamed as `who`'s (Blame.judging), the game's
-    functions `plays` being the grader's in every search of the check."""
-    with blame.judging(who, scope, plays):
-        check(student, summary, searches, judge, hint, **options)
-
-
 def asked_again(plan, target: str, *args):
     """"Returns a new list, never the book's own", judged from the function's own
     answers: the list `target(*args)` returned is changed (-1 appended, as a caller

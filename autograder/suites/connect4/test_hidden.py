@@ -275,8 +275,8 @@ SEARCH = "maximize/minimize"     # judged together: they call each other
 def check_searches(student, blame, searches, judge, summary, hint):
     """A technique check: every search on a game of the grader's of its own (its
     helpers the game's: SEARCH_PLAYS), judged by `judge(run)`."""
-    search.judged(student, blame, SEARCH, _("on a position of the grader's game"),
-                  SEARCH_PLAYS, summary, searches, judge, hint, raised=False)
+    with blame.judging(SEARCH, _("on a position of the grader's game"), SEARCH_PLAYS):
+        search.check(student, summary, searches, judge, hint, raised=False)
 
 
 def grid(states, bremses, salt, **options):

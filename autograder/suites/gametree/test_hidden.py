@@ -211,8 +211,8 @@ def on_its_own(student, blame, function, attempt):
 
 def judged_searches(student, blame, who, summary, searches, judge, hint):
     """search.check, its failure worded and blamed as `who`'s (the pair of searches)."""
-    search.judged(student, blame, who, _("on a position"), GAME_PLAYS, summary,
-                  searches, judge, hint, got=got_text)
+    with blame.judging(who, _("on a position"), GAME_PLAYS):
+        search.check(student, summary, searches, judge, hint, got=got_text)
 
 
 # ------------------------------------------------------------------ the checks
