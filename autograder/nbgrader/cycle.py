@@ -361,7 +361,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     with tempfile.TemporaryDirectory(prefix="spielbaum-staging-") as scratch:
         staging = Path(scratch)
         _stage(name, api, students, staging)
-        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpucount() or 1,
+        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
                                console=console, scheduler=scheduler)
     for student in students:
         try:

@@ -495,7 +495,7 @@ def intake_scenario(base: Path) -> dict:
     (inbound / f"yves+{A}+not a time+x").mkdir()
     said = []
     collected = cycle.collect(A, api, say=said.append)
-    rows = cycle.grade_collected(A, api, jobs=2, say=said.append)
+    rows = cycle.grade_collected(A, api, say=said.append)  # no --jobs: one per core
     cycle.feedback(A, api, say=said.append)
     course = base / "course"
     feedback = {p.parent.parent.name: str(p) for p in (course / "feedback").glob(f"*/{A}/*.html")}
