@@ -32,7 +32,7 @@ from ..outputs import jsondata
 from ..outputs.text import visible
 from ..sandbox import layers as sandbox_layers
 from . import CONFIG, EXPECTED, results
-from .upload import Upload
+from .upload import unpacked
 
 DEFAULT_ROOTS = {"gradescope": "/autograder", "prairielearn": "/grade"}
 
@@ -101,15 +101,14 @@ def grade(package: Package, submission: Path) -> tuple[Graded, list[str], str]:
         raise NotGraded(f"this container does not offer the sandbox layers the package "
                         f"requires ({grader.lacking_reasons()}); the student's code was not "
                         f"run. Offered: {', '.join(grader.layers) or 'none'}.")
-    upload = Upload(submission, grader.assignment.modules)
-    with upload as folder:
+    with unpacked(submission, grader.assignment.modules) as (folder, notes):
         graded = grader.grade("submission", folder)
     if graded.status == "sandbox-error":
         raise NotGraded(f"the sandbox could not confine the student's code here: "
                         f"{graded.message}")
     if graded.status == "error":
         raise NotGraded(graded.message)
-    return graded, upload.notes, grader.assignment.title
+    return graded, notes, grader.assignment.title
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -9,6 +9,7 @@ counts.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path, PurePosixPath
 
@@ -69,23 +70,13 @@ def unpack(zips: list[Path], target: Path, modules: tuple[str, ...] = ()) -> lis
     return notes
 
 
-class Upload:
-    """The folder to grade: the upload itself, or its zips unpacked (removed on exit)."""
-
-    def __init__(self, folder: Path, modules: tuple[str, ...]):
-        self.folder, self.modules = folder, modules
-        self.notes: list[str] = []
-        self._temp: tempfile.TemporaryDirectory | None = None
-
-    def __enter__(self) -> Path:
-        zips = needs_unpacking(self.folder, self.modules) if self.folder.is_dir() else []
-        if not zips:
-            return self.folder
-        self._temp = tempfile.TemporaryDirectory(prefix="spielbaum-upload-")
-        target = Path(self._temp.name)
-        self.notes = unpack(zips, target, self.modules)
-        return target
-
-    def __exit__(self, *exc) -> None:
-        if self._temp is not None:
-            self._temp.cleanup()
+@contextlib.contextmanager
+def unpacked(folder: Path, modules: tuple[str, ...]):
+    """(the folder to grade, notes for the feedback): the upload itself, or its zips
+    unpacked into a temporary folder, removed on exit."""
+    zips = needs_unpacking(folder, modules) if folder.is_dir() else []
+    if not zips:
+        yield folder, []
+        return
+    with tempfile.TemporaryDirectory(prefix="spielbaum-upload-") as temp:
+        yield Path(temp), unpack(zips, Path(temp), modules)

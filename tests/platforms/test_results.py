@@ -12,7 +12,7 @@ import pytest
 from autograder.grading import runner
 from autograder.grading.student import Event
 from autograder.platforms import results
-from autograder.platforms.upload import MAX_MEMBERS, Upload, needs_unpacking, unpack
+from autograder.platforms.upload import MAX_MEMBERS, needs_unpacking, unpack, unpacked
 from tests.platforms.conftest import validate_gradescope
 
 FORGERY = "```\n# Score: 100 / 100\n![x](https://example.org/x.png)\n````"
@@ -85,8 +85,8 @@ def make_zip(path, members: dict[str, bytes], links: dict[str, str] | None = Non
 def test_a_module_in_the_folder_is_graded_as_it_is(tmp_path):
     (tmp_path / "tictactoe.py").write_text("x = 1\n")
     make_zip(tmp_path / "old.zip", {"tictactoe.py": b"x = 2\n"})
-    with Upload(tmp_path, ("tictactoe.py",)) as folder:
-        assert folder == tmp_path
+    with unpacked(tmp_path, ("tictactoe.py",)) as (folder, notes):
+        assert folder == tmp_path and notes == []
 
 
 def test_a_zip_is_unpacked_without_leaving_its_folder(tmp_path):
@@ -137,7 +137,7 @@ def test_a_folder_in_a_zip_named_like_the_module_is_said_to_be_one(tmp_path):
     upload = tmp_path / "upload"
     upload.mkdir()
     make_zip(upload / "submission.zip", {"tictactoe.py/": b"", "tictactoe.py/x.py": b"x = 1"})
-    with Upload(upload, ("tictactoe.py",)) as folder:
+    with unpacked(upload, ("tictactoe.py",)) as (folder, _notes):
         home, status, why = locate(folder, ("tictactoe.py",))
     assert (home, status, why) == (None, "missing", "tictactoe.py is a folder, not a file")
 
