@@ -8,9 +8,8 @@ nothing prints a traceback from the kit unless --debug is given.
 from __future__ import annotations
 
 import argparse
-import sys
-
 import importlib
+import sys
 
 from . import KitError
 
@@ -30,8 +29,7 @@ COMMANDS = (
     "autograder.mutate.command",          # mutate
     "autograder.mutate.honest.command",   # honest (docs/MUTATION.md, "Honest rewrites")
     "autograder.nbgrader.command",        # nbgrader
-    "autograder.authoring.command",       # new (docs/AUTHORING.md)
-    "autograder.authoring.doctor_command",  # check-suite (docs/AUTHORING.md)
+    "autograder.authoring.command",       # new, check-suite (docs/AUTHORING.md)
 )
 
 

@@ -51,9 +51,9 @@ def translation(language: str, domain: str = DOMAIN) -> gettext.NullTranslations
         return gettext.GNUTranslations(catalog)
 
 
-def translator(language: str | None = None, domain: str = DOMAIN):
-    """`gettext` for `language` (default: the course's)."""
-    return translation(course_language(language), domain).gettext
+def translator(language: str | None = None):
+    """`gettext` of the student's kit's domain for `language` (default: the course's)."""
+    return translation(course_language(language)).gettext
 
 
 # ------------------------------------------------------------ the grader's words

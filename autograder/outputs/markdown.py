@@ -43,28 +43,24 @@ def with_code(value) -> Markdown:
     """Inline text of the kit's own (a check's title) whose `backticked` parts are
     code spans: the rest is escaped as `inline` escapes it; a span's content
     cannot end it (it holds no backtick) and its `|` is escaped for GFM tables."""
-    text = visible(value, lines=False)
-    parts, at = [], 0
-    for match in CODE_SPAN.finditer(text):
-        parts.append(inline(text[at:match.start()]))
-        parts.append("`" + match.group(1).replace("|", "\\|") + "`")
-        at = match.end()
-    parts.append(inline(text[at:]))
-    return Markdown("".join(parts))
+    parts = CODE_SPAN.split(visible(value, lines=False))     # text, span, text, ..., text
+    return Markdown("".join(inline(part) if index % 2 == 0 else
+                            "`" + part.replace("|", "\\|") + "`"
+                            for index, part in enumerate(parts)))
 
 
 def _escape_last(opener: str) -> str:
     return opener[:-1] + "\\" + opener[-1]
 
 
-def fenced(value, info: str = "text") -> Markdown:
+def fenced(value) -> Markdown:
     """`value` as a Markdown code block that nothing inside it can end: the fence
     is longer than the longest run of backticks in the text (student output,
     exception messages and feedback lines may contain fences of their own)."""
     text = visible(value, lines=True)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    return Markdown(f"{fence}{info}\n{text}\n{fence}")
+    return Markdown(f"{fence}text\n{text}\n{fence}")
 
 
 def finalize(value):

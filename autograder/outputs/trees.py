@@ -317,11 +317,10 @@ class _Panel:
 
 
 def _panels(picture, _) -> list[_Panel]:
-    rule, student = picture["rule"], picture["student"]
     split = split_of(picture)
     panels = []
-    for name, search, title in (("rule", rule, _("The handout's rule")),
-                                ("student", student, _("Your search"))):
+    for name, title in (("rule", _("The handout's rule")), ("student", _("Your search"))):
+        search = picture[name]
         numbers: dict = {}
         for number, (_kind, node) in enumerate(search["calls"], 1):
             numbers.setdefault(node, []).append(number)
@@ -415,6 +414,9 @@ def _node(node, leaf: bool, panel: _Panel, other: _Panel, layout: _Layout) -> st
     fill = AMBER if strange else ("#fff" if visited else GREY_FILL)
     stroke = INK if visited else GREY
     ink = INK if visited else "#8a8a8a"
+    window = panel.windows.get(name)        # the window this search passed to the node
+    window_ink = RED if panel.name == "student" and window is not None \
+        and other.windows.get(name, window) != window else "#555"
     parts = []
     if name == panel.ring:
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS + 6}" fill="none" '
@@ -436,21 +438,17 @@ def _node(node, leaf: bool, panel: _Panel, other: _Panel, layout: _Layout) -> st
         parts.append(f'<text x="{x:.1f}" y="{under:.1f}" font-size="10" '
                      f'text-anchor="middle" fill="{ink}">{_e(shortened(node["label"], 8))}</text>')
         under += 12
-    if leaf and name in panel.windows:      # the window this search passed to the leaf
-        window = panel.windows[name]
-        differs = panel.name == "student" and other.windows.get(name, window) != window
+    if leaf and window is not None:
         parts.append(f'<text x="{x:.1f}" y="{under:.1f}" font-size="9" text-anchor="middle" '
-                     f'fill="{RED if differs else "#555"}">{_e(_window(window))}</text>')
+                     f'fill="{window_ink}">{_e(_window(window))}</text>')
     if not leaf and "value" in node:        # an inner node's heuristic value, on its left
         parts.append(f'<text x="{x - RADIUS - 3:.1f}" y="{y + 12:.1f}" font-size="10" '
                      f'text-anchor="end" fill="#666">[{_e(_shown(node["value"]))}]</text>')
     beside = []                             # what this search gave the node, on its right
     if name in panel.values and not (leaf and panel.values[name] == node.get("value")):
         beside.append((f"= {_shown(panel.values[name])}", "11", ink))
-    if name in panel.windows and not leaf:
-        differs = panel.name == "student" and other.windows.get(name, panel.windows[name]) \
-            != panel.windows[name]
-        beside.append((_window(panel.windows[name]), "9", RED if differs else "#555"))
+    if window is not None and not leaf:
+        beside.append((_window(window), "9", window_ink))
     for row, (text, size, colour) in enumerate(beside):
         parts.append(f'<text x="{x + RADIUS + 8:.1f}" y="{y - 1 + 11 * row:.1f}" '
                      f'font-size="{size}" fill="{colour}">{_e(text)}</text>')
