@@ -104,7 +104,6 @@ class Student:
         self._apart: Sandbox | None = None  # set aside while the own child runs
         self._on_apart = False              # the running child is the played one
         self._in_played = False             # inside played_child
-        self._waited = 0.0                  # waited by children no longer kept
         # The grader's allowance of reply bytes and values passed while it played the
         # student's helpers (the callbacks' traffic is the grader's): its problem, never
         # a crash of the student's code (checks.Blame.check says so), in words.
@@ -128,11 +127,6 @@ class Student:
         """Its children, each once: the running one and any set aside."""
         return list({id(s): s for s in (self._sandbox, self._own, self._apart)
                      if s is not None}.values())
-
-    @property
-    def waited(self) -> float:
-        """Seconds its children waited without computing, in all (for the summary)."""
-        return self._waited + sum(s.waited for s in self._children())
 
     @property
     def check_usage(self) -> tuple[float, int]:
@@ -169,12 +163,9 @@ class Student:
             return Outcome(failure=Failure.CRASH,
                            detail="gave up after 50 restarts of the sandbox")
         self._collect_notes()
-        if self._sandbox is not None:
-            self._waited += self._sandbox.waited
-            self._sandbox.waited = 0.0
-            if self.budget is not None:     # it died in this check
-                self.budget.spent_before += self._sandbox.check_cpu()
-                self.budget.waited_before += self._sandbox.check_waited
+        if self._sandbox is not None and self.budget is not None:   # it died in this check
+            self.budget.spent_before += self._sandbox.check_cpu()
+            self.budget.waited_before += self._sandbox.check_waited
         self._sandbox = Sandbox(self.scratch, self.modules, self.layers, self.limits,
                                 uid_slot=self.uid_slot, packages=self.allowed.packages,
                                 allowed_folders=self.allowed.folders)
@@ -209,30 +200,19 @@ class Student:
             self.event("timeout", detail)
         return Outcome(failure=Failure.CEILING, detail=detail)
 
-    def stopped(self, function: str) -> bool:
-        """Whether calls of `function` ("minimax" or "module.minimax") are skipped
-        after it ran out of time or crashed."""
-        return any(name == function or name.endswith("." + function) for name in self.broken)
-
     def close(self) -> str:
         """Stop the children; return what the student's code printed (capped per child)."""
-        text = ""
         for sandbox in (self._apart, self._own, self._sandbox):
             if sandbox is not None:
-                if sandbox.alive:
-                    text += sandbox.output()
-                sandbox.kill()
-        return "".join(self._printed) + text
+                self._forget(sandbox)
+        return "".join(self._printed)
 
     @contextlib.contextmanager
     def played_child(self, fresh: bool = True, forget=()):
-        """A check judged with the grader playing the student's helpers runs in the
-        played child (`_route`), every request of it, played or not (objects made for
-        the check and used by its played calls). `fresh`: a new played child for this
-        check (a table the student's own helpers filled answers nothing; `forget`:
-        functions called again even if they timed out); else the one played checks
-        and requests used so far. The student's own child waits, untouched, for the
-        requests after it."""
+        """Every request of a check that plays the student's helpers runs in the played
+        child (`_route`), played or not: its played calls use objects made for it.
+        `fresh`: a new played child (a table the student's own helpers filled answers
+        nothing; `forget`: functions called again even if they timed out)."""
         if self._in_played:             # nested: already there
             yield
             return
@@ -251,12 +231,10 @@ class Student:
 
     def _route(self, plays: bool) -> None:
         """Before a request: one in which the grader plays some of the student's
-        functions runs in the played child, any other in the student's own. Inside
-        a played run the student's code can ask the grader's functions anything and
-        keep the answers under its own names (a table of the reference's rules,
-        asked of a played winner); in the own child they would answer for the
-        student's own functions and be judged as theirs. Inside `played_child`
-        every request stays where it is."""
+        functions runs in the played child, any other in the student's own. A played
+        run can keep the grader's answers under the student's names (a table of the
+        reference's rules, asked of a played winner): in the own child they would be
+        judged as the student's. Inside `played_child` every request stays put."""
         if self._in_played or plays == self._on_apart:
             return
         self._collect_notes()
@@ -267,9 +245,8 @@ class Student:
         self._on_apart = plays
 
     def _switch_to(self, sandbox: Sandbox | None) -> Sandbox | None:
-        """Make `sandbox` the running child; return the one left. The CPU time the
-        one left used in this check stays spent (Budget.spent_before, as for a child
-        that died); the one taken counts from now. A dead one is not taken."""
+        """Make `sandbox` (if alive) the running child; return the one left, whose CPU
+        time in this check stays spent (Budget.spent_before, as for a dead child)."""
         left = self._sandbox
         if left is not None and self.budget is not None:
             self.budget.spent_before += left.check_cpu()
@@ -286,8 +263,7 @@ class Student:
         return left
 
     def _forget(self, sandbox: Sandbox) -> None:
-        self._waited += sandbox.waited
-        sandbox.waited = 0.0
+        """Stop `sandbox`, keeping what the student's code printed there."""
         if sandbox.alive:
             self._printed.append(sandbox.output())
         sandbox.kill()
@@ -379,18 +355,13 @@ class Student:
 
     def map(self, function: str, arg_lists, timeout: float | None = None,
             return_args=False, again=False, play: dict | None = None) -> list[Outcome]:
-        """Call `function` (as for `call`) once per argument tuple: one plan run once
-        per tuple, pipelined in one request. With `again`, every call that returned
-        is made once more on the same argument objects, its answer in
-        `outcome.again`: a function that changes its input shows it in its own
-        second answer (see docs/SUITES.md).
+        """Call `function` (as for `call`) once per argument tuple, in one request.
+        With `again`, every call that returned is made once more on the same argument
+        objects (`outcome.again`: a function that changes its input shows it).
 
-        `play` judges the function on its own: {"module.name": grader_function}
-        replaces each of the student's functions it names by the grader's for the
-        duration of each call (a callback over the pipe), so a bug in `winner`
-        cannot cost the points of a `minimax` that calls it. A value
-        may be a `Callback` itself (`checks.pure`: a question asked again in the
-        request is answered in the child, without a round trip)."""
+        `play` {"module.name": grader_function or Callback} replaces the student's
+        functions it names by the grader's during each call, so a bug in `winner`
+        cannot cost the points of a `minimax` that calls it (docs/SUITES.md)."""
         arg_lists = [tuple(a) for a in arg_lists]
         name = _name(function)
         self._route(bool(play))
@@ -408,27 +379,19 @@ class Student:
         return self._after_many(name, outcomes)
 
     def run(self, plans: list[Plan], timeout: float | None = None) -> list[Outcome]:
-        """Run call plans (autograder/sandbox/plans.py) in one pipelined request.
-
-        Plans are skipped at once whose name already timed out or crashed; the
-        rest run in order, each with its own deadline (the plan's own `timeout`,
-        else `timeout`, else the rubric's per-call limit)."""
-        outcomes: list[Outcome | None] = [None] * len(plans)
+        """Run call plans (sandbox/plans.py) in one request, each with its own deadline
+        (the plan's `timeout`, else `timeout`, else the rubric's per-call limit); a
+        plan whose name already timed out or crashed is skipped at once."""
         self._route(any(plan.plays for plan in plans))
         ready = self._ready() or self._waiting_spent()
-        todo = []
-        for index, plan in enumerate(plans):
-            early = self._skip(plan.name) or ready
-            if early is not None:
-                outcomes[index] = early
-            else:
-                todo.append(index)
+        outcomes = [self._skip(plan.name) or ready for plan in plans]
+        todo = [index for index, outcome in enumerate(outcomes) if outcome is None]
         if todo:
-            ran = self._sandbox.plans([plans[i] for i in todo], timeout or self.timeouts.call,
-                                      self.budget)
-            self.behaviour.saw_plans([plans[i] for i in todo], ran)
-            names = {plans[i].name for i in todo}
-            self._after_many(" / ".join(sorted(names)), ran, plans=[plans[i] for i in todo])
+            running = [plans[i] for i in todo]
+            ran = self._sandbox.plans(running, timeout or self.timeouts.call, self.budget)
+            self.behaviour.saw_plans(running, ran)
+            self._after_many(" / ".join(sorted({plan.name for plan in running})), ran,
+                             plans=running)
             for index, outcome in zip(todo, ran):
                 outcomes[index] = outcome
         return outcomes
