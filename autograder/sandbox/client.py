@@ -291,11 +291,6 @@ def grader_activity() -> float:
     """Seconds the calling thread of the grader has run (its CPU clock) or waited for
     a CPU (its schedstat): while it works or waits to, the child may be waiting for
     it (a call back, a full pipe, the next request), which is never the student's."""
-    return time.thread_time() + grader_ready()
-
-
-def grader_ready() -> float:
-    """Seconds the calling thread of the grader has waited for a CPU (its schedstat)."""
     tid = threading.get_native_id()
     fd = _own_fds.get(tid, -1)
     if fd == -1:
@@ -305,12 +300,13 @@ def grader_ready() -> float:
             fd = None
         if len(_own_fds) < 64:
             _own_fds[tid] = fd
+    ready = 0.0
     if fd is not None:
         try:
-            return int(os.pread(fd, 96, 0).split()[1]) / 1e9
+            ready = int(os.pread(fd, 96, 0).split()[1]) / 1e9
         except (OSError, ValueError, IndexError):
             pass
-    return 0.0
+    return time.thread_time() + ready
 
 
 @dataclass(slots=True)
@@ -384,7 +380,7 @@ class Sandbox:
         self._buffer = bytearray()
         self._scanned = 0     # bytes of the buffer known to hold no newline
         self._rows = collections.deque()   # parsed rows of a map not yet consumed
-        self._rows_tagged = False  # some of them may hold a stand-in's tag (see _answer_call)
+        self._rows_tagged = False  # some of them may hold a stand-in's tag (see _answer)
         self._reader = None
         self._writer = None
         self._stat = None     # /proc/<pid>/stat of the child, open: its CPU time
@@ -398,7 +394,6 @@ class Sandbox:
         self.cpu_mark = 0.0       # the child's CPU time when the current check began
         self.cpu_final = None     # ... and when it was killed
         self.peak_memory = 0      # the largest address space seen while waiting (bytes)
-        self.stuck = ""           # where the student's code was when a call was stopped
         # Waiting without computing (Activity): allowances set by the owner (Student,
         # from the rubric's Timeouts), and what this child waited so far.
         self.wait_call = INF      # seconds one call may wait
@@ -464,8 +459,10 @@ class Sandbox:
             self._stat = os.open(f"/proc/{self.process.pid}/stat", os.O_RDONLY)
         except OSError:
             self._stat = None
-        hello = self._read_message(Wait(float("inf"),
-                                        time.monotonic() + self.limits.start_timeout), None)
+        try:
+            hello = self._read_message(Wait(INF, time.monotonic() + self.limits.start_timeout))
+        except _Stop:
+            hello = None
         if hello is None or not hello.get("ready"):
             reason = text((hello or {}).get("error") or "the sandbox did not start")
             self.kill()
@@ -593,8 +590,6 @@ class Sandbox:
                     pass
         self._reader = self._writer = self._stat = None
 
-    close = kill
-
     def __enter__(self):
         self.start()
         return self
@@ -603,9 +598,6 @@ class Sandbox:
         self.kill()
 
     # ------------------------------------------------------------ transport
-    def _send(self, message: dict, wait: Wait) -> None:
-        self._send_text(protocol.dumps(message), wait)
-
     def _send_text(self, message: str, wait: Wait, patience: float | None = None) -> None:
         """Write to the child before the wait's wall-clock end (and within `patience`
         seconds of the first write that has to wait, where given): a child that stops
@@ -776,31 +768,24 @@ class Sandbox:
         except (ValueError, RecursionError, TypeError):
             raise _Stop(Failure.PROTOCOL, _("sent something that is not a valid reply")) from None
 
-    def _read_message(self, wait: Wait, expected_id: str | None,
-                      stop: list | None = None) -> dict | None:
-        """The next reply with `expected_id` (or the hello); None if it never came
-        (then `stop[0]` holds the _Stop saying why)."""
-        try:
-            while True:
-                newline = self._buffer.find(b"\n", self._scanned)
-                self._scanned = len(self._buffer) if newline < 0 else 0
-                if newline >= 0:
-                    line = bytes(self._buffer[:newline])
-                    del self._buffer[:newline + 1]
-                    message = self._decode(line)
-                    if not isinstance(message, dict):
-                        continue
-                    if len(message) == 1 and ("note" in message or "seen" in message):
-                        self._note(message.get("note"), message.get("seen"))
-                        continue
-                    if expected_id is None or message.get("id") == expected_id:
-                        return message
-                    continue  # a reply nobody asked for: forged or stale, ignore it
-                self._fill(wait)
-        except _Stop as stopped:
-            if stop is not None:
-                stop.append(stopped)
-            return None
+    def _read_message(self, wait: Wait, expected_id: str | None = None) -> dict:
+        """The next reply with `expected_id` (or the hello), or _Stop saying why not."""
+        while True:
+            newline = self._buffer.find(b"\n", self._scanned)
+            self._scanned = len(self._buffer) if newline < 0 else 0
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[:newline + 1]
+                message = self._decode(line)
+                if not isinstance(message, dict):
+                    continue
+                if len(message) == 1 and ("note" in message or "seen" in message):
+                    self._note(message.get("note"), message.get("seen"))
+                    continue
+                if expected_id is None or message.get("id") == expected_id:
+                    return message
+                continue  # a reply nobody asked for: forged or stale, ignore it
+            self._fill(wait)
 
     # ------------------------------------------------------------ calls
     def _failed(self, stopped: _Stop, wait: Wait, started: float) -> Outcome:
@@ -811,7 +796,6 @@ class Sandbox:
         where = ""
         if reason in (Failure.TIMEOUT, Failure.WAITED, Failure.BUDGET, Failure.CEILING):
             where = self._stop_report()
-            self.stuck = where
         self.kill()
         stuck = _("; it was stopped in {place}").format(place=places(where)) if where else ""
         if reason == Failure.TIMEOUT:
@@ -904,19 +888,14 @@ class Sandbox:
         started = time.perf_counter()
         if not self.alive:
             return Outcome(failure=Failure.CRASH, detail=self.death())
-        wait = Wait.of(timeout, self.wait_call if idle is None else idle) if wall is None \
-            else Wait(timeout, time.monotonic() + wall)
+        wait = self._wait_for(timeout, wall, idle)
         message = dict(message, id=secrets.token_hex(8))
-        stop: list[_Stop] = []
         self._begin(wait)
         try:
-            try:
-                self._send(message, wait)
-            except _Stop as stopped:
-                return self._failed(stopped, wait, started)
-            reply = self._read_message(wait, message["id"], stop)
-            if reply is None:
-                return self._failed(stop[0], wait, started)
+            self._send_text(protocol.dumps(message), wait)
+            reply = self._read_message(wait, message["id"])
+        except _Stop as stopped:
+            return self._failed(stopped, wait, started)
         finally:
             self._finish()
         return self._outcome(reply, started)
@@ -1001,36 +980,28 @@ class Sandbox:
         message = (f'{{"op":"run","id":"{base}","plans":[{",".join(plans)}]{sizes}}}\n'
                    f'{"".join(tables)}')
         self._registry = registry if registry.entries else None
-        try:
-            return self._collect_rows(base, message, limits, budget)
-        finally:
-            self._registry = None
-
-    def _collect_rows(self, base: str, message: str, limits: list[tuple[float, float | None]],
-                      budget: Budget | None) -> list[Outcome]:
-        """Send a map or plans request, then one outcome per row, each with its own
-        limit (CPU seconds, and wall seconds where a plan sets them; the check's
-        budget over all of them)."""
-        outcomes: list[Outcome] = []
         started = time.perf_counter()
         wait = self._wait = self._wait_for(*limits[0])
         self._begin(wait)
         try:
-            return self._rows_of(base, message, limits, budget, outcomes, started, wait)
+            return self._rows_of(base, message, limits, budget, started, wait)
         finally:
-            self._wait = None
+            self._registry = self._wait = None
             self._finish()
 
-    def _wait_for(self, cpu: float, wall: float | None) -> Wait:
-        """A call's wait: its CPU limit, the waiting allowance and the backstop; or,
-        where a plan sets a wall-clock limit (a tournament's move clock, wall time by
-        the rules of the game), that limit alone on the clock."""
-        return Wait.of(cpu, self.wait_call) if wall is None \
+    def _wait_for(self, cpu: float, wall: float | None, idle: float | None = None) -> Wait:
+        """A call's wait: its CPU limit, the waiting allowance (`idle`, else `wait_call`)
+        and the backstop; or, where a wall-clock limit is given (a tournament's move
+        clock, the kit's own requests), that limit alone on the clock."""
+        return Wait.of(cpu, self.wait_call if idle is None else idle) if wall is None \
             else Wait(cpu, time.monotonic() + wall)
 
     def _rows_of(self, base: str, message: str, limits: list[tuple[float, float | None]],
-                 budget: Budget | None, outcomes: list[Outcome], started: float,
-                 wait: Wait) -> list[Outcome]:
+                 budget: Budget | None, started: float, wait: Wait) -> list[Outcome]:
+        """Send the request, then one outcome per row, each with its own limit (CPU
+        seconds, and wall seconds where a plan sets them; the check's budget over all
+        of them)."""
+        outcomes: list[Outcome] = []
         try:
             self._send_text(message, wait)
         except _Stop as stopped:
@@ -1076,7 +1047,6 @@ class Sandbox:
                 continue
             append(self._memory_named(_row_outcome(row, time.perf_counter() - started)))
             index += 1
-        self._wait = None
         last = outcomes[-1]
         if last.failure in (Failure.BUDGET, Failure.TOO_MUCH):
             rest = Outcome(failure=last.failure, detail=last.detail)
@@ -1101,15 +1071,6 @@ class Sandbox:
         never waits for such records (those after the request's last row are dropped),
         and they count against the caps of the plan being read (MAX_CALLBACKS, the
         check's bytes and values)."""
-        started = time.thread_time()
-        try:
-            self._answer_call(row, index)
-        finally:
-            if self._wait is not None:
-                self._wait.answering += time.thread_time() - started
-                self._wait.calls += 1
-
-    def _answer_call(self, row: list, index: int) -> None:
         if self._registry is None:
             raise _Stop(Failure.PROTOCOL, _("called the grader's objects where it was given none"))
         waits = row[2] == ASK
@@ -1157,7 +1118,7 @@ class Sandbox:
             reply = protocol.dumps({"e": error})
         else:
             reply = _SCALAR_REPLIES.get(type(value), _reply)(value)
-        self._send_text(reply, self._wait or Wait.of(1.0), ANSWER_WRITE_SECONDS)
+        self._send_text(reply, self._wait, ANSWER_WRITE_SECONDS)
 
     def _read_row(self, wait: Wait, budget: Budget | None, base: str, index: int) -> list:
         """The reply row [base, index, kind, value, ...], parsing buffered rows in
@@ -1167,7 +1128,10 @@ class Sandbox:
                 row = self._rows.popleft()
                 if type(row) is list and len(row) >= 4 and row[0] == base:
                     if row[2] == ASK or row[2] == TELL or row[2] == KNEW:
-                        self._answer(row, index)
+                        started = time.thread_time()
+                        self._answer(row, index)    # a _Stop from it ends the wait: no count
+                        wait.answering += time.thread_time() - started
+                        wait.calls += 1
                         continue
                     if row[1] == index:
                         return row
@@ -1186,12 +1150,6 @@ class Sandbox:
                 self._rows.extend(self._decode(b"[" + chunk.replace(b"\n", b",") + b"]"))
                 continue
             self._fill(wait, budget)
-
-    def loaded(self, timeout: float = 5.0) -> list[tuple[str, str | None]]:
-        """The modules the child's interpreter holds, with their files (what the
-        child says: for the kit's own tests, with code of ours beside it)."""
-        outcome = self.request({"op": "loaded"}, timeout)
-        return [tuple(pair) for pair in outcome.value] if outcome.ok else []
 
     def signal(self, sig: int) -> None:
         """Send `sig` to the child's whole process group (SIGSTOP/SIGCONT to freeze
@@ -1270,12 +1228,10 @@ def _chunk_outcomes(row: list, room: int) -> list[Outcome]:
             or (agains is not None and (type(agains) is not list
                                         or len(agains) != len(values))):
         return []
-    made = list(map(returned, values))
-    if agains is not None:
-        for outcome, again in zip(made, agains):
-            if type(again) is list and len(again) == 2:
-                outcome.again = _row_outcome([None, None, *again], 0.0)
-    return made
+    if agains is None:
+        return list(map(returned, values))
+    return [_row_outcome([None, None, RETURNED, value, None, again], 0.0)
+            for value, again in zip(values, agains)]
 
 
 def _row_outcome(row: list, seconds: float) -> Outcome:
