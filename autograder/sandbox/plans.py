@@ -77,22 +77,16 @@ class Callback:
 class Known:
     """Answers of a pure `Callback` given to the child with the request, ahead of
     the calls: (arguments tuple, the function's answer) pairs, or a function that
-    makes them (called on first use only). A question among them is
-    answered in the child without a round trip; any other goes to the grader as
-    before.
+    makes them (called on first use only). A question among them is answered in
+    the child without a round trip; any other goes to the grader.
 
     The child's code can read these answers, so give only what the callback would
-    answer anyway to questions the student's code could think of itself: the
-    reference's rule function on every position of the game (the tic-tac-toe
-    suite), never answers chosen by what the hidden checks ask. An answer that
-    cannot be encoded is left out (asked the long way). Made once per process, by
-    `prepare_all` (Grader.warm_up, before a batch's workers fork, so that they share
-    it), and sent only once made: a process that grades without a warm-up asks the
-    long way, which for one submission costs less than making the answers
-    (docs/PERFORMANCE.md, "Figures the code cites"). A made Known pickles as its
-    text alone: kept in a suite's cached function, it travels in a platform
-    package's expected values (grading/warm.py), and the platform's fresh process
-    sends it as a warm worker does."""
+    answer anyway to questions the student's code could think of itself (the
+    reference's rule function on every position of the game), never answers chosen
+    by what the hidden checks ask. Made by `prepare_all` (Grader.warm_up, before the
+    workers fork) and sent only once made: without a warm-up, grading asks the long
+    way, which for one submission costs less (docs/PERFORMANCE.md, "Figures the
+    code cites"). A made Known pickles as its text alone (grading/warm.py)."""
 
     MAX_BYTES = 16 << 20        # the text the child decodes per request, at most
     _made: "weakref.WeakSet[Known]" = weakref.WeakSet()
@@ -128,12 +122,7 @@ class Known:
 
     @property
     def text(self) -> str:
-        """The arguments' text of each question, as the child encodes them (the child
-        keys a question by the text it would send), and the grader's reply to it,
-        each on a line of its own, in turn. Both are compact ASCII JSON, which holds
-        no newline: the child splits the table in C, much faster than decoding a
-        JSON object of escaped texts (docs/PERFORMANCE.md, "Figures the code cites"),
-        and it travels after the request's line, as it is (Registry.tables)."""
+        """The table's text (table_text), made on first use."""
         return self.make()
 
     def make(self, encode_args=None) -> str:
@@ -148,9 +137,13 @@ class Known:
 
 
 def table_text(answers, encode_args=None) -> str:
-    """(arguments tuple, answer) pairs as a table's text (Known.text): each question's
-    arguments' text and the reply to it, each on a line of its own; a pair that
-    cannot be encoded is left out (asked the long way)."""
+    """(arguments tuple, answer) pairs as a table's text: each question's arguments'
+    text as the child encodes them (it keys a question by the text it would send)
+    and the grader's reply, each on a line of its own. Both are compact ASCII JSON,
+    which holds no newline: the child splits the table in C, much faster than
+    decoding JSON (docs/PERFORMANCE.md, "Figures the code cites"), and it travels
+    after the request's line, as it is (Registry.tables). A pair that cannot be
+    encoded is left out (asked the long way)."""
     encode_args = encode_args or protocol.arguments_text
     lines = []
     for args, value in answers:
@@ -174,8 +167,8 @@ class Ahead:
     None: no limit), counting every call of the proxy. It sends each such call as a
     record (protocol.KNEW, no waiting), which the grader hands, in order, to
     `replay(method, *args, **kwargs)`: the object's records are what they are without
-    the tables. Anything else is asked the long way,
-    so a refusal reaches the student's code at the same call.
+    the tables. Anything else is asked the long way, so a refusal reaches the
+    student's code at the same call.
 
     With `path` (a make/undo board's (make, undo) methods: checking/boards.py), the
     questions take no arguments and `tables` are keyed by the moves made since the
@@ -255,8 +248,6 @@ class Plan:
             step["catch"] = True
         return self._add(step)
 
-    new = call
-
     def get(self, target, default=_ABSENT) -> Value:
         """Read an attribute ("module.NAME" or an Attribute); `default` if absent."""
         step = {"op": "get", "target": target}
@@ -325,15 +316,9 @@ class Plan:
             return value
 
         proxies, before = [], len(registry.entries)
-        steps = []
-        for step in self.steps:
-            encoded = {}
-            for key, value in step.items():
-                if key == "target" and type(value) is Value:
-                    encoded[key] = {"slot": value.number}
-                else:
-                    encoded[key] = walk(value)
-            steps.append(encoded)
+        steps = [{key: {"slot": value.number} if key == "target" and type(value) is Value
+                  else walk(value) for key, value in step.items()}
+                 for step in self.steps]
         result = walk(self.result)
         if len(proxies) == 1 and len(registry.entries) == before + 1:
             registry.give_ahead(*proxies[0])

@@ -196,7 +196,7 @@ def sandbox(tmp_path):
 def test_a_search_over_a_proxy_is_counted_by_the_grader(sandbox):
     board = Board()
     plan = Plan("Searcher.run")
-    searcher = plan.new("m.Searcher", proxy(board))
+    searcher = plan.call("m.Searcher", proxy(board))
     total = plan.call(searcher.attr("run"), 3)
     plan.returns({"total": total, "visits": plan.get(searcher.attr("visits"))})
     [outcome] = sandbox.plans([plan], 10)
