@@ -187,8 +187,8 @@ class Batched:
         row = [base, first, protocol.CHUNK, values] + ([] if agains is None else [agains])
         try:
             data = _row_text(row).encode()
-        except (MemoryError, RecursionError):
-            data = None
+        except (protocol.Unencodable, MemoryError, RecursionError):
+            data = None         # one row per answer: only the bad one says so
         if data is not None and len(data) <= self.CHUNK_BYTES:
             self.parts.append(data)
             self.size += len(data)
@@ -266,10 +266,13 @@ TOO_LARGE = ("the answer is too large to send (the sandbox's memory ran out whil
 
 
 def _encoded_row(row):
-    """One row's bytes; an answer too large to encode in the memory left becomes a
-    row saying so (the child lives on) instead of a crash with a wrong reason."""
+    """One row's bytes; an answer that cannot be encoded (too large for the memory
+    left, an int too long) becomes a row saying so (the child lives on) instead of a
+    crash with a wrong reason."""
     try:
         return _row_text(row).encode()
+    except protocol.Unencodable as error:
+        return protocol.dumps(row[:2] + [protocol.UNSENDABLE, str(error)]).encode()
     except (MemoryError, RecursionError):
         return protocol.dumps(row[:2] + [protocol.UNSENDABLE, TOO_LARGE]).encode()
 
@@ -277,6 +280,9 @@ def _encoded_row(row):
 def add_row(replies, row):
     """Queue a reply row (see _encoded_row)."""
     try:
+        replies.add(row)
+    except protocol.Unencodable as error:
+        row[2:] = [protocol.UNSENDABLE, str(error)]
         replies.add(row)
     except (MemoryError, RecursionError):
         row[2:] = [protocol.UNSENDABLE, TOO_LARGE]
@@ -742,21 +748,22 @@ def call_back(number, method, args, kwargs, sync, pure=False):
         if kwargs:
             call.append(_for_grader({k: _grader_things(v) for k, v in kwargs.items()}))
             pure = False
+        if pure:    # the call's own text, as dumps(call) writes it, around its arguments'
+            given = protocol.dumps(arguments)[:-1]
+            asked = f"[{int(number)},{_json_text(method)},{given}]"
+        else:
+            asked = protocol.dumps(call)[:-1]
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running
     if not sync:
         with _call_lock:
-            _pending.add([base, index, protocol.TELL, call])
+            _pending.add_text(f"[{_json_text(base)},{int(index)},{protocol.TELL},{asked}]\n")
         return None
-    if pure:    # the call's own text, as dumps(call) writes it, around its arguments'
-        given = protocol.dumps(arguments)[:-1]
-        asked = f"[{int(number)},{_json_text(method)},{given}]"
+    if pure:
         line = _known.get(number, _NONE).get(given) or _answers.get((number, given))
         if line is not None:
             return protocol.from_grader(line)["r"]
-    else:
-        asked = protocol.dumps(call)[:-1]
     with _call_lock:
         _pending.send_text_now(f"[{_json_text(base)},{int(index)},{protocol.ASK},{asked}]\n")
         line = _stream.readline()

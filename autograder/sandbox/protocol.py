@@ -34,6 +34,7 @@ import itertools
 import json
 import math
 import re
+import sys
 
 # Bound here, before any student code runs in the child: a student who patches
 # json.dumps or builtins.type changes their own module, not the wire format.
@@ -47,6 +48,8 @@ _C_ENCODE = None if json.encoder.c_make_encoder is None else json.encoder.c_make
 type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool = (
     type, len, all, any, repr, str, list, tuple, set, frozenset, dict, float, int, bool)
 issubclass, Exception = issubclass, Exception
+_INT_DIGITS, _SET_INT_DIGITS = sys.get_int_max_str_digits, sys.set_int_max_str_digits
+_DIGITS = _INT_DIGITS()      # the limit on ints sent (see json_text)
 # Values that stand for themselves in JSON, by exact type (no float: inf and nan are
 # tagged). A list or tuple of only these is copied at C speed, item by item unchanged;
 # the child sends an answer of one of these types without to_plain (SENT_AS_IS).
@@ -212,9 +215,7 @@ def arguments_text(args) -> str:
             parts.append(arg)
         else:
             return dumps(to_plain(list(args)))[:-1]
-    if _C_ENCODE is None:
-        return _ENCODER.encode(parts)
-    return "".join(_C_ENCODE(parts, 0))
+    return json_text(parts)
 
 
 _LISTS_AND_ATOMS = _ATOMS | _LISTS
@@ -387,16 +388,44 @@ def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH, opened: int | None 
 
 
 def dumps(message):
-    if _C_ENCODE is None:
-        return _ENCODER.encode(message) + "\n"
-    return "".join(_C_ENCODE(message, 0)) + "\n"
+    """A message's line (json_text's, with its newline)."""
+    if _INT_DIGITS() != _DIGITS:
+        return _within_digits(message) + "\n"
+    try:
+        if _C_ENCODE is None:
+            return _ENCODER.encode(message) + "\n"
+        return "".join(_C_ENCODE(message, 0)) + "\n"
+    except ValueError:
+        raise _int_too_long() from None
 
 
 def json_text(message):
-    """dumps(message) without its newline."""
-    if _C_ENCODE is None:
-        return _ENCODER.encode(message)
-    return "".join(_C_ENCODE(message, 0))
+    """A message's JSON text. The encoder's one ValueError is an int too long to write
+    in decimal (Python's limit, which guards every reader of it against quadratic-time
+    decoding): a value that cannot cross the boundary like any other (to_plain looks
+    at types only). The limit is the one at import: code in the child that changed it
+    (sys.set_int_max_str_digits) changes its own computing, not what it may send."""
+    if _INT_DIGITS() != _DIGITS:
+        return _within_digits(message)
+    try:
+        if _C_ENCODE is None:
+            return _ENCODER.encode(message)
+        return "".join(_C_ENCODE(message, 0))
+    except ValueError:
+        raise _int_too_long() from None
+
+
+def _within_digits(message):
+    changed = _INT_DIGITS()
+    _SET_INT_DIGITS(_DIGITS)
+    try:
+        return json_text(message)
+    finally:
+        _SET_INT_DIGITS(changed)
+
+
+def _int_too_long():
+    return Unencodable(f"an int of more than {_DIGITS} digits cannot be checked")
 
 
 _DECODER = json.JSONDecoder(object_hook=_tagged)

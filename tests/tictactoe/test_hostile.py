@@ -12,6 +12,8 @@ forged_args_after     result marks the caller's board; the attack shows the chil
                       same board next to an untouched copy), never the child's report.
 exception_str_raises  an exception whose __str__, __repr__ and class name cannot be
                       read: the child describes it and lives on.
+long_int              an answer holding an int too long to write in decimal: refused
+                      with words that say so; the child lives on.
 played_oracle         winner is wrong, so minimax is judged again with the grader
                       playing its helpers; inside that run the attack asks the
                       grader's winner about every reachable position and answers
@@ -59,7 +61,7 @@ def failed(out, name):
 
 def test_the_corpus_has_every_attack_class():
     assert set(ATTACKS) == {"forged_args_after", "exception_str_raises", "played_oracle",
-                            "answer_tables", "played_file", "sandbox_escape"}
+                            "answer_tables", "played_file", "sandbox_escape", "long_int"}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -88,6 +90,15 @@ def test_an_unreadable_exception_is_described_and_the_child_lives_on(graded):
     feedback = (out / "exception_str_raises" / "feedback.md").read_text()
     assert "(the exception's message could not be read)" in feedback
     assert int(pairs["exception_str_raises"][0]["crashes"]) == 0
+
+
+def test_an_int_too_long_to_send_is_said_and_the_child_lives_on(graded):
+    pairs, out = graded
+    feedback = (out / "long_int" / "feedback.md").read_text()
+    assert "an int of more than 4300 digits cannot be checked" in feedback
+    assert "outside its own folder" not in feedback
+    assert int(pairs["long_int"][0]["crashes"]) == 0
+    assert "test_winner" in failed(out, "long_int") == failed(out, "long_int--plain")
 
 
 @pytest.mark.parametrize("attack", ["played_oracle", "answer_tables", "played_file"])
