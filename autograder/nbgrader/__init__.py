@@ -15,16 +15,12 @@ IGNORE = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "check.html"
           ".venv", "venv", ".pytest_cache", ".mypy_cache"]
 
 
-#: nbgrader's cell metadata version.
-SCHEMA = 3
-
-
 def graded_cell(kind, source: str, grade_id: str, *, locked: bool, grade: bool = False,
                 points: float | None = None, solution: bool = False):
     """A cell made by `kind` (nbformat's new_code_cell, new_markdown_cell) with
     nbgrader's metadata; a locked one cannot be edited or deleted in Jupyter."""
     meta = {"grade": grade, "grade_id": grade_id, "locked": locked,
-            "schema_version": SCHEMA, "solution": solution, "task": False}
+            "schema_version": 3, "solution": solution, "task": False}
     if grade:
         meta["points"] = points
     extra = {"editable": False, "deletable": False} if locked else {}

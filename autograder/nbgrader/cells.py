@@ -22,32 +22,25 @@ _graded: dict[tuple[str, str], dict] = {}
 GRADING_TIMEOUT = 3600.0
 
 
-def submission_folder() -> str:
-    return os.environ.get("SPIELBAUM_SUBMISSION") or os.getcwd()
-
-
 def _number(x: float):
     return int(x) if float(x).is_integer() else round(float(x), 2)
 
 
-def _entry(results: dict, test: str) -> dict | None:
-    return next((t for t in results.get("tests", []) if t.get("number") == test), None)
-
-
-def cell_text(results: dict, test: str) -> tuple[str, float]:
+def cell_text(results: dict, test: str) -> tuple[str, float, float]:
     """The text a graded cell shows for `test` (as the kit's feedback words it: never
-    the expected answers of a hidden check), and its score, from a results.json."""
+    the expected answers of a hidden check), its score and its points, from a
+    results.json."""
     if not results.get("tests"):
-        return f"{test}: {results.get('output', 'not graded')}", 0.0
-    entry = _entry(results, test)
+        return f"{test}: {results.get('output', 'not graded')}", 0.0, 0.0
+    entry = next((t for t in results["tests"] if t.get("number") == test), None)
     if entry is None:
-        return f"{test}: no result from the grader (not run)", 0.0
+        return f"{test}: no result from the grader (not run)", 0.0, 0.0
     score, points = float(entry["score"]), float(entry["max_score"])
     mark = "PASS" if entry.get("status") == "passed" else "FAIL"
     lines = [f"{mark}  {entry['name']}  ({_number(score)}/{_number(points)} points)"]
     if mark == "FAIL" and entry.get("output"):
         lines += ["", *("    " + line if line else "" for line in entry["output"].splitlines())]
-    return "\n".join(lines), max(0.0, min(score, points))
+    return "\n".join(lines), max(0.0, min(score, points)), points
 
 
 def outputs(score: float, points: float) -> tuple[str | None, float | None]:
@@ -80,16 +73,14 @@ def _grade(assignment: str, folder: str) -> dict:
 def verdict(assignment: str, test: str):
     """Print the verdict of hidden test `test`; nbgrader reads its score from what
     the cell wrote and returned (see `outputs`)."""
-    key = (assignment, os.path.abspath(submission_folder()))
+    key = (assignment, os.path.abspath(os.environ.get("SPIELBAUM_SUBMISSION") or os.getcwd()))
     points = 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             if key not in _graded:
                 _graded[key] = _grade(*key)
-            results = _graded[key]
-            text, score = cell_text(results, test)
-            points = max_points(results, test)
+            text, score, points = cell_text(_graded[key], test)
         except Exception as error:   # never a traceback
             text, score = f"{test}: the grader failed ({type(error).__name__}: {error})", 0.0
     print(text)
@@ -98,8 +89,3 @@ def verdict(assignment: str, test: str):
         sys.stdout.flush()
         print(failed, file=sys.stderr)
     return value
-
-
-def max_points(results: dict, test: str) -> float:
-    entry = _entry(results, test)
-    return float(entry["max_score"]) if entry else 0.0

@@ -103,11 +103,6 @@ def exchange_root(api) -> Path:
     return Path(_exchange_app(api, "ReleaseAssignment").root)
 
 
-def released_copy(name: str, api) -> Path:
-    """Where release_assignment puts `name` in the exchange (outbound/<name>)."""
-    return exchange_root(api) / api.coursedir.course_id / "outbound" / name
-
-
 @contextlib.contextmanager
 def course_source(name: str, api):
     """The source folder generate_assignment reads: nbgrader_config.py's (solutions/,
@@ -140,7 +135,7 @@ def release(name: str, api=None, say=print) -> Path:
             _run("generate_assignment", api.generate_assignment(name, force=True, create=True))
     folder = Path(api.coursedir.format_path(api.coursedir.release_directory, ".", name))
     strip_release(name, folder)
-    earlier = released_copy(name, api)
+    earlier = exchange_root(api) / api.coursedir.course_id / "outbound" / name
     if earlier.is_dir():
         when = datetime.fromtimestamp(earlier.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         say(f"replacing the release of {name} from {when} in {earlier}; students who "
@@ -180,21 +175,14 @@ def _ignored(api):
     return shutil.ignore_patterns(*api.coursedir.ignore)
 
 
-def _stage(name: str, api, students: list[str], staging: Path) -> None:
-    for student in students:
-        source = Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, name))
-        shutil.copytree(source, staging / student, symlinks=True, ignore=_ignored(api))
-
-
-def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
-                    answers: dict | None = None):
+def filled_notebook(name: str, submitted: Path, checks: dict, results: dict, answers: dict):
     """The submitted notebook (or the handout, if none came) with only the graded
     cells runnable, each showing the kit's verdict as its output, and the written
     answers kept."""
     import nbformat
     from nbformat.v4 import new_output
 
-    from .cells import cell_text, max_points, outputs
+    from .cells import cell_text, outputs
     from .preprocessors import keep_only_checks, repair, sanitize_markup
     from ..grading.intake import IntakeError, read_module
     path = submitted / f"{name}.ipynb"
@@ -208,20 +196,17 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
         nb = notebooks.build(name)
         notes = [f"{name}.ipynb could not be read as a notebook: the handout shows the "
                  "results"]
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    keep_only_checks(nb, checks, answers)
+    keep_only_checks(nb, checks, answers)      # every other code cell: no outputs
     count = 0
     for cell in nb.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if cell.cell_type != "code" or grade_id not in checks:
             continue
         count += 1
-        text, score = cell_text(results, grade_id)
+        text, score, points = cell_text(results, grade_id)
         cell.execution_count = count
         cell.outputs = [new_output("stream", name="stdout", text=text + "\n")]
-        failed, value = outputs(score, max_points(results, grade_id))
+        failed, value = outputs(score, points)
         if failed:
             cell.outputs.append(new_output("stream", name="stderr", text=failed + "\n"))
         if value is not None:
@@ -229,7 +214,7 @@ def filled_notebook(name: str, submitted: Path, checks: dict, results: dict,
                                            data={"text/plain": repr(value)}))
     sanitize_markup(nb)         # before the answers are read: as the notebook keeps them
     return nb, {grade_id: cell_text(results, grade_id)[1] for grade_id in checks}, notes, \
-        _written(nb, answers or {})
+        _written(nb, answers)
 
 
 def _written(nb, answers: dict) -> dict[str, str]:
@@ -339,7 +324,7 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     from rich.console import Console
 
     from ..grading import batch
-    from .preprocessors import graded_checks, written_answers
+    from .preprocessors import graded_cells
     api = api or make_api()
     students = []
     for student in submitted_students(name, api):
@@ -351,17 +336,17 @@ def grade_collected(name: str, api=None, jobs: int | None = None, console=None,
     if not students:
         raise KitError(f"no submissions of {name} in {api.coursedir.submitted_directory}/: "
                        "run `make collect` first")
-    checks = graded_checks(api.coursedir.db_url, name, name)
+    checks, answers = graded_cells(api.coursedir.db_url, name, name)
     if not checks:
         raise KitError(f"the gradebook has no graded cells for {name}: release it first")
-    answers = written_answers(api.coursedir.db_url, name, name)
     root = course_root(api)
     kit_out = kit_results(root, name)
     console = console or Console(stderr=True)
     with tempfile.TemporaryDirectory(prefix="spielbaum-staging-") as scratch:
-        staging = Path(scratch)
-        _stage(name, api, students, staging)
-        rows = batch.grade_all(name, staging, kit_out, jobs or os.cpu_count() or 1,
+        for student in students:
+            source = api.coursedir.format_path(api.coursedir.submitted_directory, student, name)
+            shutil.copytree(source, Path(scratch) / student, symlinks=True, ignore=_ignored(api))
+        rows = batch.grade_all(name, Path(scratch), kit_out, jobs or os.cpu_count() or 1,
                                console=console, scheduler=scheduler)
     for student in students:
         try:

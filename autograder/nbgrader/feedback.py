@@ -97,8 +97,7 @@ def _one_cause(tests: list) -> list:
     as feedback.html says it."""
     if len(tests) > 1 and not any(t.passed for t in tests) \
             and len({t.output for t in tests}) == 1 and tests[0].output:
-        tests[0].root_cause = True
-        for test in tests[1:]:
+        for test in tests:
             test.root_cause = True
     return tests
 

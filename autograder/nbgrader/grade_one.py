@@ -19,17 +19,14 @@ from ..grading import report
 from ..grading.grader import Grader
 
 
-def grade(name: str, folder: Path) -> dict:
-    # The same rule as the bulk grader: a grader bug scores 0 and says so.
-    return report.results_json(Grader(assignment.load(name)).grade("student", folder))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.nbgrader.grade_one")
     parser.add_argument("assignment")
     parser.add_argument("folder")
     args = parser.parse_args(argv)
-    results = grade(args.assignment, Path(args.folder))
+    # The same rule as the bulk grader: a grader bug scores 0 and says so.
+    grader = Grader(assignment.load(args.assignment))
+    results = report.results_json(grader.grade("student", Path(args.folder)))
     sys.stdout.write("\n" + json.dumps(results) + "\n")
     sys.stdout.flush()
     return 0

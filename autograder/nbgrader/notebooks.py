@@ -191,19 +191,16 @@ def public_checks_source() -> str:
 
 def _listing(functions: list[tuple[str, str]]) -> str:
     """The functions to write, a class's methods on one line under it."""
-    lines, classes = [], {}
+    methods: dict[tuple[str, str], list[str]] = {}    # a plain function: none
     for module, signature in functions:
         owner, _, method = signature.rpartition(".")
         if owner and "(" not in owner:
-            if (module, owner) not in classes:
-                classes[(module, owner)] = []
-                lines.append((module, owner))
-            classes[(module, owner)].append(method)
+            methods.setdefault((module, owner), []).append(method)
         else:
-            lines.append((module, signature))
-    return "\n".join(
-        f"- `{module}.{name}`: " + ", ".join(f"`{m}`" for m in classes[(module, name)])
-        if (module, name) in classes else f"- `{module}.{name}`" for module, name in lines)
+            methods[(module, signature)] = []
+    return "\n".join(f"- `{module}.{name}`" + (": " + ", ".join(f"`{m}`" for m in listed)
+                                                if listed else "")
+                     for (module, name), listed in methods.items())
 
 
 def build(name: str, language: str | None = None) -> nbformat.NotebookNode:

@@ -37,7 +37,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from ..outputs.html import student_markdown
 from ..outputs.markdown import fenced
-from . import BEGIN_HIDDEN, END_HIDDEN, graded_cell
+from . import graded_cell
 
 MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
 NOT_RUN = "# Not run by the grader: only the graded checks run when a notebook is graded.\n"
@@ -51,33 +51,26 @@ def defuse(text: str) -> str:
     return text
 
 
-def _gradebook_cells(db_url: str, assignment: str, notebook: str, cell_type: str,
-                     solution: bool) -> list[tuple[str, float, str, str]]:
-    """(grade_id, points, source, checksum) of the gradebook's graded cells of
-    `cell_type` that are (or are not) solution cells."""
+def graded_cells(db_url: str, assignment: str, notebook: str
+                 ) -> tuple[dict[str, tuple[str, float]], dict[str, tuple[float, str]]]:
+    """The gradebook's graded cells of `notebook`: the autograded code cells
+    (grade_id -> (source, points)) and the Markdown cells graded by hand, nbgrader's
+    "manually graded answer" (grade_id -> (points, checksum of the handout's cell))."""
+    checks, answers = {}, {}
     with Gradebook(db_url) as gb:
         try:
             record = gb.find_notebook(notebook, assignment)
         except MissingEntry:
-            return []
+            return checks, answers
         solutions = {cell.name for cell in record.solution_cells}
         sources = {cell.name: (cell.source, cell.checksum) for cell in record.source_cells}
-        return [(cell.name, float(cell.max_score), *sources.get(cell.name, ("", "")))
-                for cell in record.grade_cells
-                if cell.cell_type == cell_type and (cell.name in solutions) == solution]
-
-
-def graded_checks(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[str, float]]:
-    """grade_id -> (source, points) of the autograded code cells in the gradebook."""
-    return {grade_id: (source, points) for grade_id, points, source, _checksum
-            in _gradebook_cells(db_url, assignment, notebook, "code", False)}
-
-
-def written_answers(db_url: str, assignment: str, notebook: str) -> dict[str, tuple[float, str]]:
-    """grade_id -> (points, checksum of the handout's cell) of the Markdown cells
-    graded by hand (nbgrader's "manually graded answer")."""
-    return {grade_id: (points, checksum or "") for grade_id, points, _source, checksum
-            in _gradebook_cells(db_url, assignment, notebook, "markdown", True)}
+        for cell in record.grade_cells:
+            source, checksum = sources.get(cell.name, ("", ""))
+            if cell.cell_type == "code" and cell.name not in solutions:
+                checks[cell.name] = (source, float(cell.max_score))
+            elif cell.cell_type == "markdown" and cell.name in solutions:
+                answers[cell.name] = (float(cell.max_score), checksum or "")
+    return checks, answers
 
 
 def answer_cell(grade_id: str, points: float, checksum: str, source: str = ""):
@@ -85,10 +78,6 @@ def answer_cell(grade_id: str, points: float, checksum: str, source: str = ""):
                        solution=True, points=points)
     cell.metadata.nbgrader["checksum"] = checksum
     return cell
-
-
-def test_cell(grade_id: str, source: str, points: float):
-    return graded_cell(new_code_cell, source, grade_id, locked=True, grade=True, points=points)
 
 
 def keep_only_checks(nb, checks: dict[str, tuple[str, float]],
@@ -126,7 +115,8 @@ def keep_only_checks(nb, checks: dict[str, tuple[str, float]],
                 cell.metadata.pop("nbgrader", None)
     for grade_id, (source, points) in checks.items():
         if grade_id not in seen:
-            nb.cells.append(test_cell(grade_id, source, points))
+            nb.cells.append(graded_cell(new_code_cell, source, grade_id, locked=True,
+                                        grade=True, points=points))
     for grade_id, (points, checksum) in answers.items():
         if grade_id not in seen:
             nb.cells.append(answer_cell(grade_id, points, checksum))
@@ -138,8 +128,8 @@ class RunOnlyGradedChecks(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        where = info["db_url"], info["assignment"], info["notebook"]
-        return keep_only_checks(nb, graded_checks(*where), written_answers(*where)), resources
+        cells = graded_cells(info["db_url"], info["assignment"], info["notebook"])
+        return keep_only_checks(nb, *cells), resources
 
 
 _CLEAN_FOLDERS: list[str] = []
@@ -272,7 +262,3 @@ class SanitizeMarkup(NbGraderPreprocessor):
         repair(nb)
         return sanitize_markup(nb), resources
 
-
-__all__ = ["RunOnlyGradedChecks", "GradeInCleanFolder", "RepairNotebook", "SanitizeMarkup",
-           "keep_only_checks", "written_answers", "defuse", "repair", "sanitize_markup",
-           "BEGIN_HIDDEN", "END_HIDDEN"]

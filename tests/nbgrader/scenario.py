@@ -111,7 +111,7 @@ def grade_by_hand(api, student: str, grade_id: str, points: float) -> None:
 
 
 def cycle_scenario(base: Path) -> dict:
-    from autograder.nbgrader.preprocessors import graded_checks, written_answers
+    from autograder.nbgrader.preprocessors import graded_cells
     cycle, api = setup(base)
     cycle.release(A, api)
     homes = base / "homes"
@@ -135,8 +135,7 @@ def cycle_scenario(base: Path) -> dict:
     grade_by_hand(api, "alice", answer_id, 1.0)
     # Grading again (a fixed suite) records every student anew, as grade-collected
     # does: the teacher's score stays, and the unchanged answer is not asked for again.
-    checks = graded_checks(api.coursedir.db_url, A, A)
-    answers = written_answers(api.coursedir.db_url, A, A)
+    checks, answers = graded_cells(api.coursedir.db_url, A, A)
     cycle.record_one(A, api, "alice", checks, answers,
                      cycle.course_root(api) / "kit_grades" / A)
     said["regraded"] = []
