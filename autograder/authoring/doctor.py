@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import json
 import os
 import subprocess
@@ -152,9 +153,9 @@ def verdicts_elsewhere(name: str) -> dict[str, tuple[bool, str]]:
     return {name: tuple(pair) for name, pair in json.loads(done.stdout).items()}
 
 
-def examine(name: str, *, mutants: int = 10, rewrites: tuple[str, ...] = REWRITES,
-            jobs: int = 2, say=print) -> Report:
+def examine(name: str, *, mutants: int, rewrites: tuple[str, ...], jobs: int) -> Report:
     """Everything check-suite finds out about the suite of `name`."""
+    say = functools.partial(print, flush=True)
     started = time.perf_counter()
     assignment = assignments.load(name)
     grader = Grader(assignment, reveal=True, behaviour=False)
