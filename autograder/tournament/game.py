@@ -64,8 +64,7 @@ def play(spec: dict) -> dict:
               "worker": f"{socket.gethostname()}:{os.getpid()}"}
     try:
         for side, player in enumerate(spec["players"]):     # a user of its own per side
-            seats.append(Seat(player, layers, timing["hard"], timing["imports"],
-                              timing["memory_mb"], timing["cpu_seconds"], uid_slot=side))
+            seats.append(Seat(player, layers, timing, uid_slot=side))
         # Both children start at once: most of a start is waiting for the child to
         # confine itself and import, and a game has two.
         began = time.perf_counter()
@@ -80,7 +79,7 @@ def play(spec: dict) -> dict:
             side = 0 if failed[0] else 1
             _lose(record, side, failed[side])
         else:
-            _moves(game, seats, record, spec["timing"]["move_time"])
+            _moves(game, seats, record, timing["move_time"])
         for seat in seats:
             if seat.notes():
                 record["notes"][seat.name] = seat.notes()

@@ -42,20 +42,19 @@ class Move:
 
 
 class Seat:
-    def __init__(self, spec: dict, layers: list[str], hard: float, imports: float,
-                 memory_mb: int, cpu_seconds: int, uid_slot: int = 0):
+    def __init__(self, spec: dict, layers: list[str], timing: dict, uid_slot: int = 0):
+        """`spec` is an entrant's (entrants.py), `timing` the game's (run.py)."""
         self.name = spec["name"]
-        self.ask = Ask(spec["ask"]["call"], tuple(spec["ask"]["args"]),
-                       dict(spec["ask"]["kwargs"]), spec["ask"]["answer"])
+        self.ask = Ask(**{**spec["ask"], "args": tuple(spec["ask"]["args"])})
         self.depth = spec["depth"]
-        self.hard = hard
-        modules = tuple(spec["files"])
+        self.hard = timing["hard"]
         with _scratch_lock:         # the modules as the client read them (entrants.py)
             self._scratch = scratch_for(Prepared(dict(spec["files"]), []))
-        self.student = Student(self._scratch, [Path(m).stem for m in modules], layers,
-                               Timeouts(call=hard, imports=imports, check=1e9, test=1e9),
-                               Limits(memory_bytes=memory_mb << 20, cpu_seconds=cpu_seconds),
-                               uid_slot=uid_slot)
+        self.student = Student(
+            self._scratch, [Path(m).stem for m in spec["files"]], layers,
+            Timeouts(call=self.hard, imports=timing["imports"], check=1e9, test=1e9),
+            Limits(memory_bytes=timing["memory_mb"] << 20, cpu_seconds=timing["cpu_seconds"]),
+            uid_slot=uid_slot)
 
     # ------------------------------------------------------------ life
     def start(self) -> Move | None:
