@@ -33,7 +33,6 @@ STUDENT_BYTES = 4 * FILE_BYTES       # bytes read (or attempted) for one student
 IMPORT_BYTES = 2 << 30               # bytes read (or attempted) by one import
 #: The file an import leaves in its --out: importing again may replace that folder.
 IMPORT_MARKER = ".spielbaum-import"
-LAYOUTS = tuple(formats.PARSERS)
 #: A file uploaded again gets "-1" (Canvas) or " (1)" (browsers) before ".py".
 RENAMED = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d{1,4})| \((?P<paren>\d{1,4})\))?"
                      r"(?P<ext>\.py)$")
@@ -144,16 +143,8 @@ def _renamed(files: list, modules, notes: list[str]) -> list:
 
 def settle(entry: Submission, modules, budget: Budget) -> list[tuple[tuple[str, ...], bytes]]:
     """The files to write for one student, read within the student's `budget`;
-    notes on the rest. NotImported when the student's files break a budget."""
-    try:
-        return _settle(entry, modules, budget)
-    except Exhausted as error:
-        if error.scope != "student":
-            raise
-        raise NotImported(str(error)) from None
-
-
-def _settle(entry: Submission, modules, budget: Budget) -> list:
+    notes on the rest. NotImported (or Exhausted, of the student's budget) when the
+    student's files break a budget."""
     cut = next((m.why for _, m, _ in entry.files if m.kind == "cut"), "")
     if cut:
         raise NotImported(cut)
@@ -237,14 +228,13 @@ def _one_per_student(plan: Plan) -> list[Submission]:
 def import_submissions(layout: str, src: Path, out: Path, assignment: str | None = None
                        ) -> Imported:
     if layout not in formats.PARSERS:
-        raise KitError(f"unknown format {layout!r} (known: {', '.join(LAYOUTS)})")
+        raise KitError(f"unknown format {layout!r} (known: {', '.join(formats.PARSERS)})")
     modules = module_names(assignment)
     _claim(src, out)
     source = open_source(src)
     plan = formats.PARSERS[layout](source, modules)
     plan.skipped = source.notes + plan.skipped
     result = Imported(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.import-", dir=out.parent))
     try:
         whole = Budget(IMPORT_BYTES, 1 << 62, "import")
@@ -286,12 +276,12 @@ def _import_one(entry: Submission, modules, staging: Path, whole: Budget, plan: 
         except OSError as error:
             remove_tree(folder)
             raise NotImported(f"its files could not be written ({error.strerror})") from None
-    except Exhausted:
-        plan.skipped.append(f"{entry.origin}: the import read (or attempted) more than "
-                            f"{IMPORT_BYTES >> 30} GB; {entry.student} and the students "
-                            "after were not imported")
-        return False
-    except NotImported as error:
+    except (Exhausted, NotImported) as error:
+        if isinstance(error, Exhausted) and error.scope != "student":
+            plan.skipped.append(f"{entry.origin}: the import read (or attempted) more than "
+                                f"{IMPORT_BYTES >> 30} GB; {entry.student} and the students "
+                                "after were not imported")
+            return False
         plan.skipped.append(f"{entry.origin}: {entry.student} not imported: {error}")
         result.students.append(row | {"files": "(not imported)",
                                       "notes": f"not imported: {error}"})
@@ -328,4 +318,4 @@ def add_names(out_dir: Path, roster: dict[str, dict]) -> bool:
     return True
 
 
-__all__ = ["LAYOUTS", "ROSTER", "Imported", "import_submissions", "read_roster", "add_names"]
+__all__ = ["ROSTER", "Imported", "import_submissions", "read_roster", "add_names"]

@@ -37,15 +37,15 @@ def import_cli(args) -> int:
     return 0 if imported.students else 2
 
 
-def _keep_roster(submissions: Path, out: Path) -> bool:
-    """Copy the import's students.csv into OUT beside grades.csv (the export reads
-    it there; `grade --from` imports into a folder deleted afterwards)."""
+def _add_roster(submissions: Path, out: Path) -> bool:
+    """Put the names of the import's students.csv into OUT/grades.csv and copy the
+    list beside it (the export reads it there; `grade --from` imports into a folder
+    deleted afterwards); False when SUBMISSIONS holds no such list."""
     from ..grading.intake import read_module
-    from . import ROSTER
-    source = submissions / ROSTER
-    if not source.is_file() or source.is_symlink() or not (out / "grades.csv").is_file():
+    from . import ROSTER, add_names, read_roster
+    if not add_names(out, read_roster(submissions)):
         return False
-    (out / ROSTER).write_bytes(read_module(source, 64 << 20))
+    (out / ROSTER).write_bytes(read_module(submissions / ROSTER, 64 << 20))
     return True
 
 
@@ -53,12 +53,11 @@ def _graded_from(run):
     """grade's command, importing first when --from is given."""
     def grade(args) -> int:
         from ..outputs.terminal import plain
-        from . import ROSTER, add_names, import_submissions, read_roster
+        from . import ROSTER, import_submissions
         out = Path(args.out)
         if not args.from_format:
             status = run(args)
-            if add_names(out, read_roster(Path(args.submissions))):
-                _keep_roster(Path(args.submissions), out)
+            if _add_roster(Path(args.submissions), out):
                 print(f"names from {plain(Path(args.submissions) / ROSTER)} added to "
                       f"{plain(out / 'grades.csv')}; the list kept as {plain(out / ROSTER)}")
             return status
@@ -72,8 +71,7 @@ def _graded_from(run):
                 return 2
             args.submissions = str(folder)
             status = run(args)
-            add_names(out, read_roster(folder))
-            _keep_roster(folder, out)
+            _add_roster(folder, out)
             # What runs after grading (grade --similarity) reads the submissions too:
             # here, while the imported folder still exists.
             for then in getattr(args, "then", None) or ():

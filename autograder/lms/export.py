@@ -10,6 +10,7 @@ with a line; DIR is written only when it is new, empty or an earlier export's.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import html
@@ -20,7 +21,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import KitError
+from .. import KitError, assignment as assignments
 from ..grading.intake import claim_folder, read_module
 from ..outputs import spreadsheet
 from ..outputs.paths import ROSTER, student_id_problem
@@ -72,19 +73,12 @@ def read_graded(folder: Path) -> Graded:
     rows = [r for r in _csv_rows(grades) if r.get("student")]
     roster = {r["student"]: r for r in _csv_rows(folder / ROSTER) if r.get("student")} \
         if (folder / ROSTER).is_file() else {}
-    assignment = ""
-    try:
-        assignment = str(json.loads((folder / "run.json").read_text(encoding="utf-8"))
-                         .get("assignment", ""))
-    except (OSError, ValueError, AttributeError):
-        pass
-    title = assignment
-    if assignment:
-        from .. import assignment as assignments
-        try:
-            title = assignments.load(assignment).title
-        except Exception:    # noqa: BLE001 (an assignment of another kit version: its name)
-            pass
+    assignment = title = ""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        assignment = title = str(json.loads((folder / "run.json").read_text(encoding="utf-8"))
+                                 .get("assignment", ""))
+    with contextlib.suppress(Exception):     # an assignment of another kit version: its name
+        title = assignments.load(assignment).title if assignment else ""
     return Graded(folder, assignment, title, rows, roster)
 
 
@@ -232,8 +226,7 @@ def export(layout: str, graded_folder: Path, out: Path, out_of: float | None = N
                                 "left out")
             graded.roster.pop(student)
     graded.rows = [r for r in graded.rows if not student_id_problem(r["student"])]
-    if out.resolve() == graded_folder.resolve() or graded_folder.resolve() in out.resolve() \
-            .parents:
+    if graded_folder.resolve() in (out.resolve(), *out.resolve().parents):
         raise KitError(f"--out {out} is inside the graded folder {graded_folder}; choose a "
                        "folder outside it")
     claim_folder(out, EXPORT_MARKER, "autograder export")

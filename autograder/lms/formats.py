@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import KitError
@@ -48,13 +49,10 @@ def root(source: Source, recognised) -> tuple[str, ...]:
     for _ in range(8):
         children = [m for m in source.children(here)
                     if not _hidden(m.name) and m.kind != "refused"]
-        if any(recognised(m) for m in children):
-            return here
-        folders = [m for m in children if m.kind == "dir"]
-        if len(children) == 1 and folders:
-            here = folders[0].parts
-            continue
-        return here
+        if any(recognised(m) for m in children) or len(children) != 1 \
+                or children[0].kind != "dir":
+            break
+        here = children[0].parts
     return here
 
 
@@ -64,6 +62,12 @@ JUNK = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini"})
 
 def _hidden(name: str) -> bool:
     return name.startswith(".") or name in JUNK
+
+
+def _top(source: Source, base: tuple[str, ...], plan: Plan):
+    """The entries at the top of the layout (`base`) that may be submissions, one by
+    one (so the lines on the others come in the listing's order)."""
+    return (m for m in source.children(base) if not _passed_over(m, plan))
 
 
 def _passed_over(member: Member, plan: Plan) -> bool:
@@ -123,11 +127,8 @@ def moodle_entry(name: str) -> tuple[re.Match | None, str]:
 
 def moodle(source: Source, modules) -> Plan:
     plan = Plan()
-    base = root(source, lambda m: MOODLE_PART.search(m.name))
     by_id: dict[str, Submission] = {}
-    for member in source.children(base):
-        if _passed_over(member, plan):
-            continue
+    for member in _top(source, root(source, lambda m: MOODLE_PART.search(m.name)), plan):
         found, forged = moodle_entry(member.name)
         if forged:
             plan.skipped.append(f"{shown(member.parts)}: {forged}; skipped")
@@ -164,9 +165,7 @@ def canvas(source: Source, modules) -> Plan:
     plan = Plan()
     base = root(source, lambda m: m.kind == "file" and CANVAS.match(m.name))
     by_id: dict[str, Submission] = {}
-    for member in source.children(base):
-        if _passed_over(member, plan):
-            continue
+    for member in _top(source, base, plan):
         found = CANVAS.match(member.name) if member.kind == "file" else None
         if not found:
             text = CANVAS_TEXT.match(member.name)
@@ -213,11 +212,8 @@ def _common_prefix(names: list[str]) -> str:
     """The prefix ending in "-" that GitHub Classroom gave the repositories
     (`<assignment>-<user>`): the longest one more than half of them share, and
     none of those is all of. A repository renamed by its student does not move it."""
-    counts: dict[str, int] = {}
-    for name in names:
-        for at, char in enumerate(name[:-1]):
-            if char == "-":
-                counts[name[:at + 1]] = counts.get(name[:at + 1], 0) + 1
+    counts = Counter(name[:at + 1] for name in names
+                     for at, char in enumerate(name[:-1]) if char == "-")
     shared = [p for p, n in counts.items() if n >= 2 and n * 2 > len(names)]
     return max(shared, key=len, default="")
 
@@ -247,13 +243,13 @@ def classroom(source: Source, modules) -> Plan:
     base = root(source, lambda m: _repository(source, m))
     roster, notes = _roster(source, base)
     plan.skipped += notes
-    repositories = [m for m in source.children(base) if m.kind == "dir" and not _hidden(m.name)]
-    prefix = _common_prefix([m.name for m in repositories])
-    for member in source.children(base):
-        if _passed_over(member, plan):
-            continue
-        if member.kind != "dir" and not member.name.lower().endswith(".csv"):
+    repositories = []
+    for member in _top(source, base, plan):
+        if member.kind == "dir":
+            repositories.append(member)
+        elif not member.name.lower().endswith(".csv"):
             plan.skipped.append(f"{shown(member.parts)}: a file, not a repository; skipped")
+    prefix = _common_prefix([m.name for m in repositories])
     # A repository's name is the student's to change: two that map to one user are
     # both refused (nothing here tells which one GitHub Classroom made), never a choice.
     claimed: dict[str, list[Member]] = {}
@@ -367,9 +363,7 @@ def gradescope(source: Source, modules) -> Plan:
 # ------------------------------------------------------------ plain layouts
 def folders(source: Source, modules) -> Plan:
     plan = Plan()
-    for member in source.children(()):
-        if _passed_over(member, plan):
-            continue
+    for member in _top(source, (), plan):
         if member.kind != "dir":
             plan.skipped.append(f"{shown(member.parts)}: a file, not a student's folder; "
                                 "skipped (put each student's files in a folder named by "
@@ -390,11 +384,8 @@ def _flat_pattern(modules) -> re.Pattern:
 def flat(source: Source, modules) -> Plan:
     plan = Plan()
     pattern = _flat_pattern(modules)
-    base = root(source, lambda m: m.kind == "file")
     by_id: dict[str, Submission] = {}
-    for member in source.children(base):
-        if _passed_over(member, plan):
-            continue
+    for member in _top(source, root(source, lambda m: m.kind == "file"), plan):
         found = pattern.match(member.name) if member.kind == "file" else None
         if found:
             student, target = found["id"], found["file"]
