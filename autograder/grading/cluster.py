@@ -24,7 +24,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .. import KitError, i18n
 from .. import assignment as assignments
@@ -48,20 +48,41 @@ def chunk_size(submissions: int, workers: int) -> int:
 # ------------------------------------------------------------ the client
 class Cluster(Dask):
     """The workers of a running Dask scheduler, grading chunks of prepared submissions
-    (each chunk in a fresh process of the kit's there: grade_chunk)."""
+    as `settings` say (each chunk in a fresh process of the kit's there: grade_chunk),
+    with a journal in OUT that holds each result as it arrives: a killed client's next
+    run with the same settings grades only what the journal lacks."""
 
-    def __init__(self, address: str):
+    def __init__(self, address: str, settings: dict, journal: Path):
         super().__init__(address, grade_chunk)
+        self.settings, self.journal = settings, Journal(journal, settings)
 
-    def grade(self, spec: dict, items: list[tuple[str, dict]]) -> Iterator:
-        """Grade `items` ([(key, encoded prepared submission), ...]) on the workers as
-        `spec` says (assignment, digest, reveal; judge and plugins for features);
-        yield each chunk's results as it finishes."""
+    def done(self, inputs: dict[str, str | None]) -> dict:
+        """{key: result} of the keys a killed run graded from the same input as now
+        (`inputs`: key -> a digest of what is graded)."""
+        return {entry["key"]: entry["result"] for entry in self.journal.entries()
+                if entry.get("key") in inputs and "result" in entry
+                and entry.get("input") == inputs[entry["key"]]}
+
+    def grade(self, items: list[tuple[str, dict]]) -> Iterator:
+        """Grade `items` ([(key, encoded prepared submission), ...]) on the workers;
+        yield each chunk's replies as it finishes."""
         size = chunk_size(len(items), self.workers)
-        spec = dict(spec, course=_course())
+        spec = dict(self.settings, course=_course())
         for chunk in self.run([(dict(spec, submissions=items[i:i + size]),)
                                for i in range(0, len(items), size)]):
             yield from chunk
+
+    def journaled(self, done: dict, results: Iterable, inputs: dict) -> Iterator[tuple]:
+        """(key, result) of `done`, then of `results`, each of those in the journal
+        before it is yielded."""
+        journal = self.journal.start(keep=bool(done))
+        try:
+            yield from done.items()
+            for key, result in results:
+                journal.add({"key": key, "input": inputs[key], "result": result})
+                yield key, result
+        finally:
+            journal.close()
 
 
 def submission_digest(prepared: intake.Prepared) -> str:
@@ -77,70 +98,44 @@ class ClusterGrading:
     """Grade folders on the workers of a running Dask scheduler."""
 
     def __init__(self, address: str, grader, out_dir: Path, reveal: bool):
-        self.cluster = Cluster(address)
-        self.grader, self.out_dir = grader, out_dir
         assignment = grader.assignment
         # The course's language and the teacher's leave to grade without a file layer
         # travel with the chunks: a worker's own environment would choose otherwise.
-        self.settings = {"assignment": assignment.name, "digest": digest(assignment),
-                         "reveal": reveal, "language": i18n.course_language(),
-                         "unconfined_files": unconfined_files_allowed()}
-        self.journal = Journal(out_dir / JOURNAL, self.settings)
-        self.where = self.cluster.where
-        self._prepared: dict[str, tuple] = {}
+        self.cluster = Cluster(address, {
+            "assignment": assignment.name, "digest": digest(assignment), "reveal": reveal,
+            "language": i18n.course_language(), "unconfined_files": unconfined_files_allowed()},
+            out_dir / JOURNAL)
+        self.grader, self.out_dir = grader, out_dir
+        self.where, self.close = self.cluster.where, self.cluster.close
+        self.prepared: dict[str, intake.Prepared | None] = {}
+        self.inputs: dict[str, str | None] = {}
 
-    def close(self) -> None:
-        self.cluster.close()
-
-    def _prepare(self, folder: Path) -> tuple:
-        """intake.prepare of a folder, read once per run; (prepared, its digest)."""
-        if folder.name not in self._prepared:
-            prepared, _, _ = intake.prepare(folder, self.grader.assignment.modules)
-            self._prepared[folder.name] = (prepared,
-                                           submission_digest(prepared) if prepared else None)
-        return self._prepared[folder.name]
-
-    # -------------------------------------------------------- resuming
     def done(self, folders: list[Path]) -> dict[str, dict]:
-        """Rows of students a killed run with the same settings already graded from
-        the same submission as now."""
-        rows = {entry["row"]["student"]: entry for entry in self.journal.entries()
-                if isinstance(entry.get("row"), dict) and "student" in entry["row"]}
-        done = {}
+        """Read each folder as grading reads it; the rows of students a killed run with
+        the same settings already graded from the same submission as now."""
         for folder in folders:
-            entry = rows.get(folder.name)
-            if entry is not None and entry.get("input") == self._prepare(folder)[1]:
-                done[folder.name] = entry["row"]
-        return done
+            prepared, _, _ = intake.prepare(folder, self.grader.assignment.modules)
+            self.prepared[folder.name] = prepared
+            self.inputs[folder.name] = submission_digest(prepared) if prepared else None
+        return self.cluster.done(self.inputs)
 
-    # -------------------------------------------------------- grading
     def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
         """Yield one row per folder (the rows in `done` as they are), writing each
         student's files into OUT as they arrive."""
-        journal = self.journal.start(keep=bool(done))
+        todo = [folder for folder in folders if folder.name not in done]
 
-        def keep(row: dict, student: str) -> None:
-            journal.add({"input": self._prepared.get(student, (None, None))[1], "row": row})
-        try:
-            items = []
-            for folder in folders:
-                if folder.name in done:
-                    yield done[folder.name]
-                    continue
-                prepared, _ = self._prepare(folder)
-                if prepared is None:        # no code to run: the same row as local grading
-                    row = report.write_row(self.out_dir, self.grader.grade(folder.name, folder),
-                                           self.grader)
-                    keep(row, folder.name)
-                    yield row
-                    continue
-                items.append((folder.name, encode(prepared)))
-            for student, row, files in self.cluster.grade(self.settings, items):
+        def graded():
+            for folder in todo:
+                if self.prepared[folder.name] is None:      # no code: local grading's row
+                    yield folder.name, report.write_row(
+                        self.out_dir, self.grader.grade(folder.name, folder), self.grader)
+            items = [(folder.name, encode(self.prepared[folder.name])) for folder in todo
+                     if self.prepared[folder.name] is not None]
+            for student, row, files in self.cluster.grade(items):
                 write_files(self.out_dir, student, files)
-                keep(row, student)
-                yield row
-        finally:
-            journal.close()
+                yield student, row
+        for _, row in self.cluster.journaled(done, graded(), self.inputs):
+            yield row
 
 
 def write_files(out_dir: Path, student: str, files: dict[str, str]) -> None:

@@ -19,7 +19,6 @@ from .. import KitError
 from ..assignment import Assignment
 from ..grading import intake
 from ..grading.cluster import Cluster, digest, encode
-from ..grading.journal import Journal
 from ..grading.grader import Grader
 from ..grading.workers import Local
 from ..outputs import terminal
@@ -197,7 +196,11 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
                                         listed)
     chosen, skipped, broken = sample(everything, count, seed, equivalent)
     verdicts = [Verdict(m, "equivalent", reason=equivalent[m.key].reason) for m in skipped]
-    cluster = OnCluster(scheduler, target, stop_early, out_dir) if scheduler else None
+    cluster = Cluster(scheduler, {
+        "assignment": target.name, "digest": digest(target), "reveal": False,
+        "judge": "autograder.mutate.run:judge",
+        "plugins": ["autograder.mutate.stop"] if stop_early else []},
+        out_dir / JOURNAL) if scheduler else None
     console.print(f"Mutating [bold]{target.name}[/]: {len(chosen)} of {len(everything)} "
                   f"mutants (seed {seed}), "
                   + (f"on {cluster.where}" if cluster
@@ -211,11 +214,16 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
                 task[0], "error", why.splitlines()[0], 0.0, 0.0, 0.0))
             finished = pool.run([(m,) for m in chosen])
         else:
-            done = cluster.done(chosen)
+            inputs = {mutant.ident: _source_digest(mutant) for mutant in chosen}
+            done = cluster.done(inputs)
             if done:
                 console.print(f"resuming: {len(done)} of {len(chosen)} mutants already graded",
                               markup=False, highlight=False)
-            finished = cluster.run(chosen, done)
+            items = [(mutant.ident, encode(prepared(target, mutant))) for mutant in chosen
+                     if mutant.ident not in done]
+            by_ident = {mutant.ident: mutant for mutant in chosen}
+            finished = ((by_ident[ident], *verdict) for ident, verdict
+                        in cluster.journaled(done, cluster.grade(items), inputs))
         progress = terminal.progress(console)
         progress.disable = not console.is_terminal      # a log gets one line per mutant instead
         with progress:
@@ -234,52 +242,6 @@ def analyse(target: Assignment, *, count: int = 40, seed: int = 0, jobs: int = 2
                                  v.mutant.occurrence))
     return Analysis(target, seed, count, len(everything), broken, verdicts, stale,
                     stop_early, time.perf_counter() - started, jobs)
-
-
-class OnCluster:
-    """Mutants graded on a Dask cluster's workers, giving the local pool's tuples. Each
-    verdict goes into the journal as it arrives; a run with the same settings (suite,
-    reference, stopping early or not) grades only the mutants the journal lacks."""
-
-    def __init__(self, address: str, target: Assignment, stop_early: bool,
-                 out_dir: Path | None):
-        self.cluster, self.target = Cluster(address), target
-        self.where = self.cluster.where
-        self.spec = {"assignment": target.name, "digest": digest(target), "reveal": False,
-                     "judge": "autograder.mutate.run:judge",
-                     "plugins": ["autograder.mutate.stop"] if stop_early else []}
-        self.journal = Journal(out_dir / JOURNAL, self.spec) if out_dir else None
-
-    def done(self, chosen: list[Mutant]) -> dict[str, list]:
-        """{mutant ident: verdict} of the chosen mutants a killed run already judged."""
-        if self.journal is None:
-            return {}
-        sources = {mutant.ident: _source_digest(mutant) for mutant in chosen}
-        return {entry["mutant"]: entry["verdict"] for entry in self.journal.entries()
-                if sources.get(entry.get("mutant")) == entry.get("source")
-                and isinstance(entry.get("verdict"), list) and len(entry["verdict"]) == 5}
-
-    def run(self, chosen: list[Mutant], done: dict[str, list]):
-        journal = self.journal.start(keep=bool(done)) if self.journal else None
-        try:
-            todo = [mutant for mutant in chosen if mutant.ident not in done]
-            for mutant in chosen:
-                if mutant.ident in done:
-                    yield (mutant, *done[mutant.ident])
-            items = [(str(number), encode(prepared(self.target, mutant)))
-                     for number, mutant in enumerate(todo)]
-            for key, verdict in self.cluster.grade(self.spec, items):
-                mutant = todo[int(key)]
-                if journal is not None:
-                    journal.add({"mutant": mutant.ident, "source": _source_digest(mutant),
-                                 "verdict": list(verdict)})
-                yield (mutant, *verdict)
-        finally:
-            if journal is not None:
-                journal.close()
-
-    def close(self) -> None:
-        self.cluster.close()
 
 
 def _source_digest(mutant: Mutant) -> str:

@@ -159,7 +159,7 @@ def test_a_dask_cluster_grades_exactly_as_the_local_pool_and_resumes(tmp_path, c
         pass    # every chunk came in before the kill: the resume below still holds
     run.wait(timeout=30)
     # whole lines only: the kill may have torn the last one
-    finished = [json.loads(line)["row"]["student"]
+    finished = [json.loads(line)["key"]
                 for line in journal.read_text().split("\n")[1:-1]]
     assert len(finished) >= 2, "the killed run finished nothing: kill it later"
     resubmitter = next(s for s in finished if s != "ada_alphabeta")
