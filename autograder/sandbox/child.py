@@ -107,29 +107,19 @@ class Batched:
     an answer stuck in a buffer would be charged with the calls after it.
 
     - The thread that makes the answers writes them out itself when its last write
-      is AGE (20 ms) old: fast calls travel in writes about 20 ms apart, and the
-      answer of a call that took longer goes out as soon as it is made. Each write
-      wakes the grader, which shares this CPU (grading/workers.py): 20 ms rather
-      than 5 ms cut both the grader's waiting and the child's plumbing
-      (docs/PERFORMANCE.md, "Figures the code cites"). A call is charged at most
-      AGE of its neighbours' time this way, 1% of the suites' 2 s.
-    - A flusher thread is the backstop for answers made less than AGE before a
-      call that runs long (or forever): it wakes every FLUSHER_PERIOD (50 ms) and
-      sends whatever is older than AGE. It used to wake every 5 ms and did all the
-      flushing, taking the GIL from the student's code each time. An answer now
-      waits at most about 75 ms behind a call that hangs (AGE, the backstop, and
-      the GIL's 5 ms switch interval): that much of the hanging call's time is
-      charged to the answered call before it, under a limit of seconds, and the
-      hanging call still gets its own full limit after.
+      is AGE old. Each write wakes the grader, which shares this CPU
+      (grading/workers.py); why 20 ms: docs/PERFORMANCE.md, "Figures the code cites".
+    - A flusher thread is the backstop for answers made less than AGE before a call
+      that runs long (or forever): every FLUSHER_PERIOD it sends whatever is older
+      than AGE. An answer waits at most about 75 ms behind a call that hangs (AGE,
+      the backstop and the GIL's switch interval), charged to the answered call.
 
     Answers of consecutive runs of a plan gather in one open row of kind CHUNK,
     [id, first index, CHUNK, [value, ...](, [[kind, value] of the call made again,
-    ...])], encoded when it is sent or something else is queued after it: one JSON
-    text for up to CHUNK_ROWS answers instead of one each (the grader reads a
-    chunk's answers at C speed). A chunk that encodes to more than CHUNK_BYTES is
-    sent as one row per answer instead, each under the grader's cap on a line. An
-    answer made of lists and atoms joins it as its text (Encoded, made when the run
-    returned: no copy), which the chunk's row is written around."""
+    ...])], encoded when it is sent or something else is queued after it. A chunk
+    that encodes to more than CHUNK_BYTES is sent as one row per answer instead, each
+    under the grader's cap on a line. An answer made of lists and atoms joins it as
+    its text (Encoded, made when the run returned)."""
 
     AGE = 0.02
     FLUSHER_PERIOD = 0.05
