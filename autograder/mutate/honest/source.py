@@ -13,6 +13,7 @@ import ast
 import builtins
 import copy
 import keyword
+import re
 from dataclasses import dataclass
 
 from ...release import _regions as solution_regions
@@ -193,25 +194,16 @@ def parameters(scope: ast.AST) -> set[str]:
     return {a.arg for a in names if a is not None}
 
 
-def declared(scope: ast.AST) -> tuple[set[str], set[str]]:
-    """(global names, nonlocal names) the scope declares."""
-    glob, nonloc = set(), set()
-    for node in scope_nodes(scope):
-        if isinstance(node, ast.Global):
-            glob.update(node.names)
-        elif isinstance(node, ast.Nonlocal):
-            nonloc.update(node.names)
-    return glob, nonloc
-
-
 def bound(scope: ast.AST) -> set[str]:
     """The names local to `scope`: its parameters and every name it binds, without the
     ones it declares global or nonlocal. A comprehension binds its targets; a walrus
     inside one binds in the function around it."""
-    names = set(parameters(scope))
+    names, declared = set(parameters(scope)), set()
     walrus_home = not isinstance(scope, COMPREHENSIONS)
     for node in scope_nodes(scope):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
         elif isinstance(node, (*FUNCTIONS, ast.ClassDef)):
             names.add(node.name)
@@ -223,8 +215,7 @@ def bound(scope: ast.AST) -> set[str]:
             names.update(walrus_targets(node))
     if isinstance(scope, COMPREHENSIONS):
         names -= walrus_targets(scope)
-    glob, nonloc = declared(scope)
-    return names - glob - nonloc
+    return names - declared
 
 
 def walrus_targets(comprehension: ast.AST) -> set[str]:
@@ -237,30 +228,13 @@ def imported(scope: ast.AST) -> set[str]:
             if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
 
 
-def identifiers(tree: ast.AST) -> set[str]:
-    """Every identifier the module uses anywhere: fresh names must avoid them all."""
-    found = set(dir(builtins)) | set(keyword.kwlist)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-            found.add(node.name)
-        elif isinstance(node, ast.arg):
-            found.add(node.arg)
-        elif isinstance(node, ast.Attribute):
-            found.add(node.attr)
-        elif isinstance(node, ast.alias):
-            found.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            found.add(node.name)
-    return found
-
-
 class Fresh:
     """Names no identifier of the module uses yet."""
 
     def __init__(self, tree: ast.AST):
-        self.taken = identifiers(tree)
+        # Every word of the module's code: a superset of its identifiers is as safe.
+        self.taken = set(dir(builtins)) | set(keyword.kwlist) | \
+            set(re.findall(r"\w+", ast.unparse(tree)))
 
     def __call__(self, wanted: str) -> str:
         name, number = wanted, 2
