@@ -28,8 +28,7 @@ from ..sandbox.client import Limits, SandboxError, encoded_args
 from ..sandbox.plans import Known
 from . import calibrate, imports, warm
 from .intake import Prepared, prepare, scratch_for
-from .runner import (Graded, GradingPlugin, Status, TestResult, check_titles, run_suite, title,
-                     unrun_tests)
+from .runner import Graded, GradingPlugin, Status, run_suite, unrun_tests
 from .student import Event, Student, Timeouts, ceiling
 from .workers import one_cpu
 
@@ -234,12 +233,11 @@ class Grader:
         again with the grader's helpers too)."""
         started = time.perf_counter()
         assignment, rubric = self.assignment, self.rubric
-        empty = unrun_tests(assignment.suite_dir, rubric.points, "")
 
         def ungraded(status, message):
-            for result in empty:
-                result.output = _("not run: {detail}").format(detail=message)
-            return Graded(student_id, status, 0.0, rubric.max_score, empty, message,
+            tests = unrun_tests(assignment.suite_dir, rubric.points,
+                                _("not run: {detail}").format(detail=message))
+            return Graded(student_id, status, 0.0, rubric.max_score, tests, message,
                           seconds=time.perf_counter() - started)
 
         if self.lacking:
@@ -264,10 +262,8 @@ class Grader:
                 raise KitError(f"the hidden suite of {assignment.name} could not run "
                                f"(pytest exit {code})")
             printed = student.close()
-        titles = check_titles(assignment.suite_dir)
-        tests = [plugin.results.get(name) or TestResult(name, title(titles.get(name, name)),
-                                                        float(points), output=_("not run"))
-                 for name, points in rubric.points.items()]
+        tests = [plugin.results.get(unrun.name, unrun)
+                 for unrun in unrun_tests(assignment.suite_dir, rubric.points, _("not run"))]
         self.require_points(plugin.collected)
         status, message = Status.GRADED, ""
         if student.import_failure is not None:

@@ -100,16 +100,12 @@ def check_titles(suite_dir: Path) -> dict[str, str]:
     return titles
 
 
-def title(line: str) -> str:
-    """A check's title in the course's language (a message of the grader domain,
-    extracted from the docstrings by i18n.extract_hidden_checks); one not in the
-    catalog, as a course folder's own suite, stays as written."""
-    return _(line)
-
-
 def unrun_tests(suite_dir: Path, points: dict[str, float], output: str) -> list["TestResult"]:
+    """A row per check of the rubric, not run, saying `output`. A check's title is
+    shown in the course's language: a message of the grader domain
+    (i18n.extract_hidden_checks); one not in the catalog stays as written."""
     titles = check_titles(suite_dir)
-    return [TestResult(name, title(titles.get(name, name)), float(value), output=output)
+    return [TestResult(name, _(titles.get(name, name)), float(value), output=output)
             for name, value in points.items()]
 
 
@@ -182,7 +178,7 @@ class GradingPlugin:
             self._blame.measure(self._student)
             self.usage[item.name] = self._blame.used
         if report.when == "call" or (report.failed and report.when == "setup"):
-            doc = title((item.function.__doc__ or item.name).strip().splitlines()[0])
+            doc = _((item.function.__doc__ or item.name).strip().splitlines()[0])
             points = float(self.rubric.points.get(item.name, 0))
             result = TestResult(item.name, doc, points, seconds=report.duration)
             if report.passed:
