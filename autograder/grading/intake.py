@@ -230,7 +230,7 @@ class Walk:
     cut: str = ""                # why the walk stopped early, or ""
 
 
-def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIES) -> Walk:
+def walk(folder: Path, max_entries: int = MAX_ENTRIES) -> Walk:
     """Every entry under `folder`, breadth first, sorted within a folder, links
     never followed, IGNORED_DIRS left out; bounded in depth and count."""
     entries, cut = [], ""
@@ -257,8 +257,8 @@ def walk(folder: Path, max_depth: int = MAX_DEPTH, max_entries: int = MAX_ENTRIE
                     else "file" if stat.S_ISREG(mode) else "other")
             entries.append(Entry(path, mine, kind))
             if kind == "dir":
-                if len(mine) >= max_depth:
-                    cut = _("folders more than {depth} deep").format(depth=max_depth)
+                if len(mine) >= MAX_DEPTH:
+                    cut = _("folders more than {depth} deep").format(depth=MAX_DEPTH)
                 else:
                     queue.append((mine, path))
     return Walk(entries, cut)
@@ -344,16 +344,6 @@ def _megabytes(size: int) -> str:
     return f"{size / (1 << 20):.1f} MB" if size % (1 << 20) else f"{size >> 20} MB"
 
 
-def module_problem(name: str, data: bytes) -> str | None:
-    """What keeps Python from importing these bytes at all, said for a person."""
-    if b"\0" in data:
-        offset = data.index(b"\0")
-        line = data.count(b"\n", 0, offset) + 1
-        return (f"{visible(name, lines=False)} holds a NUL byte (line {line}), which Python cannot "
-                "import: save the file as plain text")
-    return None
-
-
 # ------------------------------------------------------------ the scratch copy
 # Scratch folders live under one folder per grading process, which holds a lock
 # for as long as the process lives. A grader killed with SIGKILL cannot clean
@@ -381,9 +371,8 @@ def _scratch_home() -> Path:
     return _owner[1]
 
 
-def sweep_scratch() -> int:
-    """Remove the scratch folders of grading processes that are gone; how many."""
-    removed = 0
+def sweep_scratch() -> None:
+    """Remove the scratch folders of grading processes that are gone."""
     for folder in SCRATCH_ROOT.glob("new-*"):
         with contextlib.suppress(OSError):
             if time.time() - folder.stat().st_mtime > 60:   # a creation cut short
@@ -393,10 +382,8 @@ def sweep_scratch() -> int:
             with open(folder / ".lock", "a") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 shutil.rmtree(folder, ignore_errors=True)
-                removed += 1
         except (BlockingIOError, FileNotFoundError, NotADirectoryError):
             continue        # alive (locked), or half made or removed by another sweeper
-    return removed
 
 
 @dataclass
@@ -428,9 +415,10 @@ def read_modules(home: Path, modules: tuple[str, ...]) -> Prepared:
     contents = {}
     for module in modules:
         data = read_module(home / module)
-        problem = module_problem(module, data)
-        if problem:
-            raise IntakeError(problem)
+        if b"\0" in data:          # Python cannot import it at all
+            line = data.count(b"\n", 0, data.index(b"\0")) + 1
+            raise IntakeError(f"{visible(module, lines=False)} holds a NUL byte (line {line}), "
+                              "which Python cannot import: save the file as plain text")
         contents[module] = data
     if sum(map(len, contents.values())) > MAX_BYTES:
         raise IntakeError(f"the modules are larger than {_megabytes(MAX_BYTES)} together; "
