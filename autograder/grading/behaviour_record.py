@@ -1,25 +1,12 @@
-"""A submission's behaviour record: what it answered while it was graded.
+"""A submission's behaviour record: what it answered while it was graded
+(docs/SIMILARITY.md, "Behaviour: what only a grader has").
 
-Where the assignment leaves a choice (which of several equally good moves, the order
-of a list) or a student got something wrong (which positions, what came back, which
-exception), independent students answer differently, and a copy answers like its
-original however its text was disguised. `BehaviourRecord` keeps those answers for the
-similarity report, from the calls the grader makes anyway: no extra run.
-
-Only what the grader itself saw goes in: the target of each call, the arguments the
-grader sent, and the answer as the grader decoded it (the value, or the type of the
-exception raised; never its message, never anything the child says about itself).
-A call that timed out, crashed or was skipped gives no answer and is not kept.
-
-Each call becomes a key (the target, a digest of the arguments, and how many times
-the same call came before, so repeated calls on objects that change stay apart), a
-digest of the answer, and the target's name (the report weighs functions, not
-calls). One call in KEEP_ONE_IN is kept, chosen by its key alone, so every student
-keeps the same calls; at most MAX_CALLS in all. The file is
-`<out>/<student>/fingerprint.json` (FILE: the name older output folders have too),
-with the SHA-256 of each graded module, so the report uses a record only for the
-files it came from. The engine knows no game: this sees targets, plain data and
-outcomes only.
+A copy answers like its original however its text was disguised, where independent
+students differ. `BehaviourRecord` is fed by `Student` with the calls it makes anyway
+and keeps only what the grader saw: each call's target, a digest of the arguments it
+sent and a digest of the decoded answer (the value, or the type of the exception
+raised; never its message). A call that timed out, crashed or was skipped is not kept.
+The engine knows no game: this sees targets, plain data and outcomes only.
 """
 
 from __future__ import annotations
@@ -35,7 +22,7 @@ from pathlib import Path
 from ..sandbox.client import encoded_text
 
 VERSION = 2      # 2: the arguments digested from their JSON text (_canonical)
-FILE = "fingerprint.json"
+FILE = "fingerprint.json"        # the name older output folders have too
 #: Keep one call in this many (a fixed choice by the call's key: the same calls for
 #: every student).
 KEEP_ONE_IN = 4
@@ -145,7 +132,7 @@ class BehaviourRecord:
     """Fed by `Student` with the calls it makes and what came back."""
 
     def __init__(self, scratch: Path | None = None):
-        self.modules = {}
+        self.modules = {}       # the graded files' SHA-256: a record counts only for them
         if scratch is not None:
             for path in sorted(Path(scratch).glob("*.py")):
                 self.modules[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -171,6 +158,8 @@ class BehaviourRecord:
         return digest
 
     def _keep(self, target: str, arguments: int, outcome) -> None:
+        """Key a call by its target, arguments and how many times the same call came
+        before (repeated calls on objects that change stay apart); keep a sample."""
         self.calls += 1
         named = _TARGETS.get(target)
         if named is None:
