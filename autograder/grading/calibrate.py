@@ -100,8 +100,3 @@ def measure_scale() -> Timing:
         return Timing(max(1.0, value), "SPIELBAUM_TIME_SCALE")
     best, samples = measure()
     return Timing(min(MAX_SCALE, max(1.0, best / BASELINE_SECONDS)), "measured", samples)
-
-
-def scale() -> float:
-    """The factor every rubric time limit is multiplied by on this machine."""
-    return measure_scale().scale
