@@ -153,7 +153,6 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
     """`run.json`: how this batch was graded (the time scale and where it came from,
     the sandbox layers), so two runs can be compared and a run repeated exactly
     (SPIELBAUM_TIME_SCALE pins the scale)."""
-    from ..sandbox.client import WALL_EXTRA, WALL_FACTOR
     path = out_dir / "run.json"
     path.write_text(json.dumps({
         "assignment": grader.assignment.name, "submissions": len(rows),
@@ -164,7 +163,7 @@ def write_run(out_dir: Path, grader: Grader, rows: list[dict]) -> Path:
         "expected_values": "cache" if grader.cached else "computed",
         "reference_check": grader.reference_check,
         "limits": "CPU time of the student's process; wall-clock backstop "
-                  f"{WALL_FACTOR}x + {WALL_EXTRA:g} s",
+                  f"{client.WALL_FACTOR}x + {client.WALL_EXTRA:g} s",
     }, indent=2) + "\n", encoding="utf-8")
     return path
 

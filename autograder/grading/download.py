@@ -400,8 +400,6 @@ def _entry_reader(opened: zipfile.ZipFile, info: zipfile.ZipInfo, label: str):
                     budget.charge(len(chunk))
                     chunks.append(chunk)
                     size += len(chunk)
-        except Exhausted:
-            raise
         except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError,
                 EOFError, ValueError, zipfile.LargeZipFile) as error:
             # The failing step decompressed up to CHUNK bytes before it failed.

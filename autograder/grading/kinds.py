@@ -6,7 +6,7 @@ found by identity before any student code ran (`raised["kinds"]`, sandbox/child.
 "Raises ValueError" is judged on these, so a student's `class IllegalMoveError(
 ValueError)` is a ValueError, and a class merely named ValueError is not one; a class's
 name chooses nothing. Claiming a kind falsely gains nothing, since raising that kind
-itself is allowed. Used by checking/failures.py (`raises`, `is_a`) and grading/imports.py.
+itself is allowed.
 """
 
 from __future__ import annotations
