@@ -5,6 +5,8 @@ Many cheap calls per item are `chunks.run_chunked`.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..sandbox.plans import Callback, Plan
 from .cases import Case
 from .standins import stand_in
@@ -25,13 +27,15 @@ def map_cases(student, target: str, cases: list[Case], play: dict | None = None,
     return cases, outcomes
 
 
-def played_plan(name: str, play: dict | None = None, *, timeout: float | None = None) -> Plan:
+def played_plan(name: str, play: dict | None = None, *, timeout: float | None = None,
+                skip: Iterable[str] = ()) -> Plan:
     """A plan whose module functions `play` names are the grader's for its calls
-    (each a `Callback`; a target mapped to None is left to the student's module or
-    to the caller)."""
+    (each a `Callback`; a target mapped to None, or named in `skip`, is left to
+    the student's module or to the caller)."""
     plan = Plan(name, timeout=timeout)
+    skip = set(skip)
     for target, function in (play or {}).items():
-        if function is not None:
+        if function is not None and target not in skip:
             plan.patch(target, function if isinstance(function, Callback)
                        else Callback(function))
     return plan
@@ -74,8 +78,9 @@ def constant(value, spec=None):
 
 
 # ------------------------------------------------------------------ one-call plans
-def call_plan(name: str, target: str, *args, play: dict | None = None, **kwargs) -> Plan:
+def call_plan(name: str, target: str, *args, play: dict | None = None, skip: Iterable[str] = (),
+              timeout: float | None = None, **kwargs) -> Plan:
     """A plan of one call, `target(*args, **kwargs)`, answering what it returned, with
     the module functions `play` names played by the grader (`played_plan`)."""
-    plan = played_plan(name, play)
+    plan = played_plan(name, play, timeout=timeout, skip=skip)
     return plan.returns(plan.call(target, *args, **kwargs))
