@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib
 import json
 import math
 import os
+import pkgutil
 import subprocess
 import sys
 import tempfile
@@ -200,11 +200,9 @@ def _failed(spec: dict, reason: str) -> list:
 def feature(name: str):
     """A feature's function (`autograder.<module>:<function>`) or module
     (`autograder.<module>`) named by the client: the engine imports no feature."""
-    module, _, attribute = name.partition(":")
-    if not module.startswith("autograder."):
+    if not name.startswith("autograder."):
         raise KitError(f"{name!r} is not a part of the kit")
-    loaded = importlib.import_module(module)
-    return getattr(loaded, attribute) if attribute else loaded
+    return pkgutil.resolve_name(name)
 
 
 def _reply(spec: dict, grader, graded) -> tuple:
@@ -218,22 +216,8 @@ def _reply(spec: dict, grader, graded) -> tuple:
         return graded.student, row, {p.name: p.read_text(encoding="utf-8") for p in files}
 
 
-_grader = None
-_spec: dict = {}
-
-
-def _grade_one(student: str, prepared: dict) -> tuple:
-    graded = _grader.grade_prepared(student, _decode(prepared))
-    try:
-        return _reply(_spec, _grader, graded)
-    except Exception:       # the judge, or reading the files back, failed on it
-        return _reply(_spec, _grader, _grader.error(
-            student, "grader error while writing the feedback", traceback.format_exc(limit=30)))
-
-
 def serve(spec: dict) -> list:
     """Grade one chunk here (in this process's main thread and a pool of its own)."""
-    global _grader, _spec
     assignment = assignments.load(spec["assignment"])
     if digest(assignment) != spec["digest"]:
         return _failed(spec, f"the kit on this worker grades {assignment.name} with another "
@@ -247,8 +231,15 @@ def serve(spec: dict) -> list:
         except KitError as error:
             return _failed(spec, str(error))
     warm.settle()
-    _grader, _spec = grader, spec
-    pool = Local(1, _grade_one, ceiling=grader.timeouts.submission + 60,
+
+    def grade_one(student: str, prepared: dict) -> tuple:     # in a forked worker
+        graded = grader.grade_prepared(student, _decode(prepared))
+        try:
+            return _reply(spec, grader, graded)
+        except Exception:       # the judge, or reading the files back, failed on it
+            why = "grader error while writing the feedback"
+            return _reply(spec, grader, grader.error(student, why, traceback.format_exc(limit=30)))
+    pool = Local(1, grade_one, ceiling=grader.timeouts.submission + 60,
                 lost=lambda task, reason: _reply(spec, grader, grader.error(
                     task[0], reason.splitlines()[0], reason)))
     return list(pool.run([tuple(item) for item in spec["submissions"]]))
