@@ -1,5 +1,2 @@
 """Honest rewrites, the dual of mutation analysis: does the hidden suite let correct
-code through? (docs/MUTATION.md, "Honest rewrites")
-
-    autograder honest ASSIGNMENT [--rewrite NAME ...] [--out DIR] [--jobs J] [--list]
-"""
+code through? (docs/MUTATION.md, "Honest rewrites")"""
