@@ -18,6 +18,7 @@ import functools
 import gc
 import multiprocessing
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
@@ -33,15 +34,10 @@ WINDOW = 4
 Place = tuple[int, int, int, int, int]
 
 
-class _Tokens:
-    """copydetect reads a document from an object with read(); ours is a tuple of
-    ints, whose slices hash the same in every process."""
-
-    def __init__(self, codes):
-        self.codes = tuple(codes)
-
-    def read(self):
-        return self.codes
+def _document(codes) -> SimpleNamespace:
+    """What copydetect reads a document from (`read()`): ours is a tuple of ints,
+    whose slices hash the same in every process."""
+    return SimpleNamespace(read=lambda: tuple(codes))
 
 
 @dataclass
@@ -96,7 +92,7 @@ def boilerplate_hashes(streams: list[list[int]], k: int) -> set[int]:
     hashes: set[int] = set()
     for codes in streams:
         if len(codes) >= k:
-            hashes |= CodeFingerprint("boilerplate", k, 1, fp=_Tokens(codes),
+            hashes |= CodeFingerprint("boilerplate", k, 1, fp=_document(codes),
                                       filter=False).hashes
     return hashes
 
@@ -104,7 +100,7 @@ def boilerplate_hashes(streams: list[list[int]], k: int) -> set[int]:
 def fingerprint(codes: list[int], boilerplate: set[int], k: int) -> CodeFingerprint:
     if len(codes) < k:      # too short to hold a k-gram: nothing to compare
         codes = list(codes) + [-1000 - i for i in range(k - len(codes))]
-    found = CodeFingerprint("stream", k, WINDOW, fp=_Tokens(codes), filter=False)
+    found = CodeFingerprint("stream", k, WINDOW, fp=_document(codes), filter=False)
     found.hashes -= boilerplate
     found.hash_idx = {h: i for h, i in found.hash_idx.items() if h not in boilerplate}
     found.token_coverage = get_token_coverage(found.hash_idx, k, len(codes))

@@ -9,6 +9,8 @@ as escapes) and the terminal line through `outputs.text.visible`.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from pathlib import Path
 
 import jinja2
@@ -30,12 +32,9 @@ _TEMPLATES = jinja2.Environment(
     autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     finalize=html.finalize)     # the kit's pages: writable, controls shown, then escaped
 _TEMPLATES.globals["page_style"] = pages.style()     # the look every page shares
-
-
-def visible(text) -> str:
-    """One line of student text (an id, a path, a reason) with every control
-    character shown as an escape, line breaks too."""
-    return _visible(text, lines=False)
+#: One line of student text (an id, a path, a reason) with every control character
+#: shown as an escape, line breaks too.
+visible = functools.partial(_visible, lines=False)
 
 
 def regions(submission: Submission, kind: str, slices: list[tuple[int, int]]) -> list[Place]:
@@ -95,32 +94,17 @@ def highlighted_lines(source: str, found: list[Place]) -> list[list[tuple[str, b
     lines = source.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    spans: list[list[tuple[int, int]]] = [[] for _ in lines]
+    marks = [[False] * len(line) for line in lines]
     for _, line, col, end_line, end_col in found:
         for row in range(max(line, 1), min(end_line, len(lines)) + 1):
-            first = col if row == line else 0
-            last = min(end_col if row == end_line else len(lines[row - 1]), len(lines[row - 1]))
+            mark = marks[row - 1]
+            first = max(col if row == line else 0, 0)
+            last = min(end_col if row == end_line else len(mark), len(mark))
             if last > first:
-                spans[row - 1].append((first, last))
-    pieces = []
-    for line, marked in zip(lines, spans):
-        parts: list[tuple[str, bool]] = []
-        at = 0
-        for first, last in sorted(marked):
-            first = max(first, at)
-            if last <= first:
-                continue
-            if first > at:
-                parts.append((line[at:first], False))
-            if parts and parts[-1][1] and first == at:
-                parts[-1] = (parts[-1][0] + line[first:last], True)
-            else:
-                parts.append((line[first:last], True))
-            at = last
-        if at < len(line):
-            parts.append((line[at:], False))
-        pieces.append(parts)
-    return pieces
+                mark[first:last] = [True] * (last - first)
+    return [[("".join(char for char, _ in run), shared)
+             for shared, run in itertools.groupby(zip(line, mark), key=lambda pair: pair[1])]
+            for line, mark in zip(lines, marks)]
 
 
 def _structure_lines(found: list[Place], count: int) -> list[bool]:

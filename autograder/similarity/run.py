@@ -160,53 +160,46 @@ def interface(assignment) -> frozenset[str]:
     return frozenset(names)
 
 
-def _streams(texts: list[tuple[str, str]], names: frozenset[str],
-             problems: list[str] | None = None) -> tuple[Stream, Stream]:
-    """The text and structure streams of one submission's files (a file whose
-    structure cannot be compared is added to `problems`)."""
+def _add_streams(submission: Submission, names: frozenset[str]) -> Submission:
+    """`submission` with the text and structure streams of its files (a student's
+    file whose structure cannot be compared is named in its `problems`)."""
     text_parts, structure_parts = [], []
-    for index, (shown, text) in enumerate(texts):
+    for index, (shown, text) in enumerate(submission.files):
         tokens = normalise(text)
         text_parts.append((tokens.codes, [(index, *s, *e) for s, e in
                                           zip(tokens.starts, tokens.ends)]))
         form = structure.canonical(text, names)
-        if form.problem and problems is not None:
-            problems.append(f"{shown}: {form.problem}")
+        if form.problem and submission.kind == STUDENT:
+            submission.problems.append(f"{shown}: {form.problem}")
         structure_parts.append((form.stream, [(index, line, 0, line, 1 << 20)
                                               for line in form.lines]))
-    return Stream.joined(text_parts), Stream.joined(structure_parts)
-
-
-def _read_student(folder: Path, modules: tuple[str, ...]) -> Submission:
-    """Raises sources.Unreadable with the reason when it cannot be compared."""
-    if folder.is_symlink():
-        raise sources.Unreadable("the submission folder is a symbolic link, which the "
-                                 "grader does not follow")
-    # The grader's own walk (grading/intake.py): the report compares the file it graded.
-    home, _, why = intake.locate(folder, modules)
-    if home is None:
-        raise sources.Unreadable(why)
-    files, digests, problems = [], {}, []
-    for module in modules:
-        source = sources.read(home / module)
-        shown = str((home / module).relative_to(folder))
-        files.append((shown, source.text))
-        digests[module] = source.sha256
-        if source.problem:
-            problems.append(f"{shown}: {source.problem}")
-    return Submission(folder.name, STUDENT, files, digests=digests, problems=problems)
+    submission.text, submission.structure = (Stream.joined(text_parts),
+                                             Stream.joined(structure_parts))
+    return submission
 
 
 def _prepare(job) -> tuple[Submission | None, str]:
-    """One student folder read and turned into streams (in a worker process)."""
+    """One student folder read and turned into streams (in a worker process), or
+    None and why it cannot be compared."""
     folder, modules, names = job
-    try:
-        submission = _read_student(folder, modules)
-    except sources.Unreadable as error:
-        return None, str(error)
-    submission.text, submission.structure = _streams(submission.files, names,
-                                                     submission.problems)
-    return submission, ""
+    if folder.is_symlink():
+        return None, "the submission folder is a symbolic link, which the grader does not follow"
+    # The grader's own walk (grading/intake.py): the report compares the file it graded.
+    home, _, why = intake.locate(folder, modules)
+    if home is None:
+        return None, why
+    submission = Submission(folder.name, STUDENT, [])
+    for module in modules:
+        try:
+            source = sources.read(home / module)
+        except sources.Unreadable as error:
+            return None, str(error)
+        shown = str((home / module).relative_to(folder))
+        submission.files.append((shown, source.text))
+        submission.digests[module] = source.sha256
+        if source.problem:
+            submission.problems.append(f"{shown}: {source.problem}")
+    return _add_streams(submission, names), ""
 
 
 def collect(assignment, submissions_dir: Path, names: frozenset[str], jobs: int = 1
@@ -235,9 +228,7 @@ def kit_sources(assignment, names: frozenset[str]) -> list[Submission]:
         if path in boilerplate:
             continue
         files = [(path.name, sources.read(path).text)]
-        submission = Submission(path.name, KIT, files)
-        submission.text, submission.structure = _streams(files, names)
-        found.append(submission)
+        found.append(_add_streams(Submission(path.name, KIT, files), names))
     return found
 
 
@@ -281,20 +272,20 @@ def _boilerplate(paths: list[Path], names: frozenset[str]) -> dict[str, set[int]
 
 
 def _behaviour(submissions: list[Submission], out_dir: Path | None
-               ) -> tuple[behaviour.Behaviour | None, list[int], str, list[tuple[str, str]]]:
-    """The students' fingerprints from `out_dir`: (their table or None, the indexes
-    of `submissions` in it, one sentence for the page, notes on unusable ones)."""
+               ) -> tuple[behaviour.Behaviour | None, dict[int, int], str, list[tuple[str, str]]]:
+    """The students' fingerprints from `out_dir`: (their table or None, {index in
+    `submissions`: row of the table}, one sentence for the page, notes on unusable ones)."""
     students = [i for i, s in enumerate(submissions) if s.kind == STUDENT]
     names = [submissions[i].name for i in students]
     digests = [submissions[i].digests for i in students]
     found, usable, problems = behaviour.load(out_dir, names, digests)
     notes = [(names[i], why) for i, why in problems.items()]
-    rows = [students[i] for i in usable]
+    rows = {students[i]: i for i in usable}
     if found is None:
         sentence = ("no behaviour: grade the batch into the same --out folder first "
                     "(autograder grade ... --similarity)") if not usable else \
             "no behaviour: fewer than two graded students to compare"
-        return None, [], sentence, notes
+        return None, {}, sentence, notes
     sentence = (f"behaviour from grading: {len(usable)} of {len(students)} students, "
                 f"{found.answers.shape[1]:,} calls with answers few others gave")
     return found, rows, sentence, notes
@@ -362,17 +353,15 @@ def _match(submissions: list[Submission], a: int, b: int, known: dict | None = N
 
 
 def _add_behaviour(submissions, matches: dict, found: behaviour.Behaviour,
-                   rows: list[int], floor: float) -> None:
+                   rows: dict[int, int], floor: float) -> None:
     """Behaviour for every pair of graded students; a pair that only behaviour
     brings over the floor is added, with its text and structure numbers."""
-    table_rows = {index: i for i, index in enumerate(sorted(
-        i for i, s in enumerate(submissions) if s.kind == STUDENT))}
-    for a in rows:
-        scores, alike = found.scores(table_rows[a])
-        for b in rows:
+    for a, row in rows.items():
+        scores, alike = found.scores(row)
+        for b, other in rows.items():
             if b <= a:
                 continue
-            score, same = float(scores[table_rows[b]]), int(alike[table_rows[b]])
+            score, same = float(scores[other]), int(alike[other])
             match = matches.get((a, b))
             if match is None and (same < MIN_ALIKE or score < floor):
                 continue

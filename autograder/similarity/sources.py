@@ -43,7 +43,7 @@ def decode(data: bytes) -> Source:
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
         problem = f"Python cannot read it ({reason[:160]}); compared as UTF-8"
-        text = _universal(data.decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     if "\0" in text:
         # The interpreter refuses any NUL byte; the tokenizer of 3.12+ fails on one
         # with a SystemError. A space keeps every column where it was.
@@ -52,26 +52,23 @@ def decode(data: bytes) -> Source:
     return Source(text, problem)
 
 
-def _universal(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def read(path: Path, limit: int = MAX_SOURCE_BYTES) -> Source:
+def read(path: Path) -> Source:
     """The module at `path`, read as the interpreter reads it; `Unreadable` when it
-    is not a regular file or is larger than `limit` (checked before reading, and
-    never more than `limit` bytes read, should the file grow meanwhile)."""
+    is not a regular file or is larger than MAX_SOURCE_BYTES (checked before reading,
+    and never more bytes read, should the file grow meanwhile)."""
+    too_large = f"{path.name} is larger than {MAX_SOURCE_BYTES >> 20} MB"
     try:
         info = path.lstat()
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable(f"{path.name} is not a regular file")
-        if info.st_size > limit:
-            raise Unreadable(f"{path.name} is larger than {_size(limit)}")
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise Unreadable(too_large)
         with open(path, "rb", opener=_no_follow) as handle:
-            data = handle.read(limit + 1)
+            data = handle.read(MAX_SOURCE_BYTES + 1)
     except OSError as error:
         raise Unreadable(f"{path.name} could not be read ({error.strerror or error})") from None
-    if len(data) > limit:
-        raise Unreadable(f"{path.name} is larger than {_size(limit)}")
+    if len(data) > MAX_SOURCE_BYTES:
+        raise Unreadable(too_large)
     source = decode(data)
     source.sha256 = hashlib.sha256(data).hexdigest()
     return source
@@ -79,7 +76,3 @@ def read(path: Path, limit: int = MAX_SOURCE_BYTES) -> Source:
 
 def _no_follow(path, flags):
     return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
-
-
-def _size(limit: int) -> str:
-    return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"

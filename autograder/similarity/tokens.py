@@ -37,9 +37,8 @@ def code_of(text: str) -> int:
 
 @dataclass
 class Tokens:
-    """One file's normalised tokens: `codes[i]` came from `source` between
+    """One file's normalised tokens: `codes[i]` came from the source between
     `starts[i]` and `ends[i]` ((line, column), lines counted from 1)."""
-    source: str
     codes: list[int] = field(default_factory=list)
     starts: list[tuple[int, int]] = field(default_factory=list)
     ends: list[tuple[int, int]] = field(default_factory=list)
@@ -84,7 +83,7 @@ def _emit(out: Tokens, line: list[tokenize.TokenInfo], end) -> None:
 def normalise(source: str) -> Tokens:
     """The normalised tokens of `source`. Code that does not tokenize to the end
     (an unclosed bracket or string, bad indentation) keeps the tokens before it."""
-    out = Tokens(source)
+    out = Tokens()
     line: list[tokenize.TokenInfo] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
