@@ -330,16 +330,15 @@ def gradescope(source: Source, modules) -> Plan:
     for key, record in metadata.items():
         key = _text(key)
         folder = folders.pop(key, None)
-        if not isinstance(record, dict) or not isinstance(record.get(":submitters"), list):
-            plan.skipped.append(f"{key}: its entry in {METADATA} names no submitters; skipped")
-            continue
-        if folder is None:
+        listed = record.get(":submitters") if isinstance(record, dict) else None
+        people = [p for p in listed if isinstance(p, dict)] if isinstance(listed, list) else []
+        if folder is None and isinstance(listed, list):
             plan.skipped.append(f"{key}: listed in {METADATA}, but the export has no such "
                                 "folder; skipped")
             continue
-        people = [p for p in record[":submitters"] if isinstance(p, dict)]
         if not people:
             plan.skipped.append(f"{key}: its entry in {METADATA} names no submitters; skipped")
+            continue
         for person in people:
             student = _text(person.get(":sid")) or _text(person.get(":email"))
             if not student:

@@ -51,16 +51,15 @@ def make_api(config=None):
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
     config = config or load_config()
-    coursedir = CourseDirectory(config=config)
-    return NbGraderAPI(coursedir=coursedir, config=config)
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 
 
-def _run(step: str, result: dict) -> dict:
+def _run(step: str, result: dict) -> None:
+    """KitError, with nbgrader's last word and its log, when `step` failed."""
     if not result.get("success"):
         detail = (result.get("error") or result.get("log") or "").strip().splitlines()
         raise KitError(f"nbgrader {step} failed: {detail[-1] if detail else 'no reason given'}"
                        + (f"\n{result.get('log', '')}" if result.get("log") else ""))
-    return result
 
 
 def course_root(api) -> Path:

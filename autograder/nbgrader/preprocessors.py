@@ -73,8 +73,9 @@ def graded_cells(db_url: str, assignment: str, notebook: str
     return checks, answers
 
 
-def answer_cell(grade_id: str, points: float, checksum: str, source: str = ""):
-    cell = graded_cell(new_markdown_cell, source, grade_id, locked=False, grade=True,
+def answer_cell(grade_id: str, points: float, checksum: str):
+    """An empty written answer, as the gradebook knows it."""
+    cell = graded_cell(new_markdown_cell, "", grade_id, locked=False, grade=True,
                        solution=True, points=points)
     cell.metadata.nbgrader["checksum"] = checksum
     return cell
