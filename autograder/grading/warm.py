@@ -110,7 +110,7 @@ class WarmCaches:
     def __init__(self, assignment):
         self.assignment = assignment
         self.memos: dict[tuple[str, str], Memo] = {}
-        self.manifest: dict = {}    # the course's cache's manifest it was loaded with
+        self.manifest: dict = {}    # the manifest it was loaded with (`load`)
 
     def pytest_collection_finish(self, session) -> None:
         self.install()
@@ -123,16 +123,11 @@ class WarmCaches:
                     self.memos.setdefault((module_name, name), value)
                 if not isinstance(value, _CACHE_TYPE) or value.__module__ != module_name:
                     continue
-                memo = Memo(value.__wrapped__)
-                self.memos[(module_name, name)] = memo
-                self._replace_everywhere(value, memo, modules)
-
-    @staticmethod
-    def _replace_everywhere(wrapper, memo: Memo, modules: dict[str, object]) -> None:
-        for module in modules.values():
-            for name, value in list(vars(module).items()):
-                if value is wrapper:
-                    setattr(module, name, memo)
+                memo = self.memos[(module_name, name)] = Memo(value.__wrapped__)
+                for other in modules.values():      # wherever the suite imported it too
+                    for alias, held in list(vars(other).items()):
+                        if held is value:
+                            setattr(other, alias, memo)
 
     # ------------------------------------------------------------ at export
     def snapshot(self, checked: bool = True) -> tuple[bytes, dict]:
@@ -169,12 +164,8 @@ def _pickled(kept: dict) -> bytes:
 
 
 def _identity_caches() -> dict[str, dict]:
-    found = {}
-    for module, name in IDENTITY_CACHES:
-        cache = getattr(importlib.import_module(module), name, None)
-        if isinstance(cache, dict):
-            found[f"{module}:{name}"] = cache
-    return found
+    return {f"{module}:{name}": getattr(importlib.import_module(module), name)
+            for module, name in IDENTITY_CACHES}
 
 
 def _held(kept: dict) -> dict[str, list]:
@@ -286,6 +277,7 @@ def load(assignment, data_path: Path, manifest: dict) -> WarmCaches:
             # filed under each object's new id
             caches[name].update(zip(map(id, map(itemgetter(0), entries)), entries))
     settle()
+    warm.manifest = manifest
     return warm
 
 
@@ -363,11 +355,9 @@ def from_cache(assignment, folder: Path) -> WarmCaches | None:
     if not isinstance(manifest, dict) or manifest.get("kit") != kit_digest():
         return None
     try:
-        caches = load(assignment, data_path, manifest)
+        return load(assignment, data_path, manifest)
     except KitError:
         return None
-    caches.manifest = manifest
-    return caches
 
 
 #: The manifest's note of a full pass: the sandbox layers the reference scored full
