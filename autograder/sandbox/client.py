@@ -8,6 +8,8 @@ late is killed with its whole process group.
 from __future__ import annotations
 
 import collections
+import contextlib
+import functools
 import json
 import math
 import os
@@ -28,12 +30,9 @@ from .plans import Plan, Registry
 from .protocol import ABSENT, ASK, CHUNK, KNEW, RAISED, RETURNED, TELL
 
 CHILD = Path(__file__).with_name("child.py")
-# The child's code: child.py runs as a script (never cached as bytecode) and its two
-# modules are imported with -B, so every child compiled all three: a child's start
-# and import took 25.9 ms of CPU, 16.2 ms without (bench_child_penalty.py, one run
-# each, the same hour). Compiled once per grading process instead, and
-# given to each child in a sealed memory file (Linux's memfd): the child's first lines
-# (_BOOT, the kit's own code) load them and close the file before anything else runs.
+# The child's code, compiled once per grading process rather than by every child
+# (docs/PERFORMANCE.md) and given to each in a sealed memory file (Linux's memfd): the
+# child's first lines (_BOOT, the kit's own code) load it and close the file.
 CHILD_MODULES = ("protocol", "confine")
 _BOOT = (
     "import marshal,os,sys\n"
@@ -43,27 +42,19 @@ _BOOT = (
     "sys.argv[:]=[c['child'][1],sys.argv[3]];__file__=c['child'][1];k=c['child'][0]\n"
     "del f,c,n,m,marshal\n"
     "exec(k)\n")      # in __main__'s own namespace, as when child.py runs as the script
-_compiled: list = []        # [(memory file, its size)] once made, [None] where it cannot be
 
 
+@functools.cache
 def compiled_child() -> tuple[int, int] | None:
     """(a sealed memory file holding the child's compiled code, its size), made on
     first use and inherited by forked workers; None where the OS has no memfd (the
-    child then compiles its files itself, as before)."""
-    if not _compiled:
-        _compiled.append(_make_compiled_child())
-    return _compiled[0]
-
-
-def _make_compiled_child() -> tuple[int, int] | None:
+    child then compiles its files itself)."""
     import fcntl
     import marshal
+    paths = {name: CHILD.with_name(f"{name}.py") for name in CHILD_MODULES} | {"child": CHILD}
     try:
-        codes = {}
-        for name, path in [(name, CHILD.with_name(f"{name}.py")) for name in CHILD_MODULES] \
-                + [("child", CHILD)]:
-            codes[name] = (compile(path.read_bytes(), str(path), "exec", dont_inherit=True,
-                                   optimize=0), str(path))
+        codes = {name: (compile(path.read_bytes(), str(path), "exec", dont_inherit=True,
+                                optimize=0), str(path)) for name, path in paths.items()}
         data = marshal.dumps(codes)
         fd = os.memfd_create("spielbaum-child", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     except (AttributeError, OSError):
@@ -78,6 +69,8 @@ def _make_compiled_child() -> tuple[int, int] | None:
         os.close(fd)
         return None
     return fd, len(data)
+
+
 MB = 1 << 20
 MAX_REPLY = 1 * MB         # bytes in one reply line
 MAX_NOTES = 100            # refusals kept word for word per sandbox; the rest are counted
@@ -182,10 +175,6 @@ class Wait:
     idle_start: float | None = None   # the request's waiting so far when this began (lazy)
     answering: float = 0.0            # CPU seconds the grader spent answering its calls
     calls: int = 0                    # ... and how many
-
-    @classmethod
-    def of(cls, cpu: float, idle: float = INF) -> "Wait":
-        return cls(cpu, time.monotonic() + backstop(cpu), idle)
 
 
 @dataclass
@@ -330,13 +319,8 @@ class Mark:
 def text(value, limit: int = MAX_TEXT) -> str:
     """Student text as the grader keeps it: a str, at most `limit` characters, and
     writable anywhere (lone surrogates and other unencodable code points escaped)."""
-    value = value if type(value) is str else str(value)
-    value = value[:limit]
-    try:
-        value.encode("utf-8")
-        return value
-    except UnicodeEncodeError:
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    value = (value if type(value) is str else str(value))[:limit]
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class SandboxError(Exception):
@@ -404,12 +388,10 @@ class Sandbox:
         self._activity: Activity | None = None
         self._mark: Mark | None = None    # the clocks when the request in progress began
         self._napping = False     # idle_flag set for this child's wait
-        self.start_seconds = 0.0
         self.start_marks: tuple[float, ...] = ()   # monotonic: spawn, up, loaded, confined, hello
 
     # ------------------------------------------------------------ life cycle
     def start(self) -> None:
-        started = time.perf_counter()
         started_clock = time.monotonic()
         confine_uid = None
         if "uid" in self.layers:
@@ -434,10 +416,8 @@ class Sandbox:
             "allowed_folders": [str(folder) for folder in self.allowed_folders],
             "packages": {name: str(folder) for name, folder in self.packages},
             "disk": {"bytes": self.limits.disk_bytes, "files": self.limits.disk_files},
-            "limits": {"cpu_seconds": self.limits.cpu_seconds,
-                       "memory_bytes": self.limits.memory_bytes,
-                       "file_bytes": self.limits.file_bytes,
-                       "open_files": self.limits.open_files},
+            "limits": {name: getattr(self.limits, name) for name in
+                       ("cpu_seconds", "memory_bytes", "file_bytes", "open_files")},
         }
         code = compiled_child() if self.python == sys.executable else None
         command = [self.python, "-I", "-S", "-B"] + (
@@ -477,7 +457,6 @@ class Sandbox:
         if missing:
             self.kill()
             raise SandboxError(f"sandbox layers not applied: {', '.join(sorted(missing))}")
-        self.start_seconds = time.perf_counter() - started
 
     @property
     def alive(self) -> bool:
@@ -574,20 +553,14 @@ class Sandbox:
         if self._activity is not None:
             self._activity.close()
             self._activity = None
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         for fd in (self._reader, self._writer, self._stat):
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
         self._reader = self._writer = self._stat = None
 
     def __enter__(self):
@@ -658,10 +631,9 @@ class Sandbox:
         now = time.monotonic()
         if now - self._checked >= 0.05:
             self._check_time(wait, budget)
-        # Most waits end within a few milliseconds (a row of a fast map, a call back
-        # to the grader's objects): wait that long before reading the child's clock,
-        # so a quick answer costs one system call. A call out of time is seen at most
-        # QUICK seconds later, and its CPU time counted from there (a few ms of seconds).
+        # Most waits end within a few milliseconds (a row of a fast map, a call back):
+        # wait that long before reading the child's clock, so a quick answer costs one
+        # system call. A call out of time is seen at most QUICK seconds later.
         ready, _writable, _errors = select.select([self._reader], [], [], QUICK)
         if not ready:
             self._poll(wait, budget)
@@ -675,11 +647,10 @@ class Sandbox:
         """Wait for the child's bytes, reading its clocks between waits. No reply has
         come, so the child is not waiting for the grader here: what the grader runs or
         waits for a CPU from one wake-up on its own timer to its next wait is its own
-        (`_own_activity`), kept out of the child's waiting (`_clocks`). Counted only
-        from the wake-up's ready time on, 15 ms wake-ups on a CPU shared with eight busy
-        loops hid 0.16 s of a 3.2 s sleep (tests/kit/test_waiting.py). The first, QUICK
-        wait of a read is not measured: most reads end in it, and two more reads of the
-        clock there would cost every call back 5 us."""
+        (`_own_activity`), kept out of the child's waiting (`_clocks`), the whole span:
+        counting only each wake-up's wait for a CPU hid part of a sleep on a busy CPU
+        (tests/kit/test_waiting.py). The first, QUICK wait of a read is not measured:
+        most reads end in it, and measuring it would slow every call back."""
         since = grader_activity()
         while True:
             now = grader_activity()
@@ -733,17 +704,15 @@ class Sandbox:
         while time.monotonic() < end and len(seen) < MAX_REPLY:
             ready, _writable, _errors = select.select([self._reader], [], [],
                                                       max(0.0, end - time.monotonic()))
-            if not ready:
-                break
-            chunk = os.read(self._reader, 1 << 16)
+            chunk = os.read(self._reader, 1 << 16) if ready else b""
             if not chunk:
                 break
             seen += chunk
             start = seen.find(b'{"stuck":')
-            if start >= 0 and seen.find(b"\n", start) > 0:
-                line = bytes(seen[start:seen.find(b"\n", start)])
+            newline = seen.find(b"\n", start) if start >= 0 else -1
+            if newline > 0:
                 try:
-                    message = protocol.loads(line)
+                    message = protocol.loads(bytes(seen[start:newline]))
                 except (ValueError, RecursionError):
                     return ""
                 return text(message.get("stuck", ""), 300) if type(message) is dict else ""
@@ -993,8 +962,10 @@ class Sandbox:
         """A call's wait: its CPU limit, the waiting allowance (`idle`, else `wait_call`)
         and the backstop; or, where a wall-clock limit is given (a tournament's move
         clock, the kit's own requests), that limit alone on the clock."""
-        return Wait.of(cpu, self.wait_call if idle is None else idle) if wall is None \
-            else Wait(cpu, time.monotonic() + wall)
+        if wall is None:
+            return Wait(cpu, time.monotonic() + backstop(cpu),
+                        self.wait_call if idle is None else idle)
+        return Wait(cpu, time.monotonic() + wall)
 
     def _rows_of(self, base: str, message: str, limits: list[tuple[float, float | None]],
                  budget: Budget | None, started: float, wait: Wait) -> list[Outcome]:
@@ -1155,10 +1126,8 @@ class Sandbox:
         """Send `sig` to the child's whole process group (SIGSTOP/SIGCONT to freeze
         a player while its opponent thinks)."""
         if self.alive:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def output(self, timeout: float = 2.0) -> str:
         """What the student's code printed (capped), within `timeout` seconds of wall
