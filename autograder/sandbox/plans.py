@@ -1,30 +1,16 @@
 """Call plans: what a hidden check asks the sandboxed child to do, built on the trusted side.
 
-A check often needs more than one call: build the student's searcher on a
-board, run a search, read the searcher's node counter. A `Plan` is that short
-script, sent to the child as plain data and run there by generic plumbing
-(`child.py`), which knows no game and no answer:
+A `Plan` is a short script of calls (build the student's searcher on a board, run a
+search, read its node counter), sent to the child as plain data and run there by
+generic plumbing (`child.py`), which knows no game and no answer. A `Proxy` wraps an
+object of the grader's, a `Callback` one function: the student's code receives a
+stand-in whose calls come back over the pipe, answered (`ask`) or only recorded in
+order (`tell`: an exception it raises reaches the student at their next `ask`).
 
-    board = InstrumentedGame(KitBoard(cells))                # lives HERE, trusted
-    plan = Plan("NegaMax.explore")
-    searcher = plan.call("negamax.NegaMax", Proxy(board, ask=("getMoves", "evaluate",
-                         "getSide"), tell=("makeMove", "undoMove")))
-    value = plan.call(searcher.attr("explore"), 4, -inf, inf)
-    plan.returns({"value": value, "nodes": plan.get(searcher.attr("treeNodeCounter"))})
-    [outcome] = student.run([plan])
-    board.counts["evaluate"]      # counted here, by the grader, never by the child
-
-A `Proxy` wraps an object of the grader's: the student's code receives a
-stand-in whose methods send each call back over the pipe. Methods in `ask`
-wait for the grader's answer; methods in `tell` (those that return nothing,
-like makeMove) are only recorded, in order, without a round trip, and an
-exception they raise reaches the student at their next `ask` call. A
-`Callback` does the same for a single function (an evaluation function passed
-as an argument, or a module function patched for the plan with `patch`).
-
-Everything the grader believes about a search (nodes, order, cut-offs, the
-board after the search) is read from its own objects after the plan ran; what
-the plan returns is the student's answer, judged like any other value.
+Everything the grader believes about a search (nodes, order, cut-offs, the board
+after it) is read from its own objects after the plan ran; what the plan returns is
+the student's answer, judged like any other value. docs/SUITES.md ("Plans, proxies
+and callbacks") shows a check written so.
 """
 
 from __future__ import annotations
