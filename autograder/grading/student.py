@@ -123,11 +123,6 @@ class Student:
         sandbox.wait_check = self.timeouts.check_wait
         sandbox.waited_before = self.budget.waited_before if self.budget else 0.0
 
-    def _children(self) -> list:
-        """Its children, each once: the running one and any set aside."""
-        return list({id(s): s for s in (self._sandbox, self._own, self._apart)
-                     if s is not None}.values())
-
     @property
     def check_usage(self) -> tuple[float, int]:
         """(CPU seconds the running check has used, the children's peak address space):
@@ -135,19 +130,14 @@ class Student:
         set aside or ended in the check is in `budget.spent_before`."""
         running = self._sandbox.check_cpu() if self._sandbox is not None else 0.0
         spent = self.budget.spent_before if self.budget is not None else 0.0
-        return spent + running, max((c.peak_memory for c in self._children()), default=0)
-
-    @property
-    def ceiling_left(self) -> float:
-        """Wall-clock seconds left of the submission's ceiling."""
-        return self.ceiling_end - time.monotonic()
+        peaks = [c.peak_memory for c in (self._sandbox, self._own, self._apart) if c is not None]
+        return spent + running, max(peaks, default=0)
 
     def event(self, kind: str, text: str) -> None:
         if kind in ("refused", "unconfined"):   # kept once, at most MAX_NOTES
-            if len(self.refusals) < MAX_NOTES and text not in self.refusals:
-                self.refusals[text] = None
-                self.events.append(Event(kind, text))
-            return
+            if len(self.refusals) >= MAX_NOTES or text in self.refusals:
+                return
+            self.refusals[text] = None
         self.events.append(Event(kind, text))
 
     # ------------------------------------------------------------ the child
@@ -157,7 +147,7 @@ class Student:
             return self.import_failure
         if self._sandbox is not None and self._sandbox.alive:
             return None
-        if self.ceiling_left <= 0:
+        if time.monotonic() >= self.ceiling_end:
             return self._ceiling()
         if self.starts >= 50:
             return Outcome(failure=Failure.CRASH,
