@@ -10,6 +10,7 @@ import ast
 import bisect
 import dataclasses
 import hashlib
+import itertools
 import re
 import warnings
 from collections import Counter
@@ -84,9 +85,7 @@ class Source:
     def __init__(self, text: str):
         self.text = text
         self.lines = text.splitlines(keepends=True)
-        self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line))
+        self.starts = [0, *itertools.accumulate(map(len, self.lines))]
 
     def offset(self, line: int, col_bytes: int) -> int:
         # ast columns count UTF-8 bytes; the text is indexed by characters.

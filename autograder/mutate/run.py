@@ -121,12 +121,9 @@ def write_modules(target: Assignment, sources: dict[str, str], folder: Path) -> 
 def as_submission(target: Assignment, sources: dict[str, str], what: str) -> intake.Prepared:
     """The reference with `sources` in place of its modules, read as grading reads a
     submission."""
-    folder = Path(tempfile.mkdtemp(prefix="mutate-"))
-    try:
-        write_modules(target, sources, folder)
-        found, status, problem = intake.prepare(folder, target.modules)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as folder:
+        write_modules(target, sources, Path(folder))
+        found, status, problem = intake.prepare(Path(folder), target.modules)
     if found is None:
         raise KitError(f"{what} cannot be graded: {status}: {problem}")
     return found
@@ -167,10 +164,8 @@ def _first_loss(graded) -> str:
 
 def first_line(text: str, nothing: str = "(no feedback)") -> str:
     """The first line of a check's feedback that says something."""
-    for line in (text or "").splitlines():
-        if line.strip():
-            return line.strip().rstrip(" :")
-    return nothing
+    lines = (line.strip().rstrip(" :") for line in (text or "").splitlines() if line.strip())
+    return next(lines, nothing)
 
 
 #: In the output folder of `mutate --scheduler`: the verdicts a killed client resumes from.
