@@ -739,10 +739,10 @@ def call_back(number, method, args, kwargs, sync, pure=False):
             call.append(_for_grader({k: _grader_things(v) for k, v in kwargs.items()}))
             pure = False
         if pure:    # the call's own text, as dumps(call) writes it, around its arguments'
-            given = protocol.dumps(arguments)[:-1]
+            given = protocol.json_text(arguments)
             asked = f"[{int(number)},{_json_text(method)},{given}]"
         else:
-            asked = protocol.dumps(call)[:-1]
+            asked = protocol.json_text(call)
     except protocol.Unencodable as error:
         raise TypeError(f"{method}: {error}") from None
     base, index = _running

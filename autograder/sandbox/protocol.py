@@ -214,7 +214,7 @@ def arguments_text(args) -> str:
                 _ATOMS.issuperset(map(type, _chain(arg))):
             parts.append(arg)
         else:
-            return dumps(to_plain(list(args)))[:-1]
+            return json_text(to_plain(list(args)))
     return json_text(parts)
 
 
@@ -388,15 +388,8 @@ def nested_within(data: bytes, passes: int = MAX_JSON_DEPTH, opened: int | None 
 
 
 def dumps(message):
-    """A message's line (json_text's, with its newline)."""
-    if _INT_DIGITS() != _DIGITS:
-        return _within_digits(message) + "\n"
-    try:
-        if _C_ENCODE is None:
-            return _ENCODER.encode(message) + "\n"
-        return "".join(_C_ENCODE(message, 0)) + "\n"
-    except ValueError:
-        raise _int_too_long() from None
+    """A message's line: json_text's, with its newline."""
+    return json_text(message) + "\n"
 
 
 def json_text(message):
