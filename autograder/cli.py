@@ -26,8 +26,7 @@ COMMANDS = (
     "autograder.tournament.command",      # tournament
     "autograder.platforms.command",       # export
     "autograder.lms.command",             # import, grade --from, export moodle|canvas|classroom
-    "autograder.mutate.command",          # mutate
-    "autograder.mutate.honest.command",   # honest (docs/MUTATION.md, "Honest rewrites")
+    "autograder.mutate.command",          # mutate, honest (docs/MUTATION.md)
     "autograder.nbgrader.command",        # nbgrader
     "autograder.authoring.command",       # new, check-suite (docs/AUTHORING.md)
 )

@@ -1,4 +1,5 @@
-"""The `autograder mutate` subcommand's arguments (docs/MUTATION.md)."""
+"""The `autograder mutate` and `autograder honest` subcommands (docs/MUTATION.md; "Honest
+rewrites" says why honest rewrites are a command of their own, not `mutate --honest`)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,33 @@ def add_command(commands) -> None:
                              "first lost point (same verdicts, slower)")
     mutate.add_argument("--fail-under", type=float, metavar="PERCENT",
                         help="exit 1 when the mutation score is below PERCENT")
-    mutate.set_defaults(run=_run)
+    mutate.set_defaults(run=_mutate)
+    honest = commands.add_parser(
+        "honest", help="grade honest rewrites of the reference (calls by keyword, German "
+                       "names, ...) with the hidden suite: does each keep full marks? "
+                       "(docs/MUTATION.md)")
+    honest.add_argument("assignment", nargs="?")
+    honest.add_argument("--rewrite", action="append", metavar="NAME",
+                        help="grade only this rewrite (repeatable; default: all, see --list)")
+    honest.add_argument("--out", help="where honest.md, honest.csv and rewritten/ go "
+                                      "(default out/honest/ASSIGNMENT)")
+    honest.add_argument("--jobs", type=int, default=2, help="rewrites graded at once "
+                                                            "(default 2)")
+    honest.add_argument("--list", action="store_true",
+                        help="list the rewrites and what each does, then stop")
+    honest.set_defaults(run=_honest)
 
 
-def _run(args) -> int:
+def _say():
+    """Print plain text to stdout (as wide as a log needs when it is no terminal)."""
     import sys
+
+    from rich.console import Console
+    console = Console(width=None if sys.stdout.isatty() else 130)
+    return lambda text: console.print(text, markup=False, highlight=False)
+
+
+def _mutate(args) -> int:
     from pathlib import Path
 
     from rich.console import Console
@@ -44,8 +67,7 @@ def _run(args) -> int:
                        stop_early=not args.full, console=Console(stderr=True),
                        scheduler=args.scheduler, out_dir=out_dir)
     report.write(analysis, out_dir)
-    console = Console(width=None if sys.stdout.isatty() else 130)
-    say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731
+    say = _say()
     say(f"{name}: {report.score_line(analysis)} (seed {seed}, {analysis.seconds:.0f} s)")
     for verdict in analysis.of("survived"):
         m = verdict.mutant
@@ -60,3 +82,41 @@ def _run(args) -> int:
     if args.fail_under is not None and (analysis.score or 0.0) * 100 < args.fail_under:
         return 1
     return 0
+
+
+def _honest(args) -> int:
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from .. import KitError
+    from ..assignment import load
+    from .honest import report
+    from .honest.rewrites import REWRITES
+    from .honest.run import check
+    if args.list:
+        width = max(map(len, REWRITES))
+        for rewrite in REWRITES.values():
+            print(f"{rewrite.name:{width}}  {rewrite.description}")
+        return 0
+    if not args.assignment:
+        raise KitError("name the assignment: autograder honest ASSIGNMENT (or --list)")
+    name = args.assignment
+    out_dir = Path(args.out) if args.out else Path("out") / "honest" / name
+    honest = check(load(name), args.rewrite, jobs=args.jobs, console=Console(stderr=True))
+    report.write(honest, out_dir)
+    say = _say()
+    say(f"{name}: {report.summary(honest)} ({honest.seconds:.0f} s)")
+    for outcome in honest.outcomes:
+        score = f" {outcome.score:g}/{outcome.max_score:g}, {outcome.seconds:.1f} s" \
+            if outcome.status in ("full marks", "lost points") else ""
+        say(f"  {outcome.rewrite.name}: {outcome.status}{score}"
+            + (f" ({outcome.sites} site{'s' if outcome.sites > 1 else ''})"
+               if outcome.sites else ""))
+        for loss in outcome.losses:
+            say(f"      lost {loss.points:g} in {loss.check}: {loss.feedback}")
+        if outcome.status in ("rewrite bug", "grader error", "skipped"):
+            say(f"      {outcome.reason}")
+    say(f"report in {out_dir / 'honest.md'} and {out_dir / 'honest.csv'}")
+    failed = honest.of("lost points") + honest.of("rewrite bug") + honest.of("grader error")
+    return 1 if failed else 0
