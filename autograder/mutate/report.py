@@ -118,7 +118,4 @@ def markdown(analysis: Analysis) -> str:
 
 def _relative(path: Path) -> str:
     from .. import ROOT
-    try:
-        return str(path.relative_to(ROOT))
-    except ValueError:
-        return str(path)
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
