@@ -149,8 +149,7 @@ def prairielearn(assignment, out: Path, config: str, wheelhouse: Path, version: 
     question.mkdir(parents=True)
     _render("info.json.j2", question / "info.json", title=assignment.title,
             assignment=assignment.name, uuid=uuid.uuid5(_UUIDS, assignment.name),
-            image=PL_IMAGE, folder=folder,
-            timeout=PL_TIMEOUT)
+            image=PL_IMAGE, folder=folder, timeout=PL_TIMEOUT)
     # The skeleton the question tells students to start from: what `autograder
     # release` gives them (stubs, public tests, their Makefile), as a download.
     with tempfile.TemporaryDirectory(prefix="spielbaum-skeleton-") as temp:

@@ -33,8 +33,8 @@ def score_line(graded: Graded) -> str:
 
 
 def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
-    """(heading, text) pairs describing the whole submission; `fence` wraps text
-    the student controls."""
+    """(heading, text) pairs describing the whole submission, the sandbox last;
+    `fence` wraps text the student controls."""
     sections = []
     if graded.message:
         sections.append(("", fence(graded.message)))
@@ -52,6 +52,7 @@ def _sections(graded: Graded, notes: list[str], fence) -> list[tuple[str, str]]:
     if graded.printed:
         sections.append(("What your code printed (first part)",
                          fence(graded.printed[:PRINTED_SHOWN])))
+    sections.append(("", f"Sandbox: {', '.join(graded.layers) or 'none'}."))
     return sections
 
 
@@ -64,7 +65,6 @@ def gradescope(graded: Graded, notes: list[str], title: str,
     parts = [f"## {title}", f"**{score_line(graded)}**"]
     for heading, text in _sections(graded, notes, fenced):
         parts.append(f"### {heading}\n\n{text}" if heading else text)
-    parts.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
     tests = []
     for test in graded.tests:
         entry = {"name": test.title, "score": number(test.score),
@@ -102,7 +102,6 @@ def prairielearn(graded: Graded, notes: list[str], title: str) -> dict:
     output = [f"{title}: {score_line(graded)}"]
     for heading, text in _sections(graded, notes, quoted):
         output.append(f"{heading}:\n{text}" if heading else text)
-    output.append(f"Sandbox: {', '.join(graded.layers) or 'none'}.")
     about = f' About your submission: "{visible(graded.message, lines=False)}"' \
         if graded.message else ""
     return plain_data({

@@ -26,8 +26,6 @@ from .. import ROOT, KitError
 #: CPython versions and machines binary wheels are fetched for.
 PYTHONS = ("3.11", "3.12", "3.13", "3.14")
 MACHINES = ("x86_64", "aarch64")
-#: What a kit wheel is built from (everything else in the checkout stays out).
-KIT_SOURCES = ("pyproject.toml", "autograder")
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
 #: The kit's dependencies that grading one submission imports: pytest and
 #: pytest-timeout (runner), rich (batch's reference check), Jinja2 (report). The
@@ -51,14 +49,9 @@ def build_kit(target: Path) -> Path:
     """Build the kit's wheel from a copy of the checkout, so no build folder is
     left in the working tree."""
     with tempfile.TemporaryDirectory(prefix="spielbaum-build-") as temp:
-        source = Path(temp) / "src"
-        source.mkdir()
-        for name in KIT_SOURCES:
-            path = ROOT / name
-            if path.is_dir():
-                shutil.copytree(path, source / name, ignore=_IGNORED)
-            else:
-                shutil.copy2(path, source / name)
+        source = Path(temp) / "src"        # the rest of the checkout stays out
+        shutil.copytree(ROOT / "autograder", source / "autograder", ignore=_IGNORED)
+        shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
         # With a wheel-building setuptools at hand the build needs no network
         # (nor the time to fetch a build environment).
         isolation = ["--no-build-isolation"] if _can_build_here() else []
