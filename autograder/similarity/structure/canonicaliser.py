@@ -180,12 +180,9 @@ class Canonicaliser:
         if isinstance(stmt, ast.Assign):
             return self._assignment(stmt, observed)
         if isinstance(stmt, ast.Delete):
-            kept = [t for t in stmt.targets if not (
+            stmt.targets = [t for t in stmt.targets if not (
                 observed is not None and isinstance(t, ast.Name) and t.id not in observed)]
-            if not kept:
-                return None
-            stmt.targets = kept
-            return stmt
+            return stmt if stmt.targets else None
         if isinstance(stmt, ast.If):
             value = constant_value(stmt.test)
             if value is not UNKNOWN:

@@ -114,7 +114,6 @@ class Hoister:
         if not found or isinstance(stmt, ast.While):
             return None        # a while test is evaluated again each round: leave it
         comp = found[0]
-        # A comprehension whose variables are used in its own parts stays (a nested one).
         self.count += 1
         temp = ast.Name(f"_comprehension{self.count}", ast.Store())
         self.created.add(temp.id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
 
 NAME = "V"
 BUILTINS = frozenset(dir(builtins))
@@ -106,8 +107,7 @@ def constant_value(node: ast.AST):
         if value is UNKNOWN:
             return UNKNOWN
         try:
-            return {ast.Not: lambda v: not v, ast.USub: lambda v: -v,
-                    ast.UAdd: lambda v: +v, ast.Invert: lambda v: ~v}[type(node.op)](value)
+            return _UNARY[type(node.op)](value)
         except Exception:
             return UNKNOWN
     if isinstance(node, ast.BoolOp):
@@ -130,11 +130,12 @@ def constant_value(node: ast.AST):
     return UNKNOWN
 
 
-_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
-            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
-            ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
-            ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
-            ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+_UNARY = {ast.Not: operator.not_, ast.USub: operator.neg, ast.UAdd: operator.pos,
+          ast.Invert: operator.invert}
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
+            ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
+            ast.NotIn: lambda a, b: a not in b}
 
 
 def never_iterates(iterable: ast.AST) -> bool:
