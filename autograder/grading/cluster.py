@@ -67,7 +67,8 @@ class Cluster(Dask):
         """Grade `items` ([(key, encoded prepared submission), ...]) on the workers;
         yield each chunk's replies as it finishes."""
         size = chunk_size(len(items), self.workers)
-        spec = dict(self.settings, course=_course())
+        course = assignments.course()
+        spec = dict(self.settings, course=str(course) if course else None)
         for chunk in self.run([(dict(spec, submissions=items[i:i + size]),)
                                for i in range(0, len(items), size)]):
             yield from chunk
@@ -120,8 +121,8 @@ class ClusterGrading:
         return self.cluster.done(self.inputs)
 
     def run(self, folders: list[Path], done: dict[str, dict]) -> Iterator[dict]:
-        """Yield one row per folder (the rows in `done` as they are), writing each
-        student's files into OUT as they arrive."""
+        """Yield one row per folder `done` read (the rows in `done` as they are),
+        writing each student's files into OUT as they arrive."""
         todo = [folder for folder in folders if folder.name not in done]
 
         def graded():
@@ -156,11 +157,6 @@ def encode(prepared: intake.Prepared) -> dict:
 def _decode(data: dict) -> intake.Prepared:
     return intake.Prepared({name: base64.b64decode(text) for name, text in
                             data["modules"].items()}, list(data["notes"]))
-
-
-def _course() -> str | None:
-    where = assignments.course()
-    return str(where) if where else None
 
 
 # ------------------------------------------------------------ on a worker
