@@ -2,10 +2,8 @@
 
 A check of plain-data methods (a board's `winner`, `getMoves`, ... on every
 reachable position) makes thousands of calls. One plan per item costs a
-request each; one plan for all would let one endless loop fail every item.
-`run_chunked` builds plans of `size` items (`steps(plan, item)` adds an item's
-calls and returns the Value to judge; calls that may raise are added with
-`catch=True`), runs them in one pipelined request, and splits each plan's
+request each; one plan for all would let one endless loop fail every item. So
+`run_chunked` runs plans of `size` items in one request and splits each plan's
 answer back into one Outcome per item:
 
 * a caught exception of one call (`{"raised": {...}}`) is that item's raise,
@@ -33,9 +31,10 @@ _PLANS: dict = {}
 
 def run_chunked(student, name: str, items, steps, *, cache: bool = True,
                 size: int = SIZE) -> list[Outcome]:
-    """One Outcome per item of `items`. With `cache` (items kept for the worker's
-    life, such as a functools.cache'd tuple) the plans are built once; without,
-    for items of this submission only, they are built for this call."""
+    """One Outcome per item of `items`: `steps(plan, item)` adds an item's calls (those
+    that may raise with `catch=True`) and returns the value to judge. With `cache`
+    (items kept for the worker's life, such as a functools.cache'd tuple) the plans
+    are built once; without, for this call."""
     plans = _cached_plans(name, items, steps, size) if cache else \
         build_plans(name, items, steps, size)
     outcomes = student.run([plan for plan, _ in plans],

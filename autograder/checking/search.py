@@ -922,10 +922,9 @@ def check_jobs(student, summary: str, cases, job: Callable, judge: Callable,
 
 def asked_again(plan, target: str, *args):
     """"Returns a new list, never the book's own", judged from the function's own
-    answers: the list `target(*args)` returned is changed (-1 appended, as a caller
-    may do) and `target` is asked again with the same objects (the book a plan value).
-    A copy leaves the book as it was; the book's own list now answers with -1 appended.
-    Judge the second answer with `changed_book`."""
+    answers: the list `target(*args)` returned gets -1 appended, as a caller may do,
+    and `target` is asked again with the same objects (the book a plan value): the
+    book's own list now answers with -1 appended. Judged by `changed_book`."""
     first = plan.call(target, *args)
     plan.call(first.attr("append"), -1, catch=True)
     return plan.returns(plan.call(target, *args))
