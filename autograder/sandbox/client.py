@@ -650,7 +650,8 @@ class Sandbox:
         (`_own_activity`), kept out of the child's waiting (`_clocks`), the whole span:
         counting only each wake-up's wait for a CPU hid part of a sleep on a busy CPU
         (tests/kit/test_waiting.py). The first, QUICK wait of a read is not measured:
-        most reads end in it, and measuring it would slow every call back."""
+        most reads end in it, and measuring it would slow every call back
+        (docs/PERFORMANCE.md)."""
         since = grader_activity()
         while True:
             now = grader_activity()
