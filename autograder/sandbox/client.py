@@ -351,6 +351,7 @@ class Sandbox:
 
     def __post_init__(self):
         self.process = None
+        self._killed = None     # the process whose group kill() ended (see kill)
         self.notes: dict[str, None] = {}   # distinct refusals, first MAX_NOTES
         self.notes_total = 0               # every refusal note received
         self.seen: dict[str, None] = {}    # distinct attempts no layer here stops
@@ -553,10 +554,15 @@ class Sandbox:
         if self._activity is not None:
             self._activity.close()
             self._activity = None
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        if self._killed is not self.process:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
+        if self.process.returncode is not None:
+            # Its whole group got SIGKILL and its leader is reaped: the group's number
+            # may be another process's by the next kill (the grader runs as root)
+            self._killed = self.process
         for fd in (self._reader, self._writer, self._stat):
             if fd is not None:
                 with contextlib.suppress(OSError):

@@ -539,3 +539,24 @@ def test_a_raised_exception_names_its_builtin_kinds_by_their_own_names(scratch):
     assert kinds["missing"] == ["FileNotFoundError", "OSError", "Exception", "BaseException"]
     assert kinds["illegal"] == ["ValueError", "Exception", "BaseException"]
     assert kinds["named"] == ["Exception", "BaseException"]
+
+
+def test_a_group_once_killed_and_reaped_is_never_signalled_again(scratch, monkeypatch):
+    """A second kill (Student.close after a failed call killed the child) must not send
+    SIGKILL to the child's old process group: its number may belong to another
+    process by then, and the grader runs as root. An unreaped child is signalled again."""
+    (scratch / "m.py").write_text("def f():\n    return 1\n")
+    signalled = []
+    real_killpg = os.killpg
+    monkeypatch.setattr(client.os, "killpg",
+                        lambda group, number: signalled.append(group) or real_killpg(group, number))
+    sandbox = Sandbox(scratch, ["m"], list(layers.available()))
+    sandbox.start()
+    child = sandbox.process.pid
+    sandbox.kill()
+    assert sandbox.process.returncode is not None and signalled.count(child) == 1
+    sandbox.kill()
+    assert signalled.count(child) == 1
+    sandbox.start()         # a new child is a new group: killed again
+    sandbox.kill()
+    assert signalled.count(sandbox.process.pid) == 1 and sandbox.process.pid != child
